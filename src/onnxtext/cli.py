@@ -1,0 +1,291 @@
+"""The ``onnxtext`` command: parse, print and fmt.
+
+Exit status: 0 success, 1 bad input (any error diagnostic, unreadable file, invalid
+binary model, a model no text can express), 2 bad usage. Diagnostics go to stderr as
+``path:line:col: error[CODE]: message`` with the source line and a caret. Outputs are
+written atomically: an input with errors never creates or touches an output file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO
+
+from google.protobuf.message import DecodeError
+
+from ._version import __version__
+from .diagnostics import Diagnostic, OnnxTextError, render_diagnostic
+from .document import parse_document
+from .format import NotRepresentable, format_text, to_text
+from .io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
+from .proto import ModelProto
+
+__all__ = ["main", "build_parser"]
+
+PROG = "onnxtext"
+EXIT_OK = 0
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+
+
+class _Reporter:
+    """Writes diagnostics and messages to stderr and remembers whether anything failed."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.failed = False
+
+    def diagnostics(self, diags: Sequence[Diagnostic]) -> None:
+        for diag in diags:
+            self.failed |= diag.is_error
+            print(render_diagnostic(diag), file=self.stream)
+
+    def error(self, where: str, message: str) -> None:
+        self.failed = True
+        print(f"{where}: error: {message}", file=self.stream)
+
+    def note(self, message: str) -> None:
+        print(message, file=self.stream)
+
+    @property
+    def status(self) -> int:
+        return EXIT_INPUT if self.failed else EXIT_OK
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _display(path: str) -> str:
+    return "<stdin>" if path == STDIO else path
+
+
+def _read(path: str, report: _Reporter) -> bytes | None:
+    try:
+        return read_bytes(path)
+    except OSError as exc:
+        report.error(_display(path), f"cannot read: {exc.strerror or exc}")
+        return None
+
+
+def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        report.error(_display(path), f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+        return None
+
+
+def _read_text(path: str, report: _Reporter) -> str | None:
+    data = _read(path, report)
+    return None if data is None else _decode(data, path, report)
+
+
+def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
+    """The model of a text, or None after reporting its errors; warnings are reported too."""
+    doc = parse_document(text, "model", _display(path))
+    report.diagnostics(doc.diagnostics)
+    if not doc.ok or not isinstance(doc.proto, ModelProto):
+        return None
+    return doc.proto
+
+
+def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None:
+    """Read a binary or text model, reporting every problem; None if it cannot be had."""
+    data = _read(path, report)
+    if data is None:
+        return None
+    if not binary:
+        text = _decode(data, path, report)
+        return None if text is None else _parse_model_text(text, path, report)
+    if not data:
+        report.error(_display(path), "empty file: not a binary ONNX model")
+        return None
+    try:
+        return load_bytes(data)
+    except DecodeError as exc:
+        hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
+        report.error(_display(path), f"not a valid binary ONNX model ({exc}){hint}")
+        return None
+
+
+def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
+    """Write to a file atomically, or to stdout for ``-``."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if path == STDIO:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+        return True
+    try:
+        write_atomic(path, payload)
+    except OSError as exc:
+        report.error(path, f"cannot write: {exc.strerror or exc}")
+        return False
+    return True
+
+
+def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
+    try:
+        return to_text(model)
+    except NotRepresentable as exc:
+        report.error(_display(path), f"cannot be printed as text: {exc}")
+        return None
+
+
+# ---------------------------------------------------------------- subcommands
+
+
+def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
+    """Text → binary model."""
+    text = _read_text(args.input, report)
+    model = None if text is None else _parse_model_text(text, args.input, report)
+    if model is None:
+        return EXIT_INPUT
+    if args.output == STDIO and sys.stdout.isatty():
+        report.error(PROG, "refusing to write a binary model to a terminal; give -o FILE or redirect stdout")
+        return EXIT_INPUT
+    _write(args.output, model_bytes(model), report)
+    return report.status
+
+
+def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
+    """Binary (or text) model → canonical text."""
+    binary = args.input == STDIO or is_binary_path(args.input)
+    model = _load_model(args.input, binary, report)
+    if model is None:
+        return EXIT_INPUT
+    text = _to_text(model, args.input, report)
+    if text is None:
+        return EXIT_INPUT
+    _write(args.output, text, report)
+    return report.status
+
+
+def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
+    """Text → canonical text, in place (or checked, or shown as a diff)."""
+    write = not (args.check or args.diff)
+    changed = 0
+    for path in args.files:
+        original = _read_text(path, report)
+        if original is None:
+            continue
+        try:
+            formatted = format_text(original, "model", _display(path))
+        except OnnxTextError as exc:  # ParseError: every syntax error, located
+            report.diagnostics(exc.diagnostics)
+            report.failed = True
+            continue
+        if formatted != original:
+            changed += 1
+            if args.diff:
+                _print_diff(path, original, formatted)
+            if args.check:
+                report.note(f"would reformat {_display(path)}")
+        if write and (path == STDIO or formatted != original):
+            _write(path, formatted, report)
+    if args.check and changed:
+        report.note(f"{changed} file{'s' if changed != 1 else ''} would be reformatted")
+        return EXIT_INPUT
+    return report.status
+
+
+def _print_diff(path: str, before: str, after: str) -> None:
+    name = _display(path)
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"{name}\t(original)",
+        tofile=f"{name}\t(formatted)",
+    )
+    for line in lines:
+        sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+
+
+# ---------------------------------------------------------------- argument parsing
+
+_DESCRIPTION = """\
+onnxtext: a lossless text format for ONNX models.
+
+Convert between text (.onnxtxt) and binary (.onnx) models and format texts.
+Diagnostics are printed as path:line:col: error[CODE]: message.
+Exit status: 0 success, 1 input errors, 2 usage errors."""
+
+_PARSE_HELP = """\
+Parse an onnxtext text and write the binary ONNX model (deterministic protobuf).
+Nothing is written if the text has any error.
+
+example:
+  onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
+  cat model.onnxtxt | onnxtext parse - -o - > model.onnx"""
+
+_PRINT_HELP = """\
+Print a binary ONNX model (.onnx, .pb; '-' reads binary from stdin) as onnxtext
+text; a text file is parsed and printed in canonical form.
+
+example:
+  onnxtext print mlp.onnx -o mlp.onnxtxt
+  onnxtext print mlp.onnx | less"""
+
+_FMT_HELP = """\
+Reformat onnxtext texts in the canonical style, in place; comments are kept.
+With --check or --diff no file is changed. '-' formats stdin to stdout.
+
+example:
+  onnxtext fmt examples/*.onnxtxt
+  onnxtext fmt --check --diff model.onnxtxt"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("parse", help="text → binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
+    p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser("print", help="binary .onnx → text", description=_PRINT_HELP, formatter_class=formatter)
+    p.add_argument("input", metavar="IN", help="model to read: binary .onnx/.pb, or text; '-' reads binary from stdin")
+    p.add_argument("-o", "--output", metavar="OUT", default=STDIO, help="text file to write (default: stdout)")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
+    p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin → stdout)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
+    p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff of the changes")
+    p.set_defaults(func=cmd_fmt)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    report = _Reporter()
+    try:
+        status: int = args.func(args, report)
+    except BrokenPipeError:  # `onnxtext print m.onnx | head`: the reader left, not an error
+        _silence_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    return status
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

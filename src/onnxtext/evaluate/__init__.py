@@ -1,0 +1,31 @@
+"""Numpy reference evaluator: run any ONNX model with numpy kernels.
+
+>>> ev = Evaluator(model)                       # ModelProto (ours or onnx's), path, or text
+>>> (y,) = ev.run(None, {"x": x})               # like onnx.reference / onnxruntime
+>>> ev.run(None, feeds, trace=lambda name, node_index, value: ...)
+>>> ev.trace(feeds)                             # [TraceEntry(name, node_index, value), ...]
+
+Runtime values: numpy arrays (strings as object arrays of ``str``), ``list`` for
+sequences, ``dict`` for maps, ``None`` for an empty optional. Failures raise
+:class:`EvaluationError` whose ``.record`` (:class:`NodeErrorRecord`) locates the node.
+"""
+
+from __future__ import annotations
+
+from . import ops as _ops  # noqa: F401  (registers the kernels)
+from .errors import EvaluationError, KernelError, NodeErrorRecord
+from .evaluator import Evaluator, KernelContext, TraceEntry
+from .registry import kernel, registered_ops
+from .values import proto_value
+
+__all__ = [
+    "Evaluator",
+    "EvaluationError",
+    "KernelContext",
+    "KernelError",
+    "NodeErrorRecord",
+    "TraceEntry",
+    "kernel",
+    "proto_value",
+    "registered_ops",
+]

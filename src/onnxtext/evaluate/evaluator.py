@@ -1,0 +1,453 @@
+"""The graph interpreter: compiles a GraphProto into bound steps, then runs them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from . import _types as T
+from .errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
+from .registry import KernelInfo, canonical_domain, lookup
+from .values import attribute_value, tensor_value
+
+__all__ = ["Evaluator", "KernelContext", "TraceCallback", "TraceEntry", "CompiledGraph"]
+
+TraceCallback = Callable[[str, int, Any], None]
+
+# errors a kernel may raise for bad data; they are wrapped with the node's context
+_WRAPPED = (ValueError, IndexError, TypeError, ArithmeticError, KeyError, NotImplementedError)
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEntry:
+    name: str
+    node_index: int
+    value: Any
+
+
+class _Missing:
+    pass
+
+
+MISSING = _Missing()
+
+
+class Step:
+    """One node, bound to its kernel (or to a compiled function body)."""
+
+    __slots__ = (
+        "index", "op_type", "domain", "name", "inputs", "outputs", "attrs", "info",
+        "function", "graph_attrs", "version", "input_types",
+    )
+
+    def __init__(self) -> None:
+        self.index = 0
+        self.op_type = ""
+        self.domain = ""
+        self.name = ""
+        self.inputs: list[str] = []
+        self.outputs: list[str] = []
+        self.attrs: dict[str, Any] = {}
+        self.info: KernelInfo | None = None
+        self.function: CompiledGraph | None = None
+        self.graph_attrs: dict[str, CompiledGraph] = {}
+        self.version: int | None = None
+        self.input_types: list[int | None] = []
+
+
+class CompiledGraph:
+    """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
+
+    __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
+                 "input_types", "output_types", "is_function")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.input_names: list[str] = []
+        self.output_names: list[str] = []
+        self.initializers: dict[str, Any] = {}
+        self.steps: list[Step] = []
+        self.input_types: list[Any] = []
+        self.output_types: list[Any] = []
+        self.is_function = False
+
+
+class BoundGraph:
+    """A subgraph attribute bound to the enclosing scope; call it with its inputs."""
+
+    __slots__ = ("graph", "outer", "evaluator", "path")
+
+    def __init__(self, graph: CompiledGraph, outer: Mapping[str, Any], evaluator: Evaluator,
+                 path: list[tuple[int, str]]) -> None:
+        self.graph = graph
+        self.outer = outer
+        self.evaluator = evaluator
+        self.path = path
+
+    @property
+    def input_names(self) -> list[str]:
+        return self.graph.input_names
+
+    @property
+    def output_names(self) -> list[str]:
+        return self.graph.output_names
+
+    def __call__(self, *inputs: Any) -> list[Any]:
+        g = self.graph
+        env: dict[str, Any] = dict(self.outer)
+        env.update(g.initializers)
+        for name, value in zip(g.input_names, inputs):
+            env[name] = value
+        return self.evaluator._run_steps(g, env, self.path, None, None)
+
+
+class KernelContext:
+    """What a kernel may need beyond its inputs and attributes."""
+
+    __slots__ = ("evaluator", "step", "n_outputs", "opset", "path", "input_types")
+
+    def __init__(self, evaluator: Evaluator, step: Step, path: list[tuple[int, str]]) -> None:
+        self.evaluator = evaluator
+        self.step = step
+        self.n_outputs = len(step.outputs)
+        self.opset = step.version
+        self.path = path
+        self.input_types: list[int | None] = step.input_types
+
+    def rng(self, seed: float | None = None) -> np.random.Generator:
+        if seed is not None:
+            return np.random.default_rng(int(np.float32(seed).view(np.int32)) & 0x7FFFFFFF)
+        return self.evaluator._rng
+
+    def output_wanted(self, i: int) -> bool:
+        return i < len(self.step.outputs) and self.step.outputs[i] != ""
+
+
+_AMBIGUOUS = T.EXOTIC_FLOATS | T.SUB_BYTE_INTS
+
+
+def _infer_types(step: Step, types: dict[str, int]) -> None:
+    """Record the element type of outputs whose numpy dtype would not tell it."""
+    if not step.outputs or not step.outputs[0]:
+        return
+    out = step.outputs[0]
+    op = step.op_type
+    et: int | None = None
+    if op == "Cast":
+        et = step.attrs.get("to")
+    elif op == "CastLike" and len(step.input_types) > 1:
+        et = step.input_types[1]
+    elif op in ("QuantizeLinear", "DynamicQuantizeLinear"):
+        et = step.attrs.get("output_dtype") or (step.input_types[2] if len(step.input_types) > 2 else None)
+    elif op in ("DequantizeLinear",):
+        et = step.attrs.get("output_dtype")
+    elif step.input_types and step.input_types[0] in _AMBIGUOUS and op not in (
+            "Shape", "Size", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "IsNaN", "IsInf",
+            "ArgMax", "ArgMin", "NonZero"):
+        et = step.input_types[0]
+    if et in _AMBIGUOUS and out not in types:
+        types[out] = int(et)
+
+
+def _type_elem(tp: Any) -> int | None:
+    """Tensor element type of a TypeProto, if it is a tensor type."""
+    if tp is None:
+        return None
+    which = tp.WhichOneof("value")
+    if which == "tensor_type":
+        return int(tp.tensor_type.elem_type)
+    return None
+
+
+class Evaluator:
+    """Runs a model with numpy kernels.
+
+    ``model`` is an onnxtext ``ModelProto``, an ``onnx`` ``ModelProto``, a path to a
+    binary model, or onnx text (parsed with :func:`onnxtext.parse_model`).
+    ``seed`` seeds the random generator of random ops; each :meth:`run` restarts it.
+    """
+
+    def __init__(self, model: Any, *, seed: int | None = 0) -> None:
+        from .loading import load_model
+
+        self.model = load_model(model)
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+        self.opsets: dict[str, int] = {}
+        for op in self.model.opset_import:
+            self.opsets[canonical_domain(op.domain)] = int(op.version)
+        self.functions: dict[tuple[str, str], Any] = {}
+        for f in self.model.functions:
+            self.functions[(f.domain, f.name)] = f
+        self._fn_cache: dict[Any, CompiledGraph] = {}
+        self.graph = self._compile_graph(self.model.graph, self.opsets, [])
+        self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
+        self.output_names = list(self.graph.output_names)
+
+    # -- compilation ------------------------------------------------------------------
+
+    def _compile_graph(self, graph: Any, opsets: dict[str, int],
+                       path: list[tuple[int, str]], outer_types: dict[str, int] | None = None) -> CompiledGraph:
+        cg = CompiledGraph(graph.name)
+        # element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name
+        types: dict[str, int] = dict(outer_types or {})
+        for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
+            et = _type_elem(vi.type) if vi.HasField("type") else None
+            if et in _AMBIGUOUS:
+                types[vi.name] = et
+        for init in graph.initializer:
+            if init.data_type in _AMBIGUOUS:
+                types[init.name] = int(init.data_type)
+        for init in graph.initializer:
+            cg.initializers[init.name] = self._decode_or_fail(init, path)
+        for sp in graph.sparse_initializer:
+            cg.initializers[sp.values.name] = tensor_value(sp)
+        cg.input_names = [i.name for i in graph.input]
+        cg.input_types = [i.type if i.HasField("type") else None for i in graph.input]
+        cg.output_names = [o.name for o in graph.output]
+        cg.output_types = [o.type if o.HasField("type") else None for o in graph.output]
+        for index, node in enumerate(graph.node):
+            step = self._compile_node(index, node, opsets, path, None, types=types)
+            cg.steps.append(step)
+        return cg
+
+    def _decode_or_fail(self, tensor: Any, path: list[tuple[int, str]]) -> Any:
+        try:
+            return tensor_value(tensor)
+        except _WRAPPED as exc:
+            raise EvaluationError(NodeErrorRecord(
+                message=f"cannot decode initializer {tensor.name!r}: {exc}", path=list(path))) from exc
+
+    def _compile_node(self, index: int, node: Any, opsets: dict[str, int],
+                      path: list[tuple[int, str]], fn_attrs: dict[str, Any] | None,
+                      fn_name: str | None = None, types: dict[str, int] | None = None) -> Step:
+        step = Step()
+        step.index = index
+        step.op_type = node.op_type
+        step.domain = node.domain
+        step.name = node.name
+        step.inputs = list(node.input)
+        step.outputs = list(node.output)
+        dom = canonical_domain(node.domain)
+        version = opsets.get(dom)
+        if version is None and dom == "ai.onnx.ml":
+            version = 5
+        step.version = version
+        attrs: dict[str, Any] = {}
+        for a in node.attribute:
+            if a.ref_attr_name:
+                if fn_attrs is None or a.ref_attr_name not in fn_attrs:
+                    continue
+                a2 = fn_attrs[a.ref_attr_name]
+                name = a.name
+            else:
+                a2 = a
+                name = a.name
+            if a2.type in (5, 10):  # GRAPH, GRAPHS
+                sub_path = path + [(index, name)]
+                if a2.type == 5:
+                    step.graph_attrs[name] = self._compile_graph(a2.g, opsets, sub_path, types)
+                else:
+                    attrs[name] = [self._compile_graph(g, opsets, sub_path, types) for g in a2.graphs]
+                continue
+            try:
+                attrs[name] = attribute_value(a2)
+            except _WRAPPED as exc:
+                raise self._error(step, path, f"bad attribute {name!r}: {exc}", exc) from exc
+        step.attrs = attrs
+        if types is not None:
+            step.input_types = [types.get(n) for n in step.inputs]
+            _infer_types(step, types)
+            if node.op_type == "Constant" and node.output:
+                for a in node.attribute:
+                    if a.name == "value" and a.t.data_type in _AMBIGUOUS:
+                        types[node.output[0]] = int(a.t.data_type)
+        func = self.functions.get((node.domain, node.op_type))
+        if func is not None:
+            step.function = self._compile_function(func, node, fn_attrs, path, index)
+            return step
+        info = lookup(dom, node.op_type, version)
+        if info is None:
+            ver = f" (opset {version})" if version is not None else ""
+            if lookup(dom, node.op_type, None) is not None:
+                msg = f"no kernel for {dom or 'ai.onnx'}::{node.op_type}{ver}: only newer versions are implemented"
+            else:
+                msg = f"no kernel for operator {dom + '::' if dom else ''}{node.op_type}{ver}"
+            raise self._error(step, path, msg, None, function=fn_name)
+        if info.attr_names is not None:
+            unknown = set(attrs) - info.attr_names
+            for u in unknown:
+                del attrs[u]
+        step.info = info
+        return step
+
+    def _compile_function(self, func: Any, node: Any, outer_fn_attrs: dict[str, Any] | None,
+                          path: list[tuple[int, str]], index: int) -> CompiledGraph:
+        # attributes of this call: defaults from the function, then the node's own
+        call_attrs: dict[str, Any] = {}
+        for a in func.attribute_proto:
+            call_attrs[a.name] = a
+        for a in node.attribute:
+            if a.ref_attr_name:
+                if outer_fn_attrs is not None and a.ref_attr_name in outer_fn_attrs:
+                    call_attrs[a.name] = outer_fn_attrs[a.ref_attr_name]
+            else:
+                call_attrs[a.name] = a
+        opsets = dict(self.opsets)
+        for op in func.opset_import:
+            opsets[canonical_domain(op.domain)] = int(op.version)
+        key = (func.domain, func.name, tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
+        cached = self._fn_cache.get(key)
+        if cached is not None:
+            return cached
+        if len(self._fn_cache) > 10000 or len(path) > 50:
+            raise EvaluationError(NodeErrorRecord(message=f"function {func.name!r} recursion too deep",
+                                                  node_index=index, op_type=node.op_type, path=list(path)))
+        cg = CompiledGraph(func.name)
+        cg.is_function = True
+        cg.input_names = list(func.input)
+        cg.output_names = list(func.output)
+        self._fn_cache[key] = cg
+        for i, n in enumerate(func.node):
+            cg.steps.append(self._compile_node(i, n, opsets, path + [(index, f"<{func.name}>")],
+                                               call_attrs, func.name))
+        return cg
+
+    # -- running ----------------------------------------------------------------------
+
+    def run(self, output_names: Sequence[str] | None, feeds: Mapping[str, Any], *,
+            trace: TraceCallback | None = None) -> list[Any]:
+        """Run the model; return the values of ``output_names`` (all outputs if None)."""
+        g = self.graph
+        env: dict[str, Any] = dict(g.initializers)
+        for i, name in enumerate(g.input_names):
+            if name in feeds:
+                env[name] = _as_value(feeds[name])
+            elif name not in env:
+                raise EvaluationError(NodeErrorRecord(
+                    message=f"missing input {name!r}", input_index=i, input_name=name))
+        for name in feeds:
+            if name not in env:
+                env[name] = _as_value(feeds[name])  # feeding an intermediate value is allowed
+        self._rng = np.random.default_rng(self.seed)
+        wanted = list(output_names) if output_names is not None else g.output_names
+        with np.errstate(all="ignore"):
+            self._run_steps(g, env, [], trace, None)
+        result = []
+        for name in wanted:
+            if name not in env:
+                raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",
+                                                      output_name=name))
+            result.append(env[name])
+        return result
+
+    def trace(self, feeds: Mapping[str, Any]) -> list[TraceEntry]:
+        """Run the model and return every value computed by a node of the main graph."""
+        entries: list[TraceEntry] = []
+        self.run(None, feeds, trace=lambda n, i, v: entries.append(TraceEntry(n, i, v)))
+        return entries
+
+    def _run_steps(self, g: CompiledGraph, env: dict[str, Any], path: list[tuple[int, str]],
+                   trace: TraceCallback | None, fn_name: str | None) -> list[Any]:
+        for step in g.steps:
+            try:
+                args = [env[n] if n else None for n in step.inputs]
+            except KeyError:
+                for i, n in enumerate(step.inputs):
+                    if n and n not in env:
+                        raise self._error(step, path, f"input {n!r} has no value (not computed before this node)",
+                                          None, input_index=i, input_name=n) from None
+                raise
+            if step.function is not None:
+                try:
+                    results = self._call_function(step, args, path)
+                except EvaluationError:
+                    raise
+            else:
+                info = step.info
+                assert info is not None
+                kw = step.attrs
+                if step.graph_attrs:
+                    kw = dict(kw)
+                    for name, sub in step.graph_attrs.items():
+                        kw[name] = BoundGraph(sub, env, self, path + [(step.index, name)])
+                if info.wants_ctx:
+                    kw = dict(kw)
+                    kw["ctx"] = KernelContext(self, step, path)
+                try:
+                    res = info.fn(*args, **kw)
+                except EvaluationError:
+                    raise
+                except KernelError as exc:
+                    raise self._error(step, path, str(exc), exc, args=args, input_index=exc.input_index,
+                                      output_index=exc.output_index, function=fn_name) from exc
+                except _WRAPPED as exc:
+                    raise self._error(step, path, f"{type(exc).__name__}: {exc}", exc, args=args,
+                                      function=fn_name) from exc
+                results = res if isinstance(res, tuple) else (res,)
+            outs = step.outputs
+            for i, name in enumerate(outs):
+                if not name:
+                    continue
+                if i >= len(results):
+                    raise self._error(step, path, f"the kernel produced {len(results)} output(s); output {i} is missing",
+                                      None, args=args, output_index=i, output_name=name, function=fn_name)
+                v = results[i]
+                if isinstance(v, np.generic):
+                    v = np.asarray(v)
+                env[name] = v
+                if trace is not None:
+                    trace(name, step.index, v)
+        out = []
+        for name in g.output_names:
+            if name not in env:
+                raise EvaluationError(NodeErrorRecord(
+                    message=f"graph output {name!r} was not computed", output_name=name, path=list(path),
+                    function=fn_name))
+            out.append(env[name])
+        return out
+
+    def _call_function(self, step: Step, args: list[Any], path: list[tuple[int, str]]) -> list[Any]:
+        fg = step.function
+        assert fg is not None
+        env: dict[str, Any] = {}
+        for i, name in enumerate(fg.input_names):
+            if name:
+                env[name] = args[i] if i < len(args) else None
+        return self._run_steps(fg, env, path + [(step.index, f"<{fg.name}>")], None, fg.name)
+
+    def _error(self, step: Step, path: list[tuple[int, str]], message: str, exc: BaseException | None, *,
+               args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
+               output_index: int | None = None, output_name: str | None = None,
+               function: str | None = None) -> EvaluationError:
+        if input_index is not None and input_name is None and input_index < len(step.inputs):
+            input_name = step.inputs[input_index]
+        if output_index is not None and output_name is None and output_index < len(step.outputs):
+            output_name = step.outputs[output_index]
+        rec = NodeErrorRecord(
+            message=message,
+            node_index=step.index,
+            op_type=step.op_type,
+            domain=step.domain,
+            node_name=step.name,
+            input_index=input_index,
+            input_name=input_name,
+            output_index=output_index,
+            output_name=output_name,
+            input_shapes=[describe_value(a) for a in args] if args is not None else [],
+            path=list(path),
+            function=function,
+            cause=type(exc).__name__ if exc is not None else None,
+        )
+        return EvaluationError(rec)
+
+
+def _as_value(v: Any) -> Any:
+    if v is None or isinstance(v, (np.ndarray, list, dict)):
+        return v
+    if isinstance(v, tuple):
+        return list(v)
+    return np.asarray(v)

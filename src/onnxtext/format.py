@@ -1,0 +1,44 @@
+"""Protobuf → text (``to_text``) and text → text (``format_text``, keeping comments)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import ast as A
+from .diagnostics import ParseError
+from .lift import Lifter, NotRepresentable
+from .parser import parse_text
+from .printer import print_ast
+from .proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+
+__all__ = ["to_text", "format_text", "NotRepresentable"]
+
+
+def to_text(message: Any) -> str:
+    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's).
+
+    Raises :class:`NotRepresentable` if the message holds something no text can express yet.
+    """
+    msg = as_own(message)
+    lifter = Lifter()
+    tree: A.AstNode
+    if isinstance(msg, ModelProto):
+        tree = lifter.model(msg)
+    elif isinstance(msg, GraphProto):
+        tree = lifter.graph(msg, "graph")
+    elif isinstance(msg, FunctionProto):
+        tree = lifter.function(msg, "function")
+    elif isinstance(msg, NodeProto):
+        tree = lifter.node(msg, "node")
+    else:
+        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
+    return print_ast(tree)
+
+
+def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
+    """Reformat a text in the canonical style without going through protobuf; comments are kept."""
+    result = parse_text(text, kind, path)
+    if not result.ok or result.tree is None:
+        raise ParseError(result.diagnostics)
+    tree = result.tree[0] if kind == "node_list" else result.tree
+    return print_ast(tree)

@@ -1,0 +1,157 @@
+"""Model files: ``load``/``save`` choosing binary or text by extension, and atomic writes.
+
+``.onnx`` and ``.pb`` files are binary protobuf; every other name (``.onnxtxt``,
+``.txt``, …) is onnxtext text. The path ``-`` means standard input for :func:`load`.
+Files are written with :func:`write_atomic`: a temporary file in the same directory,
+fsynced and renamed over the target, so a reader never sees a partial or empty file.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from .document import parse_model
+from .format import to_text
+from .proto import ModelProto, as_own
+
+__all__ = [
+    "BINARY_SUFFIXES",
+    "STDIO",
+    "is_binary_path",
+    "read_bytes",
+    "read_text",
+    "load",
+    "load_bytes",
+    "save",
+    "model_bytes",
+    "write_atomic",
+]
+
+BINARY_SUFFIXES = frozenset({".onnx", ".pb"})
+STDIO = "-"
+
+PathLike = str | os.PathLike[str]
+
+
+def is_binary_path(path: PathLike) -> bool:
+    """True if ``path`` names a binary protobuf file (``.onnx`` or ``.pb``, any case)."""
+    return Path(path).suffix.lower() in BINARY_SUFFIXES
+
+
+def read_bytes(path: PathLike) -> bytes:
+    """The bytes of ``path``; ``-`` reads standard input."""
+    if str(path) == STDIO:
+        return sys.stdin.buffer.read()
+    return Path(path).read_bytes()
+
+
+def read_text(path: PathLike) -> str:
+    """The text of ``path`` decoded as UTF-8 (a BOM is dropped); ``-`` reads standard input.
+
+    Raises :class:`UnicodeDecodeError` for bytes that are not UTF-8.
+    """
+    return read_bytes(path).decode("utf-8-sig")
+
+
+def load_bytes(data: bytes) -> ModelProto:
+    """Parse binary protobuf bytes as a model; raises ``google.protobuf.message.DecodeError``."""
+    model = ModelProto()
+    model.ParseFromString(data)
+    return model
+
+
+def load(path: PathLike, *, binary: bool | None = None) -> ModelProto:
+    """Read a model from ``path``: binary for ``.onnx``/``.pb``, onnxtext text otherwise.
+
+    ``binary`` overrides the choice by extension (needed for ``-``, standard input,
+    which is text unless told otherwise). Raises :class:`OSError` for unreadable files,
+    ``DecodeError`` for invalid binary protobuf, :class:`UnicodeDecodeError` for text
+    that is not UTF-8, and :class:`~onnxtext.ParseError` for texts with errors.
+    """
+    if binary is None:
+        binary = is_binary_path(path)
+    if binary:
+        return load_bytes(read_bytes(path))
+    name = "<stdin>" if str(path) == STDIO else str(path)
+    return parse_model(read_text(path), path=name)
+
+
+def model_bytes(model: Any) -> bytes:
+    """Deterministic binary serialisation of our model or an ``onnx`` one."""
+    own = as_own(model, ModelProto)
+    data: bytes = own.SerializeToString(deterministic=True)
+    return data
+
+
+def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
+    """Write ``model`` (ours or the ``onnx`` package's) to ``path`` atomically.
+
+    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.format.to_text`) otherwise, unless
+    ``binary`` says which. Raises :class:`~onnxtext.format.NotRepresentable` before
+    touching the file if the model cannot be written as text.
+    """
+    if binary is None:
+        binary = is_binary_path(path)
+    data: bytes | str = model_bytes(model) if binary else to_text(as_own(model, ModelProto))
+    write_atomic(path, data)
+
+
+def write_atomic(path: PathLike, data: bytes | str) -> None:
+    """Replace ``path`` with ``data`` (``str`` is written as UTF-8) all at once.
+
+    The data goes to a temporary file in the target's directory, which is flushed,
+    fsynced and renamed over ``path``; on any error the temporary file is removed and
+    an existing ``path`` is left untouched. The new file gets the usual permissions
+    (``0o666`` less the umask), or those of the file it replaces.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    directory = target.parent
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, _mode_for(target))
+        os.replace(tmp_name, target)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_directory(directory)
+
+
+_UMASK: int | None = None
+
+
+def _mode_for(target: Path) -> int:
+    """The permission bits of the file being replaced, or those a new file would get."""
+    global _UMASK
+    try:
+        return target.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        if _UMASK is None:  # read once: os.umask can only be read by setting it
+            _UMASK = os.umask(0o022)
+            os.umask(_UMASK)
+        return 0o666 & ~_UMASK
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the rename durable; not every platform can open a directory."""
+    try:
+        dir_fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,172 @@
+"""Tokens: one compiled regular expression turns a text into the grammar's terminals.
+
+Keywords are contextual: the lexer reports every word as ``IDENT`` and the parser
+driver (``parser.py``) turns a word into a keyword terminal only where the grammar
+accepts that keyword, so ``seq`` or ``map`` remain usable as value names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+__all__ = ["Tok", "Comment", "LexError", "tokenize", "KEYWORDS", "unescape_string", "STRING_ESCAPES"]
+
+
+class Tok:
+    """A token: terminal ``type``, source ``value`` and its ``[start, end)`` offsets."""
+
+    __slots__ = ("type", "value", "start", "end")
+
+    def __init__(self, type: str, value: str, start: int, end: int) -> None:
+        self.type = type
+        self.value = value
+        self.start = start
+        self.end = end
+
+    # Lark reads these attributes when it builds an UnexpectedToken error.
+    @property
+    def start_pos(self) -> int:
+        return self.start
+
+    def __repr__(self) -> str:
+        return f"Tok({self.type}, {self.value!r}, {self.start})"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """A ``#`` comment: its text (without the ``#``) and offsets."""
+
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class LexError:
+    """A character sequence that is no token."""
+
+    message: str
+    start: int
+    end: int
+
+
+KEYWORDS = {
+    "seq": "SEQ",
+    "map": "MAP",
+    "optional": "OPTIONAL",
+    "sparse_tensor": "SPARSE_TENSOR",
+    "opaque": "OPAQUE",
+}
+
+_NUM = r"-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|(?i:nan|infinity|inf)\b)"
+_PUNCT = {
+    "<": "LT",
+    ">": "GT",
+    "(": "LPAR",
+    ")": "RPAR",
+    "[": "LSQB",
+    "]": "RSQB",
+    "{": "LBRACE",
+    "}": "RBRACE",
+    ",": "COMMA",
+    ":": "COLON",
+    "=": "EQUAL",
+    ".": "DOT",
+    "?": "QMARK",
+    "@": "AT",
+    "=>": "ARROW",
+    "@{": "PROPS",
+}
+
+_TOKEN_RE = re.compile(
+    r"""
+    (?P<WS>[ \t\r\n\f\v]+)
+  | (?P<COMMENT>\#[^\n]*)
+  | (?P<NUMLIST>\{[ \t\r\n]*@N@(?:[ \t\r\n]*,[ \t\r\n]*@N@)*[ \t\r\n]*\})
+  | (?P<NUMBER>-?\d+\.?\d*(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
+  | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<STRING>"(?:[^"\\]|\\.|\\\n)*")
+  | (?P<PUNCT>=>|@\{|[<>()\[\]{},:=.?@])
+  | (?P<BADSTRING>"(?:[^"\\]|\\.|\\\n)*\\?\Z)
+  | (?P<ERROR>.)
+    """.replace("@N@", _NUM),
+    re.VERBOSE | re.DOTALL,
+)
+
+
+def tokenize(text: str, comments: list[Comment] | None = None, errors: list[LexError] | None = None) -> Iterator[Tok]:
+    """Yield the tokens of ``text``; comments and lexical errors go to the given lists."""
+    punct = _PUNCT
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup
+        if kind == "WS":
+            continue
+        start, end = m.span()
+        if kind == "IDENT" or kind == "NUMBER" or kind == "STRING" or kind == "NUMLIST":
+            yield Tok(kind, m.group(), start, end)
+        elif kind == "PUNCT":
+            value = m.group()
+            yield Tok(punct[value], value, start, end)
+        elif kind == "COMMENT":
+            if comments is not None:
+                comments.append(Comment(m.group()[1:], start, end))
+        elif kind == "BADSTRING":
+            if errors is not None:
+                errors.append(LexError("string literal is not closed: expected '\"' before the end of the text", start, end))
+        elif errors is not None:
+            errors.append(LexError(f"unexpected character {m.group()!r}", start, end))
+
+
+STRING_ESCAPES = {
+    "n": "\n",
+    "t": "\t",
+    "r": "\r",
+    '"': '"',
+    "\\": "\\",
+    "'": "'",
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "f": "\f",
+    "v": "\v",
+    "\n": "",
+}
+
+_ESCAPE_RE = re.compile(r"\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)", re.DOTALL)
+
+
+def unescape_string(token_text: str) -> tuple[bytes, list[tuple[int, str]]]:
+    """The bytes a string literal denotes (quotes included in ``token_text``).
+
+    ``\\xNN`` is one byte (so a string may hold bytes that are not UTF-8); ``\\uNNNN`` and
+    ``\\UNNNNNNNN`` are code points written as UTF-8. Returns the bytes and a list of
+    (offset in token, message) for unknown escapes.
+    """
+    body = token_text[1:-1]
+    if "\\" not in body:
+        return body.encode("utf-8", "surrogatepass"), []
+    out = bytearray()
+    problems: list[tuple[int, str]] = []
+    pos = 0
+    for m in _ESCAPE_RE.finditer(body):
+        out += body[pos : m.start()].encode("utf-8", "surrogatepass")
+        esc = m.group(1)
+        head = esc[0]
+        if head == "x" and len(esc) == 3:
+            out.append(int(esc[1:], 16))
+        elif head in "uU" and len(esc) > 1:
+            code = int(esc[1:], 16)
+            if code > 0x10FFFF:
+                problems.append((m.start() + 1, f"\\{esc} is not a unicode code point"))
+            else:
+                out += chr(code).encode("utf-8", "surrogatepass")
+        elif esc in STRING_ESCAPES:
+            out += STRING_ESCAPES[esc].encode("utf-8")
+        else:
+            problems.append((m.start() + 1, f"unknown escape sequence '\\{esc}' (write '\\\\' for a backslash)"))
+            out += esc.encode("utf-8", "surrogatepass")
+        pos = m.end()
+    out += body[pos:].encode("utf-8", "surrogatepass")
+    return bytes(out), problems

@@ -1,0 +1,572 @@
+"""AST → protobuf, exactly as ``onnx.parser`` builds it, plus a source map.
+
+Where onnx.parser silently accepts invalid data (a value count that does not match
+the shape, an integer out of its type's range, a list of tensors it drops) this
+module reports a located diagnostic instead. Field presence follows onnx.parser:
+e.g. every node gets ``domain`` set unless the text says it is unset.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf.message import Message
+
+from . import ast as A
+from .diagnostics import Diagnostic
+from .dtypes import BY_NAME as DTYPES
+from .fields import UNSET, FieldSink, apply_entries, parse_int, suggest
+from .proto import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    TensorProto,
+    TypeProto,
+    ValueInfoProto,
+)
+from .span import SourceFile, Span
+from .tensor_data import encode_number_text, encode_values
+
+__all__ = ["SourceMap", "Lowering", "lower_model", "lower_graph", "lower_function", "lower_node", "lower_nodes"]
+
+# Diagnostic codes of the lowering.
+UNKNOWN_TYPE = "L001"
+BAD_TENSOR = "L002"
+ATTR_TYPE = "L003"
+BAD_NUMBER = "L004"
+BAD_HEADER = "L005"
+BAD_NAME = "L006"
+NOT_TENSOR = "L007"
+
+ATTRIBUTE_TYPES = {
+    "float": AttributeProto.FLOAT,
+    "int": AttributeProto.INT,
+    "string": AttributeProto.STRING,
+    "tensor": AttributeProto.TENSOR,
+    "graph": AttributeProto.GRAPH,
+    "sparse_tensor": AttributeProto.SPARSE_TENSOR,
+    "type_proto": AttributeProto.TYPE_PROTO,
+    "floats": AttributeProto.FLOATS,
+    "ints": AttributeProto.INTS,
+    "strings": AttributeProto.STRINGS,
+    "tensors": AttributeProto.TENSORS,
+    "graphs": AttributeProto.GRAPHS,
+    "sparse_tensors": AttributeProto.SPARSE_TENSORS,
+    "type_protos": AttributeProto.TYPE_PROTOS,
+}
+_SINGLETON = {
+    AttributeProto.FLOATS: AttributeProto.FLOAT,
+    AttributeProto.INTS: AttributeProto.INT,
+    AttributeProto.STRINGS: AttributeProto.STRING,
+    AttributeProto.TENSORS: AttributeProto.TENSOR,
+    AttributeProto.GRAPHS: AttributeProto.GRAPH,
+    AttributeProto.SPARSE_TENSORS: AttributeProto.SPARSE_TENSOR,
+    AttributeProto.TYPE_PROTOS: AttributeProto.TYPE_PROTO,
+}
+_LIST_OF = {v: k for k, v in _SINGLETON.items()}
+_SPECIAL_FLOATS = ("nan", "inf", "infinity")
+
+# Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
+NODE_DOMAIN_KEY = "node_domain"
+TENSOR_ENCODING_KEY = "tensor_encoding"
+ENCODING_KEY = "encoding"
+
+
+@dataclass
+class SourceMap:
+    """Proto paths (``graph/node[3]``, ``functions[0]/node[1]/attribute[0]``) → AST nodes."""
+
+    entries: dict[str, A.AstNode] = field(default_factory=dict)
+
+    def span(self, path: str) -> Span | None:
+        node = self.entries.get(path)
+        return node.span if node is not None else None
+
+    def __contains__(self, path: str) -> bool:
+        return path in self.entries
+
+    def __getitem__(self, path: str) -> A.AstNode:
+        return self.entries[path]
+
+
+def float32(value: float) -> float:
+    """The float32 nearest to ``value`` (as C's strtof would give for its decimal)."""
+    try:
+        return struct.unpack("<f", struct.pack("<f", value))[0]  # type: ignore[no-any-return]
+    except OverflowError:
+        return math.copysign(math.inf, value)
+
+
+class Lowering:
+    """One lowering run: holds the diagnostics, the source map and file-wide defaults."""
+
+    def __init__(self, source: SourceFile | None = None, *, track: bool = True) -> None:
+        self.sink = FieldSink(source)
+        self.source_map = SourceMap()
+        self.track = track
+        self.node_domain_unset = False
+        self.raw_tensors = False
+        self._attr_raw: bool | None = None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.sink.diags
+
+    def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
+        self.sink.error(code, message, span, fix)
+
+    def _mark(self, path: str, node: A.AstNode) -> None:
+        if self.track:
+            self.source_map.entries[path] = node
+
+    # ------------------------------------------------------------ model and header
+    def model(self, m: A.Model) -> ModelProto:
+        proto = ModelProto()
+        if m.header is not None:
+            apply_entries(proto, m.header.entries, self.sink, special=self._model_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
+            self._mark("header", m.header)
+        self.graph(m.graph, proto.graph, "graph")
+        for i, f in enumerate(m.functions):
+            self.function(f, proto.functions.add(), f"functions[{i}]")
+        return proto
+
+    def _model_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        key = entry.key.value
+        value = entry.value
+        if key == NODE_DOMAIN_KEY:
+            if isinstance(value, A.Word) and value.value in (UNSET, "set"):
+                self.node_domain_unset = value.value == UNSET
+            else:
+                self.error(BAD_HEADER, f"'{NODE_DOMAIN_KEY}' takes 'unset' or 'set'", value.span)
+            return True
+        if key == TENSOR_ENCODING_KEY:
+            if isinstance(value, A.Word) and value.value in ("raw", "typed"):
+                self.raw_tensors = value.value == "raw"
+            else:
+                self.error(BAD_HEADER, f"'{TENSOR_ENCODING_KEY}' takes 'raw' or 'typed'", value.span)
+            return True
+        return False
+
+    # ------------------------------------------------------------ graphs
+    def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
+        self._mark(path, g)
+        proto.name = self.name(g.name)
+        if g.inputs is not None:
+            for i, item in enumerate(g.inputs):
+                vi = proto.input.add()
+                self.value_info(item.info, vi)
+                self._mark(f"{path}/input[{i}]", item)
+                if item.body is not None:
+                    k = len(proto.initializer)
+                    t = proto.initializer.add()
+                    t.name = vi.name
+                    self.tensor_data(t, item.info.type, item.body, item.info.span)
+                    self._mark(f"{path}/initializer[{k}]", item)
+        for i, out in enumerate(g.outputs):
+            self.value_info(out, proto.output.add())
+            self._mark(f"{path}/output[{i}]", out)
+        if g.initializers is not None:
+            for item in g.initializers:
+                if item.body is not None:
+                    k = len(proto.initializer)
+                    t = proto.initializer.add()
+                    t.name = self.name(item.info.name)
+                    raw = self._encoding(item.info.props)
+                    self.tensor_data(t, item.info.type, item.body, item.info.span, raw)
+                    if item.info.props is not None:
+                        self._apply_tensor_props(t, item.info.props)
+                    self._mark(f"{path}/initializer[{k}]", item)
+                else:
+                    k = len(proto.value_info)
+                    self.value_info(item.info, proto.value_info.add())
+                    self._mark(f"{path}/value_info[{k}]", item)
+        self.nodes(g.nodes, proto.node, path)
+        if g.props is not None:
+            apply_entries(proto, g.props.entries, self.sink)
+        return proto
+
+    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None) -> None:
+        if props is None:
+            return
+        apply_entries(t, props.entries, self.sink, special=self._tensor_key, extra_keys=[ENCODING_KEY])
+
+    def _tensor_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        return entry.key.value == ENCODING_KEY  # read by _encoding before the data is encoded
+
+    def _encoding(self, props: A.Props | None) -> bool | None:
+        """``encoding: raw|typed`` of a tensor's property block, if given."""
+        if props is None:
+            return None
+        for entry in props.entries:
+            if entry.key.value == ENCODING_KEY:
+                v = entry.value
+                if isinstance(v, A.Word) and v.value in ("raw", "typed"):
+                    return v.value == "raw"
+                self.error(BAD_HEADER, f"'{ENCODING_KEY}' takes 'raw' or 'typed'", v.span)
+        return None
+
+    def nodes(self, nodes: list[A.Node], container: Any, path: str) -> None:
+        for i, n in enumerate(nodes):
+            self.node(n, container.add(), f"{path}/node[{i}]")
+
+    # ------------------------------------------------------------ names and types
+    def name(self, ident: A.Ident) -> str:
+        value = ident.value
+        if ident.quoted:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                self.error(BAD_NAME, "a name must be valid UTF-8 text", ident.span)
+                return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return value
+
+    def dtype(self, ident: A.Ident) -> int:
+        dt = DTYPES.get(ident.value)
+        if dt is None:
+            self.error(UNKNOWN_TYPE, f"unknown element type '{ident.value}'{suggest(ident.value, list(DTYPES))}", ident.span)
+            return 0
+        return dt.code
+
+    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto) -> None:
+        if vi.type is not None:
+            self.type(vi.type, proto.type)
+        proto.name = self.name(vi.name)
+        if vi.props is not None:
+            apply_entries(proto, vi.props.entries, self.sink)
+
+    def type(self, t: A.Type, proto: TypeProto) -> None:
+        if isinstance(t, A.TensorType):
+            tt = proto.tensor_type
+            tt.elem_type = self.dtype(t.elem)
+            self._shape(t, tt)
+        elif isinstance(t, A.SeqType):
+            proto.sequence_type.SetInParent()
+            self.type(t.elem, proto.sequence_type.elem_type)
+        elif isinstance(t, A.MapType):
+            mt = proto.map_type
+            mt.key_type = self.dtype(t.key)
+            self.type(t.value, mt.value_type)
+        elif isinstance(t, A.OptionalType):
+            proto.optional_type.SetInParent()
+            self.type(t.elem, proto.optional_type.elem_type)
+        elif isinstance(t, A.SparseTensorType):
+            st = proto.sparse_tensor_type
+            st.elem_type = self.dtype(t.tensor.elem)
+            self._shape(t.tensor, st)
+        elif isinstance(t, A.OpaqueType):
+            ot = proto.opaque_type
+            ot.SetInParent()
+            if t.domain is not None:
+                ot.domain = t.domain
+            if t.name is not None:
+                ot.name = t.name
+        else:  # pragma: no cover
+            raise TypeError(type(t).__name__)
+
+    def _shape(self, t: A.TensorType, tt: Any) -> None:
+        if t.shape is None:
+            return
+        shape = tt.shape
+        shape.SetInParent()
+        for d in t.shape:
+            dim = shape.dim.add()
+            if d.value is not None:
+                dim.dim_value = d.value
+            elif d.param is not None:
+                dim.dim_param = d.param
+            if d.props is not None:
+                apply_entries(dim, d.props.entries, self.sink)
+
+    # ------------------------------------------------------------ tensors
+    def tensor_data(self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None) -> None:
+        """Fill ``t`` (name already set) from its declared type and data."""
+        if not isinstance(type_, A.TensorType):
+            self.error(NOT_TENSOR, "a value with data must have a tensor type such as float[2]", type_.span if type_ else where)
+            return
+        code = self.dtype(type_.elem)
+        t.data_type = code
+        for d in type_.shape or []:
+            if d.value is None:
+                self.error(BAD_TENSOR, "a tensor with data needs numeric dimensions", d.span)
+                return
+            t.dims.append(d.value)
+        if isinstance(body, A.ExternalBody):
+            t.data_location = TensorProto.EXTERNAL
+            for item in body.items:
+                entry = t.external_data.add()
+                if not (isinstance(item, A.PropPair) and isinstance(item.key, A.Str) and isinstance(item.value, A.Str)):
+                    self.error(BAD_TENSOR, 'external data is a list of "key": "value" strings', item.span)
+                    continue
+                entry.key = item.key.text
+                entry.value = item.value.text
+            return
+        if code == 0:
+            return
+        dt = DTYPES[type_.elem.value]
+        use_raw = self.raw_tensors if raw is None else raw
+        if isinstance(body, A.NumberBody):
+            errors = encode_number_text(t, dt, body.text, raw=use_raw)
+            if errors:
+                for e in errors[:5]:
+                    self.error(BAD_TENSOR, e.message, self._item_span(body, e.index))
+            return
+        literals: list[tuple[str, Any]] = []
+        for v in body.values:
+            if isinstance(v, A.Number):
+                literals.append(("int" if v.is_int else ("special" if v.text.lstrip("-").isalpha() else "float"), v.text))
+            elif isinstance(v, A.Str):
+                literals.append(("string", v.value))
+            elif v.value.lower() in _SPECIAL_FLOATS:
+                literals.append(("special", v.value))
+            elif v.value in ("true", "false"):
+                literals.append(("bool", v.value))
+            else:
+                literals.append(("word", v.value))
+        errors = encode_values(t, dt, literals, raw=use_raw)
+        for e in errors[:5]:
+            span = body.values[e.index].span if 0 <= e.index < len(body.values) else body.span
+            self.error(BAD_TENSOR, e.message, span)
+
+    def _item_span(self, body: A.NumberBody, index: int) -> Span:
+        """The span of the ``index``-th number of a number body (computed only for errors)."""
+        text = body.text
+        offset = body.span.start + 1
+        pos = 0
+        for i, part in enumerate(text.split(",")):
+            if i == index:
+                lead = len(part) - len(part.lstrip())
+                return Span(offset + pos + lead, offset + pos + len(part.rstrip()))
+            pos += len(part) + 1
+        return body.span
+
+    # ------------------------------------------------------------ nodes and attributes
+    def node(self, n: A.Node, proto: NodeProto, path: str) -> None:
+        self._mark(path, n)
+        if n.has_label:
+            proto.name = self.name(n.label) if n.label is not None else ""
+        for o in n.outputs:
+            proto.output.append(self.name(o))
+        domain = ".".join(p.value for p in n.domain)
+        if domain or not self.node_domain_unset:
+            proto.domain = domain
+        proto.op_type = n.op_type.value
+        if n.overload is not None:
+            proto.overload = n.overload.value
+        for i, a in enumerate(n.attributes):
+            self.attribute(a, proto.attribute.add(), f"{path}/attribute[{i}]")
+        for i_ in n.inputs:
+            proto.input.append(self.name(i_))
+        if n.props is not None:
+            apply_entries(proto, n.props.entries, self.sink)
+
+    def attribute(self, a: A.Attribute, proto: AttributeProto, path: str) -> None:
+        self._mark(path, a)
+        proto.name = a.name.value
+        expected = 0
+        if a.type_name is not None:
+            tn = a.type_name.value
+            if tn in ATTRIBUTE_TYPES:
+                expected = ATTRIBUTE_TYPES[tn]
+                proto.type = expected
+            elif tn != "undefined":
+                self.error(
+                    ATTR_TYPE,
+                    f"unknown attribute type '{tn}'{suggest(tn, list(ATTRIBUTE_TYPES))}",
+                    a.type_name.span,
+                )
+        value = a.value
+        self._attr_raw = self._encoding(a.props)
+        if isinstance(value, A.AttrList):
+            self._attr_list(value, proto, expected, path)
+        elif value is not None:
+            if expected in _SINGLETON:
+                self.error(ATTR_TYPE, f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]", value.span)
+            self._single(value, proto, expected, path)
+        if a.props is not None:
+            apply_entries(proto, a.props.entries, self.sink, special=self._attr_key)
+
+    def _attr_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        return entry.key.value == ENCODING_KEY  # applies to the attribute's tensors
+
+    def _single(self, v: A.SingleValue, proto: AttributeProto, expected: int, path: str) -> None:
+        """Set one value on ``proto`` (as onnx's ParseSingleAttributeValue does)."""
+        if isinstance(v, A.AttrRef):
+            proto.ref_attr_name = self.name(v.name)
+            return
+        kind = self._value_kind(v)
+        if expected and expected != kind:
+            if expected == AttributeProto.FLOAT and kind == AttributeProto.INT:
+                kind = AttributeProto.FLOAT
+            else:
+                self.error(
+                    ATTR_TYPE,
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared {_ATTR_NAMES.get(expected, '?')}",
+                    v.span,
+                )
+                return
+        proto.type = kind
+        if kind == AttributeProto.INT:
+            assert isinstance(v, A.Number)
+            i = parse_int(v, self.sink, what="a 64-bit integer")
+            if i is not None:
+                proto.i = i
+        elif kind == AttributeProto.FLOAT:
+            proto.f = self._float(v)
+        elif kind == AttributeProto.STRING:
+            assert isinstance(v, A.Str)
+            proto.s = v.value
+        elif kind == AttributeProto.TENSOR:
+            assert isinstance(v, A.TensorValue)
+            self._tensor_value(v, proto.t)
+        elif kind == AttributeProto.GRAPH:
+            assert isinstance(v, A.GraphValue)
+            self.graph(v.graph, proto.g, f"{path}/g")
+        elif kind == AttributeProto.TYPE_PROTO:
+            assert isinstance(v, A.TypeValue)
+            self.type(v.type, proto.tp)
+
+    def _value_kind(self, v: A.SingleValue) -> int:
+        if isinstance(v, A.Number):
+            return AttributeProto.INT if v.is_int else AttributeProto.FLOAT
+        if isinstance(v, A.Str):
+            return AttributeProto.STRING
+        if isinstance(v, A.TensorValue):
+            return AttributeProto.TENSOR
+        if isinstance(v, A.GraphValue):
+            return AttributeProto.GRAPH
+        if isinstance(v, A.TypeValue):
+            t = v.type
+            if isinstance(t, A.TensorType) and t.shape == [] and t.elem.value.lower() in _SPECIAL_FLOATS:
+                return AttributeProto.FLOAT
+            return AttributeProto.TYPE_PROTO
+        return 0
+
+    def _float(self, v: A.SingleValue) -> float:
+        if isinstance(v, A.Number):
+            return float32(float(v.text))
+        assert isinstance(v, A.TypeValue) and isinstance(v.type, A.TensorType)
+        word = v.type.elem.value.lower()
+        return math.nan if word == "nan" else math.inf
+
+    def _tensor_value(self, v: A.TensorValue, t: TensorProto) -> None:
+        t.name = self.name(v.name) if v.name is not None else ""
+        self.tensor_data(t, v.type, v.body, v.span, self._attr_raw)
+
+    def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: str) -> None:
+        if not lst.items:
+            if expected == 0:
+                self.error(ATTR_TYPE, "an empty list needs a type annotation, e.g. 'name: ints = []'", lst.span)
+            elif expected not in _SINGLETON:
+                self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+            return
+        if expected and expected not in _SINGLETON:
+            self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+            return
+        item_expected = _SINGLETON.get(expected, 0)
+        kinds = [self._value_kind(v) for v in lst.items]
+        if not item_expected:
+            distinct = set(kinds)
+            if distinct <= {AttributeProto.INT, AttributeProto.FLOAT} and AttributeProto.FLOAT in distinct:
+                item_expected = AttributeProto.FLOAT
+            elif len(distinct) > 1:
+                self.error(ATTR_TYPE, "the values of a list attribute must all be of one type", lst.span)
+                return
+            else:
+                item_expected = kinds[0]
+        if item_expected == 0:
+            self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
+            return
+        proto.type = _LIST_OF[item_expected]
+        for k, v in zip(kinds, lst.items):
+            if isinstance(v, A.AttrRef):
+                self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
+                continue
+            if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
+                self.error(
+                    ATTR_TYPE,
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds {_ATTR_NAMES.get(item_expected, '?')} values",
+                    v.span,
+                )
+                continue
+            if item_expected == AttributeProto.INT:
+                assert isinstance(v, A.Number)
+                i = parse_int(v, self.sink, what="a 64-bit integer")
+                if i is not None:
+                    proto.ints.append(i)
+            elif item_expected == AttributeProto.FLOAT:
+                proto.floats.append(self._float(v))
+            elif item_expected == AttributeProto.STRING:
+                assert isinstance(v, A.Str)
+                proto.strings.append(v.value)
+            elif item_expected == AttributeProto.TENSOR:
+                assert isinstance(v, A.TensorValue)
+                self._tensor_value(v, proto.tensors.add())
+            elif item_expected == AttributeProto.GRAPH:
+                assert isinstance(v, A.GraphValue)
+                k_ = len(proto.graphs)
+                self.graph(v.graph, proto.graphs.add(), f"{path}/graphs[{k_}]")
+            elif item_expected == AttributeProto.TYPE_PROTO:
+                assert isinstance(v, A.TypeValue)
+                self.type(v.type, proto.type_protos.add())
+
+    # ------------------------------------------------------------ functions
+    def function(self, f: A.Function, proto: FunctionProto, path: str) -> FunctionProto:
+        self._mark(path, f)
+        if f.header is not None:
+            apply_entries(proto, f.header.entries, self.sink)
+        proto.name = self.name(f.name)
+        for a in f.attributes or []:
+            if a.value is None and a.type_name is None:
+                proto.attribute.append(self.name(a.name))
+            else:
+                k = len(proto.attribute_proto)
+                self.attribute(a, proto.attribute_proto.add(), f"{path}/attribute_proto[{k}]")
+        for vi in f.inputs:
+            proto.input.append(self.name(vi.name))
+            if vi.type is not None:
+                self.value_info(vi, proto.value_info.add())
+        for vi in f.outputs:
+            proto.output.append(self.name(vi.name))
+            if vi.type is not None:
+                self.value_info(vi, proto.value_info.add())
+        for vi in f.value_infos or []:
+            self.value_info(vi, proto.value_info.add())
+        self.nodes(f.nodes, proto.node, path)
+        return proto
+
+
+_ATTR_NAMES = {v: k for k, v in ATTRIBUTE_TYPES.items()}
+
+
+def lower_model(m: A.Model, source: SourceFile | None = None) -> tuple[ModelProto, Lowering]:
+    lw = Lowering(source)
+    return lw.model(m), lw
+
+
+def lower_graph(g: A.Graph, source: SourceFile | None = None) -> tuple[GraphProto, Lowering]:
+    lw = Lowering(source)
+    return lw.graph(g, GraphProto(), "graph"), lw
+
+
+def lower_function(f: A.Function, source: SourceFile | None = None) -> tuple[FunctionProto, Lowering]:
+    lw = Lowering(source)
+    return lw.function(f, FunctionProto(), "function"), lw
+
+
+def lower_node(n: A.Node, source: SourceFile | None = None) -> tuple[NodeProto, Lowering]:
+    lw = Lowering(source)
+    proto = NodeProto()
+    lw.node(n, proto, "node")
+    return proto, lw
+
+
+def lower_nodes(nodes: list[A.Node], source: SourceFile | None = None) -> tuple[list[NodeProto], Lowering]:
+    lw = Lowering(source)
+    graph = GraphProto()
+    lw.nodes(nodes, graph.node, "nodes")
+    return list(graph.node), lw

@@ -1,0 +1,100 @@
+"""Source positions: spans are character offsets; lines and columns are computed on demand."""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+__all__ = ["Position", "Span", "SourceFile", "NO_SPAN"]
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A half-open range ``[start, end)`` of character offsets into one source text."""
+
+    start: int
+    end: int
+
+    def cover(self, other: Span) -> Span:
+        """The smallest span containing both spans."""
+        return Span(min(self.start, other.start), max(self.end, other.end))
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+NO_SPAN = Span(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A human position: ``line`` and ``column`` are 1-based, columns count characters."""
+
+    line: int
+    column: int
+    offset: int
+
+
+@dataclass(slots=True)
+class SourceFile:
+    """A source text with its path, able to turn offsets into positions."""
+
+    text: str
+    path: str = "<text>"
+    _line_starts: list[int] = field(default_factory=list, init=False, repr=False)
+
+    def _starts(self) -> list[int]:
+        if not self._line_starts:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self._line_starts = starts
+        return self._line_starts
+
+    def position(self, offset: int) -> Position:
+        """1-based line and column of a character offset."""
+        offset = max(0, min(offset, len(self.text)))
+        starts = self._starts()
+        line = bisect.bisect_right(starts, offset) - 1
+        return Position(line + 1, offset - starts[line] + 1, offset)
+
+    def start(self, span: Span) -> Position:
+        return self.position(span.start)
+
+    def end(self, span: Span) -> Position:
+        return self.position(span.end)
+
+    def line_text(self, line: int) -> str:
+        """The text of a 1-based line, without its newline."""
+        starts = self._starts()
+        if not 1 <= line <= len(starts):
+            return ""
+        begin = starts[line - 1]
+        stop = starts[line] - 1 if line < len(starts) else len(self.text)
+        return self.text[begin:stop].rstrip("\r")
+
+    def lsp_position(self, offset: int) -> tuple[int, int]:
+        """0-based line and UTF-16 code-unit column, as the Language Server Protocol counts."""
+        pos = self.position(offset)
+        starts = self._starts()
+        prefix = self.text[starts[pos.line - 1] : pos.offset]
+        units = len(prefix.encode("utf-16-le")) // 2
+        return pos.line - 1, units
+
+    def offset_of_lsp(self, line: int, character: int) -> int:
+        """Character offset of a 0-based LSP (line, UTF-16 column) position."""
+        starts = self._starts()
+        if line >= len(starts):
+            return len(self.text)
+        begin = starts[line]
+        stop = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
+        text = self.text[begin:stop]
+        units = 0
+        for i, ch in enumerate(text):
+            if units >= character:
+                return begin + i
+            units += 2 if ord(ch) > 0xFFFF else 1
+        return stop

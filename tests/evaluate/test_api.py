@@ -1,0 +1,206 @@
+"""Public API of onnxtext.evaluate: inputs, outputs, trace, errors, functions, subgraphs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+from onnxtext.evaluate import EvaluationError, Evaluator, TraceEntry
+from onnxtext.proto import ModelProto, as_own
+
+
+def _model(nodes, inputs, outputs, *, opset=21, functions=(), initializers=(), domains=()):
+    g = helper.make_graph(nodes, "g", inputs, outputs, initializer=list(initializers))
+    ops = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains]
+    return helper.make_model(g, opset_imports=ops, functions=list(functions))
+
+
+def _f(name, shape=None):
+    return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
+
+
+def _mlp():
+    nodes = [
+        helper.make_node("MatMul", ["x", "w"], ["h"], name="mm"),
+        helper.make_node("Add", ["h", "b"], ["hb"], name="add"),
+        helper.make_node("Relu", ["hb"], ["y"], name="relu"),
+    ]
+    w = onnx.numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(3, 2) - 2, "w")
+    b = onnx.numpy_helper.from_array(np.array([0.5, -1], dtype=np.float32), "b")
+    return _model(nodes, [_f("x", [None, 3])], [_f("y", [None, 2])], initializers=[w, b])
+
+
+def test_accepts_onnx_own_bytes_and_path(tmp_path: Path) -> None:
+    m = _mlp()
+    x = np.ones((2, 3), dtype=np.float32)
+    expected = np.maximum(x @ (np.arange(6, dtype=np.float32).reshape(3, 2) - 2) + [0.5, -1], 0)
+    p = tmp_path / "m.onnx"
+    p.write_bytes(m.SerializeToString())
+    own = as_own(m)
+    assert isinstance(own, ModelProto)
+    for model in (m, own, m.SerializeToString(), p, str(p)):
+        (y,) = Evaluator(model).run(None, {"x": x})
+        np.testing.assert_allclose(y, expected)
+        assert y.dtype == np.float32
+
+
+def test_run_selected_outputs_and_intermediates() -> None:
+    ev = Evaluator(_mlp())
+    x = np.ones((1, 3), dtype=np.float32)
+    h, y = ev.run(["h", "y"], {"x": x})
+    assert h.shape == (1, 2) and y.shape == (1, 2)
+    assert ev.input_names == ["x"] and ev.output_names == ["y"]
+
+
+def test_trace_reports_every_node_output() -> None:
+    ev = Evaluator(_mlp())
+    seen: list[tuple[str, int]] = []
+    ev.run(None, {"x": np.ones((1, 3), dtype=np.float32)}, trace=lambda n, i, v: seen.append((n, i)))
+    assert seen == [("h", 0), ("hb", 1), ("y", 2)]
+    entries = ev.trace({"x": np.ones((1, 3), dtype=np.float32)})
+    assert [e.name for e in entries] == ["h", "hb", "y"]
+    assert isinstance(entries[0], TraceEntry) and entries[2].node_index == 2
+
+
+def test_shape_mismatch_error_locates_node() -> None:
+    ev = Evaluator(_mlp())
+    with pytest.raises(EvaluationError) as info:
+        ev.run(None, {"x": np.ones((2, 4), dtype=np.float32)})
+    rec = info.value.record
+    assert rec.node_index == 0 and rec.op_type == "MatMul" and rec.node_name == "mm"
+    assert rec.input_shapes == ["float32[2, 4]", "float32[3, 2]"]
+    assert "MatMul" in str(info.value) and "node[0]" in str(info.value)
+    assert info.value.diagnostics and info.value.diagnostics[0].path == rec.location()
+
+
+def test_missing_input_and_wrong_dtype() -> None:
+    ev = Evaluator(_mlp())
+    with pytest.raises(EvaluationError) as info:
+        ev.run(None, {})
+    assert info.value.record.input_name == "x"
+    with pytest.raises(EvaluationError) as info2:
+        ev.run(None, {"x": np.ones((1, 3), dtype=np.float64)})
+    assert info2.value.record.op_type in ("MatMul", "Add")
+
+
+def test_bad_index_error() -> None:
+    m = _model([helper.make_node("Gather", ["x", "i"], ["y"], name="g")],
+               [_f("x", [3]), helper.make_tensor_value_info("i", TensorProto.INT64, [1])], [_f("y")])
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(m).run(None, {"x": np.zeros(3, np.float32), "i": np.array([7])})
+    assert info.value.record.input_index == 1 and info.value.record.input_name == "i"
+    assert "out of range" in info.value.record.message
+
+
+def test_unknown_operator_fails_at_construction() -> None:
+    m = _model([helper.make_node("NoSuchOp", ["x"], ["y"])], [_f("x")], [_f("y")])
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(m)
+    assert info.value.record.op_type == "NoSuchOp"
+
+
+def test_kernel_chosen_by_opset() -> None:
+    # Squeeze-1 takes axes as an attribute, Squeeze-13 as an input
+    old = _model([helper.make_node("Squeeze", ["x"], ["y"], axes=[0])], [_f("x", [1, 2])], [_f("y")], opset=11)
+    new = _model([helper.make_node("Squeeze", ["x", "a"], ["y"])],
+                 [_f("x", [1, 2]), helper.make_tensor_value_info("a", TensorProto.INT64, [1])], [_f("y")], opset=13)
+    x = np.zeros((1, 2), np.float32)
+    assert Evaluator(old).run(None, {"x": x})[0].shape == (2,)
+    assert Evaluator(new).run(None, {"x": x, "a": np.array([0])})[0].shape == (2,)
+
+
+def test_model_local_function_with_attribute_reference() -> None:
+    body = [
+        helper.make_node("Constant", [], ["k"], value_float=0.0),
+        helper.make_node("LeakyRelu", ["x"], ["t"]),
+        helper.make_node("Mul", ["t", "s"], ["y"]),
+    ]
+    # LeakyRelu's alpha refers to the function attribute "slope"
+    a = helper.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT)
+    a.ref_attr_name = "slope"
+    body[1].attribute.append(a)
+    fn = helper.make_function("local", "Scaled", ["x", "s"], ["y"], body,
+                              [helper.make_opsetid("", 21)], attributes=["slope"])
+    call = helper.make_node("Scaled", ["x", "s"], ["y"], domain="local", slope=0.5)
+    m = _model([call], [_f("x", [3]), _f("s", [])], [_f("y")], functions=[fn], domains=["local"])
+    (y,) = Evaluator(m).run(None, {"x": np.array([-2, 0, 2], np.float32), "s": np.array(3, np.float32)})
+    np.testing.assert_allclose(y, [-3, 0, 6])
+
+
+def test_loop_sees_outer_scope_values() -> None:
+    body = helper.make_graph(
+        [helper.make_node("Add", ["acc_in", "step"], ["acc_out"]),
+         helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []), helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         _f("acc_in", [])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), _f("acc_out", [])],
+    )
+    loop = helper.make_node("Loop", ["n", "", "a0"], ["a"], body=body)
+    m = _model([loop], [helper.make_tensor_value_info("n", TensorProto.INT64, []), _f("a0", []), _f("step", [])], [_f("a")])
+    (a,) = Evaluator(m).run(None, {"n": np.array(4), "a0": np.array(1, np.float32), "step": np.array(2.5, np.float32)})
+    assert float(a) == 11.0
+
+
+def test_error_inside_subgraph_has_path() -> None:
+    then = helper.make_graph([helper.make_node("MatMul", ["x", "x"], ["t"], name="bad")], "then", [], [_f("t")])
+    other = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [], [_f("e")])
+    m = _model([helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other, name="if")],
+               [helper.make_tensor_value_info("c", TensorProto.BOOL, []), _f("x", [2, 3])], [_f("y")])
+    ev = Evaluator(m)
+    assert ev.run(None, {"c": np.array(False), "x": np.ones((2, 3), np.float32)})[0].shape == (2, 3)
+    with pytest.raises(EvaluationError) as info:
+        ev.run(None, {"c": np.array(True), "x": np.ones((2, 3), np.float32)})
+    rec = info.value.record
+    assert rec.path == [(0, "then_branch")] and rec.node_name == "bad" and rec.node_index == 0
+
+
+def test_sequences_and_optionals_round_trip() -> None:
+    seq_t = helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None)
+    m = _model([helper.make_node("SequenceInsert", ["s", "x"], ["s2"]),
+                helper.make_node("SequenceLength", ["s2"], ["n"])],
+               [seq_t, _f("x", [2])],
+               [helper.make_tensor_sequence_value_info("s2", TensorProto.FLOAT, None),
+                helper.make_tensor_value_info("n", TensorProto.INT64, [])])
+    s2, n = Evaluator(m).run(None, {"s": [np.zeros(1, np.float32)], "x": np.ones(2, np.float32)})
+    assert isinstance(s2, list) and len(s2) == 2 and int(n) == 2
+
+
+def test_random_ops_are_reproducible() -> None:
+    m = _model([helper.make_node("RandomUniform", [], ["y"], shape=[4])], [], [_f("y")])
+    a = Evaluator(m, seed=1).run(None, {})[0]
+    b = Evaluator(m, seed=1).run(None, {})[0]
+    c = Evaluator(m, seed=2).run(None, {})[0]
+    np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(a, c)
+    ev = Evaluator(m, seed=1)
+    np.testing.assert_array_equal(ev.run(None, {})[0], ev.run(None, {})[0])
+
+
+def test_no_onnx_imports_in_src() -> None:
+    src = Path(__file__).resolve().parents[2] / "src" / "onnxtext" / "evaluate"
+    for p in src.rglob("*.py"):
+        text = p.read_text()
+        for bad in ("import onnx\n", "from onnx ", "from onnx.", "import onnxruntime", "ml_dtypes"):
+            assert bad not in text, f"{p.name} uses {bad.strip()}"
+
+
+TEXT = """<ir_version: 8, opset_import: ["" : 18]>
+agraph (float[N] x) => (float[N] y) {
+    t = Neg(x)
+    y = Relu(t)
+}"""
+
+
+def test_text_model_and_text_file(tmp_path: Path) -> None:
+    x = np.array([-1, 2], np.float32)
+    (y,) = Evaluator(TEXT).run(None, {"x": x})
+    np.testing.assert_array_equal(y, [1, 0])
+    p = tmp_path / "m.onnxtext"
+    p.write_text(TEXT)
+    (y2,) = Evaluator(p).run(None, {"x": x})
+    np.testing.assert_array_equal(y2, [1, 0])

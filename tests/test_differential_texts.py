@@ -1,0 +1,95 @@
+"""Hand-written texts in onnx's syntax: onnx.parser and onnxtext must build the same protobuf."""
+
+from __future__ import annotations
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+import onnx.parser  # noqa: E402
+
+import onnxtext  # noqa: E402
+
+GRAPHS = [
+    "g (float[N, 128] X, float[128, 10] W) => (float[N, 10] Y) { Y = MatMul(X, W) }",
+    "g (float X) => (float Y) { Y = Identity(X) }",
+    "g (float[] X) => (float[?, 3] Y) { Y = Identity(X) }",
+    'g (float["N", ?, M] X) => (float Y) { Y = Identity(X) }',
+    'g (float[2] "my x") => ("out put") { "out put" = Identity("my x") }',
+    "g (X) => (Y) { Y = Identity(X) }",
+    "g (seq(float[2]) S) => (float[2] Y) { Y = SequenceAt(S, i) }",
+    "g (map(int64, float) M) => (optional(seq(float)) Y) { Y = Foo(M) }",
+    "g (sparse_tensor(float[2, 3]) S) => (float[2, 3] Y) { Y = Identity(S) }",
+    "g (sparse_tensor(float) S) => (float Y) { Y = Identity(S) }",
+    "g (opaque(a.b, c) X, opaque(d) Z, opaque() W) => (float Y) { Y = Identity(X) }",
+    "g (float[2] X) => (float[2] Y) <float[2] W = {1.5, -2}, int64[1] S = {3}, float T> { Y = Add(X, W) }",
+    "g (float[2] X, float[2] B = {0.5, 1}) => (float[2] Y) { Y = Add(X, B) }",
+    "g (float[3] X) => (float[3] Y) <float[3] C = {nan, inf, -inf}> { Y = Add(X, C) }",
+    'g (float[2] X) => (float[2] Y) <float[2] W = ["location": "w.bin", "offset": "0", "length": "8"]> { Y = Add(X, W) }',
+    'g () => (string[2] Y) <string[2] S = {"a", "b c"}> { Y = Identity(S) }',
+    "g () => (double[2] Y) <double[2] D = {1e-300, 2.5}> { Y = Identity(D) }",
+    "g () => (int8[3] Y) <int8[3] D = {-128, 0, 127}> { Y = Identity(D) }",
+    "g () => (uint64[2] Y) <uint64[2] D = {0, 18446744073709551615}> { Y = Identity(D) }",
+    "g () => (int64[2] Y) <int64[2] D = {-9223372036854775808, 9223372036854775807}> { Y = Identity(D) }",
+    "g () => (bool[2] Y) <bool[2] D = {1, 0}> { Y = Identity(D) }",
+    "g () => (float16[2] Y) <float16[2] D = {15360, 0}> { Y = Identity(D) }",
+    "g () => (complex64[1] Y) <complex64[1] D = {1, 2}> { Y = Identity(D) }",
+    "g () => (float[0] Y) <float[0] D = {}> { Y = Identity(D) }",
+    "g (float[2] X) => (float[2] Y) { [n1] T = Relu(X) [] U = Neg(T) Y = Abs(U) }",
+    "g (float[2] X) => (float[2] Y) { Y, Z = com.microsoft.Foo:v2 (X, , \"\") }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo(X,) Z = Bar(,X) W = Baz(,) V = Qux() }",
+    "g (float[2] X) => (float[2] Y) { = Print(X) Y = Identity(X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a = 1, b = 2.5, c = \"s\", d = [1, 2], e = [1.5, 2.0], f = [\"x\", \"y\"]> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo (X) <a = 1, b = -2.5e-3> }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a: float = 1, b: ints = [], c: floats = [1, 2], d: int = -7> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <t = float[2] {1, 2}, u = int64[1] named {5}, v = float[1] n2 = {3}> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <tp = float[2], tq = seq(int64), tr = float> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a = nan, b = inf, c = -inf, d = 1e10> (X) }",
+    "g (bool C, float[2] X) => (float[2] Y) { Y = If (C) <then_branch = t () => (float[2] Z) { Z = Identity(X) }, else_branch = e () => (float[2] Z) { Z = Neg(X) }> }",
+    "g (float[2] X) => (float[2] Y) {\n # a comment\n Y = Identity(X) # trailing\n}",
+    "g (float[2] X) => (float[2] seq) { seq = Identity(X) map = Identity(seq) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <s = \"a\\\"b\"> (X) }",
+    "g => (float[2] Y) { Y = Constant <value_floats = [1.0, 2.0]> () }",
+]
+
+FUNCTIONS = [
+    '<domain: "local", opset_import: ["" : 18]> f (x, y) => (z) { z = Add(x, y) }',
+    '<domain: "local", opset_import: ["" : 18], doc_string: "adds"> f <alpha, beta: float = 2.5, gamma: int = 3> (x) => (z) { t = Constant <value_float = @alpha> () z = Mul(x, t) }',
+    '<domain: "local", opset_import: ["" : 18], overload: "v1"> f (float[N] x, y) => (float[N] z) <float t> { t = Neg(x) z = Add(t, y) }',
+    '<domain: "local", opset_import: ["" : 18]> f <a: ints = [1, 2]> (x) => (z) { z = Foo <b: int = @a> (x) }',
+    'f (x) => (z) { z = Identity(x) }',
+]
+
+MODELS = [
+    '<ir_version: 8, opset_import: ["" : 18]> g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
+    '<ir_version: 10, opset_import: ["" : 21, "com.x" : 1], producer_name: "me", producer_version: "1.0", domain: "ai.test", model_version: 3, doc_string: "a model", metadata_props: ["k": "v", "k2": "v2"]> g (float[2] X) => (float[2] Y) { Y = com.x.F(X) }\n<domain: "com.x", opset_import: ["" : 21]> F (x) => (y) { y = Identity(x) }',
+    'g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
+    '<ir_version: 8, opset_import: ["" : 18], metadata_props: []> g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
+]
+
+NODES = ["Y = Relu(X)", "[lbl] Y, Z = ai.onnx.ml.Foo <a = 1> (X, W)", "Y = Foo(X) <a = [\"x\"]>", "Y = Bar:ov()"]
+
+
+def _same(kind: str, text: str) -> None:
+    ref = getattr(onnx.parser, f"parse_{kind}")(text)
+    ours = getattr(onnxtext, f"parse_{kind}")(text)
+    assert ours.SerializeToString(deterministic=True) == ref.SerializeToString(deterministic=True), (str(ref), str(ours))
+
+
+@pytest.mark.parametrize("text", GRAPHS)
+def test_graph(text: str) -> None:
+    _same("graph", text)
+
+
+@pytest.mark.parametrize("text", FUNCTIONS)
+def test_function(text: str) -> None:
+    _same("function", text)
+
+
+@pytest.mark.parametrize("text", MODELS)
+def test_model(text: str) -> None:
+    _same("model", text)
+
+
+@pytest.mark.parametrize("text", NODES)
+def test_node(text: str) -> None:
+    _same("node", text)
