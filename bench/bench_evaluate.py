@@ -68,11 +68,133 @@ def _onnx_feeds(model: Any, ins: list[Any]) -> dict[str, Any]:
     return out
 
 
+# -- two real-size networks ------------------------------------------------------------------
+
+def _cnn() -> tuple[Any, dict[str, np.ndarray]]:
+    """A small VGG-style image classifier: 3 conv blocks, global pool, dense, softmax."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    r = np.random.default_rng(0)
+    inits, nodes = [], []
+
+    def init(name: str, arr: np.ndarray) -> str:
+        inits.append(numpy_helper.from_array(arr.astype(np.float32), name))
+        return name
+
+    x = "x"
+    chans = [3, 32, 64, 128]
+    for i in range(3):
+        cin, cout = chans[i], chans[i + 1]
+        w = init(f"w{i}", r.standard_normal((cout, cin, 3, 3)) * 0.1)
+        b = init(f"b{i}", r.standard_normal(cout) * 0.1)
+        nodes.append(helper.make_node("Conv", [x, w, b], [f"c{i}"], pads=[1, 1, 1, 1]))
+        bn = [init(f"bn{i}_{k}", v) for k, v in (("s", np.ones(cout)), ("b", np.zeros(cout)),
+                                                  ("m", r.standard_normal(cout) * 0.1), ("v", np.ones(cout)))]
+        nodes.append(helper.make_node("BatchNormalization", [f"c{i}"] + bn, [f"n{i}"]))
+        nodes.append(helper.make_node("Relu", [f"n{i}"], [f"r{i}"]))
+        nodes.append(helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"], kernel_shape=[2, 2], strides=[2, 2]))
+        x = f"p{i}"
+    nodes.append(helper.make_node("GlobalAveragePool", [x], ["g"]))
+    nodes.append(helper.make_node("Flatten", ["g"], ["f"]))
+    nodes.append(helper.make_node("Gemm", ["f", init("wd", r.standard_normal((10, 128)) * 0.1),
+                                           init("bd", np.zeros(10))], ["logits"], transB=1))
+    nodes.append(helper.make_node("Softmax", ["logits"], ["y"], axis=-1))
+    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, 3, 64, 64])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 10])], initializer=inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    return model, {"x": r.standard_normal((8, 3, 64, 64)).astype(np.float32)}
+
+
+def _transformer() -> tuple[Any, dict[str, np.ndarray]]:
+    """Two pre-norm transformer encoder layers (d=256, 8 heads, ff=1024) on a [4, 128, 256] batch."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    r = np.random.default_rng(1)
+    b_, s_, d, h, ff = 4, 128, 256, 8, 1024
+    inits, nodes = [], []
+
+    def init(name: str, arr: np.ndarray, dtype: Any = np.float32) -> str:
+        inits.append(numpy_helper.from_array(np.asarray(arr).astype(dtype), name))
+        return name
+
+    split_shape = init("split_shape", [b_, s_, h, d // h], np.int64)
+    merge_shape = init("merge_shape", [b_, s_, d], np.int64)
+    x = "x"
+    for li in range(2):
+        p = f"l{li}_"
+        nodes.append(helper.make_node("LayerNormalization", [x, init(p + "g1", np.ones(d)), init(p + "b1", np.zeros(d))],
+                                      [p + "ln1"], axis=-1))
+        heads = []
+        for k in "qkv":
+            nodes.append(helper.make_node("MatMul", [p + "ln1", init(p + "w" + k, r.standard_normal((d, d)) / 16)],
+                                          [p + k]))
+            nodes.append(helper.make_node("Reshape", [p + k, split_shape], [p + k + "4"]))
+            perm = [0, 2, 3, 1] if k == "k" else [0, 2, 1, 3]
+            nodes.append(helper.make_node("Transpose", [p + k + "4"], [p + k + "h"], perm=perm))
+            heads.append(p + k + "h")
+        nodes.append(helper.make_node("MatMul", [heads[0], heads[1]], [p + "qk"]))
+        nodes.append(helper.make_node("Mul", [p + "qk", init(p + "scale", np.array(1 / np.sqrt(d // h)))], [p + "qks"]))
+        nodes.append(helper.make_node("Softmax", [p + "qks"], [p + "att"], axis=-1))
+        nodes.append(helper.make_node("MatMul", [p + "att", heads[2]], [p + "ctx"]))
+        nodes.append(helper.make_node("Transpose", [p + "ctx"], [p + "ctxt"], perm=[0, 2, 1, 3]))
+        nodes.append(helper.make_node("Reshape", [p + "ctxt", merge_shape], [p + "ctx3"]))
+        nodes.append(helper.make_node("MatMul", [p + "ctx3", init(p + "wo", r.standard_normal((d, d)) / 16)], [p + "o"]))
+        nodes.append(helper.make_node("Add", [x, p + "o"], [p + "res1"]))
+        nodes.append(helper.make_node("LayerNormalization", [p + "res1", init(p + "g2", np.ones(d)),
+                                                             init(p + "b2", np.zeros(d))], [p + "ln2"], axis=-1))
+        nodes.append(helper.make_node("MatMul", [p + "ln2", init(p + "w1", r.standard_normal((d, ff)) / 16)], [p + "f1"]))
+        nodes.append(helper.make_node("Gelu", [p + "f1"], [p + "gelu"]))
+        nodes.append(helper.make_node("MatMul", [p + "gelu", init(p + "w2", r.standard_normal((ff, d)) / 32)], [p + "f2"]))
+        nodes.append(helper.make_node("Add", [p + "res1", p + "f2"], [p + "out"]))
+        x = p + "out"
+    nodes.append(helper.make_node("Identity", [x], ["y"]))
+    g = helper.make_graph(nodes, "transformer", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [b_, s_, d])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [b_, s_, d])], initializer=inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
+    return model, {"x": r.standard_normal((b_, s_, d)).astype(np.float32)}
+
+
+def bench_networks(repeat: int) -> None:
+    from onnx.reference import ReferenceEvaluator
+    import onnxruntime as ort
+
+    from onnxtext.evaluate import Evaluator
+
+    for name, make in (("cnn 8x3x64x64", _cnn), ("transformer 2 layers 4x128x256", _transformer)):
+        model, feeds = make()
+        mb = model.SerializeToString()
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = 1
+        sessions = {
+            "onnxtext": Evaluator(mb),
+            "onnx.reference": ReferenceEvaluator(model),
+            "onnxruntime": ort.InferenceSession(mb, opts, providers=["CPUExecutionProvider"]),
+        }
+        outs = {}
+        best = {}
+        for rt, sess in sessions.items():
+            t = float("inf")
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                outs[rt] = sess.run(None, feeds)[0]
+                t = min(t, time.perf_counter() - t0)
+            best[rt] = t
+        err = float(np.max(np.abs(outs["onnxtext"] - outs["onnxruntime"])))
+        print(f"{name}: run time (best of {repeat}, 1 thread for onnxruntime; numpy BLAS threads as configured)")
+        for rt in sessions:
+            print(f"  {rt:15s} {best[rt] * 1000:9.1f} ms   ratio onnxtext/{rt} = {best['onnxtext'] / best[rt]:.2f}")
+        print(f"  max |onnxtext - onnxruntime| = {err:.2e}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=1, help="best of N timings per case and runtime")
     ap.add_argument("-k", default="")
+    ap.add_argument("--networks-only", action="store_true")
     args = ap.parse_args()
+    if args.networks_only:
+        bench_networks(max(args.repeat, 3))
+        return 0
     names = [n for n in backend_cases.case_names() if args.k in n]
     runtimes: dict[str, Callable[[bytes, list[dict[str, Any]]], Any]] = {
         "onnxtext": _ours, "onnx.reference": _reference, "onnxruntime": _ort}
@@ -111,6 +233,8 @@ def main() -> int:
     slow = sorted(common, key=lambda n: -times["onnxtext"][n])[:8]
     print("slowest for onnxtext:", ", ".join(f"{n} {times['onnxtext'][n] * 1000:.1f}ms "
                                             f"(ref {times['onnx.reference'][n] * 1000:.1f}ms)" for n in slow))
+    if not args.k:
+        bench_networks(max(args.repeat, 3))
     return 0
 
 

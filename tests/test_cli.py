@@ -38,7 +38,7 @@ mlp (float[N, 4] x) => (float[N, 3] y)
 TWO_ERRORS = """\
 <ir_version: 8, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) {
-  a = Relu(x,,)
+  a = Relu(x, 3)
   y = Relu(a b)
 }
 """
@@ -163,7 +163,7 @@ def test_two_syntax_errors_reported_with_caret(tmp_path: Path, capsys: pytest.Ca
     # each head is followed by the source line and a caret under the column
     first = lines.index(heads[0])
     col = int(heads[0].split(":")[2])
-    assert lines[first + 1].endswith("a = Relu(x,,)"), err
+    assert lines[first + 1].endswith("a = Relu(x, 3)"), err
     gutter = lines[first + 1].index("|") + 2
     assert lines[first + 2][gutter + col - 1] == "^", err
     assert not out.exists()

@@ -9,22 +9,31 @@ from __future__ import annotations
 from ._version import __version__
 from .diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
 from .document import Document, parse_document, parse_function, parse_graph, parse_model, parse_node, parse_nodes
-from .span import Position, SourceFile, Span
+from .format import NotRepresentable, format_text, to_text
+from .io import load, save
+from .span import Position, Range, SourceFile, Span
 
 __all__ = [
     "__version__",
     "Diagnostic",
     "Document",
+    "NotRepresentable",
     "OnnxTextError",
     "ParseError",
     "Position",
+    "Range",
     "Severity",
     "SourceFile",
     "Span",
+    "format_text",
+    "load",
     "parse_document",
     "parse_function",
     "parse_graph",
     "parse_model",
     "parse_node",
     "parse_nodes",
+    "save",
+    "to_text",
 ]
+from . import proto  # noqa: E402  (exposed as onnxtext.proto)

@@ -108,7 +108,8 @@ def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None
         return load_bytes(data)
     except DecodeError as exc:
         hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
-        report.error(_display(path), f"not a valid binary ONNX model ({exc}){hint}")
+        detail = str(exc).rsplit(": ", 1)[-1] or "cannot be decoded"  # drop the internal type name
+        report.error(_display(path), f"not a valid binary ONNX model ({detail}){hint}")
         return None
 
 
@@ -170,6 +171,9 @@ def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
     write = not (args.check or args.diff)
     changed = 0
     for path in args.files:
+        if path != STDIO and is_binary_path(path):
+            report.error(path, "a binary model: fmt formats texts (see 'onnxtext print')")
+            continue
         original = _read_text(path, report)
         if original is None:
             continue
@@ -214,6 +218,13 @@ Convert between text (.onnxtxt) and binary (.onnx) models and format texts.
 Diagnostics are printed as path:line:col: error[CODE]: message.
 Exit status: 0 success, 1 input errors, 2 usage errors."""
 
+_EPILOG = """examples:
+  onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
+  onnxtext print mlp.onnx
+  onnxtext fmt --check examples/*.onnxtxt
+
+'onnxtext COMMAND --help' describes a command."""
+
 _PARSE_HELP = """\
 Parse an onnxtext text and write the binary ONNX model (deterministic protobuf).
 Nothing is written if the text has any error.
@@ -241,22 +252,22 @@ example:
 
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, formatter_class=formatter)
+    parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
-    p = sub.add_parser("parse", help="text → binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
+    p = sub.add_parser("parse", help="text -> binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
     p.set_defaults(func=cmd_parse)
 
-    p = sub.add_parser("print", help="binary .onnx → text", description=_PRINT_HELP, formatter_class=formatter)
+    p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="model to read: binary .onnx/.pb, or text; '-' reads binary from stdin")
     p.add_argument("-o", "--output", metavar="OUT", default=STDIO, help="text file to write (default: stdout)")
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
-    p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin → stdout)")
+    p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin -> stdout)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
     p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff of the changes")
     p.set_defaults(func=cmd_fmt)

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .span import Position, SourceFile, Span
+from .span import Position, Range, SourceFile, Span
 
 __all__ = [
     "Severity",
@@ -29,36 +29,65 @@ class Severity(str, enum.Enum):
         return self.value
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Related:
     """A secondary location that explains a diagnostic (e.g. the first definition)."""
 
     message: str
-    span: Span
+    span: Range | Span
 
 
 @dataclass(slots=True)
 class Diagnostic:
     """One problem found in a text or a model.
 
-    ``span`` locates it in ``source`` when the input was text; ``path`` is a readable
-    protobuf path (``graph/node[12] (MatMul 'mm1') input 0``) when it was a binary model.
+    ``span`` locates it in ``source`` when the input was text: it may be given as a
+    :class:`Span` of offsets and is stored resolved, so ``d.span.start.line`` and
+    ``d.span.start.column`` are 1-based positions. ``path`` is a readable protobuf path
+    (``graph/node[12] (MatMul 'mm1') input 0``), used when the input was a binary model.
     """
 
     code: str
     severity: Severity
     message: str
-    span: Span | None = None
+    span: Range | None = None
     source: SourceFile | None = None
     related: tuple[Related, ...] = ()
     path: str | None = None
     fix: str | None = None
 
+    def __post_init__(self) -> None:
+        span: Range | Span | None = self.span
+        if isinstance(span, Span):
+            self.span = self.source.range(span) if self.source is not None else None
+        for rel in self.related:
+            if isinstance(rel.span, Span) and self.source is not None:
+                rel.span = self.source.range(rel.span)
+
+    @classmethod
+    def at(
+        cls,
+        code: str,
+        severity: Severity,
+        message: str,
+        span: Span | None,
+        source: SourceFile | None,
+        *,
+        fix: str | None = None,
+        related: tuple[Related, ...] = (),
+    ) -> Diagnostic:
+        """A diagnostic located by character offsets in ``source``."""
+        resolved = source.range(span) if span is not None and source is not None else None
+        return cls(code, severity, message, resolved, source, related, fix=fix)
+
     @property
     def start(self) -> Position | None:
-        if self.span is None or self.source is None:
-            return None
-        return self.source.position(self.span.start)
+        return self.span.start if self.span is not None else None
+
+    @property
+    def offset(self) -> int:
+        """Start offset in the source, -1 when the diagnostic has no span (for sorting)."""
+        return self.span.start.offset if self.span is not None else -1
 
     @property
     def is_error(self) -> bool:
@@ -89,7 +118,7 @@ class ParseError(OnnxTextError):
 def _location(diag: Diagnostic) -> str:
     src = diag.source
     if src is not None and diag.span is not None:
-        pos = src.position(diag.span.start)
+        pos = diag.span.start
         return f"{src.path}:{pos.line}:{pos.column}"
     if src is not None:
         return src.path
@@ -104,16 +133,16 @@ def render_diagnostic(diag: Diagnostic, *, with_source: bool = True) -> str:
     lines = [head]
     src = diag.source
     if with_source and src is not None and diag.span is not None:
-        pos = src.position(diag.span.start)
+        pos = diag.span.start
         text = src.line_text(pos.line)
-        end = src.position(diag.span.end)
+        end = diag.span.end
         width = end.column - pos.column if end.line == pos.line else len(text) - pos.column + 1
         width = max(1, width)
         gutter = f"{pos.line:>5} | "
         lines.append(gutter + text.expandtabs(1))
         lines.append(" " * (len(gutter) + pos.column - 1) + "^" + "~" * (width - 1))
         for rel in diag.related:
-            rpos = src.position(rel.span.start)
+            rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
             lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
     if with_source and diag.fix:
         lines.append(f"  help: {diag.fix}")

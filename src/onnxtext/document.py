@@ -64,7 +64,7 @@ def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Docu
             proto = list(holder.node)
         diags.extend(lw.diagnostics)
         source_map = lw.source_map
-    diags.sort(key=lambda d: d.span.start if d.span is not None else -1)
+    diags.sort(key=lambda d: d.offset)
     doc = Document(kind, result.source, tree, proto, diags, source_map)
     if not doc.ok:
         doc.proto = None

@@ -284,7 +284,8 @@ def bits_to_float(dtype: DType, bits: npt.ArrayLike) -> npt.NDArray[np.float64]:
         a64 = arr.astype(np.int64)
         if a64.min() < 0 or a64.max() >= 1 << 32:
             raise ValueError(f"bit pattern out of range for {dtype.name}")
-        return a64.astype(np.uint32).view(np.float32).astype(np.float64)
+        with np.errstate(invalid="ignore"):  # signalling NaNs
+            return a64.astype(np.uint32).view(np.float32).astype(np.float64)
     a64 = arr.astype(np.int64)
     if a64.min() < 0 or a64.max() >= 1 << fmt.width:
         raise ValueError(f"bit pattern out of range for {dtype.name} (0..{(1 << fmt.width) - 1})")

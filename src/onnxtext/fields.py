@@ -57,10 +57,10 @@ class FieldSink:
     diags: list[Diagnostic] = field(default_factory=list)
 
     def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
-        self.diags.append(Diagnostic(code, Severity.ERROR, message, span, self.source, fix=fix))
+        self.diags.append(Diagnostic.at(code, Severity.ERROR, message, span, self.source, fix=fix))
 
     def warning(self, code: str, message: str, span: Span) -> None:
-        self.diags.append(Diagnostic(code, Severity.WARNING, message, span, self.source))
+        self.diags.append(Diagnostic.at(code, Severity.WARNING, message, span, self.source))
 
 
 def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2**63 - 1, what: str = "an integer") -> int | None:

@@ -43,7 +43,7 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 
-ATTRIBUTE_TYPES = {
+ATTRIBUTE_TYPES: dict[str, int] = {
     "float": AttributeProto.FLOAT,
     "int": AttributeProto.INT,
     "string": AttributeProto.STRING,
@@ -59,7 +59,7 @@ ATTRIBUTE_TYPES = {
     "sparse_tensors": AttributeProto.SPARSE_TENSORS,
     "type_protos": AttributeProto.TYPE_PROTOS,
 }
-_SINGLETON = {
+_SINGLETON: dict[int, int] = {
     AttributeProto.FLOATS: AttributeProto.FLOAT,
     AttributeProto.INTS: AttributeProto.INT,
     AttributeProto.STRINGS: AttributeProto.STRING,
@@ -68,7 +68,7 @@ _SINGLETON = {
     AttributeProto.SPARSE_TENSORS: AttributeProto.SPARSE_TENSOR,
     AttributeProto.TYPE_PROTOS: AttributeProto.TYPE_PROTO,
 }
-_LIST_OF = {v: k for k, v in _SINGLETON.items()}
+_LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
 _SPECIAL_FLOATS = ("nan", "inf", "infinity")
 
 # Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
@@ -372,7 +372,7 @@ class Lowering:
             tn = a.type_name.value
             if tn in ATTRIBUTE_TYPES:
                 expected = ATTRIBUTE_TYPES[tn]
-                proto.type = expected
+                proto.type = expected  # type: ignore[assignment]
             elif tn != "undefined":
                 self.error(
                     ATTR_TYPE,
@@ -409,7 +409,7 @@ class Lowering:
                     v.span,
                 )
                 return
-        proto.type = kind
+        proto.type = kind  # type: ignore[assignment]
         if kind == AttributeProto.INT:
             assert isinstance(v, A.Number)
             i = parse_int(v, self.sink, what="a 64-bit integer")
@@ -481,7 +481,7 @@ class Lowering:
         if item_expected == 0:
             self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
             return
-        proto.type = _LIST_OF[item_expected]
+        proto.type = _LIST_OF[item_expected]  # type: ignore[assignment]
         for k, v in zip(kinds, lst.items):
             if isinstance(v, A.AttrRef):
                 self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
@@ -540,7 +540,7 @@ class Lowering:
         return proto
 
 
-_ATTR_NAMES = {v: k for k, v in ATTRIBUTE_TYPES.items()}
+_ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
 
 
 def lower_model(m: A.Model, source: SourceFile | None = None) -> tuple[ModelProto, Lowering]:

@@ -132,7 +132,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         value, problems = unescape_string(tok.value)
         for offset, message in problems:
             self.diags.append(
-                Diagnostic(UNKNOWN_ESCAPE, Severity.WARNING, message, Span(tok.start + offset, tok.start + offset + 2), self.source)
+                Diagnostic.at(UNKNOWN_ESCAPE, Severity.WARNING, message, Span(tok.start + offset, tok.start + offset + 2), self.source)
             )
         return value
 
@@ -216,7 +216,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
                 return A.Dim(span, value=int(t.value))
             except ValueError:
                 self.diags.append(
-                    Diagnostic(SYNTAX, Severity.ERROR, f"a dimension must be a whole number, a name or '?', not {t.value}", span, self.source)
+                    Diagnostic.at(SYNTAX, Severity.ERROR, f"a dimension must be a whole number, a name or '?', not {t.value}", span, self.source)
                 )
                 return A.Dim(span)
         if t.type == "STRING":
@@ -338,7 +338,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         before, after = c[4], c[8]
         if before is not None and after is not None:
             self.diags.append(
-                Diagnostic(
+                Diagnostic.at(
                     SYNTAX,
                     Severity.ERROR,
                     "attributes are given both before and after the inputs; write one attribute list",
@@ -422,7 +422,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return A.NumberBody(_tspan(t), t.value[1:-1])
 
     def body_literals(self, c: list[Any]) -> A.LiteralBody:
-        return A.LiteralBody(_span(c), [x for x in c[1:-1] if isinstance(x, A.AstNode)])
+        return A.LiteralBody(_span(c), [x for x in c[1:-1] if isinstance(x, (A.Number, A.Str, A.Word))])
 
     def body_external(self, c: list[Any]) -> A.ExternalBody:
         return A.ExternalBody(_span(c), c[1] or [])
@@ -452,12 +452,22 @@ class _Parser:
         self.start_states = table.start_states
         self.end_states = table.end_states
         self.callbacks: dict[Any, Callable[[list[Any]], Any]] = frontend.parser.parser.callbacks
+        # The hot loop reads plain tuples: (None, next_state) to shift,
+        # (size, callback, goto_symbol) to reduce; Lark's Rule objects are never hashed there.
+        self.actions: dict[Any, dict[str, tuple[Any, Any, Any]]] = {}
+        for state, row in self.states.items():
+            compiled: dict[str, tuple[Any, Any, Any]] = {}
+            for term, (kind, arg) in row.items():
+                if kind is Shift:
+                    compiled[term] = (None, arg, None)
+                else:
+                    compiled[term] = (len(arg.expansion), self.callbacks[arg], arg.origin.name)
+            self.actions[state] = compiled
         self.lock = threading.Lock()
 
     def run(self, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
         """Parse once; on the first syntax error return (None, [that error], comments)."""
-        states = self.states
-        callbacks = self.callbacks
+        actions = self.actions
         end_state = self.end_states[start]
         state_stack = [self.start_states[start]]
         value_stack: list[Any] = []
@@ -475,26 +485,24 @@ class _Parser:
                 if self._can_shift(state_stack, kw):
                     tok.type = ttype = kw
             while True:
-                row = states[state_stack[-1]]
-                action = row.get(ttype)
+                action = actions[state_stack[-1]].get(ttype)
                 if action is None:
                     diags.extend(_lex_diags(lex_errors, source))
                     diags.append(self._syntax_error(state_stack, tok, source))
                     return None, diags, comments
-                kind, arg = action
-                if kind is Shift:
+                size, arg, goto = action
+                if size is None:
                     state_stack.append(arg)
                     value_stack.append(tok)
                     break
-                size = len(arg.expansion)
                 if size:
                     children = value_stack[-size:]
                     del state_stack[-size:]
                     del value_stack[-size:]
                 else:
                     children = []
-                value = callbacks[arg](children)
-                state_stack.append(states[state_stack[-1]][arg.origin.name][1])
+                value = arg(children)
+                state_stack.append(actions[state_stack[-1]][goto][1])
                 value_stack.append(value)
                 if ttype == "$END" and state_stack[-1] == end_state:
                     diags.extend(_lex_diags(lex_errors, source))
@@ -526,7 +534,7 @@ class _Parser:
         expected = self.expected(stack)
         message = describe_syntax_error(expected, tok)
         span = Span(tok.start, max(tok.end, tok.start + 1)) if tok.type != "$END" else Span(tok.start, tok.start)
-        return Diagnostic(SYNTAX, Severity.ERROR, message, span, source)
+        return Diagnostic.at(SYNTAX, Severity.ERROR, message, span, source)
 
 
 class _NoLexer(lark.lexer.Lexer):
@@ -546,7 +554,7 @@ def _chain(tokens: Iterable[Tok], end: Tok) -> Iterable[Tok]:
 
 def _lex_diags(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
     return [
-        Diagnostic(BAD_STRING if "string" in e.message else LEXICAL, Severity.ERROR, e.message, Span(e.start, e.end), source)
+        Diagnostic.at(BAD_STRING if "string" in e.message else LEXICAL, Severity.ERROR, e.message, Span(e.start, e.end), source)
         for e in errors
     ]
 
@@ -642,20 +650,20 @@ def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseRe
         while True:
             tree, found, comments = parser.run(work, start, source)
             syntax = [d for d in found if d.code == SYNTAX and d.span is not None and tree is None]
-            if last_error >= 0 and syntax and syntax[-1].span is not None and syntax[-1].span.start >= len(work):
+            if last_error >= 0 and syntax and syntax[-1].span is not None and syntax[-1].offset >= len(work):
                 # An error at the end of a text we blanked is an echo of the blanking.
                 break
-            diags.extend(d for d in found if d not in syntax or d.span is None or d.span.start > last_error)
+            diags.extend(d for d in found if d not in syntax or d.span is None or d.offset > last_error)
             if tree is not None or not syntax:
                 break
             err = syntax[-1]
             assert err.span is not None
-            if err.span.start <= last_error or len(diags) >= MAX_ERRORS or err.span.start >= len(work):
+            if err.offset <= last_error or len(diags) >= MAX_ERRORS or err.offset >= len(work):
                 break
-            blanked = _blank_line(work, err.span.start)
+            blanked = _blank_line(work, err.offset)
             if blanked is None:
                 break
-            last_error = err.span.start
+            last_error = err.offset
             work = blanked
     diags = _dedupe(diags)
     if tree is not None:
@@ -667,11 +675,11 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     seen: set[tuple[str, int, str]] = set()
     out = []
     for d in diags:
-        key = (d.code, d.span.start if d.span else -1, d.message)
+        key = (d.code, d.offset, d.message)
         if key not in seen:
             seen.add(key)
             out.append(d)
-    out.sort(key=lambda d: d.span.start if d.span else -1)
+    out.sort(key=lambda d: d.offset)
     return out
 
 

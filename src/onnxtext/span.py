@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-__all__ = ["Position", "Span", "SourceFile", "NO_SPAN"]
+__all__ = ["Position", "Span", "Range", "SourceFile", "NO_SPAN"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,18 @@ class Position:
     offset: int
 
 
+@dataclass(frozen=True, slots=True)
+class Range:
+    """A span resolved to human positions (what diagnostics carry)."""
+
+    start: Position
+    end: Position
+
+    @property
+    def offsets(self) -> Span:
+        return Span(self.start.offset, self.end.offset)
+
+
 @dataclass(slots=True)
 class SourceFile:
     """A source text with its path, able to turn offsets into positions."""
@@ -60,6 +72,9 @@ class SourceFile:
         starts = self._starts()
         line = bisect.bisect_right(starts, offset) - 1
         return Position(line + 1, offset - starts[line] + 1, offset)
+
+    def range(self, span: Span) -> Range:
+        return Range(self.position(span.start), self.position(span.end))
 
     def start(self, span: Span) -> Position:
         return self.position(span.start)

@@ -191,10 +191,10 @@ def _sticky(texts: Sequence[str], d: npt.NDArray[np.float64], idx: npt.NDArray[n
     above ``d[i]`` in magnitude?"""
     out = np.zeros(len(idx), dtype=np.int8)
     for j, i in enumerate(idx.tolist()):
-        exact = Decimal(texts[i].strip())
-        approx = Decimal(float(d[i]))
-        diff = abs(exact) - abs(approx)
-        out[j] = 1 if diff > 0 else (-1 if diff < 0 else 0)
+        # copy_abs() and comparisons are exact (abs() and subtraction would round).
+        exact = Decimal(texts[i].strip()).copy_abs()
+        approx = Decimal(float(d[i])).copy_abs()
+        out[j] = 1 if exact > approx else (-1 if exact < approx else 0)
     return out
 
 
@@ -519,7 +519,7 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
                 t = "1" if text == "true" else "0"
             else:
                 errors.append(LiteralError(i, f"expected a number for {dtype.name}, got '{text}'"))
-        elif kind in ("int", "float", "special", "bool"):
+        elif kind in ("int", "float", "special", "bool", "invalid"):
             errors.append(LiteralError(i, f"invalid number '{_show(text)}'"))
         else:
             errors.append(LiteralError(i, f"expected a value, got '{_show(text)}'"))
@@ -817,10 +817,11 @@ def _probe(
     in_l = (dl + m < tl) & (fl >= 1)
     in_h = dh + m < th
     feasible = in_l | in_h
-    unsure = ~feasible & ((np.abs(dl - tl) <= m) | (np.abs(dh - th) <= m))
+    on_edge = (np.abs(dl - tl) <= m) | (np.abs(dh - th) <= m)
+    unsure = ~feasible & on_edge
     both = in_l & in_h
     pick_h = in_h & (~in_l | (dh < dl))
-    choice_unsure = both & (np.abs(dl - dh) <= m)
+    choice_unsure = on_edge | (both & (np.abs(dl - dh) <= m))
     return feasible, unsure, (fl + pick_h).astype(np.int64), choice_unsure
 
 

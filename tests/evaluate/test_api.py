@@ -31,7 +31,7 @@ def _mlp():
     ]
     w = onnx.numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(3, 2) - 2, "w")
     b = onnx.numpy_helper.from_array(np.array([0.5, -1], dtype=np.float32), "b")
-    return _model(nodes, [_f("x", [None, 3])], [_f("y", [None, 2])], initializers=[w, b])
+    return _model(nodes, [_f("x", ["N", "K"])], [_f("y", [None, 2])], initializers=[w, b])
 
 
 def test_accepts_onnx_own_bytes_and_path(tmp_path: Path) -> None:
@@ -84,7 +84,17 @@ def test_missing_input_and_wrong_dtype() -> None:
     assert info.value.record.input_name == "x"
     with pytest.raises(EvaluationError) as info2:
         ev.run(None, {"x": np.ones((1, 3), dtype=np.float64)})
-    assert info2.value.record.op_type in ("MatMul", "Add")
+    assert info2.value.record.input_name == "x" and "float64" in info2.value.record.message
+    with pytest.raises(EvaluationError) as info3:
+        ev.run(None, {"x": np.ones(3, dtype=np.float32)})
+    assert "rank 2" in info3.value.record.message
+
+
+def test_declared_dimension_checked() -> None:
+    m = _model([helper.make_node("Relu", ["x"], ["y"])], [_f("x", [2, 3])], [_f("y")])
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(m).run(None, {"x": np.ones((2, 4), np.float32)})
+    assert info.value.record.input_index == 0 and "dimension 1" in info.value.record.message
 
 
 def test_bad_index_error() -> None:

@@ -325,7 +325,8 @@ class Evaluator:
         env: dict[str, Any] = dict(g.initializers)
         for i, name in enumerate(g.input_names):
             if name in feeds:
-                env[name] = _as_value(feeds[name])
+                env[name] = v = _as_value(feeds[name])
+                _check_input(i, name, v, g.input_types[i])
             elif name not in env:
                 raise EvaluationError(NodeErrorRecord(
                     message=f"missing input {name!r}", input_index=i, input_name=name))
@@ -361,11 +362,9 @@ class Evaluator:
                         raise self._error(step, path, f"input {n!r} has no value (not computed before this node)",
                                           None, input_index=i, input_name=n) from None
                 raise
+            results: Sequence[Any]
             if step.function is not None:
-                try:
-                    results = self._call_function(step, args, path)
-                except EvaluationError:
-                    raise
+                results = self._call_function(step, args, path)
             else:
                 info = step.info
                 assert info is not None
@@ -443,6 +442,33 @@ class Evaluator:
             cause=type(exc).__name__ if exc is not None else None,
         )
         return EvaluationError(rec)
+
+
+def _check_input(index: int, name: str, value: Any, tp: Any) -> None:
+    """Raise EvaluationError when a fed tensor's element type or rank contradicts the declaration."""
+    if tp is None or not isinstance(value, np.ndarray) or tp.WhichOneof("value") != "tensor_type":
+        return
+    tt = tp.tensor_type
+    et = int(tt.elem_type)
+    if et and et in T.NP_DTYPE:
+        want = T.NP_DTYPE[et]
+        ok = value.dtype == want or (et == T.STRING and value.dtype.kind in "OUS")
+        if not ok:
+            raise EvaluationError(NodeErrorRecord(
+                message=f"input {name!r} is declared {T.TYPE_NAMES.get(et, et)} but was fed {value.dtype}",
+                input_index=index, input_name=name, input_shapes=[describe_value(value)]))
+    if tt.HasField("shape"):
+        dims = tt.shape.dim
+        if len(dims) != value.ndim:
+            raise EvaluationError(NodeErrorRecord(
+                message=f"input {name!r} is declared with rank {len(dims)} but was fed shape {list(value.shape)}",
+                input_index=index, input_name=name, input_shapes=[describe_value(value)]))
+        for k, d in enumerate(dims):
+            if d.HasField("dim_value") and d.dim_value != value.shape[k]:
+                raise EvaluationError(NodeErrorRecord(
+                    message=f"input {name!r} dimension {k} is declared {d.dim_value} but was fed shape "
+                            f"{list(value.shape)}",
+                    input_index=index, input_name=name, input_shapes=[describe_value(value)]))
 
 
 def _as_value(v: Any) -> Any:

@@ -10,9 +10,20 @@ from typing import Any
 
 import numpy as np
 
-from ._tensor import tensor_to_numpy
+from ..tensor_data import to_numpy
 
-__all__ = ["tensor_value", "attribute_value", "proto_value"]
+__all__ = ["tensor_value", "attribute_value", "proto_value", "tensor_to_numpy"]
+
+
+def tensor_to_numpy(t: Any) -> np.ndarray:
+    """A TensorProto as the evaluator holds it (strings as ``str``, small floats as float32)."""
+    arr = to_numpy(t)
+    if arr.dtype == object:
+        out = np.empty(arr.shape, dtype=object)
+        out.reshape(-1)[:] = [v.decode("utf-8", errors="surrogateescape") if isinstance(v, bytes) else v
+                              for v in arr.reshape(-1)]
+        return out
+    return arr
 
 
 def tensor_value(t: Any) -> np.ndarray:

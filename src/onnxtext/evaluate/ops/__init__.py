@@ -6,7 +6,7 @@ import importlib
 
 _MODULES = [
     "elementwise", "math", "logical", "reduce", "tensor", "nn", "controlflow", "sequence",
-    "random", "quantize", "rnn", "image", "ml", "training", "text", "signal", "attention",
+    "random", "quantize", "rnn", "image", "imagecodec", "ml", "training", "text", "signal", "attention",
 ]
 
 for _m in _MODULES:

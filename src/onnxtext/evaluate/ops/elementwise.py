@@ -283,6 +283,7 @@ def shrink(x, *, bias=0.0, lambd=0.5):
     return _out(np.where(x < -lambd, x + bias, np.where(x > lambd, x - bias, 0)), x.dtype)
 
 
+@kernel("", "Clip", 1)
 @kernel("", "Clip", 6)
 def clip6(x, *, min=-3.4028234663852886e38, max=3.4028234663852886e38):  # noqa: A002
     return _out(np.clip(x, min, max), x.dtype)

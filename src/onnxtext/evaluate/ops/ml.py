@@ -337,3 +337,130 @@ def tree_ensemble_classifier(x, *, base_values=None, classlabels_int64s=None, cl
     scores = _post(out, post_transform)
     idx = np.argmax(scores, axis=1)
     return _labels(labels, idx, classlabels_int64s is not None), scores.astype(np.float32)
+
+
+@kernel(ML, "CastMap", 1)
+def cast_map(x, *, cast_to="TO_FLOAT", map_form="DENSE", max_map=1):
+    keys = sorted(x)
+    dt = {"TO_FLOAT": np.float32, "TO_INT64": np.int64, "TO_STRING": object}[cast_to]
+    if map_form == "DENSE":
+        vals = [x[k] for k in keys]
+    else:
+        vals = [x.get(i, 0) for i in range(max_map)]
+    if dt is object:
+        out = np.empty(len(vals), dtype=object)
+        out[:] = [str(v) for v in vals]
+        return out.reshape(1, -1)
+    return np.asarray(vals, dtype=dt).reshape(1, -1)
+
+
+@kernel(ML, "CategoryMapper", 1)
+def category_mapper(x, *, cats_int64s=None, cats_strings=None, default_int64=-1, default_string="_Unused"):
+    ints = list(cats_int64s or [])
+    strs = list(cats_strings or [])
+    if x.dtype == object:
+        table = dict(zip(strs, ints))
+        return np.array([table.get(str(v), default_int64) for v in x.reshape(-1)], dtype=np.int64).reshape(x.shape)
+    table2 = dict(zip(ints, strs))
+    out = np.empty(x.size, dtype=object)
+    out[:] = [table2.get(int(v), default_string) for v in x.reshape(-1)]
+    return out.reshape(x.shape)
+
+
+@kernel(ML, "DictVectorizer", 1)
+def dict_vectorizer(x, *, int64_vocabulary=None, string_vocabulary=None):
+    vocab = list(int64_vocabulary) if int64_vocabulary else list(string_vocabulary or [])
+    rows = x if isinstance(x, list) else [x]
+    pos = {k: i for i, k in enumerate(vocab)}
+    sample = next((v for r in rows for v in r.values()), 0.0)
+    out = np.zeros((len(rows), len(vocab)), dtype=np.asarray(sample).dtype if not isinstance(sample, float) else np.float32)
+    for i, r in enumerate(rows):
+        for k, v in r.items():
+            j = pos.get(k)
+            if j is not None:
+                out[i, j] = v
+    return out
+
+
+@kernel(ML, "OneHotEncoder", 1)
+def one_hot_encoder(x, *, cats_int64s=None, cats_strings=None, zeros=1):
+    cats = list(cats_int64s) if cats_int64s else list(cats_strings or [])
+    flat = [str(v) if x.dtype == object else int(v) for v in x.reshape(-1)]
+    pos = {c: i for i, c in enumerate(cats)}
+    idx = np.array([pos.get(v, -1) for v in flat], dtype=np.int64)
+    if not zeros and np.any(idx < 0):
+        raise KernelError("a value is not among the categories", input_index=0)
+    out = (idx[:, None] == np.arange(len(cats))[None, :]).astype(np.float32)
+    return out.reshape(x.shape + (len(cats),))
+
+
+def _svm_kernel(x, sv, kernel_type, params):
+    gamma, coef0, degree = (list(params) + [0.0, 0.0, 0.0])[:3] if params else (0.0, 0.0, 0.0)
+    if kernel_type == "LINEAR":
+        return x @ sv.T
+    if kernel_type == "POLY":
+        return (gamma * (x @ sv.T) + coef0) ** degree
+    if kernel_type == "RBF":
+        d = (x * x).sum(1)[:, None] + (sv * sv).sum(1)[None, :] - 2 * x @ sv.T
+        return np.exp(-gamma * d)
+    if kernel_type == "SIGMOID":
+        return np.tanh(gamma * (x @ sv.T) + coef0)
+    raise KernelError(f"unknown kernel_type {kernel_type!r}")
+
+
+@kernel(ML, "SVMRegressor", 1)
+def svm_regressor(x, *, coefficients=None, kernel_params=None, kernel_type="LINEAR", n_supports=0, one_class=0,
+                  post_transform="NONE", rho=None, support_vectors=None):
+    xf = x.astype(np.float64).reshape(x.shape[0], -1)
+    coef = np.asarray(coefficients, dtype=np.float64)
+    if n_supports:
+        sv = np.asarray(support_vectors, dtype=np.float64).reshape(n_supports, -1)
+        k = _svm_kernel(xf, sv, kernel_type, kernel_params)
+        y = k @ coef[:n_supports]
+    else:
+        y = xf @ coef
+    y = y + (rho[0] if rho else 0.0)
+    if one_class:
+        y = np.where(y > 0, 1.0, -1.0)
+    return _post(y.reshape(-1, 1), post_transform).astype(np.float32)
+
+
+@kernel(ML, "SVMClassifier", 1)
+def svm_classifier(x, *, classlabels_ints=None, classlabels_strings=None, coefficients=None, kernel_params=None,
+                   kernel_type="LINEAR", post_transform="NONE", prob_a=None, prob_b=None, rho=None,
+                   support_vectors=None, vectors_per_class=None):
+    labels = classlabels_ints if classlabels_ints is not None else classlabels_strings
+    nc = len(labels)
+    xf = x.astype(np.float64).reshape(x.shape[0], -1)
+    coef = np.asarray(coefficients, dtype=np.float64)
+    rho_v = np.asarray(rho if rho is not None else [0.0], dtype=np.float64)
+    if vectors_per_class:
+        vpc = list(vectors_per_class)
+        sv = np.asarray(support_vectors, dtype=np.float64).reshape(sum(vpc), -1)
+        k = _svm_kernel(xf, sv, kernel_type, kernel_params)  # n, nsv
+        starts = np.concatenate([[0], np.cumsum(vpc)])
+        coef = coef.reshape(nc - 1, -1)
+        votes = np.zeros((xf.shape[0], nc))
+        scores = []
+        p = 0
+        for i in range(nc):  # one-vs-one pairs of classes
+            for j in range(i + 1, nc):
+                si, sj = slice(starts[i], starts[i + 1]), slice(starts[j], starts[j + 1])
+                s = k[:, si] @ coef[j - 1, si] + k[:, sj] @ coef[i, sj] + rho_v[p]
+                scores.append(s)
+                votes[:, i] += s > 0
+                votes[:, j] += s <= 0
+                p += 1
+        sc = np.stack(scores, axis=1)
+        idx = np.argmax(votes, axis=1)
+        if nc == 2:
+            sc = np.concatenate([-sc, sc], axis=1) if post_transform == "NONE" else sc
+        return _labels(labels, idx, classlabels_ints is not None), _post(sc, post_transform).astype(np.float32)
+    lin = xf @ coef.reshape(-1, xf.shape[1]).T + rho_v
+    if lin.shape[1] == 1:
+        idx = (lin[:, 0] > 0).astype(np.int64)
+        sc = np.concatenate([-lin, lin], axis=1)
+    else:
+        idx = np.argmax(lin, axis=1)
+        sc = lin
+    return _labels(labels, idx, classlabels_ints is not None), _post(sc, post_transform).astype(np.float32)

@@ -84,6 +84,15 @@ def _conv(x, w, b, auto_pad, dilations, group, kernel_shape, pads, strides):
     xp = _pad_spatial(x, pb, pe, 0)
     win = _windows(xp, k, s, d, out)  # N, C, *out, *k
     nb = x.shape[0]
+    if g == 1:
+        # im2col + one matrix product
+        perm = (0,) + tuple(range(2, 2 + nsp)) + (1,) + tuple(range(2 + nsp, 2 + 2 * nsp))
+        cols = np.ascontiguousarray(win.transpose(perm)).reshape(nb * int(np.prod(out)), -1)
+        y = cols @ w.reshape(m, -1).T  # (N*out, M)
+        y = np.moveaxis(y.reshape((nb,) + tuple(out) + (m,)), -1, 1)
+        if b is not None:
+            y = y + b.reshape((1, m) + (1,) * nsp)
+        return y
     win = win.reshape((nb, g, c // g) + tuple(out) + tuple(k))
     wg = w.reshape((g, m // g, c // g) + tuple(k))
     letters_o = "opqrstuv"[:nsp]
@@ -255,10 +264,13 @@ def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape,
     pe2 = [pe[i] + extra[i] for i in range(nsp)]
     xp = _pad_spatial(x, pb, pe2, _lowest(x.dtype))
     win = _windows(xp, k, s, d, out)
-    flat = win.reshape(win.shape[: 2 + nsp] + (-1,))
-    y = flat.max(axis=-1)
+    for j in range(nsp):  # reduce one window axis at a time (cheap on strided views)
+        win = win.max(axis=-1)
+    y = win
     if not ctx.output_wanted(1):
         return y
+    win = _windows(xp, k, s, d, out)
+    flat = win.reshape(win.shape[: 2 + nsp] + (-1,))
     spatial = x.shape[2:]
     if storage_order:
         strides_el = np.cumprod((1,) + spatial[:-1])
@@ -295,6 +307,7 @@ def average_pool(x, *, auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, dila
     return (total / cnt).astype(x.dtype)
 
 
+@kernel("", "LpPool", 1)
 @kernel("", "LpPool", 2)
 def lp_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape, p=2, pads=None, strides=None):
     nsp = x.ndim - 2
@@ -315,6 +328,7 @@ def global_max_pool(x):
     return x.max(axis=tuple(range(2, x.ndim)), keepdims=True)
 
 
+@kernel("", "GlobalLpPool", 1)
 @kernel("", "GlobalLpPool", 2)
 def global_lp_pool(x, *, p=2):
     return (np.sum(np.abs(x) ** p, axis=tuple(range(2, x.ndim)), keepdims=True) ** (1.0 / p)).astype(x.dtype)
@@ -525,3 +539,25 @@ def sce_loss(scores, labels, weights=None, *, ignore_index=None, reduction="mean
 def swiglu(a, b, *, alpha=1.0):
     ad = a.astype(np.float64)
     return (ad / (1 + np.exp(-alpha * ad)) * b).astype(a.dtype)
+
+
+@kernel("", "MaxRoiPool", 1)
+def max_roi_pool(x, rois, *, pooled_shape, spatial_scale=1.0):
+    ph, pw = pooled_shape
+    n, c, h, w = x.shape
+    out = np.full((rois.shape[0], c, ph, pw), -np.inf, dtype=np.float64)
+    for r in range(rois.shape[0]):  # one iteration per region
+        b = int(rois[r, 0])
+        x1, y1, x2, y2 = np.round(rois[r, 1:] * spatial_scale).astype(np.int64)
+        rh, rw = max(y2 - y1 + 1, 1), max(x2 - x1 + 1, 1)
+        for i in range(ph):
+            hs = min(max(y1 + int(np.floor(i * rh / ph)), 0), h)
+            he = min(max(y1 + int(np.ceil((i + 1) * rh / ph)), 0), h)
+            for j in range(pw):
+                ws = min(max(x1 + int(np.floor(j * rw / pw)), 0), w)
+                we = min(max(x1 + int(np.ceil((j + 1) * rw / pw)), 0), w)
+                if he > hs and we > ws:
+                    out[r, :, i, j] = x[b, :, hs:he, ws:we].max(axis=(1, 2))
+                else:
+                    out[r, :, i, j] = 0
+    return out.astype(x.dtype)

@@ -112,6 +112,7 @@ def _common(x, w, b, initial, hidden_size, direction, layout, nb, nstates):
     return ndir, xs, hs, inits, bias
 
 
+@kernel("", "RNN", 1)
 @kernel("", "RNN", 7)
 def rnn(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha=None, activation_beta=None,
         activations=None, clip=None, direction="forward", hidden_size=None, layout=0):
@@ -127,6 +128,7 @@ def rnn(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha
     return y.astype(x.dtype), yh.astype(x.dtype)
 
 
+@kernel("", "GRU", 1)
 @kernel("", "GRU", 7)
 def gru(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha=None, activation_beta=None,
         activations=None, clip=None, direction="forward", hidden_size=None, layout=0, linear_before_reset=0):
@@ -153,6 +155,7 @@ def gru(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha
     return y.astype(x.dtype), yh.astype(x.dtype)
 
 
+@kernel("", "LSTM", 1)
 @kernel("", "LSTM", 7)
 def lstm(x, w, r, b=None, sequence_lens=None, initial_h=None, initial_c=None, p=None, *, activation_alpha=None,
          activation_beta=None, activations=None, clip=None, direction="forward", hidden_size=None,

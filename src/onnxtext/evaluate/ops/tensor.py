@@ -567,3 +567,33 @@ def bitcast(x, *, to):
     if src.dtype.itemsize == dt.itemsize:
         return src.view(dt)
     raise KernelError(f"BitCast from {src.dtype} to {dt}: element sizes differ")
+
+
+# -- opset 1-5 forms -------------------------------------------------------------------------
+
+@kernel("", "Concat", 1)
+def concat1(*xs, axis=1):
+    return concat(*xs, axis=axis)
+
+
+@kernel("", "Reshape", 1)
+def reshape1(x, *, shape=(), **_):
+    return reshape(x, np.array(shape, dtype=np.int64))
+
+
+@kernel("", "Split", 1)
+def split1(x, split=None, *, axis=0, ctx, **attrs):
+    s = split if split is not None else attrs.get("split")
+    return _split(x, s, axis, ctx.n_outputs)
+
+
+@kernel("", "Tile", 1)
+def tile1(x, tiles, axis):
+    reps = [1] * x.ndim
+    reps[as_int(axis)] = as_int(tiles)
+    return np.tile(x, reps)
+
+
+@kernel("", "Pad", 1)
+def pad1(x, *, paddings, mode="constant", value=0.0):
+    return _pad(x, paddings, mode, np.array(value, dtype=x.dtype))

@@ -1,0 +1,85 @@
+"""Parse and print throughput as ratios to onnx.parser / onnx.printer (C++), measured in the same run.
+
+Usage: python bench/bench_parse_print.py [--nodes 30000] [--floats 1000000] [--repeat 3]
+
+Two texts: node-heavy (a chain of N small nodes, ~50 bytes each) and tensor-heavy
+(one initializer with M float values). Reported: best-of-repeat seconds for each
+tool and the ratio ours / onnx (lower is better).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def node_heavy(n: int) -> str:
+    lines = ['<ir_version: 8, opset_import: ["" : 18]>', "chain (float[N, 16] x0) => (float[N, 16] out)", "{"]
+    ops = ["Relu", "Neg", "Abs", "Sigmoid", "Tanh"]
+    for i in range(n):
+        lines.append(f"   [n{i}] x{i + 1} = {ops[i % len(ops)]} <alpha = 0.5, axes = [0, 1]> (x{i})")
+    lines.append(f"   out = Identity (x{n})")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def tensor_heavy(m: int) -> str:
+    rng = np.random.default_rng(0)
+    values = rng.standard_normal(m).astype(np.float32)
+    body = ", ".join(values.astype(str))
+    return (
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        f"weights (float[{m}] x) => (float[{m}] y)\n"
+        f"   <float[{m}] w = {{{body}}}>\n"
+        "{\n   y = Add (x, w)\n}\n"
+    )
+
+
+def best(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nodes", type=int, default=30000)
+    ap.add_argument("--floats", type=int, default=1_000_000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+
+    import onnx.parser
+    import onnx.printer
+
+    import onnxtext
+    from onnxtext.format import to_text
+    from onnxtext.proto import to_onnx
+
+    print(f"{'text':<14}{'size':>10}  {'step':<6}{'onnx (s)':>10}{'onnxtext (s)':>14}{'ratio':>8}")
+    for label, text in (("node-heavy", node_heavy(args.nodes)), ("tensor-heavy", tensor_heavy(args.floats))):
+        ref_model = onnx.parser.parse_model(text)
+        ours_model = onnxtext.parse_model(text)
+        assert ours_model.SerializeToString(deterministic=True) == ref_model.SerializeToString(deterministic=True)
+        t_ref = best(lambda: onnx.parser.parse_model(text), args.repeat)
+        t_ours = best(lambda: onnxtext.parse_model(text), args.repeat)
+        size = f"{len(text) / 1e6:.2f} MB"
+        print(f"{label:<14}{size:>10}  {'parse':<6}{t_ref:>10.3f}{t_ours:>14.3f}{t_ours / t_ref:>8.1f}")
+        as_onnx = to_onnx(ours_model)
+        p_ref = best(lambda: onnx.printer.to_text(as_onnx), args.repeat)
+        p_ours = best(lambda: to_text(ours_model), args.repeat)
+        print(f"{label:<14}{size:>10}  {'print':<6}{p_ref:>10.3f}{p_ours:>14.3f}{p_ours / p_ref:>8.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

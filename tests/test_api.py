@@ -1,0 +1,95 @@
+"""The public API: its surface is pinned, and each entry point works on ours and onnx's messages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import onnxtext
+from onnxtext import proto
+
+EXPECTED_API = {
+    "__version__",
+    "Diagnostic",
+    "Document",
+    "NotRepresentable",
+    "OnnxTextError",
+    "ParseError",
+    "Position",
+    "Range",
+    "Severity",
+    "SourceFile",
+    "Span",
+    "format_text",
+    "load",
+    "parse_document",
+    "parse_function",
+    "parse_graph",
+    "parse_model",
+    "parse_node",
+    "parse_nodes",
+    "save",
+    "to_text",
+}
+
+MODEL = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+   y = Relu (x)
+}
+"""
+
+
+def test_public_surface_is_pinned() -> None:
+    assert set(onnxtext.__all__) == EXPECTED_API
+    for name in EXPECTED_API:
+        assert hasattr(onnxtext, name)
+
+
+def test_entry_points() -> None:
+    m = onnxtext.parse_model(MODEL)
+    assert isinstance(m, proto.ModelProto)
+    g = onnxtext.parse_graph("g (float x) => (float y) { y = Neg(x) }")
+    assert g.node[0].op_type == "Neg"
+    f = onnxtext.parse_function('<domain: "d", opset_import: ["": 18]> f (a) => (b) { b = Neg(a) }')
+    assert f.domain == "d"
+    n = onnxtext.parse_node("[n] y = Neg(x)")
+    assert n.name == "n"
+    ns = onnxtext.parse_nodes("{ y = Neg(x) z = Abs(y) }")
+    assert [x.op_type for x in ns] == ["Neg", "Abs"]
+
+
+def test_to_text_accepts_onnx_messages() -> None:
+    onnx = pytest.importorskip("onnx")
+    m = onnx.parser.parse_model(MODEL)
+    text = onnxtext.to_text(m)
+    assert onnxtext.parse_model(text).SerializeToString() == m.SerializeToString()
+    assert "Relu" in onnxtext.to_text(m.graph)
+    assert "Relu" in onnxtext.to_text(m.graph.node[0])
+
+
+def test_load_save_by_extension(tmp_path: Path) -> None:
+    m = onnxtext.parse_model(MODEL)
+    onnxtext.save(m, tmp_path / "m.onnx")
+    onnxtext.save(m, tmp_path / "m.onnxtxt")
+    a = onnxtext.load(tmp_path / "m.onnx")
+    b = onnxtext.load(tmp_path / "m.onnxtxt")
+    assert a.SerializeToString() == b.SerializeToString() == m.SerializeToString()
+    assert (tmp_path / "m.onnxtxt").read_text().startswith("<")
+
+
+def test_parse_error_is_located() -> None:
+    with pytest.raises(onnxtext.ParseError) as info:
+        onnxtext.parse_model("g (float x) => (float y) {\n  y = Add(T X)\n}\n")
+    d = info.value.diagnostics[0]
+    assert isinstance(info.value, onnxtext.OnnxTextError)
+    assert (d.code, d.severity, d.span.start.line, d.span.start.column) == ("P001", "error", 2, 13)
+    assert "','" in d.message and "')'" in d.message
+
+
+def test_every_ast_kind_has_a_printer_method() -> None:
+    from onnxtext import ast
+    from onnxtext.printer import Printer
+
+    missing = [k.__name__ for k in ast.NODE_KINDS if not hasattr(Printer, "print_" + k.__name__)]
+    assert not missing

@@ -1,0 +1,280 @@
+"""The dtype table and the exact float conversions, against onnx and ml_dtypes."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from onnxtext import dtypes as D
+from onnxtext.dtypes import BY_CODE, BY_NAME, NAMES, bits_to_float, dtype_by_code, dtype_by_name, float_format, float_to_bits, round_to_format
+from onnxtext.proto import TensorProto
+
+onnx = pytest.importorskip("onnx")
+ml = pytest.importorskip("ml_dtypes")
+
+ML_TYPES = {
+    "float": np.float32,
+    "float16": np.float16,
+    "bfloat16": ml.bfloat16,
+    "float8e4m3fn": ml.float8_e4m3fn,
+    "float8e4m3fnuz": ml.float8_e4m3fnuz,
+    "float8e5m2": ml.float8_e5m2,
+    "float8e5m2fnuz": ml.float8_e5m2fnuz,
+    "float8e8m0": ml.float8_e8m0fnu,
+    "float4e2m1": ml.float4_e2m1fn,
+    "float6e2m3": ml.float6_e2m3fn,
+    "float6e3m2": ml.float6_e3m2fn,
+}
+NARROW = [n for n in ML_TYPES if n != "float"]
+
+
+def _uint(width: int) -> type:
+    return np.uint8 if width <= 8 else (np.uint16 if width <= 16 else np.uint32)
+
+
+# ----------------------------------------------------------------------------- table
+
+
+def test_table_covers_every_data_type() -> None:
+    enum = onnx.TensorProto.DataType
+    codes = [v for v in enum.values() if v != 0]
+    assert sorted(BY_CODE) == sorted(codes) == list(range(1, 29))
+    for dt in D.ALL:
+        assert enum.Value(dt.enum_name) == dt.code
+        assert TensorProto.DataType.Value(dt.enum_name) == dt.code
+        assert dt.name == dt.enum_name.lower()
+    assert NAMES == tuple(d.name for d in sorted(D.ALL, key=lambda d: d.code))
+    assert len(set(NAMES)) == 28
+
+
+def test_names_are_onnx_parser_names() -> None:
+    # every name parses as a type in onnx.parser (and an unknown one does not)
+    for name in NAMES:
+        g = onnx.parser.parse_graph(f"g ({name}[1] x) => ({name}[1] y) {{ y = Identity(x) }}")
+        assert g.input[0].type.tensor_type.elem_type == BY_NAME[name].code
+    with pytest.raises(Exception):
+        onnx.parser.parse_graph("g (floaty[1] x) => (float[1] y) { y = Identity(x) }")
+
+
+def test_fields_match_onnx_helper() -> None:
+    for dt in D.ALL:
+        assert onnx.helper.tensor_dtype_to_field(dt.code) == dt.field, dt
+
+
+@pytest.mark.parametrize("dt", [d for d in D.ALL if d.kind != "string"], ids=lambda d: d.name)
+def test_storage_matches_onnx_np_dtype(dt: D.DType) -> None:
+    np_dtype = onnx.helper.tensor_dtype_to_np_dtype(dt.code)
+    if dt.is_packed:
+        assert dt.storage == np.dtype("u1")
+        assert dt.bits in (2, 4, 6)
+    else:
+        assert dt.storage.itemsize == np_dtype.itemsize
+        assert dt.bits == 8 * np_dtype.itemsize
+    assert dt.storage == dt.storage.newbyteorder("<")  # little-endian
+
+
+def test_kinds_and_lookups() -> None:
+    assert BY_NAME["float"].kind == "float" and BY_NAME["bfloat16"].kind == "float"
+    assert BY_NAME["uint4"].kind == "uint" and BY_NAME["int2"].kind == "int"
+    assert BY_NAME["bool"].kind == "bool" and BY_NAME["string"].kind == "string"
+    assert BY_NAME["complex128"].kind == "complex"
+    assert dtype_by_name("int4") is BY_NAME["int4"]
+    assert dtype_by_name("Float") is None and dtype_by_name("fp16") is None
+    assert dtype_by_code(16) is BY_NAME["bfloat16"]
+    assert dtype_by_code(0) is None and dtype_by_code(29) is None
+    assert [d.name for d in D.ALL if d.is_bits_float] == [
+        "float16", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
+        "float4e2m1", "float8e8m0", "float6e2m3", "float6e3m2",
+    ]
+    assert repr(BY_NAME["int8"]) == "DType(int8)"
+    with pytest.raises(AttributeError):
+        BY_NAME["int8"].code = 4  # type: ignore[misc]
+
+
+def test_format_facts() -> None:
+    expect = {
+        "float16": 65504.0, "bfloat16": float(ml.finfo(ml.bfloat16).max), "float8e4m3fn": 448.0,
+        "float8e4m3fnuz": 240.0, "float8e5m2": 57344.0, "float8e5m2fnuz": 57344.0, "float8e8m0": 2.0**127,
+        "float4e2m1": 6.0, "float6e2m3": 7.5, "float6e3m2": 28.0, "float": float(np.finfo(np.float32).max),
+    }
+    for name, mx in expect.items():
+        assert float_format(BY_NAME[name]).max_value == mx, name
+    with pytest.raises(ValueError):
+        float_format(BY_NAME["double"])
+    with pytest.raises(ValueError):
+        float_format(BY_NAME["int8"])
+
+
+# ----------------------------------------------------------------------------- bits -> float
+
+
+@pytest.mark.parametrize("name", NARROW)
+def test_bits_to_float_every_pattern(name: str) -> None:
+    dt = BY_NAME[name]
+    width = float_format(dt).width
+    codes = np.arange(1 << width)
+    ours = bits_to_float(dt, codes)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = codes.astype(_uint(width)).view(ML_TYPES[name]).astype(np.float64)
+    nan = np.isnan(ref)
+    assert np.array_equal(np.isnan(ours), nan)
+    assert np.array_equal(ours[~nan].view(np.uint64), ref[~nan].view(np.uint64))  # -0.0 too
+    if name in ("float16", "bfloat16", "float8e4m3fn", "float8e5m2"):
+        assert np.array_equal(np.signbit(ours[nan]), np.signbit(ref[nan]))
+
+
+def test_bits_to_float_float32() -> None:
+    rng = np.random.default_rng(0)
+    bits = rng.integers(0, 1 << 32, 100000, dtype=np.uint64)
+    ours = bits_to_float(BY_NAME["float"], bits)
+    ref = bits.astype(np.uint32).view(np.float32).astype(np.float64)
+    assert np.array_equal(ours, ref, equal_nan=True)
+
+
+def test_bits_to_float_rejects_bad_patterns() -> None:
+    with pytest.raises(ValueError, match="out of range"):
+        bits_to_float(BY_NAME["float8e4m3fn"], np.array([256]))
+    with pytest.raises(ValueError, match="out of range"):
+        bits_to_float(BY_NAME["float4e2m1"], np.array([-1]))
+    with pytest.raises(ValueError, match="integers"):
+        bits_to_float(BY_NAME["float16"], np.array([1.5]))
+    assert bits_to_float(BY_NAME["float16"], np.zeros(0, np.int64)).shape == (0,)
+
+
+# ----------------------------------------------------------------------------- float -> bits
+
+
+def _test_values(name: str, rng: np.random.Generator) -> np.ndarray:
+    dt = BY_NAME[name]
+    fmt = float_format(dt)
+    mx = fmt.max_value
+    parts = [
+        rng.standard_normal(20000) * mx / 8,
+        rng.uniform(-2 * mx, 2 * mx, 20000),
+        np.exp(rng.uniform(-110, 90, 20000)) * rng.choice([-1.0, 1.0], 20000),
+        np.array([0.0, -0.0, np.nan, -np.nan, np.inf, -np.inf, mx, -mx, 2 * mx]),
+    ]
+    if fmt.width <= 16:
+        vals = bits_to_float(dt, np.arange(1 << fmt.width))
+        vals = np.unique(vals[np.isfinite(vals)])
+        mids = (vals[1:] + vals[:-1]) / 2
+        parts += [vals, mids]
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("name", list(ML_TYPES))
+def test_float_to_bits_matches_ml_dtypes(name: str) -> None:
+    """On float32-exact inputs (ml_dtypes goes through float32), codes are ml_dtypes'."""
+    dt = BY_NAME[name]
+    fmt = float_format(dt)
+    rng = np.random.default_rng(1)
+    v = _test_values(name, rng)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = v.astype(np.float32).astype(np.float64)
+        ref = v.astype(ML_TYPES[name]).view(_uint(fmt.width)).astype(np.int64)
+    bits, exact = float_to_bits(dt, v)
+    keep = np.ones(v.shape, bool)
+    if name == "float8e8m0":
+        keep = (v >= 2.0**-126) | np.isnan(v)  # ml_dtypes: no underflow rule of its own
+    elif not fmt.has_nan:
+        keep = ~np.isnan(v)  # ml_dtypes gives a zero of the other sign for NaN
+    assert np.array_equal(bits[keep], ref[keep])
+    back = bits_to_float(dt, bits)
+    same = (back == v) | (np.isnan(back) & np.isnan(v))
+    assert np.array_equal(exact, same)
+
+
+@pytest.mark.parametrize("name", ["float", "float16"])
+def test_float_to_bits_matches_numpy_from_float64(name: str) -> None:
+    dt = BY_NAME[name]
+    rng = np.random.default_rng(2)
+    v = np.concatenate([_test_values(name, rng), rng.standard_normal(50000) * 1e3])
+    np_type = np.float32 if name == "float" else np.float16
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ref = v.astype(np_type).view(_uint(32 if name == "float" else 16)).astype(np.int64)
+    assert np.array_equal(float_to_bits(dt, v)[0], ref)
+
+
+@pytest.mark.parametrize("name", list(ML_TYPES))
+def test_rounding_near_midpoints(name: str) -> None:
+    """Just above a midpoint rounds away from zero, just below toward it, exactly on
+    it to the even code (float8e8m0: up); from float64, with no double rounding."""
+    dt = BY_NAME[name]
+    fmt = float_format(dt)
+    if fmt.width > 16:
+        rng = np.random.default_rng(3)
+        codes = rng.integers(1, 0x7F7FFFFF, 20000)
+    else:
+        codes = np.arange(1, fmt.max_code)
+    lo_vals = bits_to_float(dt, codes)
+    hi_vals = bits_to_float(dt, codes + 1)
+    ok = np.isfinite(lo_vals) & np.isfinite(hi_vals) & (lo_vals > 0)
+    codes, lo_vals, hi_vals = codes[ok], lo_vals[ok], hi_vals[ok]
+    mid = (lo_vals + hi_vals) / 2
+    above = np.nextafter(mid, np.inf)
+    below = np.nextafter(mid, -np.inf)
+    assert np.array_equal(float_to_bits(dt, above)[0], codes + 1)
+    assert np.array_equal(float_to_bits(dt, below)[0], codes)
+    on = float_to_bits(dt, mid)[0]
+    if fmt.style == "e8m0":
+        assert np.array_equal(on, codes + 1)
+    else:
+        assert np.array_equal(on, np.where(codes % 2 == 0, codes, codes + 1))
+    r = round_to_format(dt, mid)
+    assert r.tie.all() and not r.exact.any()
+    # the sticky hint settles a tie either way
+    assert np.array_equal(round_to_format(dt, mid, sticky=np.ones(mid.size, np.int8)).bits, codes + 1)
+    assert np.array_equal(round_to_format(dt, mid, sticky=-np.ones(mid.size, np.int8)).bits, codes)
+    # negative values mirror
+    neg = float_to_bits(dt, -above)[0]
+    if fmt.style != "e8m0":
+        assert np.array_equal(neg, (codes + 1) | fmt.sign_bit)
+
+
+def test_specials_and_overflow() -> None:
+    def r(name: str, *vals: float) -> tuple[list[int], list[bool], list[bool]]:
+        res = round_to_format(BY_NAME[name], np.array(vals, dtype=np.float64))
+        return res.bits.tolist(), res.exact.tolist(), res.overflow.tolist()
+
+    nan, inf = float("nan"), float("inf")
+    assert r("float16", nan, -nan, inf, -inf, 65520.0, 65519.0, -0.0) == (
+        [0x7E00, 0xFE00, 0x7C00, 0xFC00, 0x7C00, 0x7BFF, 0x8000],
+        [True, True, True, True, False, False, True],
+        [False, False, False, False, True, False, False],
+    )
+    assert r("bfloat16", nan, -nan)[0] == [0x7FC0, 0xFFC0]
+    assert r("float8e4m3fn", nan, -nan, inf, 464.0, 465.0, -1e9) == (
+        [0x7F, 0xFF, 0x7F, 0x7E, 0x7F, 0xFF],
+        [True, True, False, False, False, False],
+        [False, False, False, False, True, True],
+    )
+    assert r("float8e4m3fnuz", nan, -nan, -0.0, inf, 1e9)[0] == [0x80, 0x80, 0x00, 0x80, 0x80]
+    assert r("float8e5m2", nan, -nan, inf, 61440.0)[0] == [0x7E, 0xFE, 0x7C, 0x7C]
+    assert r("float8e5m2fnuz", -nan, -0.0)[0] == [0x80, 0x00]
+    assert r("float4e2m1", nan, inf, -inf, 7.0, -0.0) == (
+        [0, 7, 15, 7, 8],
+        [False, False, False, False, True],
+        [False, False, False, True, False],
+    )
+    assert r("float6e2m3", 8.0, -100.0)[0] == [0x1F, 0x3F]
+    e8 = round_to_format(BY_NAME["float8e8m0"], np.array([nan, 0.0, -1.0, 1.0, 0.75, 1.5, 2.0**-128, 2.0**-127, 1.5 * 2.0**127, 3.0]))
+    assert e8.bits.tolist() == [0xFF, 0xFF, 0xFF, 127, 127, 128, 0, 0, 0xFF, 129]
+    assert e8.exact.tolist() == [True, False, False, True, False, False, False, True, False, False]
+    assert e8.underflow.tolist() == [False] * 6 + [True, False, False, False]
+    assert e8.overflow.tolist() == [False] * 8 + [True, False]
+    assert float_format(BY_NAME["float8e4m3fn"]).nan_code(True) == 0xFF
+    with pytest.raises(ValueError):
+        float_format(BY_NAME["float4e2m1"]).nan_code()
+    with pytest.raises(ValueError):
+        _ = float_format(BY_NAME["float8e4m3fn"]).inf_code
+
+
+def test_float_to_bits_keeps_shape() -> None:
+    bits, exact = float_to_bits(BY_NAME["bfloat16"], np.ones((2, 3)))
+    assert bits.shape == exact.shape == (2, 3)
+    assert (bits == 0x3F80).all() and exact.all()
