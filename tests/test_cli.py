@@ -290,6 +290,17 @@ def test_warnings_do_not_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert out.exists()
 
 
+def test_pathological_nesting_is_an_input_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    depth = 5000  # far beyond protobuf's own nesting limit (100)
+    text = tmp_path / "deep.onnxtxt"
+    text.write_text(MLP.replace("float[N, 4] x", "seq(" * depth + "float" + ")" * depth + " x"), encoding="utf-8")
+    out = tmp_path / "deep.onnx"
+    assert cli.main(["parse", str(text), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "error" in err and "Traceback" not in err
+    assert not out.exists()
+
+
 def test_unwritable_output(mlp_text: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "no" / "such" / "dir" / "m.onnx"
     assert cli.main(["parse", str(mlp_text), "-o", str(out)]) == 1

@@ -13,7 +13,7 @@ import difflib
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO
+from typing import IO, Any
 
 from google.protobuf.message import DecodeError
 
@@ -209,6 +209,148 @@ def _print_diff(path: str, before: str, after: str) -> None:
         sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
 
 
+def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
+    """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
+    from .evaluate import EvaluationError, Evaluator
+    from .run_inputs import InputError, build_feeds, inline_external_data
+
+    binary = args.model == STDIO or is_binary_path(args.model)
+    doc = None
+    if binary:
+        model = _load_model(args.model, True, report)
+    else:
+        text = _read_text(args.model, report)
+        if text is None:
+            return EXIT_INPUT
+        doc = parse_document(text, "model", _display(args.model))
+        report.diagnostics(doc.diagnostics)
+        model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
+    if model is None:
+        return EXIT_INPUT
+    if args.model != STDIO:
+        model = ModelProto.FromString(model.SerializeToString())  # a copy: external data is read into it
+        for problem in inline_external_data(model, os.path.dirname(os.path.abspath(args.model))):
+            report.error(_display(args.model), problem)
+        if report.failed:
+            return EXIT_INPUT
+    try:
+        evaluator = Evaluator(model, seed=args.seed)
+        declared = [(i.name, i.type if i.HasField("type") else None)
+                    for i in model.graph.input if i.name in evaluator.input_names]
+        feeds = build_feeds(args.inputs, declared)
+        on_trace = None
+        if args.trace:
+            print("trace:")
+            on_trace = lambda name, index, value: print(f"  [{index}] {_summary(name, value, values=False)}")  # noqa: E731
+        outputs = evaluator.run(None, feeds, trace=on_trace)
+    except InputError as exc:
+        report.error(_display(args.model), str(exc))
+        return EXIT_INPUT
+    except EvaluationError as exc:
+        _report_run_error(exc, model, doc, args.model, report)
+        return EXIT_INPUT
+    if args.trace:
+        print("outputs:")
+    for name, value in zip(evaluator.output_names, outputs):
+        print(_summary(name, value, values=True))
+    if args.output_dir is not None:
+        _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
+    return report.status
+
+
+def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: _Reporter) -> None:
+    from .diagnostics import Severity
+    from .evaluate.locate import locate, readable_path
+
+    record = exc.record
+    where = readable_path(record, model)
+    message = record.message
+    if record.op_type and record.node_index is not None:
+        node = f"{record.op_type} {record.node_name!r}" if record.node_name else record.op_type
+        detail = f" input {record.input_index} {record.input_name!r}" if record.input_index is not None else ""
+        message = f"{node}{detail}: {message}"
+    if record.input_shapes:
+        message += f" (inputs: {', '.join(record.input_shapes)})"
+    span = locate(record, doc.source_map) if doc is not None else None
+    if span is not None:
+        report.diagnostics([Diagnostic.at("E-RUN", Severity.ERROR, message, span, doc.source)])
+    else:  # a binary model (or a node the text does not have): the readable proto path
+        report.failed = True
+        report.note(f"{_display(path)}: error[E-RUN]: {message} (at {where})")
+
+
+def _summary(name: str, value: Any, *, values: bool) -> str:
+    """``name: float32[2, 3] min=... max=... mean=...`` (and the first values of small tensors)."""
+    import numpy as np
+
+    from .evaluate.errors import describe_value
+
+    if value is None:
+        return f"{name}: None (empty optional)"
+    if isinstance(value, list):
+        items = ", ".join(describe_value(v) for v in value[:4]) + (", ..." if len(value) > 4 else "")
+        return f"{name}: sequence of {len(value)} [{items}]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{k!r}: {_short(v)}" for k, v in list(value.items())[:4])
+        return f"{name}: map of {len(value)} {{{items}{', ...' if len(value) > 4 else ''}}}"
+    arr = np.asarray(value)
+    dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
+    text = f"{name}: {dtype}[{', '.join(str(d) for d in arr.shape)}]"
+    if arr.size and arr.dtype.kind in "biuf":
+        data = arr.astype(np.float64)
+        text += f" min={_num(data.min())} max={_num(data.max())} mean={_num(data.mean())}"
+    if values and 0 < arr.size <= 10:
+        text += " values=[" + ", ".join(_short(v) for v in arr.reshape(-1)) + "]"
+    elif values and arr.size > 10 and arr.dtype.kind in "OUS":
+        text += " first=[" + ", ".join(_short(v) for v in arr.reshape(-1)[:5]) + ", ...]"
+    return text
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _short(v: Any) -> str:
+    import numpy as np
+
+    if isinstance(v, np.ndarray):
+        v = v.reshape(-1)[0] if v.size == 1 else v
+    if isinstance(v, (float, np.floating)):
+        return _num(float(v))
+    if isinstance(v, (bytes, str)):
+        return repr(v)
+    return str(v)
+
+
+def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:
+    import io
+    import re
+
+    import numpy as np
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        report.error(directory, f"cannot create directory: {exc.strerror or exc}")
+        return
+    used: set[str] = set()
+    for name, value in zip(names, outputs):
+        if not isinstance(value, np.ndarray):
+            report.note(f"note: output {name!r} is not a tensor ({type(value).__name__}); not written")
+            continue
+        stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "output"
+        base, k = stem, 1
+        while stem.lower() in used:
+            stem, k = f"{base}_{k}", k + 1
+        used.add(stem.lower())
+        arr = value.astype(str) if value.dtype == object else value
+        buf = io.BytesIO()
+        np.save(buf, arr, allow_pickle=False)
+        target = os.path.join(directory, stem + ".npy")
+        if _write(target, buf.getvalue(), report):
+            print(f"wrote {target}")
+
+
 # ---------------------------------------------------------------- argument parsing
 
 _DESCRIPTION = """\
@@ -250,6 +392,19 @@ example:
   onnxtext fmt --check --diff model.onnxtxt"""
 
 
+_RUN_HELP = """\
+Evaluate a model (binary .onnx/.pb or text) with the numpy reference evaluator and
+print each output's dtype, shape and statistics. Runtime errors point at the node
+in the text.
+
+VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast to
+the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
+a list for a sequence, null for an empty optional.
+
+example:
+  onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
+  onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
@@ -271,6 +426,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
     p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff of the changes")
     p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("run", help="evaluate a model with numpy", description=_RUN_HELP, formatter_class=formatter)
+    p.add_argument("model", metavar="MODEL", help="model to run: binary .onnx/.pb or text ('-' reads binary stdin)")
+    p.add_argument("--input", "-i", dest="inputs", metavar="NAME=VALUE", action="append", default=[],
+                   help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)")
+    p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
+    p.add_argument("--trace", action="store_true", help="print every intermediate value of the main graph")
+    p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
+    p.set_defaults(func=cmd_run)
     return parser
 
 
@@ -289,6 +453,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except RecursionError:  # pathological nesting (deeper than protobuf itself allows)
+        report.error(PROG, "input nested too deeply to process")
+        return EXIT_INPUT
     return status
 
 

@@ -20,6 +20,7 @@ def to_text(message: Any) -> str:
     Raises :class:`NotRepresentable` if the message holds something no text can express yet.
     """
     msg = as_own(message)
+    _check_utf8(msg)
     lifter = Lifter()
     tree: A.AstNode
     if isinstance(msg, ModelProto):
@@ -33,6 +34,25 @@ def to_text(message: Any) -> str:
     else:
         raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
     return print_ast(tree)
+
+
+def _check_utf8(msg: Any) -> None:
+    """Protobuf hands out invalid UTF-8 in string fields as bytes; say so before printing."""
+    from google.protobuf.descriptor import FieldDescriptor
+
+    stack = [(msg, msg.DESCRIPTOR.name)]
+    while stack:
+        m, where = stack.pop()
+        for fd, value in m.ListFields():
+            if fd.type == FieldDescriptor.TYPE_MESSAGE:
+                if fd.is_repeated:
+                    stack.extend((v, f"{where}.{fd.name}[{i}]") for i, v in enumerate(value))
+                else:
+                    stack.append((value, f"{where}.{fd.name}"))
+            elif fd.type == FieldDescriptor.TYPE_STRING:
+                values = value if fd.is_repeated else [value]
+                if any(isinstance(v, bytes) for v in values):
+                    raise NotRepresentable(f"{where}.{fd.name} holds bytes that are not UTF-8 text")
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:

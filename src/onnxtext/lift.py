@@ -17,7 +17,7 @@ from google.protobuf.message import Message
 
 from . import ast as A
 from .dtypes import BY_CODE as DTYPE_BY_CODE
-from .lower import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
+from .lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
 from .proto import (
     AttributeProto,
     FunctionProto,
@@ -38,22 +38,7 @@ _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 RESERVED = frozenset(
     ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
 )
-_ATTR_TYPE_NAMES = {
-    AttributeProto.FLOAT: "float",
-    AttributeProto.INT: "int",
-    AttributeProto.STRING: "string",
-    AttributeProto.TENSOR: "tensor",
-    AttributeProto.GRAPH: "graph",
-    AttributeProto.SPARSE_TENSOR: "sparse_tensor",
-    AttributeProto.TYPE_PROTO: "type_proto",
-    AttributeProto.FLOATS: "floats",
-    AttributeProto.INTS: "ints",
-    AttributeProto.STRINGS: "strings",
-    AttributeProto.TENSORS: "tensors",
-    AttributeProto.GRAPHS: "graphs",
-    AttributeProto.SPARSE_TENSORS: "sparse_tensors",
-    AttributeProto.TYPE_PROTOS: "type_protos",
-}
+_ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
 _MODEL_HEADER_FIELDS = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
 
 S = NO_SPAN
@@ -107,6 +92,8 @@ class Lifter:
         t = fd.type
         if t == FieldDescriptor.TYPE_MESSAGE:
             return self.message_dict(v, where)
+        if t == FieldDescriptor.TYPE_STRING and isinstance(v, bytes):
+            raise NotRepresentable(f"{where} holds bytes that are not UTF-8 text")
         if t in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
             return _str(v)
         if t == FieldDescriptor.TYPE_BOOL:

@@ -302,8 +302,11 @@ class Lowering:
                 if not (isinstance(item, A.PropPair) and isinstance(item.key, A.Str) and isinstance(item.value, A.Str)):
                     self.error(BAD_TENSOR, 'external data is a list of "key": "value" strings', item.span)
                     continue
-                entry.key = item.key.text
-                entry.value = item.value.text
+                try:
+                    entry.key = item.key.value.decode("utf-8")
+                    entry.value = item.value.value.decode("utf-8")
+                except UnicodeDecodeError:
+                    self.error(BAD_TENSOR, "external data keys and values must be valid UTF-8 text", item.span)
             return
         if code == 0:
             return

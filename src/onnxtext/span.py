@@ -8,9 +8,13 @@ from dataclasses import dataclass, field
 __all__ = ["Position", "Span", "Range", "SourceFile", "NO_SPAN"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Span:
-    """A half-open range ``[start, end)`` of character offsets into one source text."""
+    """A half-open range ``[start, end)`` of character offsets into one source text.
+
+    Not frozen on purpose: the parser makes one per token and frozen dataclasses are
+    several times slower to construct. Treat spans as values; never mutate one.
+    """
 
     start: int
     end: int

@@ -227,9 +227,28 @@ def _parse_floats(texts: Sequence[str]) -> npt.NDArray[np.float64]:
     return np.array(list(map(float, texts)), dtype=np.float64) if len(texts) else np.zeros(0, np.float64)
 
 
+_HUGE = 1 << 20000
+
+
+def _int_or_huge(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        if text.strip(" \t\r\n").lstrip("-").isdigit():
+            return -_HUGE if text.strip().startswith("-") else _HUGE
+        raise
+
+
+def _int_display(v: int, text: str) -> str:
+    return str(v) if -(10**40) < v < 10**40 else _show(text)
+
+
 def _parse_ints(texts: Sequence[str]) -> tuple[np.ndarray, list[int] | None]:
     """Parse decimal int texts: an int64 array, or (None-array, python ints) when some do not fit."""
-    ints = list(map(int, texts))
+    try:
+        ints = list(map(int, texts))
+    except ValueError:  # beyond Python's digit limit for int(): surely out of range
+        ints = [_int_or_huge(t) for t in texts]
     try:
         return np.array(ints, dtype=np.int64), None
     except OverflowError:
@@ -266,7 +285,7 @@ def _encode_numbers(
                 if lo <= v <= hi:
                     out[i] = v
                 else:
-                    errors.append(_range_error(i, v, dtype, lo, hi))
+                    errors.append(_range_error(i, _int_display(v, texts[i]), dtype, lo, hi))
             return out
         bad = (arr < max(lo, -(1 << 63))) | (arr > min(hi, (1 << 63) - 1))
         for i in np.flatnonzero(bad).tolist():
@@ -284,6 +303,10 @@ def _encode_numbers(
     if dtype.code == 1:
         d = _parse_floats(texts)
         bits, overflow, _, _ = _round_texts(dtype, texts, d)
+        inf = np.flatnonzero(np.isinf(d))
+        if inf.size:  # a decimal beyond float64's range is not "inf"
+            overflow = overflow.copy()
+            overflow[inf] = [not _is_special(texts[i]) for i in inf.tolist()]
         for i in np.flatnonzero(overflow).tolist():
             errors.append(
                 LiteralError(
@@ -304,7 +327,10 @@ def _encode_numbers(
                     codes[int_idx[j]] = v
                 else:
                     errors.append(
-                        LiteralError(int(int_idx[j]), f"bit pattern {v} is out of range for {dtype.name} (0 to {top})")
+                        LiteralError(
+                            int(int_idx[j]),
+                            f"bit pattern {_int_display(v, sub[j])} is out of range for {dtype.name} (0 to {top})",
+                        )
                     )
         else:
             bad = (arr < 0) | (arr > top)
@@ -344,7 +370,7 @@ def _encode_numbers(
     return codes
 
 
-def _range_error(i: int, v: int, dtype: DType, lo: int, hi: int) -> LiteralError:
+def _range_error(i: int, v: int | str, dtype: DType, lo: int, hi: int) -> LiteralError:
     return LiteralError(i, f"value {v} is out of range for {dtype.name} ({lo} to {hi})")
 
 
@@ -538,8 +564,7 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
 
 def _split_literal(item: str) -> Literal:
     t = item.strip(" \t\r\n")
-    kind = literal_kind(t)
-    return (kind if kind != "invalid" else "invalid", t)
+    return (literal_kind(t), t)
 
 
 def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: bool) -> list[LiteralError]:
@@ -791,20 +816,26 @@ _RECIP = np.array([float(f"1e{-q}") for q in range(-_RECIP_OFF, _RECIP_OFF + 1)]
 
 
 def _probe(
-    q: npt.NDArray[np.int64], x: npt.NDArray[np.float64], hi: npt.NDArray[np.float64], lo_ratio: npt.NDArray[np.float64]
+    q: npt.NDArray[np.int64],
+    x: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    lo_ratio: npt.NDArray[np.float64],
+    lo_in: npt.NDArray[np.bool_],
+    hi_in: npt.NDArray[np.bool_],
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Is there a decimal ``D * 10**q`` (D >= 1 integer) in the rounding interval
-    ``(x - hi*lo_ratio, x + hi)`` of each ``x``?
+    ``(x - hi*lo_ratio, x + hi)`` of each ``x`` (ends included where ``lo_in``/``hi_in``)?
 
     Returns (feasible, unsure, digits, choice_unsure): ``digits`` is the closer of the
-    two candidates around ``x`` that is inside; ``unsure`` marks elements where float64
-    error bounds cannot decide (also any element exactly at an interval end, whose
-    inclusion depends on even/odd): they need the exact computation.
+    two candidates around ``x`` that is inside; ``unsure`` marks elements where this
+    cannot be decided here, ``choice_unsure`` those where ``digits`` may be wrong:
+    they need the exact computation.
 
     The scaled value ``s = x * 10**-q`` is computed with relative error below 2**-51; the
     margin ``s * 2**-49`` covers that. The interval half-widths are at least 2**-26
     relative to ``x`` in every format used, far more than the margin, so a candidate
-    within the margin of ``x`` is inside whatever its side.
+    within the margin of ``x`` is inside whatever its side. Candidates too close to an
+    interval end are settled exactly in float64 when they are integers below 2**53.
     """
     r = _RECIP[q + _RECIP_OFF]
     s = x * r
@@ -816,12 +847,32 @@ def _probe(
     dh = 1.0 - dl
     in_l = (dl + m < tl) & (fl >= 1)
     in_h = dh + m < th
-    feasible = in_l | in_h
     on_edge = (np.abs(dl - tl) <= m) | (np.abs(dh - th) <= m)
-    unsure = ~feasible & on_edge
-    both = in_l & in_h
+    close = in_l & in_h & (np.abs(dl - dh) <= m)
     pick_h = in_h & (~in_l | (dh < dl))
-    choice_unsure = on_edge | (both & (np.abs(dl - dh) <= m))
+    hard = np.flatnonzero(on_edge | close)
+    if hard.size:
+        qh = q[hard]
+        ok = (qh >= 0) & (qh <= 22) & (s[hard] < 2.0**52)
+        e = hard[ok]
+        if e.size:
+            p = _POW10[q[e]]
+            xe = x[e]
+            f = fl[e]
+            f = np.where(f * p > xe, f - 1, f)  # exact floor of x / 10**q
+            f = np.where((f + 1) * p <= xe, f + 1, f)
+            dlx = xe - f * p  # exact: integers below 2**53 and x
+            dhx = (f + 1) * p - xe
+            lo_abs = hi[e] * lo_ratio[e]
+            il = (f >= 1) & ((dlx < lo_abs) | ((dlx == lo_abs) & lo_in[e]))
+            ih = (dhx < hi[e]) | ((dhx == hi[e]) & hi_in[e])
+            ph = ih & (~il | (dhx < dlx) | ((dhx == dlx) & (f % 2 == 1)))
+            in_l[e], in_h[e], pick_h[e], fl[e] = il, ih, ph, f
+            on_edge[e] = False
+            close[e] = False
+    feasible = in_l | in_h
+    unsure = ~feasible & on_edge
+    choice_unsure = on_edge | close
     return feasible, unsure, (fl + pick_h).astype(np.int64), choice_unsure
 
 
@@ -855,25 +906,29 @@ def _shortest(
     idx = np.arange(n)
     q_try = q_sure + 1
     d_prev: np.ndarray | None = None
+    cu_prev: np.ndarray | None = None
     while idx.size:
-        feasible, uns, d_try, cu_try = _probe(q_try, x[idx], hi[idx], lo_ratio[idx])
+        if idx.size == n:  # first round: no copies
+            feasible, uns, d_try, cu_try = _probe(q_try, x, hi, lo_ratio, lo_incl, hi_incl)
+        else:
+            feasible, uns, d_try, cu_try = _probe(q_try, x[idx], hi[idx], lo_ratio[idx], lo_incl[idx], hi_incl[idx])
         unsure[idx[uns | (feasible & (q_try >= q_top[idx]))]] = True
         done = ~feasible | (q_try >= q_top[idx])
         fin = np.flatnonzero(done)
         if fin.size:
-            if d_prev is None:  # the answer is q_sure, not probed yet
-                sub = idx[fin]
-                _, _, d_fin, cu_fin = _probe(q_try[fin] - 1, x[sub], hi[sub], lo_ratio[sub])
-                unsure[sub[cu_fin]] = True
-                digits[sub] = d_fin
+            sub = idx[fin]
+            if d_prev is None or cu_prev is None:  # the answer is q_sure, not probed yet
+                _, _, d_fin, cu_fin = _probe(q_try[fin] - 1, x[sub], hi[sub], lo_ratio[sub], lo_incl[sub], hi_incl[sub])
             else:
-                digits[idx[fin]] = d_prev[fin]
-            q_out[idx[fin]] = q_try[fin] - 1
+                d_fin, cu_fin = d_prev[fin], cu_prev[fin]
+            digits[sub] = d_fin
+            unsure[sub[cu_fin]] = True
+            q_out[sub] = q_try[fin] - 1
         keep = ~done
-        unsure[idx[keep & cu_try]] = True
         idx = idx[keep]
         q_try = q_try[keep] + 1
         d_prev = d_try[keep]
+        cu_prev = cu_try[keep]
     for i in np.flatnonzero(unsure).tolist():
         digits[i], q_out[i] = _shortest_exact(float(x[i]), float(lo[i]), float(hi[i]), bool(lo_incl[i]), bool(hi_incl[i]))
     return digits, q_out

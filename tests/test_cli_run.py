@@ -1,0 +1,256 @@
+"""``onnxtext run``: evaluate models from the command line (in-process ``cli.main``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from onnxtext import cli
+from onnxtext.document import parse_document
+from onnxtext.evaluate import Evaluator
+from onnxtext.evaluate.errors import NodeErrorRecord
+from onnxtext.evaluate.locate import locate, proto_path, readable_path
+from onnxtext.proto import ModelProto, TensorProto, TypeProto
+from onnxtext.run_inputs import InputError, build_feeds, parse_input_arg
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.onnxtxt"))
+
+# inputs the generic builder cannot invent (maps and strings need meaningful values)
+SPECIFIC: dict[str, dict[str, Any]] = {
+    "sequences_maps_optionals": {"sparse_features": {"1": 0.5, "5": 2.0}},
+    "string_ops": {"words": ["Hello", "world", "42"]},
+}
+
+BAD_MATMUL = """\
+<ir_version: 8, opset_import: ["" : 18]>
+bad (float[2, 3] a, float[4, 5] b) => (float[2, 5] y)
+{
+  t = Relu(a)
+  y = MatMul(t, b)
+}
+"""
+
+NESTED = """\
+<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
+nested (bool c, float[2, 3] a, float[4, 5] b) => (float[2, 5] y)
+{
+  y = If(c) <then_branch = tb () => (float[2, 5] r) {
+      r = MatMul(a, b)
+    }, else_branch = eb () => (float[2, 5] r2) {
+      r2 = local.F(a, b)
+    }>
+}
+<domain: "local", opset_import: ["" : 18]>
+F (x, w) => (z)
+{
+  z = MatMul(x, w)
+}
+"""
+
+A23 = "a=[[1, 2, 3], [4, 5, 6]]"
+B45 = "b=" + json.dumps([[1.0] * 5] * 4)
+
+
+def _value_for(tp: TypeProto, rng: np.random.Generator) -> Any:
+    which = tp.WhichOneof("value")
+    if which == "tensor_type":
+        tt = tp.tensor_type
+        shape = [d.dim_value if d.HasField("dim_value") else 2 for d in tt.shape.dim]
+        if tt.elem_type in (1, 10, 11):
+            return np.round(rng.standard_normal(shape), 3).tolist()
+        if tt.elem_type == 9:
+            return rng.integers(0, 2, shape).astype(bool).tolist()
+        if tt.elem_type == 8:
+            return np.full(shape, "word", dtype=object).tolist()
+        return rng.integers(1, 4, shape).tolist()
+    if which == "sequence_type":
+        return [_value_for(tp.sequence_type.elem_type, rng)]
+    if which == "map_type":
+        key = "a" if tp.map_type.key_type == 8 else "1"
+        return {key: _value_for(tp.map_type.value_type, rng)}
+    if which == "optional_type":
+        return _value_for(tp.optional_type.elem_type, rng)
+    raise AssertionError(f"no value for {tp}")
+
+
+def _example_inputs(path: Path) -> list[str]:
+    doc = parse_document(path.read_text(), "model", str(path))
+    assert doc.ok and isinstance(doc.proto, ModelProto)
+    inits = {i.name for i in doc.proto.graph.initializer}
+    rng = np.random.default_rng(0)
+    args = []
+    for inp in doc.proto.graph.input:
+        if inp.name in inits:
+            continue
+        value = SPECIFIC.get(path.stem, {}).get(inp.name)
+        if value is None:
+            value = _value_for(inp.type, rng)
+        args += ["--input", f"{inp.name}={json.dumps(value)}"]
+    return args
+
+
+def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = cli.main(["run", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_every_example_runs(path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, str(path), *_example_inputs(path))
+    assert status == 0, err
+    assert "Traceback" not in err
+    model = parse_document(path.read_text(), "model", str(path)).proto
+    for output in model.graph.output:
+        assert f"{output.name}: " in out
+
+
+def test_shape_mismatch_is_located(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "bad.onnxtxt"
+    model.write_text(BAD_MATMUL)
+    status, out, err = _run(capsys, str(model), "--input", A23, "--input", B45)
+    assert status == 1
+    first = err.splitlines()[0]
+    assert first.startswith(f"{model}:5:3: error[E-RUN]: MatMul")
+    assert "float32[2, 3], float32[4, 5]" in first
+    assert "y = MatMul(t, b)" in err and "^" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("cond, line, col", [("true", 5, 7), ("false", 13, 3)])
+def test_error_in_subgraph_and_function_is_located(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cond: str, line: int, col: int
+) -> None:
+    model = tmp_path / "nested.onnxtxt"
+    model.write_text(NESTED)
+    status, _, err = _run(capsys, str(model), "-i", f"c={cond}", "-i", A23, "-i", B45)
+    assert status == 1
+    assert err.startswith(f"{model}:{line}:{col}: error[E-RUN]: MatMul"), err
+
+
+def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, binary = tmp_path / "bad.onnxtxt", tmp_path / "bad.onnx"
+    text.write_text(BAD_MATMUL)
+    assert cli.main(["parse", str(text), "-o", str(binary)]) == 0
+    status, _, err = _run(capsys, str(binary), "--input", A23, "--input", B45)
+    assert status == 1
+    assert f"{binary}: error[E-RUN]:" in err
+    assert "graph/node[1] (MatMul)" in err
+
+
+def test_locate_and_readable_path_direct() -> None:
+    doc = parse_document(NESTED, "model", "n.onnxtxt")
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "then_branch")])
+    assert proto_path(rec, doc.source_map) == "graph/node[0]/attribute[0]/g/node[0]"
+    span = locate(rec, doc.source_map)
+    assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "else_branch"), (0, "<F>")],
+                          function="F")
+    assert proto_path(rec, doc.source_map) == "functions[0]/node[0]"
+    assert readable_path(rec, doc.proto) == "function F/node[0] (MatMul)"
+
+
+def test_output_dir_writes_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text(BAD_MATMUL.replace("float[4, 5] b", "float[3, 5] b").replace("(t, b)", "(t, b)"))
+    out_dir = tmp_path / "out"
+    status, out, err = _run(capsys, str(model), "-i", A23, "-i", "b=" + json.dumps([[1.0] * 5] * 3),
+                            "--output-dir", str(out_dir))
+    assert status == 0, err
+    y = np.load(out_dir / "y.npy")
+    np.testing.assert_allclose(y, np.maximum(np.array([[1, 2, 3], [4, 5, 6]]), 0) @ np.ones((3, 5)))
+    assert y.dtype == np.float32
+
+
+def test_output_names_are_sanitized(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text('<ir_version: 8, opset_import: ["" : 18]>\n'
+                     'g (float[2] x) => (float[2] "../evil/y", float[2] "a b") {\n'
+                     '  "../evil/y" = Relu(x)\n  "a b" = Neg(x)\n}\n')
+    out_dir = tmp_path / "out"
+    status, _, err = _run(capsys, str(model), "-i", "x=[1, -2]", "--output-dir", str(out_dir))
+    assert status == 0, err
+    assert sorted(p.name for p in out_dir.iterdir()) == ["_evil_y.npy", "a_b.npy"]
+    assert not (tmp_path / "evil").exists()
+
+
+def test_trace_lists_intermediates(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text(BAD_MATMUL.replace("float[4, 5] b", "float[3, 5] b"))
+    status, out, _ = _run(capsys, str(model), "-i", A23, "-i", "b=" + json.dumps([[1.0] * 5] * 3), "--trace")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0] == "trace:"
+    assert lines[1].startswith("  [0] t: float32[2, 3] min=1 max=6 mean=3.5")
+    assert lines[2].startswith("  [1] y: float32[2, 5]")
+
+
+@pytest.mark.parametrize("arg, needle", [
+    ("X", "expected NAME=VALUE"),
+    ("=[1]", "expected NAME=VALUE"),
+    ("X=", "no value"),
+    ("X=[[1, 2", "neither a .npy/.pb file nor valid JSON"),
+    ("X=[[1, 2], [3]]", "ragged"),
+    ("Xx=[[1, 2, 3, 4]]", "did you mean 'X'"),
+    ("X=missing.npy", "no such file"),
+    ('X=[["a", 1, 2, 3]]', "not a float value"),
+])
+def test_bad_input_syntax(arg: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, str(EXAMPLES[0].parent / "mlp.onnxtxt"), "--input", arg)
+    assert status in (1, 2)
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_missing_input_names_its_type(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = _run(capsys, str(EXAMPLES[0].parent / "control_flow.onnxtxt"), "-i", "X=[1, 2, 3]")
+    assert status == 1
+    assert "missing inputs max_trips: int64, rows: float[T, 3]" in err
+
+
+def test_npy_and_pb_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mlp = str(EXAMPLES[0].parent / "mlp.onnxtxt")
+    x = np.arange(8, dtype=np.float32).reshape(2, 4) / 8
+    np.save(tmp_path / "x.npy", x)
+    tensor = TensorProto(dims=[2, 4], data_type=1, raw_data=x.astype("<f4").tobytes())
+    (tmp_path / "x.pb").write_bytes(tensor.SerializeToString())
+    (want,) = Evaluator(parse_document(Path(mlp).read_text(), "model", mlp).proto).run(None, {"X": x})
+    for name in ("x.npy", "x.pb"):
+        out_dir = tmp_path / name.replace(".", "_")
+        status, _, err = _run(capsys, mlp, "-i", f"X={tmp_path / name}", "--output-dir", str(out_dir))
+        assert status == 0, err
+        np.testing.assert_array_equal(np.load(out_dir / "probs.npy"), want)
+    (tmp_path / "junk.pb").write_bytes(b"\xff\xff\xff")
+    status, _, err = _run(capsys, mlp, "-i", f"X={tmp_path / 'junk.pb'}")
+    assert status == 1 and "not a serialized TensorProto" in err
+
+
+def test_wrong_npy_dtype_is_a_located_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mlp = str(EXAMPLES[0].parent / "mlp.onnxtxt")
+    np.save(tmp_path / "x.npy", np.zeros((2, 4), dtype=np.int64))
+    status, _, err = _run(capsys, mlp, "-i", f"X={tmp_path / 'x.npy'}")
+    assert status == 1
+    assert "error[E-RUN]: input 'X' is declared float but was fed int64" in err
+
+
+def test_parse_errors_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "broken.onnxtxt"
+    model.write_text("g (float[2] x) => (float[2] y) { y = Relu(x, 3) }")
+    status, _, err = _run(capsys, str(model))
+    assert status == 1 and "error[P001]" in err
+
+
+def test_build_feeds_casts_to_declared_types() -> None:
+    tp = TypeProto()
+    tp.tensor_type.elem_type = 6  # int32
+    feeds = build_feeds(["n=[1, 2]"], [("n", tp)])
+    assert feeds["n"].dtype == np.int32
+    with pytest.raises(InputError, match="not an integer"):
+        build_feeds(["n=[1.5]"], [("n", tp)])
+    with pytest.raises(InputError, match="twice"):
+        build_feeds(["n=[1]", "n=[2]"], [("n", tp)])
+    assert parse_input_arg("a=b=c") == ("a", "b=c")
