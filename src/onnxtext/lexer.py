@@ -60,7 +60,8 @@ KEYWORDS = {
     "opaque": "OPAQUE",
 }
 
-_NUM = r"-?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|(?i:nan|infinity|inf)\b)"
+# Each alternative matches a number in exactly one way, so a failed match backtracks linearly.
+_NUM = r"-?(?:\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|(?i:nan|infinity|inf)\b)"
 _PUNCT = {
     "<": "LT",
     ">": "GT",
@@ -85,11 +86,11 @@ _TOKEN_RE = re.compile(
     (?P<WS>[ \t\r\n\f\v]+)
   | (?P<COMMENT>\#[^\n]*)
   | (?P<NUMLIST>\{[ \t\r\n]*@N@(?:[ \t\r\n]*,[ \t\r\n]*@N@)*[ \t\r\n]*\})
-  | (?P<NUMBER>-?\d+\.?\d*(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
+  | (?P<NUMBER>-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
   | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<STRING>"(?:[^"\\]|\\.|\\\n)*")
+  | (?P<STRING>"(?:[^"\\]|\\.)*")
   | (?P<PUNCT>=>|@\{|[<>()\[\]{},:=.?@])
-  | (?P<BADSTRING>"(?:[^"\\]|\\.|\\\n)*\\?\Z)
+  | (?P<BADSTRING>"(?:[^"\\]|\\.)*\\?\Z)
   | (?P<ERROR>.)
     """.replace("@N@", _NUM),
     re.VERBOSE | re.DOTALL,
