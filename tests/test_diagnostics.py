@@ -347,11 +347,6 @@ def test_errors_after_an_unbalanced_line_are_reported(text: str, expected: list[
     assert [where(d) for d in errors_of(text)] == expected
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a typed reference to a list attribute ('axes: ints = @axes') is rejected with "
-    "\"attribute type 'ints' needs a list value\"; onnx.parser accepts it (and to_text prints it)",
-)
 def test_typed_reference_to_a_list_attribute() -> None:
     text = '<domain: "local", opset_import: ["": 18]> F <axes> (x) => (y) { y = ReduceSum <axes: ints = @axes> (x) }'
     function = onnxtext.parse_function(text)
@@ -361,11 +356,6 @@ def test_typed_reference_to_a_list_attribute() -> None:
     assert function.SerializeToString(deterministic=True) == onnx_parser.parse_function(text).SerializeToString(deterministic=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with 'tensor_encoding: raw' in the header, a string tensor is an error "
-    "('string tensors cannot be stored in raw_data') instead of being stored typed, the only way it can be",
-)
 def test_raw_default_does_not_apply_to_string_tensors() -> None:
     text = '<ir_version: 10, opset_import: ["": 21], tensor_encoding: raw>\ng () => () <float[1] a = {1.0}, string[1] s = {"x"}> {}'
     model = onnxtext.parse_model(text)

@@ -286,7 +286,7 @@ class Lifter:
                     values.append(A.Number(S, lit))
             body = A.LiteralBody(S, values)
             handled |= {dt.field, "raw_data"}
-            if lits.raw != self.raw_tensors:
+            if lits.raw != (self.raw_tensors and dt.kind != "string"):
                 entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))
         for name in self._unknown_fields(t, handled, where):
             entries.append(self.field_entry(t, t.DESCRIPTOR.fields_by_name[name], where))

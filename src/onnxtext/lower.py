@@ -311,7 +311,8 @@ class Lowering:
         if code == 0:
             return
         dt = DTYPES[type_.elem.value]
-        use_raw = self.raw_tensors if raw is None else raw
+        # The file-wide default never applies to strings, which have no raw encoding.
+        use_raw = (self.raw_tensors and dt.kind != "string") if raw is None else raw
         if isinstance(body, A.NumberBody):
             errors = encode_number_text(t, dt, body.text, raw=use_raw)
             if errors:
@@ -387,7 +388,7 @@ class Lowering:
         if isinstance(value, A.AttrList):
             self._attr_list(value, proto, expected, path)
         elif value is not None:
-            if expected in _SINGLETON:
+            if expected in _SINGLETON and not isinstance(value, A.AttrRef):
                 self.error(ATTR_TYPE, f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]", value.span)
             self._single(value, proto, expected, path)
         if a.props is not None:
