@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import ast as A
+from ._gc import collector_paused
 from .diagnostics import Diagnostic, ParseError
 from .lower import Lowering, SourceMap
 from .parser import parse_text
@@ -39,6 +40,11 @@ class Document:
 
 def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:
     """Parse and lower ``text`` as a ``kind`` (model, graph, function, node, node_list)."""
+    with collector_paused():
+        return _parse_document(text, kind, path)
+
+
+def _parse_document(text: str, kind: str, path: str) -> Document:
     result = parse_text(text, kind, path)
     diags = list(result.diagnostics)
     tree = result.tree

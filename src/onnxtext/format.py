@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import ast as A
+from ._gc import collector_paused
 from .diagnostics import ParseError
 from .lift import Lifter, NotRepresentable
 from .parser import parse_text
@@ -20,6 +21,11 @@ def to_text(message: Any) -> str:
     Raises :class:`NotRepresentable` if the message holds something no text can express yet.
     """
     msg = as_own(message)
+    with collector_paused():
+        return _to_text(msg, message)
+
+
+def _to_text(msg: Any, message: Any) -> str:
     _check_utf8(msg)
     lifter = Lifter()
     tree: A.AstNode
@@ -57,7 +63,8 @@ def _check_utf8(msg: Any) -> None:
 
 def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
     """Reformat a text in the canonical style without going through protobuf; comments are kept."""
-    result = parse_text(text, kind, path)
+    with collector_paused():
+        result = parse_text(text, kind, path)
     if not result.ok or result.tree is None:
         raise ParseError(result.diagnostics)
     tree = result.tree[0] if kind == "node_list" else result.tree

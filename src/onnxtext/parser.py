@@ -458,10 +458,11 @@ class _Parser:
         for state, row in self.states.items():
             compiled: dict[str, tuple[Any, Any, Any]] = {}
             for term, (kind, arg) in row.items():
+                # Lark's symbol names are its Token class, whose __eq__ is Python code: use plain str.
                 if kind is Shift:
-                    compiled[term] = (None, arg, None)
+                    compiled[str(term)] = (None, arg, None)
                 else:
-                    compiled[term] = (len(arg.expansion), self.callbacks[arg], arg.origin.name)
+                    compiled[str(term)] = (len(arg.expansion), self.callbacks[arg], str(arg.origin.name))
             self.actions[state] = compiled
         self.lock = threading.Lock()
 
@@ -477,8 +478,9 @@ class _Parser:
         diags: list[Diagnostic] = []
         self.builder.diags = diags
         self.builder.source = source
-        end = Tok("$END", "", len(text), len(text))
-        for tok in _chain(tokenize(text, comments, lex_errors), end):
+        tokens = list(tokenize(text, comments, lex_errors))
+        tokens.append(Tok("$END", "", len(text), len(text)))
+        for tok in tokens:
             ttype = tok.type
             if ttype == "IDENT" and tok.value in keywords:
                 kw = keywords[tok.value]

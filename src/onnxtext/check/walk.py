@@ -1,0 +1,103 @@
+"""One walk over a model that maintains scopes and calls every rule's hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..proto import AttributeProto, FunctionProto, GraphProto, ModelProto
+from .context import CheckContext, Definition, GraphInfo, NodeInfo, Scope, Token
+from .rule import Rule
+
+__all__ = ["walk"]
+
+_HOOKS = ("model", "graph", "graph_end", "node", "attribute", "tensor", "function")
+
+
+class _Walker:
+    def __init__(self, ctx: CheckContext, rules: Sequence[Rule]) -> None:
+        self.ctx = ctx
+        # Only the rules that override a hook are called for it.
+        self.hooks = {
+            hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS
+        }
+
+    def model(self, model: ModelProto) -> None:
+        for rule in self.hooks["model"]:
+            rule.model(self.ctx, model)
+        self.graph(model.graph, "graph", None, self.ctx.opsets, is_main=True)
+        for i, fn in enumerate(model.functions):
+            self.function(fn, f"functions[{i}]")
+
+    def graph(
+        self,
+        proto: GraphProto,
+        path: str,
+        parent: Scope | None,
+        opsets: dict[str, int],
+        *,
+        is_main: bool = False,
+        function: FunctionProto | None = None,
+        owner: NodeInfo | None = None,
+    ) -> None:
+        scope = Scope(parent)
+        for i, vi in enumerate(proto.input):
+            scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
+        for i, t in enumerate(proto.initializer):
+            scope.define(Definition(t.name, f"{path}/initializer[{i}]", "name", "initializer"))
+        info = GraphInfo(path, scope, opsets, proto, is_main=is_main, function=function, owner=owner)
+        for i, t in enumerate(proto.initializer):
+            self.tensor(t, f"{path}/initializer[{i}]", None)
+        self.body(info)
+
+    def function(self, fn: FunctionProto, path: str) -> None:
+        for rule in self.hooks["function"]:
+            rule.function(self.ctx, fn, path)
+        scope = Scope(None)
+        for i, name in enumerate(fn.input):
+            scope.define(Definition(name, path, ("input", i), "function-input"))
+        info = GraphInfo(path, scope, self.ctx.function_opsets(fn), fn, function=fn)
+        self.body(info)
+
+    def body(self, info: GraphInfo) -> None:
+        nodes = info.proto.node
+        for k, node in enumerate(nodes):
+            for j, out in enumerate(node.output):
+                if out and out not in info.later:
+                    info.later[out] = Definition(out, f"{info.path}/node[{k}]", ("output", j), "node")
+        for rule in self.hooks["graph"]:
+            rule.graph(self.ctx, info)
+        for k, node in enumerate(nodes):
+            path = f"{info.path}/node[{k}]"
+            n = NodeInfo(node, path, info, self.ctx.resolve(node, info.opsets))
+            for rule in self.hooks["node"]:
+                rule.node(self.ctx, n)
+            for i, attr in enumerate(node.attribute):
+                self.attribute(n, i, attr)
+            for j, out in enumerate(node.output):
+                if out:
+                    info.later.pop(out, None)
+                    info.scope.define(Definition(out, path, ("output", j), "node"))
+        for rule in self.hooks["graph_end"]:
+            rule.graph_end(self.ctx, info)
+
+    def attribute(self, n: NodeInfo, index: int, attr: AttributeProto) -> None:
+        for rule in self.hooks["attribute"]:
+            rule.attribute(self.ctx, n, index, attr)
+        path = f"{n.path}/attribute[{index}]"
+        if attr.HasField("t"):
+            self.tensor(attr.t, path, None)
+        for k, t in enumerate(attr.tensors):
+            self.tensor(t, path, ("tensors", k))
+        graphs = [(attr.g, f"{path}/g")] if attr.HasField("g") else []
+        graphs += [(g, f"{path}/graphs[{k}]") for k, g in enumerate(attr.graphs)]
+        for g, gpath in graphs:
+            self.graph(g, gpath, n.scope, n.graph.opsets, function=n.graph.function, owner=n)
+
+    def tensor(self, tensor: object, path: str, token: Token) -> None:
+        for rule in self.hooks["tensor"]:
+            rule.tensor(self.ctx, tensor, path, token)  # type: ignore[arg-type]
+
+
+def walk(ctx: CheckContext, rules: Sequence[Rule]) -> None:
+    """Run ``rules`` over ``ctx.model``; diagnostics accumulate in ``ctx.diagnostics``."""
+    _Walker(ctx, rules).model(ctx.model)
