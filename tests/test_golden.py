@@ -39,12 +39,7 @@ _MARKER_RE = re.compile(r"^# output\n", re.MULTILINE)
 
 # (file stem, invariant) -> reason. The expected text in these files is what the
 # formatter *should* produce; the test is xfail(strict=True) until src/ is fixed.
-KNOWN_BUGS: dict[tuple[str, str], str] = {
-    ("comments_before_function", "format"): "BUG: fmt moves a comment written before a function to the top of the file",
-    ("comments_before_function", "stable"): "BUG: fmt moves a comment written before a function to the top of the file",
-    ("comments_after_header", "format"): "BUG: fmt moves a comment between the model header and the graph above the header",
-    ("comments_after_header", "stable"): "BUG: fmt moves a comment between the model header and the graph above the header",
-}
+KNOWN_BUGS: dict[tuple[str, str], str] = {}
 
 
 def split_golden(text: str) -> tuple[str, str | None]:
@@ -167,19 +162,16 @@ def test_format_graph_and_function_keep_comments() -> None:
     assert format_text(function, kind="function") == '# lead\n<\n   domain: "d"\n>\nf (x) => (y)\n{\n   y = Relu (x)  # t\n}\n'
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: format_text(kind='node_list') drops every comment of the text")
 def test_format_node_list_keeps_comments() -> None:
     text = "{\n   # first\n   A = Relu (X)  # trailing\n   B = Neg (A)\n   # end\n}\n"
     assert format_text(text, kind="node_list") == text
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: format_text(kind='node') drops comments, even inside the node's subgraphs")
 def test_format_node_keeps_comments() -> None:
     text = "Y = If (c) <then_branch = t () => (float Z)\n{\n   # inside\n   Z = Neg (X)\n}>\n"
     assert format_text(text, kind="node") == text
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a labelled node without outputs prints with two spaces: '[lbl]  = Print (X)'")
 def test_labelled_node_without_outputs_layout() -> None:
     text = "g (float X) => ()\n{\n   [lbl] = Print (X)\n   [] = Print (X)\n}\n"
     assert format_text(text) == text

@@ -694,7 +694,6 @@ def test_opaque_type_with_domain_only_prints_valid_text() -> None:
     _assert_roundtrip("graph", graph)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an opaque type whose domain is '' prints as 'opaque(, n)', which does not parse")
 def test_opaque_type_with_empty_domain_prints_valid_text() -> None:
     tp = onnx.TypeProto()
     tp.opaque_type.domain = ""
@@ -703,11 +702,6 @@ def test_opaque_type_with_empty_domain_prints_valid_text() -> None:
     _assert_roundtrip("graph", graph)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a subgraph whose name is not a plain identifier (e.g. 'then branch', 'a/b', '', 'seq') prints as "
-    "'then_branch = \"a/b\" () => ...', but the grammar only takes IDENT there, so the text does not parse",
-)
 @pytest.mark.parametrize("name", ["then branch", "model/If_0/then", "", "seq", "nan"])
 def test_subgraph_with_quoted_name_prints_valid_text(name: str) -> None:
     _assert_roundtrip("node", _if_node(name))

@@ -21,6 +21,7 @@ EXPECTED_API = {
     "Severity",
     "SourceFile",
     "Span",
+    "check_model",
     "format_text",
     "load",
     "parse_document",
@@ -93,3 +94,9 @@ def test_every_ast_kind_has_a_printer_method() -> None:
 
     missing = [k.__name__ for k in ast.NODE_KINDS if not hasattr(Printer, "print_" + k.__name__)]
     assert not missing
+
+
+def test_check_model_reports_located_problems() -> None:
+    diags = onnxtext.check_model("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
+    errors = [d for d in diags if d.is_error]
+    assert errors and errors[0].span is not None and errors[0].span.start.line == 3

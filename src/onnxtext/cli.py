@@ -23,6 +23,7 @@ from .document import parse_document
 from .format import NotRepresentable, format_text, to_text
 from .io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
 from .proto import ModelProto
+from .span import Span
 
 __all__ = ["main", "build_parser"]
 
@@ -154,16 +155,129 @@ def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
 
 
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
-    """Binary (or text) model → canonical text."""
+    """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
+    weights = getattr(args, "weights", "inline")
+    if args.threshold < 0:
+        report.error(PROG, "--threshold must be a number of bytes >= 0")
+        return EXIT_USAGE
+    if weights == "external" and args.output == STDIO:
+        report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
+        return EXIT_USAGE
     binary = args.input == STDIO or is_binary_path(args.input)
     model = _load_model(args.input, binary, report)
     if model is None:
         return EXIT_INPUT
-    text = _to_text(model, args.input, report)
+    if weights == "inline":
+        text = _to_text(model, args.input, report)
+        if text is None:
+            return EXIT_INPUT
+        _write(args.output, text, report)
+        return report.status
+    from .weights import DIGEST_HEADER, digest_view
+
+    model = _load_weights(model, args.input, report, strict=weights == "external")
+    if model is None:
+        return EXIT_INPUT
+    if weights == "digest":
+        with _progress("digest", model) as progress:
+            view = digest_view(model, args.threshold, progress=progress)
+        text = _to_text(view, args.input, report)
+        if text is None:
+            return EXIT_INPUT
+        _write(args.output, DIGEST_HEADER + text, report)
+        return report.status
+    return _print_external(model, args, report)
+
+
+def _progress(label: str, model: ModelProto) -> Any:
+    from .external import iter_tensors, tensor_nbytes
+    from .weights import ProgressBar
+
+    return ProgressBar(label, sum(tensor_nbytes(r.tensor) for r in iter_tensors(model)))
+
+
+def _load_weights(model: ModelProto, path: str, report: _Reporter, *, strict: bool) -> ModelProto | None:
+    """The model with its external data read in (from the input's folder). Not strict: the
+    tensors that cannot be read keep their reference, with one note."""
+    from .external import ExternalDataError, is_external, iter_tensors, load_external
+
+    if not any(is_external(r.tensor) for r in iter_tensors(model)):
+        return model
+    if path == STDIO:
+        if strict:
+            report.error("<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name")
+            return None
+        return model
+    directory = os.path.dirname(os.path.abspath(path))
+    with _progress("reading weights", model) as progress:
+        try:
+            loaded = load_external(model, directory, strict=strict, source=path, progress=progress)
+        except ExternalDataError as exc:
+            report.diagnostics(exc.diagnostics)
+            return None
+    missing = sum(1 for r in iter_tensors(loaded) if is_external(r.tensor))
+    if missing:
+        report.note(f"{_display(path)}: note: the external data of {missing} tensor{'s' if missing != 1 else ''} "
+                    "could not be read; shown as references")
+    return loaded
+
+
+def _print_external(model: ModelProto, args: argparse.Namespace, report: _Reporter) -> int:
+    """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically)."""
+    from .external import ExternalDataError, plan_external, write_sidecar
+    from .weights import ProgressBar
+
+    sidecar = os.path.basename(args.output) + ".data"
+    plan = plan_external(model, sidecar, args.threshold)
+    text = _to_text(plan.model, args.input, report)  # before writing anything
     if text is None:
         return EXIT_INPUT
+    if plan.pieces:
+        target = os.path.join(os.path.dirname(os.path.abspath(args.output)), sidecar)
+        try:
+            with ProgressBar("writing " + sidecar, plan.size) as progress:
+                write_sidecar(target, plan.pieces, progress=progress)
+        except ExternalDataError as exc:
+            report.diagnostics(exc.diagnostics)
+            return EXIT_INPUT
     _write(args.output, text, report)
     return report.status
+
+
+def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
+    """Semantic diff of two models (binary or text); 0 same, 1 different, 2 trouble."""
+    from .diff import diff_models
+
+    models = []
+    for path in (args.a, args.b):
+        binary = path == STDIO or is_binary_path(path)
+        model = _load_model(path, binary, report)
+        if model is not None:
+            model = _load_weights(model, path, report, strict=False)
+        if model is None:
+            return EXIT_USAGE
+        models.append(model)
+    a, b = models
+    if args.unified:
+        from .weights import digest_view
+
+        texts = []
+        for path, model in ((args.a, a), (args.b, b)):
+            text = _to_text(digest_view(model, args.threshold), path, report)
+            if text is None:
+                return EXIT_USAGE
+            texts.append(text)
+        if texts[0] == texts[1]:
+            return EXIT_OK
+        lines = difflib.unified_diff(texts[0].splitlines(keepends=True), texts[1].splitlines(keepends=True),
+                                     fromfile=_display(args.a), tofile=_display(args.b))
+        for line in lines:
+            sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        return 1
+    changes = diff_models(a, b)
+    for line in changes:
+        print(line)
+    return 1 if changes else EXIT_OK
 
 
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
@@ -351,6 +465,150 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
             print(f"wrote {target}")
 
 
+# ---------------------------------------------------------------- check and rules
+
+
+def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple[list[Diagnostic], bool]:
+    """The diagnostics of one file, and whether it could be read at all."""
+    from .check import check, check_proto
+
+    data = _read(path, report)
+    if data is None:
+        return [], False
+    if is_binary_path(path):
+        try:
+            model = load_bytes(data)
+        except DecodeError:
+            report.error(_display(path), "not a valid binary ONNX model")
+            return [], False
+        return check_proto(model, select=args.select, ignore=args.ignore), True
+    text = _decode(data, path, report)
+    if text is None:
+        return [], False
+    return check(text, select=args.select, ignore=args.ignore, path=_display(path)), True
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def _render_check(diag: Diagnostic, path: str) -> str:
+    if diag.source is not None and diag.span is not None:
+        return render_diagnostic(diag)
+    where = f" (at {diag.path})" if diag.path else ""
+    text = f"{_display(path)}: {diag.severity.value}[{diag.code}]: {diag.message}{where}"
+    return text + (f"\n  help: {diag.fix}" if diag.fix else "")
+
+
+def _diag_json(diag: Diagnostic, path: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file": _display(path),
+        "code": diag.code,
+        "severity": diag.severity.value,
+        "message": diag.message,
+    }
+    if diag.span is not None:
+        out.update(
+            line=diag.span.start.line,
+            column=diag.span.start.column,
+            end_line=diag.span.end.line,
+            end_column=diag.span.end.column,
+        )
+    if diag.path:
+        out["path"] = diag.path
+    if diag.fix:
+        out["fix"] = diag.fix
+    if diag.related:
+        out["related"] = [
+            {"message": r.message, "line": r.span.start.line, "column": r.span.start.column}
+            for r in diag.related
+            if not isinstance(r.span, Span)
+        ]
+    return out
+
+
+def _sarif(results: list[tuple[str, Diagnostic]]) -> dict[str, Any]:
+    from .check import RULES
+
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.description},
+            "defaultConfiguration": {"level": "error" if rule.severity().value == "error" else "warning"},
+        }
+        for rule in RULES
+    ]
+    sarif_results = []
+    for path, diag in results:
+        level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "note")
+        result: dict[str, Any] = {"ruleId": diag.code, "level": level, "message": {"text": diag.message}}
+        if diag.code in index:
+            result["ruleIndex"] = index[diag.code]
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _display(path)}}}
+        if diag.span is not None:
+            location["physicalLocation"]["region"] = {
+                "startLine": diag.span.start.line,
+                "startColumn": diag.span.start.column,
+                "endLine": diag.span.end.line,
+                "endColumn": diag.span.end.column,
+            }
+        if diag.path:
+            location["logicalLocations"] = [{"fullyQualifiedName": diag.path}]
+        result["locations"] = [location]
+        sarif_results.append(result)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": PROG, "version": __version__, "rules": rules}},
+                "results": sarif_results,
+            }
+        ],
+    }
+
+
+def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
+    """Check models against the ONNX IR rules; exit 1 if any error is found."""
+    import json
+
+    from .check import RULES
+
+    known = {rule.code for rule in RULES}
+    for code in (args.select or []) + (args.ignore or []):
+        if not any(k.startswith(code) for k in known):
+            report.error(PROG, f"no rule code starts with '{code}' (see 'onnxtext rules')")
+            return EXIT_USAGE
+    results: list[tuple[str, Diagnostic]] = []
+    for path in args.files:
+        diags, ok = _check_file(path, args, report)
+        results.extend((path, d) for d in diags)
+    failed = report.failed or any(d.is_error for _, d in results)
+    if args.format == "json":
+        print(json.dumps([_diag_json(d, p) for p, d in results], indent=2))
+    elif args.format == "sarif":
+        print(json.dumps(_sarif(results), indent=2))
+    else:
+        for path, diag in results:
+            print(_render_check(diag, path))
+        errors = sum(d.is_error for _, d in results)
+        warnings = len(results) - errors
+        if results:
+            print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace, report: _Reporter) -> int:
+    """List every checker rule."""
+    from .check import RULES
+
+    for rule in RULES:
+        print(f"{rule.code}  {rule.severity().value:<7}  {rule.name:<28}  {rule.description}")
+    return EXIT_OK
+
+
 # ---------------------------------------------------------------- argument parsing
 
 _DESCRIPTION = """\
@@ -379,9 +637,27 @@ _PRINT_HELP = """\
 Print a binary ONNX model (.onnx, .pb; '-' reads binary from stdin) as onnxtext
 text; a text file is parsed and printed in canonical form.
 
+Weights: --weights inline (default) writes every value; --weights external moves
+tensors above --threshold bytes to OUT.data next to OUT (the text refers to it and
+parses back to the same references); --weights digest shows them as sha256 and
+statistics, a text for reading and diffing only (it does not parse back).
+
 example:
   onnxtext print mlp.onnx -o mlp.onnxtxt
-  onnxtext print mlp.onnx | less"""
+  onnxtext print big.onnx --weights external -o big.onnxtxt   # + big.onnxtxt.data
+  onnxtext print big.onnx --weights digest | less"""
+
+_DIFF_HELP = """\
+Compare two models (binary or text) by names: header and opsets, graph inputs and
+outputs, initializers (dtype, shape, values: changed elements and max abs diff),
+nodes aligned by their output names (op, inputs, attributes; renaming or reordering
+nodes is not a change), functions. One line per change:
+  ~ node 'y' (Relu → LeakyRelu)      + initializer 'b' float[10]      - input 'm' bool[N]
+Exit status: 0 same, 1 different, 2 trouble (like diff(1)).
+
+example:
+  onnxtext diff old.onnx new.onnx
+  onnxtext diff --unified old.onnx new.onnxtxt"""
 
 _FMT_HELP = """\
 Reformat onnxtext texts in the canonical style, in place; comments are kept.
@@ -405,6 +681,19 @@ example:
   onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
   onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
 
+_CHECK_HELP = """\
+Check models (text or binary .onnx/.pb) against the rules of the ONNX IR spec:
+versions and opset imports, single assignment and topological order, operators,
+arity and attributes against the operator schemas, functions, tensor data.
+Exit status 1 if any error is found (warnings do not fail).
+
+--select and --ignore take comma-separated code prefixes (E3 = every node rule,
+W = every warning); 'onnxtext rules' lists the codes.
+
+example:
+  onnxtext check examples/*.onnxtxt
+  onnxtext check model.onnx --ignore W201 --format sarif > check.sarif"""
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
@@ -419,7 +708,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="model to read: binary .onnx/.pb, or text; '-' reads binary from stdin")
     p.add_argument("-o", "--output", metavar="OUT", default=STDIO, help="text file to write (default: stdout)")
+    p.add_argument("--weights", choices=("inline", "external", "digest"), default="inline",
+                   help="inline: every value in the text (default); external: tensors above --threshold go to "
+                        "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
+                        "(for reading and diffing; not parseable)")
+    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+                   help="size above which --weights external/digest applies to a tensor (default 1024)")
     p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
+    p.add_argument("a", metavar="A", help="old model: binary .onnx/.pb or text")
+    p.add_argument("b", metavar="B", help="new model: binary .onnx/.pb or text")
+    p.add_argument("--unified", "-u", action="store_true",
+                   help="a unified diff of the printed texts (tensors above --threshold as digests)")
+    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+                   help="with --unified: size above which tensors are shown as digests (default 1024)")
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
     p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin -> stdout)")
@@ -435,6 +739,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true", help="print every intermediate value of the main graph")
     p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter)
+    p.add_argument("files", metavar="FILE", nargs="+", help="models to check: text, or binary .onnx/.pb")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
+    p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
+    p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
+    p.set_defaults(func=cmd_rules)
     return parser
 
 

@@ -98,7 +98,8 @@ def _attr_value(a: AttributeProto) -> str:
 
 def node_text(n: NodeProto) -> str:
     try:
-        return _short(str(_PRINTER.print(Lifter().node(n, "node"))))
+        lifter = Lifter(node_domain_unset=not n.HasField("domain"))  # no @{domain: ...} noise
+        return _short(str(_PRINTER.print(lifter.node(n, "node"))))
     except NotRepresentable:
         return _short(f"{', '.join(n.output)} = {n.op_type}({', '.join(n.input)})")
 
@@ -200,7 +201,8 @@ def _eq(x: Any, y: Any) -> bool:
 
 
 def _align(a: Sequence[T], b: Sequence[T], key: Callable[[T], Any]) -> Iterable[tuple[Any, T | None, T | None]]:
-    """Pairs by key, in ``a``'s order then ``b``'s additions; duplicate keys get an index."""
+    """Pairs by key, in ``a``'s order then ``b``'s additions. A repeated key (an invalid
+    model) becomes ``_Dup(key, n)`` for its n-th repetition, matched by repetition."""
 
     def keyed(items: Sequence[T]) -> dict[Any, T]:
         out: dict[Any, T] = {}
@@ -208,7 +210,7 @@ def _align(a: Sequence[T], b: Sequence[T], key: Callable[[T], Any]) -> Iterable[
             k = key(item)
             kk, i = k, 1
             while kk in out:
-                kk, i = (k, i), i + 1
+                kk, i = _Dup(k, i + 1), i + 1
             out[kk] = item
         return out
 
@@ -218,6 +220,19 @@ def _align(a: Sequence[T], b: Sequence[T], key: Callable[[T], Any]) -> Iterable[
     for k, item in kb.items():
         if k not in ka:
             yield k, None, item
+
+
+class _Dup(tuple):  # type: ignore[type-arg]
+    """The n-th occurrence (n >= 2) of a key that appears more than once."""
+
+    def __new__(cls, key: Any, n: int) -> _Dup:
+        return super().__new__(cls, (key, n))
+
+
+def _name(k: Any) -> str:
+    if isinstance(k, _Dup):
+        return f"{_name(k[0])} (#{k[1]})"
+    return _q(k) if isinstance(k, str) else _q(str(k))
 
 
 def _node_key(n: NodeProto) -> Any:
@@ -239,7 +254,7 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
         _diff_values(what, la, lb, prefix, out, ordered=True)
     _diff_values("value_info", ga.value_info, gb.value_info, prefix, out, ordered=False)
     for k, ta, tb in _align(ga.initializer, gb.initializer, lambda t: t.name):
-        name = _q(k) if isinstance(k, str) else _q(str(k))
+        name = _name(k)
         if ta is None and tb is not None:
             out.append(f"+ {prefix}initializer {name} {tensor_sig(tb)}")
         elif tb is None and ta is not None:
@@ -249,7 +264,7 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
             if change:
                 out.append(f"~ {prefix}initializer {name} {change}")
     for k, sa, sb in _align(ga.sparse_initializer, gb.sparse_initializer, lambda s: s.values.name):
-        name = _q(str(k))
+        name = _name(k)
         if sa is None:
             out.append(f"+ {prefix}sparse initializer {name}")
         elif sb is None:
@@ -265,7 +280,7 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
 
 def _diff_values(what: str, la: Sequence[ValueInfoProto], lb: Sequence[ValueInfoProto], prefix: str, out: list[str], *, ordered: bool) -> None:
     for k, va, vb in _align(la, lb, lambda v: v.name):
-        name = _q(k) if isinstance(k, str) else _q(str(k))
+        name = _name(k)
         if va is None and vb is not None:
             out.append(f"+ {prefix}{what} {name} {_vi_type(vb)}")
         elif vb is None and va is not None:
@@ -286,20 +301,21 @@ def _diff_values(what: str, la: Sequence[ValueInfoProto], lb: Sequence[ValueInfo
 def _diff_nodes(la: Sequence[NodeProto], lb: Sequence[NodeProto], prefix: str, out: list[str]) -> None:
     for k, na, nb in _align(la, lb, _node_key):
         if na is None and nb is not None:
-            out.append(f"+ {prefix}node {_node_label(nb)} {node_text(nb)}")
+            out.append(f"+ {prefix}node {_node_label(k, nb)} {node_text(nb)}")
         elif nb is None and na is not None:
-            out.append(f"- {prefix}node {_node_label(na)} {node_text(na)}")
+            out.append(f"- {prefix}node {_node_label(k, na)} {node_text(na)}")
         elif na is not None and nb is not None:
-            _diff_node(na, nb, prefix, out)
+            _diff_node(na, nb, _node_label(k, nb), prefix, out)
 
 
-def _node_label(n: NodeProto) -> str:
-    k = _node_key(n)
-    return _q(k) if isinstance(k, str) else _q(n.name or n.op_type)
+def _node_label(k: Any, n: NodeProto) -> str:
+    """The output name a node is known by (or its name or op type when it has no output)."""
+    if isinstance(k, str) or (isinstance(k, _Dup) and isinstance(k[0], str)):
+        return _name(k)
+    return _q(n.name or n.op_type)
 
 
-def _diff_node(na: NodeProto, nb: NodeProto, prefix: str, out: list[str]) -> None:
-    label = _node_label(nb)
+def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[str]) -> None:
     op_a, op_b = _op(na), _op(nb)
     if op_a != op_b:
         out.append(f"~ {prefix}node {label} ({op_a} → {op_b})")
@@ -346,6 +362,8 @@ def _fn_key(f: FunctionProto) -> tuple[str, str, str]:
 
 
 def _fn_label(k: Any) -> str:
+    if isinstance(k, _Dup):
+        return f"{_fn_label(k[0])} (#{k[1]})"
     if isinstance(k, tuple) and len(k) == 3:
         domain, name, overload = k
         return _q((domain + "." if domain else "") + name + (":" + overload if overload else ""))
@@ -377,7 +395,7 @@ def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str) -> list[st
 
 def _diff_opsets(la: Any, lb: Any, prefix: str, out: list[str]) -> None:
     for k, oa, ob in _align(la, lb, lambda o: o.domain):
-        dom = _q(k) if isinstance(k, str) else _q(str(k))
+        dom = _name(k)
         if oa is None and ob is not None:
             out.append(f"+ {prefix}opset {dom} {ob.version}")
         elif ob is None and oa is not None:
@@ -405,7 +423,7 @@ def diff_models(a: ModelProto, b: ModelProto) -> list[str]:
             out.append(f"~ {name} {_short(va, 80)} → {_short(vb, 80)}")
     _diff_opsets(a.opset_import, b.opset_import, "", out)
     for k, ma, mb in _align(a.metadata_props, b.metadata_props, lambda m: m.key):
-        key = _q(str(k))
+        key = _name(k)
         if ma is None and mb is not None:
             out.append(f"+ metadata {key} = {_short(format_string(mb.value.encode()), 80)}")
         elif mb is None and ma is not None:

@@ -67,5 +67,6 @@ def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
         result = parse_text(text, kind, path)
     if not result.ok or result.tree is None:
         raise ParseError(result.diagnostics)
-    tree = result.tree[0] if kind == "node_list" else result.tree
-    return print_ast(tree)
+    if kind == "node_list":
+        return print_ast(result.tree[0], end_comments=result.end_comments)
+    return print_ast(result.tree)

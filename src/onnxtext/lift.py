@@ -236,6 +236,8 @@ class Lifter:
             return A.MapType(S, A.Ident(S, key.name), self.type(mt.value_type, where)[0]), extra
         if kind == "opaque_type":
             ot = t.opaque_type
+            if ot.HasField("domain") and not ot.HasField("name"):
+                raise NotRepresentable(f"{where}: an opaque type with a domain and no name")
             return A.OpaqueType(S, ot.domain if ot.HasField("domain") else None, ot.name if ot.HasField("name") else None), extra
         raise NotRepresentable(f"{where}: a type with no kind set")
 
@@ -276,15 +278,11 @@ class Lifter:
                 handled |= {"external_data", "data_location"}
         else:
             lits = decode_literals(t, dt)
-            values: list[A.Number | A.Str | A.Word] = []
-            for lit in lits.values:
-                if isinstance(lit, bytes):
-                    values.append(A.Str(S, lit))
-                elif lit[:1].isalpha() or lit[:2] in ("-n", "-i", "-N", "-I"):
-                    values.append(A.Word(S, lit) if lit[:1].isalpha() else A.Number(S, lit))
-                else:
-                    values.append(A.Number(S, lit))
-            body = A.LiteralBody(S, values)
+            if dt.kind == "string":
+                body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
+            else:
+                # Numbers (and nan/inf) print as one body: no AST object per element.
+                body = A.NumberBody(S, ", ".join(lits.values))  # type: ignore[arg-type]
             handled |= {dt.field, "raw_data"}
             if lits.raw != (self.raw_tensors and dt.kind != "string"):
                 entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))

@@ -296,6 +296,15 @@ class Lowering:
                 return
             t.dims.append(d.value)
         if isinstance(body, A.ExternalBody):
+            if any(isinstance(i, A.PropPair) and isinstance(i.key, A.Str) and i.key.value == b"digest" for i in body.items):
+                self.error(
+                    BAD_TENSOR,
+                    "this tensor is a digest (sha256 and statistics from 'onnxtext print --weights digest'), not data: "
+                    "digest texts are for reading and diffing only and cannot be parsed back; "
+                    "print the model with --weights inline or --weights external",
+                    body.span,
+                )
+                return
             t.data_location = TensorProto.EXTERNAL
             for item in body.items:
                 entry = t.external_data.add()
@@ -317,7 +326,11 @@ class Lowering:
             errors = encode_number_text(t, dt, body.text, raw=use_raw)
             if errors:
                 for e in errors[:5]:
-                    self.error(BAD_TENSOR, e.message, self._item_span(body, e.index))
+                    span = self._item_span(body, e.index)
+                    message = e.message
+                    if len(span) == 0:
+                        message = "expected a number here (two commas in a row, or a trailing comma)"
+                    self.error(BAD_TENSOR, message, span)
             return
         literals: list[tuple[str, Any]] = []
         for v in body.values:
@@ -343,6 +356,9 @@ class Lowering:
         pos = 0
         for i, part in enumerate(text.split(",")):
             if i == index:
+                if not part.strip():  # an empty item: point at the comma or brace after it
+                    at = offset + pos + len(part)
+                    return Span(at, at)
                 lead = len(part) - len(part.lstrip())
                 return Span(offset + pos + lead, offset + pos + len(part.rstrip()))
             pos += len(part) + 1

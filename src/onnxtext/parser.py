@@ -55,6 +55,8 @@ class ParseResult:
     diagnostics: list[Diagnostic]
     source: SourceFile
     comments: list[Comment] = field(default_factory=list)
+    # Comments after the last node of a node_list text (other trees keep them on their nodes).
+    end_comments: list[A.Comment] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -145,6 +147,8 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     # -- names and leaves
     def name(self, c: list[Any]) -> A.Ident:
         return self._ident(c[0])
+
+    graph_name = name
 
     def literal(self, c: list[Any]) -> A.Number | A.Str | A.Word:
         t = c[0]
@@ -249,10 +253,16 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
             return A.OpaqueType(_span(c), None, None)
         if len(parts) == 1:
             return A.OpaqueType(_span(c), None, parts[0])
-        return A.OpaqueType(_span(c), parts[0], parts[1].value)
+        return A.OpaqueType(_span(c), parts[0], parts[1])
 
     def qualified(self, c: list[Any]) -> str:
         return "".join(t.value for t in c)
+
+    def opaque_part(self, c: list[Any]) -> str:
+        t = c[0]
+        if isinstance(t, Tok):
+            return self._string(t).decode("utf-8", "surrogateescape")
+        return str(t)
 
     # -- value infos, graphs
     def value_info(self, c: list[Any]) -> A.ValueInfo:
@@ -286,7 +296,7 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return self._graph(c, c[1])
 
     def graph_value(self, c: list[Any]) -> A.Graph:
-        return self._graph(c, self._ident(c[1]))
+        return self._graph(c, c[1])
 
     # -- nodes
     def label(self, c: list[Any]) -> tuple[A.Ident | None, Span]:
@@ -668,9 +678,10 @@ def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseRe
             last_error = err.offset
             work = blanked
     diags = _dedupe(diags)
+    end_comments: list[A.Comment] = []
     if tree is not None:
-        _attach_comments(tree, comments, text)
-    return ParseResult(tree if not any(d.code == SYNTAX for d in diags) or tree is not None else None, diags, source, comments)
+        end_comments = _attach_comments(tree, comments, text)
+    return ParseResult(tree, diags, source, comments, end_comments)
 
 
 def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -711,10 +722,13 @@ def _blank_line(text: str, offset: int) -> str | None:
 # ---------------------------------------------------------------- comments
 
 
-def _attach_comments(tree: Any, comments: list[Comment], text: str) -> None:
-    """Give each comment to the node it precedes (or follows on the same line) for ``fmt``."""
+def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Comment]:
+    """Give each comment to the node it precedes (or follows on the same line) for ``fmt``.
+
+    Returns the comments after the last node of a bare node list, which has no owner to keep them.
+    """
     if not comments:
-        return
+        return []
     bodies: list[tuple[Any, list[A.Node]]] = []
 
     def collect_graph(g: A.Graph) -> None:
@@ -737,13 +751,23 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> None:
         collect_graph(tree)
     elif isinstance(tree, A.Function):
         bodies.append((tree, tree.nodes))
-    elif isinstance(tree, list):
-        for n in tree:
+    elif isinstance(tree, A.Node):
+        top = _Body(tree.span, [tree])
+        bodies.append((top, top.nodes))
+        for a in tree.attributes:
+            for sub in _graphs_in(a.value):
+                collect_graph(sub)
+    elif isinstance(tree, tuple):  # node_list: (nodes, span of the braces)
+        top = _Body(tree[1], tree[0])
+        bodies.append((top, top.nodes))
+        for n in tree[0]:
             for a in n.attributes:
                 for sub in _graphs_in(a.value):
                     collect_graph(sub)
     for c in comments:
         comment = A.Comment(Span(c.start, c.end), c.text)
+        if isinstance(tree, A.Model) and _place_in_model(tree, c.start, comment):
+            continue
         owner = None
         for container, _nodes in bodies:
             if container.span.start <= c.start < container.span.end:
@@ -783,6 +807,32 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> None:
                     owner.comments.append(comment)
             else:
                 owner.comments.append(comment)
+    return top.end_comments if isinstance(top, _Body) else []
+
+
+class _Body:
+    """A node list that is not a graph or function body (the node and node_list entry points)."""
+
+    def __init__(self, span: Span, nodes: list[A.Node]) -> None:
+        self.span = Span(span.start, max(span.end, max((n.span.end for n in nodes), default=span.end)) + 1)
+        self.nodes = nodes
+        self.comments: list[A.Comment] = []
+        self.end_comments: list[A.Comment] = []
+
+
+def _place_in_model(model: A.Model, offset: int, comment: A.Comment) -> bool:
+    """Comments between the header and the graph, or before a function, stay where they are."""
+    graph = model.graph
+    header_end = model.header.span.end if model.header is not None else -1
+    if header_end <= offset < graph.span.start and model.header is not None:
+        graph.comments.append(comment)
+        return True
+    if offset >= graph.span.end:
+        for f in model.functions:
+            if offset < f.span.start:
+                f.comments.append(comment)
+                return True
+    return False
 
 
 def _same_line(text: str, a: int, b: int) -> bool:

@@ -17,6 +17,7 @@ __all__ = ["Printer", "print_ast", "quote", "format_string"]
 
 INDENT = "   "
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
+_QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
 
 
@@ -153,9 +154,12 @@ class Printer:
         return f"sparse_tensor({self.print_TensorType(n.tensor, level)})"
 
     def print_OpaqueType(self, n: A.OpaqueType, level: int) -> str:
-        if n.domain is not None:
-            return f"opaque({n.domain}, {n.name or ''})"
-        return f"opaque({n.name or ''})"
+        parts = [n.domain] if n.domain is not None else []
+        if n.name is not None:
+            parts.append(n.name)
+        elif parts:
+            parts.append("")
+        return "opaque(" + ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts) + ")"
 
     def print_ValueInfo(self, n: A.ValueInfo, level: int) -> str:
         head = self.print(n.type, level) + " " if n.type is not None else ""
@@ -210,9 +214,11 @@ class Printer:
     def print_Node(self, n: A.Node, level: int) -> str:
         parts = []
         if n.has_label:
-            parts.append("[" + (quote(n.label) if n.label is not None else "") + "] ")
-        parts.append(self._ids(n.outputs))
-        parts.append(" = ")
+            parts.append("[" + (quote(n.label) if n.label is not None else "") + "]")
+        if n.outputs:
+            parts.append(self._ids(n.outputs))
+        parts = [" ".join(parts)] if parts else []
+        parts.append(" = " if parts else "= ")
         parts.append("".join(p.value + "." for p in n.domain) + n.op_type.value)
         if n.overload is not None:
             parts.append(":" + n.overload.value)
@@ -224,12 +230,7 @@ class Printer:
         else:
             parts.append(attrs + " (" + self._ids(n.inputs) + ")")
         parts.append(self._props(n.props, level))
-        text = "".join(parts)
-        if n.outputs:
-            pass
-        else:
-            text = text.lstrip() if not n.has_label else text
-        return text
+        return "".join(parts)
 
     def _ids(self, ids: list[A.Ident]) -> str:
         return ", ".join(quote(i) if i.value else '""' for i in ids)
@@ -268,7 +269,8 @@ class Printer:
         lines.append(INDENT * level + self._nodes(n.nodes, n.end_comments, level))
         text = "\n".join(lines)
         if n.comments:
-            text = "\n".join("#" + c.text for c in n.comments) + "\n" + INDENT * level + text
+            pad = INDENT * level
+            text = "\n".join(pad + "#" + c.text for c in n.comments) + "\n" + pad + text
         return text
 
     def print_Function(self, n: A.Function, level: int) -> str:
@@ -305,12 +307,18 @@ class Printer:
 _PRINTER: Printer | None = None
 
 
-def print_ast(node: Any) -> str:
+def print_ast(node: Any, end_comments: list[A.Comment] | None = None) -> str:
     """The text of an AST node (a model, graph, function, node or list of nodes)."""
     global _PRINTER
     if _PRINTER is None:
         _PRINTER = Printer()
     if isinstance(node, list):
-        return _PRINTER._nodes(node, [], 0) + "\n"
+        return _PRINTER._nodes(node, end_comments or [], 0) + "\n"
+    if isinstance(node, A.Node):
+        lines = ["#" + c.text for c in node.comments]
+        line = _PRINTER.print_Node(node, 0)
+        if node.trailing_comment is not None:
+            line += "  #" + node.trailing_comment.text
+        return "\n".join(lines + [line]) + "\n"
     text = _PRINTER.print(node)
     return text if text.endswith("\n") else text + "\n"

@@ -283,7 +283,7 @@ class CheckContext:
             name = getattr(msg, "name", "")
             if name:
                 text += f" '{name}'"
-        if token is None or token == "name":
+        if token is None or token in ("name", "type"):
             return text
         if isinstance(token, str):
             return f"{text} {token}"
@@ -305,7 +305,8 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     kind = token[0]
     arg = token[1] if len(token) > 1 else None
     if isinstance(node, A.Node) and isinstance(arg, int):
-        items: list[Any] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}.get(kind, [])
+        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
+        items = table.get(kind, [])
         return items[arg].span if 0 <= arg < len(items) else None
     if isinstance(node, A.Function):
         if kind in ("input", "output") and isinstance(arg, int):

@@ -46,9 +46,9 @@ def required_ir_version(domain: str, version: int) -> tuple[int, str] | None:
     column = _COLUMN.get(normalize_domain(domain))
     if column is None:
         return None
-    for release in RELEASES:
-        if release[column] >= version:
-            return release[1], release[0]
+    for name, ir, *opsets in RELEASES:
+        if opsets[column - 2] >= version:
+            return ir, name
     return None
 
 
@@ -97,7 +97,7 @@ _REVERSE_DNS = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+")
 class DomainNaming(Rule):
     code = "W103"
     name = "domain-naming"
-    description = "Model and operator-set domains should be reverse-DNS names such as 'com.example'."
+    description = "The model's domain, when set, should be a reverse-DNS name such as 'com.example.models'."
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         if model.domain and not _REVERSE_DNS.fullmatch(model.domain):

@@ -1,0 +1,17 @@
+"""E201: every graph has a name."""
+
+from __future__ import annotations
+
+from ...proto import GraphProto
+from ..context import CheckContext, GraphInfo
+from ..rule import Rule
+
+
+class GraphName(Rule):
+    code = "E201"
+    name = "graph-name"
+    description = "Every graph (the main graph and subgraphs) must have a name."
+
+    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
+        if isinstance(graph.proto, GraphProto) and not graph.proto.name:
+            ctx.report(self.code, "the graph has no name", graph.path, token="name")

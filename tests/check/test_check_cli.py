@@ -1,0 +1,95 @@
+"""``onnxtext check`` and ``onnxtext rules``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from onnxtext import cli
+from onnxtext.check import RULES
+from onnxtext.document import parse_model
+from onnxtext.io import save
+
+GOOD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Relu(x) }\n'
+BAD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Rleu(x) }\n'
+WARN = '<ir_version: 9, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Relu(x) }\n'
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    p = tmp_path / name
+    p.write_text(text)
+    return str(p)
+
+
+def test_clean_file_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", _write(tmp_path, "g.onnxtxt", GOOD)]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_error_exits_1_with_caret(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}:2:38: error[E301]: unknown operator 'Rleu'" in out
+    assert "^~~~" in out
+
+
+def test_warnings_do_not_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", _write(tmp_path, "w.onnxtxt", WARN)]) == 0
+    assert "warning[W101]" in capsys.readouterr().out
+
+
+def test_select_and_ignore(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path, "--ignore", "E301"]) == 0
+    assert cli.main(["check", path, "--select", "E2,W"]) == 0
+    assert cli.main(["check", path, "--select", "e3"]) == 1
+    assert cli.main(["check", path, "--select", "X9"]) == 2
+
+
+def test_binary_model_gets_readable_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(tmp_path / "b.onnx")
+    save(parse_model(BAD), path)
+    assert cli.main(["check", path]) == 1
+    out = capsys.readouterr().out
+    assert f"{path}: error[E301]: unknown operator 'Rleu'" in out
+    assert "(at graph/node[0] (Rleu) op_type)" in out
+
+
+def test_parse_errors_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", _write(tmp_path, "p.onnxtxt", "g (float[2] x => (y) {}")]) == 1
+    assert "error[P" in capsys.readouterr().out
+
+
+def test_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["check", str(tmp_path / "nope.onnxtxt")]) == 1
+
+
+def test_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path, "--format", "json"]) == 1
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["code"] == "E301" and (item["line"], item["column"]) == (2, 38) and item["severity"] == "error"
+
+
+def test_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path, "--format", "sarif"]) == 1
+    log = json.loads(capsys.readouterr().out)
+    assert log["version"] == "2.1.0"
+    run = log["runs"][0]
+    assert [r["id"] for r in run["tool"]["driver"]["rules"]] == [r.code for r in RULES]
+    (result,) = run["results"]
+    assert result["ruleId"] == "E301" and result["level"] == "error"
+    assert run["tool"]["driver"]["rules"][result["ruleIndex"]]["id"] == "E301"
+    region = result["locations"][0]["physicalLocation"]["region"]
+    assert (region["startLine"], region["startColumn"]) == (2, 38)
+
+
+def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["rules"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [r.code for r in RULES]
+    assert lines[0].split()[:3] == ["E101", "error", "ir-version-present"]

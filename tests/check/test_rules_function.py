@@ -1,0 +1,70 @@
+"""Function rules: E401-E404 (and SSA rules inside function bodies)."""
+
+from __future__ import annotations
+
+from checkutil import located
+
+HEAD = '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\ng (float[2] x) => (float[2] y) { y = local.F(x) }\n'
+FH = '<domain: "local", opset_import: ["" : 21]>\n'
+
+
+def test_valid_function() -> None:
+    text = HEAD + FH + "F <alpha: float = 0.5> (a) => (b) {\n  b = LeakyRelu <alpha: float = @alpha> (a)\n}\n"
+    assert located(text) == []
+
+
+def test_e401_duplicate_function() -> None:
+    text = HEAD + FH + "F (a) => (b) { b = Relu(a) }\n" + FH + "F (a) => (b) { b = Neg(a) }\n"
+    assert located(text, "E401") == [("E401", 6, 1)]
+
+
+def test_e402_duplicate_function_attribute() -> None:
+    text = HEAD + FH + "F <alpha, alpha> (a) => (b) { b = Relu(a) }\n"
+    assert located(text, "E402") == [("E402", 4, 4)]
+
+
+def test_e402_duplicate_function_output() -> None:
+    text = HEAD + FH + "F (a) => (b, b) { b = Relu(a) }\n"
+    assert located(text, "E402") == [("E402", 4, 14)]
+
+
+def test_e203_duplicate_function_input() -> None:
+    text = HEAD + FH + "F (a, a) => (b) { b = Relu(a) }\n"
+    assert located(text, "E203") == [("E203", 4, 7)]
+
+
+def test_e204_function_body_uses_undefined() -> None:
+    text = HEAD + FH + "F (a) => (b) { b = Relu(c) }\n"
+    assert located(text, "E204") == [("E204", 4, 25)]
+
+
+def test_e205_function_output_not_produced() -> None:
+    text = HEAD + FH + "F (a) => (b) { c = Relu(a) }\n"
+    assert located(text, "E205") == [("E205", 4, 11)]
+
+
+def test_e302_function_domain_not_imported_by_function() -> None:
+    text = HEAD + '<domain: "local", opset_import: ["" : 21]>\nF (a) => (b) { b = com.x.Op(a) }\n'
+    assert located(text, "E302") == [("E302", 4, 20)]
+
+
+def test_e404_function_and_model_opsets_disagree() -> None:
+    # Softmax changed at opset 13: model imports 21, function 11.
+    text = HEAD + '<domain: "local", opset_import: ["" : 11]>\nF (a) => (b) { b = Softmax(a) }\n'
+    assert located(text, "E404") == [("E404", 4, 20)]
+    same_schema = HEAD + '<domain: "local", opset_import: ["" : 14]>\nF (a) => (b) { b = Relu(a) }\n'
+    assert located(same_schema, "E404") == []
+
+
+def test_e403_function_attribute_default_is_a_reference() -> None:
+    text = HEAD + FH + "F <alpha: float = @beta> (a) => (b) { b = Relu(a) }\n"
+    assert located(text, "E403") == [("E403", 4, 4)]
+
+
+def test_e403_function_attribute_default_without_type() -> None:
+    from onnxtext.check import check
+    from onnxtext.document import parse_model
+
+    m = parse_model(HEAD + FH + "F <alpha: float = 0.5> (a) => (b) { b = Relu(a) }\n")
+    m.functions[0].attribute_proto[0].type = 0  # type: ignore[assignment]
+    assert [d.code for d in check(m, select=["E403"])] == ["E403"]

@@ -1,0 +1,129 @@
+"""Graph rules: E201-E208."""
+
+from __future__ import annotations
+
+from checkutil import VALID, diagnostics, located
+
+H = '<ir_version: 10, opset_import: ["" : 21]>\n'
+
+
+def test_valid_graph() -> None:
+    assert located(VALID, "E2") == []
+
+
+def test_e201_graph_name_missing() -> None:
+    text = H + '"" (float[2] x) => (float[2] y) { y = Relu(x) }\n'
+    assert located(text, "E201") == [("E201", 2, 1)]
+
+
+def test_e202_untyped_main_input() -> None:
+    text = H + "g (x) => (float[2] y) { y = Relu(x) }\n"
+    assert located(text, "E202") == [("E202", 2, 4)]
+
+
+def test_e202_untyped_main_output() -> None:
+    text = H + "g (float[2] x) => (y) { y = Relu(x) }\n"
+    assert located(text, "E202") == [("E202", 2, 20)]
+
+
+def test_e202_subgraph_io_may_be_untyped() -> None:
+    text = H + (
+        "g (bool c, float[2] x) => (float[2] y) {\n"
+        "  y = If(c) <then_branch = t () => (a) { a = Relu(x) }, else_branch = e () => (b) { b = Neg(x) }>\n"
+        "}\n"
+    )
+    assert located(text, "E2") == []
+
+
+def test_e208_unknown_rank_main_input() -> None:
+    text = H + "g (float[] x) => (float[2] y) { y = Relu(x) }\n"
+    assert located(text, "E208") == [("E208", 2, 4)]
+    assert located(H + "g (float x) => (float y) { y = Relu(x) }\n", "E208") == []
+
+
+def test_e203_node_output_redefined() -> None:
+    text = H + "g (float[2] x) => (float[2] y) {\n  t = Relu(x)\n  t = Neg(x)\n  y = Relu(t)\n}\n"
+    diags = diagnostics(text, "E203")
+    assert located(text, "E203") == [("E203", 4, 3)]
+    assert diags[0].related[0].span.start.line == 3  # type: ignore[union-attr]
+
+
+def test_e203_output_shadows_graph_input() -> None:
+    text = H + "g (float[2] x) => (float[2] y) {\n  x = Relu(x)\n  y = Relu(x)\n}\n"
+    assert located(text, "E203") == [("E203", 3, 3)]
+
+
+def test_e203_duplicate_graph_input() -> None:
+    text = H + "g (float[2] x, float[2] x) => (float[2] y) { y = Relu(x) }\n"
+    assert located(text, "E203") == [("E203", 2, 25)]
+
+
+def test_e203_same_output_twice_in_one_node() -> None:
+    text = H + "g (float[2] x) => (float[2] y) {\n  y, y = Split <num_outputs = 2> (x)\n}\n"
+    assert located(text, "E203") == [("E203", 3, 6)]
+
+
+def test_e203_subgraph_output_reuses_outer_name() -> None:
+    text = H + (
+        "g (bool c, float[2] x) => (float[2] y) {\n"
+        "  t = Relu(x)\n"
+        "  y = If(c) <then_branch = th () => (t) { t = Neg(x) }, else_branch = el () => (b) { b = Neg(x) }>\n"
+        "}\n"
+    )
+    assert located(text, "E203") == [("E203", 4, 43)]
+
+
+def test_e204_undefined_value_with_suggestion() -> None:
+    text = H + "g (float[2] input) => (float[2] y) { y = Relu(inptu) }\n"
+    diags = diagnostics(text, "E204")
+    assert located(text, "E204") == [("E204", 2, 47)]
+    assert "did you mean 'input'" in diags[0].message
+
+
+def test_e204_wrong_order() -> None:
+    text = H + "g (float[2] x) => (float[2] y) {\n  y = Relu(t)\n  t = Neg(x)\n}\n"
+    diags = diagnostics(text, "E204")
+    assert located(text, "E204") == [("E204", 3, 12)]
+    assert "topological order" in diags[0].message
+    assert diags[0].related[0].span.start.line == 4  # type: ignore[union-attr]
+
+
+def test_e204_subgraph_uses_outer_value() -> None:
+    text = H + (
+        "g (bool c, float[2] x) => (float[2] y) {\n"
+        "  t = Relu(x)\n"
+        "  y = If(c) <then_branch = th () => (a) { a = Neg(t) }, else_branch = el () => (b) { b = Neg(q) }>\n"
+        "}\n"
+    )
+    assert located(text, "E204") == [("E204", 4, 94)]
+
+
+def test_e204_empty_optional_input_is_fine() -> None:
+    text = H + 'g (float[2] x) => (float[2] y) { y = Clip(x, "", "") }\n'
+    assert located(text, "E204") == []
+
+
+def test_e205_graph_output_not_produced() -> None:
+    text = H + "g (float[2] x) => (float[2] y, float[2] z) { y = Relu(x) }\n"
+    assert located(text, "E205") == [("E205", 2, 41)]
+
+
+def test_e205_output_may_be_an_input_or_initializer() -> None:
+    text = H + "g (float[2] x) => (float[2] x, float[1] w) <float[1] w = {1}> { }\n"
+    assert located(text, "E205") == []
+
+
+def test_e206_duplicate_initializer() -> None:
+    text = H + (
+        "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}, float[2] w = {3, 4}> { y = Add(x, w) }\n"
+    )
+    assert located(text, "E206") == [("E206", 2, 63)]
+
+
+def test_e207_initializer_must_be_input_before_ir4() -> None:
+    graph = "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) }\n"
+    text = '<ir_version: 3, opset_import: ["" : 8]>\n' + graph
+    assert located(text, "E207") == [("E207", 2, 42)]
+    assert located(H + graph, "E207") == []
+    as_input = '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = Add(x, w) }\n'
+    assert located(as_input, "E207") == []

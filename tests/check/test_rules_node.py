@@ -1,0 +1,139 @@
+"""Node rules: E301-E310, W301."""
+
+from __future__ import annotations
+
+from checkutil import diagnostics, located
+
+H = '<ir_version: 10, opset_import: ["" : 21]>\n'
+
+
+def g(body: str, inputs: str = "float[2] x", outputs: str = "float[2] y") -> str:
+    return H + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n"
+
+
+def test_valid_nodes() -> None:
+    text = g("  t = Clip(x)\n  c = Concat <axis = 0> (t, x)\n  y = Softmax <axis = -1> (t)")
+    assert located(text, "E3") == []
+
+
+def test_e301_unknown_operator_with_suggestion() -> None:
+    text = g("  y = Rleu(x)")
+    assert located(text, "E301") == [("E301", 3, 7)]
+    assert "did you mean 'Relu'" in diagnostics(text, "E301")[0].message
+
+
+def test_e301_operator_newer_than_opset() -> None:
+    text = '<ir_version: 7, opset_import: ["" : 12]>\ng (float[2] x) => (float[2] y) {\n  y = Gelu(x)\n}\n'
+    assert located(text, "E301") == [("E301", 3, 7)]
+
+
+def test_e301_custom_domains_are_not_checked() -> None:
+    text = '<ir_version: 10, opset_import: ["" : 21, "com.example" : 1]>\ng (float[2] x) => (float[2] y) {\n  y = com.example.Anything(x)\n}\n'
+    assert located(text, "E3") == []
+
+
+def test_e302_domain_not_imported() -> None:
+    text = g("  y = com.microsoft.Gelu(x)")
+    assert located(text, "E302") == [("E302", 3, 7)]
+
+
+def test_e302_ml_domain_not_imported() -> None:
+    text = g("  y = ai.onnx.ml.Normalizer(x)")
+    assert located(text, "E302") == [("E302", 3, 7)]
+
+
+def test_e303_too_many_inputs() -> None:
+    text = g("  y = Relu(x, x)")
+    assert located(text, "E303") == [("E303", 3, 15)]
+
+
+def test_e303_too_few_inputs() -> None:
+    text = g("  y = Add(x)")
+    assert located(text, "E303") == [("E303", 3, 7)]
+
+
+def test_e303_required_input_empty() -> None:
+    text = g('  y = Gemm("", x)')
+    assert located(text, "E303") == [("E303", 3, 12)]
+
+
+def test_e303_variadic_and_optional_ok() -> None:
+    text = g('  y = Sum(x, x, x, x)\n  z = Clip(x, "", "")', outputs="float[2] y, float[2] z")
+    assert located(text, "E303") == []
+
+
+def test_e304_too_many_outputs() -> None:
+    text = g("  y, z = Relu(x)", outputs="float[2] y, float[2] z")
+    assert located(text, "E304") == [("E304", 3, 6)]
+
+
+def test_e305_unknown_attribute() -> None:
+    text = g("  y = Softmax <axsi = 1> (x)")
+    assert located(text, "E305") == [("E305", 3, 16)]
+    assert "did you mean 'axis'" in diagnostics(text, "E305")[0].message
+
+
+def test_e306_wrong_attribute_type() -> None:
+    text = g("  y = Softmax <axis = 1.5> (x)")
+    assert located(text, "E306") == [("E306", 3, 16)]
+    assert "INT, not FLOAT" in diagnostics(text, "E306")[0].message
+
+
+def test_e307_required_attribute_missing() -> None:
+    text = g("  y = Cast(x)")
+    assert located(text, "E307") == [("E307", 3, 7)]
+
+
+def test_e308_duplicate_attribute() -> None:
+    text = g("  y = Softmax <axis = 1, axis = 0> (x)")
+    assert located(text, "E308") == [("E308", 3, 26)]
+
+
+def test_e309_reference_outside_function() -> None:
+    text = g("  y = Softmax <axis: int = @ax> (x)")
+    assert located(text, "E309") == [("E309", 3, 16)]
+
+
+def test_e309_reference_to_undeclared_function_attribute() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.F(x) }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F <alpha> (a) => (b) {\n"
+        "  b = LeakyRelu <alpha: float = @alpah> (a)\n"
+        "}\n"
+    )
+    assert located(text, "E309") == [("E309", 5, 18)]
+    assert "did you mean 'alpha'" in diagnostics(text, "E309")[0].message
+    assert located(text.replace("@alpah", "@alpha"), "E3") == []
+
+
+def test_w301_missing_local_function() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.G(x) }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F (a) => (b) { b = Relu(a) }\n"
+    )
+    assert located(text, "W301") == [("W301", 2, 44)]
+
+
+def test_local_function_call_arity_and_attributes() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.F <beta = 1.0> (x, x) }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F <alpha> (a) => (b) { b = Relu(a) }\n"
+    )
+    assert located(text, "E3") == [("E305", 2, 47), ("E303", 2, 63)]
+
+
+def test_e310_attribute_with_two_values() -> None:
+    from onnxtext.check import check
+    from onnxtext.document import parse_model
+
+    m = parse_model(g("  y = Softmax <axis = 1> (x)"))
+    m.graph.node[0].attribute[0].f = 2.0
+    diags = check(m, select=["E310"])
+    assert [(d.code, d.path) for d in diags] == [("E310", "graph/node[0] (Softmax) attribute 'axis'")]
+    assert check(g("  y = Softmax <axis = 1> (x)"), select=["E310"]) == []

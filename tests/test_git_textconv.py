@@ -1,0 +1,99 @@
+"""``git diff`` of .onnx files through ``onnxtext print --weights digest`` (docs/git.md)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import onnxtext
+from onnxtext.io import save
+from test_external import big_model
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+SRC = Path(onnxtext.__file__).resolve().parents[1]
+
+
+def _git(repo: Path, env: dict[str, str], *args: str) -> str:
+    proc = subprocess.run(["git", "--no-pager", *args], cwd=repo, env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, f"git {' '.join(args)} failed:\n{proc.stderr}"
+    return proc.stdout
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    path = tmp_path / "repo"
+    path.mkdir()
+    _git(path, env, "init", "-q")
+    (path / ".gitattributes").write_text("*.onnx diff=onnx\n")
+    textconv = f"{shlex.quote(sys.executable)} -m onnxtext print --weights digest"
+    _git(path, env, "config", "diff.onnx.textconv", textconv)
+    _git(path, env, "config", "diff.onnx.binary", "true")
+    return path, env
+
+
+def _changed_model() -> onnxtext.proto.ModelProto:
+    m = big_model()
+    relu = next(n for n in m.graph.node if n.op_type == "LeakyRelu")
+    relu.attribute[0].f = 0.25
+    w = next(t for t in m.graph.initializer if t.name == "W")
+    arr = np.frombuffer(w.raw_data, np.float32).copy()
+    arr[123] = 42.0
+    w.raw_data = arr.tobytes()
+    return m
+
+
+def test_git_diff_shows_text(repo: tuple[Path, dict[str, str]]) -> None:
+    path, env = repo
+    save(big_model(), path / "model.onnx")
+    _git(path, env, "add", ".gitattributes", "model.onnx")
+    _git(path, env, "commit", "-q", "-m", "model")
+    save(_changed_model(), path / "model.onnx")
+
+    out = _git(path, env, "diff")
+    assert "-   y = LeakyRelu <alpha = 0.01> (h2)" in out
+    assert "+   y = LeakyRelu <alpha = 0.25> (h2)" in out
+    w_lines = [li for li in out.splitlines() if " W = " in li]
+    assert len(w_lines) == 2 and w_lines[0].startswith("-") and w_lines[1].startswith("+")
+    assert '"max": "42"' in w_lines[1] and '"digest": "sha256:' in w_lines[1]
+    assert "Binary files" not in out
+    # the raw bytes are binary for git (binary = true): no byte-level diff without textconv
+    assert "Binary files a/model.onnx and b/model.onnx differ" in _git(path, env, "diff", "--no-textconv")
+
+    # both sides from the object store (temporary files named like the original)
+    _git(path, env, "commit", "-q", "-am", "change")
+    between = _git(path, env, "diff", "HEAD~1", "HEAD")
+    assert "+   y = LeakyRelu <alpha = 0.25> (h2)" in between
+    assert _git(path, env, "diff", "HEAD~1", "HEAD", "--stat").count("model.onnx") == 1
+
+
+def test_git_diff_of_equal_rewrite_is_empty(repo: tuple[Path, dict[str, str]]) -> None:
+    """Same values stored differently (a rewritten file) may change bytes, not the text."""
+    path, env = repo
+    save(big_model(), path / "model.onnx")
+    _git(path, env, "add", ".gitattributes", "model.onnx")
+    _git(path, env, "commit", "-q", "-m", "model")
+    m = big_model()
+    m.producer_name = "rewritten"
+    save(m, path / "model.onnx")
+    out = _git(path, env, "diff")
+    assert '+   producer_name: "rewritten"' in out
+    assert " W = " not in "\n".join(li for li in out.splitlines() if li[:1] in "+-")
