@@ -127,8 +127,9 @@ def _location(diag: Diagnostic) -> str:
 
 def render_diagnostic(diag: Diagnostic, *, with_source: bool = True) -> str:
     """``path:line:col: error[CODE]: message``, then the source line and a caret under the span."""
-    head = f"{_location(diag)}: {diag.severity.value}[{diag.code}]: {diag.message}"
-    if diag.path and diag.span is None:
+    where = _location(diag)
+    head = f"{where}: {diag.severity.value}[{diag.code}]: {diag.message}"
+    if diag.path and diag.span is None and where != diag.path:
         head += f" (at {diag.path})"
     lines = [head]
     src = diag.source
