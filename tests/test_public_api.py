@@ -100,3 +100,31 @@ def test_check_model_reports_located_problems() -> None:
     diags = onnxtext.check_model("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
     errors = [d for d in diags if d.is_error]
     assert errors and errors[0].span is not None and errors[0].span.start.line == 3
+
+
+def test_unknown_fields_are_refused_not_dropped() -> None:
+    m = onnxtext.parse_model(MODEL)
+    # field 999 of NodeProto, varint 1: what a newer IR could add
+    node = m.graph.node[0]
+    node.MergeFromString(bytes([0xB8, 0x3E, 0x01]))
+    with pytest.raises(onnxtext.NotRepresentable, match="999"):
+        onnxtext.to_text(m)
+
+
+def test_tensor_props_in_attribute_lists_round_trip() -> None:
+    onnx = pytest.importorskip("onnx")
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    t1 = numpy_helper.from_array(np.array([1.5, 2], np.float32))  # name unset, raw_data
+    t2 = helper.make_tensor("b", onnx.TensorProto.INT64, [2], [3, 4])
+    t2.doc_string = "doc"
+    node = helper.make_node("Foo", ["x"], ["y"], ts=[t1, t2])
+    x = helper.make_tensor_value_info("x", onnx.TensorProto.FLOAT, ["N", 3])
+    x.type.tensor_type.shape.dim[0].denotation = "DATA_BATCH"
+    g = helper.make_graph([node], "g", [x], [helper.make_tensor_value_info("y", onnx.TensorProto.FLOAT, None)])
+    m = helper.make_model(g)
+    text = onnxtext.to_text(m)
+    assert '@{denotation: "DATA_BATCH"}' in text and "name: unset" in text
+    back = onnxtext.parse_model(text)
+    assert back.SerializeToString(deterministic=True) == m.SerializeToString(deterministic=True)

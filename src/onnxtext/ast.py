@@ -242,6 +242,7 @@ class TensorValue(AstNode):
     name: Ident | None
     has_equal: bool
     body: TensorBody
+    props: Props | None = None
 
 
 @dataclass(slots=True, eq=False)

@@ -26,7 +26,7 @@ def to_text(message: Any) -> str:
 
 
 def _to_text(msg: Any, message: Any) -> str:
-    _check_utf8(msg)
+    _check_printable(msg)
     lifter = Lifter()
     tree: A.AstNode
     if isinstance(msg, ModelProto):
@@ -42,13 +42,21 @@ def _to_text(msg: Any, message: Any) -> str:
     return print_ast(tree)
 
 
-def _check_utf8(msg: Any) -> None:
-    """Protobuf hands out invalid UTF-8 in string fields as bytes; say so before printing."""
+def _check_printable(msg: Any) -> None:
+    """Refuse what text would lose: unknown fields (from a newer IR) and non-UTF-8 string fields."""
     from google.protobuf.descriptor import FieldDescriptor
+    from google.protobuf.unknown_fields import UnknownFieldSet
 
     stack = [(msg, msg.DESCRIPTOR.name)]
     while stack:
         m, where = stack.pop()
+        unknown = UnknownFieldSet(m)
+        if len(unknown):
+            numbers = sorted({f.field_number for f in unknown})
+            raise NotRepresentable(
+                f"{where} has fields this onnxtext does not know (numbers {numbers}); "
+                "it was written by a newer ONNX version, and printing it would drop them"
+            )
         for fd, value in m.ListFields():
             if fd.type == FieldDescriptor.TYPE_MESSAGE:
                 if fd.is_repeated:

@@ -84,7 +84,6 @@ class Lifter:
     def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False) -> None:
         self.node_domain_unset = node_domain_unset
         self.raw_tensors = raw_tensors
-        self._tensor_extra: list[A.PropEntry] = []
 
     # ------------------------------------------------------------ generic fields
     def value(self, fd: FieldDescriptor, v: Any, where: str) -> A.PropValue:
@@ -250,14 +249,15 @@ class Lifter:
         dims = []
         for d in tt.shape.dim:
             which = d.WhichOneof("value")
-            if d.HasField("denotation"):
-                raise NotRepresentable(f"{where}: dimension denotation cannot be written in text yet")
             if which == "dim_value":
-                dims.append(A.Dim(S, value=d.dim_value))
+                dim = A.Dim(S, value=d.dim_value)
             elif which == "dim_param":
-                dims.append(A.Dim(S, param=d.dim_param, quoted=not is_identifier(d.dim_param)))
+                dim = A.Dim(S, param=d.dim_param, quoted=not is_identifier(d.dim_param))
             else:
-                dims.append(A.Dim(S))
+                dim = A.Dim(S)
+            if d.HasField("denotation"):
+                dim.props = A.Props(S, [_entry("denotation", _str(d.denotation))])
+            dims.append(dim)
         if not dims:
             return A.TensorType(S, A.Ident(S, dt.name), [], sparse)
         return A.TensorType(S, A.Ident(S, dt.name), dims, sparse)
@@ -358,7 +358,6 @@ class Lifter:
                     pre.append(_entry("type", _num(a.type)))
             # any value fields set next to a reference go to props
         else:
-            self._tensor_extra = []
             value, inferred, used = self._attr_value(a, where)
             handled |= used
             if not a.HasField("type"):
@@ -370,11 +369,6 @@ class Lifter:
                     pre.append(_entry("type", self.value(a.DESCRIPTOR.fields_by_name["type"], a.type, where)))
         if isinstance(value, A.AttrList) and not value.items and type_name is None:
             type_name = A.Ident(S, _ATTR_TYPE_NAMES.get(a.type, "undefined"))
-        if isinstance(value, A.TensorValue) and self._tensor_extra:
-            tensor_fields = [e for e in self._tensor_extra if e.key.value != ENCODING_KEY]
-            pre.extend(e for e in self._tensor_extra if e.key.value == ENCODING_KEY)
-            if tensor_fields:
-                pre.append(_entry("t", A.PropDict(S, tensor_fields)))
         rest = self._unknown_fields(a, handled, where)
         props = self.props_for(a, rest, where, pre)
         return A.Attribute(S, A.Ident(S, name), type_name, value, props)
@@ -404,7 +398,7 @@ class Lifter:
         if t == AttributeProto.STRINGS or (t == 0 and len(a.strings)):
             return A.AttrList(S, [A.Str(S, s) for s in a.strings]), AttributeProto.STRINGS, {"strings"}
         if t == AttributeProto.TENSORS or (t == 0 and len(a.tensors)):
-            return A.AttrList(S, [self.tensor_value(x, f"{where}.tensors[{i}]", single=False) for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
+            return A.AttrList(S, [self.tensor_value(x, f"{where}.tensors[{i}]") for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
         if t == AttributeProto.GRAPHS or (t == 0 and len(a.graphs)):
             return A.AttrList(S, [A.GraphValue(S, self.graph(x, f"{where}.graphs[{i}]")) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
         if t == AttributeProto.TYPE_PROTOS or (t == 0 and len(a.type_protos)):
@@ -428,16 +422,14 @@ class Lifter:
         text = _shortest_float32(f)
         return A.Number(S, text)
 
-    def tensor_value(self, t: TensorProto, where: str, *, single: bool = True) -> A.TensorValue:
-        """An attribute's tensor; fields it cannot show are left in ``self._tensor_extra``."""
+    def tensor_value(self, t: TensorProto, where: str) -> A.TensorValue:
+        """An attribute's tensor; fields the syntax does not show go to its own ``@{...}``."""
         ttype, body, entries = self.tensor_parts(t, where)
         if not t.HasField("name"):
             entries.append(_entry("name", _word("unset")))
-        if entries and not single:
-            raise NotRepresentable(f"{where}: fields {[e.key.value for e in entries]} of a tensor in a list cannot be written in text yet")
-        self._tensor_extra = entries
-        name = _ident(t.name) if t.name else None
-        return A.TensorValue(S, ttype, name, False, body)
+        props = A.Props(S, entries) if entries else None
+        name = _ident(t.name) if t.name or props is not None else None
+        return A.TensorValue(S, ttype, name, False, body, props)
 
     # ------------------------------------------------------------ functions
     def function(self, f: FunctionProto, where: str) -> A.Function:

@@ -475,7 +475,9 @@ class Lowering:
 
     def _tensor_value(self, v: A.TensorValue, t: TensorProto) -> None:
         t.name = self.name(v.name) if v.name is not None else ""
-        self.tensor_data(t, v.type, v.body, v.span, self._attr_raw)
+        raw = self._encoding(v.props)
+        self.tensor_data(t, v.type, v.body, v.span, self._attr_raw if raw is None else raw)
+        self._apply_tensor_props(t, v.props)
 
     def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: str) -> None:
         if not lst.items:

@@ -211,7 +211,12 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         return (dims if dims else None, _span(c))
 
     def dim(self, c: list[Any]) -> A.Dim:
-        t = c[0]
+        d = self._dim(c[0])
+        if c[1] is not None:
+            d.props = c[1]
+        return d
+
+    def _dim(self, t: Tok) -> A.Dim:
         span = _tspan(t)
         if t.type == "QMARK":
             return A.Dim(span)
@@ -397,6 +402,9 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
 
     def av_tensor(self, c: list[Any]) -> A.TensorValue:
         return A.TensorValue(_span(c), c[0], c[1], c[2] is not None, c[3])
+
+    def av_tensor_props(self, c: list[Any]) -> A.TensorValue:
+        return A.TensorValue(_span(c), c[0], c[1], c[3] is not None, c[4], c[2])
 
     def av_graph(self, c: list[Any]) -> A.GraphValue:
         return A.GraphValue(_span(c), c[0])

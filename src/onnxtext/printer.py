@@ -128,6 +128,9 @@ class Printer:
 
     # ------------------------------------------------------------ types
     def print_Dim(self, n: A.Dim, level: int) -> str:
+        return self._dim(n) + self._props(n.props, level)
+
+    def _dim(self, n: A.Dim) -> str:
         if n.value is not None:
             return str(n.value)
         if n.param is not None:
@@ -186,6 +189,7 @@ class Printer:
         head = self.print(n.type, level)
         if n.name is not None:
             head += " " + quote(n.name)
+        head += self._props(n.props, level)
         if n.has_equal:
             head += " ="
         return head + " " + self.print(n.body, level)

@@ -1,0 +1,116 @@
+"""Agreement of onnxtext's type inference with ``onnx.shape_inference`` on the ONNX backend suite.
+
+    python bench/bench_infer.py [--worst N] [--no-declared]
+
+For every value onnx infers in a model's main graph (value_info and outputs, graph inputs
+excluded) our type must be identical: same element type, same shape, same symbols.
+Symbols onnx makes up for unknown dims (``unk__N``, absent from the model) count as unknown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
+
+
+@dataclass
+class Agreement:
+    total: int = 0
+    same: int = 0
+    misses: Counter[str] = field(default_factory=Counter)
+    """Operator producing a value we got wrong → count."""
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def share(self) -> float:
+        return self.same / self.total if self.total else 1.0
+
+
+def _model_symbols(model: Any) -> set[str]:
+    found: set[str] = set()
+    for vi in list(model.graph.input) + list(model.graph.output) + list(model.graph.value_info):
+        if vi.type.HasField("tensor_type"):
+            found.update(d.dim_param for d in vi.type.tensor_type.shape.dim if d.dim_param)
+    return found
+
+
+def canonical(vt: Any, symbols: set[str]) -> Any:
+    """A ValueType with made-up ``unk__N`` symbols as unknown dims."""
+    from onnxtext.infer import ValueType
+
+    if vt.kind in ("tensor", "sparse_tensor") and vt.shape is not None:
+        dims = tuple(None if isinstance(d, str) and d.startswith("unk__") and d not in symbols else d for d in vt.shape)
+        return ValueType(vt.kind, vt.elem_type, dims)
+    if vt.kind in ("sequence", "optional") and vt.inner is not None:
+        return ValueType(vt.kind, inner=canonical(vt.inner, symbols))
+    return vt
+
+
+def compare(path: Path, agreement: Agreement, *, use_declared: bool = True) -> None:
+    import onnx
+
+    from onnxtext.infer import from_type_proto, infer_types
+
+    model = onnx.load(str(path), load_external_data=False)
+    reference = onnx.shape_inference.infer_shapes(model, strict_mode=False)
+    symbols = _model_symbols(model)
+    ours = infer_types(model, use_declared=use_declared)
+    producer = {out: node.op_type for node in model.graph.node for out in node.output}
+    inputs = {vi.name for vi in model.graph.input}
+    for vi in list(reference.graph.value_info) + list(reference.graph.output):
+        if vi.name in inputs or not vi.HasField("type"):
+            continue
+        expected = canonical(from_type_proto(vi.type), symbols)
+        got = ours.get(vi.name)
+        agreement.total += 1
+        if got is not None and canonical(got, symbols) == expected:
+            agreement.same += 1
+            continue
+        op = producer.get(vi.name, "?")
+        agreement.misses[op] += 1
+        agreement.examples.setdefault(op, [])
+        if len(agreement.examples[op]) < 3:
+            agreement.examples[op].append(f"{path.parent.name}:{vi.name}: onnx {expected}, ours {got}")
+
+
+def measure(paths: list[Path], *, use_declared: bool = True) -> Agreement:
+    agreement = Agreement()
+    for path in paths:
+        compare(path, agreement, use_declared=use_declared)
+    return agreement
+
+
+def report(agreement: Agreement, worst: int = 15) -> str:
+    lines = [f"agreement: {agreement.same}/{agreement.total} = {agreement.share:.4f}"]
+    for op, count in agreement.misses.most_common(worst):
+        lines.append(f"  {op:28s} {count:5d}  e.g. {agreement.examples[op][0]}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--worst", type=int, default=15)
+    parser.add_argument("--no-declared", action="store_true", help="ignore value_info / declared output types")
+    parser.add_argument("-k", default="", help="only model paths containing this")
+    args = parser.parse_args()
+    from corpus.backend import all_model_paths
+
+    paths = [p for p in all_model_paths() if args.k in str(p)]
+    start = time.perf_counter()
+    agreement = measure(paths, use_declared=not args.no_declared)
+    elapsed = time.perf_counter() - start
+    print(report(agreement, args.worst))
+    print(f"{len(paths)} models in {elapsed:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,2 @@
+"""Shape functions by operator family; importing this package registers them all."""
+
