@@ -114,7 +114,11 @@ shapes = st.one_of(st.none(), st.lists(dims, max_size=4))
 
 @st.composite
 def tensor_types(draw: Any) -> Any:
-    return helper.make_tensor_type_proto(draw(elem_types), draw(shapes))
+    tp = helper.make_tensor_type_proto(draw(elem_types), draw(shapes))
+    for d in tp.tensor_type.shape.dim:
+        if draw(st.integers(0, 5)) == 0:
+            d.denotation = draw(st.sampled_from(["DATA_BATCH", "DATA_CHANNEL", "x y", ""]))
+    return tp
 
 
 def type_protos(depth: int = 2) -> Any:
@@ -244,7 +248,6 @@ def tensors(draw: Any, name: Any = names, allow_extras: bool = True) -> Any:
         t = numpy_helper.from_array(draw(array_values(code, shape)), tname)
     t.name = tname  # numpy_helper leaves an empty name unset
     if allow_extras:
-        # (A tensor inside a list attribute cannot say `name: unset` in text: a limitation.)
         if draw(st.integers(0, 8)) == 0:
             t.ClearField("name")
         if draw(st.integers(0, 5)) == 0:
@@ -252,59 +255,6 @@ def tensors(draw: Any, name: Any = names, allow_extras: bool = True) -> Any:
         if draw(st.integers(0, 6)) == 0:
             helper.set_metadata_props(t, draw(meta))
     return t
-
-
-def _typed(t: Any) -> Any:
-    """The same tensor in the typed fields (not raw_data)."""
-    if not t.HasField("raw_data"):
-        return t
-    arr = numpy_helper.to_array(t)
-    out = helper.make_tensor(t.name, t.data_type, list(t.dims), arr.flatten().tolist())
-    return out
-
-
-def _raw(t: Any) -> Any:
-    """The same tensor in raw_data."""
-    if t.HasField("raw_data") or t.data_type == TensorProto.STRING:
-        return t
-    out = numpy_helper.from_array(numpy_helper.to_array(t), t.name)
-    out.name = t.name
-    return out
-
-
-def _list_tensors(m: Any) -> list[Any]:
-    """Every AttributeProto holding a list of tensors, anywhere in the model."""
-    found: list[Any] = []
-
-    def visit_nodes(ns: Any) -> None:
-        for n in ns:
-            for a in n.attribute:
-                if len(a.tensors):
-                    found.append(a)
-                if a.HasField("g"):
-                    visit_nodes(a.g.node)
-                for g in a.graphs:
-                    visit_nodes(g.node)
-
-    visit_nodes(m.graph.node)
-    for f in m.functions:
-        visit_nodes(f.node)
-        found.extend(a for a in f.attribute_proto if len(a.tensors))
-    return found
-
-
-def _harmonise_list_tensors(m: Any) -> None:
-    """Give the tensors of list attributes the encoding the printer picks as file-wide default."""
-    from onnxtext.lift import _all_tensors
-
-    for _ in range(3):  # re-encoding changes the counts the default is chosen from
-        own = as_own(m)
-        all_t = list(_all_tensors(own))
-        raw_default = sum(1 for x in all_t if x.HasField("raw_data")) > len(all_t) / 2
-        for a in _list_tensors(m):
-            new = [(_raw if raw_default else _typed)(x) for x in a.tensors]
-            del a.tensors[:]
-            a.tensors.extend(new)
 
 
 # ---------------------------------------------------------------- attributes, nodes, graphs
@@ -334,11 +284,8 @@ def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
     elif kind == "tensor":
         a = helper.make_attribute(name, draw(tensors(name=st.one_of(st.just(""), names))))
     elif kind == "tensors":
-        # Typed, non-string: models() re-encodes them to the file-wide default, since a
-        # tensor in a list cannot carry its own `encoding` (see test_tensor_list_with_raw_tensors_prints).
-        items = draw(st.lists(tensors(name=st.one_of(st.just(""), names), allow_extras=False), min_size=1, max_size=2))
-        items = [_typed(x) for x in items if x.data_type != TensorProto.STRING]
-        a = helper.make_attribute(name, items or [helper.make_tensor("", TensorProto.INT64, [1], [1])])
+        # Raw and typed, strings, unset names, doc strings: tensors in lists carry property blocks (5cd04a1).
+        a = helper.make_attribute(name, draw(st.lists(tensors(name=st.one_of(st.just(""), names)), min_size=1, max_size=2)))
     elif kind == "type":
         a = helper.make_attribute(name, draw(type_protos()))
     elif kind == "types":
@@ -486,7 +433,6 @@ def models(draw: Any) -> Any:
         helper.set_model_props(m, draw(meta))
     for f in draw(st.lists(functions(), max_size=2)):
         m.functions.append(f)
-    _harmonise_list_tensors(m)
     if draw(st.integers(0, 10)) == 0:
         cfg = m.configuration.add()
         cfg.name = draw(plain_names)
@@ -742,11 +688,6 @@ def test_tensor_list_from_numpy_helper_prints() -> None:
     _assert_roundtrip("model", helper.make_model(graph))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: 'a: sparse_tensors = []' parses, but to_text of the result raises NotRepresentable "
-    "(attribute of type 12 cannot be written in text yet)",
-)
 def test_empty_sparse_tensors_list_prints() -> None:
     model = onnxtext.parse_model('<ir_version: 10, opset_import: ["": 21]> g () => () { y = Foo <esp: sparse_tensors = []> () }')
     _assert_roundtrip("model", model)

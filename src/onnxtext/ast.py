@@ -122,7 +122,7 @@ class PropPair(AstNode):
     value: PropValue
 
 
-PropValue = Union[Number, Str, Word, PropList, PropDict]
+PropValue = Union[Number, Str, Word, PropList, PropDict, "GraphValue", "TensorValue"]
 
 
 @dataclass(slots=True, eq=False)
@@ -264,7 +264,8 @@ class GraphValue(AstNode):
     graph: Graph
 
 
-SingleValue = Union[Number, Str, AttrRef, TypeValue, TensorValue, GraphValue]
+# PropDict: a message written field by field (a sparse tensor).
+SingleValue = Union[Number, Str, AttrRef, TypeValue, TensorValue, GraphValue, PropDict]
 
 
 @dataclass(slots=True, eq=False)

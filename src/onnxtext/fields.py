@@ -51,10 +51,12 @@ def suggest(word: str, choices: Sequence[str]) -> str:
 
 @dataclass
 class FieldSink:
-    """Where diagnostics of field assignment go."""
+    """Where diagnostics of field assignment go, and who lowers graphs and tensors in values."""
 
     source: SourceFile | None
     diags: list[Diagnostic] = field(default_factory=list)
+    # Fills a GraphProto/TensorProto field from a graph or tensor written in a property value.
+    structured: Callable[[Message, A.AstNode], bool] | None = None
 
     def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
         self.diags.append(Diagnostic.at(code, Severity.ERROR, message, span, self.source, fix=fix))
@@ -100,6 +102,7 @@ def _describe(node: A.AstNode) -> str:
 
 
 Special = Callable[[Message, A.PropEntry, FieldSink], bool]
+
 
 
 def apply_entries(
@@ -165,6 +168,11 @@ def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSi
 
 
 def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink) -> None:
+    if isinstance(value, (A.GraphValue, A.TensorValue)):
+        if sink.structured is None or not sink.structured(msg, value):
+            kind = "a graph" if isinstance(value, A.GraphValue) else "a tensor"
+            sink.error(BAD_VALUE, f"{msg.DESCRIPTOR.name} cannot be written as {kind}", value.span)
+        return
     if isinstance(value, A.PropDict):
         apply_entries(msg, value.entries, sink)
         return

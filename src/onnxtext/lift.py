@@ -90,6 +90,10 @@ class Lifter:
         """A property value for one (non-repeated) field value."""
         t = fd.type
         if t == FieldDescriptor.TYPE_MESSAGE:
+            if fd.message_type.name == "GraphProto":
+                return A.GraphValue(S, self.graph(v, where))
+            if fd.message_type.name == "TensorProto":
+                return self.tensor_value(v, where)
             return self.message_dict(v, where)
         if t == FieldDescriptor.TYPE_STRING and isinstance(v, bytes):
             raise NotRepresentable(f"{where} holds bytes that are not UTF-8 text")
@@ -123,10 +127,7 @@ class Lifter:
     def _check_representable(self, msg: Message, where: str) -> None:
         for fd, _ in msg.ListFields():
             if fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.name in (
-                "TensorProto",
-                "GraphProto",
                 "TypeProto",
-                "SparseTensorProto",
                 "NodeProto",
                 "AttributeProto",
                 "ValueInfoProto",
@@ -401,6 +402,11 @@ class Lifter:
             return A.AttrList(S, [self.tensor_value(x, f"{where}.tensors[{i}]") for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
         if t == AttributeProto.GRAPHS or (t == 0 and len(a.graphs)):
             return A.AttrList(S, [A.GraphValue(S, self.graph(x, f"{where}.graphs[{i}]")) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
+        if t == AttributeProto.SPARSE_TENSOR or (t == 0 and a.HasField("sparse_tensor")):
+            return self._sparse_dict(a.sparse_tensor, f"{where}.sparse_tensor"), AttributeProto.SPARSE_TENSOR, {"sparse_tensor"}
+        if t == AttributeProto.SPARSE_TENSORS or (t == 0 and len(a.sparse_tensors)):
+            items_ = [self._sparse_dict(x, f"{where}.sparse_tensors[{i}]") for i, x in enumerate(a.sparse_tensors)]
+            return A.AttrList(S, items_), AttributeProto.SPARSE_TENSORS, {"sparse_tensors"}  # type: ignore[arg-type]
         if t == AttributeProto.TYPE_PROTOS or (t == 0 and len(a.type_protos)):
             items: list[A.SingleValue] = []
             for i, x in enumerate(a.type_protos):
@@ -410,6 +416,11 @@ class Lifter:
                 items.append(A.TypeValue(S, ty))
             return A.AttrList(S, items), AttributeProto.TYPE_PROTOS, {"type_protos"}
         raise NotRepresentable(f"{where}: attribute '{a.name}' of type {t} cannot be written in text yet")
+
+    def _sparse_dict(self, sp: Any, where: str) -> A.PropDict:
+        value = self.message_dict(sp, where)
+        assert isinstance(value, A.PropDict)
+        return value
 
     def _float_value(self, f: float) -> A.SingleValue:
         text = _float_text(f)

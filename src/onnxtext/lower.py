@@ -106,7 +106,7 @@ class Lowering:
     """One lowering run: holds the diagnostics, the source map and file-wide defaults."""
 
     def __init__(self, source: SourceFile | None = None, *, track: bool = True) -> None:
-        self.sink = FieldSink(source)
+        self.sink = FieldSink(source, structured=self._structured)
         self.source_map = SourceMap()
         self.track = track
         self.node_domain_unset = False
@@ -128,7 +128,10 @@ class Lowering:
     def model(self, m: A.Model) -> ModelProto:
         proto = ModelProto()
         if m.header is not None:
-            apply_entries(proto, m.header.entries, self.sink, special=self._model_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
+            # File-wide defaults first: header entries such as training_info hold graphs they apply to.
+            for entry in m.header.entries:
+                self._model_key(proto, entry, self.sink)
+            apply_entries(proto, m.header.entries, self.sink, special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
             self._mark("header", m.header)
         self.graph(m.graph, proto.graph, "graph")
         for i, f in enumerate(m.functions):
@@ -189,6 +192,18 @@ class Lowering:
         if g.props is not None:
             apply_entries(proto, g.props.entries, self.sink)
         return proto
+
+    def _structured(self, msg: Message, value: A.AstNode) -> bool:
+        """Lower a graph or tensor written inside a property value (training_info, sparse tensors)."""
+        if isinstance(value, A.GraphValue) and isinstance(msg, GraphProto):
+            self.graph(value.graph, msg, "props")
+            return True
+        if isinstance(value, A.TensorValue) and isinstance(msg, TensorProto):
+            saved, self._attr_raw = self._attr_raw, None
+            self._tensor_value(value, msg)
+            self._attr_raw = saved
+            return True
+        return False
 
     def _apply_tensor_props(self, t: TensorProto, props: A.Props | None) -> None:
         if props is None:
@@ -449,6 +464,10 @@ class Lowering:
         elif kind == AttributeProto.TYPE_PROTO:
             assert isinstance(v, A.TypeValue)
             self.type(v.type, proto.tp)
+        elif kind == AttributeProto.SPARSE_TENSOR:
+            assert isinstance(v, A.PropDict)
+            proto.sparse_tensor.SetInParent()
+            apply_entries(proto.sparse_tensor, v.entries, self.sink)
 
     def _value_kind(self, v: A.SingleValue) -> int:
         if isinstance(v, A.Number):
@@ -459,6 +478,8 @@ class Lowering:
             return AttributeProto.TENSOR
         if isinstance(v, A.GraphValue):
             return AttributeProto.GRAPH
+        if isinstance(v, A.PropDict):
+            return AttributeProto.SPARSE_TENSOR
         if isinstance(v, A.TypeValue):
             t = v.type
             if isinstance(t, A.TensorType) and t.shape == [] and t.elem.value.lower() in _SPECIAL_FLOATS:
@@ -535,6 +556,10 @@ class Lowering:
             elif item_expected == AttributeProto.TYPE_PROTO:
                 assert isinstance(v, A.TypeValue)
                 self.type(v.type, proto.type_protos.add())
+            elif item_expected == AttributeProto.SPARSE_TENSOR:
+                assert isinstance(v, A.PropDict)
+                sparse = proto.sparse_tensors.add()
+                apply_entries(sparse, v.entries, self.sink)
 
     # ------------------------------------------------------------ functions
     def function(self, f: A.Function, proto: FunctionProto, path: str) -> FunctionProto:
@@ -560,6 +585,10 @@ class Lowering:
             self.value_info(vi, proto.value_info.add())
         self.nodes(f.nodes, proto.node, path)
         return proto
+
+
+def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+    return entry.key.value in (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
 
 
 _ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}

@@ -186,6 +186,16 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def pv_dict(self, c: list[Any]) -> A.PropDict:
         return A.PropDict(_span(c), c[1] or [])
 
+    def pv_graph(self, c: list[Any]) -> A.GraphValue:
+        return A.GraphValue(c[0].span, c[0])
+
+    def pv_tensor(self, c: list[Any]) -> A.TensorValue:
+        # type [name] [props] [EQUAL] tensor_body
+        return A.TensorValue(_span(c), c[0], c[1], c[3] is not None, c[4], c[2])
+
+    def av_fields(self, c: list[Any]) -> A.PropDict:
+        return A.PropDict(_span(c), c[1] or [])
+
     def pitems(self, c: list[Any]) -> list[Any]:
         return [x for x in c if x is not None and not isinstance(x, Tok)]
 

@@ -15,7 +15,7 @@ def test_codes_and_names_unique_and_well_formed() -> None:
     assert len(set(codes)) == len(codes)
     assert len({r.name for r in RULES}) == len(RULES)
     for rule in RULES:
-        assert re.fullmatch(r"[EW][1-6]\d\d", rule.code), rule.code
+        assert re.fullmatch(r"[EW][1-7]\d\d", rule.code), rule.code
         assert re.fullmatch(r"[a-z0-9-]+", rule.name), rule.name
         assert rule.description.endswith(".") and "\n" not in rule.description
 

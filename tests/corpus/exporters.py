@@ -93,8 +93,20 @@ def _torch_modules() -> dict[str, Callable[[], tuple[object, tuple[object, ...]]
 
     def transformer() -> tuple[object, tuple[object, ...]]:
         torch.manual_seed(0)
-        m = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True)
-        return m.eval(), (torch.randn(1, 5, 16),)
+
+        class Encoder(nn.Module):
+            # a wrapper taking only the tensor: traced directly, the layer's default
+            # ``is_causal=False`` reaches scaled_dot_product_attention as a tensor
+            def __init__(self) -> None:
+                super().__init__()
+                self.layer = nn.TransformerEncoderLayer(
+                    d_model=16, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True
+                )
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.layer(x)
+
+        return Encoder().eval(), (torch.randn(1, 5, 16),)
 
     def lstm() -> tuple[object, tuple[object, ...]]:
         torch.manual_seed(0)
@@ -117,9 +129,13 @@ def _torch_modules() -> dict[str, Callable[[], tuple[object, tuple[object, ...]]
 TORCH_MODELS = ("mlp", "cnn_bn", "transformer", "lstm")
 
 
-def _torch_export(model: str, dynamo: bool) -> Callable[[Path], None]:
+def _torch_export(model: str, dynamo: bool, variant: str = "") -> Callable[[Path], None]:
+    """``variant``: "" plain; "functions" TorchScript with ``export_modules_as_functions``;
+    "dynamic" dynamo with a symbolic batch dimension."""
+
     def make(path: Path) -> None:
         import torch
+        from torch import nn
 
         module, args = _torch_modules()[model]()
         # the TorchScript exporter cannot export the fused fast path of nn.MultiheadAttention
@@ -128,7 +144,12 @@ def _torch_export(model: str, dynamo: bool) -> Callable[[Path], None]:
         try:
             with torch.no_grad():
                 if dynamo:
-                    program = torch.onnx.export(module, args, dynamo=True, opset_version=TORCH_OPSET, verbose=False)
+                    extra: dict[str, object] = {}
+                    if variant == "dynamic":
+                        extra["dynamic_shapes"] = ({0: torch.export.Dim("batch", min=1, max=64)},)
+                    program = torch.onnx.export(
+                        module, args, dynamo=True, opset_version=TORCH_OPSET, verbose=False, **extra
+                    )
                     assert program is not None
                     program.save(str(path), external_data=False)
                 else:
@@ -141,6 +162,9 @@ def _torch_export(model: str, dynamo: bool) -> Callable[[Path], None]:
                         input_names=["input"],
                         output_names=["output"],
                         dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}},
+                        # one module type of one instance: with several, torch picks the
+                        # function bodies (and their order) in set order, differing per run
+                        export_modules_as_functions={nn.GELU} if variant == "functions" else False,
                     )
         finally:
             torch.backends.mha.set_fastpath_enabled(fastpath)
@@ -161,6 +185,14 @@ def _skl_data(n_features: int = 4, seed: int = 0) -> tuple[object, object]:
 
 
 def _skl_save(path: Path, onx: object) -> None:
+    # skl2onnx lists opset_import in set order, which changes with the hash seed:
+    # sort it so the cached model is the same on every run
+    imports = sorted(onx.opset_import, key=lambda o: o.domain)  # type: ignore[attr-defined]
+    copies = [type(o)() for o in imports]
+    for c, o in zip(copies, imports):
+        c.CopyFrom(o)
+    del onx.opset_import[:]  # type: ignore[attr-defined]
+    onx.opset_import.extend(copies)  # type: ignore[attr-defined]
     path.write_bytes(onx.SerializeToString())  # type: ignore[attr-defined]
 
 
@@ -220,6 +252,25 @@ def _skl_tfidf(path: Path) -> None:
     _skl_save(path, onx)
 
 
+def _skl_onehot_tree(path: Path) -> None:
+    """Two string columns (one non-ASCII category): OneHotEncoder into a DecisionTreeRegressor."""
+    import numpy as np
+    from skl2onnx import to_onnx
+    from skl2onnx.common.data_types import StringTensorType
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+    from sklearn.tree import DecisionTreeRegressor
+
+    rng = np.random.RandomState(0)
+    colors = np.array(["red", "green", "blue", "grün"])[rng.randint(0, 4, 40)]
+    sizes = np.array(["S", "M", "L"])[rng.randint(0, 3, 40)]
+    x = np.stack([colors, sizes], axis=1).astype(object)
+    y = (colors == "red") * 2.0 - (colors == "grün") + (sizes == "L") * 0.5
+    pipe = make_pipeline(OneHotEncoder(handle_unknown="ignore"), DecisionTreeRegressor(max_depth=3, random_state=0))
+    pipe.fit(x, y)
+    _skl_save(path, to_onnx(pipe, initial_types=[("input", StringTensorType([None, 2]))], target_opset=18))
+
+
 # --------------------------------------------------------------------------- onnxscript
 #
 # onnxscript's @script reads a function's source and resolves the names it uses in the
@@ -254,8 +305,8 @@ def scaled_sum(a, b):
 
 @script(default_opset=op)
 def with_local_functions(x: FLOAT[3, 4], y: FLOAT[3, 4]) -> FLOAT:
-    h = local.leaky(x, alpha=0.2)
-    return local.scaled_sum(h, y)
+    h = leaky(x, alpha=0.2)
+    return scaled_sum(h, y)
 
 
 @script()
@@ -284,7 +335,10 @@ def _onnxscript_module() -> object:
     src = cache_dir() / "onnxscript_models.py"
     src.parent.mkdir(parents=True, exist_ok=True)
     if not src.exists() or src.read_text() != _ONNXSCRIPT_SOURCE:
-        src.write_text(_ONNXSCRIPT_SOURCE)
+        fd, tmp = tempfile.mkstemp(prefix=".onnxscript_models-", suffix=".py", dir=src.parent)
+        with os.fdopen(fd, "w") as f:
+            f.write(_ONNXSCRIPT_SOURCE)
+        os.replace(tmp, src)  # atomic: pytest-xdist workers may race here
     spec = importlib.util.spec_from_file_location("_onnxtext_onnxscript_models", src)
     assert spec is not None and spec.loader is not None
     module = sys.modules.get(spec.name)
@@ -315,12 +369,15 @@ def _all() -> list[Generator]:
     for model in TORCH_MODELS:
         gens.append(Generator(f"torch_script_{model}", ("torch",), _torch_export(model, dynamo=False)))
         gens.append(Generator(f"torch_dynamo_{model}", ("torch", "onnxscript"), _torch_export(model, dynamo=True)))
+    gens.append(Generator("torch_script_mlp_functions", ("torch",), _torch_export("mlp", False, "functions")))
+    gens.append(Generator("torch_dynamo_mlp_dynamic", ("torch", "onnxscript"), _torch_export("mlp", True, "dynamic")))
     skl = ("skl2onnx", "sklearn")
     gens += [
         Generator("skl_logistic_regression", skl, _skl_float(_logreg)),
         Generator("skl_random_forest", skl, _skl_float(_forest)),
         Generator("skl_scaler_svc", skl, _skl_float(_scaler_svc)),
         Generator("skl_tfidf_logreg", skl, _skl_tfidf),
+        Generator("skl_onehot_tree_regressor", skl, _skl_onehot_tree),
         Generator("onnxscript_gelu", ("onnxscript",), _onnxscript("gelu")),
         Generator("onnxscript_local_functions", ("onnxscript",), _onnxscript("local_functions")),
         Generator("onnxscript_control_flow", ("onnxscript",), _onnxscript("control_flow")),

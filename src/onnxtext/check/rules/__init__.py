@@ -21,6 +21,9 @@ from .node_attributes import AttributeSingleValue, AttributeType, KnownAttribute
 from .node_operator import DomainImported, KnownOperator, LocalFunctionResolved
 from .training_bindings import TrainingBindings
 from .tensor_rules import ExternalData, ExternalDataKeys, TensorDataSize, TensorDataType
+from .type_constraint import TypeConstraint
+from .type_same_constraint import SameConstraintType
+from .type_shape import ShapeMismatch
 
 __all__ = ["ALL_RULES", "Rule", "rule_by_code"]
 
@@ -65,6 +68,9 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             ExternalData,
             ExternalDataKeys,
             TrainingBindings,
+            TypeConstraint,
+            SameConstraintType,
+            ShapeMismatch,
         ),
         key=lambda r: (r.code[0] == "W", r.code),
     )

@@ -1,0 +1,100 @@
+"""Type and shape rules from inference: E701-E703."""
+
+from __future__ import annotations
+
+from checkutil import VALID, diagnostics, located
+
+H = '<ir_version: 10, opset_import: ["" : 21]>\n'
+
+
+def g(body: str, inputs: str, outputs: str = "float y") -> str:
+    return H + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n"
+
+
+def test_valid_model_has_no_type_errors() -> None:
+    assert located(VALID, "E7") == []
+
+
+def test_e701_matmul_with_string_inputs() -> None:
+    text = g("  y = MatMul(a, b)", "string[2, 3] a, string[3, 2] b", "string y")
+    assert located(text, "E7") == [("E701", 3, 14), ("E701", 3, 17)]
+    assert "tensor(string)" in diagnostics(text, "E701")[0].message
+
+
+def test_e702_add_float_int64() -> None:
+    text = g("  y = Add(a, b)", "float[2] a, int64[2] b")
+    assert located(text, "E7") == [("E702", 3, 14)]
+    message = diagnostics(text, "E702")[0].message
+    assert "tensor(int64)" in message and "tensor(float)" in message
+
+
+def test_e702_through_intermediate_values() -> None:
+    text = g("  c = Cast <to = 7> (a)\n  y = Mul(a, c)", "float[2] a")
+    assert located(text, "E7") == [("E702", 4, 14)]
+
+
+def test_e703_matmul_inner_dims() -> None:
+    text = g("  y = MatMul(a, b)", "float[2, 3] a, float[4, 5] b")
+    assert located(text, "E7") == [("E703", 3, 17)]
+    assert "3" in diagnostics(text, "E703")[0].message and "4" in diagnostics(text, "E703")[0].message
+
+
+def test_e703_matmul_symbolic_dims_are_not_errors() -> None:
+    text = g("  y = MatMul(a, b)", "float[N, K] a, float[M, 5] b")
+    assert located(text, "E7") == []
+
+
+def test_e703_concat_ranks() -> None:
+    text = g("  y = Concat <axis = 0> (a, b)", "float[2, 3] a, float[3] b")
+    assert located(text, "E7") == [("E703", 3, 29)]
+
+
+def test_e703_concat_other_axis_sizes() -> None:
+    text = g("  y = Concat <axis = 0> (a, b)", "float[2, 3] a, float[2, 4] b")
+    assert located(text, "E7") == [("E703", 3, 29)]
+
+
+def test_e703_reshape_incompatible_constant_shape() -> None:
+    text = g("  s = Constant <value = int64[2] {4, 4}> ()\n  y = Reshape(a, s)", "float[2, 3] a")
+    assert located(text, "E7") == [("E703", 4, 18)]
+
+
+def test_e703_reshape_with_initializer_shape() -> None:
+    text = H + "g (float[2, 3] a) => (float y)\n<int64[2] s = {5, -1}>\n{\n  y = Reshape(a, s)\n}\n"
+    assert located(text, "E7") == [("E703", 5, 18)]
+
+
+def test_reshape_compatible_shape_is_fine() -> None:
+    text = g("  s = Constant <value = int64[2] {3, -1}> ()\n  y = Reshape(a, s)", "float[2, 3] a")
+    assert located(text, "E7") == []
+
+
+def test_e703_broadcast() -> None:
+    text = g("  y = Add(a, b)", "float[2, 3] a, float[4] b")
+    assert located(text, "E7") == [("E703", 3, 14)]
+
+
+def test_unknown_types_are_not_errors() -> None:
+    text = H + "g (float[2] a) => (float y) {\n  t = Custom(a)\n  y = MatMul(t, a)\n}\n"
+    text = text.replace('["" : 21]', '["" : 21, "custom": 1]').replace("Custom", "custom.Custom")
+    assert located(text, "E7") == []
+
+
+def test_type_errors_inside_subgraphs() -> None:
+    text = g(
+        "  y = If(c) <then_branch = t () => (float z) { z = Add(a, b) },"
+        " else_branch = e () => (float z) { z = Identity(a) }>",
+        "bool c, float[2] a, int64[2] b",
+    )
+    assert [d.code for d in diagnostics(text, "E7")] == ["E702"]
+
+
+def test_binary_model_paths() -> None:
+    from onnxtext.document import parse_document
+
+    doc = parse_document(g("  y = Add(a, b)", "float[2] a, int64[2] b"), "model", "<t>")
+    from onnxtext.check import check_proto
+
+    diags = check_proto(doc.proto, select=["E702"])
+    assert [d.code for d in diags] == ["E702"]
+    assert "graph/node[0] (Add) input 1" in str(diags[0])

@@ -1,0 +1,116 @@
+"""Inference on hand-written models: the type model, shape functions by family, functions, subgraphs."""
+
+from __future__ import annotations
+
+import pytest
+
+from onnxtext.document import parse_document
+from onnxtext.infer import ValueType, from_type_proto, infer_model, infer_types, parse_type_str, to_type_proto
+
+H = '<ir_version: 10, opset_import: ["" : 21]>\n'
+
+
+def types(body: str, inputs: str, outputs: str = "float y", header: str = H, extra: str = "") -> dict[str, str]:
+    doc = parse_document(header + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n{extra}", "model", "<t>")
+    assert doc.ok, doc.diagnostics
+    return {k: str(v) for k, v in infer_types(doc.proto, use_declared=False).items()}
+
+
+@pytest.mark.parametrize(
+    "vt",
+    [
+        ValueType.tensor(1, (2, "N", None)),
+        ValueType.tensor(7),
+        ValueType.sequence(ValueType.tensor(1, (3,))),
+        ValueType.optional(ValueType.tensor(9, ())),
+    ],
+)
+def test_type_proto_round_trip(vt: ValueType) -> None:
+    assert from_type_proto(to_type_proto(vt)) == vt
+
+
+def test_parse_type_str() -> None:
+    assert parse_type_str("seq(tensor(int64))") == ValueType.sequence(ValueType.tensor(7))
+    assert parse_type_str("tensor(float)").type_str() == "tensor(float)"
+    assert parse_type_str("map(int64, float)").type_str() == "map(int64, float)"
+
+
+def test_elementwise_and_matmul() -> None:
+    t = types("  a = Add(x, b)\n  y = MatMul(a, w)", "float[N, 1, 4] x, float[3, 4] b, float[4, 5] w")
+    assert t["a"] == "float[N, 3, 4]"
+    assert t["y"] == "float[N, 3, 5]"
+
+
+def test_gemm_conv_pool() -> None:
+    t = types(
+        "  c = Conv <pads = [1, 1, 1, 1], strides = [2, 2]> (x, w)\n  p = MaxPool <kernel_shape = [2, 2]> (c)"
+        "\n  f = Flatten(p)\n  y = Gemm <transB = 1> (f, m)",
+        "float[1, 3, 8, 8] x, float[16, 3, 3, 3] w, float[10, 144] m",
+    )
+    assert t["c"] == "float[1, 16, 4, 4]"
+    assert t["p"] == "float[1, 16, 3, 3]"
+    assert t["f"] == "float[1, 144]"
+    assert t["y"] == "float[1, 10]"
+
+
+def test_reshape_transpose_with_constants() -> None:
+    t = types(
+        "  s = Constant <value = int64[3] {0, -1, 2}> ()\n  r = Reshape(x, s)\n  y = Transpose <perm = [2, 0, 1]> (r)",
+        "float[B, 4, 6] x",
+    )
+    assert t["s"] == "int64[3]"
+    assert t["r"] == "float[B, 12, 2]"
+    assert t["y"] == "float[2, B, 12]"
+
+
+def test_slice_unsqueeze_concat_gather_reduce() -> None:
+    body = (
+        "  st = Constant <value = int64[1] {1}> ()\n  en = Constant <value = int64[1] {3}> ()\n"
+        "  ax = Constant <value = int64[1] {0}> ()\n"
+        "  s = Slice(x, st, en)\n  u = Unsqueeze(s, ax)\n  c = Concat <axis = 1> (u, u)\n"
+        "  i = Constant <value = int64[2] {0, 1}> ()\n  g = Gather <axis = 2> (c, i)\n"
+        "  y = ReduceSum <keepdims = 0> (g, ax)"
+    )
+    t = types(body, "float[5, 7] x")
+    assert t["s"] == "float[2, 7]"
+    assert t["u"] == "float[1, 2, 7]"
+    assert t["c"] == "float[1, 4, 7]"
+    assert t["g"] == "float[1, 4, 2]"
+    assert t["y"] == "float[4, 2]"
+
+
+def test_cast_shape_size() -> None:
+    t = types("  c = Cast <to = 7> (x)\n  s = Shape(x)\n  n = Size(x)\n  y = Identity(x)", "float[2, 3] x")
+    assert (t["c"], t["s"], t["n"]) == ("int64[2, 3]", "int64[2]", "int64[]")
+
+
+def test_model_local_function() -> None:
+    extra = '<domain: "local", opset_import: ["" : 21]>\nsquare (a) => (b) {\n  b = Mul(a, a)\n}\n'
+    header = '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+    t = types("  y = local.square(x)", "float[3, N] x", header=header, extra=extra)
+    assert t["y"] == "float[3, N]"
+
+
+def test_if_subgraph_types() -> None:
+    doc = parse_document(
+        H + "g (bool c, float[2, 3] a) => (float y) {\n"
+        "  y = If(c) <then_branch = t () => (float z) { z = Relu(a) },"
+        " else_branch = e () => (float z) { z = Neg(a) }>\n}\n",
+        "model",
+        "<t>",
+    )
+    result = infer_model(doc.proto, use_declared=False)
+    assert str(result.graphs["graph"]["y"]) == "float[2, 3]"
+    assert str(result.graphs["graph/node[0]/attribute[0]/g"]["z"]) == "float[2, 3]"
+
+
+def test_declared_types_complete_inferred_ones() -> None:
+    doc = parse_document(H + "g (float[N] x) => (float[4] y) {\n  y = Relu(x)\n}\n", "model", "<t>")
+    assert str(infer_types(doc.proto)["y"]) == "float[4]"
+    assert str(infer_types(doc.proto, use_declared=False)["y"]) == "float[N]"
+
+
+def test_onnx_model_accepted() -> None:
+    onnx = pytest.importorskip("onnx")
+    model = onnx.parser.parse_model(H + "g (float[2] x) => (float[2] y) { y = Relu(x) }")
+    assert str(infer_types(model)["y"]) == "float[2]"

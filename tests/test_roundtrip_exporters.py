@@ -1,0 +1,67 @@
+"""print → parse gives back byte-identical protobufs for models made by real exporters.
+
+The models (torch's TorchScript and dynamo exporters, skl2onnx, onnxscript) are
+generated on first use into ``$ONNXTEXT_CACHE/exporters`` by ``corpus.exporters``; a
+model whose exporter is not installed is skipped (``pip install -e '.[exporters]'``).
+A case that fails today is listed in ``KNOWN_FAILURES`` with its exact cause and marked
+``xfail(strict=True)``, so fixing it makes the suite say so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from corpus.exporters import GENERATORS, Generator
+
+from onnxtext import NotRepresentable, parse_model, to_text
+from onnxtext.proto import ModelProto
+
+# name → the exact cause of the failure (the field that differs, or what NotRepresentable says)
+KNOWN_FAILURES: dict[str, str] = {}
+
+
+def _params() -> list[object]:
+    params = []
+    for name, gen in GENERATORS.items():
+        marks = []
+        if name in KNOWN_FAILURES:
+            marks.append(pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[name]))
+        params.append(pytest.param(gen, id=name, marks=marks))
+    return params
+
+
+def _model(gen: Generator) -> ModelProto:
+    for module in gen.requires:
+        pytest.importorskip(module)
+    return ModelProto.FromString(gen.ensure().read_bytes())
+
+
+def _differences(a: ModelProto, b: ModelProto) -> str:
+    """A short unified diff of the two models in protobuf text format, for the failure message."""
+    import difflib
+
+    from google.protobuf import text_format
+
+    lines = difflib.unified_diff(
+        text_format.MessageToString(a).splitlines(),
+        text_format.MessageToString(b).splitlines(),
+        "exported",
+        "parsed back",
+        lineterm="",
+        n=2,
+    )
+    return "\n".join(list(lines)[:80])
+
+
+@pytest.mark.parametrize("gen", _params())
+def test_exported_model_round_trips(gen: Generator) -> None:
+    original = _model(gen)
+    try:
+        text = to_text(original)
+    except NotRepresentable as e:
+        pytest.fail(f"NotRepresentable: {e}")
+    back = parse_model(text, path=f"{gen.name}.onnxtxt")
+    same = back.SerializeToString(deterministic=True) == original.SerializeToString(deterministic=True)
+    assert same, _differences(original, back)
+    # stability: printing the parsed model gives the same text
+    assert to_text(back) == text
