@@ -257,13 +257,27 @@ def tensors(draw: Any, name: Any = names, allow_extras: bool = True) -> Any:
     return t
 
 
+@st.composite
+def sparse_tensors(draw: Any) -> Any:
+    """A 1-D or 2-D sparse tensor in COO form (values + int64 indices)."""
+    rank = draw(st.integers(1, 2))
+    dims = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
+    nnz = draw(st.integers(0, 3))
+    values = numpy_helper.from_array(np.array(draw(st.lists(st.integers(-9, 9), min_size=nnz, max_size=nnz)), dtype=np.float32), draw(names))
+    idx = [[draw(st.integers(0, d - 1)) for d in dims] for _ in range(nnz)]
+    indices = numpy_helper.from_array(np.array(idx if rank == 2 else [i[0] for i in idx], dtype=np.int64).reshape(-1) if rank == 1 else np.array(idx, dtype=np.int64).reshape(nnz, rank), "")
+    if draw(st.booleans()):
+        indices = helper.make_tensor(indices.name, TensorProto.INT64, list(indices.dims), numpy_helper.to_array(indices).flatten().tolist())
+    return helper.make_sparse_tensor(values, indices, dims)
+
+
 # ---------------------------------------------------------------- attributes, nodes, graphs
 
 
 @st.composite
 def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
     name = draw(st.one_of(plain_names, plain_names, names))
-    kinds = ["int", "float", "string", "ints", "floats", "strings", "tensor", "type", "types", "empty", "tensors"]
+    kinds = ["int", "float", "string", "ints", "floats", "strings", "tensor", "type", "types", "empty", "tensors", "sparse", "sparses"]
     if depth > 0:
         kinds += ["graph", "graphs"]
     if in_function:
@@ -286,6 +300,10 @@ def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
     elif kind == "tensors":
         # Raw and typed, strings, unset names, doc strings: tensors in lists carry property blocks (5cd04a1).
         a = helper.make_attribute(name, draw(st.lists(tensors(name=st.one_of(st.just(""), names)), min_size=1, max_size=2)))
+    elif kind == "sparse":
+        a = helper.make_attribute(name, draw(sparse_tensors()))
+    elif kind == "sparses":
+        a = helper.make_attribute(name, draw(st.lists(sparse_tensors(), min_size=1, max_size=2)))
     elif kind == "type":
         a = helper.make_attribute(name, draw(type_protos()))
     elif kind == "types":
@@ -372,6 +390,8 @@ def graphs(draw: Any, depth: int = 1, name: Any = None) -> Any:
         g.doc_string = draw(texts)
     if draw(st.integers(0, 5)) == 0:
         helper.set_metadata_props(g, draw(meta))
+    if draw(st.integers(0, 6)) == 0:
+        g.sparse_initializer.extend(draw(st.lists(sparse_tensors(), min_size=1, max_size=2)))
     if draw(st.integers(0, 8)) == 0:
         ann = g.quantization_annotation.add()
         ann.tensor_name = draw(names)

@@ -91,6 +91,8 @@ class Number(AstNode):
     @property
     def is_int(self) -> bool:
         t = self.text
+        if t[:2] in ("0x", "0X"):
+            return True
         return not ("." in t or "e" in t or "E" in t or "n" in t or "N" in t)
 
 

@@ -83,8 +83,8 @@ _TOKEN_RE = re.compile(
     r"""
     (?P<WS>[ \t\r\n\f\v]+)
   | (?P<COMMENT>\#[^\n]*)
-  | (?P<NUMLIST>\{[ \t\r\n]*[-0-9nNiI][-+0-9.,eEnNaAiIfFtTyY \t\r\n]*\})
-  | (?P<NUMBER>-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
+  | (?P<NUMLIST>\{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\})
+  | (?P<NUMBER>0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
   | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<STRING>"(?:[^"\\]|\\.)*")
   | (?P<PUNCT>=>|@\{|[<>()\[\]{},:=.?@])

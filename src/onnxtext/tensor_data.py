@@ -528,10 +528,20 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
         return errors
     texts: list[str] = []
     is_int = np.ones(n, dtype=bool)
+    # float/double (and complex parts): a hex literal is the IEEE bit pattern (NaN payloads, exact bits).
+    bit_width = {1: 32, 14: 32, 11: 64, 15: 64}.get(dtype.code)
+    bit_patterns: dict[int, int] = {}
     for i, (kind, text) in enumerate(literals):
         t = "0"
         if kind == "string" or isinstance(text, bytes):
             errors.append(LiteralError(i, f"expected a number for {dtype.name}, got a string"))
+        elif kind == "int" and bit_width and _INT_RE.fullmatch(text) and text[:2] in ("0x", "0X"):
+            bits = int(text[2:], 16)
+            if bits >= 1 << bit_width:
+                errors.append(LiteralError(i, f"bit pattern {text} does not fit in {bit_width} bits"))
+            else:
+                bit_patterns[i] = bits
+            is_int[i] = False
         elif kind == "int" and _INT_RE.fullmatch(text):
             t = _int_text(text)
         elif kind == "float" and _FLOAT_RE.fullmatch(text):
@@ -551,6 +561,12 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
             errors.append(LiteralError(i, f"expected a value, got '{_show(text)}'"))
         texts.append(t)
     arr = _encode_numbers(dtype, texts, is_int, errors)
+    if bit_patterns:
+        idx = np.fromiter(bit_patterns.keys(), dtype=np.int64)
+        if bit_width == 32:  # float arrays hold uint32 bits already
+            arr[idx] = np.fromiter(bit_patterns.values(), dtype=np.uint64).astype(arr.dtype)
+        else:
+            arr.view(np.uint64)[idx] = np.fromiter(bit_patterns.values(), dtype=np.uint64)
     errors.sort(key=lambda e: e.index)
     if count_error is not None:
         errors.append(count_error)
@@ -805,7 +821,7 @@ def _format_doubles(arr: npt.NDArray[np.float64]) -> list[str]:
             elif b == 0xFFF8000000000000:
                 out[i] = "-nan"
             else:
-                raise NotRepresentable(f"element {i} is a NaN with payload 0x{b:016x}, which has no value literal", i)
+                out[i] = f"0x{b:016x}"  # the bit pattern: a NaN with a payload
     return out
 
 
@@ -1047,10 +1063,10 @@ def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
     negative = (b >> 31) == 1
     is_nan = (exp_field == 0xFF) & ((mag & 0x7FFFFF) != 0)
     if is_nan.any():
-        i = int(np.flatnonzero(is_nan & (mag != 0x7FC00000))[0]) if np.any(is_nan & (mag != 0x7FC00000)) else -1
-        if i >= 0:
-            raise NotRepresentable(f"element {i} is a NaN with payload 0x{int(b[i]):08x}, which has no value literal", i)
         out[is_nan] = np.where(negative[is_nan], "-nan", "nan")
+        payload = is_nan & (mag != 0x7FC00000)
+        for i in np.flatnonzero(payload).tolist():  # NaNs with payloads print as their bit pattern
+            out[i] = f"0x{int(b[i]) & 0xFFFFFFFF:08x}"
     is_inf = mag == 0x7F800000
     out[is_inf] = np.where(negative[is_inf], "-inf", "inf")
     zero = mag == 0
