@@ -265,7 +265,8 @@ def sparse_tensors(draw: Any) -> Any:
     nnz = draw(st.integers(0, 3))
     values = numpy_helper.from_array(np.array(draw(st.lists(st.integers(-9, 9), min_size=nnz, max_size=nnz)), dtype=np.float32), draw(names))
     idx = [[draw(st.integers(0, d - 1)) for d in dims] for _ in range(nnz)]
-    indices = numpy_helper.from_array(np.array(idx if rank == 2 else [i[0] for i in idx], dtype=np.int64).reshape(-1) if rank == 1 else np.array(idx, dtype=np.int64).reshape(nnz, rank), "")
+    arr = np.array(idx, dtype=np.int64).reshape(nnz, rank)
+    indices = numpy_helper.from_array(arr.reshape(nnz) if rank == 1 else arr, "")
     if draw(st.booleans()):
         indices = helper.make_tensor(indices.name, TensorProto.INT64, list(indices.dims), numpy_helper.to_array(indices).flatten().tolist())
     return helper.make_sparse_tensor(values, indices, dims)
