@@ -176,3 +176,27 @@ def test_every_dtype_appears() -> None:
     model = adversarial_model()
     dtypes = {t.data_type for t in model.graph.initializer}
     assert dtypes == set(SMALL)
+
+
+def test_complex_values_are_real_imaginary_pairs() -> None:
+    g = onnxtext.parse_graph("g () => () <complex64[2] c = {(1, 2), (0.5, -inf)}, complex128[1] d = {3, 4}> { }")
+    assert list(g.initializer[0].float_data) == [1.0, 2.0, 0.5, float("-inf")]
+    assert list(g.initializer[1].double_data) == [3.0, 4.0]  # the flat onnx.parser form still works
+    text = onnxtext.to_text(g)
+    assert "{(1.0, 2.0), (0.5, -inf)}" in text and "{(3.0, 4.0)}" in text
+    assert onnxtext.parse_graph(text).SerializeToString() == g.SerializeToString()
+
+
+def test_pair_in_a_real_tensor_is_an_error() -> None:
+    with pytest.raises(onnxtext.ParseError, match="complex value"):
+        onnxtext.parse_graph("g () => () <float[1] c = {(1, 2)}> { }")
+
+
+def test_nan_payload_round_trip_in_a_model() -> None:
+    bits = np.array([0x7FC00001, 0xFFC00000], dtype=np.uint32).view(np.float32)
+    t = numpy_helper.from_array(bits, "w")
+    g = helper.make_graph([], "g", [], [], initializer=[t])
+    m = helper.make_model(g)
+    text = onnxtext.to_text(m)
+    assert "0x7fc00001" in text
+    assert onnxtext.parse_model(text).SerializeToString(deterministic=True) == m.SerializeToString(deterministic=True)

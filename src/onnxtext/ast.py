@@ -34,6 +34,7 @@ __all__ = [
     "Type",
     "ValueInfo",
     "NumberBody",
+    "ComplexLiteral",
     "LiteralBody",
     "ExternalBody",
     "TensorBody",
@@ -211,8 +212,16 @@ class NumberBody(AstNode):
 
 
 @dataclass(slots=True, eq=False)
+class ComplexLiteral(AstNode):
+    """``(real, imaginary)``: one value of a complex tensor."""
+
+    real: Number | Word
+    imag: Number | Word
+
+
+@dataclass(slots=True, eq=False)
 class LiteralBody(AstNode):
-    values: list[Number | Str | Word]
+    values: list[Number | Str | Word | ComplexLiteral]
 
 
 @dataclass(slots=True, eq=False)
@@ -365,6 +374,7 @@ NODE_KINDS: tuple[type[AstNode], ...] = (
     OpaqueType,
     ValueInfo,
     NumberBody,
+    ComplexLiteral,
     LiteralBody,
     ExternalBody,
     Initializer,

@@ -281,6 +281,9 @@ class Lifter:
             lits = decode_literals(t, dt)
             if dt.kind == "string":
                 body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
+            elif dt.kind == "complex":
+                parts = [A.Word(S, v) if v[:1].isalpha() else A.Number(S, v) for v in lits.values if isinstance(v, str)]
+                body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
                 # Numbers (and nan/inf) print as one body: no AST object per element.
                 body = A.NumberBody(S, ", ".join(lits.values))  # type: ignore[arg-type]

@@ -348,7 +348,21 @@ class Lowering:
                     self.error(BAD_TENSOR, message, span)
             return
         literals: list[tuple[str, Any]] = []
-        for v in body.values:
+        values: list[A.Number | A.Str | A.Word] = []
+        for lit in body.values:
+            if isinstance(lit, A.ComplexLiteral):
+                if dt.kind != "complex":
+                    self.error(BAD_TENSOR, f"a (real, imaginary) pair is a complex value, but the tensor is {dt.name}", lit.span)
+                    return
+                for part in (lit.real, lit.imag):
+                    if isinstance(part, (A.Number, A.Word)):
+                        values.append(part)
+                    else:
+                        self.error(BAD_TENSOR, "the parts of a complex value are numbers", part.span)
+                        return
+            else:
+                values.append(lit)
+        for v in values:
             if isinstance(v, A.Number):
                 literals.append(("int" if v.is_int else ("special" if v.text.lstrip("-").isalpha() else "float"), v.text))
             elif isinstance(v, A.Str):
@@ -361,7 +375,7 @@ class Lowering:
                 literals.append(("word", v.value))
         errors = encode_values(t, dt, literals, raw=use_raw)
         for e in errors[:5]:
-            span = body.values[e.index].span if 0 <= e.index < len(body.values) else body.span
+            span = values[e.index].span if 0 <= e.index < len(values) else body.span
             self.error(BAD_TENSOR, e.message, span)
 
     def _item_span(self, body: A.NumberBody, index: int) -> Span:

@@ -449,8 +449,11 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         t = c[0]
         return A.NumberBody(_tspan(t), t.value[1:-1])
 
+    def complex_literal(self, c: list[Any]) -> A.ComplexLiteral:
+        return A.ComplexLiteral(_span(c), c[1], c[3])
+
     def body_literals(self, c: list[Any]) -> A.LiteralBody:
-        return A.LiteralBody(_span(c), [x for x in c[1:-1] if isinstance(x, (A.Number, A.Str, A.Word))])
+        return A.LiteralBody(_span(c), [x for x in c[1:-1] if isinstance(x, (A.Number, A.Str, A.Word, A.ComplexLiteral))])
 
     def body_external(self, c: list[Any]) -> A.ExternalBody:
         return A.ExternalBody(_span(c), c[1] or [])

@@ -172,6 +172,9 @@ class Printer:
     def print_NumberBody(self, n: A.NumberBody, level: int) -> str:
         return "{" + n.text + "}"
 
+    def print_ComplexLiteral(self, n: A.ComplexLiteral, level: int) -> str:
+        return f"({self.print(n.real, level)}, {self.print(n.imag, level)})"
+
     def print_LiteralBody(self, n: A.LiteralBody, level: int) -> str:
         return "{" + ", ".join(self.print(v, level) for v in n.values) + "}"
 
