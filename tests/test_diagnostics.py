@@ -328,11 +328,6 @@ def test_every_rendered_diagnostic_names_the_path() -> None:
 # ---------------------------------------------------------------- known bugs
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: error recovery blanks only lines with balanced brackets, so an error on a line with an unbalanced "
-    "bracket (e.g. 'B = Relu(A))', or the graph header line ending in '{') hides every later error",
-)
 @pytest.mark.parametrize(
     "text, expected",
     [
@@ -363,12 +358,6 @@ def test_raw_default_does_not_apply_to_string_tensors() -> None:
     assert list(model.graph.initializer[1].string_data) == [b"x"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: when an error is caused by the end of the previous line (a missing ')' or a dangling name), recovery "
-    "blanks the line where it was detected, so every following line gets a spurious error at its first token and "
-    "the real later error is not located",
-)
 @pytest.mark.parametrize(
     "text",
     [

@@ -496,9 +496,13 @@ class _Parser:
                     compiled[str(term)] = (len(arg.expansion), self.callbacks[arg], str(arg.origin.name))
             self.actions[state] = compiled
         self.lock = threading.Lock()
+        self.last_good = 0
 
     def run(self, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
-        """Parse once; on the first syntax error return (None, [that error], comments)."""
+        """Parse once; on the first syntax error return (None, [that error], comments).
+
+        ``self.last_good`` is then the start of the last token shifted before the error.
+        """
         actions = self.actions
         end_state = self.end_states[start]
         state_stack = [self.start_states[start]]
@@ -509,6 +513,7 @@ class _Parser:
         diags: list[Diagnostic] = []
         self.builder.diags = diags
         self.builder.source = source
+        last_good = 0
         tokens = list(tokenize(text, comments, lex_errors))
         tokens.append(Tok("$END", "", len(text), len(text)))
         for tok in tokens:
@@ -522,11 +527,13 @@ class _Parser:
                 if action is None:
                     diags.extend(_lex_diags(lex_errors, source))
                     diags.append(self._syntax_error(state_stack, tok, source))
+                    self.last_good = last_good
                     return None, diags, comments
                 size, arg, goto = action
                 if size is None:
                     state_stack.append(arg)
                     value_stack.append(tok)
+                    last_good = tok.start
                     break
                 if size:
                     children = value_stack[-size:]
@@ -693,7 +700,7 @@ def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseRe
             assert err.span is not None
             if err.offset <= last_error or len(diags) >= MAX_ERRORS or err.offset >= len(work):
                 break
-            blanked = _blank_line(work, err.offset)
+            blanked = _blank_statement(work, parser.last_good, err.offset)
             if blanked is None:
                 break
             last_error = err.offset
@@ -717,27 +724,51 @@ def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
     return out
 
 
-_OPEN = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "LT": "GT", "PROPS": "RBRACE"}
 
 
-def _blank_line(text: str, offset: int) -> str | None:
-    """``text`` with the line holding ``offset`` replaced by spaces, if that keeps brackets balanced."""
-    begin = text.rfind("\n", 0, offset) + 1
+def _imbalance(text: str) -> int:
+    """How far the brackets of ``text`` are from balanced (sum over bracket kinds)."""
+    counts = {"LPAR": 0, "LSQB": 0, "LBRACE": 0, "LT": 0}
+    closing = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE", "GT": "LT"}
+    for tok in tokenize(text):
+        if tok.type in counts:
+            counts[tok.type] += 1
+        elif tok.type == "PROPS":
+            counts["LBRACE"] += 1
+        elif tok.type in closing:
+            counts[closing[tok.type]] -= 1
+    return sum(abs(v) for v in counts.values())
+
+
+def _blank_statement(text: str, last_good: int, offset: int) -> str | None:
+    """``text`` with the statement around a syntax error replaced by spaces, or None.
+
+    The region runs from the line of the last token that parsed (an error is often
+    caused at the end of the previous line: a missing ')') to the end of the error's
+    line, starting after an opening '{' on that first line if there is one. A region is
+    used only if blanking it does not leave the brackets of the text less balanced.
+    """
+    first = min(last_good, offset)
+    begin = text.rfind("\n", 0, first) + 1
     stop = text.find("\n", offset)
     if stop < 0:
         stop = len(text)
-    line = text[begin:stop]
-    depth = 0
-    for tok in tokenize(line):
-        if tok.type in _OPEN:
-            depth += 1
-        elif tok.type in ("RPAR", "RSQB", "RBRACE", "GT"):
-            depth -= 1
-        elif tok.type == "NUMLIST":
+    before = _imbalance(text)
+    candidates = [begin]
+    brace = text.rfind("{", begin, offset)
+    if brace >= 0:
+        candidates.insert(0, brace + 1)
+    line_begin = text.rfind("\n", 0, offset) + 1
+    if line_begin not in candidates:
+        candidates.append(line_begin)
+    for start in candidates:
+        region = text[start:stop]
+        if not region.strip():
             continue
-    if depth != 0 or not line.strip():
-        return None
-    return text[:begin] + " " * len(line) + text[stop:]
+        blanked = text[:start] + "".join(c if c == "\n" else " " for c in region) + text[stop:]
+        if _imbalance(blanked) <= before:
+            return blanked
+    return None
 
 
 # ---------------------------------------------------------------- comments
