@@ -21,6 +21,7 @@ EXPECTED_API = {
     "Severity",
     "SourceFile",
     "Span",
+    "check",
     "check_model",
     "format_text",
     "load",
@@ -128,3 +129,9 @@ def test_tensor_props_in_attribute_lists_round_trip() -> None:
     assert '@{denotation: "DATA_BATCH"}' in text and "name: unset" in text
     back = onnxtext.parse_model(text)
     assert back.SerializeToString(deterministic=True) == m.SerializeToString(deterministic=True)
+
+
+def test_check_is_callable_and_a_package() -> None:
+    diags = onnxtext.check("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
+    assert any(d.is_error and d.span is not None and d.span.start.line == 3 for d in diags)
+    assert len(onnxtext.check.RULES) > 30

@@ -7,6 +7,7 @@ form (``load``/``save``), with located diagnostics for every problem.
 from __future__ import annotations
 
 from ._version import __version__
+from . import check  # callable: onnxtext.check(model) -> list[Diagnostic]
 from .check import check as check_model
 from .diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
 from .document import Document, parse_document, parse_function, parse_graph, parse_model, parse_node, parse_nodes
@@ -26,6 +27,7 @@ __all__ = [
     "Severity",
     "SourceFile",
     "Span",
+    "check",
     "check_model",
     "format_text",
     "load",

@@ -8,6 +8,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import types
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -99,3 +101,20 @@ def _check_text(
     if not doc.ok or not isinstance(doc.proto, ModelProto):
         return list(doc.diagnostics)
     return list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, _doc=doc)
+
+
+class _CheckModule(types.ModuleType):
+    """Makes ``onnxtext.check(model)`` work while ``onnxtext.check`` stays this package."""
+
+    def __call__(
+        self,
+        model_or_text_or_path: Any,
+        *,
+        select: Iterable[str] | None = None,
+        ignore: Iterable[str] | None = None,
+        path: str | None = None,
+    ) -> list[Diagnostic]:
+        return check(model_or_text_or_path, select=select, ignore=ignore, path=path)
+
+
+sys.modules[__name__].__class__ = _CheckModule

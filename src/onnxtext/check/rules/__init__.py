@@ -21,6 +21,7 @@ from .node_attributes import AttributeSingleValue, AttributeType, KnownAttribute
 from .node_operator import DomainImported, KnownOperator, LocalFunctionResolved
 from .training_bindings import TrainingBindings
 from .tensor_rules import ExternalData, ExternalDataKeys, TensorDataSize, TensorDataType
+from .tensor_sparse import SparseTensor
 from .type_constraint import TypeConstraint
 from .type_same_constraint import SameConstraintType
 from .type_shape import ShapeMismatch
@@ -67,6 +68,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             TensorDataType,
             ExternalData,
             ExternalDataKeys,
+            SparseTensor,
             TrainingBindings,
             TypeConstraint,
             SameConstraintType,
