@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import BinaryIO
 
+import numpy as np
+
 from .diagnostics import Diagnostic, OnnxTextError, Severity
 from .dtypes import BY_CODE
 from .proto import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto
@@ -236,6 +238,7 @@ def load_external(
 def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: str | None, progress: Progress | None) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     handles: dict[Path, BinaryIO] = {}
+    buffer = _ReadBuffer()
     try:
         for ref in list(iter_tensors(model)):
             t = ref.tensor
@@ -243,13 +246,13 @@ def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: st
                 continue
             where = f"{ref.where}: " if ref.where else ""
             try:
-                data = _read_tensor(t, model_dir, handles, source, where)
+                data = _read_tensor(t, model_dir, handles, source, where, buffer)
             except ExternalDataError as exc:
                 problems.extend(exc.diagnostics)
                 continue
-            t.raw_data = data
             del t.external_data[:]
             t.ClearField("data_location")
+            buffer.store(t, data)
             if progress is not None:
                 progress(len(data))
     finally:
@@ -258,7 +261,51 @@ def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: st
     return problems
 
 
-def _read_tensor(t: TensorProto, model_dir: str | os.PathLike[str], handles: dict[Path, BinaryIO], source: str | None, where: str) -> bytes:
+class _ReadBuffer:
+    """One buffer reused for every tensor read (allocated by numpy, so large buffers get
+    huge pages where the kernel offers them), laid out as a serialized ``TensorProto``
+    holding only ``raw_data``: the tag and length, then the bytes.
+
+    :meth:`store` parses that into the tensor, which copies the bytes once, straight into
+    the message; ``tensor.raw_data = bytes(...)`` would make a second copy, and page
+    faulting fresh memory for each copy dominates reading large weights.
+    """
+
+    HEADER = 11  # tag (1 byte) + varint length (up to 10 bytes)
+    MAX_PARSE = (1 << 31) - 64  # upb parses messages below 2 GiB
+
+    def __init__(self) -> None:
+        self._array: np.ndarray | None = None
+
+    def view(self, n: int) -> memoryview:
+        """A writable view of ``n`` bytes (its content is kept until the next call)."""
+        if self._array is None or self._array.size < self.HEADER + n:
+            self._array = None
+            self._array = np.empty(self.HEADER + n, dtype=np.uint8)
+        return memoryview(self._array)[self.HEADER : self.HEADER + n]  # type: ignore[arg-type]
+
+    def store(self, t: TensorProto, data: memoryview | bytes) -> None:
+        """``t.raw_data = data`` where ``data`` is the last :meth:`view`."""
+        n = len(data)
+        if n >= self.MAX_PARSE or self._array is None:
+            t.raw_data = bytes(data)
+            return
+        head = bytearray(b"\x4a")  # field 9 (raw_data), wire type 2
+        v = n
+        while v >= 0x80:
+            head.append((v & 0x7F) | 0x80)
+            v >>= 7
+        head.append(v)
+        start = self.HEADER - len(head)
+        mv = memoryview(self._array)  # type: ignore[arg-type]
+        mv[start : self.HEADER] = head
+        t.ClearField("raw_data")
+        t.MergeFromString(mv[start : self.HEADER + n])
+
+
+def _read_tensor(
+    t: TensorProto, model_dir: str | os.PathLike[str], handles: dict[Path, BinaryIO], source: str | None, where: str, buffer: _ReadBuffer | None = None
+) -> memoryview | bytes:
     entries = _entries(t)
     location = entries.get("location", "")
     try:
@@ -284,8 +331,19 @@ def _read_tensor(t: TensorProto, model_dir: str | os.PathLike[str], handles: dic
     if end > size or offset > size:
         raise ExternalDataError([_diag(BAD_RANGE, f"{where}{location!r} holds {size} bytes; offset {offset} + length {end - offset} is past its end", source)])
     handle.seek(offset)
-    data = handle.read(end - offset)
-    if len(data) != end - offset:
+    n = end - offset
+    if buffer is None:
+        data: memoryview | bytes = handle.read(n)
+        got = len(data)
+    else:
+        data = buffer.view(n)
+        got = 0
+        while got < n:
+            k = handle.readinto(data[got:])  # type: ignore[attr-defined]
+            if not k:
+                break
+            got += k
+    if got != n:
         raise ExternalDataError([_diag(BAD_RANGE, f"{where}short read from {location!r}", source)])
     checksum = entries.get("checksum")
     if checksum and hashlib.sha1(data).hexdigest() != checksum.lower():
@@ -332,11 +390,13 @@ def plan_external(
     offset = 0
     for ref in iter_tensors(out):
         t = ref.tensor
-        if is_external(t) or not t.HasField("raw_data") or len(t.raw_data) <= threshold_bytes:
-            continue
+        if is_external(t) or not t.HasField("raw_data") or t.ByteSize() <= threshold_bytes:
+            continue  # (the tensor's size bounds its raw_data's, and costs no copy)
         if ref.kind == "sparse" or (ref.kind == "attribute" and not attributes):
             continue
-        data = t.raw_data
+        data = t.raw_data  # a copy of the bytes: read it once
+        if len(data) <= threshold_bytes:
+            continue
         offset = _align(offset, len(data))
         pieces.append((offset, data))
         t.ClearField("raw_data")

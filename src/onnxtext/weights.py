@@ -65,28 +65,97 @@ def _values_hash(arr: np.ndarray) -> str:
             h.update(b)
     else:
         le = arr.dtype.newbyteorder("<") if arr.dtype.byteorder not in ("|", "=", "<") else arr.dtype
-        h.update(np.ascontiguousarray(arr, dtype=le).tobytes())
+        if le.byteorder == "=" and sys.byteorder != "little":
+            le = le.newbyteorder("<")
+        h.update(memoryview(np.ascontiguousarray(arr, dtype=le).reshape(-1).view(np.uint8)))  # no copy when already so
     return "sha256:" + h.hexdigest()
 
 
 def tensor_digest(t: TensorProto) -> list[tuple[str, str]]:
     """``[("digest", "sha256:..."), ("min", ...), ("max", ...), ("mean", ...), ("std", ...)]``
     for a tensor with its data in the protobuf (vectorised; NaNs are counted, not summed)."""
-    arr = to_numpy(t)
+    arr = _raw_view(t)
+    if arr is None:
+        arr = to_numpy(t)
     items = [(DIGEST_KEY, _values_hash(arr))]
     if arr.size == 0 or arr.dtype == object:
         return items
     if arr.dtype.kind == "c":
         items.append(("max_abs", _num(float(np.max(np.abs(arr))))))
         return items
-    data = arr.astype(np.float64, copy=False) if arr.dtype != np.float64 else arr
+    flat = arr.reshape(-1)
+    if flat.size <= _CHUNK:
+        return items + _stats(flat)
+    return items + _chunked_stats(flat)
+
+
+#: ``raw_data`` element types that :func:`to_numpy` returns as they are stored.
+_RAW_NUMPY = {1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 10: "<f2", 11: "<f8", 12: "<u4", 13: "<u8"}
+_CHUNK = 1 << 22  # elements per block of the statistics of large tensors
+
+
+def _raw_view(t: TensorProto) -> np.ndarray | None:
+    """The values of a ``raw_data`` tensor of a plain numeric type as a read-only view of
+    one copy of the bytes (``to_numpy`` makes several), or None to use ``to_numpy``."""
+    code = _RAW_NUMPY.get(t.data_type)
+    if code is None or not t.HasField("raw_data") or is_external(t):
+        return None
+    dt = np.dtype(code)
+    n = 1
+    for d in t.dims:
+        n *= int(d)
+    if n < 0 or t.ByteSize() < n * dt.itemsize:
+        return None
+    raw = t.raw_data
+    if len(raw) != n * dt.itemsize:
+        return None  # to_numpy reports it
+    return np.frombuffer(raw, dtype=dt).reshape(tuple(int(d) for d in t.dims))
+
+
+def _stats(flat: np.ndarray) -> list[tuple[str, str]]:
+    data = flat.astype(np.float64, copy=False) if flat.dtype != np.float64 else flat
     finite = np.isfinite(data)
     n_bad = int(data.size - np.count_nonzero(finite))
     if n_bad:
         data = data[finite]
+    items: list[tuple[str, str]] = []
     if data.size:
         items += [("min", _num(float(data.min()))), ("max", _num(float(data.max()))),
                   ("mean", _num(float(data.mean()))), ("std", _num(float(data.std())))]
+    if n_bad:
+        items.append(("nonfinite", str(n_bad)))
+    return items
+
+
+def _chunked_stats(flat: np.ndarray) -> list[tuple[str, str]]:
+    """:func:`_stats` by blocks of :data:`_CHUNK` values: the float64 temporaries stay
+    small (no float64 copy of the whole tensor); mean and std in two passes."""
+    lo, hi, total, count, n_bad = np.inf, -np.inf, 0.0, 0, 0
+    exact = flat.dtype.kind in "iu"  # integers: every value is finite
+    blocks = range(0, flat.size, _CHUNK)
+    for i in blocks:
+        c = flat[i : i + _CHUNK].astype(np.float64)
+        if not exact:
+            finite = np.isfinite(c)
+            bad = c.size - int(np.count_nonzero(finite))
+            if bad:
+                n_bad += bad
+                c = c[finite]
+        if c.size:
+            lo, hi = min(lo, float(c.min())), max(hi, float(c.max()))
+            total += float(c.sum())
+            count += c.size
+    items: list[tuple[str, str]] = []
+    if count:
+        mean = total / count
+        sq = 0.0
+        for i in blocks:
+            c = flat[i : i + _CHUNK].astype(np.float64)
+            if n_bad:
+                c = c[np.isfinite(c)]
+            c -= mean
+            sq += float(np.dot(c, c))
+        items += [("min", _num(lo)), ("max", _num(hi)), ("mean", _num(mean)), ("std", _num((sq / count) ** 0.5))]
     if n_bad:
         items.append(("nonfinite", str(n_bad)))
     return items
