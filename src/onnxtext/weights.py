@@ -67,7 +67,7 @@ def _values_hash(arr: np.ndarray) -> str:
         le = arr.dtype.newbyteorder("<") if arr.dtype.byteorder not in ("|", "=", "<") else arr.dtype
         if le.byteorder == "=" and sys.byteorder != "little":
             le = le.newbyteorder("<")
-        h.update(memoryview(np.ascontiguousarray(arr, dtype=le).reshape(-1).view(np.uint8)))  # no copy when already so
+        h.update(np.ascontiguousarray(arr, dtype=le).reshape(-1).view(np.uint8).data)  # no copy when already so
     return "sha256:" + h.hexdigest()
 
 
