@@ -228,7 +228,7 @@ def _print_external(model: ModelProto, args: argparse.Namespace, report: _Report
     from .weights import ProgressBar
 
     sidecar = os.path.basename(args.output) + ".data"
-    plan = plan_external(model, sidecar, args.threshold)
+    plan = plan_external(model, sidecar, args.threshold, in_place=True)  # the model was loaded for this print only
     text = _to_text(plan.model, args.input, report)  # before writing anything
     if text is None:
         return EXIT_INPUT

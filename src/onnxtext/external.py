@@ -373,19 +373,29 @@ def _align(offset: int, size: int) -> int:
 
 
 def plan_external(
-    model: ModelProto, sidecar_name: str, threshold_bytes: int = 1024, *, attributes: bool = True, checksum: bool = False
+    model: ModelProto,
+    sidecar_name: str,
+    threshold_bytes: int = 1024,
+    *,
+    attributes: bool = True,
+    checksum: bool = False,
+    in_place: bool = False,
 ) -> ExternalPlan:
-    """Work out :func:`write_external` without writing: a copy of ``model`` in which every
-    tensor stored in ``raw_data`` with more than ``threshold_bytes`` bytes (initializers,
-    and attribute tensors if ``attributes``) refers to ``sidecar_name``.
+    """Work out :func:`write_external` without writing: a copy of ``model`` (``model``
+    itself if ``in_place``: one copy of the weights less) in which every tensor stored in
+    ``raw_data`` with more than ``threshold_bytes`` bytes (initializers, and attribute
+    tensors if ``attributes``) refers to ``sidecar_name``.
 
     Tensors with typed storage (``float_data``, …) and tensors that are already external
     are left as they are, so loading the data back gives the original protobuf exactly.
     """
     if PurePosixPath(sidecar_name).name != sidecar_name or sidecar_name in ("", ".", ".."):
         raise ValueError(f"sidecar name {sidecar_name!r} must be a plain file name")
-    out = ModelProto()
-    out.CopyFrom(model)
+    if in_place:
+        out = model
+    else:
+        out = ModelProto()
+        out.CopyFrom(model)
     pieces: list[tuple[int, bytes]] = []
     offset = 0
     for ref in iter_tensors(out):
