@@ -13,19 +13,12 @@ from onnxtext.proto import TensorProto
 
 onnx = pytest.importorskip("onnx")
 ml = pytest.importorskip("ml_dtypes")
+from ml_dtypes_table import ML_FLOATS  # noqa: E402
 
 ML_TYPES = {
     "float": np.float32,
     "float16": np.float16,
-    "bfloat16": ml.bfloat16,
-    "float8e4m3fn": ml.float8_e4m3fn,
-    "float8e4m3fnuz": ml.float8_e4m3fnuz,
-    "float8e5m2": ml.float8_e5m2,
-    "float8e5m2fnuz": ml.float8_e5m2fnuz,
-    "float8e8m0": ml.float8_e8m0fnu,
-    "float4e2m1": ml.float4_e2m1fn,
-    "float6e2m3": ml.float6_e2m3fn,
-    "float6e3m2": ml.float6_e3m2fn,
+    **ML_FLOATS,
 }
 NARROW = [n for n in ML_TYPES if n != "float"]
 

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from onnxtext import tensor_data as TD
-from onnxtext.dtypes import ALL, BY_NAME, DType, bits_to_float, float_format
+from onnxtext.dtypes import ALL, BY_NAME, bits_to_float, float_format
 from onnxtext.proto import TensorProto
 from onnxtext.tensor_data import (
     LiteralError,
@@ -31,20 +31,13 @@ from onnxtext.tensor_data import (
 
 onnx = pytest.importorskip("onnx")
 ml = pytest.importorskip("ml_dtypes")
+from ml_dtypes_table import ML_FLOATS  # noqa: E402
 from onnx import helper, numpy_helper  # noqa: E402
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 ML_TYPES: dict[str, Any] = {
-    "bfloat16": ml.bfloat16,
-    "float8e4m3fn": ml.float8_e4m3fn,
-    "float8e4m3fnuz": ml.float8_e4m3fnuz,
-    "float8e5m2": ml.float8_e5m2,
-    "float8e5m2fnuz": ml.float8_e5m2fnuz,
-    "float8e8m0": ml.float8_e8m0fnu,
-    "float4e2m1": ml.float4_e2m1fn,
-    "float6e2m3": ml.float6_e2m3fn,
-    "float6e3m2": ml.float6_e3m2fn,
+    **ML_FLOATS,
     "int4": ml.int4,
     "uint4": ml.uint4,
     "int2": ml.int2,

@@ -40,4 +40,4 @@ __all__ = [
     "save",
     "to_text",
 ]
-from . import proto  # noqa: E402  (exposed as onnxtext.proto)
+from . import proto as proto  # noqa: E402  (exposed as onnxtext.proto)

@@ -326,7 +326,7 @@ def _print_diff(path: str, before: str, after: str) -> None:
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
     from .evaluate import EvaluationError, Evaluator
-    from .run_inputs import InputError, build_feeds, inline_external_data
+    from .run_inputs import InputError, build_feeds
 
     binary = args.model == STDIO or is_binary_path(args.model)
     doc = None
@@ -341,12 +341,9 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
     if model is None:
         return EXIT_INPUT
-    if args.model != STDIO:
-        model = ModelProto.FromString(model.SerializeToString())  # a copy: external data is read into it
-        for problem in inline_external_data(model, os.path.dirname(os.path.abspath(args.model))):
-            report.error(_display(args.model), problem)
-        if report.failed:
-            return EXIT_INPUT
+    model = _load_weights(model, args.model, report, strict=True)  # external data, checked like print's
+    if model is None:
+        return EXIT_INPUT
     try:
         evaluator = Evaluator(model, seed=args.seed)
         declared = [(i.name, i.type if i.HasField("type") else None)

@@ -9,13 +9,13 @@ from . import ast as A
 from ._gc import collector_paused
 from .diagnostics import Diagnostic, ParseError
 from .lower import Lowering, SourceMap
-from .parser import parse_text
+from .parser import ENTRY_POINTS, parse_text
 from .proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from .span import SourceFile
 
 __all__ = ["Document", "parse_document", "KINDS"]
 
-KINDS = ("model", "graph", "function", "node", "node_list")
+KINDS = ENTRY_POINTS
 
 
 @dataclass

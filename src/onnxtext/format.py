@@ -43,30 +43,49 @@ def _to_text(msg: Any, message: Any) -> str:
 
 
 def _check_printable(msg: Any) -> None:
-    """Refuse what text would lose: unknown fields (from a newer IR) and non-UTF-8 string fields."""
+    """Refuse what text would lose: unknown fields (from a newer IR) and non-UTF-8 string fields.
+
+    Visits every message once; the readable path of a message is built only for an error.
+    """
     from google.protobuf.descriptor import FieldDescriptor
     from google.protobuf.unknown_fields import UnknownFieldSet
 
-    stack = [(msg, msg.DESCRIPTOR.name)]
+    message, string = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
+    # (message, parent entry, field label): the chain of parents names the path on error.
+    stack: list[tuple[Any, Any, str]] = [(msg, None, msg.DESCRIPTOR.name)]
     while stack:
-        m, where = stack.pop()
+        entry = stack.pop()
+        m = entry[0]
         unknown = UnknownFieldSet(m)
         if len(unknown):
             numbers = sorted({f.field_number for f in unknown})
             raise NotRepresentable(
-                f"{where} has fields this onnxtext does not know (numbers {numbers}); "
+                f"{_path(entry)} has fields this onnxtext does not know (numbers {numbers}); "
                 "it was written by a newer ONNX version, and printing it would drop them"
             )
         for fd, value in m.ListFields():
-            if fd.type == FieldDescriptor.TYPE_MESSAGE:
+            kind = fd.type
+            if kind == message:
                 if fd.is_repeated:
-                    stack.extend((v, f"{where}.{fd.name}[{i}]") for i, v in enumerate(value))
+                    name = fd.name
+                    stack.extend((v, entry, f"{name}[{i}]") for i, v in enumerate(value))
                 else:
-                    stack.append((value, f"{where}.{fd.name}"))
-            elif fd.type == FieldDescriptor.TYPE_STRING:
-                values = value if fd.is_repeated else [value]
-                if any(isinstance(v, bytes) for v in values):
-                    raise NotRepresentable(f"{where}.{fd.name} holds bytes that are not UTF-8 text")
+                    stack.append((value, entry, fd.name))
+            elif kind == string:
+                if fd.is_repeated:
+                    if bytes in map(type, value):
+                        raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+                elif type(value) is bytes:
+                    raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+
+
+def _path(entry: tuple[Any, Any, str]) -> str:
+    parts = []
+    node: Any = entry
+    while node is not None:
+        parts.append(node[2])
+        node = node[1]
+    return ".".join(reversed(parts))
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:

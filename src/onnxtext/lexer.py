@@ -25,11 +25,6 @@ class Tok:
         self.start = start
         self.end = end
 
-    # Lark reads these attributes when it builds an UnexpectedToken error.
-    @property
-    def start_pos(self) -> int:
-        return self.start
-
     def __repr__(self) -> str:
         return f"Tok({self.type}, {self.value!r}, {self.start})"
 

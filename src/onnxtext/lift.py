@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 
 from . import ast as A
 from .dtypes import BY_CODE as DTYPE_BY_CODE
+from .external import iter_tensors
 from .lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
 from .proto import (
     AttributeProto,
@@ -29,7 +30,7 @@ from .proto import (
     ValueInfoProto,
 )
 from .span import NO_SPAN
-from .tensor_data import NotRepresentable, decode_literals
+from .tensor_data import NotRepresentable, decode_literals, format_float32
 
 __all__ = ["Lifter", "NotRepresentable", "lift_model", "lift_graph", "lift_function", "lift_node", "is_identifier"]
 
@@ -95,8 +96,6 @@ class Lifter:
             if fd.message_type.name == "TensorProto":
                 return self.tensor_value(v, where)
             return self.message_dict(v, where)
-        if t == FieldDescriptor.TYPE_STRING and isinstance(v, bytes):
-            raise NotRepresentable(f"{where} holds bytes that are not UTF-8 text")
         if t in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
             return _str(v)
         if t == FieldDescriptor.TYPE_BOOL:
@@ -155,7 +154,7 @@ class Lifter:
         unset = sum(1 for n in nodes if not n.HasField("domain") and True)
         set_empty = sum(1 for n in nodes if n.HasField("domain") and n.domain == "")
         self.node_domain_unset = unset > set_empty
-        tensors = list(_all_tensors(m))
+        tensors = [ref.tensor for ref in iter_tensors(m)]
         raw = sum(1 for t in tensors if t.HasField("raw_data"))
         self.raw_tensors = raw > len(tensors) - raw
         entries: list[A.PropEntry] = []
@@ -433,8 +432,7 @@ class Lifter:
             if text == "-inf":
                 return A.Number(S, "-inf")
             return A.TypeValue(S, A.TensorType(S, A.Ident(S, text), []))
-        text = _shortest_float32(f)
-        return A.Number(S, text)
+        return A.Number(S, format_float32(f))
 
     def tensor_value(self, t: TensorProto, where: str) -> A.TensorValue:
         """An attribute's tensor; fields the syntax does not show go to its own ``@{...}``."""
@@ -471,15 +469,6 @@ def _compatible_annotation(declared: int, inferred: int, value: Any) -> bool:
     return declared == inferred
 
 
-def _shortest_float32(f: float) -> str:
-    import numpy as np
-
-    text = np.format_float_positional(np.float32(f), unique=True, trim="0") if 1e-5 <= abs(f) < 1e16 or f == 0 else np.format_float_scientific(np.float32(f), unique=True, trim="0")
-    if f == 0 and str(f).startswith("-"):
-        return "-0.0"
-    return text
-
-
 def _is_canonical_nan32(f: float) -> bool:
     import struct
 
@@ -512,21 +501,6 @@ def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
         yield from g.node
     for f in m.functions:
         yield from f.node
-
-
-def _all_tensors(m: ModelProto) -> Iterable[TensorProto]:
-    for g in _all_graphs(m):
-        yield from g.initializer
-        for n in g.node:
-            for a in n.attribute:
-                if a.HasField("t"):
-                    yield a.t
-                yield from a.tensors
-    for f in m.functions:
-        for n in f.node:
-            for a in n.attribute:
-                if a.HasField("t"):
-                    yield a.t
 
 
 def lift_model(m: ModelProto) -> A.Model:

@@ -9,7 +9,6 @@ e.g. every node gets ``domain`` set unless the text says it is unset.
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +29,7 @@ from .proto import (
     ValueInfoProto,
 )
 from .span import SourceFile, Span
-from .tensor_data import encode_number_text, encode_values
+from .tensor_data import encode_number_text, encode_values, parse_float32
 
 __all__ = ["SourceMap", "Lowering", "lower_model", "lower_graph", "lower_function", "lower_node", "lower_nodes"]
 
@@ -93,13 +92,6 @@ class SourceMap:
     def __getitem__(self, path: str) -> A.AstNode:
         return self.entries[path]
 
-
-def float32(value: float) -> float:
-    """The float32 nearest to ``value`` (as C's strtof would give for its decimal)."""
-    try:
-        return struct.unpack("<f", struct.pack("<f", value))[0]  # type: ignore[no-any-return]
-    except OverflowError:
-        return math.copysign(math.inf, value)
 
 
 class Lowering:
@@ -503,7 +495,7 @@ class Lowering:
 
     def _float(self, v: A.SingleValue) -> float:
         if isinstance(v, A.Number):
-            return float32(float(v.text))
+            return parse_float32(v.text)
         assert isinstance(v, A.TypeValue) and isinstance(v.type, A.TensorType)
         word = v.type.elem.value.lower()
         return math.nan if word == "nan" else math.inf

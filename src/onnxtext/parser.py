@@ -9,7 +9,7 @@ the offending line and parses again, so independent errors are all reported.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -477,7 +477,6 @@ class _Parser:
             keep_all_tokens=True,
         )
         frontend = self.lark.parser
-        self.confs = {start: frontend.parser.parser.parse_table for start in ENTRY_POINTS}
         table = frontend.parser.parser.parse_table
         self.states: dict[Any, dict[str, tuple[Any, Any]]] = table.states
         self.start_states = table.start_states
@@ -585,11 +584,6 @@ class _NoLexer(lark.lexer.Lexer):
 
     def lex(self, lexer_state: Any, parser_state: Any) -> Any:  # pragma: no cover
         raise NotImplementedError
-
-
-def _chain(tokens: Iterable[Tok], end: Tok) -> Iterable[Tok]:
-    yield from tokens
-    yield end
 
 
 def _lex_diags(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
@@ -826,13 +820,11 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
                 if owner is None or container.span.start >= owner.span.start:
                     owner = container
         if owner is None:
-            target = top if not isinstance(top, list) else None
+            target = top
             if target is not None and hasattr(target, "end_comments") and c.start >= target.span.end:
                 target.end_comments.append(comment)
             elif target is not None and hasattr(target, "comments"):
                 target.comments.append(comment)
-            elif isinstance(top, list) and top:
-                top[0].comments.append(comment)
             continue
         nodes = owner.nodes
         placed = False

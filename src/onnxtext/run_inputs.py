@@ -20,12 +20,11 @@ from google.protobuf.message import DecodeError
 
 from .evaluate import _types as T
 from .evaluate.values import tensor_to_numpy
-from .proto import ModelProto, TensorProto, TypeProto
+from .proto import TensorProto, TypeProto
 
-__all__ = ["InputError", "parse_input_arg", "load_value", "build_feeds", "describe_type", "inline_external_data"]
+__all__ = ["InputError", "parse_input_arg", "load_value", "build_feeds", "describe_type"]
 
 _FILE_SUFFIXES = (".npy", ".pb")
-_EXTERNAL = 1  # TensorProto.DataLocation.EXTERNAL
 
 
 class InputError(ValueError):
@@ -228,53 +227,3 @@ def build_feeds(args: Sequence[str], declared: Sequence[tuple[str, TypeProto | N
         listed = ", ".join(f"{n}: {describe_type(tp)}" for n, tp in missing)
         raise InputError(f"missing input{'s' if len(missing) > 1 else ''} {listed} (give --input NAME=VALUE)")
     return feeds
-
-
-# ---------------------------------------------------------------- external data
-
-
-def inline_external_data(model: ModelProto, base_dir: str) -> list[str]:
-    """Read external tensor data of ``model``'s initializers into ``raw_data``, in place.
-
-    Locations must be relative paths inside ``base_dir``. Returns the problems found
-    (one message per tensor that could not be read); those tensors are left unchanged.
-    """
-    problems: list[str] = []
-    root = os.path.realpath(base_dir)
-    for tensor in _external_tensors(model):
-        entries = {e.key: e.value for e in tensor.external_data}
-        location = entries.get("location", "")
-        path = os.path.realpath(os.path.join(root, location))
-        if not location or os.path.isabs(location) or os.path.commonpath([root, path]) != root:
-            problems.append(f"initializer {tensor.name!r}: external location {location!r} is not inside {base_dir}")
-            continue
-        try:
-            offset = int(entries.get("offset", "0") or 0)
-            length = int(entries["length"]) if entries.get("length") else -1
-            with open(path, "rb") as f:
-                f.seek(offset)
-                data = f.read(length)
-        except (OSError, ValueError) as exc:
-            problems.append(f"initializer {tensor.name!r}: cannot read external data {location!r}: {exc}")
-            continue
-        if length >= 0 and len(data) != length:
-            problems.append(f"initializer {tensor.name!r}: {location!r} holds {len(data)} bytes, not {length}")
-            continue
-        tensor.raw_data = data
-        del tensor.external_data[:]
-        tensor.ClearField("data_location")
-    return problems
-
-
-def _external_tensors(model: ModelProto) -> Iterable[TensorProto]:
-    graphs = [model.graph]
-    while graphs:
-        g = graphs.pop()
-        for t in g.initializer:
-            if t.data_location == _EXTERNAL:
-                yield t
-        for node in g.node:
-            for a in node.attribute:
-                if a.HasField("g"):
-                    graphs.append(a.g)
-                graphs.extend(a.graphs)

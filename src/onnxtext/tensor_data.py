@@ -49,6 +49,8 @@ __all__ = [
     "encode_number_text",
     "decode_literals",
     "literal_kind",
+    "format_float32",
+    "parse_float32",
     "values_count",
     "to_numpy",
     "STORAGE_FIELDS",
@@ -1077,6 +1079,35 @@ def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
         lo, hi, even = _intervals(23, 127, mag[fin])
         out[fin] = _format_codes(x, even, lo, hi)
     return out.tolist()  # type: ignore[no-any-return]
+
+
+def format_float32(value: float) -> str:
+    """The shortest text of a float32 value that reads back to it, in the tensors' style.
+
+    One value at a time (attributes): numpy's scalar Dragon4 gives the shortest digits,
+    laid out as :func:`_format_decimals` lays out a whole tensor.
+    """
+    f = np.float32(value)
+    if f == 0 or not np.isfinite(f):
+        return _format_float32(np.array([f], dtype=np.float32).view(np.uint32))[0]
+    mantissa, _, exp_text = np.format_float_scientific(f, unique=True, trim="-").partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    exp10 = int(exp_text)
+    q = exp10 - (len(digits) - 1)
+    if not -4 <= exp10 < 16:
+        return f"{sign}{digits[0]}{'.' + digits[1:] if len(digits) > 1 else ''}e{exp10:+03d}"
+    if q >= 0:
+        return f"{sign}{digits}{'0' * q}.0"
+    if exp10 >= 0:
+        return f"{sign}{digits[: exp10 + 1]}.{digits[exp10 + 1:]}"
+    return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
+
+
+def parse_float32(text: str) -> float:
+    """The float32 nearest to a decimal text, rounded once (as C's strtof does)."""
+    bits, _, _, _ = _round_texts(BY_CODE[1], [text], _parse_floats([text]))
+    return float(np.array(bits, dtype=np.uint32).view(np.float32)[0])
 
 
 # --------------------------------------------------------------------------- numpy

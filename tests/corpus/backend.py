@@ -30,3 +30,14 @@ def all_model_paths() -> list[Path]:
 
 def case_id(path: Path) -> str:
     return f"{path.parent.parent.name}/{path.parent.name}"
+
+
+def onnx_checker_rejection(model: object) -> str | None:
+    """Why ``onnx.checker.check_model(full_check=True)`` rejects an onnx model, or None if it accepts it."""
+    import onnx
+
+    try:
+        onnx.checker.check_model(model, full_check=True)
+    except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as exc:
+        return str(exc).splitlines()[0][:200]
+    return None

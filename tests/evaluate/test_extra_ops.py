@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from onnx import TensorProto, helper
+from onnx import helper
 from onnx.reference import ReferenceEvaluator
 
 from onnxtext.evaluate import Evaluator

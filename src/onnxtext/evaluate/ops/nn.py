@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from ..errors import KernelError
 from ..registry import kernel
-from ._util import axis_of, erf
+from ._util import axis_of
 
 
 # -- geometry ---------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import numpy as np
 from .. import _types as T
 from ..errors import KernelError
 from ..registry import kernel
-from ._util import as_int, axes_list, axis_of, cast_to
+from ._util import as_int, axes_list, axis_of
 
 
 def _ints(x: Any) -> list[int]:
@@ -401,7 +401,6 @@ def unique(x, *, axis=None, sorted=1):  # noqa: A002
         rows = moved.reshape(moved.shape[0], -1)
         _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True,
                                               return_counts=True)
-        u = None
     inverse = inverse.reshape(-1)
     if not sorted:
         order = np.argsort(first, kind="stable")
