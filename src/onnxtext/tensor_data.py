@@ -1104,8 +1104,27 @@ def format_float32(value: float) -> str:
     return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
 
 
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
 def parse_float32(text: str) -> float:
-    """The float32 nearest to a decimal text, rounded once (as C's strtof does)."""
+    """The float32 nearest to a decimal text, rounded once (as C's strtof does).
+
+    Going through float64 rounds twice, which can differ from one rounding only when the
+    float64 lies exactly halfway between two float32 values: only then (and near
+    overflow) does the exact path run.
+    """
+    d = float(text)
+    if d != d or abs(d) == math.inf:
+        return d
+    if abs(d) < _FLT_MAX:
+        f = np.float32(d)
+        near = float(f)
+        if near == d:
+            return near
+        other = float(np.nextafter(f, np.float32(math.copysign(math.inf, d - near))))
+        if d - near != other - d:  # not a midpoint: rounding once or twice agrees
+            return near
     bits, _, _, _ = _round_texts(BY_CODE[1], [text], _parse_floats([text]))
     return float(np.array(bits, dtype=np.uint32).view(np.float32)[0])
 
