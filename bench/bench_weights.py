@@ -1,15 +1,17 @@
 """Large-weight throughput of ``print --weights external|digest`` and ``parse``, as ratios
 to a plain file copy measured in the same run.
 
-Usage: python bench/bench_weights.py [--size-mb 1024] [--tensor-mb 256] [--keep DIR]
+Usage: python bench/bench_weights.py [--size-mb 1024] [--tensor-mb 256] [--layout external|inline|both] [--keep DIR]
 
 Builds (in a temporary folder) a model whose float32 initializers (numpy random,
-``raw_data`` layout) total SIZE MB, stored as external data in ``weights.bin`` so that
-building it never needs a protobuf holding the weights. Then, each step in a forked
-child (so its peak RSS is its own; the child runs ``onnxtext.cli.main`` in-process):
+``raw_data`` layout) total SIZE MB, in two layouts: ``external`` (the weights in
+``weights.bin``, the model refers to them) and ``inline`` (the weights inside
+``model.onnx`` as ``raw_data``; SIZE must stay under protobuf's 2 GB). Then, for each
+layout, each step in a forked child (so its peak RSS is its own; the child runs
+``onnxtext.cli.main`` in-process):
 
-- anchor: ``shutil.copyfile`` of ``weights.bin`` + fsync of the copy (the tool fsyncs its
-  sidecar too); the copy without fsync is shown as well;
+- anchor: ``shutil.copyfile`` of the file holding the weights + fsync of the copy (the
+  tool fsyncs its sidecar too); the copy without fsync is shown as well;
 - ``onnxtext print model.onnx --weights external -o out.onnxtxt`` (+ ``out.onnxtxt.data``);
 - ``onnxtext parse out.onnxtxt -o back.onnx``;
 - ``onnxtext print model.onnx --weights digest -o digest.onnxtxt``.
@@ -17,7 +19,7 @@ child (so its peak RSS is its own; the child runs ``onnxtext.cli.main`` in-proce
 Reported per step: seconds, MB/s (of weight bytes), ratio to the anchor (lower is better)
 and peak RSS of the child. Finally the round trip is checked: every tensor of
 ``back.onnx`` refers to bytes of ``out.onnxtxt.data`` equal to the original ones, and
-the models are the same apart from the external-data references.
+the models are the same apart from where the bytes are.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from onnxtext.cli import main as cli_main  # noqa: E402
 from onnxtext.proto import AttributeProto, ModelProto, TensorProto  # noqa: E402
+from onnxtext.wire import load_lazy  # noqa: E402
 
 MB = 1 << 20
 COLS = 4096  # float32 columns: 16 KiB a row
@@ -87,6 +90,55 @@ def build_model(directory: Path, size_mb: int, tensor_mb: int = 256, *, seed: in
     path = directory / "model.onnx"
     path.write_bytes(model.SerializeToString(deterministic=True))
     return path, total
+
+
+def inline_model(directory: Path) -> Path:
+    """``directory/inline/model.onnx``: the model of :func:`build_model` with its weights
+    read into ``raw_data``, written without ever holding a protobuf with the weights (the
+    serialized graph is assembled field by field; protobuf fields may come in any order)."""
+    model = ModelProto.FromString((directory / "model.onnx").read_bytes())
+    out_dir = directory / "inline"
+    out_dir.mkdir(exist_ok=True)
+    path = out_dir / "model.onnx"
+    initializers = list(model.graph.initializer)
+    del model.graph.initializer[:]
+    graph = model.graph.SerializeToString()
+    model.ClearField("graph")
+    tensors = []
+    for t in initializers:
+        e = {x.key: x.value for x in t.external_data}
+        head = TensorProto()
+        head.CopyFrom(t)
+        head.ClearField("data_location")
+        del head.external_data[:]
+        tensors.append((head.SerializeToString(), int(e["offset"]), int(e["length"])))
+    graph_size = len(graph) + sum(len(_field(5, len(h) + len(_field(9, n)) + n)) + len(h) + len(_field(9, n)) + n for h, _, n in tensors)
+    with open(path, "wb") as f, open(directory / "weights.bin", "rb") as w:
+        f.write(model.SerializeToString())
+        f.write(_field(7, graph_size))
+        f.write(graph)
+        for h, offset, n in tensors:
+            f.write(_field(5, len(h) + len(_field(9, n)) + n))
+            f.write(h)
+            f.write(_field(9, n))
+            w.seek(offset)
+            left = n
+            while left:
+                chunk = w.read(min(CHUNK, left))
+                f.write(chunk)
+                left -= len(chunk)
+    return path
+
+
+def _field(number: int, length: int) -> bytes:
+    """Tag and length of a length-delimited field."""
+    out = bytearray()
+    for v in ((number << 3) | 2, length):
+        while v >= 0x80:
+            out.append((v & 0x7F) | 0x80)
+            v >>= 7
+        out.append(v)
+    return bytes(out)
 
 
 def in_child(fn: Callable[[], Any]) -> tuple[float, int, Any]:
@@ -140,35 +192,39 @@ def _range_sha(path: Path, offset: int, length: int) -> str:
     return h.hexdigest()
 
 
-def _refs(model: ModelProto) -> dict[str, tuple[str, int, int]]:
+def _refs(model_path: Path) -> dict[str, tuple[Path, int, int]]:
+    """Initializer name → (file, offset, length) of its bytes, external or inline."""
+    model, lazy = load_lazy(model_path, 0)
     out = {}
     for t in model.graph.initializer:
+        extent = lazy.extent(t)
+        if extent is not None:
+            out[t.name] = (model_path, extent.offset, extent.length)
+            continue
         assert t.data_location == TensorProto.EXTERNAL, t.name
         e = {x.key: x.value for x in t.external_data}
-        out[t.name] = (e["location"], int(e.get("offset", "0")), int(e["length"]))
+        out[t.name] = (model_path.parent / e["location"], int(e.get("offset", "0")), int(e["length"]))
     return out
 
 
 def verify_round_trip(original: Path, back: Path) -> int:
-    """Check that ``back`` is ``original`` with its weights moved: same model apart from
-    the external-data references, and the referenced bytes are equal. Returns the
+    """Check that ``back`` is ``original`` with its weights moved: the referenced bytes
+    are equal and the models are the same apart from where the bytes are. Returns the
     number of bytes compared."""
-    a, b = ModelProto(), ModelProto()
-    a.ParseFromString(original.read_bytes())
-    b.ParseFromString(back.read_bytes())
-    ra, rb = _refs(a), _refs(b)
+    ra, rb = _refs(original), _refs(back)
     assert ra.keys() == rb.keys(), (sorted(ra), sorted(rb))
     compared = 0
-    for name, (loc_a, off_a, len_a) in ra.items():
-        loc_b, off_b, len_b = rb[name]
+    for name, (file_a, off_a, len_a) in ra.items():
+        file_b, off_b, len_b = rb[name]
         assert len_a == len_b, (name, len_a, len_b)
-        sa = _range_sha(original.parent / loc_a, off_a, len_a)
-        sb = _range_sha(back.parent / loc_b, off_b, len_b)
-        assert sa == sb, f"{name}: bytes differ"
+        assert _range_sha(file_a, off_a, len_a) == _range_sha(file_b, off_b, len_b), f"{name}: bytes differ"
         compared += len_a
+    a, b = (load_lazy(p, 0)[0] for p in (original, back))
     for m in (a, b):  # the rest of the model must be identical
         for t in m.graph.initializer:
             del t.external_data[:]
+            t.ClearField("data_location")
+            t.ClearField("raw_data")
     assert a.SerializeToString(deterministic=True) == b.SerializeToString(deterministic=True), "models differ"
     return compared
 
@@ -178,6 +234,8 @@ def main() -> int:
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--tensor-mb", type=int, default=256)
     ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep the files (default: a temporary folder, removed)")
+    ap.add_argument("--layout", choices=("external", "inline", "both"), default="both",
+                    help="where the input model keeps its weights (default: both, one after the other)")
     ap.add_argument("--skip-digest", action="store_true")
     args = ap.parse_args()
 
@@ -188,39 +246,51 @@ def main() -> int:
         model_path, nbytes = build_model(work, args.size_mb, args.tensor_mb)
         print(f"model: {nbytes / MB:.0f} MB of float32 weights in "
               f"{len(ModelProto.FromString(model_path.read_bytes()).graph.initializer)} tensors "
-              f"(built in {time.perf_counter() - t0:.1f} s) in {work}; model.onnx {model_path.stat().st_size} B")
-        w = str(work)
-        steps: list[tuple[str, Callable[[], Any]]] = [
-            ("anchor: copyfile", lambda: copy_fsync(work / "weights.bin", work / "copy.bin", fsync=False)),
-            ("anchor: copyfile+fsync", lambda: copy_fsync(work / "weights.bin", work / "copy.bin")),
-            ("print --weights external", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "external", "-o", f"{w}/out.onnxtxt"])),
-            ("parse out.onnxtxt", lambda: cli_main(["parse", f"{w}/out.onnxtxt", "-o", f"{w}/back.onnx"])),
-        ]
-        if not args.skip_digest:
-            steps.append(("print --weights digest", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "digest", "-o", f"{w}/digest.onnxtxt"])))
+              f"(built in {time.perf_counter() - t0:.1f} s) in {work}")
         _, base_rss, _ = in_child(lambda: None)
         print(f"(RSS of a child doing nothing: {base_rss / MB:.0f} MB)")
-        print(f"{'step':28} {'seconds':>8} {'MB/s':>8} {'ratio':>6} {'peak RSS':>10}")
-        anchor = None
-        for name, fn in steps:
-            dt, rss, status = in_child(fn)
-            if status not in (None, 0):
-                raise SystemExit(f"{name}: exit status {status}")
-            if name.endswith("copyfile"):
-                (work / "copy.bin").unlink()
-            if name == "anchor: copyfile+fsync":
-                anchor = dt
-                (work / "copy.bin").unlink()
-            ratio = f"{dt / anchor:6.2f}" if anchor else "     -"
-            print(f"{name:28} {dt:8.2f} {nbytes / MB / dt:8.0f} {ratio} {rss / MB:7.0f} MB", flush=True)
-        sizes = {p.name: p.stat().st_size for p in work.iterdir() if p.suffix != ".bin"}
-        print("files:", ", ".join(f"{k} {v / MB:.1f} MB" if v > MB else f"{k} {v} B" for k, v in sorted(sizes.items())))
-        compared = verify_round_trip(model_path, work / "back.onnx")
-        print(f"round trip: OK ({compared / MB:.0f} MB of external bytes equal, model otherwise identical)")
+        layouts = ["external", "inline"] if args.layout == "both" else [args.layout]
+        for layout in layouts:
+            if layout == "inline":
+                _, _, model_path = in_child(lambda: inline_model(work))
+                weights = model_path
+            else:
+                weights = work / "weights.bin"
+            run_layout(layout, model_path, weights, nbytes, skip_digest=args.skip_digest)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def run_layout(layout: str, model_path: Path, weights: Path, nbytes: int, *, skip_digest: bool) -> None:
+    folder = model_path.parent
+    w = str(folder)
+    print(f"\nlayout {layout}: model.onnx {model_path.stat().st_size / MB:.1f} MB, weights in {weights.name}")
+    steps: list[tuple[str, Callable[[], Any]]] = [
+        ("anchor: copyfile", lambda: copy_fsync(weights, folder / "copy.bin", fsync=False)),
+        ("anchor: copyfile+fsync", lambda: copy_fsync(weights, folder / "copy.bin")),
+        ("print --weights external", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "external", "-o", f"{w}/out.onnxtxt"])),
+        ("parse out.onnxtxt", lambda: cli_main(["parse", f"{w}/out.onnxtxt", "-o", f"{w}/back.onnx"])),
+    ]
+    if not skip_digest:
+        steps.append(("print --weights digest", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "digest", "-o", f"{w}/digest.onnxtxt"])))
+    print(f"{'step':28} {'seconds':>8} {'MB/s':>8} {'ratio':>6} {'peak RSS':>10}")
+    anchor = None
+    for name, fn in steps:
+        dt, rss, status = in_child(fn)
+        if status not in (None, 0):
+            raise SystemExit(f"{name}: exit status {status}")
+        if name.startswith("anchor"):
+            (folder / "copy.bin").unlink()
+        if name == "anchor: copyfile+fsync":
+            anchor = dt
+        ratio = f"{dt / anchor:6.2f}" if anchor else "     -"
+        print(f"{name:28} {dt:8.2f} {nbytes / MB / dt:8.0f} {ratio} {rss / MB:7.0f} MB", flush=True)
+    sizes = {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file() and p.suffix != ".bin" and p.name != "model.onnx"}
+    print("files:", ", ".join(f"{k} {v / MB:.1f} MB" if v > MB else f"{k} {v} B" for k, v in sorted(sizes.items())))
+    compared = verify_round_trip(model_path, folder / "back.onnx")
+    print(f"round trip: OK ({compared / MB:.0f} MB of weight bytes equal, model otherwise identical)")
 
 
 if __name__ == "__main__":

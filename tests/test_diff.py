@@ -10,7 +10,7 @@ import pytest
 import onnxtext
 from onnxtext import cli
 from onnxtext.diff import diff_models
-from onnxtext.external import write_external
+from onnxtext.sidecar import write_external
 from onnxtext.io import save
 from onnxtext.proto import ModelProto, TensorProto
 from test_external import big_model

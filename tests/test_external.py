@@ -12,17 +12,14 @@ import onnxtext
 from onnxtext.external import (
     BAD_CHECKSUM,
     BAD_RANGE,
-    PAGE,
-    SMALL_ALIGN,
     UNREADABLE,
     UNSAFE_LOCATION,
     ExternalDataError,
     iter_tensors,
     load_external,
-    plan_external,
     resolve_location,
-    write_external,
 )
+from onnxtext.sidecar import PAGE, SMALL_ALIGN, plan_external, write_external
 from onnxtext.io import load, model_bytes, save
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.tensor_data import to_numpy

@@ -15,7 +15,8 @@ import pytest
 import onnxtext
 from onnxtext import cli
 from onnxtext.document import parse_document
-from onnxtext.external import iter_tensors, load_external, write_external
+from onnxtext.external import iter_tensors, load_external
+from onnxtext.sidecar import write_external
 from onnxtext.io import load, model_bytes, save
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.tensor_data import to_numpy
@@ -119,7 +120,85 @@ def test_inline_keeps_references(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert status == 0 and '"location": "w.bin"' in out
 
 
+def _everywhere(tmp_path: Path, layout: str) -> Path:
+    """``everywhere_model`` (large tensors in every place) as a binary file, its weights
+    inline or in its own sidecar."""
+    from test_wire import everywhere_model
+
+    folder = tmp_path / layout
+    folder.mkdir()
+    model = everywhere_model()
+    if layout == "external":
+        model = write_external(model, folder, "own.bin", 1024)
+    save(model, folder / "m.onnx")
+    return folder / "m.onnx"
+
+
+@pytest.mark.parametrize("layout", ["inline", "external"])
+def test_external_never_loading_weights_equals_in_memory(tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The CLI copies weights file to file; the result is what planning on the fully
+    loaded model gives: the same text, the same sidecar bytes."""
+    from test_wire import everywhere_model
+
+    path = _everywhere(tmp_path, layout)
+    out = tmp_path / "out.onnxtxt"
+    assert run("print", str(path), "--weights", "external", "-o", str(out), capsys=capsys) == (0, "", "")
+    expected = tmp_path / "expected"
+    expected.mkdir()
+    plan = write_external(everywhere_model(), expected, "out.onnxtxt.data", 1024)
+    assert out.read_text() == onnxtext.to_text(plan)
+    assert (tmp_path / "out.onnxtxt.data").read_bytes() == (expected / "out.onnxtxt.data").read_bytes()
+    assert model_bytes(load_external(onnxtext.parse_model(out.read_text()), tmp_path)) == model_bytes(everywhere_model())
+
+
+def test_external_copy_without_kernel_copy(tmp_path: Path, model_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where copy_file_range is refused (another file system, old kernel), the copy goes through a buffer."""
+    import errno
+
+    from onnxtext import sidecar
+
+    def refuse(*args: object) -> int:
+        raise OSError(errno.EXDEV, "cross-device")
+
+    assert run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "a.onnxtxt"), capsys=capsys)[0] == 0
+    monkeypatch.setattr(sidecar.os, "copy_file_range", refuse, raising=False)
+    monkeypatch.setattr(sidecar, "_KERNEL_COPY", True)
+    assert run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "b.onnxtxt"), capsys=capsys)[0] == 0
+    assert sidecar._KERNEL_COPY is False
+    assert (tmp_path / "a.onnxtxt.data").read_bytes() == (tmp_path / "b.onnxtxt.data").read_bytes()
+
+
+def test_external_bad_checksum_writes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save(write_external(big_model(), tmp_path, "w.bin", 1024, checksum=True), tmp_path / "m.onnx")
+    data = bytearray((tmp_path / "w.bin").read_bytes())
+    data[100] ^= 1
+    (tmp_path / "w.bin").write_bytes(bytes(data))
+    status, _, err = run("print", str(tmp_path / "m.onnx"), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys)
+    assert status == 1 and "error[X004]" in err and "initializer 'W'" in err
+    assert not (tmp_path / "o.onnxtxt").exists() and not (tmp_path / "o.onnxtxt.data").exists()
+
+
+@pytest.mark.parametrize("weights", ["external", "digest"])
+def test_truncated_binary_is_reported(tmp_path: Path, model_file: Path, weights: str, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(model_file.read_bytes()[:-1000])
+    status, out, err = run("print", str(bad), "--weights", weights, "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys)
+    assert status == 1 and "not a valid binary ONNX model" in err and "Traceback" not in err
+    assert not (tmp_path / "o.onnxtxt").exists()
+
+
 # ---------------------------------------------------------------- digest
+
+
+@pytest.mark.parametrize("layout", ["inline", "external"])
+def test_digest_from_files_equals_in_memory(tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Digests computed on memory maps of the files are those of the loaded model."""
+    from test_wire import everywhere_model
+
+    path = _everywhere(tmp_path, layout)
+    status, out, err = run("print", str(path), "--weights", "digest", capsys=capsys)
+    assert (status, err) == (0, "")
+    assert out == DIGEST_HEADER + onnxtext.to_text(digest_view(everywhere_model(), 1024))
 
 
 def test_digest_output(model_file: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,7 @@ import difflib
 import os
 import sys
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from google.protobuf.message import DecodeError
 
@@ -24,6 +24,9 @@ from .format import NotRepresentable, format_text, to_text
 from .io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
 from .proto import ModelProto
 from .span import Span
+
+if TYPE_CHECKING:
+    from .external import TensorSources
 
 __all__ = ["main", "build_parser"]
 
@@ -164,41 +167,53 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
     binary = args.input == STDIO or is_binary_path(args.input)
-    model = _load_model(args.input, binary, report)
-    if model is None:
-        return EXIT_INPUT
     if weights == "inline":
-        text = _to_text(model, args.input, report)
+        model = _load_model(args.input, binary, report)
+        text = None if model is None else _to_text(model, args.input, report)
         if text is None:
             return EXIT_INPUT
         _write(args.output, text, report)
         return report.status
+    loaded = _load_lazy(args.input, binary, args.threshold, report)  # weights stay in their files
+    if loaded is None:
+        return EXIT_INPUT
+    if weights == "external":
+        return _print_external(*loaded, args, report)
+    return _print_digest(*loaded, args, report)
+
+
+def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+    """``print --weights digest``: large tensors as digests, computed on memory maps."""
     from .weights import DIGEST_HEADER, digest_view
 
-    model = _load_weights(model, args.input, report, strict=weights == "external")
-    if model is None:
+    with _progress("digest", model, sources) as progress:
+        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True)
+    _note_unread(len(sources.problems), args.input, report)
+    text = _to_text(view, args.input, report)
+    if text is None:
         return EXIT_INPUT
-    if weights == "digest":
-        with _progress("digest", model) as progress:
-            view = digest_view(model, args.threshold, progress=progress)
-        text = _to_text(view, args.input, report)
-        if text is None:
-            return EXIT_INPUT
-        _write(args.output, DIGEST_HEADER + text, report)
-        return report.status
-    return _print_external(model, args, report)
+    _write(args.output, DIGEST_HEADER + text, report)
+    return report.status
 
 
-def _progress(label: str, model: ModelProto) -> Any:
+def _note_unread(n: int, path: str, report: _Reporter) -> None:
+    if n:
+        report.note(f"{_display(path)}: note: the external data of {n} tensor{'s' if n != 1 else ''} "
+                    "could not be read; shown as references")
+
+
+def _progress(label: str, model: ModelProto, sources: TensorSources | None = None) -> Any:
     from .external import iter_tensors, tensor_nbytes
     from .weights import ProgressBar
 
-    return ProgressBar(label, sum(tensor_nbytes(r.tensor) for r in iter_tensors(model)))
+    size = sources.nbytes if sources is not None else tensor_nbytes
+    return ProgressBar(label, sum(size(r.tensor) for r in iter_tensors(model)))
 
 
-def _load_weights(model: ModelProto, path: str, report: _Reporter, *, strict: bool) -> ModelProto | None:
-    """The model with its external data read in (from the input's folder). Not strict: the
-    tensors that cannot be read keep their reference, with one note."""
+def _load_weights(model: ModelProto, path: str, report: _Reporter, *, strict: bool = False) -> ModelProto | None:
+    """The model with its external data read in (from the input's folder). Not strict:
+    the tensors whose data cannot be read keep their reference, with one note; strict:
+    every problem is reported and the result is None."""
     from .external import ExternalDataError, is_external, iter_tensors, load_external
 
     if not any(is_external(r.tensor) for r in iter_tensors(model)):
@@ -215,20 +230,26 @@ def _load_weights(model: ModelProto, path: str, report: _Reporter, *, strict: bo
         except ExternalDataError as exc:
             report.diagnostics(exc.diagnostics)
             return None
-    missing = sum(1 for r in iter_tensors(loaded) if is_external(r.tensor))
-    if missing:
-        report.note(f"{_display(path)}: note: the external data of {missing} tensor{'s' if missing != 1 else ''} "
-                    "could not be read; shown as references")
+    _note_unread(sum(1 for r in iter_tensors(loaded) if is_external(r.tensor)), path, report)
     return loaded
 
 
-def _print_external(model: ModelProto, args: argparse.Namespace, report: _Reporter) -> int:
-    """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically)."""
-    from .external import ExternalDataError, plan_external, write_sidecar
+def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+    """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically).
+
+    Weights are never loaded: a binary input is read with its large ``raw_data`` left in
+    the file (:func:`onnxtext.wire.load_lazy`), and both those and the input's own
+    external data are copied file to file into the sidecar."""
+    from .external import ExternalDataError
+    from .sidecar import plan_external, write_sidecar
     from .weights import ProgressBar
 
     sidecar = os.path.basename(args.output) + ".data"
-    plan = plan_external(model, sidecar, args.threshold, in_place=True)  # the model was loaded for this print only
+    try:
+        plan = plan_external(model, sidecar, args.threshold, in_place=True, sources=sources)
+    except ExternalDataError as exc:
+        report.diagnostics(exc.diagnostics)
+        return EXIT_INPUT
     text = _to_text(plan.model, args.input, report)  # before writing anything
     if text is None:
         return EXIT_INPUT
@@ -244,6 +265,31 @@ def _print_external(model: ModelProto, args: argparse.Namespace, report: _Report
     return report.status
 
 
+def _load_lazy(path: str, binary: bool, threshold: int, report: _Reporter) -> tuple[ModelProto, TensorSources] | None:
+    """The model and where its weights are (a :class:`~onnxtext.external.TensorSources`),
+    a binary file's large ``raw_data`` left unread. Input that the fast path cannot take
+    (standard input, malformed bytes) goes through :func:`_load_model`, which reports."""
+    from .external import TensorSources
+    from .wire import WireError, load_lazy
+
+    if path == STDIO:
+        model = _load_model(path, binary, report)
+        if model is None:
+            return None
+        return model, TensorSources(None, source="<stdin>")
+    directory = os.path.dirname(os.path.abspath(path))
+    if binary:
+        try:
+            model, lazy = load_lazy(path, threshold)
+            return model, TensorSources(directory, source=path, lazy=lazy)
+        except (OSError, WireError, DecodeError):
+            pass  # reported by the ordinary load below
+    model = _load_model(path, binary, report)
+    if model is None:
+        return None
+    return model, TensorSources(directory, source=path)
+
+
 def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     """Semantic diff of two models (binary or text); 0 same, 1 different, 2 trouble."""
     from .diff import diff_models
@@ -253,7 +299,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         binary = path == STDIO or is_binary_path(path)
         model = _load_model(path, binary, report)
         if model is not None:
-            model = _load_weights(model, path, report, strict=False)
+            model = _load_weights(model, path, report)
         if model is None:
             return EXIT_USAGE
         models.append(model)

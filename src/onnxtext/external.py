@@ -1,4 +1,4 @@
-"""External tensor data: safe resolution, loading into ``raw_data``, writing a sidecar file.
+"""External tensor data: walking a model's tensors, safe resolution, loading into ``raw_data``.
 
 ONNX keeps large tensors outside the protobuf: ``TensorProto.data_location = EXTERNAL``
 and ``external_data`` entries ``location`` (a path relative to the model's folder),
@@ -9,8 +9,8 @@ bytes are exactly what ``raw_data`` would hold.
   inside the model's folder: absolute paths, ``..`` escapes, symlinks pointing outside.
 - :func:`load_external` returns a copy of a model with every external tensor inlined
   into ``raw_data`` (what the evaluator and the printer need).
-- :func:`write_external` moves tensors above a size threshold into one sidecar file
-  (offsets aligned, written atomically) and returns the model referring to it.
+- :class:`TensorSources` finds where tensors' bytes are without reading them (a
+  :class:`FileRange` per tensor), for :mod:`onnxtext.sidecar`, which writes sidecar files.
 
 Reading a model (:func:`onnxtext.io.load`) never touches external data: references are
 kept as they are, and loading the weights is an explicit step.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -32,6 +31,7 @@ from .diagnostics import Diagnostic, OnnxTextError, Severity
 from .dtypes import BY_CODE
 from .proto import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto
 from .span import SourceFile
+from .wire import LazyRawData
 
 __all__ = [
     "ExternalDataError",
@@ -45,10 +45,9 @@ __all__ = [
     "tensor_nbytes",
     "resolve_location",
     "load_external",
-    "plan_external",
-    "write_sidecar",
-    "write_external",
-    "ExternalPlan",
+    "FileRange",
+    "TensorSources",
+    "is_external",
 ]
 
 UNSAFE_LOCATION = "X001"  # absolute path, '..' escape, symlink leaving the folder, empty location
@@ -56,12 +55,6 @@ UNREADABLE = "X002"  # missing or unreadable file
 BAD_RANGE = "X003"  # bad offset/length, or the range is past the end of the file
 BAD_CHECKSUM = "X004"  # the checksum entry does not match the bytes
 UNWRITABLE = "X005"  # the sidecar cannot be written
-
-#: Offsets of tensors of at least ``PAGE_ALIGN_FROM`` bytes are multiples of ``PAGE`` (mmap
-#: friendly, like onnx's ``save_external_data``); smaller ones of ``SMALL_ALIGN``.
-PAGE = 4096
-PAGE_ALIGN_FROM = 1 << 20
-SMALL_ALIGN = 64
 
 Progress = Callable[[int], None]
 
@@ -98,9 +91,13 @@ class TensorRef:
 
 def iter_tensors(model: ModelProto | GraphProto) -> Iterator[TensorRef]:
     """Every tensor of a model: initializers (also sparse ones' values and indices) and
-    attribute tensors, in the main graph, every subgraph and every function."""
+    attribute tensors, in the main graph, every subgraph, the training graphs and every
+    function (attribute defaults included)."""
     if isinstance(model, ModelProto):
         yield from _graph_tensors(model.graph, "")
+        for i, info in enumerate(model.training_info):
+            yield from _graph_tensors(info.initialization, f"training_info[{i}] initialization ")
+            yield from _graph_tensors(info.algorithm, f"training_info[{i}] algorithm ")
         for f in model.functions:
             prefix = f"function '{f.domain + '.' if f.domain else ''}{f.name}' "
             for n in f.node:
@@ -207,7 +204,141 @@ def _entries(t: TensorProto) -> dict[str, str]:
     return {e.key: e.value for e in t.external_data}
 
 
-# ---------------------------------------------------------------- loading
+# ---------------------------------------------------------------- locating and loading
+
+
+@dataclass(frozen=True, slots=True)
+class FileRange:
+    """``length`` bytes at ``offset`` of the file ``path``: where a tensor's bytes are when
+    they are not in memory (an external-data reference, or ``raw_data`` left in the model
+    file by :func:`onnxtext.wire.load_lazy`)."""
+
+    path: Path
+    offset: int
+    length: int
+
+    def __len__(self) -> int:
+        return self.length
+
+    def read(self) -> bytes:
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            data = f.read(self.length)
+        if len(data) != self.length:
+            raise OSError(f"short read from {str(self.path)!r}")
+        return data
+
+    def inline_into(self, t: TensorProto) -> None:
+        """Read the bytes into ``t.raw_data`` and drop ``t``'s external reference, if any."""
+        del t.external_data[:]
+        t.ClearField("data_location")
+        t.raw_data = self.read()
+
+    def sha1(self) -> str:
+        """SHA-1 hex of the bytes, read in chunks (never all in memory)."""
+        h = hashlib.sha1()
+        with open(self.path, "rb") as f:
+            f.seek(self.offset)
+            left = self.length
+            while left:
+                chunk = f.read(min(left, 1 << 24))
+                if not chunk:
+                    raise OSError(f"short read from {str(self.path)!r}")
+                h.update(chunk)
+                left -= len(chunk)
+        return h.hexdigest()
+
+
+class _Sizes(dict[Path, int]):
+    """File sizes, each file stat'ed once (``OSError`` when it cannot be opened)."""
+
+    def __missing__(self, path: Path) -> int:
+        with open(path, "rb") as f:  # open, not stat: the file must be readable
+            size = os.fstat(f.fileno()).st_size
+        self[path] = size
+        return size
+
+
+def _locate(t: TensorProto, model_dir: str | os.PathLike[str], source: str | None, where: str, sizes: _Sizes) -> FileRange:
+    """The validated byte range of an external tensor (``X001``–``X003``); reads nothing."""
+    entries = _entries(t)
+    location = entries.get("location", "")
+    try:
+        path = resolve_location(model_dir, location)
+    except ExternalDataError as exc:
+        raise ExternalDataError([_diag(UNSAFE_LOCATION, where + d.message, source) for d in exc.diagnostics]) from None
+    try:
+        offset = int(entries.get("offset", "0") or 0)
+        length = int(entries["length"]) if entries.get("length", "") != "" else None
+    except ValueError:
+        raise ExternalDataError([_diag(BAD_RANGE, f"{where}offset {entries.get('offset')!r} / length {entries.get('length')!r} are not integers", source)]) from None
+    if offset < 0 or (length is not None and length < 0):
+        raise ExternalDataError([_diag(BAD_RANGE, f"{where}negative offset or length in {location!r}", source)])
+    try:
+        size = sizes[path]
+    except OSError as exc:
+        raise ExternalDataError([_diag(UNREADABLE, f"{where}cannot read external data {location!r}: {exc.strerror or exc}", source)]) from None
+    end = size if length is None else offset + length
+    if end > size or offset > size:
+        raise ExternalDataError([_diag(BAD_RANGE, f"{where}{location!r} holds {size} bytes; offset {offset} + length {end - offset} is past its end", source)])
+    return FileRange(path, offset, end - offset)
+
+
+def _checksum_problem(t: TensorProto, sha1: str, source: str | None, where: str, r: FileRange) -> Diagnostic | None:
+    """``X004`` if ``t`` has a ``checksum`` entry that is not ``sha1``."""
+    checksum = _entries(t).get("checksum")
+    if checksum and sha1 != checksum.lower():
+        return _diag(BAD_CHECKSUM, f"{where}checksum of {r.path.name!r} [{r.offset}, {r.offset + r.length}) does not match (sha1 {checksum})", source)
+    return None
+
+
+class TensorSources:
+    """Where the bytes of tensors that are not in memory are, found without reading them:
+    external-data references resolved against ``model_dir``, and ``raw_data`` that
+    :func:`onnxtext.wire.load_lazy` left in the model file (``lazy``).
+
+    :meth:`range_of` gives a tensor's :class:`FileRange`; the problems of broken references
+    (``X001``–``X004``) are collected in :attr:`problems`, not raised one by one. Checksum
+    entries are verified (which reads those tensors' bytes once).
+    """
+
+    def __init__(self, model_dir: str | os.PathLike[str] | None, *, source: str | None = None, lazy: LazyRawData | None = None) -> None:
+        self.model_dir, self.source, self.lazy = model_dir, source, lazy
+        self.problems: list[Diagnostic] = []
+        self._sizes = _Sizes()
+
+    def nbytes(self, t: TensorProto) -> int:
+        """:func:`tensor_nbytes`, knowing the size of stripped ``raw_data`` (reads nothing)."""
+        extent = self.lazy.extent(t) if self.lazy is not None else None
+        return extent.length if extent is not None else tensor_nbytes(t)
+
+    def range_of(self, ref: TensorRef) -> FileRange | None:
+        """The tensor's bytes in a file, or None when they are in memory (or unreadable:
+        then a problem is recorded, and the tensor keeps its reference)."""
+        t = ref.tensor
+        if self.lazy is not None:
+            extent = self.lazy.extent(t)
+            if extent is not None:
+                return FileRange(Path(self.lazy.path), extent.offset, extent.length)
+        if not is_external(t):
+            return None
+        where = f"{ref.where}: " if ref.where else ""
+        if self.model_dir is None:
+            self.problems.append(_diag(UNREADABLE, f"{where}refers to external data, which cannot be found without the model's folder (give the model's file name, not standard input)", self.source))
+            return None
+        try:
+            r = _locate(t, self.model_dir, self.source, where, self._sizes)
+            if "checksum" in _entries(t):
+                problem = _checksum_problem(t, r.sha1(), self.source, where, r)
+                if problem is not None:
+                    raise ExternalDataError([problem])
+        except ExternalDataError as exc:
+            self.problems.extend(exc.diagnostics)
+            return None
+        except OSError as exc:
+            self.problems.append(_diag(UNREADABLE, f"{where}cannot read {str(exc.filename or '')!r}: {exc.strerror or exc}", self.source))
+            return None
+        return r
 
 
 def load_external(
@@ -221,11 +352,12 @@ def load_external(
     """A copy of ``model`` with every external tensor's bytes read into ``raw_data``.
 
     ``data_location`` and ``external_data`` are cleared on the inlined tensors, so a model
-    written by :func:`write_external` loads back to the original protobuf. ``checksum``
-    entries (SHA-1 hex of the tensor's bytes) are verified. With ``strict`` (the default)
-    every problem is collected and raised as one :class:`ExternalDataError`; otherwise
-    tensors that cannot be read keep their reference. ``source`` (the model's file name)
-    prefixes the diagnostics; ``progress`` is called with the number of bytes read.
+    written by :func:`onnxtext.sidecar.write_external` loads back to the original
+    protobuf. ``checksum`` entries (SHA-1 hex of the tensor's bytes) are verified. With
+    ``strict`` (the default) every problem is collected and raised as one
+    :class:`ExternalDataError`; otherwise tensors that cannot be read keep their
+    reference. ``source`` (the model's file name) prefixes the diagnostics; ``progress``
+    is called with the number of bytes read.
     """
     out = ModelProto()
     out.CopyFrom(model)
@@ -238,6 +370,7 @@ def load_external(
 def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: str | None, progress: Progress | None) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     handles: dict[Path, BinaryIO] = {}
+    sizes = _Sizes()
     buffer = _ReadBuffer()
     try:
         for ref in list(iter_tensors(model)):
@@ -246,9 +379,17 @@ def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: st
                 continue
             where = f"{ref.where}: " if ref.where else ""
             try:
-                data = _read_tensor(t, model_dir, handles, source, where, buffer)
+                r = _locate(t, model_dir, source, where, sizes)
+                data = _read_range(r, handles, buffer)
             except ExternalDataError as exc:
                 problems.extend(exc.diagnostics)
+                continue
+            except OSError as exc:
+                problems.append(_diag(UNREADABLE, f"{where}cannot read {r.path.name!r}: {exc.strerror or exc}", source))
+                continue
+            problem = _checksum_problem(t, hashlib.sha1(data).hexdigest(), source, where, r) if "checksum" in _entries(t) else None
+            if problem is not None:
+                problems.append(problem)
                 continue
             del t.external_data[:]
             t.ClearField("data_location")
@@ -303,184 +444,17 @@ class _ReadBuffer:
         t.MergeFromString(mv[start : self.HEADER + n])
 
 
-def _read_tensor(
-    t: TensorProto, model_dir: str | os.PathLike[str], handles: dict[Path, BinaryIO], source: str | None, where: str, buffer: _ReadBuffer | None = None
-) -> memoryview | bytes:
-    entries = _entries(t)
-    location = entries.get("location", "")
-    try:
-        path = resolve_location(model_dir, location)
-    except ExternalDataError as exc:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, where + d.message, source) for d in exc.diagnostics]) from None
-    try:
-        offset = int(entries.get("offset", "0") or 0)
-        length = int(entries["length"]) if entries.get("length", "") != "" else None
-    except ValueError:
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}offset {entries.get('offset')!r} / length {entries.get('length')!r} are not integers", source)]) from None
-    if offset < 0 or (length is not None and length < 0):
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}negative offset or length in {location!r}", source)])
-    handle = handles.get(path)
+def _read_range(r: FileRange, handles: dict[Path, BinaryIO], buffer: _ReadBuffer) -> memoryview:
+    """The bytes of ``r`` in ``buffer`` (valid until its next use)."""
+    handle = handles.get(r.path)
     if handle is None:
-        try:
-            handle = open(path, "rb")  # noqa: SIM115 (kept open for the tensors that follow)
-        except OSError as exc:
-            raise ExternalDataError([_diag(UNREADABLE, f"{where}cannot read external data {location!r}: {exc.strerror or exc}", source)]) from None
-        handles[path] = handle
-    size = os.fstat(handle.fileno()).st_size
-    end = size if length is None else offset + length
-    if end > size or offset > size:
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}{location!r} holds {size} bytes; offset {offset} + length {end - offset} is past its end", source)])
-    handle.seek(offset)
-    n = end - offset
-    if buffer is None:
-        data: memoryview | bytes = handle.read(n)
-        got = len(data)
-    else:
-        data = buffer.view(n)
-        got = 0
-        while got < n:
-            k = handle.readinto(data[got:])  # type: ignore[attr-defined]
-            if not k:
-                break
-            got += k
-    if got != n:
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}short read from {location!r}", source)])
-    checksum = entries.get("checksum")
-    if checksum and hashlib.sha1(data).hexdigest() != checksum.lower():
-        raise ExternalDataError([_diag(BAD_CHECKSUM, f"{where}checksum of {location!r} [{offset}, {end}) does not match (sha1 {checksum})", source)])
+        handle = handles[r.path] = open(r.path, "rb")  # noqa: SIM115 (kept open for the tensors that follow)
+    handle.seek(r.offset)
+    data = buffer.view(r.length)
+    got = 0
+    while got < r.length:
+        k = handle.readinto(data[got:])  # type: ignore[attr-defined]
+        if not k:
+            raise OSError(f"short read from {str(r.path)!r}")
+        got += k
     return data
-
-
-# ---------------------------------------------------------------- writing
-
-
-@dataclass(slots=True)
-class ExternalPlan:
-    """A model whose large tensors refer to one sidecar, and the bytes to put there."""
-
-    model: ModelProto
-    sidecar: str
-    pieces: list[tuple[int, bytes]]  # (offset, data), increasing offsets
-
-    @property
-    def size(self) -> int:
-        return self.pieces[-1][0] + len(self.pieces[-1][1]) if self.pieces else 0
-
-
-def _align(offset: int, size: int) -> int:
-    a = PAGE if size >= PAGE_ALIGN_FROM else SMALL_ALIGN
-    return (offset + a - 1) // a * a
-
-
-def plan_external(
-    model: ModelProto,
-    sidecar_name: str,
-    threshold_bytes: int = 1024,
-    *,
-    attributes: bool = True,
-    checksum: bool = False,
-    in_place: bool = False,
-) -> ExternalPlan:
-    """Work out :func:`write_external` without writing: a copy of ``model`` (``model``
-    itself if ``in_place``: one copy of the weights less) in which every tensor stored in
-    ``raw_data`` with more than ``threshold_bytes`` bytes (initializers, and attribute
-    tensors if ``attributes``) refers to ``sidecar_name``.
-
-    Tensors with typed storage (``float_data``, …) and tensors that are already external
-    are left as they are, so loading the data back gives the original protobuf exactly.
-    """
-    if PurePosixPath(sidecar_name).name != sidecar_name or sidecar_name in ("", ".", ".."):
-        raise ValueError(f"sidecar name {sidecar_name!r} must be a plain file name")
-    if in_place:
-        out = model
-    else:
-        out = ModelProto()
-        out.CopyFrom(model)
-    pieces: list[tuple[int, bytes]] = []
-    offset = 0
-    for ref in iter_tensors(out):
-        t = ref.tensor
-        if is_external(t) or not t.HasField("raw_data") or t.ByteSize() <= threshold_bytes:
-            continue  # (the tensor's size bounds its raw_data's, and costs no copy)
-        if ref.kind == "sparse" or (ref.kind == "attribute" and not attributes):
-            continue
-        data = t.raw_data  # a copy of the bytes: read it once
-        if len(data) <= threshold_bytes:
-            continue
-        offset = _align(offset, len(data))
-        pieces.append((offset, data))
-        t.ClearField("raw_data")
-        t.data_location = TensorProto.EXTERNAL
-        for key, value in (("location", sidecar_name), ("offset", str(offset)), ("length", str(len(data)))):
-            e = t.external_data.add()
-            e.key, e.value = key, value
-        if checksum:
-            e = t.external_data.add()
-            e.key, e.value = "checksum", hashlib.sha1(data).hexdigest()
-        offset += len(data)
-    return ExternalPlan(out, sidecar_name, pieces)
-
-
-def write_sidecar(path: str | os.PathLike[str], pieces: list[tuple[int, bytes]], *, progress: Progress | None = None) -> None:
-    """Write ``pieces`` at their offsets (zero padding between) to ``path`` atomically:
-    a temporary file in the same folder, fsynced and renamed over ``path``."""
-    target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise ExternalDataError([_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            pos = 0
-            for offset, data in pieces:
-                if offset > pos:
-                    handle.write(b"\x00" * (offset - pos))
-                handle.write(data)
-                pos = offset + len(data)
-                if progress is not None:
-                    progress(len(data))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except OSError as exc:
-        _unlink(tmp)
-        raise ExternalDataError([_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]) from None
-    except BaseException:
-        _unlink(tmp)
-        raise
-
-
-def _unlink(name: str) -> None:
-    try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def write_external(
-    model: ModelProto,
-    model_dir: str | os.PathLike[str],
-    sidecar_name: str,
-    threshold_bytes: int = 1024,
-    *,
-    attributes: bool = True,
-    checksum: bool = False,
-    progress: Progress | None = None,
-) -> ModelProto:
-    """Move every ``raw_data`` tensor above ``threshold_bytes`` into ``model_dir/sidecar_name``
-    (one file, aligned offsets, written atomically) and return the model referring to it.
-
-    ``model`` itself is not changed. See :func:`plan_external` for which tensors move.
-    """
-    plan = plan_external(model, sidecar_name, threshold_bytes, attributes=attributes, checksum=checksum)
-    target = resolve_location(model_dir, sidecar_name)
-    if plan.pieces:
-        write_sidecar(target, plan.pieces, progress=progress)
-    return plan.model

@@ -4,7 +4,7 @@ Every mode is a transformation of the protobuf before printing, so lifting and p
 stay unchanged:
 
 - ``inline``: the model as it is.
-- ``external``: :func:`onnxtext.external.plan_external` moves tensors above a threshold to
+- ``external``: :func:`onnxtext.sidecar.plan_external` moves tensors above a threshold to
   a sidecar; the text shows ``["location": ..., "offset": ..., "length": ...]`` and parses
   back to a model with the same references.
 - ``digest``: :func:`digest_view` replaces tensors above a threshold by an external-data
@@ -16,13 +16,14 @@ stay unchanged:
 from __future__ import annotations
 
 import hashlib
+import mmap
 import sys
 import time
 from typing import IO, Literal
 
 import numpy as np
 
-from .external import iter_tensors, is_external, tensor_nbytes
+from .external import FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
 from .proto import ModelProto, TensorProto
 from .tensor_data import NotRepresentable, to_numpy
 
@@ -75,8 +76,10 @@ def tensor_digest(t: TensorProto) -> list[tuple[str, str]]:
     """``[("digest", "sha256:..."), ("min", ...), ("max", ...), ("mean", ...), ("std", ...)]``
     for a tensor with its data in the protobuf (vectorised; NaNs are counted, not summed)."""
     arr = _raw_view(t)
-    if arr is None:
-        arr = to_numpy(t)
+    return _array_digest(arr if arr is not None else to_numpy(t))
+
+
+def _array_digest(arr: np.ndarray) -> list[tuple[str, str]]:
     items = [(DIGEST_KEY, _values_hash(arr))]
     if arr.size == 0 or arr.dtype == object:
         return items
@@ -89,6 +92,29 @@ def tensor_digest(t: TensorProto) -> list[tuple[str, str]]:
     return items + _chunked_stats(flat)
 
 
+def _file_digest(t: TensorProto, r: FileRange) -> list[tuple[str, str]] | None:
+    """:func:`tensor_digest` of ``t`` whose bytes are ``r``, computed on a memory map of
+    the file (nothing copied); None when the bytes must be read in (a type numpy cannot
+    view, or a length that does not match the shape)."""
+    code = _RAW_NUMPY.get(t.data_type)
+    n = _count(t)
+    if code is None or n is None or n * np.dtype(code).itemsize != r.length or r.length == 0:
+        return None
+    with open(r.path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        arr = np.frombuffer(mm, dtype=np.dtype(code), count=n, offset=r.offset).reshape(tuple(int(d) for d in t.dims))
+        try:
+            return _array_digest(arr)
+        finally:
+            del arr  # the map closes only when no view of it is left
+
+
+def _count(t: TensorProto) -> int | None:
+    n = 1
+    for d in t.dims:
+        n *= int(d)
+    return n if n >= 0 else None
+
+
 #: ``raw_data`` element types that :func:`to_numpy` returns as they are stored.
 _RAW_NUMPY = {1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 10: "<f2", 11: "<f8", 12: "<u4", 13: "<u8"}
 _CHUNK = 1 << 22  # elements per block of the statistics of large tensors
@@ -98,14 +124,10 @@ def _raw_view(t: TensorProto) -> np.ndarray | None:
     """The values of a ``raw_data`` tensor of a plain numeric type as a read-only view of
     one copy of the bytes (``to_numpy`` makes several), or None to use ``to_numpy``."""
     code = _RAW_NUMPY.get(t.data_type)
-    if code is None or not t.HasField("raw_data") or is_external(t):
+    n = _count(t)
+    if code is None or n is None or not t.HasField("raw_data") or is_external(t):
         return None
     dt = np.dtype(code)
-    n = 1
-    for d in t.dims:
-        n *= int(d)
-    if n < 0 or t.ByteSize() < n * dt.itemsize:
-        return None
     raw = t.raw_data
     if len(raw) != n * dt.itemsize:
         return None  # to_numpy reports it
@@ -161,25 +183,48 @@ def _chunked_stats(flat: np.ndarray) -> list[tuple[str, str]]:
     return items
 
 
-def digest_view(model: ModelProto, threshold_bytes: int = DEFAULT_THRESHOLD, *, progress: ProgressBar | None = None) -> ModelProto:
-    """A copy of ``model`` with every tensor above ``threshold_bytes`` (data in the
-    protobuf) replaced by its digest, written as an external-data list without location.
+def digest_view(
+    model: ModelProto,
+    threshold_bytes: int = DEFAULT_THRESHOLD,
+    *,
+    progress: Progress | None = None,
+    sources: TensorSources | None = None,
+    in_place: bool = False,
+) -> ModelProto:
+    """A copy of ``model`` (``model`` itself if ``in_place``) with every tensor above
+    ``threshold_bytes`` replaced by its digest, written as an external-data list without
+    location.
 
-    Tensors that are still external (their data could not be loaded) keep their reference.
+    With ``sources``, tensors whose bytes are in files (external data, ``raw_data`` left
+    in the file by :func:`onnxtext.wire.load_lazy`) are digested from a memory map of
+    the file, and the smaller ones read in. Tensors whose data cannot be read keep their
+    reference (``sources.problems`` says why).
     """
-    out = ModelProto()
-    out.CopyFrom(model)
+    if in_place:
+        out = model
+    else:
+        out = ModelProto()
+        out.CopyFrom(model)
     for ref in iter_tensors(out):
         t = ref.tensor
-        if is_external(t) or ref.kind == "sparse":
-            continue
-        size = tensor_nbytes(t)
-        if size <= threshold_bytes:
-            continue
-        try:
-            items = tensor_digest(t)
-        except NotRepresentable:  # unknown type or inconsistent storage: hash the message
-            items = [(DIGEST_KEY, "sha256:" + hashlib.sha256(t.SerializeToString(deterministic=True)).hexdigest())]
+        in_file = sources.range_of(ref) if sources is not None else None
+        items: list[tuple[str, str]] | None = None
+        if in_file is not None:
+            size = len(in_file)
+            if ref.kind != "sparse" and size > threshold_bytes:
+                items = _file_digest(t, in_file)
+            if items is None:
+                in_file.inline_into(t)
+        if items is None:
+            if is_external(t) or ref.kind == "sparse":
+                continue
+            size = tensor_nbytes(t)
+            if size <= threshold_bytes:
+                continue
+            try:
+                items = tensor_digest(t)
+            except NotRepresentable:  # unknown type or inconsistent storage: hash the message
+                items = [(DIGEST_KEY, "sha256:" + hashlib.sha256(t.SerializeToString(deterministic=True)).hexdigest())]
         for field in ("raw_data", "float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data"):
             t.ClearField(field)  # type: ignore[arg-type]
         t.data_location = TensorProto.EXTERNAL
