@@ -231,8 +231,7 @@ def test_digest_not_parseable(model_file: Path, tmp_path: Path, capsys: pytest.C
     out = tmp_path / "d.onnxtxt"
     assert run("print", str(model_file), "--weights", "digest", "-o", str(out), capsys=capsys)[0] == 0
     doc = parse_document(out.read_text(), "model", str(out))
-    if doc.ok:
-        pytest.xfail("lower.py does not reject digest lists yet (patch in the issue 3 report)")
+    assert not doc.ok
     errors = [d for d in doc.diagnostics if d.is_error]
     assert errors and all("digest" in d.message and "cannot be parsed back" in d.message for d in errors)
     status, _, err = run("parse", str(out), "-o", str(tmp_path / "d.onnx"), capsys=capsys)

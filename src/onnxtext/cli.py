@@ -518,17 +518,18 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
     data = _read(path, report)
     if data is None:
         return [], False
+    folder = None if path == STDIO else os.path.dirname(os.path.abspath(path))  # where external data is looked up
     if is_binary_path(path):
         try:
             model = load_bytes(data)
         except DecodeError:
             report.error(_display(path), "not a valid binary ONNX model")
             return [], False
-        return check_proto(model, select=args.select, ignore=args.ignore), True
+        return check_proto(model, select=args.select, ignore=args.ignore, model_dir=folder), True
     text = _decode(data, path, report)
     if text is None:
         return [], False
-    return check(text, select=args.select, ignore=args.ignore, path=_display(path)), True
+    return check(text, select=args.select, ignore=args.ignore, path=_display(path), model_dir=folder), True
 
 
 def _codes(value: str) -> list[str]:

@@ -50,14 +50,20 @@ def check_proto(
     *,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
+    model_dir: str | os.PathLike[str] | None = None,
     _doc: Any = None,
 ) -> list[Diagnostic]:
-    """Check a ModelProto (ours or onnx's); diagnostics carry readable proto paths."""
+    """Check a ModelProto (ours or onnx's); diagnostics carry readable proto paths.
+
+    ``model_dir`` is the folder of the model's file: external data locations are relative
+    to it, and with it the checker also looks the files up (their sizes, never their bytes).
+    """
     own = as_own(model, ModelProto)
+    folder = Path(model_dir) if model_dir is not None else None
     if _doc is not None:
-        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree)
+        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder)
     else:
-        ctx = CheckContext(own)
+        ctx = CheckContext(own, model_dir=folder)
     walk(ctx, [rule() for rule in select_rules(select, ignore)])
     diags = ctx.diagnostics
     if _doc is not None:
@@ -71,6 +77,7 @@ def check(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     path: str | None = None,
+    model_dir: str | os.PathLike[str] | None = None,
 ) -> list[Diagnostic]:
     """Check a model given as onnxtext text, a file path, binary bytes or a ModelProto.
 
@@ -78,29 +85,36 @@ def check(
     (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. For a text,
     parse diagnostics come first and checking stops if there are parse errors.
     Diagnostics of a text carry spans; those of a binary model readable proto paths.
+    ``model_dir`` (by default the folder of a file path) is where external data is
+    looked up; without it only the shape of external data locations is checked.
     """
     target = model_or_text_or_path
     if isinstance(target, os.PathLike) or (
         isinstance(target, str) and "\n" not in target and len(target) < 4096 and Path(target).is_file()
     ):
         file = Path(target)
+        folder = file.parent if model_dir is None else model_dir
         if is_binary_path(file):
-            return check_proto(load_bytes(read_bytes(file)), select=select, ignore=ignore)
-        return _check_text(file.read_bytes().decode("utf-8-sig"), path or str(file), select, ignore)
+            return check_proto(load_bytes(read_bytes(file)), select=select, ignore=ignore, model_dir=folder)
+        return _check_text(file.read_bytes().decode("utf-8-sig"), path or str(file), select, ignore, folder)
     if isinstance(target, str):
-        return _check_text(target, path or "<text>", select, ignore)
+        return _check_text(target, path or "<text>", select, ignore, model_dir)
     if isinstance(target, (bytes, bytearray)):
-        return check_proto(load_bytes(bytes(target)), select=select, ignore=ignore)
-    return check_proto(target, select=select, ignore=ignore)
+        return check_proto(load_bytes(bytes(target)), select=select, ignore=ignore, model_dir=model_dir)
+    return check_proto(target, select=select, ignore=ignore, model_dir=model_dir)
 
 
 def _check_text(
-    text: str, path: str, select: Iterable[str] | None, ignore: Iterable[str] | None
+    text: str,
+    path: str,
+    select: Iterable[str] | None,
+    ignore: Iterable[str] | None,
+    model_dir: str | os.PathLike[str] | None = None,
 ) -> list[Diagnostic]:
     doc = parse_document(text, "model", path)
     if not doc.ok or not isinstance(doc.proto, ModelProto):
         return list(doc.diagnostics)
-    return list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, _doc=doc)
+    return list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, model_dir=model_dir, _doc=doc)
 
 
 class _CheckModule(types.ModuleType):
@@ -113,8 +127,9 @@ class _CheckModule(types.ModuleType):
         select: Iterable[str] | None = None,
         ignore: Iterable[str] | None = None,
         path: str | None = None,
+        model_dir: str | os.PathLike[str] | None = None,
     ) -> list[Diagnostic]:
-        return check(model_or_text_or_path, select=select, ignore=ignore, path=path)
+        return check(model_or_text_or_path, select=select, ignore=ignore, path=path, model_dir=model_dir)
 
 
 sys.modules[__name__].__class__ = _CheckModule

@@ -15,14 +15,23 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Union
 
 from .. import ast as A
 from ..diagnostics import Diagnostic, Related, Severity
 from ..lower import SourceMap
-from ..proto import FunctionProto, GraphProto, ModelProto, NodeProto
+from ..proto import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    TensorProto,
+)
 from ..schemas import OpSchema, get_schema, normalize_domain
 from ..span import SourceFile, Span
+from .training_spans import training_entries
 
 __all__ = [
     "Token",
@@ -54,7 +63,8 @@ class Definition:
     path: str
     token: Token = None
     kind: str = "value"
-    """``input``, ``initializer``, ``node`` (a node output) or ``function-input``."""
+    """``input``, ``initializer``, ``node`` (a node output), ``function-input``, or ``state``
+    (a state variable as an initialization graph sees it, which its outputs may rebind)."""
 
 
 @dataclass(slots=True)
@@ -114,6 +124,8 @@ class GraphInfo:
     """The function this body belongs to (also for graphs nested in a function's nodes)."""
     owner: NodeInfo | None = None
     """The node whose attribute holds this graph (``None`` for the main graph and functions)."""
+    training: str | None = None
+    """``initialization`` or ``algorithm`` for a graph of ``training_info`` (``None`` otherwise)."""
     later: dict[str, Definition] = field(default_factory=dict)
     """Outputs of this graph's nodes not yet reached by the walk (for "used before defined")."""
 
@@ -166,11 +178,16 @@ class CheckContext:
         source: SourceFile | None = None,
         source_map: SourceMap | None = None,
         tree: A.Model | None = None,
+        model_dir: Path | None = None,
     ) -> None:
         self.model = model
         self.source = source
         self.source_map = source_map
         self.tree = tree
+        self.model_dir = model_dir
+        """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
+        if source_map is not None and tree is not None and len(model.training_info):
+            self.source_map = SourceMap({**source_map.entries, **training_entries(tree, source)})
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
         self.opsets = self._opsets(list(model.opset_import))
@@ -293,7 +310,22 @@ class CheckContext:
                 return f"{text} attribute '{msg.attribute[token[1]].name}'"
         if kind == "key":
             return f"{text} {token[1]}" + (f"[{token[2]}]" if len(token) > 2 else "")
+        if kind == "external_data":
+            tensor = _tensor_of(msg, token)
+            if tensor is not None and 0 <= token[1] < len(tensor.external_data):
+                return f"{text} external_data '{tensor.external_data[token[1]].key}'"
         return f"{text} {kind} {token[1]}"
+
+
+def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
+    """The tensor an ``("external_data", entry[, list index])`` token is about."""
+    if isinstance(msg, TensorProto):
+        return msg
+    if isinstance(msg, AttributeProto):
+        if len(token) > 2:
+            return msg.tensors[token[2]] if 0 <= token[2] < len(msg.tensors) else None
+        return msg.t
+    return None
 
 
 def _token_span(node: A.AstNode, token: Token) -> Span | None:
@@ -304,6 +336,8 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
         return None
     kind = token[0]
     arg = token[1] if len(token) > 1 else None
+    if kind == "external_data" and isinstance(arg, int):
+        return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
     if isinstance(node, A.Node) and isinstance(arg, int):
         table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
         items = table.get(kind, [])
@@ -321,6 +355,21 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
             return _key_span(node.header, token)
     if isinstance(node, A.Props) and kind == "key":
         return _key_span(node, token)
+    return None
+
+
+def _external_entry_span(node: A.AstNode, entry: int, item: int | None) -> Span | None:
+    """The ``"key": "value"`` pair of an external tensor's data list (an initializer's or an attribute's)."""
+    body: A.AstNode | None = None
+    if isinstance(node, A.Initializer):
+        body = node.body
+    elif isinstance(node, A.Attribute):
+        value: A.AstNode | None = node.value
+        if item is not None:
+            value = value.items[item] if isinstance(value, A.AttrList) and 0 <= item < len(value.items) else None
+        body = value.body if isinstance(value, A.TensorValue) else None
+    if isinstance(body, A.ExternalBody) and 0 <= entry < len(body.items):
+        return body.items[entry].span
     return None
 
 

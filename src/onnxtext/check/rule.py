@@ -19,7 +19,8 @@ class Rule:
     before its outputs are defined (subgraphs of the node are walked right after it),
     ``attribute`` per node attribute, ``tensor`` per tensor (initializers, attribute
     tensors), ``graph_end`` after the last node; ``function`` per model-local function
-    before its body.
+    before its body. The graphs of ``training_info`` are walked after the main graph
+    (:attr:`GraphInfo.training` names which one), before the functions.
     """
 
     code: ClassVar[str]

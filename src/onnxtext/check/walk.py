@@ -24,9 +24,33 @@ class _Walker:
     def model(self, model: ModelProto) -> None:
         for rule in self.hooks["model"]:
             rule.model(self.ctx, model)
-        self.graph(model.graph, "graph", None, self.ctx.opsets, is_main=True)
+        main = self.graph(model.graph, "graph", None, self.ctx.opsets, is_main=True)
+        self.training(model, main.scope)
         for i, fn in enumerate(model.functions):
             self.function(fn, f"functions[{i}]")
+
+    def training(self, model: ModelProto, main: Scope) -> None:
+        """The graphs of ``training_info``, in the scopes the IR spec gives them.
+
+        An algorithm graph runs as the concatenation of the main graph and itself, so it
+        sees every value of the main graph. An initialization graph has no inputs; it sees
+        the state variables (initializers of the main and the algorithm graphs), and its
+        outputs may carry their names, as they are bound to them.
+        """
+        if not len(model.training_info):
+            return
+        state = Scope(None)
+        for k, t in enumerate(model.graph.initializer):
+            state.define(Definition(t.name, f"graph/initializer[{k}]", "name", "state"))
+        for i, info in enumerate(model.training_info):
+            for k, t in enumerate(info.algorithm.initializer):
+                state.define(Definition(t.name, f"training_info[{i}]/algorithm/initializer[{k}]", "name", "state"))
+        for i, info in enumerate(model.training_info):
+            path = f"training_info[{i}]"
+            if info.HasField("initialization"):
+                self.graph(info.initialization, f"{path}/initialization", state, self.ctx.opsets, training="initialization")
+            if info.HasField("algorithm"):
+                self.graph(info.algorithm, f"{path}/algorithm", main, self.ctx.opsets, training="algorithm")
 
     def graph(
         self,
@@ -38,16 +62,18 @@ class _Walker:
         is_main: bool = False,
         function: FunctionProto | None = None,
         owner: NodeInfo | None = None,
-    ) -> None:
+        training: str | None = None,
+    ) -> GraphInfo:
         scope = Scope(parent)
         for i, vi in enumerate(proto.input):
             scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
         for i, t in enumerate(proto.initializer):
             scope.define(Definition(t.name, f"{path}/initializer[{i}]", "name", "initializer"))
-        info = GraphInfo(path, scope, opsets, proto, is_main=is_main, function=function, owner=owner)
+        info = GraphInfo(path, scope, opsets, proto, is_main=is_main, function=function, owner=owner, training=training)
         for i, t in enumerate(proto.initializer):
             self.tensor(t, f"{path}/initializer[{i}]", None)
         self.body(info)
+        return info
 
     def function(self, fn: FunctionProto, path: str) -> None:
         for rule in self.hooks["function"]:

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from ..rule import Rule
-from .function_rules import FunctionAttributeDefault, FunctionOpsetCompatible, FunctionSignature, UniqueFunctions
+from .function_rules import (
+    FunctionAttributeDefault,
+    FunctionOpsetCompatible,
+    FunctionSignature,
+    UniqueFunctions,
+)
 from .graph_initializers import InitializersAreInputs, UniqueInitializers
 from .graph_io_types import MainIoShaped, MainIoTyped
 from .graph_name import GraphName
@@ -12,16 +17,32 @@ from .graph_ssa import SingleAssignment
 from .graph_use_before_def import DefinedBeforeUse
 from .model_ir_version import IrVersionKnown, IrVersionPresent
 from .model_metadata import UniqueMetadataKeys
-from .model_opset_import import OpsetImportPresent, OpsetVersionKnown, UniqueOpsetDomains
+from .model_opset_import import (
+    OpsetImportPresent,
+    OpsetVersionKnown,
+    UniqueOpsetDomains,
+)
 from .model_versions import DomainNaming, IrOpsetCompatible, ModelVersion
 from .names_c90 import C90Names
 from .node_arity import InputArity, OutputArity
 from .node_attribute_ref import AttributeReference
-from .node_attributes import AttributeSingleValue, AttributeType, KnownAttribute, RequiredAttribute, UniqueAttributes
+from .node_attributes import (
+    AttributeSingleValue,
+    AttributeType,
+    KnownAttribute,
+    RequiredAttribute,
+    UniqueAttributes,
+)
 from .node_operator import DomainImported, KnownOperator, LocalFunctionResolved
-from .training_bindings import TrainingBindings
-from .tensor_rules import ExternalData, ExternalDataKeys, TensorDataSize, TensorDataType
+from .tensor_external import (
+    ExternalData,
+    ExternalDataFile,
+    ExternalDataKeys,
+    ExternalDataRange,
+)
+from .tensor_rules import TensorDataSize, TensorDataType
 from .tensor_sparse import SparseTensor
+from .training_bindings import TrainingBindings
 from .type_constraint import TypeConstraint
 from .type_same_constraint import SameConstraintType
 from .type_shape import ShapeMismatch
@@ -67,6 +88,8 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             TensorDataSize,
             TensorDataType,
             ExternalData,
+            ExternalDataFile,
+            ExternalDataRange,
             ExternalDataKeys,
             SparseTensor,
             TrainingBindings,

@@ -6,9 +6,10 @@ import difflib
 import re
 from collections.abc import Iterable
 
-from ...proto import AttributeProto
+from ...proto import AttributeProto, TensorProto
+from ..context import Token
 
-__all__ = ["C90_NAME", "attr_type_name", "did_you_mean", "quote"]
+__all__ = ["C90_NAME", "attr_type_name", "did_you_mean", "quote", "tensor_label", "tensor_token"]
 
 C90_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A C90 identifier (what the IR spec asks of every name)."""
@@ -30,3 +31,13 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
 
 def quote(name: str) -> str:
     return f"'{name}'"
+
+
+def tensor_label(t: TensorProto) -> str:
+    """``tensor 'w'`` (or ``tensor`` when it has no name), for messages."""
+    return f"tensor '{t.name}'" if t.name else "tensor"
+
+
+def tensor_token(token: object) -> Token:
+    """Where to point for a problem of a whole tensor: its type, or its item of an attribute's list."""
+    return token if isinstance(token, tuple) else "type"

@@ -10,7 +10,7 @@ from ..rule import Rule
 class GraphName(Rule):
     code = "E201"
     name = "graph-name"
-    description = "Every graph (the main graph and subgraphs) must have a name."
+    description = "Every graph (the main graph, subgraphs, training graphs) must have a name."
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         if isinstance(graph.proto, GraphProto) and not graph.proto.name:

@@ -16,7 +16,7 @@ class OutputsProduced(Rule):
         for i, name in enumerate(graph.output_names()):
             if not name:
                 continue
-            nested = graph.owner is not None
+            nested = graph.owner is not None or graph.training is not None
             found = graph.scope.lookup(name) if nested else graph.scope.local(name)
             if found is not None:
                 continue

@@ -1,24 +1,19 @@
-"""E501 / E502 / E503 / W501: tensors have a valid type, as many values as their dims say, sound external data."""
+"""E501 / E502: tensors have a valid type and as many values (or external bytes) as their dims say."""
 
 from __future__ import annotations
 
 import math
 
-from ...dtypes import dtype_by_code
+from ...dtypes import DType, dtype_by_code
+from ...external import is_external
 from ...proto import TensorProto
-from ..context import CheckContext, Token
+from ..context import CheckContext
 from ..rule import Rule
+from ._util import tensor_label as _label
+from ._util import tensor_token as _tok
+from .tensor_external import entry_token, external_entries, integer_entry
 
 _TYPED = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
-EXTERNAL_KEYS = ("location", "offset", "length", "checksum", "basepath")
-
-
-def _label(t: TensorProto) -> str:
-    return f"tensor '{t.name}'" if t.name else "tensor"
-
-
-def _external(t: TensorProto) -> bool:
-    return t.HasField("data_location") and t.data_location == TensorProto.EXTERNAL
 
 
 class TensorDataType(Rule):
@@ -33,23 +28,21 @@ class TensorDataType(Rule):
             ctx.report(self.code, f"{_label(tensor)} has unknown data_type {tensor.data_type}", path, token=_tok(token))
 
 
-def _tok(token: object) -> Token:
-    return token if isinstance(token, tuple) else "type"
-
-
 class TensorDataSize(Rule):
     code = "E501"
     name = "tensor-data-size"
-    description = "A tensor stores its values in one field, as many as the product of its dims."
+    description = "A tensor stores its values in one field, as many as the product of its dims (external data: 'length' bytes)."
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        if _external(tensor):
-            return
         dt = dtype_by_code(tensor.data_type)
         if any(d < 0 for d in tensor.dims):
             ctx.report(self.code, f"{_label(tensor)} has a negative dimension {list(tensor.dims)}", path, token=_tok(token))
             return
         nelem = math.prod(tensor.dims)
+        if is_external(tensor):
+            if dt is not None:
+                self._external(ctx, tensor, dt, nelem, path, token)
+            return
         fields = [f for f in _TYPED if len(getattr(tensor, f))]
         if tensor.HasField("raw_data"):
             fields.append("raw_data")
@@ -99,51 +92,19 @@ class TensorDataSize(Rule):
                 token=_tok(token),
             )
 
-
-class ExternalData(Rule):
-    code = "E503"
-    name = "external-data"
-    description = "A tensor stored externally names its file ('location') and holds no values of its own."
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        if not _external(tensor):
-            if len(tensor.external_data):
-                ctx.report(
-                    self.code,
-                    f"{_label(tensor)} has external_data entries but data_location is not EXTERNAL",
-                    path,
-                    token=_tok(token),
-                )
+    def _external(self, ctx: CheckContext, tensor: TensorProto, dt: DType, nelem: int, path: str, token: object) -> None:
+        """External bytes are what raw_data would hold, so 'length' (when given) is raw_data's size."""
+        label = _label(tensor)
+        if dt.kind == "string":
+            ctx.report(self.code, f"{label} of strings cannot be stored externally (external data is raw bytes)", path, token=_tok(token))
             return
-        keys = [e.key for e in tensor.external_data]
-        if "location" not in keys:
-            ctx.report(self.code, f"{_label(tensor)} is stored externally but has no 'location'", path, token=_tok(token))
-        if any(len(getattr(tensor, f)) for f in _TYPED) or tensor.HasField("raw_data"):
-            ctx.report(self.code, f"{_label(tensor)} is stored externally but also holds values", path, token=_tok(token))
-
-
-class ExternalDataKeys(Rule):
-    code = "W501"
-    name = "external-data-keys"
-    description = "external_data keys are location, offset, length and checksum, each once."
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        seen: set[str] = set()
-        for entry in tensor.external_data:
-            if entry.key not in EXTERNAL_KEYS:
-                ctx.report(
-                    self.code,
-                    f"unknown external_data key '{entry.key}' of {_label(tensor)} (known: location, offset, length, checksum)",
-                    path,
-                    token=_tok(token),
-                )
-            elif entry.key in seen:
-                ctx.report(self.code, f"external_data key '{entry.key}' of {_label(tensor)} is given twice", path, token=_tok(token))
-            seen.add(entry.key)
-            if entry.key in ("offset", "length") and not entry.value.isdigit():
-                ctx.report(
-                    self.code,
-                    f"external_data '{entry.key}' of {_label(tensor)} must be a non-negative integer, not '{entry.value}'",
-                    path,
-                    token=_tok(token),
-                )
+        entries = external_entries(tensor)
+        length = integer_entry(entries, "length")
+        expected = (nelem * dt.bits + 7) // 8
+        if length is not None and length != expected:
+            ctx.report(
+                self.code,
+                f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of external data, its 'length' is {length}",
+                path,
+                token=entry_token(entries["length"][0], token),
+            )
