@@ -14,7 +14,8 @@ layout, each step in a forked child (so its peak RSS is its own; the child runs
   tool fsyncs its sidecar too); the copy without fsync is shown as well;
 - ``onnxtext print model.onnx --weights external -o out.onnxtxt`` (+ ``out.onnxtxt.data``);
 - ``onnxtext parse out.onnxtxt -o back.onnx``;
-- ``onnxtext print model.onnx --weights digest -o digest.onnxtxt``.
+- ``onnxtext print model.onnx --weights digest -o digest.onnxtxt``;
+- ``onnxtext diff model.onnx back.onnx`` (equal models: every weight hashed on both sides).
 
 Reported per step: seconds, MB/s (of weight bytes), ratio to the anchor (lower is better)
 and peak RSS of the child. Finally the round trip is checked: every tensor of
@@ -275,6 +276,7 @@ def run_layout(layout: str, model_path: Path, weights: Path, nbytes: int, *, ski
     ]
     if not skip_digest:
         steps.append(("print --weights digest", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "digest", "-o", f"{w}/digest.onnxtxt"])))
+    steps.append(("diff model.onnx back.onnx", lambda: cli_main(["diff", f"{w}/model.onnx", f"{w}/back.onnx"])))
     print(f"{'step':28} {'seconds':>8} {'MB/s':>8} {'ratio':>6} {'peak RSS':>10}")
     anchor = None
     for name, fn in steps:

@@ -220,3 +220,36 @@ def test_nodes_without_outputs_and_duplicates() -> None:
     a.graph.initializer.append(tensor)
     b.graph.initializer.append(tensor)
     assert diff_models(a, b) == ["- initializer 'dup' (#2) float[1]", "+ node 'Print' = Print (y)"]
+
+
+@pytest.mark.parametrize("layout", ["inline", "external"])
+def test_cli_large_weights_stay_in_files(tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Large tensors are compared as tokens of their content and mapped from the files
+    only when they differ; the lines are those of diff_models on the loaded models,
+    for every place a tensor can be (attributes, subgraphs, functions, training graphs)."""
+    from test_wire import everywhere_model
+
+    def changed() -> ModelProto:
+        m = everywhere_model()
+        w = next(t for t in m.graph.initializer if t.name == "W")
+        data = bytearray(w.raw_data)
+        data[4000:4004] = np.float32(7.5).tobytes()
+        w.raw_data = bytes(data)
+        sub = m.graph.node[-2].attribute[0].g.initializer[0]  # the If's then_branch
+        sub.raw_data = sub.raw_data[::-1]
+        return m
+
+    paths = []
+    for name, model in (("a", everywhere_model()), ("b", changed())):
+        folder = tmp_path / name
+        folder.mkdir()
+        if layout == "external":
+            model = write_external(model, folder, "w.bin", 1024)
+        save(model, folder / "m.onnx")
+        paths.append(str(folder / "m.onnx"))
+    status, out, err = run(capsys, "diff", *paths)
+    expected = diff_models(everywhere_model(), changed())
+    assert (status, err) == (1, "") and out.splitlines() == expected
+    assert any("initializer 'W' float[1024,1024]: 1 of 1048576 elements differ" in line for line in expected)
+    assert any("then_branch" in line and "sub_w" in line for line in expected)
+    assert run(capsys, "diff", paths[0], paths[0])[:2] == (0, "")

@@ -290,26 +290,37 @@ def _load_lazy(path: str, binary: bool, threshold: int, report: _Reporter) -> tu
     return model, TensorSources(directory, source=path)
 
 
-def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
-    """Semantic diff of two models (binary or text); 0 same, 1 different, 2 trouble."""
-    from .diff import diff_models
+_DIFF_LAZY = 1 << 16  # diff: tensors above this many bytes stay in their files
 
+
+def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
+    """Semantic diff of two models (binary or text); 0 same, 1 different, 2 trouble.
+
+    Weights are not loaded: large tensors stand as tokens of their content (equal bytes,
+    equal tokens) and only those that differ are read, through memory maps."""
+    from .diff import diff_models
+    from .external import ContentTokens
+    from .weights import digest_view, token_values
+
+    tokens = ContentTokens()
     models = []
     for path in (args.a, args.b):
         binary = path == STDIO or is_binary_path(path)
-        model = _load_model(path, binary, report)
-        if model is not None:
-            model = _load_weights(model, path, report)
-        if model is None:
+        loaded = _load_lazy(path, binary, args.threshold if args.unified else _DIFF_LAZY, report)
+        if loaded is None:
             return EXIT_USAGE
+        model, sources = loaded
+        if args.unified:
+            model = digest_view(model, args.threshold, sources=sources, in_place=True)
+        else:
+            tokens.tokenize(model, sources, _DIFF_LAZY)
+        _note_unread(len(sources.problems), path, report)
         models.append(model)
     a, b = models
     if args.unified:
-        from .weights import digest_view
-
         texts = []
         for path, model in ((args.a, a), (args.b, b)):
-            text = _to_text(digest_view(model, args.threshold), path, report)
+            text = _to_text(model, path, report)
             if text is None:
                 return EXIT_USAGE
             texts.append(text)
@@ -320,7 +331,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         for line in lines:
             sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         return 1
-    changes = diff_models(a, b)
+    changes = diff_models(a, b, values=token_values(tokens))
     for line in changes:
         print(line)
     return 1 if changes else EXIT_OK

@@ -30,7 +30,7 @@ from .proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodePr
 from .dtypes import BY_CODE
 from .tensor_data import to_numpy
 
-__all__ = ["diff_models", "diff_graphs", "tensor_change", "MAX_LINE"]
+__all__ = ["diff_models", "diff_graphs", "tensor_change", "Values", "MAX_LINE"]
 
 MAX_LINE = 200  # longest rendering of a value before it is shortened with '…'
 _PRINTER = Printer()
@@ -112,7 +112,12 @@ def _op(n: NodeProto) -> str:
 # ---------------------------------------------------------------- tensors
 
 
-def tensor_change(a: TensorProto, b: TensorProto) -> str | None:
+Values = Callable[[TensorProto], np.ndarray]
+"""How the values of a tensor are had: :func:`~onnxtext.tensor_data.to_numpy`, or a
+reader that maps weights left in their files (``onnxtext diff`` on large models)."""
+
+
+def tensor_change(a: TensorProto, b: TensorProto, values: Values = to_numpy) -> str | None:
     """How ``b`` differs from ``a``, in words, or None if they hold the same values."""
     if a.data_type != b.data_type or list(a.dims) != list(b.dims):
         return f"{tensor_sig(a)} → {tensor_sig(b)}"
@@ -123,11 +128,14 @@ def tensor_change(a: TensorProto, b: TensorProto) -> str | None:
             eb = [(e.key, e.value) for e in b.external_data]
             return None if ea == eb else f"{tensor_sig(b)}: external data {_ext(ea)} → {_ext(eb)} (not loaded)"
         return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} (not loaded)"
-    try:
-        va, vb = to_numpy(a), to_numpy(b)
-    except NotRepresentable:
-        return None if _data_bytes(a) == _data_bytes(b) else f"{tensor_sig(b)}: data changed"
-    summary = _values_change(va, vb)
+    if a.HasField("raw_data") and b.HasField("raw_data") and a.raw_data == b.raw_data:  # also equal content tokens
+        summary = None
+    else:
+        try:
+            va, vb = values(a), values(b)
+        except NotRepresentable:
+            return None if _data_bytes(a) == _data_bytes(b) else f"{tensor_sig(b)}: data changed"
+        summary = _values_change(va, vb)
     if summary is not None:
         return f"{tensor_sig(b)}: {summary}"
     rest = _other_fields(a, b, {"name", "dims", "data_type", "raw_data", "float_data", "int32_data", "string_data",
@@ -146,31 +154,44 @@ def _data_bytes(t: TensorProto) -> bytes:
     return _bytes(c)
 
 
+_BLOCK = 1 << 22  # elements compared at a time: the temporaries stay small for large tensors
+
+
 def _values_change(va: np.ndarray, vb: np.ndarray) -> str | None:
-    """``3 of 16 elements differ, max abs diff 0.5`` (NaN equals NaN; vectorised)."""
+    """``3 of 16 elements differ, max abs diff 0.5`` (NaN equals NaN; vectorised, by blocks)."""
     if va.dtype == object or vb.dtype == object:
         differ = np.asarray(va != vb, dtype=bool)
         n = int(np.count_nonzero(differ))
         return f"{n} of {va.size} elements differ" if n else None
-    if va.dtype.kind in "fc":
-        differ = ~((va == vb) | (np.isnan(va) & np.isnan(vb)))
-    else:
-        differ = va != vb
-    n = int(np.count_nonzero(differ))
+    fa, fb = va.reshape(-1), vb.reshape(-1)
+    n, worst, nonfinite = 0, -1.0, 0
+    for i in range(0, fa.size, _BLOCK):
+        a, b = fa[i : i + _BLOCK], fb[i : i + _BLOCK]
+        if va.dtype.kind in "fc":
+            differ = ~((a == b) | (np.isnan(a) & np.isnan(b)))
+        else:
+            differ = a != b
+        k = int(np.count_nonzero(differ))
+        if not k:
+            continue
+        n += k
+        if va.dtype.kind == "b":
+            continue
+        wide = np.complex128 if va.dtype.kind == "c" else np.float64
+        with np.errstate(invalid="ignore", over="ignore"):  # NaN against a number, inf - inf
+            delta = np.abs(a[differ].astype(wide) - b[differ].astype(wide))
+        finite = delta[np.isfinite(delta)]
+        nonfinite += delta.size - finite.size
+        if finite.size:
+            worst = max(worst, float(finite.max()))
     if not n:
         return None
-    a, b = va[differ], vb[differ]
     if va.dtype.kind == "b":
         return f"{n} of {va.size} elements differ"
-    if va.dtype.kind == "c":
-        delta = np.abs(a.astype(np.complex128) - b.astype(np.complex128))
-    else:
-        delta = np.abs(a.astype(np.float64) - b.astype(np.float64))
-    finite = delta[np.isfinite(delta)]
-    worst = f"{float(finite.max()):.6g}" if finite.size else "inf"
-    if finite.size and finite.size < delta.size:
-        worst += f" ({delta.size - finite.size} non-finite)"
-    return f"{n} of {va.size} elements differ, max abs diff {worst}"
+    text = f"{worst:.6g}" if worst >= 0 else "inf"
+    if worst >= 0 and nonfinite:
+        text += f" ({nonfinite} non-finite)"
+    return f"{n} of {va.size} elements differ, max abs diff {text}"
 
 
 def _other_fields(a: Any, b: Any, ignore: set[str]) -> str | None:
@@ -245,7 +266,7 @@ def _node_key(n: NodeProto) -> Any:
 # ---------------------------------------------------------------- graphs
 
 
-def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
+def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "", values: Values = to_numpy) -> list[str]:
     """The changes from ``ga`` to ``gb``; ``prefix`` starts every item (for subgraphs)."""
     out: list[str] = []
     if ga.name != gb.name:
@@ -260,7 +281,7 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
         elif tb is None and ta is not None:
             out.append(f"- {prefix}initializer {name} {tensor_sig(ta)}")
         elif ta is not None and tb is not None:
-            change = tensor_change(ta, tb)
+            change = tensor_change(ta, tb, values)
             if change:
                 out.append(f"~ {prefix}initializer {name} {change}")
     for k, sa, sb in _align(ga.sparse_initializer, gb.sparse_initializer, lambda s: s.values.name):
@@ -271,7 +292,7 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "") -> list[str]:
             out.append(f"- {prefix}sparse initializer {name}")
         elif _bytes(sa) != _bytes(sb):
             out.append(f"~ {prefix}sparse initializer {name} changed")
-    _diff_nodes(ga.node, gb.node, prefix, out)
+    _diff_nodes(ga.node, gb.node, prefix, out, values)
     rest = _other_fields(ga, gb, {"name", "input", "output", "value_info", "initializer", "sparse_initializer", "node"})
     if rest:
         out.append(f"~ {prefix}graph {rest}")
@@ -298,14 +319,14 @@ def _diff_values(what: str, la: Sequence[ValueInfoProto], lb: Sequence[ValueInfo
             out.append(f"~ {prefix}{what} order ({', '.join(na)}) → ({', '.join(nb)})")
 
 
-def _diff_nodes(la: Sequence[NodeProto], lb: Sequence[NodeProto], prefix: str, out: list[str]) -> None:
+def _diff_nodes(la: Sequence[NodeProto], lb: Sequence[NodeProto], prefix: str, out: list[str], values: Values) -> None:
     for k, na, nb in _align(la, lb, _node_key):
         if na is None and nb is not None:
             out.append(f"+ {prefix}node {_node_label(k, nb)} {node_text(nb)}")
         elif nb is None and na is not None:
             out.append(f"- {prefix}node {_node_label(k, na)} {node_text(na)}")
         elif na is not None and nb is not None:
-            _diff_node(na, nb, _node_label(k, nb), prefix, out)
+            _diff_node(na, nb, _node_label(k, nb), prefix, out, values)
 
 
 def _node_label(k: Any, n: NodeProto) -> str:
@@ -315,7 +336,7 @@ def _node_label(k: Any, n: NodeProto) -> str:
     return _q(n.name or n.op_type)
 
 
-def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[str]) -> None:
+def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[str], values: Values) -> None:
     op_a, op_b = _op(na), _op(nb)
     if op_a != op_b:
         out.append(f"~ {prefix}node {label} ({op_a} → {op_b})")
@@ -330,25 +351,25 @@ def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[
         elif ab is None and aa is not None:
             out.append(f"- {where} attribute {attr_text(aa)}")
         elif aa is not None and ab is not None and _bytes(aa) != _bytes(ab):
-            _diff_attribute(aa, ab, where, out)
+            _diff_attribute(aa, ab, where, out, values)
     rest = _other_fields(na, nb, {"name", "input", "output", "op_type", "domain", "overload", "attribute"})
     if rest:
         out.append(f"~ {where} {rest}")
 
 
-def _diff_attribute(aa: AttributeProto, ab: AttributeProto, where: str, out: list[str]) -> None:
+def _diff_attribute(aa: AttributeProto, ab: AttributeProto, where: str, out: list[str], values: Values) -> None:
     head = f"~ {where} attribute {ab.name}"
     if aa.HasField("t") and ab.HasField("t") and aa.type == ab.type:
-        change = tensor_change(aa.t, ab.t)
+        change = tensor_change(aa.t, ab.t, values)
         out.append(f"{head}: {change}" if change else f"{head} changed")
         return
     if aa.HasField("g") and ab.HasField("g") and aa.type == ab.type:
-        sub = diff_graphs(aa.g, ab.g, f"{where} attribute {ab.name}: ")
+        sub = diff_graphs(aa.g, ab.g, f"{where} attribute {ab.name}: ", values)
         out.extend(sub if sub else [f"{head} changed"])
         return
     if len(aa.graphs) and len(aa.graphs) == len(ab.graphs) and aa.type == ab.type:
         for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs)):
-            out.extend(diff_graphs(x, y, f"{where} attribute {ab.name}[{i}]: "))
+            out.extend(diff_graphs(x, y, f"{where} attribute {ab.name}[{i}]: ", values))
         return
     va, vb = _attr_value(aa), _attr_value(ab)
     out.append(f"{head}: {va} → {vb}" if va != vb else f"{head} changed")
@@ -370,7 +391,7 @@ def _fn_label(k: Any) -> str:
     return _q(str(k))
 
 
-def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str) -> list[str]:
+def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str, values: Values = to_numpy) -> list[str]:
     out: list[str] = []
     for what in ("input", "output", "attribute"):
         la, lb = list(getattr(fa, what)), list(getattr(fb, what))
@@ -385,7 +406,7 @@ def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str) -> list[st
             out.append(f"~ {prefix}attribute {ab.name}: {_attr_value(aa)} → {_attr_value(ab)}")
     _diff_opsets(fa.opset_import, fb.opset_import, prefix, out)
     _diff_values("value_info", fa.value_info, fb.value_info, prefix, out, ordered=False)
-    _diff_nodes(fa.node, fb.node, prefix, out)
+    _diff_nodes(fa.node, fb.node, prefix, out, values)
     rest = _other_fields(fa, fb, {"name", "domain", "overload", "input", "output", "attribute", "attribute_proto",
                                   "opset_import", "value_info", "node"})
     if rest:
@@ -414,8 +435,10 @@ def _scalar(msg: Any, name: str) -> str:
     return format_string(v.encode("utf-8")) if isinstance(v, str) else str(v)
 
 
-def diff_models(a: ModelProto, b: ModelProto) -> list[str]:
-    """Readable lines describing how ``b`` differs from ``a``; empty when they are the same."""
+def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> list[str]:
+    """Readable lines describing how ``b`` differs from ``a``; empty when they are the same.
+
+    ``values`` gives a tensor's values (default :func:`~onnxtext.tensor_data.to_numpy`)."""
     out: list[str] = []
     for name in _HEADER:
         va, vb = _scalar(a, name), _scalar(b, name)
@@ -433,7 +456,7 @@ def diff_models(a: ModelProto, b: ModelProto) -> list[str]:
     rest = _other_fields(a, b, set(_HEADER) | {"opset_import", "metadata_props", "graph", "functions"})
     if rest:
         out.append(f"~ model {rest}")
-    out.extend(diff_graphs(a.graph, b.graph))
+    out.extend(diff_graphs(a.graph, b.graph, "", values))
     for k, fa, fb in _align(a.functions, b.functions, _fn_key):
         label = _fn_label(k)
         if fa is None and fb is not None:
@@ -441,5 +464,5 @@ def diff_models(a: ModelProto, b: ModelProto) -> list[str]:
         elif fb is None and fa is not None:
             out.append(f"- function {label} ({', '.join(fa.input)}) => ({', '.join(fa.output)}), {len(fa.node)} nodes")
         elif fa is not None and fb is not None:
-            out.extend(diff_functions(fa, fb, f"function {label}: "))
+            out.extend(diff_functions(fa, fb, f"function {label}: ", values))
     return out

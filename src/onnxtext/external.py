@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -47,6 +47,7 @@ __all__ = [
     "load_external",
     "FileRange",
     "TensorSources",
+    "ContentTokens",
     "is_external",
 ]
 
@@ -236,7 +237,13 @@ class FileRange:
 
     def sha1(self) -> str:
         """SHA-1 hex of the bytes, read in chunks (never all in memory)."""
-        h = hashlib.sha1()
+        return self._hash(hashlib.sha1()).hexdigest()
+
+    def sha256(self) -> bytes:
+        """The SHA-256 digest of the bytes (read in chunks)."""
+        return self._hash(hashlib.sha256()).digest()
+
+    def _hash(self, h: Any) -> Any:
         with open(self.path, "rb") as f:
             f.seek(self.offset)
             left = self.length
@@ -246,7 +253,7 @@ class FileRange:
                     raise OSError(f"short read from {str(self.path)!r}")
                 h.update(chunk)
                 left -= len(chunk)
-        return h.hexdigest()
+        return h
 
 
 class _Sizes(dict[Path, int]):
@@ -339,6 +346,43 @@ class TensorSources:
             self.problems.append(_diag(UNREADABLE, f"{where}cannot read {str(exc.filename or '')!r}: {exc.strerror or exc}", self.source))
             return None
         return r
+
+
+class ContentTokens:
+    """Tensors whose bytes stay in their files, each standing in ``raw_data`` as a short
+    token derived from its content (SHA-256): equal bytes give equal tokens, in every
+    model given to one :class:`ContentTokens`. So two large models can be compared as
+    protobufs (``diff``) without loading either's weights; :meth:`range_of` tells where
+    a token's bytes are, for the tensors whose values must be looked at.
+    """
+
+    def __init__(self) -> None:
+        self.prefix = b"\x00onnxtext-content\x00" + os.urandom(8)
+        self._ranges: dict[bytes, FileRange] = {}
+
+    def tokenize(self, model: ModelProto, sources: TensorSources, threshold_bytes: int) -> None:
+        """Replace, in ``model``, the bytes of every tensor that ``sources`` finds in a file
+        by a token when larger than ``threshold_bytes``, by the bytes themselves otherwise."""
+        for ref in iter_tensors(model):
+            r = sources.range_of(ref)
+            if r is None:
+                continue
+            if len(r) <= threshold_bytes:
+                r.inline_into(ref.tensor)
+                continue
+            token = self.prefix + r.sha256()
+            self._ranges.setdefault(token, r)
+            t = ref.tensor
+            del t.external_data[:]
+            t.ClearField("data_location")
+            t.raw_data = token
+
+    def range_of(self, t: TensorProto) -> FileRange | None:
+        """Where the bytes of ``t`` are, if its ``raw_data`` is one of the tokens."""
+        if not t.HasField("raw_data"):
+            return None
+        raw = t.raw_data
+        return self._ranges.get(raw) if raw.startswith(self.prefix) else None
 
 
 def load_external(

@@ -16,14 +16,14 @@ stay unchanged:
 from __future__ import annotations
 
 import hashlib
-import mmap
 import sys
 import time
+from collections.abc import Callable
 from typing import IO, Literal
 
 import numpy as np
 
-from .external import FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
+from .external import ContentTokens, FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
 from .proto import ModelProto, TensorProto
 from .tensor_data import NotRepresentable, to_numpy
 
@@ -35,6 +35,8 @@ __all__ = [
     "DIGEST_KEY",
     "digest_view",
     "tensor_digest",
+    "mapped_array",
+    "token_values",
     "is_digest_text",
     "ProgressBar",
 ]
@@ -94,18 +96,41 @@ def _array_digest(arr: np.ndarray) -> list[tuple[str, str]]:
 
 def _file_digest(t: TensorProto, r: FileRange) -> list[tuple[str, str]] | None:
     """:func:`tensor_digest` of ``t`` whose bytes are ``r``, computed on a memory map of
-    the file (nothing copied); None when the bytes must be read in (a type numpy cannot
-    view, or a length that does not match the shape)."""
+    the file (nothing copied); None when the bytes must be read in."""
+    arr = mapped_array(t, r)
+    return None if arr is None else _array_digest(arr)
+
+
+def mapped_array(t: TensorProto, r: FileRange) -> np.ndarray | None:
+    """The values of ``t``, whose ``raw_data`` bytes are ``r``, as a read-only memory map
+    of the file; None for element types numpy cannot view as they are stored (bfloat16,
+    float8, 4-bit, …) or a length that does not match the shape."""
     code = _RAW_NUMPY.get(t.data_type)
     n = _count(t)
-    if code is None or n is None or n * np.dtype(code).itemsize != r.length or r.length == 0:
+    if code is None or n is None or n == 0 or n * np.dtype(code).itemsize != r.length:
         return None
-    with open(r.path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
-        arr = np.frombuffer(mm, dtype=np.dtype(code), count=n, offset=r.offset).reshape(tuple(int(d) for d in t.dims))
-        try:
-            return _array_digest(arr)
-        finally:
-            del arr  # the map closes only when no view of it is left
+    arr = np.memmap(r.path, dtype=np.dtype(code), mode="r", offset=r.offset, shape=(n,))
+    return arr.reshape(tuple(int(d) for d in t.dims))
+
+
+def token_values(tokens: ContentTokens) -> Callable[[TensorProto], np.ndarray]:
+    """A reader of tensor values for :func:`onnxtext.diff.diff_models`: tensors standing
+    as ``tokens`` are mapped from their files (read in only for types numpy cannot view),
+    the others decoded by :func:`~onnxtext.tensor_data.to_numpy`."""
+
+    def values(t: TensorProto) -> np.ndarray:
+        r = tokens.range_of(t)
+        if r is None:
+            return to_numpy(t)
+        arr = mapped_array(t, r)
+        if arr is not None:
+            return arr
+        loaded = TensorProto()
+        loaded.CopyFrom(t)
+        loaded.raw_data = r.read()
+        return to_numpy(loaded)
+
+    return values
 
 
 def _count(t: TensorProto) -> int | None:
