@@ -272,3 +272,138 @@ def test_float_to_bits_keeps_shape() -> None:
     bits, exact = float_to_bits(BY_NAME["bfloat16"], np.ones((2, 3)))
     assert bits.shape == exact.shape == (2, 3)
     assert (bits == 0x3F80).all() and exact.all()
+    r = round_to_format(BY_NAME["float8e8m0"], 3.0, saturate=True)
+    assert r.bits.shape == r.exact.shape == r.underflow.shape == ()
+    assert round_to_format(BY_NAME["float16"], np.ones((3, 4))[:, ::2]).bits.shape == (3, 2)
+
+
+# ----------------------------------------------------------------------------- saturate, rounding
+
+SIGNED = [n for n in ML_TYPES if n != "float8e8m0"]
+FLOAT8 = ["float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz"]
+
+
+@pytest.mark.parametrize("name", SIGNED)
+def test_saturate_is_clip_then_round(name: str) -> None:
+    """With saturate, codes are ml_dtypes' for the value clipped to the finite range first."""
+    dt = BY_NAME[name]
+    fmt = float_format(dt)
+    v = _test_values(name, np.random.default_rng(4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        v = v.astype(np.float32).astype(np.float64)
+        clipped = np.clip(v, -fmt.max_value, fmt.max_value)
+        ref = clipped.astype(ML_TYPES[name]).view(_uint(fmt.width)).astype(np.int64)
+    r = round_to_format(dt, v, saturate=True)
+    keep = np.ones(v.shape, bool) if fmt.has_nan else ~np.isnan(v)
+    assert np.array_equal(r.bits[keep], ref[keep])
+    assert np.array_equal(r.overflow, round_to_format(dt, v).overflow)  # the flag is the same either way
+    back = bits_to_float(dt, r.bits)
+    assert np.array_equal(r.exact, (back == v) | (np.isnan(back) & np.isnan(v)))
+    assert np.isfinite(back[~np.isnan(v)]).all()
+
+
+@pytest.mark.parametrize("name", FLOAT8)
+def test_saturate_matches_onnx_saturate_cast(name: str) -> None:
+    """The float8 types with saturate are what onnx.reference's Cast/QuantizeLinear give."""
+    from onnx.numpy_helper import saturate_cast
+
+    dt = BY_NAME[name]
+    with np.errstate(over="ignore"):
+        v = _test_values(name, np.random.default_rng(5)).astype(np.float32)
+    ref = saturate_cast(v, np.dtype(ML_TYPES[name])).view(np.uint8).astype(np.int64)
+    assert np.array_equal(round_to_format(dt, v, saturate=True).bits, ref)
+
+
+def test_saturate_specials() -> None:
+    """ONNX Cast's table for saturate=1: +-inf and overflow to +-max, NaN stays NaN."""
+    nan, inf = float("nan"), float("inf")
+
+    def sat(name: str, *vals: float) -> list[int]:
+        return round_to_format(BY_NAME[name], np.array(vals), saturate=True).bits.tolist()
+
+    assert sat("float8e4m3fn", inf, -inf, 1e9, 464.0, 465.0, nan, -0.0) == [0x7E, 0xFE, 0x7E, 0x7E, 0x7E, 0x7F, 0x80]
+    assert sat("float8e4m3fnuz", inf, -inf, 1e9, nan, -0.0) == [0x7F, 0xFF, 0x7F, 0x80, 0x00]
+    assert sat("float8e5m2", inf, -inf, 1e6, 61440.0, nan) == [0x7B, 0xFB, 0x7B, 0x7B, 0x7E]
+    assert sat("float8e5m2fnuz", inf, -inf, -1e6, nan) == [0x7F, 0xFF, 0xFF, 0x80]
+    assert sat("float16", inf, -1e6) == [0x7BFF, 0xFBFF]
+    assert sat("bfloat16", -inf) == [0xFF7F]
+    # no change where the format has no inf: it always saturates
+    assert sat("float4e2m1", inf, 7.0, nan) == round_to_format(BY_NAME["float4e2m1"], np.array([inf, 7.0, nan])).bits.tolist()
+    r = round_to_format(BY_NAME["float8e4m3fn"], np.array([inf, 448.0, 1e9]), saturate=True)
+    assert r.exact.tolist() == [False, True, False]
+    assert r.overflow.tolist() == [False, False, True]
+
+
+def test_saturate_float8e8m0() -> None:
+    """float8e8m0 clamps to [2**-127, 2**127]: zero and negatives give the minimum, inf the maximum."""
+    nan, inf = float("nan"), float("inf")
+    vals = np.array([nan, 0.0, -0.0, -3.0, -inf, inf, 2.0**-130, 1.5 * 2.0**127, 3.0, 1.0])
+    e8 = BY_NAME["float8e8m0"]
+    r = round_to_format(e8, vals, saturate=True)
+    assert r.bits.tolist() == [0xFF, 0, 0, 0, 0, 0xFE, 0, 0xFE, 129, 127]
+    assert r.exact.tolist() == [True] + [False] * 8 + [True]
+    assert r.overflow.tolist() == [False] * 7 + [True, False, False]
+    assert r.underflow.tolist() == [False] * 6 + [True, False, False, False]
+    # without saturate (ml_dtypes): NaN for those
+    assert round_to_format(e8, vals).bits.tolist() == [0xFF] * 6 + [0, 0xFF, 129, 127]
+
+
+@pytest.mark.parametrize("saturate", [True, False])
+@pytest.mark.parametrize("rounding", ["up", "down", "nearest"])
+def test_float8e8m0_matches_onnx(rounding: str, saturate: bool) -> None:
+    """onnx's to_float8e8m0 (Cast's round_mode) on positive normal float32 values.
+
+    (onnx differs where the ONNX spec says otherwise or leaves it open: inf with saturate,
+    zero, subnormals and negatives; test_saturate_float8e8m0 pins ours.)"""
+    from onnx.numpy_helper import to_float8e8m0
+
+    rng = np.random.default_rng(6)
+    v = np.concatenate([np.exp2(rng.uniform(-126, 128, 50000)), np.exp2(np.arange(-126.0, 128.0)),
+                        1.5 * np.exp2(np.arange(-126.0, 128.0)), [np.finfo(np.float32).max]]).astype(np.float32)
+    v = v[np.isfinite(v)]
+    ref = to_float8e8m0(v, saturate, rounding).view(np.uint8).astype(np.int64)
+    assert np.array_equal(round_to_format(BY_NAME["float8e8m0"], v, saturate=saturate, rounding=rounding).bits, ref)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", list(ML_TYPES))
+def test_directed_rounding(name: str) -> None:
+    """``up`` gives the next code away from zero, ``down`` the one toward zero; exact values stay."""
+    dt = BY_NAME[name]
+    fmt = float_format(dt)
+    codes = np.random.default_rng(7).integers(1, 0x7F7FFFFF, 20000) if fmt.width > 16 else np.arange(1, fmt.max_code)
+    lo_vals, hi_vals = bits_to_float(dt, codes), bits_to_float(dt, codes + 1)
+    ok = np.isfinite(lo_vals) & np.isfinite(hi_vals) & (lo_vals > 0)
+    codes, lo_vals, hi_vals = codes[ok], lo_vals[ok], hi_vals[ok]
+    sign = 0 if fmt.style == "e8m0" else fmt.sign_bit
+    signs = [1.0] if fmt.style == "e8m0" else [1.0, -1.0]
+    for s in signs:
+        sb = sign if s < 0 else 0
+        for between in (np.nextafter(lo_vals, np.inf), (lo_vals + hi_vals) / 2, np.nextafter(hi_vals, 0)):
+            up = round_to_format(dt, s * between, rounding="up")
+            down = round_to_format(dt, s * between, rounding="down")
+            assert np.array_equal(up.bits, (codes + 1) | sb) and not up.exact.any()
+            assert np.array_equal(down.bits, codes | sb) and not down.exact.any()
+        for rounding in ("up", "down"):
+            r = round_to_format(dt, s * lo_vals, rounding=rounding)  # type: ignore[arg-type]
+            assert np.array_equal(r.bits, codes | sb) and r.exact.all()
+
+
+def test_directed_rounding_at_the_ends() -> None:
+    f8 = BY_NAME["float8e4m3fn"]
+    tiny, over = 2.0**-12, 460.0  # below the smallest subnormal (2**-9); between max and NaN
+    assert round_to_format(f8, np.array([tiny, -tiny]), rounding="up").bits.tolist() == [0x01, 0x81]
+    assert round_to_format(f8, np.array([tiny, -tiny]), rounding="down").bits.tolist() == [0x00, 0x80]
+    assert round_to_format(f8, np.array([over]), rounding="down").bits.tolist() == [0x7E]
+    up = round_to_format(f8, np.array([over]), rounding="up")
+    assert up.bits.tolist() == [0x7F] and up.overflow.all()
+    assert round_to_format(f8, np.array([over]), rounding="up", saturate=True).bits.tolist() == [0x7E]
+
+
+def test_rounding_arguments_are_checked() -> None:
+    f8 = BY_NAME["float8e4m3fn"]
+    with pytest.raises(ValueError, match="rounding"):
+        round_to_format(f8, np.ones(2), rounding="even")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="sticky"):
+        round_to_format(f8, np.ones(2), sticky=np.ones(2, np.int8), rounding="up")
+    assert D.ROUNDINGS == ("nearest", "up", "down")

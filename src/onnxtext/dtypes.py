@@ -9,7 +9,8 @@ The conversions (:func:`bits_to_float`, :func:`float_to_bits`) are pure numpy an
 exact: no ``ml_dtypes`` at run time. They cover float32, float16 and every format
 numpy lacks: bfloat16, the float8 family, float8e8m0, float6e2m3, float6e3m2 and
 float4e2m1. Rounding is to nearest, ties to even (for float8e8m0, which has no
-mantissa, ties go up, as in ``onnx`` and ``ml_dtypes``).
+mantissa, ties go up, as in ``onnx`` and ``ml_dtypes``); :func:`round_to_format` can
+also round toward or away from zero and saturate, as ONNX ``Cast`` does.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ __all__ = [
     "bits_to_float",
     "float_to_bits",
     "RoundedBits",
+    "Rounding",
+    "ROUNDINGS",
     "round_to_format",
 ]
 
@@ -308,6 +311,13 @@ class RoundedBits(NamedTuple):
 
 
 _F64_FRAC = (1 << 52) - 1
+_F64_MAG = np.int64((1 << 63) - 1)
+
+#: How :func:`round_to_format` picks between the two codes around a value (by magnitude):
+#: ``nearest`` (ties to even; float8e8m0: ties up), ``up`` (away from zero) or ``down``
+#: (toward zero). The names and meanings are ONNX ``Cast``'s ``round_mode``.
+Rounding = Literal["nearest", "up", "down"]
+ROUNDINGS: tuple[Rounding, ...] = ("nearest", "up", "down")
 
 
 def round_to_format(
@@ -315,57 +325,69 @@ def round_to_format(
     values: npt.ArrayLike,
     *,
     sticky: npt.NDArray[np.int8] | None = None,
+    saturate: bool = False,
+    rounding: Rounding = "nearest",
 ) -> RoundedBits:
     """Round float64 ``values`` to codes of ``dtype`` (float32, float16 or a non-numpy float).
 
-    Round to nearest, ties to even (float8e8m0: ties up). ``sticky`` (optional, -1/0/+1
-    per value) says the true value is slightly below/at/above the float64 given in
-    magnitude; it only matters at a tie, and makes decimal text round correctly where
-    the float64 parse landed exactly on a midpoint.
+    Round to nearest, ties to even (float8e8m0: ties up), or as ``rounding`` says.
+    ``sticky`` (optional, -1/0/+1 per value; rounding to nearest only) says the true
+    value is slightly below/at/above the float64 given in magnitude; it only matters at
+    a tie, and makes decimal text round correctly where the float64 parse landed
+    exactly on a midpoint.
 
     Special values: NaN gives the format's quiet NaN (with the input's sign where the
     format has signed NaNs), or code 0 (not exact) in formats without NaN. Infinity and
     overflow give inf (ieee formats), NaN (float8e4m3fn, the fnuz formats, float8e8m0)
     or the largest finite value (float6, float4), as ml_dtypes does. float8e8m0 has no
     zero and no negative values: those give NaN.
+
+    With ``saturate``, values are clamped to the format's finite range instead, as ONNX
+    ``Cast`` and ``QuantizeLinear`` do with ``saturate=1``: infinities and overflow
+    give the largest finite value of their sign (in every format), and for float8e8m0
+    zero and negative values give its smallest value (code 0, ``2**-127``). NaN stays
+    NaN. (ONNX applies ``saturate`` to the float8 types only; choosing when to is the
+    caller's business.)
     """
+    if rounding not in ROUNDINGS:
+        raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, not {rounding!r}")
+    if sticky is not None and rounding != "nearest":
+        raise ValueError("sticky only applies when rounding to nearest")
     fmt = float_format(dtype)
-    d = np.ascontiguousarray(values, dtype=np.float64)
-    shape = d.shape
-    d = d.reshape(-1)
-    xb = d.view(np.uint64)
-    negative = (xb >> np.uint64(63)).astype(bool)
-    mag = (xb & np.uint64(0x7FFFFFFFFFFFFFFF)).astype(np.int64)
+    d = np.asarray(values, dtype=np.float64)
+    shape = d.shape  # before ascontiguousarray, which makes a scalar 1-d
+    d = np.ascontiguousarray(d).reshape(-1)
+    negative = np.signbit(d)
+    mag = d.view(np.int64) & _F64_MAG
     exp64 = mag >> 52
-    frac64 = mag & _F64_FRAC
-    is_nan = (exp64 == 0x7FF) & (frac64 != 0)
-    is_inf = (exp64 == 0x7FF) & (frac64 == 0)
     finite = exp64 != 0x7FF
+    is_nan = np.isnan(d)
+    is_inf = np.isinf(d)
     is_zero = mag == 0
-    # value = sig * 2**e, sig < 2**53; Et = floor(log2(value)) for normal doubles.
-    sig = np.where(exp64 > 0, frac64 | (1 << 52), frac64)
-    e = np.where(exp64 > 0, exp64 - 1075, -1074)
-    et = np.where(exp64 > 0, exp64 - 1023, -100000)
+    # value = sig * 2**e, sig < 2**53; et = floor(log2(value)) for normal doubles (subnormal
+    # ones get et <= -1023, below every format's smallest exponent, which is all that counts).
+    sig = np.where(exp64 > 0, (mag & _F64_FRAC) | (1 << 52), mag)
+    e = np.maximum(exp64, 1) - 1075
+    et = exp64 - 1023
     m = fmt.mbits
-    if fmt.style == "e8m0":
-        emin = -127
-        qexp = np.maximum(et, emin) - m
-    else:
-        emin = 1 - fmt.bias
-        qexp = np.maximum(et, emin) - m
-    shift = np.clip(qexp - e, 1, 63)
+    emin = -127 if fmt.style == "e8m0" else 1 - fmt.bias
+    qexp = np.maximum(et, emin) - m
+    # qexp - e >= 52 - m > 0; from 63 on, every bit of sig is shifted out anyway.
+    shift = np.minimum(qexp - e, 63)
     q = sig >> shift
-    rem = sig & ((np.int64(1) << shift) - 1)
-    half = np.int64(1) << (shift - 1)
-    tie = finite & ~is_zero & (rem == half)
-    if sticky is None:
-        st = np.zeros(d.shape, dtype=np.int8)
-    else:
-        st = np.asarray(sticky, dtype=np.int8).reshape(-1)
-    up = (rem > half) | (tie & ((st > 0) | ((st == 0) & ((q & 1) == 1))))
+    rem = sig & ((1 << shift) - 1)
+    half = 1 << (shift - 1)
+    tie = finite & (rem == half)
     exact = finite & (rem == 0)
-    q = q + up
-    underflow = np.zeros(d.shape, dtype=bool)
+    if rounding == "nearest":
+        odd = (q & 1) == 1
+        if sticky is None:
+            q = q + ((rem > half) | (tie & odd))
+        else:
+            st = np.asarray(sticky, dtype=np.int8).reshape(-1)
+            q = q + ((rem > half) | (tie & ((st > 0) | ((st == 0) & odd))))
+    elif rounding == "up":
+        q = q + (rem != 0)
     if fmt.style == "e8m0":
         # Values >= 2**-127: q is the implicit bit 1, or 2 after rounding up (ties go
         # up as that bit is odd); the code is the exponent field.
@@ -376,39 +398,40 @@ def round_to_format(
         exact = exact & ~small
     else:
         code = q + ((qexp - (emin - m)) << m)
+        underflow = np.zeros(d.shape, dtype=bool)
     overflow = finite & (code > fmt.max_code)
     # Specials and overflow.
-    if fmt.style == "ieee":
-        code = np.where(overflow | is_inf, fmt.inf_code, code)
-    elif fmt.style == "none":
-        code = np.where(overflow | is_inf, fmt.max_code, code)
+    too_big = overflow | is_inf
+    nan_mask = is_nan
+    if saturate or fmt.style == "none":
+        code = np.where(too_big, fmt.max_code, code)
+    elif fmt.style == "ieee":
+        code = np.where(too_big, fmt.inf_code, code)
     else:  # fn, fnuz, e8m0: NaN
-        code = np.where(overflow | is_inf, -1, code)
-    code = np.where(is_nan, -1, code)
+        nan_mask = is_nan | too_big
     # Signs.
     if fmt.style == "e8m0":
         bad = negative & ~is_nan | is_zero
-        code = np.where(bad | (code == -1), 0xFF, code)
-        exact = exact & ~bad & ~overflow
-        exact = exact | is_nan
+        code = np.where(bad, 0 if saturate else 0xFF, code)
+        code = np.where(nan_mask, 0xFF, code)
+        exact = exact & ~bad & ~overflow | is_nan
     else:
-        nan_mask = code == -1
         if fmt.style == "fnuz":
+            code = np.where(negative & (code != 0), code | fmt.sign_bit, code)
             code = np.where(nan_mask, 0x80, code)
-            code = np.where(negative & (code != 0) & ~nan_mask, code | fmt.sign_bit, code)
         elif fmt.style == "none":
+            code = np.where(negative, code | fmt.sign_bit, code)
             code = np.where(nan_mask, 0, code)
-            code = np.where(negative & ~nan_mask, code | fmt.sign_bit, code)
         else:
             code = np.where(nan_mask, fmt.nan_code(False), code)
             code = np.where(negative, code | fmt.sign_bit, code)
         exact = exact & ~overflow
         if fmt.has_nan:
             exact = exact | is_nan
-        if fmt.has_inf:
+        if fmt.has_inf and not saturate:
             exact = exact | is_inf
     return RoundedBits(
-        code.astype(np.int64).reshape(shape),
+        code.astype(np.int64, copy=False).reshape(shape),
         exact.reshape(shape),
         tie.reshape(shape),
         overflow.reshape(shape),

@@ -43,10 +43,7 @@ def cast_to(x: Any, to: int, saturate: int = 1, round_mode: str = "up") -> np.nd
     if x.dtype == object:
         x = _from_string(x, to)
     if to in T.EXOTIC_FLOATS:
-        if to == T.FLOAT8E8M0:
-            return T.decode_bits(T._encode_e8m0(x.astype(np.float32), bool(saturate), round_mode), to)
-        xf = x.astype(np.float32) if x.dtype != np.float64 else x
-        return T.round_to(xf, to, bool(saturate))
+        return T.round_to(x, to, bool(saturate), round_mode)
     if to in T.SUB_BYTE_INTS:
         lo, hi = T.int_range(to)
         bits = 2 if to in (T.UINT2, T.INT2) else 4
