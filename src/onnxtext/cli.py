@@ -313,7 +313,8 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         if args.unified:
             model = digest_view(model, args.threshold, sources=sources, in_place=True)
         else:
-            tokens.tokenize(model, sources, _DIFF_LAZY)
+            with _progress("hashing weights", model, sources) as progress:
+                tokens.tokenize(model, sources, _DIFF_LAZY, progress=progress)
         _note_unread(len(sources.problems), path, report)
         models.append(model)
     a, b = models

@@ -44,6 +44,7 @@ __all__ = [
     "iter_tensors",
     "tensor_nbytes",
     "resolve_location",
+    "location_problem",
     "load_external",
     "FileRange",
     "TensorSources",
@@ -171,6 +172,28 @@ def tensor_nbytes(t: TensorProto) -> int:
 # ---------------------------------------------------------------- resolving
 
 
+def location_problem(location: str) -> str | None:
+    """Why ``location`` may not name external data, from its text alone (no file system):
+    empty, a NUL byte, an absolute path (POSIX or Windows style) or ``..`` parts that leave
+    the model's folder; None when it is fine. :func:`resolve_location` checks symlinks too."""
+    what = f"external data location {location!r}"
+    if not location:
+        return "external data without a location"
+    if "\x00" in location:
+        return f"{what} contains a NUL byte"
+    if PurePosixPath(location).is_absolute() or PureWindowsPath(location).is_absolute() or PureWindowsPath(location).drive:
+        return f"{what} is an absolute path; locations must be relative to the model's folder"
+    depth = 0
+    for part in location.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return f"{what} leaves the model's folder ('..')"
+        elif part not in ("", "."):
+            depth += 1
+    return None
+
+
 def resolve_location(model_dir: str | os.PathLike[str], location: str, *, where: str | None = None) -> Path:
     """The file an external-data ``location`` names, which must be inside ``model_dir``.
 
@@ -178,26 +201,14 @@ def resolve_location(model_dir: str | os.PathLike[str], location: str, *, where:
     or Windows style), a location whose ``..`` parts leave the folder, and one whose
     symlinks resolve to a file outside the (resolved) folder. The file need not exist.
     """
-    what = f"external data location {location!r}"
-    if not location:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, "external data without a location", where)])
-    if "\x00" in location:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"{what} contains a NUL byte", where)])
-    if PurePosixPath(location).is_absolute() or PureWindowsPath(location).is_absolute() or PureWindowsPath(location).drive:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"{what} is an absolute path; locations must be relative to the model's folder", where)])
-    depth = 0
-    for part in location.replace("\\", "/").split("/"):
-        if part == "..":
-            depth -= 1
-            if depth < 0:
-                raise ExternalDataError([_diag(UNSAFE_LOCATION, f"{what} leaves the model's folder ('..')", where)])
-        elif part not in ("", "."):
-            depth += 1
+    problem = location_problem(location)
+    if problem is not None:
+        raise ExternalDataError([_diag(UNSAFE_LOCATION, problem, where)])
     root = Path(model_dir).resolve()
     path = root / location
     resolved = path.resolve()
     if resolved != root and root not in resolved.parents:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"{what} resolves (through a symlink) to {str(resolved)!r}, outside the model's folder {str(root)!r}", where)])
+        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"external data location {location!r} resolves (through a symlink) to {str(resolved)!r}, outside the model's folder {str(root)!r}", where)])
     return resolved
 
 
@@ -360,9 +371,10 @@ class ContentTokens:
         self.prefix = b"\x00onnxtext-content\x00" + os.urandom(8)
         self._ranges: dict[bytes, FileRange] = {}
 
-    def tokenize(self, model: ModelProto, sources: TensorSources, threshold_bytes: int) -> None:
+    def tokenize(self, model: ModelProto, sources: TensorSources, threshold_bytes: int, *, progress: Progress | None = None) -> None:
         """Replace, in ``model``, the bytes of every tensor that ``sources`` finds in a file
-        by a token when larger than ``threshold_bytes``, by the bytes themselves otherwise."""
+        by a token when larger than ``threshold_bytes``, by the bytes themselves otherwise.
+        ``progress`` is called with the number of bytes hashed."""
         for ref in iter_tensors(model):
             r = sources.range_of(ref)
             if r is None:
@@ -372,6 +384,8 @@ class ContentTokens:
                 continue
             token = self.prefix + r.sha256()
             self._ranges.setdefault(token, r)
+            if progress is not None:
+                progress(len(r))
             t = ref.tensor
             del t.external_data[:]
             t.ClearField("data_location")
