@@ -227,3 +227,30 @@ def test_reads_data_written_by_onnx(tmp_path: Path) -> None:
     loaded = load_external(load(tmp_path / "o.onnx"), tmp_path)
     for a, b in zip(iter_tensors(loaded), iter_tensors(model)):
         assert np.array_equal(to_numpy(a.tensor), to_numpy(b.tensor)), a.where
+
+
+# ---------------------------------------------------------------- the parser
+
+
+@pytest.mark.parametrize("location, col", [("../w.bin", 59), ("/etc/passwd", 59), ("a/../../w.bin", 59), ("C:\\\\w.bin", 59), ("", 59)])
+def test_parser_rejects_escaping_locations(location: str, col: int) -> None:
+    """A text whose external data would leave its folder does not parse: X001 at the location."""
+    text = ('<ir_version: 10, opset_import: ["" : 21]>\n'
+            f'g (float[2] x) => (float[2] y) <float[2] w = ["location": "{location}", "length": "8"]> {{ y = Add(x, w) }}\n')
+    doc = onnxtext.parse_document(text, "model", "m.onnxtxt")
+    errors = [d for d in doc.diagnostics if d.is_error]
+    assert [d.code for d in errors] == [UNSAFE_LOCATION]
+    assert errors[0].span is not None and (errors[0].span.start.line, errors[0].span.start.column) == (2, col)
+    assert "folder" in errors[0].message or "location" in errors[0].message
+
+
+def test_parse_cli_rejects_escaping_location(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from onnxtext import cli
+
+    src = tmp_path / "m.onnxtxt"
+    src.write_text('<ir_version: 10, opset_import: ["" : 21]>\n'
+                   'g (float[2] x) => (float[2] y) <float[2] w = ["location": "../w.bin", "length": "8"]> { y = Add(x, w) }\n')
+    assert cli.main(["parse", str(src), "-o", str(tmp_path / "m.onnx")]) == 1
+    err = capsys.readouterr().err
+    assert "m.onnxtxt:2:59: error[X001]" in err and "leaves the model's folder" in err
+    assert not (tmp_path / "m.onnx").exists()

@@ -5,6 +5,10 @@ or a header (``<ir_version: 10, ...>``) names fields of the message it belongs t
 Applying one is generic: each key is looked up in the message's descriptor and the
 value converted to the field's type, so every field of the schema is reachable
 from text, now and for fields a later IR adds.
+
+Every message a value fills is recorded under its proto path, named as the lowering
+names the messages it builds (``training_info[0]/update_binding[1]``,
+``graph/sparse_initializer[0]/values``); the model itself is the empty path.
 """
 
 from __future__ import annotations
@@ -51,12 +55,15 @@ def suggest(word: str, choices: Sequence[str]) -> str:
 
 @dataclass
 class FieldSink:
-    """Where diagnostics of field assignment go, and who lowers graphs and tensors in values."""
+    """Where diagnostics of field assignment go, who lowers graphs and tensors in values, and the source map."""
 
     source: SourceFile | None
     diags: list[Diagnostic] = field(default_factory=list)
-    # Fills a GraphProto/TensorProto field from a graph or tensor written in a property value.
-    structured: Callable[[Message, A.AstNode], bool] | None = None
+    # Fills a GraphProto/TensorProto field (at the given proto path) from a graph or tensor
+    # written in a property value.
+    structured: Callable[[Message, A.AstNode, str], bool] | None = None
+    marks: dict[str, A.AstNode] | None = None
+    """Proto path → the value that filled the message there; ``None`` records nothing."""
 
     def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
         self.diags.append(Diagnostic.at(code, Severity.ERROR, message, span, self.source, fix=fix))
@@ -109,11 +116,12 @@ def apply_entries(
     msg: Message,
     entries: Sequence[A.PropEntry],
     sink: FieldSink,
+    path: str,
     *,
     special: Special | None = None,
     extra_keys: Sequence[str] = (),
 ) -> None:
-    """Set the fields named by ``entries`` on ``msg``; repeated fields are appended to.
+    """Set the fields named by ``entries`` on ``msg`` (at proto ``path``); repeated fields are appended to.
 
     ``special`` may handle a key itself (returning True), for pseudo-keys such as a
     header's file-wide defaults; ``extra_keys`` are offered in suggestions.
@@ -132,12 +140,14 @@ def apply_entries(
                 entry.key.span,
             )
             continue
-        set_field(msg, fd, entry.value, sink)
+        set_field(msg, fd, entry.value, sink, path)
 
 
-def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSink) -> None:
-    """Assign one property value to one field (append for repeated fields)."""
+def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSink, path: str) -> None:
+    """Assign one property value to one field of ``msg`` (at proto ``path``); append for repeated fields."""
     if isinstance(value, A.Word) and value.value == UNSET:
+        if sink.marks is not None and fd.type == FieldDescriptor.TYPE_MESSAGE:
+            _forget(sink.marks, _child(path, fd.name))
         if fd.is_repeated:
             msg.ClearField(fd.name)
         elif fd.has_presence:
@@ -150,8 +160,9 @@ def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSi
         container = getattr(msg, fd.name)
         for item in items:
             if fd.type == FieldDescriptor.TYPE_MESSAGE:
-                sub = container.add()
-                _fill_message(sub, item, sink)
+                # The index in the proto, after what earlier values appended or 'unset' cleared.
+                sub_path = _child(path, f"{fd.name}[{len(container)}]")
+                _fill_message(container.add(), item, sink, sub_path)
             else:
                 converted = _scalar(fd, item, sink)
                 if converted is not None:
@@ -160,21 +171,34 @@ def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSi
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
         sub = getattr(msg, fd.name)
         sub.SetInParent()
-        _fill_message(sub, value, sink)
+        _fill_message(sub, value, sink, _child(path, fd.name))
         return
     converted = _scalar(fd, value, sink)
     if converted is not None:
         setattr(msg, fd.name, converted)
 
 
-def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink) -> None:
+def _child(path: str, name: str) -> str:
+    """The proto path of field ``name`` of the message at ``path`` (the model is ``""``)."""
+    return f"{path}/{name}" if path else name
+
+
+def _forget(marks: dict[str, A.AstNode], path: str) -> None:
+    """Drop the entries of a field that 'unset' clears (and of all it held)."""
+    for key in [k for k in marks if k.startswith(path) and k[len(path) : len(path) + 1] in ("", "[", "/")]:
+        del marks[key]
+
+
+def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink, path: str) -> None:
+    if sink.marks is not None:
+        sink.marks[path] = value
     if isinstance(value, (A.GraphValue, A.TensorValue)):
-        if sink.structured is None or not sink.structured(msg, value):
+        if sink.structured is None or not sink.structured(msg, value, path):
             kind = "a graph" if isinstance(value, A.GraphValue) else "a tensor"
             sink.error(BAD_VALUE, f"{msg.DESCRIPTOR.name} cannot be written as {kind}", value.span)
         return
     if isinstance(value, A.PropDict):
-        apply_entries(msg, value.entries, sink)
+        apply_entries(msg, value.entries, sink, path)
         return
     if isinstance(value, A.PropPair):
         # `key: value` fills the first two fields in number order (key/value, domain/version, ...).
@@ -182,8 +206,8 @@ def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink) -> None:
         if len(fields) < 2:
             sink.error(BAD_VALUE, f"{msg.DESCRIPTOR.name} is not a key/value pair", value.span)
             return
-        set_field(msg, fields[0], value.key, sink)
-        set_field(msg, fields[1], value.value, sink)
+        set_field(msg, fields[0], value.key, sink, path)
+        set_field(msg, fields[1], value.value, sink, path)
         return
     sink.error(
         BAD_VALUE,

@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 from . import ast as A
 from .diagnostics import Diagnostic
 from .dtypes import BY_NAME as DTYPES
+from .external import UNSAFE_LOCATION, location_problem
 from .fields import UNSET, FieldSink, apply_entries, parse_int, suggest
 from .proto import (
     AttributeProto,
@@ -78,7 +79,11 @@ ENCODING_KEY = "encoding"
 
 @dataclass
 class SourceMap:
-    """Proto paths (``graph/node[3]``, ``functions[0]/node[1]/attribute[0]``) → AST nodes."""
+    """Proto paths (``graph/node[3]``, ``functions[0]/node[1]/attribute[0]``) → AST nodes.
+
+    Graphs and tensors written as property values are under their proto paths too
+    (``training_info[0]/algorithm/node[2]``, ``graph/sparse_initializer[1]/values``).
+    """
 
     entries: dict[str, A.AstNode] = field(default_factory=dict)
 
@@ -98,8 +103,8 @@ class Lowering:
     """One lowering run: holds the diagnostics, the source map and file-wide defaults."""
 
     def __init__(self, source: SourceFile | None = None, *, track: bool = True) -> None:
-        self.sink = FieldSink(source, structured=self._structured)
         self.source_map = SourceMap()
+        self.sink = FieldSink(source, structured=self._structured, marks=self.source_map.entries if track else None)
         self.track = track
         self.node_domain_unset = False
         self.raw_tensors = False
@@ -123,10 +128,10 @@ class Lowering:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
             for entry in m.header.entries:
                 self._model_key(proto, entry, self.sink)
-            apply_entries(proto, m.header.entries, self.sink, special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
+            apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
             self._mark("header", m.header)
         self.graph(m.graph, proto.graph, "graph")
-        for i, f in enumerate(m.functions):
+        for i, f in enumerate(m.functions, len(proto.functions)):  # after any functions the header gave
             self.function(f, proto.functions.add(), f"functions[{i}]")
         return proto
 
@@ -154,8 +159,9 @@ class Lowering:
         if g.inputs is not None:
             for i, item in enumerate(g.inputs):
                 vi = proto.input.add()
-                self.value_info(item.info, vi)
-                self._mark(f"{path}/input[{i}]", item)
+                ipath = f"{path}/input[{i}]"
+                self.value_info(item.info, vi, ipath)
+                self._mark(ipath, item)
                 if item.body is not None:
                     k = len(proto.initializer)
                     t = proto.initializer.add()
@@ -163,44 +169,44 @@ class Lowering:
                     self.tensor_data(t, item.info.type, item.body, item.info.span)
                     self._mark(f"{path}/initializer[{k}]", item)
         for i, out in enumerate(g.outputs):
-            self.value_info(out, proto.output.add())
-            self._mark(f"{path}/output[{i}]", out)
+            opath = f"{path}/output[{i}]"
+            self.value_info(out, proto.output.add(), opath)
+            self._mark(opath, out)
         if g.initializers is not None:
             for item in g.initializers:
                 if item.body is not None:
-                    k = len(proto.initializer)
+                    tpath = f"{path}/initializer[{len(proto.initializer)}]"
                     t = proto.initializer.add()
                     t.name = self.name(item.info.name)
                     raw = self._encoding(item.info.props)
                     self.tensor_data(t, item.info.type, item.body, item.info.span, raw)
-                    if item.info.props is not None:
-                        self._apply_tensor_props(t, item.info.props)
-                    self._mark(f"{path}/initializer[{k}]", item)
+                    self._apply_tensor_props(t, item.info.props, tpath)
+                    self._mark(tpath, item)
                 else:
-                    k = len(proto.value_info)
-                    self.value_info(item.info, proto.value_info.add())
-                    self._mark(f"{path}/value_info[{k}]", item)
+                    vpath = f"{path}/value_info[{len(proto.value_info)}]"
+                    self.value_info(item.info, proto.value_info.add(), vpath)
+                    self._mark(vpath, item)
         self.nodes(g.nodes, proto.node, path)
         if g.props is not None:
-            apply_entries(proto, g.props.entries, self.sink)
+            apply_entries(proto, g.props.entries, self.sink, path)
         return proto
 
-    def _structured(self, msg: Message, value: A.AstNode) -> bool:
-        """Lower a graph or tensor written inside a property value (training_info, sparse tensors)."""
+    def _structured(self, msg: Message, value: A.AstNode, path: str) -> bool:
+        """Lower a graph or tensor written inside a property value (training_info, sparse tensors) at ``path``."""
         if isinstance(value, A.GraphValue) and isinstance(msg, GraphProto):
-            self.graph(value.graph, msg, "props")
+            self.graph(value.graph, msg, path)
             return True
         if isinstance(value, A.TensorValue) and isinstance(msg, TensorProto):
             saved, self._attr_raw = self._attr_raw, None
-            self._tensor_value(value, msg)
+            self._tensor_value(value, msg, path)
             self._attr_raw = saved
             return True
         return False
 
-    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None) -> None:
+    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None, path: str) -> None:
         if props is None:
             return
-        apply_entries(t, props.entries, self.sink, special=self._tensor_key, extra_keys=[ENCODING_KEY])
+        apply_entries(t, props.entries, self.sink, path, special=self._tensor_key, extra_keys=[ENCODING_KEY])
 
     def _tensor_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         return entry.key.value == ENCODING_KEY  # read by _encoding before the data is encoded
@@ -218,7 +224,7 @@ class Lowering:
         return None
 
     def nodes(self, nodes: list[A.Node], container: Any, path: str) -> None:
-        for i, n in enumerate(nodes):
+        for i, n in enumerate(nodes, len(container)):  # after any nodes a function's header gave
             self.node(n, container.add(), f"{path}/node[{i}]")
 
     # ------------------------------------------------------------ names and types
@@ -239,32 +245,33 @@ class Lowering:
             return 0
         return dt.code
 
-    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto) -> None:
+    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto, path: str) -> None:
         if vi.type is not None:
-            self.type(vi.type, proto.type)
+            self.type(vi.type, proto.type, f"{path}/type")
         proto.name = self.name(vi.name)
         if vi.props is not None:
-            apply_entries(proto, vi.props.entries, self.sink)
+            apply_entries(proto, vi.props.entries, self.sink, path)
 
-    def type(self, t: A.Type, proto: TypeProto) -> None:
+    def type(self, t: A.Type, proto: TypeProto, path: str) -> None:
+        """Fill ``proto``, the TypeProto at proto ``path``."""
         if isinstance(t, A.TensorType):
             tt = proto.tensor_type
             tt.elem_type = self.dtype(t.elem)
-            self._shape(t, tt)
+            self._shape(t, tt, path, "tensor_type")
         elif isinstance(t, A.SeqType):
             proto.sequence_type.SetInParent()
-            self.type(t.elem, proto.sequence_type.elem_type)
+            self.type(t.elem, proto.sequence_type.elem_type, f"{path}/sequence_type/elem_type")
         elif isinstance(t, A.MapType):
             mt = proto.map_type
             mt.key_type = self.dtype(t.key)
-            self.type(t.value, mt.value_type)
+            self.type(t.value, mt.value_type, f"{path}/map_type/value_type")
         elif isinstance(t, A.OptionalType):
             proto.optional_type.SetInParent()
-            self.type(t.elem, proto.optional_type.elem_type)
+            self.type(t.elem, proto.optional_type.elem_type, f"{path}/optional_type/elem_type")
         elif isinstance(t, A.SparseTensorType):
             st = proto.sparse_tensor_type
             st.elem_type = self.dtype(t.tensor.elem)
-            self._shape(t.tensor, st)
+            self._shape(t.tensor, st, path, "sparse_tensor_type")
         elif isinstance(t, A.OpaqueType):
             ot = proto.opaque_type
             ot.SetInParent()
@@ -275,19 +282,20 @@ class Lowering:
         else:  # pragma: no cover
             raise TypeError(type(t).__name__)
 
-    def _shape(self, t: A.TensorType, tt: Any) -> None:
+    def _shape(self, t: A.TensorType, tt: Any, path: str, kind: str) -> None:
+        """Fill the shape of ``tt``, field ``kind`` of the TypeProto at ``path``."""
         if t.shape is None:
             return
         shape = tt.shape
         shape.SetInParent()
-        for d in t.shape:
+        for i, d in enumerate(t.shape):
             dim = shape.dim.add()
             if d.value is not None:
                 dim.dim_value = d.value
             elif d.param is not None:
                 dim.dim_param = d.param
             if d.props is not None:
-                apply_entries(dim, d.props.entries, self.sink)
+                apply_entries(dim, d.props.entries, self.sink, f"{path}/{kind}/shape/dim[{i}]")
 
     # ------------------------------------------------------------ tensors
     def tensor_data(self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None) -> None:
@@ -323,6 +331,11 @@ class Lowering:
                     entry.value = item.value.value.decode("utf-8")
                 except UnicodeDecodeError:
                     self.error(BAD_TENSOR, "external data keys and values must be valid UTF-8 text", item.span)
+                    continue
+                if entry.key == "location":
+                    problem = location_problem(entry.value)
+                    if problem is not None:  # the data would be read from outside the text's folder
+                        self.error(UNSAFE_LOCATION, problem, item.value.span)
             return
         if code == 0:
             return
@@ -403,7 +416,7 @@ class Lowering:
         for i_ in n.inputs:
             proto.input.append(self.name(i_))
         if n.props is not None:
-            apply_entries(proto, n.props.entries, self.sink)
+            apply_entries(proto, n.props.entries, self.sink, path)
 
     def attribute(self, a: A.Attribute, proto: AttributeProto, path: str) -> None:
         self._mark(path, a)
@@ -429,7 +442,7 @@ class Lowering:
                 self.error(ATTR_TYPE, f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]", value.span)
             self._single(value, proto, expected, path)
         if a.props is not None:
-            apply_entries(proto, a.props.entries, self.sink, special=self._attr_key)
+            apply_entries(proto, a.props.entries, self.sink, path, special=self._attr_key)
 
     def _attr_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         return entry.key.value == ENCODING_KEY  # applies to the attribute's tensors
@@ -463,17 +476,17 @@ class Lowering:
             proto.s = v.value
         elif kind == AttributeProto.TENSOR:
             assert isinstance(v, A.TensorValue)
-            self._tensor_value(v, proto.t)
+            self._tensor_value(v, proto.t, f"{path}/t")
         elif kind == AttributeProto.GRAPH:
             assert isinstance(v, A.GraphValue)
             self.graph(v.graph, proto.g, f"{path}/g")
         elif kind == AttributeProto.TYPE_PROTO:
             assert isinstance(v, A.TypeValue)
-            self.type(v.type, proto.tp)
+            self.type(v.type, proto.tp, f"{path}/tp")
         elif kind == AttributeProto.SPARSE_TENSOR:
             assert isinstance(v, A.PropDict)
             proto.sparse_tensor.SetInParent()
-            apply_entries(proto.sparse_tensor, v.entries, self.sink)
+            self._sparse(v, proto.sparse_tensor, f"{path}/sparse_tensor")
 
     def _value_kind(self, v: A.SingleValue) -> int:
         if isinstance(v, A.Number):
@@ -500,11 +513,17 @@ class Lowering:
         word = v.type.elem.value.lower()
         return math.nan if word == "nan" else math.inf
 
-    def _tensor_value(self, v: A.TensorValue, t: TensorProto) -> None:
+    def _tensor_value(self, v: A.TensorValue, t: TensorProto, path: str) -> None:
+        self._mark(path, v)
         t.name = self.name(v.name) if v.name is not None else ""
         raw = self._encoding(v.props)
         self.tensor_data(t, v.type, v.body, v.span, self._attr_raw if raw is None else raw)
-        self._apply_tensor_props(t, v.props)
+        self._apply_tensor_props(t, v.props, path)
+
+    def _sparse(self, v: A.PropDict, sparse: Any, path: str) -> None:
+        """A sparse tensor attribute value: its values, indices and dims are property entries."""
+        self._mark(path, v)
+        apply_entries(sparse, v.entries, self.sink, path)
 
     def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: str) -> None:
         if not lst.items:
@@ -554,24 +573,26 @@ class Lowering:
                 proto.strings.append(v.value)
             elif item_expected == AttributeProto.TENSOR:
                 assert isinstance(v, A.TensorValue)
-                self._tensor_value(v, proto.tensors.add())
+                k_ = len(proto.tensors)
+                self._tensor_value(v, proto.tensors.add(), f"{path}/tensors[{k_}]")
             elif item_expected == AttributeProto.GRAPH:
                 assert isinstance(v, A.GraphValue)
                 k_ = len(proto.graphs)
                 self.graph(v.graph, proto.graphs.add(), f"{path}/graphs[{k_}]")
             elif item_expected == AttributeProto.TYPE_PROTO:
                 assert isinstance(v, A.TypeValue)
-                self.type(v.type, proto.type_protos.add())
+                k_ = len(proto.type_protos)
+                self.type(v.type, proto.type_protos.add(), f"{path}/type_protos[{k_}]")
             elif item_expected == AttributeProto.SPARSE_TENSOR:
                 assert isinstance(v, A.PropDict)
-                sparse = proto.sparse_tensors.add()
-                apply_entries(sparse, v.entries, self.sink)
+                k_ = len(proto.sparse_tensors)
+                self._sparse(v, proto.sparse_tensors.add(), f"{path}/sparse_tensors[{k_}]")
 
     # ------------------------------------------------------------ functions
     def function(self, f: A.Function, proto: FunctionProto, path: str) -> FunctionProto:
         self._mark(path, f)
         if f.header is not None:
-            apply_entries(proto, f.header.entries, self.sink)
+            apply_entries(proto, f.header.entries, self.sink, path)
         proto.name = self.name(f.name)
         for a in f.attributes or []:
             if a.value is None and a.type_name is None:
@@ -582,15 +603,19 @@ class Lowering:
         for vi in f.inputs:
             proto.input.append(self.name(vi.name))
             if vi.type is not None:
-                self.value_info(vi, proto.value_info.add())
+                self._function_value_info(vi, proto, path)
         for vi in f.outputs:
             proto.output.append(self.name(vi.name))
             if vi.type is not None:
-                self.value_info(vi, proto.value_info.add())
+                self._function_value_info(vi, proto, path)
         for vi in f.value_infos or []:
-            self.value_info(vi, proto.value_info.add())
+            self._function_value_info(vi, proto, path)
         self.nodes(f.nodes, proto.node, path)
         return proto
+
+    def _function_value_info(self, vi: A.ValueInfo, proto: FunctionProto, path: str) -> None:
+        k = len(proto.value_info)
+        self.value_info(vi, proto.value_info.add(), f"{path}/value_info[{k}]")
 
 
 def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:

@@ -31,7 +31,6 @@ from ..proto import (
 )
 from ..schemas import OpSchema, get_schema, normalize_domain
 from ..span import SourceFile, Span
-from .training_spans import training_entries
 
 __all__ = [
     "Token",
@@ -186,8 +185,6 @@ class CheckContext:
         self.tree = tree
         self.model_dir = model_dir
         """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
-        if source_map is not None and tree is not None and len(model.training_info):
-            self.source_map = SourceMap({**source_map.entries, **training_entries(tree, source)})
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
         self.opsets = self._opsets(list(model.opset_import))
