@@ -696,7 +696,9 @@ text; a text file is parsed and printed in canonical form.
 Weights: --weights inline (default) writes every value; --weights external moves
 tensors above --threshold bytes to OUT.data next to OUT (the text refers to it and
 parses back to the same references); --weights digest shows them as sha256 and
-statistics, a text for reading and diffing only (it does not parse back).
+statistics, a text for reading and diffing only (it does not parse back). Both leave
+the weights in their files: the sidecar is filled by file-to-file copies and digests
+are computed on memory maps, so gigabytes of weights take the time of a file copy.
 
 example:
   onnxtext print mlp.onnx -o mlp.onnxtxt
@@ -709,7 +711,8 @@ outputs, initializers (dtype, shape, values: changed elements and max abs diff),
 nodes aligned by their output names (op, inputs, attributes; renaming or reordering
 nodes is not a change), functions. One line per change:
   ~ node 'y' (Relu → LeakyRelu)      + initializer 'b' float[10]      - input 'm' bool[N]
-Exit status: 0 same, 1 different, 2 trouble (like diff(1)).
+Exit status: 0 same, 1 different, 2 trouble (like diff(1)). Large weights are
+compared by SHA-256 without loading them; only those that differ are read (mmap).
 
 example:
   onnxtext diff old.onnx new.onnx
