@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from onnxtext.cli import main as cli_main  # noqa: E402
 from onnxtext.proto import AttributeProto, ModelProto, TensorProto  # noqa: E402
-from onnxtext.wire import load_lazy  # noqa: E402
+from onnxtext.wire import encode_varint, load_lazy  # noqa: E402
 
 MB = 1 << 20
 COLS = 4096  # float32 columns: 16 KiB a row
@@ -133,13 +133,7 @@ def inline_model(directory: Path) -> Path:
 
 def _field(number: int, length: int) -> bytes:
     """Tag and length of a length-delimited field."""
-    out = bytearray()
-    for v in ((number << 3) | 2, length):
-        while v >= 0x80:
-            out.append((v & 0x7F) | 0x80)
-            v >>= 7
-        out.append(v)
-    return bytes(out)
+    return encode_varint((number << 3) | 2) + encode_varint(length)
 
 
 def in_child(fn: Callable[[], Any]) -> tuple[float, int, Any]:

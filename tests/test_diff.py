@@ -253,3 +253,48 @@ def test_cli_large_weights_stay_in_files(tmp_path: Path, layout: str, capsys: py
     assert any("initializer 'W' float[1024,1024]: 1 of 1048576 elements differ" in line for line in expected)
     assert any("then_branch" in line and "sub_w" in line for line in expected)
     assert run(capsys, "diff", paths[0], paths[0])[:2] == (0, "")
+
+
+def test_function_attribute_defaults_compared_like_node_attributes() -> None:
+    """A function's default tensor is compared by value, as a node's attribute tensor is."""
+    from onnxtext.proto import AttributeProto
+
+    def model(values: list[float]) -> ModelProto:
+        m = onnxtext.parse_model(BASE)
+        f = m.functions.add(name="g9", domain="local")
+        t = TensorProto(data_type=TensorProto.FLOAT, dims=[len(values)], float_data=values)
+        f.attribute_proto.add(name="scale", type=AttributeProto.TENSOR, t=t)
+        f.attribute_proto.add(name="alpha", type=AttributeProto.FLOAT, f=values[0])
+        return m
+
+    assert diff_models(model([1.0, 2.0]), model([1.0, 2.0])) == []
+    assert diff_models(model([1.0, 2.0]), model([1.0, 2.5])) == [
+        "~ function 'local.g9': attribute scale: float[2]: 1 of 2 elements differ, max abs diff 0.5"]
+    assert diff_models(model([1.0]), model([3.0]))[1] == "~ function 'local.g9': attribute alpha: 1.0 → 3.0"
+
+
+@pytest.mark.filterwarnings("error")  # the reversed bytes hold signalling NaNs: no RuntimeWarning for users
+@pytest.mark.parametrize("layout", ["inline", "external"])
+def test_cli_unified_large_weights(tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """--unified on models whose weights stay in their files: digests of equal bytes are
+    equal whatever the layout; a changed tensor changes its digest line."""
+    from test_wire import everywhere_model
+
+    def saved(folder: Path, model: ModelProto) -> str:
+        folder.mkdir()
+        if layout == "external":
+            model = write_external(model, folder, "w.bin", 1024)
+        save(model, folder / "m.onnx")
+        return str(folder / "m.onnx")
+
+    a = saved(tmp_path / "a", everywhere_model())
+    inline = tmp_path / "inline.onnx"
+    save(everywhere_model(), inline)
+    assert run(capsys, "diff", "-u", a, str(inline)) == (0, "", "")
+    changed = everywhere_model()
+    w = next(t for t in changed.graph.initializer if t.name == "W")
+    w.raw_data = w.raw_data[::-1]
+    status, out, err = run(capsys, "diff", "-u", a, saved(tmp_path / "b", changed))
+    assert (status, err) == (1, "")
+    changed_lines = [line for line in out.splitlines() if line[:1] in "+-" and not line.startswith(("---", "+++"))]
+    assert len(changed_lines) == 2 and all(" W = [\"digest\": \"sha256:" in line for line in changed_lines)

@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from onnxtext import cli
 from onnxtext.external import iter_tensors
 from onnxtext.io import model_bytes
-from onnxtext.proto import AttributeProto, ModelProto, SparseTensorProto, TensorProto, TrainingInfoProto
-from onnxtext.wire import WireError, load_lazy, strip_raw_data
+from onnxtext.proto import AttributeProto, GraphProto, ModelProto, SparseTensorProto, TensorProto, TrainingInfoProto
+from onnxtext.wire import WireError, encode_varint, load_lazy, strip_raw_data
 from test_external import _raw, big_model
 
 TOKEN = b"\x00test-token\x00"
@@ -117,6 +118,23 @@ _GROUP_IN_GRAPH = b"\x3a\xd3\x0f" + b"\x0b" + b"\x00" * 2002  # a 2003-byte grap
 def test_malformed_is_wire_error(data: bytes) -> None:
     with pytest.raises(WireError):
         strip_raw_data(data, 100, TOKEN)
+
+
+def test_deep_nesting_is_wire_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Graphs nested past protobuf's limit are refused, not a RecursionError."""
+    g = GraphProto(name="leaf", initializer=[_big("w", 300)]).SerializeToString()
+    for _ in range(60):  # graph → node → attribute → graph …, 180 messages deep (protobuf cannot build it)
+        attribute = b"\x32" + encode_varint(len(g)) + g  # AttributeProto.g
+        node = b"\x2a" + encode_varint(len(attribute)) + attribute  # NodeProto.attribute
+        g = b"\x0a" + encode_varint(len(node)) + node  # GraphProto.node
+    data = b"\x3a" + encode_varint(len(g)) + g  # ModelProto.graph
+    with pytest.raises(WireError, match="nested"):
+        strip_raw_data(data, 100, TOKEN)
+    # through the CLI: the ordinary load reports it
+    path = tmp_path / "deep.onnx"
+    path.write_bytes(data)
+    assert cli.main(["print", str(path), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt")]) == 1
+    assert "not a valid binary ONNX model" in capsys.readouterr().err and not (tmp_path / "o.onnxtxt").exists()
 
 
 def test_load_lazy(tmp_path: Path) -> None:

@@ -188,7 +188,7 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
 
     with _progress("digest", model, sources) as progress:
         view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True)
-    _note_unread(len(sources.problems), args.input, report)
+    _note_unread(sources, args.input, report)
     text = _to_text(view, args.input, report)
     if text is None:
         return EXIT_INPUT
@@ -196,7 +196,9 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
     return report.status
 
 
-def _note_unread(n: int, path: str, report: _Reporter) -> None:
+def _note_unread(sources: TensorSources, path: str, report: _Reporter) -> None:
+    """One note for the tensors whose external data could not be read (kept as references)."""
+    n = len(sources.problems)
     if n:
         report.note(f"{_display(path)}: note: the external data of {n} tensor{'s' if n != 1 else ''} "
                     "could not be read; shown as references")
@@ -210,28 +212,22 @@ def _progress(label: str, model: ModelProto, sources: TensorSources | None = Non
     return ProgressBar(label, sum(size(r.tensor) for r in iter_tensors(model)))
 
 
-def _load_weights(model: ModelProto, path: str, report: _Reporter, *, strict: bool = False) -> ModelProto | None:
-    """The model with its external data read in (from the input's folder). Not strict:
-    the tensors whose data cannot be read keep their reference, with one note; strict:
-    every problem is reported and the result is None."""
+def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto | None:
+    """The model with its external data read in from the input's folder (``run`` needs
+    the values); every problem is reported and the result is then None."""
     from .external import ExternalDataError, is_external, iter_tensors, load_external
 
     if not any(is_external(r.tensor) for r in iter_tensors(model)):
         return model
     if path == STDIO:
-        if strict:
-            report.error("<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name")
-            return None
-        return model
-    directory = os.path.dirname(os.path.abspath(path))
+        report.error("<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name")
+        return None
     with _progress("reading weights", model) as progress:
         try:
-            loaded = load_external(model, directory, strict=strict, source=path, progress=progress)
+            return load_external(model, os.path.dirname(os.path.abspath(path)), source=path, progress=progress)
         except ExternalDataError as exc:
             report.diagnostics(exc.diagnostics)
             return None
-    _note_unread(sum(1 for r in iter_tensors(loaded) if is_external(r.tensor)), path, report)
-    return loaded
 
 
 def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
@@ -315,7 +311,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         else:
             with _progress("hashing weights", model, sources) as progress:
                 tokens.tokenize(model, sources, _DIFF_LAZY, progress=progress)
-        _note_unread(len(sources.problems), path, report)
+        _note_unread(sources, path, report)
         models.append(model)
     a, b = models
     if args.unified:
@@ -399,7 +395,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
     if model is None:
         return EXIT_INPUT
-    model = _load_weights(model, args.model, report, strict=True)  # external data, checked like print's
+    model = _load_weights(model, args.model, report)  # external data, checked like print's
     if model is None:
         return EXIT_INPUT
     try:

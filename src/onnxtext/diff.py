@@ -28,7 +28,7 @@ from .lift import Lifter, NotRepresentable
 from .printer import Printer, format_string
 from .proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, ValueInfoProto
 from .dtypes import BY_CODE
-from .tensor_data import to_numpy
+from .tensor_data import STORAGE_FIELDS, to_numpy
 
 __all__ = ["diff_models", "diff_graphs", "tensor_change", "Values", "MAX_LINE"]
 
@@ -138,8 +138,7 @@ def tensor_change(a: TensorProto, b: TensorProto, values: Values = to_numpy) -> 
         summary = _values_change(va, vb)
     if summary is not None:
         return f"{tensor_sig(b)}: {summary}"
-    rest = _other_fields(a, b, {"name", "dims", "data_type", "raw_data", "float_data", "int32_data", "string_data",
-                                "int64_data", "double_data", "uint64_data", "data_location", "external_data"})
+    rest = _other_fields(a, b, {"name", "dims", "data_type", *STORAGE_FIELDS, "data_location", "external_data"})
     return f"{tensor_sig(b)}: {rest}" if rest else None
 
 
@@ -345,31 +344,37 @@ def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[
         out.append(f"~ {where} inputs ({', '.join(na.input)}) → ({', '.join(nb.input)})")
     if list(na.output) != list(nb.output):
         out.append(f"~ {where} outputs ({', '.join(na.output)}) → ({', '.join(nb.output)})")
-    for k, aa, ab in _align(na.attribute, nb.attribute, lambda a: a.name):
-        if aa is None and ab is not None:
-            out.append(f"+ {where} attribute {attr_text(ab)}")
-        elif ab is None and aa is not None:
-            out.append(f"- {where} attribute {attr_text(aa)}")
-        elif aa is not None and ab is not None and _bytes(aa) != _bytes(ab):
-            _diff_attribute(aa, ab, where, out, values)
+    _diff_attributes(na.attribute, nb.attribute, f"{where} ", out, values)
     rest = _other_fields(na, nb, {"name", "input", "output", "op_type", "domain", "overload", "attribute"})
     if rest:
         out.append(f"~ {where} {rest}")
 
 
-def _diff_attribute(aa: AttributeProto, ab: AttributeProto, where: str, out: list[str], values: Values) -> None:
-    head = f"~ {where} attribute {ab.name}"
+def _diff_attributes(la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, out: list[str], values: Values) -> None:
+    """Attributes (of a node, or a function's defaults) aligned by name; ``lead`` starts
+    every item (``"node 'y' (Relu) "``, ``"function 'f': "``)."""
+    for k, aa, ab in _align(la, lb, lambda a: a.name):
+        if aa is None and ab is not None:
+            out.append(f"+ {lead}attribute {attr_text(ab)}")
+        elif ab is None and aa is not None:
+            out.append(f"- {lead}attribute {attr_text(aa)}")
+        elif aa is not None and ab is not None and _bytes(aa) != _bytes(ab):
+            _diff_attribute(aa, ab, lead, out, values)
+
+
+def _diff_attribute(aa: AttributeProto, ab: AttributeProto, lead: str, out: list[str], values: Values) -> None:
+    head = f"~ {lead}attribute {ab.name}"
     if aa.HasField("t") and ab.HasField("t") and aa.type == ab.type:
         change = tensor_change(aa.t, ab.t, values)
         out.append(f"{head}: {change}" if change else f"{head} changed")
         return
     if aa.HasField("g") and ab.HasField("g") and aa.type == ab.type:
-        sub = diff_graphs(aa.g, ab.g, f"{where} attribute {ab.name}: ", values)
+        sub = diff_graphs(aa.g, ab.g, f"{lead}attribute {ab.name}: ", values)
         out.extend(sub if sub else [f"{head} changed"])
         return
     if len(aa.graphs) and len(aa.graphs) == len(ab.graphs) and aa.type == ab.type:
         for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs)):
-            out.extend(diff_graphs(x, y, f"{where} attribute {ab.name}[{i}]: ", values))
+            out.extend(diff_graphs(x, y, f"{lead}attribute {ab.name}[{i}]: ", values))
         return
     va, vb = _attr_value(aa), _attr_value(ab)
     out.append(f"{head}: {va} → {vb}" if va != vb else f"{head} changed")
@@ -397,13 +402,7 @@ def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str, values: Va
         la, lb = list(getattr(fa, what)), list(getattr(fb, what))
         if la != lb:
             out.append(f"~ {prefix}{what}s ({', '.join(la)}) → ({', '.join(lb)})")
-    for k, aa, ab in _align(fa.attribute_proto, fb.attribute_proto, lambda a: a.name):
-        if aa is None and ab is not None:
-            out.append(f"+ {prefix}attribute {attr_text(ab)}")
-        elif ab is None and aa is not None:
-            out.append(f"- {prefix}attribute {attr_text(aa)}")
-        elif aa is not None and ab is not None and _bytes(aa) != _bytes(ab):
-            out.append(f"~ {prefix}attribute {ab.name}: {_attr_value(aa)} → {_attr_value(ab)}")
+    _diff_attributes(fa.attribute_proto, fb.attribute_proto, prefix, out, values)
     _diff_opsets(fa.opset_import, fb.opset_import, prefix, out)
     _diff_values("value_info", fa.value_info, fb.value_info, prefix, out, ordered=False)
     _diff_nodes(fa.node, fb.node, prefix, out, values)

@@ -31,7 +31,8 @@ from .diagnostics import Diagnostic, OnnxTextError, Severity
 from .dtypes import BY_CODE
 from .proto import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto
 from .span import SourceFile
-from .wire import LazyRawData
+from .tensor_data import NotRepresentable, element_count
+from .wire import LazyRawData, encode_varint
 
 __all__ = [
     "ExternalDataError",
@@ -151,9 +152,8 @@ def tensor_nbytes(t: TensorProto) -> int:
     """Size of a tensor's data in bytes as ``raw_data`` would hold it (0 for external
     tensors without a ``length``; strings count their bytes)."""
     if is_external(t):
-        entries = {e.key: e.value for e in t.external_data}
         try:
-            return int(entries.get("length", "0") or 0)
+            return int(_entries(t).get("length", "0") or 0)
         except ValueError:
             return 0
     if t.HasField("raw_data"):
@@ -163,10 +163,10 @@ def tensor_nbytes(t: TensorProto) -> int:
         return 0
     if dt.kind == "string":
         return sum(len(s) for s in t.string_data)
-    n = 1
-    for d in t.dims:
-        n *= int(d)
-    return (n * dt.bits + 7) // 8
+    try:
+        return (element_count(t) * dt.bits + 7) // 8
+    except NotRepresentable:  # a negative dimension
+        return 0
 
 
 # ---------------------------------------------------------------- resolving
@@ -489,12 +489,7 @@ class _ReadBuffer:
         if n >= self.MAX_PARSE or self._array is None:
             t.raw_data = bytes(data)
             return
-        head = bytearray(b"\x4a")  # field 9 (raw_data), wire type 2
-        v = n
-        while v >= 0x80:
-            head.append((v & 0x7F) | 0x80)
-            v >>= 7
-        head.append(v)
+        head = b"\x4a" + encode_varint(n)  # field 9 (raw_data), wire type 2, length
         start = self.HEADER - len(head)
         mv = memoryview(self._array)  # type: ignore[arg-type]
         mv[start : self.HEADER] = head

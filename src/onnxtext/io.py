@@ -2,7 +2,7 @@
 
 ``.onnx`` and ``.pb`` files are binary protobuf; every other name (``.onnxtxt``,
 ``.txt``, …) is onnxtext text. The path ``-`` means standard input for :func:`load`.
-Files are written with :func:`write_atomic`: a temporary file in the same directory,
+Files are written with :func:`write_atomic` (or :func:`atomic_file`): a temporary file in the same directory,
 fsynced and renamed over the target, so a reader never sees a partial or empty file.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,8 @@ __all__ = [
     "save",
     "model_bytes",
     "write_atomic",
+    "atomic_file",
+    "write_all",
 ]
 
 BINARY_SUFFIXES = frozenset({".onnx", ".pb"})
@@ -101,22 +105,28 @@ def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
 
 
 def write_atomic(path: PathLike, data: bytes | str) -> None:
-    """Replace ``path`` with ``data`` (``str`` is written as UTF-8) all at once.
-
-    The data goes to a temporary file in the target's directory, which is flushed,
-    fsynced and renamed over ``path``; on any error the temporary file is removed and
-    an existing ``path`` is left untouched. The new file gets the usual permissions
-    (``0o666`` less the umask), or those of the file it replaces.
-    """
-    target = Path(path)
+    """Replace ``path`` with ``data`` (``str`` is written as UTF-8) all at once, through
+    :func:`atomic_file`: on any error an existing ``path`` is left untouched."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    directory = target.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    with atomic_file(path) as fd:
+        write_all(fd, payload, 0)
+
+
+@contextmanager
+def atomic_file(path: PathLike) -> Iterator[int]:
+    """A file descriptor on a new temporary file in ``path``'s directory, to write
+    ``path``'s new content into. On a clean exit the file is fsynced, given the usual
+    permissions (``0o666`` less the umask, or those of the file it replaces) and renamed
+    over ``path``, and the directory is fsynced; on any error it is removed, and an
+    existing ``path`` is left untouched. Raises :class:`OSError`."""
+    target = Path(path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            yield fd
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.chmod(tmp_name, _mode_for(target))
         os.replace(tmp_name, target)
     except BaseException:
@@ -125,7 +135,15 @@ def write_atomic(path: PathLike, data: bytes | str) -> None:
         except FileNotFoundError:
             pass
         raise
-    _fsync_directory(directory)
+    _fsync_directory(target.parent)
+
+
+def write_all(fd: int, data: bytes | bytearray | memoryview, offset: int) -> None:
+    """Write all of ``data`` at ``offset`` of the open file ``fd`` (``os.pwrite`` may write less)."""
+    view = memoryview(data)
+    while view:
+        n = os.pwrite(fd, view, offset)
+        view, offset = view[n:], offset + n
 
 
 _UMASK: int | None = None

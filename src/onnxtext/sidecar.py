@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Union
@@ -31,6 +30,7 @@ from .external import (
     iter_tensors,
     resolve_location,
 )
+from .io import atomic_file, write_all
 from .proto import ModelProto, TensorProto
 
 __all__ = ["ExternalPlan", "Piece", "plan_external", "write_sidecar", "write_external", "PAGE", "PAGE_ALIGN_FROM", "SMALL_ALIGN"]
@@ -135,17 +135,13 @@ def plan_external(
 
 
 def write_sidecar(path: str | os.PathLike[str], pieces: list[tuple[int, Piece]], *, progress: Progress | None = None) -> None:
-    """Write ``pieces`` at their offsets (zeros between) to ``path`` atomically: a
-    temporary file in the same folder, fsynced and renamed over ``path``. File ranges are
-    copied by the kernel where it can (``os.copy_file_range``), else through a buffer."""
+    """Write ``pieces`` at their offsets (zeros between) to ``path`` atomically
+    (:func:`onnxtext.io.atomic_file`). File ranges are copied by the kernel where it can
+    (``os.copy_file_range``), else through a buffer."""
     target = Path(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise ExternalDataError([_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]) from None
     sources: dict[Path, int] = {}
     try:
-        try:
+        with atomic_file(target) as fd:
             end = 0
             for offset, data in pieces:
                 if isinstance(data, FileRange):
@@ -154,31 +150,16 @@ def write_sidecar(path: str | os.PathLike[str], pieces: list[tuple[int, Piece]],
                         src = sources[data.path] = os.open(data.path, os.O_RDONLY)
                     _copy_range(src, data, fd, offset, progress)
                 else:
-                    _pwrite_all(fd, data, offset)
+                    write_all(fd, data, offset)
                     if progress is not None:
                         progress(len(data))
                 end = offset + len(data)
             os.ftruncate(fd, end)  # the padding after the last piece written, if any
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-            for src in sources.values():
-                os.close(src)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
     except OSError as exc:
-        _unlink(tmp)
         raise ExternalDataError([_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]) from None
-    except BaseException:
-        _unlink(tmp)
-        raise
-
-
-def _pwrite_all(fd: int, data: bytes | memoryview, offset: int) -> None:
-    view = memoryview(data)
-    while view:
-        n = os.pwrite(fd, view, offset)
-        view, offset = view[n:], offset + n
+    finally:
+        for src in sources.values():
+            os.close(src)
 
 
 _KERNEL_COPY = hasattr(os, "copy_file_range")
@@ -208,23 +189,10 @@ def _copy_range(src: int, r: FileRange, dst: int, offset: int, progress: Progres
             k = os.preadv(src, [view[: min(len(buffer), r.length - done)]], r.offset + done)
             if k == 0:
                 raise OSError(errno.EIO, f"short read from {str(r.path)!r}")
-            _pwrite_all(dst, view[:k], offset + done)
+            write_all(dst, view[:k], offset + done)
             done += k
             if progress is not None:
                 progress(k)
-
-
-def _unlink(name: str) -> None:
-    try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def write_external(

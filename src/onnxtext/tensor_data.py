@@ -52,12 +52,15 @@ __all__ = [
     "format_float32",
     "parse_float32",
     "values_count",
+    "element_count",
     "to_numpy",
     "STORAGE_FIELDS",
+    "TYPED_FIELDS",
 ]
 
-#: Every field of ``TensorProto`` that holds values.
-STORAGE_FIELDS = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data", "raw_data")
+#: The repeated fields of ``TensorProto`` that hold values, and with ``raw_data`` all of them.
+TYPED_FIELDS = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
+STORAGE_FIELDS = (*TYPED_FIELDS, "raw_data")
 
 Literal = tuple[str, Union[str, bytes]]
 
@@ -165,7 +168,8 @@ def _real_dtype(dtype: DType) -> DType:
     return dtype
 
 
-def _elements(tensor: TensorProto) -> int:
+def element_count(tensor: TensorProto) -> int:
+    """The product of the dims (1 for a scalar); raises NotRepresentable for a negative one."""
     n = 1
     for d in tensor.dims:
         if d < 0:
@@ -177,7 +181,7 @@ def _elements(tensor: TensorProto) -> int:
 def values_count(tensor: TensorProto) -> int:
     """How many literals a ``{...}`` body of ``tensor`` has: the product of its dims
     (1 for a scalar), twice that for complex types (real, imaginary pairs)."""
-    n = _elements(tensor)
+    n = element_count(tensor)
     dt = BY_CODE.get(tensor.data_type)
     return 2 * n if dt is not None and _is_complex(dt) else n
 
@@ -479,7 +483,7 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
 
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
-    n = _elements(tensor)
+    n = element_count(tensor)
     dims = list(tensor.dims)
     if _is_complex(dtype):
         want = 2 * n
@@ -701,7 +705,7 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple
     not what encoding would give (strict) or not readable at all."""
     if tensor.data_location == TensorProto.EXTERNAL or len(tensor.external_data):
         raise NotRepresentable("the values are in external data")
-    n = _elements(tensor)
+    n = element_count(tensor)
     nvals = 2 * n if _is_complex(dtype) else n
     has_raw = tensor.HasField("raw_data")
     filled = [f for f in STORAGE_FIELDS[:-1] if len(getattr(tensor, f))]

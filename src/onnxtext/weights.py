@@ -25,7 +25,7 @@ import numpy as np
 
 from .external import ContentTokens, FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
 from .proto import ModelProto, TensorProto
-from .tensor_data import NotRepresentable, to_numpy
+from .tensor_data import STORAGE_FIELDS, NotRepresentable, element_count, to_numpy
 
 __all__ = [
     "MODES",
@@ -89,9 +89,8 @@ def _array_digest(arr: np.ndarray) -> list[tuple[str, str]]:
         items.append(("max_abs", _num(float(np.max(np.abs(arr))))))
         return items
     flat = arr.reshape(-1)
-    if flat.size <= _CHUNK:
-        return items + _stats(flat)
-    return items + _chunked_stats(flat)
+    with np.errstate(invalid="ignore"):  # casting signalling NaNs (payloads) to float64
+        return items + (_stats(flat) if flat.size <= _CHUNK else _chunked_stats(flat))
 
 
 def _file_digest(t: TensorProto, r: FileRange) -> list[tuple[str, str]] | None:
@@ -134,10 +133,10 @@ def token_values(tokens: ContentTokens) -> Callable[[TensorProto], np.ndarray]:
 
 
 def _count(t: TensorProto) -> int | None:
-    n = 1
-    for d in t.dims:
-        n *= int(d)
-    return n if n >= 0 else None
+    try:
+        return element_count(t)
+    except NotRepresentable:
+        return None
 
 
 #: ``raw_data`` element types that :func:`to_numpy` returns as they are stored.
@@ -250,7 +249,7 @@ def digest_view(
                 items = tensor_digest(t)
             except NotRepresentable:  # unknown type or inconsistent storage: hash the message
                 items = [(DIGEST_KEY, "sha256:" + hashlib.sha256(t.SerializeToString(deterministic=True)).hexdigest())]
-        for field in ("raw_data", "float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data"):
+        for field in STORAGE_FIELDS:
             t.ClearField(field)  # type: ignore[arg-type]
         t.data_location = TensorProto.EXTERNAL
         del t.external_data[:]

@@ -26,9 +26,10 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from .proto import ModelProto, TensorProto
 
-__all__ = ["Extent", "LazyRawData", "WireError", "strip_raw_data", "load_lazy"]
+__all__ = ["Extent", "LazyRawData", "WireError", "strip_raw_data", "load_lazy", "encode_varint"]
 
 _LEN = 2  # wire type of length-delimited fields
+MAX_DEPTH = 100  # protobuf's own recursion limit: deeper input is refused (by the full parse too)
 _RAW_DATA = TensorProto.DESCRIPTOR.fields_by_name["raw_data"].number
 
 
@@ -92,7 +93,8 @@ def _varint(buf: memoryview, pos: int, end: int) -> tuple[int, int]:
         shift += 7
 
 
-def _encode_varint(v: int) -> bytes:
+def encode_varint(v: int) -> bytes:
+    """``v`` (>= 0) as a protobuf varint."""
     out = bytearray()
     while v >= 0x80:
         out.append((v & 0x7F) | 0x80)
@@ -106,19 +108,21 @@ class _Scan:
         self.buf, self.threshold, self.token = buf, threshold, token
         self.extents: list[Extent] = []
 
-    def message(self, start: int, end: int, kind: str) -> tuple[list[bytes | memoryview], int] | None:
+    def message(self, start: int, end: int, kind: str, depth: int = 0) -> tuple[list[bytes | memoryview], int] | None:
         """The parts of the message in ``buf[start:end]`` with large ``raw_data``
         replaced, and their total length; None when nothing in it changes."""
+        if depth > MAX_DEPTH:
+            raise WireError(f"messages nested more than {MAX_DEPTH} deep")
         buf, children = self.buf, _PATHS[kind]
         parts: list[bytes | memoryview] | None = None
         size = 0
         copied = start  # buf[start:copied] is in parts already
         pos = start
         while pos < end:
-            field_start = pos
             tag, pos = _varint(buf, pos, end)
             wire_type = tag & 7
             if wire_type == _LEN:
+                tag_end = pos
                 n, pos = _varint(buf, pos, end)
                 body, pos = pos, pos + n
                 if pos > end:
@@ -128,27 +132,22 @@ class _Scan:
                 field = tag >> 3
                 if kind == _TENSOR and field == _RAW_DATA:
                     self.extents.append(Extent(body, n))
-                    payload = self.token + struct.pack(">Q", len(self.extents) - 1)
-                    new: list[bytes | memoryview] = [buf[field_start:body - len(_encode_varint(n))], _encode_varint(len(payload)), payload]
-                    new_size = sum(len(p) for p in new)
+                    body_parts: list[bytes | memoryview] = [self.token + struct.pack(">Q", len(self.extents) - 1)]
+                    body_size = len(body_parts[0])
                 else:
                     child = children.get(field)
-                    if child is None:
-                        continue
-                    sub = self.message(body, pos, child)
+                    sub = None if child is None else self.message(body, pos, child, depth + 1)
                     if sub is None:
                         continue
-                    sub_parts, sub_size = sub
-                    head = buf[field_start:body - len(_encode_varint(n))]
-                    new = [head, _encode_varint(sub_size), *sub_parts]
-                    new_size = len(head) + len(new[1]) + sub_size
+                    body_parts, body_size = sub
+                # the field again: its tag as it was, the new length, the new body
+                length = encode_varint(body_size)
                 if parts is None:
                     parts = []
-                if field_start > copied:
-                    parts.append(buf[copied:field_start])
-                    size += field_start - copied
-                parts.extend(new)
-                size += new_size
+                parts.append(buf[copied:tag_end])
+                parts.append(length)
+                parts.extend(body_parts)
+                size += tag_end - copied + len(length) + body_size
                 copied = pos
             elif wire_type == 0:
                 _, pos = _varint(buf, pos, end)

@@ -13,8 +13,9 @@ import re
 import stat
 from pathlib import Path
 
-from ...external import ExternalDataError, is_external, resolve_location
+from ...external import ExternalDataError, is_external, location_problem, resolve_location
 from ...proto import TensorProto
+from ...tensor_data import TYPED_FIELDS
 from ..context import CheckContext, Token
 from ..rule import Rule
 from ._util import tensor_label, tensor_token
@@ -30,13 +31,7 @@ __all__ = [
 ]
 
 EXTERNAL_KEYS = ("location", "offset", "length", "checksum", "basepath")
-_TYPED = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
 _INTEGER = re.compile(r"[0-9]+")
-
-_NO_FOLDER = Path(os.sep, "onnxtext-check-without-a-model-folder")
-"""Locations are resolved against this folder, which does not exist, when the model's is
-unknown: no symlink can be followed there, so only a location's shape is judged."""
-
 
 def external_entries(t: TensorProto) -> dict[str, tuple[int, str]]:
     """Key → (index, value) of a tensor's external_data; the last entry of a key wins, as onnx reads them."""
@@ -64,14 +59,17 @@ class _Files:
         self._stats: dict[Path, os.stat_result | None] = {}
 
     def resolve(self, ctx: CheckContext, location: str) -> tuple[Path | None, str | None]:
-        """The file ``location`` names, or why it is not a safe location inside the model's folder."""
+        """The file ``location`` names (None without the model's folder), or why it is not
+        a safe location inside the model's folder."""
         found = self._resolved.get(location)
         if found is None:
-            folder = ctx.model_dir if ctx.model_dir is not None else _NO_FOLDER
-            try:
-                found = (resolve_location(folder, location), None)
-            except ExternalDataError as exc:
-                found = (None, exc.diagnostics[0].message if exc.diagnostics else str(exc))
+            if ctx.model_dir is None:  # no folder: only the location's text can be judged
+                found = (None, location_problem(location))
+            else:
+                try:
+                    found = (resolve_location(ctx.model_dir, location), None)
+                except ExternalDataError as exc:
+                    found = (None, exc.diagnostics[0].message if exc.diagnostics else str(exc))
             self._resolved[location] = found
         return found
 
@@ -118,7 +116,7 @@ class ExternalData(Rule):
             _, problem = self.files.resolve(ctx, found[1])
             if problem is not None:
                 ctx.report(self.code, f"{label}: {problem}", path, token=entry_token(found[0], token))
-        if any(len(getattr(tensor, f)) for f in _TYPED) or tensor.HasField("raw_data"):
+        if any(len(getattr(tensor, f)) for f in TYPED_FIELDS) or tensor.HasField("raw_data"):
             ctx.report(self.code, f"{label} is stored externally but also holds values", path, token=tensor_token(token))
 
 

@@ -7,13 +7,13 @@ import math
 from ...dtypes import DType, dtype_by_code
 from ...external import is_external
 from ...proto import TensorProto
+from ...tensor_data import TYPED_FIELDS
 from ..context import CheckContext
 from ..rule import Rule
 from ._util import tensor_label as _label
 from ._util import tensor_token as _tok
 from .tensor_external import entry_token, external_entries, integer_entry
 
-_TYPED = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
 
 
 class TensorDataType(Rule):
@@ -43,7 +43,7 @@ class TensorDataSize(Rule):
             if dt is not None:
                 self._external(ctx, tensor, dt, nelem, path, token)
             return
-        fields = [f for f in _TYPED if len(getattr(tensor, f))]
+        fields = [f for f in TYPED_FIELDS if len(getattr(tensor, f))]
         if tensor.HasField("raw_data"):
             fields.append("raw_data")
         label = _label(tensor)
