@@ -45,7 +45,7 @@ def _model_symbols(model: Any) -> set[str]:
 
 def canonical(vt: Any, symbols: set[str]) -> Any:
     """A ValueType with made-up ``unk__N`` symbols as unknown dims."""
-    from onnxtext.infer import ValueType
+    from onnxtext.analysis.infer import ValueType
 
     if vt.kind in ("tensor", "sparse_tensor") and vt.shape is not None:
         dims = tuple(None if isinstance(d, str) and d.startswith("unk__") and d not in symbols else d for d in vt.shape)
@@ -58,7 +58,7 @@ def canonical(vt: Any, symbols: set[str]) -> Any:
 def compare(path: Path, agreement: Agreement, *, use_declared: bool = True) -> None:
     import onnx
 
-    from onnxtext.infer import from_type_proto, infer_types
+    from onnxtext.analysis.infer import from_type_proto, infer_types
 
     model = onnx.load(str(path), load_external_data=False)
     reference = onnx.shape_inference.infer_shapes(model, strict_mode=False)

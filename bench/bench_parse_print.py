@@ -62,7 +62,7 @@ def main() -> int:
     import onnx.printer
 
     import onnxtext
-    from onnxtext.format import to_text
+    from onnxtext.syntax.format import to_text
     from onnxtext.proto import to_onnx
 
     print(f"{'text':<14}{'size':>10}  {'step':<6}{'onnx (s)':>10}{'onnxtext (s)':>14}{'ratio':>8}")

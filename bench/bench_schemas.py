@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Print how long ``onnxtext.schemas`` takes to import and to load its table.
+"""Print how long ``onnxtext.ir.schemas`` takes to import and to load its table.
 
 Usage::
 
@@ -11,7 +11,7 @@ Each run is a fresh interpreter (so nothing is cached in memory) and measures:
   json, typing, ...), which any other onnxtext module importing dataclasses pays too;
 * ``onnxtext``: ``import onnxtext``, the parent package (parser, lark, protobuf, ...),
   which Python imports before any subpackage; not this package's cost;
-* ``import``: ``import onnxtext.schemas`` on top of that (the table is not loaded yet);
+* ``import``: ``import onnxtext.ir.schemas`` on top of that (the table is not loaded yet);
 * ``first lookup``: the first ``get_schema`` (imports ``_table.py``, decodes the JSON,
   builds the frozen dataclasses and the index);
 * ``lookup``: a warm ``get_schema`` call, averaged.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SRC = REPO_ROOT / "src"
-TABLE = SRC / "onnxtext" / "schemas" / "_table.py"
+TABLE = SRC / "onnxtext" / "ir" / "schemas" / "_table.py"
 
 CHILD = r"""
 import json, sys, time
@@ -43,7 +43,7 @@ import bisect, dataclasses, functools, json as _json, typing
 t1 = time.perf_counter()
 import onnxtext
 t1b = time.perf_counter()
-import onnxtext.schemas as S
+import onnxtext.ir.schemas as S
 t2 = time.perf_counter()
 S.get_schema("Conv", "", 13)
 t3 = time.perf_counter()
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     med = {key: statistics.median(r[key] for r in runs) for key in runs[0] if key != "schemas"}
     print(f"  stdlib deps              {med['stdlib']:6.1f} ms")
     print(f"  import onnxtext (parent) {med['onnxtext']:6.1f} ms")
-    print(f"  import onnxtext.schemas  {med['import']:6.1f} ms")
+    print(f"  import onnxtext.ir.schemas  {med['import']:6.1f} ms")
     print(f"  first lookup (load)      {med['first lookup']:6.1f} ms")
     print(f"  schemas import + load    {med['import'] + med['first lookup']:6.1f} ms")
     print(f"  warm get_schema          {med['lookup']:6.2f} \u00b5s")

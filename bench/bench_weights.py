@@ -8,7 +8,7 @@ Builds (in a temporary folder) a model whose float32 initializers (numpy random,
 ``weights.bin``, the model refers to them) and ``inline`` (the weights inside
 ``model.onnx`` as ``raw_data``; SIZE must stay under protobuf's 2 GB). Then, for each
 layout, each step in a forked child (so its peak RSS is its own; the child runs
-``onnxtext.cli.main`` in-process):
+``onnxtext.cli.app`` in-process):
 
 - anchor: ``shutil.copyfile`` of the file holding the weights + fsync of the copy (the
   tool fsyncs its sidecar too); the copy without fsync is shown as well;
@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from onnxtext.cli import main as cli_main  # noqa: E402
 from onnxtext.proto import AttributeProto, ModelProto, TensorProto  # noqa: E402
-from onnxtext.wire import encode_varint, load_lazy  # noqa: E402
+from onnxtext.weights.wire import encode_varint, load_lazy  # noqa: E402
 
 MB = 1 << 20
 COLS = 4096  # float32 columns: 16 KiB a row

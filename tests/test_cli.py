@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext import cli
-from onnxtext.format import NotRepresentable, format_text
+from onnxtext.cli import app as cli
+from onnxtext.syntax.format import NotRepresentable, format_text
 from onnxtext.io import load, save, write_atomic
 from onnxtext.proto import ModelProto
 

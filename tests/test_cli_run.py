@@ -9,13 +9,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from onnxtext import cli
+from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.evaluate.errors import NodeErrorRecord
 from onnxtext.evaluate.locate import locate, proto_path, readable_path
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
-from onnxtext.run_inputs import InputError, build_feeds, parse_input_arg
+from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.onnxtxt"))
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import onnxtext
-from onnxtext import cli
+from onnxtext.cli import app as cli
 from onnxtext.diff import diff_models
-from onnxtext.sidecar import write_external
+from onnxtext.weights.sidecar import write_external
 from onnxtext.io import save
 from onnxtext.proto import ModelProto, TensorProto
 from test_external import big_model

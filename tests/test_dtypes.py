@@ -7,8 +7,8 @@ import warnings
 import numpy as np
 import pytest
 
-from onnxtext import dtypes as D
-from onnxtext.dtypes import BY_CODE, BY_NAME, NAMES, bits_to_float, dtype_by_code, dtype_by_name, float_format, float_to_bits, round_to_format
+from onnxtext.ir import dtypes as D
+from onnxtext.ir.dtypes import BY_CODE, BY_NAME, NAMES, bits_to_float, dtype_by_code, dtype_by_name, float_format, float_to_bits, round_to_format
 from onnxtext.proto import TensorProto
 
 onnx = pytest.importorskip("onnx")

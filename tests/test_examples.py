@@ -424,9 +424,9 @@ def test_external_weights_bin_is_reproducible() -> None:
 
 def _format_text() -> Callable[..., str]:
     try:
-        from onnxtext.format import format_text
+        from onnxtext.syntax.format import format_text
     except ImportError as exc:  # the formatter is not there yet
-        pytest.skip(f"onnxtext.format is not available: {exc}")
+        pytest.skip(f"onnxtext.syntax.format is not available: {exc}")
     return format_text
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import onnxtext
-from onnxtext.external import (
+from onnxtext.weights.external import (
     BAD_CHECKSUM,
     BAD_RANGE,
     UNREADABLE,
@@ -19,10 +19,10 @@ from onnxtext.external import (
     load_external,
     resolve_location,
 )
-from onnxtext.sidecar import PAGE, SMALL_ALIGN, plan_external, write_external
+from onnxtext.weights.sidecar import PAGE, SMALL_ALIGN, plan_external, write_external
 from onnxtext.io import load, model_bytes, save
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.tensor_data import to_numpy
+from onnxtext.ir.tensor_data import to_numpy
 
 BASE = """\
 <ir_version: 9, opset_import: ["": 18]>
@@ -245,7 +245,7 @@ def test_parser_rejects_escaping_locations(location: str, col: int) -> None:
 
 
 def test_parse_cli_rejects_escaping_location(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from onnxtext import cli
+    from onnxtext.cli import app as cli
 
     src = tmp_path / "m.onnxtxt"
     src.write_text('<ir_version: 10, opset_import: ["" : 21]>\n'

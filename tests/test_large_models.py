@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from onnxtext.cli import main
-from onnxtext.external import load_external
+from onnxtext.weights.external import load_external
 from onnxtext.proto import ModelProto
 
 _BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_weights.py"

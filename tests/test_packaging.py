@@ -32,8 +32,8 @@ mlp (float[N, 4] x) => (float[N, 2] y)
 CHECK_SCRIPT = """
 import pathlib, sys
 import onnxtext
-from onnxtext.parser import grammar_path
-from onnxtext.format import to_text
+from onnxtext.syntax.parser import grammar_path
+from onnxtext.syntax.format import to_text
 from onnxtext.io import load
 package = pathlib.Path(onnxtext.__file__).resolve().parent
 assert pathlib.Path(sys.prefix).resolve() in package.parents, package
@@ -70,7 +70,7 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     for needed in (
         "onnxtext/grammar/onnxtext.lark",
         "onnxtext/__main__.py",
-        "onnxtext/cli.py",
+        "onnxtext/cli/app.py",
         "onnxtext/proto/onnxtext_ir_pb2.py",
     ):
         assert needed in names, f"{needed} missing from {wheels[0].name}"

@@ -90,8 +90,8 @@ def test_parse_error_is_located() -> None:
 
 
 def test_every_ast_kind_has_a_printer_method() -> None:
-    from onnxtext import ast
-    from onnxtext.printer import Printer
+    from onnxtext.syntax import ast
+    from onnxtext.syntax.printer import Printer
 
     missing = [k.__name__ for k in ast.NODE_KINDS if not hasattr(Printer, "print_" + k.__name__)]
     assert not missing
@@ -134,4 +134,4 @@ def test_tensor_props_in_attribute_lists_round_trip() -> None:
 def test_check_is_callable_and_a_package() -> None:
     diags = onnxtext.check("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
     assert any(d.is_error and d.span is not None and d.span.start.line == 3 for d in diags)
-    assert len(onnxtext.check.RULES) > 30
+    assert len(onnxtext.analysis.check.RULES) > 30

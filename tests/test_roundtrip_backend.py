@@ -11,7 +11,7 @@ pytest.importorskip("onnx")
 from corpus.backend import all_model_paths, case_id  # noqa: E402
 
 from onnxtext import parse_model  # noqa: E402
-from onnxtext.format import to_text  # noqa: E402
+from onnxtext.syntax.format import to_text  # noqa: E402
 from onnxtext.proto import ModelProto  # noqa: E402
 
 PATHS = all_model_paths()

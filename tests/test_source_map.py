@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-from onnxtext import ast as A
+from onnxtext.syntax import ast as A
 from onnxtext.document import Document, parse_document
 
 H = '<ir_version: 10, opset_import: ["" : 21],\n'

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from onnxtext import tensor_data as TD
-from onnxtext.dtypes import ALL, BY_NAME, bits_to_float, float_format
+from onnxtext.ir import tensor_data as TD
+from onnxtext.ir.dtypes import ALL, BY_NAME, bits_to_float, float_format
 from onnxtext.proto import TensorProto
-from onnxtext.tensor_data import (
+from onnxtext.ir.tensor_data import (
     LiteralError,
     NotRepresentable,
     TensorLiterals,

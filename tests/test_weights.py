@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import onnxtext
-from onnxtext import cli
+from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
-from onnxtext.external import iter_tensors, load_external
-from onnxtext.sidecar import write_external
+from onnxtext.weights.external import iter_tensors, load_external
+from onnxtext.weights.sidecar import write_external
 from onnxtext.io import load, model_bytes, save
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.tensor_data import to_numpy
-from onnxtext.weights import DIGEST_HEADER, ProgressBar, digest_view, is_digest_text, tensor_digest
+from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.weights.digest import DIGEST_HEADER, ProgressBar, digest_view, is_digest_text, tensor_digest
 from test_external import big_model
 
 SRC = Path(onnxtext.__file__).resolve().parents[1]
@@ -155,8 +155,7 @@ def test_external_copy_without_kernel_copy(tmp_path: Path, model_file: Path, mon
     """Where copy_file_range is refused (another file system, old kernel), the copy goes through a buffer."""
     import errno
 
-    from onnxtext import sidecar
-
+    from onnxtext.weights import sidecar
     def refuse(*args: object) -> int:
         raise OSError(errno.EXDEV, "cross-device")
 

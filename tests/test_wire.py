@@ -1,4 +1,4 @@
-"""Reading a binary model with its large raw_data left in the file (onnxtext.wire)."""
+"""Reading a binary model with its large raw_data left in the file (onnxtext.weights.wire)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from onnxtext import cli
-from onnxtext.external import iter_tensors
+from onnxtext.cli import app as cli
+from onnxtext.weights.external import iter_tensors
 from onnxtext.io import model_bytes
 from onnxtext.proto import AttributeProto, GraphProto, ModelProto, SparseTensorProto, TensorProto, TrainingInfoProto
-from onnxtext.wire import WireError, encode_varint, load_lazy, strip_raw_data
+from onnxtext.weights.wire import WireError, encode_varint, load_lazy, strip_raw_data
 from test_external import _raw, big_model
 
 TOKEN = b"\x00test-token\x00"

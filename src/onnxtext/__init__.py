@@ -6,14 +6,13 @@ form (``load``/``save``), with located diagnostics for every problem.
 
 from __future__ import annotations
 
-from ._version import __version__
-from . import check  # callable: onnxtext.check(model) -> list[Diagnostic]
-from .check import check as check_model
-from .diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
-from .document import Document, parse_document, parse_function, parse_graph, parse_model, parse_node, parse_nodes
-from .format import NotRepresentable, format_text, to_text
-from .io import load, save
-from .span import Position, Range, SourceFile, Span
+from onnxtext._version import __version__
+from onnxtext.analysis.check import check
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
+from onnxtext.document import Document, parse_document, parse_function, parse_graph, parse_model, parse_node, parse_nodes
+from onnxtext.syntax.format import NotRepresentable, format_text, to_text
+from onnxtext.io import load, save
+from onnxtext.syntax.span import Position, Range, SourceFile, Span
 
 __all__ = [
     "__version__",
@@ -40,4 +39,7 @@ __all__ = [
     "save",
     "to_text",
 ]
-from . import proto as proto  # noqa: E402  (exposed as onnxtext.proto)
+from onnxtext import proto as proto  # noqa: E402  (exposed as onnxtext.proto)
+
+check_model = check
+"""An alias of :func:`check`."""

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .span import Position, Range, SourceFile, Span
+from onnxtext.syntax.span import Position, Range, SourceFile, Span
 
 __all__ = [
     "Severity",

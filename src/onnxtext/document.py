@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import ast as A
-from ._gc import collector_paused
-from .diagnostics import Diagnostic, ParseError
-from .lower import Lowering, SourceMap
-from .parser import ENTRY_POINTS, parse_text
-from .proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from .span import SourceFile
+from onnxtext.syntax import ast as A
+from onnxtext._gc import collector_paused
+from onnxtext.diagnostics import Diagnostic, ParseError
+from onnxtext.lowering.lower import Lowering, SourceMap
+from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
+from onnxtext.syntax.span import SourceFile
 
 __all__ = ["Document", "parse_document", "KINDS"]
 

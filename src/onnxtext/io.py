@@ -16,9 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .document import parse_model
-from .format import to_text
-from .proto import ModelProto, as_own
+from onnxtext.document import parse_model
+from onnxtext.syntax.format import to_text
+from onnxtext.proto import ModelProto, as_own
 
 __all__ = [
     "BINARY_SUFFIXES",
@@ -94,8 +94,8 @@ def model_bytes(model: Any) -> bytes:
 def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
     """Write ``model`` (ours or the ``onnx`` package's) to ``path`` atomically.
 
-    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.format.to_text`) otherwise, unless
-    ``binary`` says which. Raises :class:`~onnxtext.format.NotRepresentable` before
+    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.syntax.format.to_text`) otherwise, unless
+    ``binary`` says which. Raises :class:`~onnxtext.syntax.format.NotRepresentable` before
     touching the file if the model cannot be written as text.
     """
     if binary is None:

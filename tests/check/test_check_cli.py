@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from onnxtext import cli
-from onnxtext.check import RULES
+from onnxtext.cli import app as cli
+from onnxtext.analysis.check import RULES
 from onnxtext.document import parse_model
 from onnxtext.io import save
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from onnxtext.check import check
+from onnxtext.analysis.check import check
 from onnxtext.document import parse_model
 from onnxtext.proto import AttributeProto, ModelProto, to_onnx
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from onnxtext.check import RULES, check, select_rules
+from onnxtext.analysis.check import RULES, check, select_rules
 
 TESTS = Path(__file__).parent
 

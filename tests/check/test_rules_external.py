@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from checkutil import located
 
-from onnxtext.check import check
+from onnxtext.analysis.check import check
 from onnxtext.document import parse_model
 from onnxtext.io import save
 from onnxtext.proto import ModelProto, TensorProto

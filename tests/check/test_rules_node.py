@@ -129,7 +129,7 @@ def test_local_function_call_arity_and_attributes() -> None:
 
 
 def test_e310_attribute_with_two_values() -> None:
-    from onnxtext.check import check
+    from onnxtext.analysis.check import check
     from onnxtext.document import parse_model
 
     m = parse_model(g("  y = Softmax <axis = 1> (x)"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from checkutil import diagnostics, located
 
-from onnxtext.check import check
+from onnxtext.analysis.check import check
 from onnxtext.document import parse_model
 from onnxtext.proto import ModelProto
 

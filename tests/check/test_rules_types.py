@@ -93,7 +93,7 @@ def test_binary_model_paths() -> None:
     from onnxtext.document import parse_document
 
     doc = parse_document(g("  y = Add(a, b)", "float[2] a, int64[2] b"), "model", "<t>")
-    from onnxtext.check import check_proto
+    from onnxtext.analysis.check import check_proto
 
     diags = check_proto(doc.proto, select=["E702"])
     assert [d.code for d in diags] == ["E702"]

@@ -11,7 +11,7 @@ import pytest
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from onnxtext.dtypes import BY_CODE, bits_to_float, float_format
+from onnxtext.ir.dtypes import BY_CODE, bits_to_float, float_format
 from onnxtext.evaluate import Evaluator
 
 FLOAT8 = [TensorProto.FLOAT8E4M3FN, TensorProto.FLOAT8E4M3FNUZ, TensorProto.FLOAT8E5M2, TensorProto.FLOAT8E5M2FNUZ]

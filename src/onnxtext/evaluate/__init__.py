@@ -12,11 +12,11 @@ sequences, ``dict`` for maps, ``None`` for an empty optional. Failures raise
 
 from __future__ import annotations
 
-from . import ops as _ops  # noqa: F401  (registers the kernels)
-from .errors import EvaluationError, KernelError, NodeErrorRecord
-from .evaluator import Evaluator, KernelContext, TraceEntry
-from .registry import kernel, registered_ops
-from .values import proto_value
+from onnxtext.evaluate import ops as _ops  # noqa: F401  (registers the kernels)
+from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord
+from onnxtext.evaluate.evaluator import Evaluator, KernelContext, TraceEntry
+from onnxtext.evaluate.registry import kernel, registered_ops
+from onnxtext.evaluate.values import proto_value
 
 __all__ = [
     "Evaluator",

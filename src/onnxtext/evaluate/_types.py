@@ -3,14 +3,14 @@
 Values of the 8/16/4-bit float types that numpy lacks (bfloat16, float8*, float4e2m1,
 float8e8m0) are held as float32 arrays whose values lie on the type's grid; int4/uint4/
 int2/uint2 as int8/uint8. ``round_to`` puts float values on a type's grid (the formats
-and the rounding are :mod:`onnxtext.dtypes`').
+and the rounding are :mod:`onnxtext.ir.dtypes`').
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..dtypes import BY_CODE, ROUNDINGS, Rounding, bits_to_float, round_to_format
+from onnxtext.ir.dtypes import BY_CODE, ROUNDINGS, Rounding, bits_to_float, round_to_format
 
 __all__ = [
     "FLOAT", "UINT8", "INT8", "UINT16", "INT16", "INT32", "INT64", "STRING", "BOOL",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..diagnostics import Diagnostic, OnnxTextError, Severity
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 
 __all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "describe_value"]
 

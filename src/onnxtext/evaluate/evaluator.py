@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from . import _types as T
-from .errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
-from .registry import KernelInfo, canonical_domain, lookup
-from .values import attribute_value, tensor_value
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
+from onnxtext.evaluate.registry import KernelInfo, canonical_domain, lookup
+from onnxtext.evaluate.values import attribute_value, tensor_value
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "TraceEntry", "CompiledGraph"]
 
@@ -171,7 +171,7 @@ class Evaluator:
     """
 
     def __init__(self, model: Any, *, seed: int | None = 0) -> None:
-        from .loading import load_model
+        from onnxtext.evaluate.loading import load_model
 
         self.model = load_model(model)
         self.seed = seed

@@ -6,7 +6,7 @@ import importlib
 import os
 from typing import Any
 
-from ..proto import ModelProto, as_own
+from onnxtext.proto import ModelProto, as_own
 
 __all__ = ["load_model"]
 

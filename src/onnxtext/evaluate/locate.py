@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..span import Span
-from .errors import NodeErrorRecord
+from onnxtext.syntax.span import Span
+from onnxtext.evaluate.errors import NodeErrorRecord
 
 __all__ = ["locate", "proto_path", "readable_path"]
 

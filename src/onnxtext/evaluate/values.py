@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor_data import to_numpy
+from onnxtext.ir.tensor_data import to_numpy
 
 __all__ = ["tensor_value", "attribute_value", "proto_value", "tensor_to_numpy"]
 

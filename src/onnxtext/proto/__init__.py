@@ -8,7 +8,7 @@ converts message objects through those bytes.
 
 from __future__ import annotations
 
-from .convert import (
+from onnxtext.proto.convert import (
     OnnxNotInstalledError,
     as_own,
     from_onnx,
@@ -17,7 +17,7 @@ from .convert import (
     serialize,
     to_onnx,
 )
-from .onnxtext_ir_pb2 import (
+from onnxtext.proto.onnxtext_ir_pb2 import (
     IR_VERSION,
     AttributeProto,
     DeviceConfigurationProto,

@@ -14,7 +14,7 @@ from typing import TypeVar, overload
 
 from google.protobuf.message import Message
 
-from . import onnxtext_ir_pb2 as _own_pb2
+from onnxtext.proto import onnxtext_ir_pb2 as _own_pb2
 
 __all__ = [
     "OnnxNotInstalledError",

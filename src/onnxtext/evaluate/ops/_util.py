@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from .. import _types as T
-from ..errors import KernelError
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import KernelError
 
 __all__ = ["erf", "cast_to", "like", "axis_of", "axes_list", "as_int", "check_same_dtype"]
 

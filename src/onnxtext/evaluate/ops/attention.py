@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _types as T
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import cast_to
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import cast_to
 
 
 def _to_4d(x, heads):

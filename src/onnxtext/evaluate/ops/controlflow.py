@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 
 @kernel("", "If", 1)

@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _types as T
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import cast_to, check_same_dtype, erf
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import cast_to, check_same_dtype, erf
 
 
 def _binary(a: np.ndarray, b: np.ndarray) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import axes_list
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import axes_list
 
 
 # -- Resize -----------------------------------------------------------------------------------

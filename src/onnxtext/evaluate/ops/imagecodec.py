@@ -8,8 +8,8 @@ import zlib
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 
 def _bmp(data: bytes) -> np.ndarray:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import axis_of
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import axis_of
 
 
 @kernel("", "MatMul", 1)

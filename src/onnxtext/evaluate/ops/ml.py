@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 ML = "ai.onnx.ml"
 
@@ -41,7 +41,7 @@ def _post(scores: np.ndarray, post_transform: Any) -> np.ndarray:
         s = e.sum(axis=1, keepdims=True)
         return e / np.where(s == 0, 1, s)
     if pt in (4, "PROBIT"):
-        from ._util import erf
+        from onnxtext.evaluate.ops._util import erf
         # inverse of the normal CDF via Newton on erf
         p = np.clip(scores, 1e-12, 1 - 1e-12)
         z = np.zeros_like(p)

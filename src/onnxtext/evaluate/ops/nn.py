@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import axis_of
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import axis_of
 
 
 # -- geometry ---------------------------------------------------------------------------

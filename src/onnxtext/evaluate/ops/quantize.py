@@ -6,11 +6,11 @@ from typing import Any
 
 import numpy as np
 
-from .. import _types as T
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import axis_of, cast_to
-from .nn import _conv
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import axis_of, cast_to
+from onnxtext.evaluate.ops.nn import _conv
 
 
 def _expand_param(p: Any, x: np.ndarray, axis: int, block_size: int) -> np.ndarray:

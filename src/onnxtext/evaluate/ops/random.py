@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _types as T
-from ..registry import kernel
-from ._util import cast_to
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import cast_to
 
 
 def _gen(ctx, seed):

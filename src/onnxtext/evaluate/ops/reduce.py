@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from ..registry import kernel
-from ._util import axes_list, axis_of
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import axes_list, axis_of
 
 
 def _axes(x: np.ndarray, axes: Any, noop: int) -> tuple[int, ...] | None | str:

@@ -6,8 +6,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 
 def _act(name: str, alpha: float | None, beta: float | None) -> Callable[[np.ndarray], np.ndarray]:

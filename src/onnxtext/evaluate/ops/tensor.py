@@ -6,10 +6,10 @@ from typing import Any
 
 import numpy as np
 
-from .. import _types as T
-from ..errors import KernelError
-from ..registry import kernel
-from ._util import as_int, axes_list, axis_of
+from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
+from onnxtext.evaluate.ops._util import as_int, axes_list, axis_of
 
 
 def _ints(x: Any) -> list[int]:

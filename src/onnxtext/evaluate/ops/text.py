@@ -6,8 +6,8 @@ import re
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 
 def _obj(values, shape) -> np.ndarray:

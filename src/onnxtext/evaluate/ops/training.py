@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import KernelError
-from ..registry import kernel
+from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.registry import kernel
 
 D = "ai.onnx.preview.training"
 

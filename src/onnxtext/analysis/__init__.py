@@ -1,0 +1,1 @@
+"""What onnxtext knows about a model: the checker and type/shape inference."""

@@ -1,0 +1,115 @@
+"""The model checker: the ONNX IR spec's rules as located diagnostics.
+
+>>> from onnxtext.analysis.check import check
+>>> [d.code for d in check('<ir_version: 8, opset_import: ["": 18]> g (float[2] x) => (float[2] y) { y = Rleu(x) }')]
+['E301']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from onnxtext.diagnostics import Diagnostic
+from onnxtext.document import parse_document
+from onnxtext.io import is_binary_path, load_bytes, read_bytes
+from onnxtext.proto import ModelProto, as_own
+from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
+from onnxtext.analysis.check.walk import walk
+
+__all__ = ["ALL_RULES", "RULES", "Rule", "check", "check_proto", "rule_by_code", "select_rules"]
+
+RULES = ALL_RULES
+"""Every rule class, errors first then warnings, by code."""
+
+
+def _matches(code: str, patterns: Iterable[str]) -> bool:
+    return any(code.startswith(p.strip().upper()) for p in patterns if p.strip())
+
+
+def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[type[Rule]]:
+    """The rules whose code starts with one of ``select`` (all when None) and none of ``ignore``.
+
+    Codes are prefixes, as in ruff: ``E3`` selects every node rule, ``W`` every warning.
+    """
+    chosen = [r for r in ALL_RULES if select is None or _matches(r.code, list(select))]
+    if ignore is not None:
+        ignored = list(ignore)
+        chosen = [r for r in chosen if not _matches(r.code, ignored)]
+    return chosen
+
+
+def check_proto(
+    model: Any,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    model_dir: str | os.PathLike[str] | None = None,
+    _doc: Any = None,
+) -> list[Diagnostic]:
+    """Check a ModelProto (ours or onnx's); diagnostics carry readable proto paths.
+
+    ``model_dir`` is the folder of the model's file: external data locations are relative
+    to it, and with it the checker also looks the files up (their sizes, never their bytes).
+    """
+    own = as_own(model, ModelProto)
+    folder = Path(model_dir) if model_dir is not None else None
+    if _doc is not None:
+        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder)
+    else:
+        ctx = CheckContext(own, model_dir=folder)
+    walk(ctx, [rule() for rule in select_rules(select, ignore)])
+    diags = ctx.diagnostics
+    if _doc is not None:
+        diags.sort(key=lambda d: d.offset)
+    return diags
+
+
+def check(
+    model_or_text_or_path: Any,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    path: str | None = None,
+    model_dir: str | os.PathLike[str] | None = None,
+) -> list[Diagnostic]:
+    """Check a model given as onnxtext text, a file path, binary bytes or a ModelProto.
+
+    A ``str`` with no newline that names an existing file, or an ``os.PathLike``, is read
+    (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. For a text,
+    parse diagnostics come first and checking stops if there are parse errors.
+    Diagnostics of a text carry spans; those of a binary model readable proto paths.
+    ``model_dir`` (by default the folder of a file path) is where external data is
+    looked up; without it only the shape of external data locations is checked.
+    """
+    target = model_or_text_or_path
+    if isinstance(target, os.PathLike) or (
+        isinstance(target, str) and "\n" not in target and len(target) < 4096 and Path(target).is_file()
+    ):
+        file = Path(target)
+        folder = file.parent if model_dir is None else model_dir
+        if is_binary_path(file):
+            return check_proto(load_bytes(read_bytes(file)), select=select, ignore=ignore, model_dir=folder)
+        return _check_text(file.read_bytes().decode("utf-8-sig"), path or str(file), select, ignore, folder)
+    if isinstance(target, str):
+        return _check_text(target, path or "<text>", select, ignore, model_dir)
+    if isinstance(target, (bytes, bytearray)):
+        return check_proto(load_bytes(bytes(target)), select=select, ignore=ignore, model_dir=model_dir)
+    return check_proto(target, select=select, ignore=ignore, model_dir=model_dir)
+
+
+def _check_text(
+    text: str,
+    path: str,
+    select: Iterable[str] | None,
+    ignore: Iterable[str] | None,
+    model_dir: str | os.PathLike[str] | None = None,
+) -> list[Diagnostic]:
+    doc = parse_document(text, "model", path)
+    if not doc.ok or not isinstance(doc.proto, ModelProto):
+        return list(doc.diagnostics)
+    return list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, model_dir=model_dir, _doc=doc)

@@ -1,0 +1,53 @@
+"""The base class of checker rules: a code, a name, a one-line description, and hooks the walk calls."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from onnxtext.diagnostics import Severity
+from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
+from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo
+
+__all__ = ["Rule"]
+
+
+class Rule:
+    """One rule. Override the hooks it needs; :mod:`onnxtext.analysis.check.walk` calls only those.
+
+    Hooks, in walk order: ``model`` once; per graph (main graph, subgraphs, function
+    bodies) ``graph`` after its inputs and initializers are in scope, ``node`` per node
+    before its outputs are defined (subgraphs of the node are walked right after it),
+    ``attribute`` per node attribute, ``tensor`` per tensor (initializers, attribute
+    tensors), ``graph_end`` after the last node; ``function`` per model-local function
+    before its body. The graphs of ``training_info`` are walked after the main graph
+    (:attr:`GraphInfo.training` names which one), before the functions.
+    """
+
+    code: ClassVar[str]
+    name: ClassVar[str]
+    description: ClassVar[str]
+
+    @classmethod
+    def severity(cls) -> Severity:
+        return Severity.WARNING if cls.code.startswith("W") else Severity.ERROR
+
+    def model(self, ctx: CheckContext, model: ModelProto) -> None:
+        pass
+
+    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
+        pass
+
+    def graph_end(self, ctx: CheckContext, graph: GraphInfo) -> None:
+        pass
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        pass
+
+    def attribute(self, ctx: CheckContext, node: NodeInfo, index: int, attr: AttributeProto) -> None:
+        pass
+
+    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
+        pass
+
+    def function(self, ctx: CheckContext, fn: FunctionProto, path: str) -> None:
+        pass

@@ -1,0 +1,86 @@
+"""E202 / E208: inputs and outputs of the main graph have a type, and tensors a shape."""
+
+from __future__ import annotations
+
+from onnxtext.proto import GraphProto, TypeProto
+from onnxtext.analysis.check.context import CheckContext, GraphInfo
+from onnxtext.analysis.check.rule import Rule
+
+
+def _kind(t: TypeProto) -> str | None:
+    return t.WhichOneof("value")
+
+
+def _missing(t: TypeProto) -> str | None:
+    """What a main-graph value's type lacks (element type, key/value type), or None."""
+    kind = _kind(t)
+    if kind is None:
+        return "a type"
+    if kind in ("tensor_type", "sparse_tensor_type"):
+        return None if getattr(t, kind).elem_type else "an element type"
+    if kind in ("sequence_type", "optional_type"):
+        inner = getattr(t, kind)
+        return None if inner.HasField("elem_type") else "an element type"
+    if kind == "map_type":
+        m = t.map_type
+        return None if m.key_type and m.HasField("value_type") else "a key and value type"
+    return None
+
+
+def _io(graph: GraphInfo) -> list[tuple[str, int, object]]:
+    proto = graph.proto
+    assert isinstance(proto, GraphProto)
+    return [("input", i, vi) for i, vi in enumerate(proto.input)] + [
+        ("output", i, vi) for i, vi in enumerate(proto.output)
+    ]
+
+
+class MainIoTyped(Rule):
+    code = "E202"
+    name = "main-io-typed"
+    description = "Inputs and outputs of the main graph must have a name and a complete type."
+
+    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
+        if not graph.is_main:
+            return
+        for kind, i, vi in _io(graph):
+            path = f"{graph.path}/{kind}[{i}]"
+            name = getattr(vi, "name")
+            if not name:
+                ctx.report(self.code, f"{kind} {i} of the main graph has no name", path)
+                continue
+            what = _missing(getattr(vi, "type")) if getattr(vi, "HasField")("type") else "a type"
+            if what is not None:
+                ctx.report(
+                    self.code,
+                    f"main-graph {kind} '{name}' has no {what.split(' ', 1)[1]}: "
+                    f"inputs and outputs of the main graph must be typed",
+                    path,
+                    token="name",
+                    fix=f"declare it like 'float[N] {name}'",
+                )
+
+
+class MainIoShaped(Rule):
+    code = "E208"
+    name = "main-io-shaped"
+    description = "Tensor inputs and outputs of the main graph must have a shape (at least the rank)."
+
+    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
+        if not graph.is_main:
+            return
+        for kind, i, vi in _io(graph):
+            t: TypeProto = getattr(vi, "type")
+            which = _kind(t)
+            if which not in ("tensor_type", "sparse_tensor_type"):
+                continue
+            tensor = getattr(t, which)
+            if tensor.elem_type and not tensor.HasField("shape"):
+                name = getattr(vi, "name")
+                ctx.report(
+                    self.code,
+                    f"main-graph {kind} '{name}' has no shape: its rank must be known "
+                    "(write 'float[N, M]', or 'float' for a scalar, not 'float[]')",
+                    f"{graph.path}/{kind}[{i}]",
+                    token="type",
+                )

@@ -1,0 +1,30 @@
+"""E204: a node uses only values defined before it (in topological order), here or in an outer scope."""
+
+from __future__ import annotations
+
+from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rules._util import did_you_mean
+
+
+class DefinedBeforeUse(Rule):
+    code = "E204"
+    name = "defined-before-use"
+    description = "Node inputs must name a graph input, an initializer, or an output of an earlier node (or of an outer scope)."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        for i, name in enumerate(node.proto.input):
+            if not name or node.scope.lookup(name) is not None:
+                continue
+            later = node.graph.later.get(name)
+            if later is not None:
+                ctx.report(
+                    self.code,
+                    f"'{name}' is used before the node that defines it: nodes must be in topological order",
+                    node.path,
+                    token=("input", i),
+                    related=(("defined here", later.path, later.token),),
+                )
+            else:
+                hint = did_you_mean(name, node.scope.visible())
+                ctx.report(self.code, f"'{name}' is not defined{hint}", node.path, token=("input", i))

@@ -1,0 +1,39 @@
+"""E101 / E102: the model states an IR version, and one this checker knows."""
+
+from __future__ import annotations
+
+from onnxtext.proto import IR_VERSION, ModelProto
+from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.check.rule import Rule
+
+
+class IrVersionPresent(Rule):
+    code = "E101"
+    name = "ir-version-present"
+    description = "The model must set ir_version."
+
+    def model(self, ctx: CheckContext, model: ModelProto) -> None:
+        if not model.HasField("ir_version") or model.ir_version == 0:
+            ctx.report(
+                self.code,
+                "the model has no ir_version",
+                "header",
+                token=("key", "ir_version"),
+                fix=f"add 'ir_version: {IR_VERSION}' to the model header",
+            )
+
+
+class IrVersionKnown(Rule):
+    code = "E102"
+    name = "ir-version-known"
+    description = f"ir_version must be a released IR version (1 to {IR_VERSION})."
+
+    def model(self, ctx: CheckContext, model: ModelProto) -> None:
+        version = model.ir_version
+        if version > IR_VERSION or version < 0:
+            ctx.report(
+                self.code,
+                f"unknown ir_version {version}: the latest IR version is {IR_VERSION}",
+                "header",
+                token=("key", "ir_version"),
+            )

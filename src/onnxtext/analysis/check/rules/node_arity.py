@@ -1,0 +1,96 @@
+"""E303 / E304: the number of node inputs and outputs fits the operator's signature."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from onnxtext.ir.schemas import UNBOUNDED, FormalParameter
+from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.rule import Rule
+
+
+def _range(low: int, high: int) -> str:
+    if high >= UNBOUNDED:
+        return f"at least {low}"
+    return f"{low}" if low == high else f"{low} to {high}"
+
+
+def _check(
+    ctx: CheckContext,
+    code: str,
+    node: NodeInfo,
+    kind: str,
+    actual: Sequence[str],
+    formals: Sequence[FormalParameter],
+    low: int,
+    high: int,
+) -> None:
+    op = node.proto.op_type
+    n = len(actual)
+    if n < low or n > high:
+        index = min(n, high) if n > high else None
+        token = (kind, index) if index is not None else "op_type"
+        plural = "" if low == high == 1 else "s"
+        ctx.report(code, f"'{op}' takes {_range(low, high)} {kind}{plural}, got {n}", node.path, token=token)
+        return
+    for i, name in enumerate(actual):
+        if i >= len(formals):
+            break
+        formal = formals[i]
+        if formal.is_variadic:
+            if formal.min_arity <= n - i:
+                break
+            ctx.report(
+                code,
+                f"'{op}' takes at least {formal.min_arity} values for variadic {kind} '{formal.name}', got {n - i}",
+                node.path,
+                token="op_type",
+            )
+            break
+        if not name and formal.option == "single":
+            ctx.report(
+                code,
+                f"{kind} {i} ('{formal.name}') of '{op}' is required but is empty",
+                node.path,
+                token=(kind, i),
+            )
+
+
+class InputArity(Rule):
+    code = "E303"
+    name = "input-arity"
+    description = "A node has as many inputs as its operator (or model-local function) accepts; required ones are not empty."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        res = node.resolution
+        if res.schema is not None:
+            s = res.schema
+            _check(ctx, self.code, node, "input", node.proto.input, s.inputs, s.min_input, s.max_input)
+        elif res.function is not None and len(node.proto.input) > len(res.function.input):
+            f = res.function
+            ctx.report(
+                self.code,
+                f"function '{f.name}' takes at most {len(f.input)} inputs, got {len(node.proto.input)}",
+                node.path,
+                token=("input", len(f.input)),
+            )
+
+
+class OutputArity(Rule):
+    code = "E304"
+    name = "output-arity"
+    description = "A node has as many outputs as its operator (or model-local function) produces; required ones are not empty."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        res = node.resolution
+        if res.schema is not None:
+            s = res.schema
+            _check(ctx, self.code, node, "output", node.proto.output, s.outputs, s.min_output, s.max_output)
+        elif res.function is not None and len(node.proto.output) > len(res.function.output):
+            f = res.function
+            ctx.report(
+                self.code,
+                f"function '{f.name}' has {len(f.output)} outputs, got {len(node.proto.output)}",
+                node.path,
+                token=("output", len(f.output)),
+            )

@@ -1,0 +1,86 @@
+"""E301 / W301 / E302: a node's operator resolves in an imported opset (or a model-local function)."""
+
+from __future__ import annotations
+
+from onnxtext.ir.schemas import known_domains, suggest_operator
+from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rules._util import did_you_mean
+
+
+def _shown(domain: str) -> str:
+    return f"'{domain}'" if domain else "'' (ai.onnx)"
+
+
+class KnownOperator(Rule):
+    code = "E301"
+    name = "known-operator"
+    description = "The operator of a node must exist (and not be deprecated) in the imported version of an ONNX domain."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        res = node.resolution
+        if res.function is not None or res.version is None or res.domain not in known_domains():
+            return
+        op = node.proto.op_type
+        if res.schema is None:
+            hint = suggest_operator(op, res.domain, res.version)
+            extra = f"; did you mean '{hint}'?" if hint else ""
+            ctx.report(
+                self.code,
+                f"unknown operator '{op}' in opset {res.version} of domain {_shown(res.domain)}{extra}",
+                node.path,
+                token="op_type",
+            )
+        elif res.schema.deprecated:
+            ctx.report(
+                self.code,
+                f"operator '{op}' is deprecated since opset {res.schema.since_version} of domain "
+                f"{_shown(res.domain)} (the model imports {res.version})",
+                node.path,
+                token="op_type",
+            )
+
+
+class LocalFunctionResolved(Rule):
+    code = "W301"
+    name = "local-function-resolved"
+    description = "A node in a domain of model-local functions should call one of them."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        res = node.resolution
+        if res.function is not None or res.domain in known_domains():
+            return
+        names = [name for (domain, name, _), _fn in ctx.functions.items() if domain == res.domain]
+        if not names:
+            return
+        overload = f" (overload '{node.proto.overload}')" if node.proto.overload else ""
+        ctx.report(
+            self.code,
+            f"no model-local function '{node.proto.op_type}'{overload} in domain '{res.domain}'"
+            f"{did_you_mean(node.proto.op_type, names)}; a runtime must provide this operator",
+            node.path,
+            token="op_type",
+        )
+
+
+class DomainImported(Rule):
+    code = "E302"
+    name = "domain-imported"
+    description = "The domain of a node must be imported by the model (or by the function the node is in)."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        res = node.resolution
+        if res.version is not None:
+            return
+        fn = node.graph.function
+        if fn is None and not ctx.model.opset_import:
+            return  # E103 already says there is no opset import at all
+        where = f"function '{fn.name}'" if fn is not None else "the model"
+        shown = _shown(res.domain)
+        ctx.report(
+            self.code,
+            f"domain {shown} of operator '{node.proto.op_type}' is not imported by {where}",
+            node.path,
+            token="domain",
+            fix=f"add '\"{node.proto.domain}\" : VERSION' to the opset_import of {where}",
+        )

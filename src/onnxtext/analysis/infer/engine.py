@@ -1,0 +1,366 @@
+"""The inference pass: schema-driven element types, then the operator's shape function, node by node.
+
+Constants (initializers and ``Constant`` outputs, up to :data:`MAX_CONST_ELEMENTS`) are
+kept so that shape inputs of ``Reshape``/``Slice``/``Unsqueeze``... give shapes; like onnx's
+``infer_shapes`` (without data propagation), nothing else is folded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.ir.schemas import FormalParameter, OpSchema, get_schema, normalize_domain
+from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
+from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
+from onnxtext.analysis.infer.registry import lookup
+from onnxtext.analysis.infer.shapes import merge_dim
+from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, from_type_proto, parse_type_str
+
+__all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
+
+MAX_CONST_ELEMENTS = 4096
+_MAX_FUNCTION_DEPTH = 16
+
+
+@dataclass(slots=True)
+class _Env:
+    parent: _Env | None = None
+    types: dict[str, ValueType] = field(default_factory=dict)
+    consts: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def type_of(self, name: str) -> ValueType:
+        env: _Env | None = self
+        while env is not None:
+            found = env.types.get(name)
+            if found is not None:
+                return found
+            env = env.parent
+        return UNKNOWN
+
+    def const_of(self, name: str) -> np.ndarray | None:
+        env: _Env | None = self
+        while env is not None:
+            if name in env.types:
+                return env.consts.get(name)
+            env = env.parent
+        return None
+
+
+def tensor_type(t: TensorProto) -> ValueType:
+    return ValueType.tensor(t.data_type, tuple(int(d) for d in t.dims))
+
+
+def tensor_const(t: TensorProto) -> np.ndarray | None:
+    """The values of a small tensor with inline data; ``None`` otherwise."""
+    if t.data_location == TensorProto.EXTERNAL or t.external_data:
+        return None
+    count = 1
+    for d in t.dims:
+        count *= int(d)
+    if count > MAX_CONST_ELEMENTS:
+        return None
+    try:
+        return to_numpy(t)
+    except ValueError:  # malformed data: the tensor rules report it
+        return None
+
+
+def merge_declared(inferred: ValueType, declared: ValueType | None) -> ValueType:
+    """What inference found, completed by a declared type (value_info, graph output)."""
+    if declared is None or declared.is_unknown:
+        return inferred
+    if inferred.is_unknown:
+        return declared
+    if inferred.kind != declared.kind:
+        return inferred
+    if inferred.kind in ("tensor", "sparse_tensor"):
+        elem = inferred.elem_type or declared.elem_type
+        shape: Shape = inferred.shape
+        if shape is None:
+            shape = declared.shape
+        elif declared.shape is not None and len(declared.shape) == len(shape):
+            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape))
+        return ValueType(inferred.kind, elem, shape)
+    if inferred.kind in ("sequence", "optional"):
+        if inferred.inner is None:
+            return declared
+        if declared.inner is None:
+            return inferred
+        return ValueType(inferred.kind, inner=merge_declared(inferred.inner, declared.inner))
+    return inferred
+
+
+class Inference:
+    """Types of every value of a model; issues found on the way (see :func:`infer_model`)."""
+
+    def __init__(self, model: ModelProto, *, use_declared: bool = True) -> None:
+        self.model = model
+        self.use_declared = use_declared
+        self.opsets: dict[str, int] = {}
+        for entry in model.opset_import:
+            self.opsets.setdefault(normalize_domain(entry.domain), entry.version)
+        if not model.opset_import and 0 < model.ir_version < 3:
+            self.opsets[""] = 1
+        self.functions: dict[tuple[str, str, str], FunctionProto] = {}
+        for fn in model.functions:
+            self.functions.setdefault((normalize_domain(fn.domain), fn.name, fn.overload), fn)
+        self.graphs: dict[str, dict[str, ValueType]] = {}
+        """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
+        self.issues: list[Issue] = []
+        self._depth = 0
+
+    def run(self) -> Inference:
+        self.graph(self.model.graph, "graph", None, self.opsets, report=True)
+        return self
+
+    # ------------------------------------------------------------ graphs
+    def graph(
+        self,
+        g: GraphProto,
+        path: str,
+        parent: _Env | None,
+        opsets: dict[str, int],
+        *,
+        report: bool,
+        input_types: Sequence[ValueType | None] | None = None,
+        attr_scope: dict[str, AttributeProto] | None = None,
+    ) -> list[ValueType]:
+        """Infer ``g``; returns the types of its outputs."""
+        env = _Env(parent)
+        for i, vi in enumerate(g.input):
+            t = from_type_proto(vi.type) if vi.HasField("type") else UNKNOWN
+            if input_types is not None and i < len(input_types) and input_types[i] is not None:
+                given = input_types[i]
+                assert given is not None
+                t = merge_declared(given, t) if not given.is_unknown else t
+            env.types[vi.name] = t
+        for t in g.initializer:
+            if t.name not in env.types:
+                env.types[t.name] = tensor_type(t)
+            value = tensor_const(t)
+            if value is not None:
+                env.consts[t.name] = value
+        for st in g.sparse_initializer:
+            if st.values.name not in env.types:
+                env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
+        declared: dict[str, ValueType] = {}
+        if self.use_declared:
+            for vi in list(g.value_info) + list(g.output):
+                if vi.HasField("type"):
+                    declared.setdefault(vi.name, from_type_proto(vi.type))
+        for k, node in enumerate(g.node):
+            self.node(node, f"{path}/node[{k}]", env, opsets, declared, report=report, attr_scope=attr_scope)
+        self.graphs[path] = env.types
+        outputs = []
+        for vi in g.output:
+            t = env.type_of(vi.name)
+            if vi.HasField("type"):
+                t = merge_declared(t, from_type_proto(vi.type))
+            outputs.append(t)
+        return outputs
+
+    # ------------------------------------------------------------ nodes
+    def node(
+        self,
+        node: NodeProto,
+        path: str,
+        env: _Env,
+        opsets: dict[str, int],
+        declared: dict[str, ValueType],
+        *,
+        report: bool,
+        attr_scope: dict[str, AttributeProto] | None = None,
+    ) -> None:
+        inputs: list[ValueType | None] = [env.type_of(n) if n else None for n in node.input]
+        consts = [env.const_of(n) if n else None for n in node.input]
+        attrs: dict[str, AttributeProto] = {}
+        for a in node.attribute:
+            if a.ref_attr_name:
+                if attr_scope is not None and a.ref_attr_name in attr_scope:
+                    attrs[a.name] = attr_scope[a.ref_attr_name]
+            else:
+                attrs[a.name] = a
+        domain = normalize_domain(node.domain)
+        version = opsets.get(domain)
+        n_out = len(node.output)
+        outputs: list[ValueType] = [UNKNOWN] * n_out
+
+        def sink(code: str, message: str, index: int | None) -> None:
+            if report:
+                self.issues.append(Issue(code, message, path, index))
+
+        fn = self.functions.get((domain, node.op_type, node.overload))
+        schema = get_schema(node.op_type, domain, version) if fn is None and version is not None else None
+        if fn is not None:
+            outputs = self.call(fn, node, inputs, consts, attrs, n_out)
+        elif schema is not None:
+            outputs = _generic(schema, inputs, n_out, sink)
+            shape_fn = lookup(domain, node.op_type, version)
+            if shape_fn is not None:
+                ctx = NodeContext(node, node.op_type, version or 0, inputs, consts, attrs, outputs, sink)
+                ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
+                    g,
+                    f"{path}/attribute[{_attr_index(node, name)}]/g",
+                    env,
+                    opsets,
+                    report=report and attr_scope is None,
+                    input_types=types,
+                    attr_scope=attr_scope,
+                )
+                try:
+                    shape_fn(ctx)
+                except ShapeMismatch as exc:
+                    sink("E703", exc.message, exc.input_index)
+                outputs = ctx.outputs
+        for j, name in enumerate(node.output):
+            if not name:
+                continue
+            t = merge_declared(outputs[j], declared.get(name)) if j < len(outputs) else UNKNOWN
+            env.types[name] = t
+        if node.op_type == "Constant" and domain == "" and n_out == 1 and node.output[0]:
+            value = _constant_value(attrs)
+            if value is not None:
+                env.consts[node.output[0]] = value
+
+    def call(
+        self,
+        fn: FunctionProto,
+        node: NodeProto,
+        inputs: list[ValueType | None],
+        consts: list[np.ndarray | None],
+        attrs: dict[str, AttributeProto],
+        n_out: int,
+    ) -> list[ValueType]:
+        """Output types of a call of a model-local function, inferred through its body."""
+        if self._depth >= _MAX_FUNCTION_DEPTH:
+            return [UNKNOWN] * n_out
+        scope = {a.name: a for a in fn.attribute_proto}
+        scope.update(attrs)
+        env = _Env(None)
+        for i, name in enumerate(fn.input):
+            t = inputs[i] if i < len(inputs) else None
+            env.types[name] = t if t is not None else UNKNOWN
+            c = consts[i] if i < len(consts) else None
+            if c is not None:
+                env.consts[name] = c
+        opsets: dict[str, int] = {}
+        for entry in fn.opset_import:
+            opsets.setdefault(normalize_domain(entry.domain), entry.version)
+        self._depth += 1
+        try:
+            for k, body_node in enumerate(fn.node):
+                self.node(body_node, f"function/node[{k}]", env, opsets, {}, report=False, attr_scope=scope)
+        finally:
+            self._depth -= 1
+        return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
+            0, n_out - len(fn.output)
+        )
+
+
+def _attr_index(node: NodeProto, name: str) -> int:
+    for i, a in enumerate(node.attribute):
+        if a.name == name:
+            return i
+    return 0
+
+
+def _constant_value(attrs: dict[str, AttributeProto]) -> np.ndarray | None:
+    a = attrs.get("value")
+    if a is not None and a.HasField("t"):
+        return tensor_const(a.t)
+    if "value_int" in attrs:
+        return np.array(attrs["value_int"].i, dtype=np.int64)
+    if "value_ints" in attrs:
+        return np.array(list(attrs["value_ints"].ints), dtype=np.int64)
+    if "value_float" in attrs:
+        return np.array(attrs["value_float"].f, dtype=np.float32)
+    if "value_floats" in attrs:
+        return np.array(list(attrs["value_floats"].floats), dtype=np.float32)
+    return None
+
+
+def _formal(params: Sequence[FormalParameter], i: int) -> FormalParameter | None:
+    if i < len(params):
+        return params[i]
+    if params and params[-1].is_variadic:
+        return params[-1]
+    return None
+
+
+def _generic(
+    schema: OpSchema,
+    inputs: Sequence[ValueType | None],
+    n_out: int,
+    report: Callable[[str, str, int | None], None],
+) -> list[ValueType]:
+    """Check inputs against the type constraints (E701, E702); output types the schema implies."""
+    bound: dict[str, tuple[ValueType, int]] = {}
+    for i, t in enumerate(inputs):
+        formal = _formal(schema.inputs, i)
+        if t is None or formal is None:
+            continue
+        text = t.type_str()
+        if text is None:
+            continue
+        allowed = schema.allowed_types(formal)
+        if text not in allowed:
+            if t.kind in ("map", "sparse_tensor") or any(a.startswith("map(") for a in allowed):
+                continue  # map spellings differ between tables; not worth a false error
+            shown = ", ".join(allowed[:6]) + (", ..." if len(allowed) > 6 else "")
+            what = f"type constraint '{formal.type_str}'" if schema.type_constraint(formal.type_str) else "it"
+            report(
+                "E701",
+                f"input {i} ('{formal.name}') of '{schema.name}' is {text}, but {what} allows {shown}",
+                i,
+            )
+            continue
+        constraint = schema.type_constraint(formal.type_str)
+        if constraint is None or (formal.is_variadic and not formal.is_homogeneous):
+            continue
+        previous = bound.get(formal.type_str)
+        if previous is None:
+            bound[formal.type_str] = (t, i)
+        elif previous[0].type_str() != text:
+            report(
+                "E702",
+                f"input {i} of '{schema.name}' is {text}, but input {previous[1]} is {previous[0].type_str()}: "
+                f"both are '{formal.type_str}' and must have the same type",
+                i,
+            )
+    outputs: list[ValueType] = []
+    for j in range(n_out):
+        formal = _formal(schema.outputs, j)
+        if formal is None:
+            outputs.append(UNKNOWN)
+            continue
+        type_str = formal.type_str
+        constraint = schema.type_constraint(type_str)
+        if constraint is None:
+            outputs.append(_strip(_parse(type_str)))
+        elif type_str in bound:
+            outputs.append(_strip(bound[type_str][0]))
+        elif len(constraint.allowed_type_strs) == 1:
+            outputs.append(_parse(constraint.allowed_type_strs[0]))
+        elif all(a.startswith("tensor(") for a in constraint.allowed_type_strs):
+            outputs.append(ValueType.tensor(0))
+        else:
+            outputs.append(UNKNOWN)
+    return outputs
+
+
+def _parse(text: str) -> ValueType:
+    return parse_type_str(text)
+
+
+def _strip(t: ValueType) -> ValueType:
+    return t.with_shape(None) if t.kind in ("tensor", "sparse_tensor") else t
+
+
+def infer_model(model: ModelProto, *, use_declared: bool = True) -> Inference:
+    """Run inference over ``model`` (ours); see :class:`Inference` for the results."""
+    return Inference(model, use_declared=use_declared).run()

@@ -1,0 +1,125 @@
+"""What a shape function sees of one node: input types, constant inputs, attributes, outputs to refine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from onnxtext.proto import AttributeProto, GraphProto, NodeProto, TensorProto
+from onnxtext.analysis.infer.types import UNKNOWN, Dim, Shape, ValueType
+
+__all__ = ["Issue", "NodeContext", "ShapeMismatch"]
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """A type or shape error inference proved, at a node input (``input_index``) or the node."""
+
+    code: str
+    message: str
+    path: str
+    """The proto path of the node (``graph/node[3]``)."""
+    input_index: int | None = None
+
+
+class ShapeMismatch(Exception):
+    """Raised by shape helpers when known dims contradict each other; becomes an E703 issue."""
+
+    def __init__(self, message: str, input_index: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.input_index = input_index
+
+
+@dataclass(slots=True)
+class NodeContext:
+    node: NodeProto
+    op: str
+    version: int
+    inputs: list[ValueType | None]
+    """``None`` for an absent (empty-named or missing) optional input."""
+    consts: list[np.ndarray | None]
+    attrs: dict[str, AttributeProto]
+    outputs: list[ValueType]
+    report: Callable[[str, str, int | None], None]
+    subgraph: Callable[[GraphProto, str, Sequence[ValueType | None]], list[ValueType]] = field(
+        default=lambda g, name, types: [UNKNOWN] * len(g.output)
+    )
+    """Infers a graph attribute given its input types; returns its output types."""
+
+    # ------------------------------------------------------------ inputs
+    def has(self, i: int) -> bool:
+        return i < len(self.inputs) and self.inputs[i] is not None
+
+    def input(self, i: int) -> ValueType:
+        t = self.inputs[i] if i < len(self.inputs) else None
+        return t if t is not None else UNKNOWN
+
+    def shape(self, i: int) -> Shape:
+        t = self.input(i)
+        return t.shape if t.kind == "tensor" else None
+
+    def rank(self, i: int) -> int | None:
+        s = self.shape(i)
+        return None if s is None else len(s)
+
+    def const(self, i: int) -> np.ndarray | None:
+        return self.consts[i] if i < len(self.consts) else None
+
+    def const_ints(self, i: int) -> list[int] | None:
+        c = self.const(i)
+        if c is None or c.dtype.kind not in "iu":
+            return None
+        return [int(v) for v in c.reshape(-1)]
+
+    # ------------------------------------------------------------ attributes
+    def attr(self, name: str) -> AttributeProto | None:
+        return self.attrs.get(name)
+
+    def attr_int(self, name: str, default: int) -> int:
+        a = self.attrs.get(name)
+        return int(a.i) if a is not None else default
+
+    def attr_float(self, name: str, default: float) -> float:
+        a = self.attrs.get(name)
+        return float(a.f) if a is not None else default
+
+    def attr_str(self, name: str, default: str) -> str:
+        a = self.attrs.get(name)
+        return a.s.decode("utf-8", "replace") if a is not None else default
+
+    def attr_ints(self, name: str) -> list[int] | None:
+        a = self.attrs.get(name)
+        if a is None:
+            return None
+        return [int(v) for v in a.ints]
+
+    def attr_tensor(self, name: str) -> TensorProto | None:
+        a = self.attrs.get(name)
+        return a.t if a is not None and a.HasField("t") else None
+
+    def attr_graph(self, name: str) -> GraphProto | None:
+        a = self.attrs.get(name)
+        return a.g if a is not None and a.HasField("g") else None
+
+    # ------------------------------------------------------------ outputs
+    def set_output(self, i: int, t: ValueType) -> None:
+        if i < len(self.outputs):
+            self.outputs[i] = t
+
+    def set_shape(self, i: int, shape: Sequence[Dim] | None, elem_type: int | None = None) -> None:
+        """Output ``i`` becomes a tensor of ``shape``; its element type stays unless given."""
+        if i >= len(self.outputs):
+            return
+        cur = self.outputs[i]
+        elem = elem_type if elem_type is not None else (cur.elem_type if cur.kind == "tensor" else 0)
+        self.outputs[i] = ValueType.tensor(elem, None if shape is None else tuple(shape))
+
+    def elem(self, i: int) -> int:
+        t = self.input(i)
+        return t.elem_type if t.kind == "tensor" else 0
+
+    def mismatch(self, message: str, input_index: int | None = None) -> None:
+        self.report("E703", message, input_index)

@@ -1,0 +1,94 @@
+"""If, Loop and Scan: their bodies are inferred with the types the node gives their inputs."""
+
+from __future__ import annotations
+
+from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.registry import shape_fn
+from onnxtext.analysis.infer.types import UNKNOWN, Dim, ValueType
+
+
+def union(a: ValueType, b: ValueType) -> ValueType:
+    """What two possible types of a value have in common."""
+    if a.is_unknown or b.is_unknown or a.kind != b.kind:
+        return UNKNOWN
+    if a.kind == "tensor":
+        elem = a.elem_type if a.elem_type == b.elem_type else 0
+        if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
+            return ValueType.tensor(elem)
+        dims: list[Dim] = [x if x == y else None for x, y in zip(a.shape, b.shape)]
+        return ValueType.tensor(elem, tuple(dims))
+    if a.kind in ("sequence", "optional"):
+        if a.inner is None or b.inner is None:
+            return ValueType(a.kind)
+        return ValueType(a.kind, inner=union(a.inner, b.inner))
+    return a if a == b else UNKNOWN
+
+
+@shape_fn("", "If")
+def if_(ctx: NodeContext) -> None:
+    results = []
+    for name in ("then_branch", "else_branch"):
+        g = ctx.attr_graph(name)
+        if g is not None:
+            results.append(ctx.subgraph(g, name, []))
+    if len(results) != 2:
+        return
+    for j, (a, b) in enumerate(zip(*results)):
+        ctx.set_output(j, union(a, b))
+
+
+@shape_fn("", "Loop")
+def loop(ctx: NodeContext) -> None:
+    body = ctx.attr_graph("body")
+    if body is None:
+        return
+    carried = [ctx.input(i) for i in range(2, len(ctx.inputs))]
+    types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *carried]
+    outs = ctx.subgraph(body, "body", types)
+    n = len(carried)
+    for j in range(n):
+        if 1 + j < len(outs):
+            body_out = outs[1 + j]
+            ctx.set_output(j, union(carried[j], body_out) if not carried[j].is_unknown else body_out)
+    for k, t in enumerate(outs[1 + n :]):
+        if t.kind == "tensor":
+            ctx.set_output(n + k, ValueType.tensor(t.elem_type, None if t.shape is None else (None, *t.shape)))
+        else:
+            ctx.set_output(n + k, t)
+
+
+@shape_fn("", "Scan", 9)
+def scan(ctx: NodeContext) -> None:
+    body = ctx.attr_graph("body")
+    if body is None:
+        return
+    m = ctx.attr_int("num_scan_inputs", 0)
+    n = len(ctx.inputs) - m
+    axes = ctx.attr_ints("scan_input_axes") or [0] * m
+    states = [ctx.input(i) for i in range(n)]
+    slices: list[ValueType | None] = []
+    length: Dim = None
+    for k in range(m):
+        t = ctx.input(n + k)
+        if t.kind != "tensor" or t.shape is None:
+            slices.append(t)
+            continue
+        axis = axes[k] + len(t.shape) if axes[k] < 0 else axes[k]
+        if 0 <= axis < len(t.shape):
+            length = t.shape[axis] if length is None else length
+            slices.append(t.with_shape(t.shape[:axis] + t.shape[axis + 1 :]))
+        else:
+            slices.append(t)
+    outs = ctx.subgraph(body, "body", [*states, *slices])
+    for j in range(min(n, len(outs))):
+        ctx.set_output(j, outs[j])
+    out_axes = ctx.attr_ints("scan_output_axes") or [0] * (len(outs) - n)
+    for k, t in enumerate(outs[n:]):
+        if t.kind == "tensor" and t.shape is not None:
+            axis = out_axes[k] if k < len(out_axes) else 0
+            axis = axis + len(t.shape) + 1 if axis < 0 else axis
+            shape = list(t.shape)
+            shape.insert(axis, length)
+            ctx.set_output(n + k, t.with_shape(tuple(shape)))
+        else:
+            ctx.set_output(n + k, t)

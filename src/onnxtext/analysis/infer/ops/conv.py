@@ -1,0 +1,108 @@
+"""Convolutions and pooling: output spatial sizes from kernel, strides, pads, dilations, auto_pad."""
+
+from __future__ import annotations
+
+import math
+
+from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.registry import shape_fn
+from onnxtext.analysis.infer.types import Dim
+
+
+def _spatial(ctx: NodeContext, spatial: tuple[Dim, ...], kernel: list[int], *, pooling: bool) -> list[Dim]:
+    n = len(spatial)
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    pads = ctx.attr_ints("pads") or [0] * (2 * n)
+    auto_pad = ctx.attr_str("auto_pad", "NOTSET")
+    ceil_mode = ctx.attr_int("ceil_mode", 0) if pooling else 0
+    out: list[Dim] = []
+    for k, d in enumerate(spatial):
+        if not isinstance(d, int):
+            out.append(None)
+            continue
+        stride = strides[k]
+        if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            out.append(-(-d // stride))
+            continue
+        effective = (kernel[k] - 1) * dilations[k] + 1
+        total = d - effective if auto_pad == "VALID" else d + pads[k] + pads[k + n] - effective
+        if ceil_mode:
+            size = math.ceil(total / stride) + 1
+            if (size - 1) * stride >= d + (0 if auto_pad == "VALID" else pads[k]):
+                size -= 1
+        else:
+            size = total // stride + 1
+        out.append(size)
+    return out
+
+
+@shape_fn("", ["Conv", "ConvInteger", "QLinearConv"])
+def conv(ctx: NodeContext) -> None:
+    wi = 3 if ctx.op == "QLinearConv" else 1
+    x, w = ctx.shape(0), ctx.shape(wi)
+    if x is None or len(x) < 2:
+        return
+    kernel = ctx.attr_ints("kernel_shape")
+    if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
+        kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]
+    channels: Dim = w[0] if w is not None else None
+    if kernel is None or len(kernel) != len(x) - 2:
+        ctx.set_shape(0, [x[0], channels] + [None] * (len(x) - 2))
+        return
+    ctx.set_shape(0, [x[0], channels] + _spatial(ctx, x[2:], kernel, pooling=False))
+
+
+@shape_fn("", ["MaxPool", "AveragePool", "LpPool"])
+def pool(ctx: NodeContext) -> None:
+    x = ctx.shape(0)
+    kernel = ctx.attr_ints("kernel_shape")
+    if x is None or kernel is None or len(kernel) != len(x) - 2:
+        return
+    out = [x[0], x[1]] + _spatial(ctx, x[2:], kernel, pooling=True)
+    ctx.set_shape(0, out)
+    ctx.set_shape(1, out)
+
+
+@shape_fn("", ["GlobalAveragePool", "GlobalMaxPool", "GlobalLpPool"])
+def global_pool(ctx: NodeContext) -> None:
+    x = ctx.shape(0)
+    if x is not None and len(x) >= 2:
+        ctx.set_shape(0, [x[0], x[1]] + [1] * (len(x) - 2))
+
+
+@shape_fn("", "ConvTranspose")
+def conv_transpose(ctx: NodeContext) -> None:
+    x, w = ctx.shape(0), ctx.shape(1)
+    if x is None or len(x) < 2:
+        return
+    n = len(x) - 2
+    group = ctx.attr_int("group", 1)
+    channels: Dim = w[1] * group if w is not None and isinstance(w[1], int) else None
+    kernel = ctx.attr_ints("kernel_shape")
+    if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
+        kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]
+    output_shape = ctx.attr_ints("output_shape")
+    if output_shape is not None:
+        ctx.set_shape(0, [x[0], channels] + list(output_shape[-n:]))
+        return
+    if kernel is None:
+        ctx.set_shape(0, [x[0], channels] + [None] * n)
+        return
+    strides = ctx.attr_ints("strides") or [1] * n
+    dilations = ctx.attr_ints("dilations") or [1] * n
+    pads = ctx.attr_ints("pads") or [0] * (2 * n)
+    out_pad = ctx.attr_ints("output_padding") or [0] * n
+    auto_pad = ctx.attr_str("auto_pad", "NOTSET")
+    spatial: list[Dim] = []
+    for k in range(n):
+        d = x[2 + k]
+        if not isinstance(d, int):
+            spatial.append(None)
+        elif auto_pad in ("SAME_UPPER", "SAME_LOWER"):
+            spatial.append(d * strides[k])
+        else:
+            spatial.append(
+                strides[k] * (d - 1) + out_pad[k] + (kernel[k] - 1) * dilations[k] + 1 - pads[k] - pads[k + n]
+            )
+    ctx.set_shape(0, [x[0], channels] + spatial)

@@ -1,0 +1,838 @@
+"""The ``onnxtext`` command: parse, print and fmt.
+
+Exit status: 0 success, 1 bad input (any error diagnostic, unreadable file, invalid
+binary model, a model no text can express), 2 bad usage. Diagnostics go to stderr as
+``path:line:col: error[CODE]: message`` with the source line and a caret. Outputs are
+written atomically: an input with errors never creates or touches an output file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import os
+import sys
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
+
+from google.protobuf.message import DecodeError
+
+from onnxtext._version import __version__
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, render_diagnostic
+from onnxtext.document import parse_document
+from onnxtext.syntax.format import NotRepresentable, format_text, to_text
+from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
+from onnxtext.proto import ModelProto
+from onnxtext.syntax.span import Span
+
+if TYPE_CHECKING:
+    from onnxtext.weights.external import TensorSources
+
+__all__ = ["main", "build_parser"]
+
+PROG = "onnxtext"
+EXIT_OK = 0
+EXIT_INPUT = 1
+EXIT_USAGE = 2
+
+
+class _Reporter:
+    """Writes diagnostics and messages to stderr and remembers whether anything failed."""
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.failed = False
+
+    def diagnostics(self, diags: Sequence[Diagnostic]) -> None:
+        for diag in diags:
+            self.failed |= diag.is_error
+            print(render_diagnostic(diag), file=self.stream)
+
+    def error(self, where: str, message: str) -> None:
+        self.failed = True
+        print(f"{where}: error: {message}", file=self.stream)
+
+    def note(self, message: str) -> None:
+        print(message, file=self.stream)
+
+    @property
+    def status(self) -> int:
+        return EXIT_INPUT if self.failed else EXIT_OK
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def _display(path: str) -> str:
+    return "<stdin>" if path == STDIO else path
+
+
+def _read(path: str, report: _Reporter) -> bytes | None:
+    try:
+        return read_bytes(path)
+    except OSError as exc:
+        report.error(_display(path), f"cannot read: {exc.strerror or exc}")
+        return None
+
+
+def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        report.error(_display(path), f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
+        return None
+
+
+def _read_text(path: str, report: _Reporter) -> str | None:
+    data = _read(path, report)
+    return None if data is None else _decode(data, path, report)
+
+
+def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
+    """The model of a text, or None after reporting its errors; warnings are reported too."""
+    doc = parse_document(text, "model", _display(path))
+    report.diagnostics(doc.diagnostics)
+    if not doc.ok or not isinstance(doc.proto, ModelProto):
+        return None
+    return doc.proto
+
+
+def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None:
+    """Read a binary or text model, reporting every problem; None if it cannot be had."""
+    data = _read(path, report)
+    if data is None:
+        return None
+    if not binary:
+        text = _decode(data, path, report)
+        return None if text is None else _parse_model_text(text, path, report)
+    if not data:
+        report.error(_display(path), "empty file: not a binary ONNX model")
+        return None
+    try:
+        return load_bytes(data)
+    except DecodeError as exc:
+        hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
+        detail = str(exc).rsplit(": ", 1)[-1] or "cannot be decoded"  # drop the internal type name
+        report.error(_display(path), f"not a valid binary ONNX model ({detail}){hint}")
+        return None
+
+
+def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
+    """Write to a file atomically, or to stdout for ``-``."""
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    if path == STDIO:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+        return True
+    try:
+        write_atomic(path, payload)
+    except OSError as exc:
+        report.error(path, f"cannot write: {exc.strerror or exc}")
+        return False
+    return True
+
+
+def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
+    try:
+        return to_text(model)
+    except NotRepresentable as exc:
+        report.error(_display(path), f"cannot be printed as text: {exc}")
+        return None
+
+
+# ---------------------------------------------------------------- subcommands
+
+
+def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
+    """Text → binary model."""
+    text = _read_text(args.input, report)
+    model = None if text is None else _parse_model_text(text, args.input, report)
+    if model is None:
+        return EXIT_INPUT
+    if args.output == STDIO and sys.stdout.isatty():
+        report.error(PROG, "refusing to write a binary model to a terminal; give -o FILE or redirect stdout")
+        return EXIT_INPUT
+    _write(args.output, model_bytes(model), report)
+    return report.status
+
+
+def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
+    """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
+    weights = getattr(args, "weights", "inline")
+    if args.threshold < 0:
+        report.error(PROG, "--threshold must be a number of bytes >= 0")
+        return EXIT_USAGE
+    if weights == "external" and args.output == STDIO:
+        report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
+        return EXIT_USAGE
+    binary = args.input == STDIO or is_binary_path(args.input)
+    if weights == "inline":
+        model = _load_model(args.input, binary, report)
+        text = None if model is None else _to_text(model, args.input, report)
+        if text is None:
+            return EXIT_INPUT
+        _write(args.output, text, report)
+        return report.status
+    loaded = _load_lazy(args.input, binary, args.threshold, report)  # weights stay in their files
+    if loaded is None:
+        return EXIT_INPUT
+    if weights == "external":
+        return _print_external(*loaded, args, report)
+    return _print_digest(*loaded, args, report)
+
+
+def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+    """``print --weights digest``: large tensors as digests, computed on memory maps."""
+    from onnxtext.weights.digest import DIGEST_HEADER, digest_view
+
+    with _progress("digest", model, sources) as progress:
+        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True)
+    _note_unread(sources, args.input, report)
+    text = _to_text(view, args.input, report)
+    if text is None:
+        return EXIT_INPUT
+    _write(args.output, DIGEST_HEADER + text, report)
+    return report.status
+
+
+def _note_unread(sources: TensorSources, path: str, report: _Reporter) -> None:
+    """One note for the tensors whose external data could not be read (kept as references)."""
+    n = len(sources.problems)
+    if n:
+        report.note(f"{_display(path)}: note: the external data of {n} tensor{'s' if n != 1 else ''} "
+                    "could not be read; shown as references")
+
+
+def _progress(label: str, model: ModelProto, sources: TensorSources | None = None) -> Any:
+    from onnxtext.weights.external import iter_tensors, tensor_nbytes
+    from onnxtext.weights.digest import ProgressBar
+
+    size = sources.nbytes if sources is not None else tensor_nbytes
+    return ProgressBar(label, sum(size(r.tensor) for r in iter_tensors(model)))
+
+
+def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto | None:
+    """The model with its external data read in from the input's folder (``run`` needs
+    the values); every problem is reported and the result is then None."""
+    from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
+
+    if not any(is_external(r.tensor) for r in iter_tensors(model)):
+        return model
+    if path == STDIO:
+        report.error("<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name")
+        return None
+    with _progress("reading weights", model) as progress:
+        try:
+            return load_external(model, os.path.dirname(os.path.abspath(path)), source=path, progress=progress)
+        except ExternalDataError as exc:
+            report.diagnostics(exc.diagnostics)
+            return None
+
+
+def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+    """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically).
+
+    Weights are never loaded: a binary input is read with its large ``raw_data`` left in
+    the file (:func:`onnxtext.weights.wire.load_lazy`), and both those and the input's own
+    external data are copied file to file into the sidecar."""
+    from onnxtext.weights.external import ExternalDataError
+    from onnxtext.weights.sidecar import plan_external, write_sidecar
+    from onnxtext.weights.digest import ProgressBar
+
+    sidecar = os.path.basename(args.output) + ".data"
+    try:
+        plan = plan_external(model, sidecar, args.threshold, in_place=True, sources=sources)
+    except ExternalDataError as exc:
+        report.diagnostics(exc.diagnostics)
+        return EXIT_INPUT
+    text = _to_text(plan.model, args.input, report)  # before writing anything
+    if text is None:
+        return EXIT_INPUT
+    if plan.pieces:
+        target = os.path.join(os.path.dirname(os.path.abspath(args.output)), sidecar)
+        try:
+            with ProgressBar("writing " + sidecar, plan.size) as progress:
+                write_sidecar(target, plan.pieces, progress=progress)
+        except ExternalDataError as exc:
+            report.diagnostics(exc.diagnostics)
+            return EXIT_INPUT
+    _write(args.output, text, report)
+    return report.status
+
+
+def _load_lazy(path: str, binary: bool, threshold: int, report: _Reporter) -> tuple[ModelProto, TensorSources] | None:
+    """The model and where its weights are (a :class:`~onnxtext.weights.external.TensorSources`),
+    a binary file's large ``raw_data`` left unread. Input that the fast path cannot take
+    (standard input, malformed bytes) goes through :func:`_load_model`, which reports."""
+    from onnxtext.weights.external import TensorSources
+    from onnxtext.weights.wire import WireError, load_lazy
+
+    if path == STDIO:
+        model = _load_model(path, binary, report)
+        if model is None:
+            return None
+        return model, TensorSources(None, source="<stdin>")
+    directory = os.path.dirname(os.path.abspath(path))
+    if binary:
+        try:
+            model, lazy = load_lazy(path, threshold)
+            return model, TensorSources(directory, source=path, lazy=lazy)
+        except (OSError, WireError, DecodeError):
+            pass  # reported by the ordinary load below
+    model = _load_model(path, binary, report)
+    if model is None:
+        return None
+    return model, TensorSources(directory, source=path)
+
+
+_DIFF_LAZY = 1 << 16  # diff: tensors above this many bytes stay in their files
+
+
+def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
+    """Semantic diff of two models (binary or text); 0 same, 1 different, 2 trouble.
+
+    Weights are not loaded: large tensors stand as tokens of their content (equal bytes,
+    equal tokens) and only those that differ are read, through memory maps."""
+    from onnxtext.diff import diff_models
+    from onnxtext.weights.external import ContentTokens
+    from onnxtext.weights.digest import digest_view, token_values
+
+    tokens = ContentTokens()
+    models = []
+    for path in (args.a, args.b):
+        binary = path == STDIO or is_binary_path(path)
+        loaded = _load_lazy(path, binary, args.threshold if args.unified else _DIFF_LAZY, report)
+        if loaded is None:
+            return EXIT_USAGE
+        model, sources = loaded
+        if args.unified:
+            model = digest_view(model, args.threshold, sources=sources, in_place=True)
+        else:
+            with _progress("hashing weights", model, sources) as progress:
+                tokens.tokenize(model, sources, _DIFF_LAZY, progress=progress)
+        _note_unread(sources, path, report)
+        models.append(model)
+    a, b = models
+    if args.unified:
+        texts = []
+        for path, model in ((args.a, a), (args.b, b)):
+            text = _to_text(model, path, report)
+            if text is None:
+                return EXIT_USAGE
+            texts.append(text)
+        if texts[0] == texts[1]:
+            return EXIT_OK
+        lines = difflib.unified_diff(texts[0].splitlines(keepends=True), texts[1].splitlines(keepends=True),
+                                     fromfile=_display(args.a), tofile=_display(args.b))
+        for line in lines:
+            sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+        return 1
+    changes = diff_models(a, b, values=token_values(tokens))
+    for line in changes:
+        print(line)
+    return 1 if changes else EXIT_OK
+
+
+def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
+    """Text → canonical text, in place (or checked, or shown as a diff)."""
+    write = not (args.check or args.diff)
+    changed = 0
+    for path in args.files:
+        if path != STDIO and is_binary_path(path):
+            report.error(path, "a binary model: fmt formats texts (see 'onnxtext print')")
+            continue
+        original = _read_text(path, report)
+        if original is None:
+            continue
+        try:
+            formatted = format_text(original, "model", _display(path))
+        except OnnxTextError as exc:  # ParseError: every syntax error, located
+            report.diagnostics(exc.diagnostics)
+            report.failed = True
+            continue
+        if formatted != original:
+            changed += 1
+            if args.diff:
+                _print_diff(path, original, formatted)
+            if args.check:
+                report.note(f"would reformat {_display(path)}")
+        if write and (path == STDIO or formatted != original):
+            _write(path, formatted, report)
+    if args.check and changed:
+        report.note(f"{changed} file{'s' if changed != 1 else ''} would be reformatted")
+        return EXIT_INPUT
+    return report.status
+
+
+def _print_diff(path: str, before: str, after: str) -> None:
+    name = _display(path)
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"{name}\t(original)",
+        tofile=f"{name}\t(formatted)",
+    )
+    for line in lines:
+        sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+
+
+def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
+    """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
+    from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.cli.run_inputs import InputError, build_feeds
+
+    binary = args.model == STDIO or is_binary_path(args.model)
+    doc = None
+    if binary:
+        model = _load_model(args.model, True, report)
+    else:
+        text = _read_text(args.model, report)
+        if text is None:
+            return EXIT_INPUT
+        doc = parse_document(text, "model", _display(args.model))
+        report.diagnostics(doc.diagnostics)
+        model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
+    if model is None:
+        return EXIT_INPUT
+    model = _load_weights(model, args.model, report)  # external data, checked like print's
+    if model is None:
+        return EXIT_INPUT
+    try:
+        evaluator = Evaluator(model, seed=args.seed)
+        declared = [(i.name, i.type if i.HasField("type") else None)
+                    for i in model.graph.input if i.name in evaluator.input_names]
+        feeds = build_feeds(args.inputs, declared)
+        on_trace = None
+        if args.trace:
+            print("trace:")
+            on_trace = lambda name, index, value: print(f"  [{index}] {_summary(name, value, values=False)}")  # noqa: E731
+        outputs = evaluator.run(None, feeds, trace=on_trace)
+    except InputError as exc:
+        report.error(_display(args.model), str(exc))
+        return EXIT_INPUT
+    except EvaluationError as exc:
+        _report_run_error(exc, model, doc, args.model, report)
+        return EXIT_INPUT
+    if args.trace:
+        print("outputs:")
+    for name, value in zip(evaluator.output_names, outputs):
+        print(_summary(name, value, values=True))
+    if args.output_dir is not None:
+        _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
+    return report.status
+
+
+def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: _Reporter) -> None:
+    from onnxtext.diagnostics import Severity
+    from onnxtext.evaluate.locate import locate, readable_path
+
+    record = exc.record
+    where = readable_path(record, model)
+    message = record.message
+    if record.op_type and record.node_index is not None:
+        node = f"{record.op_type} {record.node_name!r}" if record.node_name else record.op_type
+        detail = f" input {record.input_index} {record.input_name!r}" if record.input_index is not None else ""
+        message = f"{node}{detail}: {message}"
+    if record.input_shapes:
+        message += f" (inputs: {', '.join(record.input_shapes)})"
+    span = locate(record, doc.source_map) if doc is not None else None
+    if span is not None:
+        report.diagnostics([Diagnostic.at("E-RUN", Severity.ERROR, message, span, doc.source)])
+    else:  # a binary model (or a node the text does not have): the readable proto path
+        report.failed = True
+        report.note(f"{_display(path)}: error[E-RUN]: {message} (at {where})")
+
+
+def _summary(name: str, value: Any, *, values: bool) -> str:
+    """``name: float32[2, 3] min=... max=... mean=...`` (and the first values of small tensors)."""
+    import numpy as np
+
+    from onnxtext.evaluate.errors import describe_value
+
+    if value is None:
+        return f"{name}: None (empty optional)"
+    if isinstance(value, list):
+        items = ", ".join(describe_value(v) for v in value[:4]) + (", ..." if len(value) > 4 else "")
+        return f"{name}: sequence of {len(value)} [{items}]"
+    if isinstance(value, dict):
+        items = ", ".join(f"{k!r}: {_short(v)}" for k, v in list(value.items())[:4])
+        return f"{name}: map of {len(value)} {{{items}{', ...' if len(value) > 4 else ''}}}"
+    arr = np.asarray(value)
+    dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
+    text = f"{name}: {dtype}[{', '.join(str(d) for d in arr.shape)}]"
+    if arr.size and arr.dtype.kind in "biuf":
+        data = arr.astype(np.float64)
+        text += f" min={_num(data.min())} max={_num(data.max())} mean={_num(data.mean())}"
+    if values and 0 < arr.size <= 10:
+        text += " values=[" + ", ".join(_short(v) for v in arr.reshape(-1)) + "]"
+    elif values and arr.size > 10 and arr.dtype.kind in "OUS":
+        text += " first=[" + ", ".join(_short(v) for v in arr.reshape(-1)[:5]) + ", ...]"
+    return text
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def _short(v: Any) -> str:
+    import numpy as np
+
+    if isinstance(v, np.ndarray):
+        v = v.reshape(-1)[0] if v.size == 1 else v
+    if isinstance(v, (float, np.floating)):
+        return _num(float(v))
+    if isinstance(v, (bytes, str)):
+        return repr(v)
+    return str(v)
+
+
+def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:
+    import io
+    import re
+
+    import numpy as np
+
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        report.error(directory, f"cannot create directory: {exc.strerror or exc}")
+        return
+    used: set[str] = set()
+    for name, value in zip(names, outputs):
+        if not isinstance(value, np.ndarray):
+            report.note(f"note: output {name!r} is not a tensor ({type(value).__name__}); not written")
+            continue
+        stem = re.sub(r"[^A-Za-z0-9._-]", "_", name).lstrip(".") or "output"
+        base, k = stem, 1
+        while stem.lower() in used:
+            stem, k = f"{base}_{k}", k + 1
+        used.add(stem.lower())
+        arr = value.astype(str) if value.dtype == object else value
+        buf = io.BytesIO()
+        np.save(buf, arr, allow_pickle=False)
+        target = os.path.join(directory, stem + ".npy")
+        if _write(target, buf.getvalue(), report):
+            print(f"wrote {target}")
+
+
+# ---------------------------------------------------------------- check and rules
+
+
+def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple[list[Diagnostic], bool]:
+    """The diagnostics of one file, and whether it could be read at all."""
+    from onnxtext.analysis.check import check, check_proto
+
+    data = _read(path, report)
+    if data is None:
+        return [], False
+    folder = None if path == STDIO else os.path.dirname(os.path.abspath(path))  # where external data is looked up
+    if is_binary_path(path):
+        try:
+            model = load_bytes(data)
+        except DecodeError:
+            report.error(_display(path), "not a valid binary ONNX model")
+            return [], False
+        return check_proto(model, select=args.select, ignore=args.ignore, model_dir=folder), True
+    text = _decode(data, path, report)
+    if text is None:
+        return [], False
+    return check(text, select=args.select, ignore=args.ignore, path=_display(path), model_dir=folder), True
+
+
+def _codes(value: str) -> list[str]:
+    return [c.strip().upper() for c in value.split(",") if c.strip()]
+
+
+def _render_check(diag: Diagnostic, path: str) -> str:
+    if diag.source is not None and diag.span is not None:
+        return render_diagnostic(diag)
+    where = f" (at {diag.path})" if diag.path else ""
+    text = f"{_display(path)}: {diag.severity.value}[{diag.code}]: {diag.message}{where}"
+    return text + (f"\n  help: {diag.fix}" if diag.fix else "")
+
+
+def _diag_json(diag: Diagnostic, path: str) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "file": _display(path),
+        "code": diag.code,
+        "severity": diag.severity.value,
+        "message": diag.message,
+    }
+    if diag.span is not None:
+        out.update(
+            line=diag.span.start.line,
+            column=diag.span.start.column,
+            end_line=diag.span.end.line,
+            end_column=diag.span.end.column,
+        )
+    if diag.path:
+        out["path"] = diag.path
+    if diag.fix:
+        out["fix"] = diag.fix
+    if diag.related:
+        out["related"] = [
+            {"message": r.message, "line": r.span.start.line, "column": r.span.start.column}
+            for r in diag.related
+            if not isinstance(r.span, Span)
+        ]
+    return out
+
+
+def _sarif(results: list[tuple[str, Diagnostic]]) -> dict[str, Any]:
+    from onnxtext.analysis.check import RULES
+
+    index = {rule.code: i for i, rule in enumerate(RULES)}
+    rules = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.description},
+            "defaultConfiguration": {"level": "error" if rule.severity().value == "error" else "warning"},
+        }
+        for rule in RULES
+    ]
+    sarif_results = []
+    for path, diag in results:
+        level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "note")
+        result: dict[str, Any] = {"ruleId": diag.code, "level": level, "message": {"text": diag.message}}
+        if diag.code in index:
+            result["ruleIndex"] = index[diag.code]
+        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _display(path)}}}
+        if diag.span is not None:
+            location["physicalLocation"]["region"] = {
+                "startLine": diag.span.start.line,
+                "startColumn": diag.span.start.column,
+                "endLine": diag.span.end.line,
+                "endColumn": diag.span.end.column,
+            }
+        if diag.path:
+            location["logicalLocations"] = [{"fullyQualifiedName": diag.path}]
+        result["locations"] = [location]
+        sarif_results.append(result)
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": PROG, "version": __version__, "rules": rules}},
+                "results": sarif_results,
+            }
+        ],
+    }
+
+
+def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
+    """Check models against the ONNX IR rules; exit 1 if any error is found."""
+    import json
+
+    from onnxtext.analysis.check import RULES
+
+    known = {rule.code for rule in RULES}
+    for code in (args.select or []) + (args.ignore or []):
+        if not any(k.startswith(code) for k in known):
+            report.error(PROG, f"no rule code starts with '{code}' (see 'onnxtext rules')")
+            return EXIT_USAGE
+    results: list[tuple[str, Diagnostic]] = []
+    for path in args.files:
+        diags, ok = _check_file(path, args, report)
+        results.extend((path, d) for d in diags)
+    failed = report.failed or any(d.is_error for _, d in results)
+    if args.format == "json":
+        print(json.dumps([_diag_json(d, p) for p, d in results], indent=2))
+    elif args.format == "sarif":
+        print(json.dumps(_sarif(results), indent=2))
+    else:
+        for path, diag in results:
+            print(_render_check(diag, path))
+        errors = sum(d.is_error for _, d in results)
+        warnings = len(results) - errors
+        if results:
+            print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+    return EXIT_INPUT if failed else EXIT_OK
+
+
+def cmd_rules(args: argparse.Namespace, report: _Reporter) -> int:
+    """List every checker rule."""
+    from onnxtext.analysis.check import RULES
+
+    for rule in RULES:
+        print(f"{rule.code}  {rule.severity().value:<7}  {rule.name:<28}  {rule.description}")
+    return EXIT_OK
+
+
+# ---------------------------------------------------------------- argument parsing
+
+_DESCRIPTION = """\
+onnxtext: a lossless text format for ONNX models.
+
+Convert between text (.onnxtxt) and binary (.onnx) models and format texts.
+Diagnostics are printed as path:line:col: error[CODE]: message.
+Exit status: 0 success, 1 input errors, 2 usage errors."""
+
+_EPILOG = """examples:
+  onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
+  onnxtext print mlp.onnx
+  onnxtext fmt --check examples/*.onnxtxt
+
+'onnxtext COMMAND --help' describes a command."""
+
+_PARSE_HELP = """\
+Parse an onnxtext text and write the binary ONNX model (deterministic protobuf).
+Nothing is written if the text has any error.
+
+example:
+  onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
+  cat model.onnxtxt | onnxtext parse - -o - > model.onnx"""
+
+_PRINT_HELP = """\
+Print a binary ONNX model (.onnx, .pb; '-' reads binary from stdin) as onnxtext
+text; a text file is parsed and printed in canonical form.
+
+Weights: --weights inline (default) writes every value; --weights external moves
+tensors above --threshold bytes to OUT.data next to OUT (the text refers to it and
+parses back to the same references); --weights digest shows them as sha256 and
+statistics, a text for reading and diffing only (it does not parse back). Both leave
+the weights in their files: the sidecar is filled by file-to-file copies and digests
+are computed on memory maps, so gigabytes of weights take the time of a file copy.
+
+example:
+  onnxtext print mlp.onnx -o mlp.onnxtxt
+  onnxtext print big.onnx --weights external -o big.onnxtxt   # + big.onnxtxt.data
+  onnxtext print big.onnx --weights digest | less"""
+
+_DIFF_HELP = """\
+Compare two models (binary or text) by names: header and opsets, graph inputs and
+outputs, initializers (dtype, shape, values: changed elements and max abs diff),
+nodes aligned by their output names (op, inputs, attributes; renaming or reordering
+nodes is not a change), functions. One line per change:
+  ~ node 'y' (Relu → LeakyRelu)      + initializer 'b' float[10]      - input 'm' bool[N]
+Exit status: 0 same, 1 different, 2 trouble (like diff(1)). Large weights are
+compared by SHA-256 without loading them; only those that differ are read (mmap).
+
+example:
+  onnxtext diff old.onnx new.onnx
+  onnxtext diff --unified old.onnx new.onnxtxt"""
+
+_FMT_HELP = """\
+Reformat onnxtext texts in the canonical style, in place; comments are kept.
+With --check or --diff no file is changed. '-' formats stdin to stdout.
+
+example:
+  onnxtext fmt examples/*.onnxtxt
+  onnxtext fmt --check --diff model.onnxtxt"""
+
+
+_RUN_HELP = """\
+Evaluate a model (binary .onnx/.pb or text) with the numpy reference evaluator and
+print each output's dtype, shape and statistics. Runtime errors point at the node
+in the text.
+
+VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast to
+the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
+a list for a sequence, null for an empty optional.
+
+example:
+  onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
+  onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
+
+_CHECK_HELP = """\
+Check models (text or binary .onnx/.pb) against the rules of the ONNX IR spec:
+versions and opset imports, single assignment and topological order, operators,
+arity and attributes against the operator schemas, functions, tensor data.
+Exit status 1 if any error is found (warnings do not fail).
+
+--select and --ignore take comma-separated code prefixes (E3 = every node rule,
+W = every warning); 'onnxtext rules' lists the codes.
+
+example:
+  onnxtext check examples/*.onnxtxt
+  onnxtext check model.onnx --ignore W201 --format sarif > check.sarif"""
+
+def build_parser() -> argparse.ArgumentParser:
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser("parse", help="text -> binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
+    p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
+    p.set_defaults(func=cmd_parse)
+
+    p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
+    p.add_argument("input", metavar="IN", help="model to read: binary .onnx/.pb, or text; '-' reads binary from stdin")
+    p.add_argument("-o", "--output", metavar="OUT", default=STDIO, help="text file to write (default: stdout)")
+    p.add_argument("--weights", choices=("inline", "external", "digest"), default="inline",
+                   help="inline: every value in the text (default); external: tensors above --threshold go to "
+                        "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
+                        "(for reading and diffing; not parseable)")
+    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+                   help="size above which --weights external/digest applies to a tensor (default 1024)")
+    p.set_defaults(func=cmd_print)
+
+    p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
+    p.add_argument("a", metavar="A", help="old model: binary .onnx/.pb or text")
+    p.add_argument("b", metavar="B", help="new model: binary .onnx/.pb or text")
+    p.add_argument("--unified", "-u", action="store_true",
+                   help="a unified diff of the printed texts (tensors above --threshold as digests)")
+    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+                   help="with --unified: size above which tensors are shown as digests (default 1024)")
+    p.set_defaults(func=cmd_diff)
+
+    p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
+    p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin -> stdout)")
+    p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
+    p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff of the changes")
+    p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("run", help="evaluate a model with numpy", description=_RUN_HELP, formatter_class=formatter)
+    p.add_argument("model", metavar="MODEL", help="model to run: binary .onnx/.pb or text ('-' reads binary stdin)")
+    p.add_argument("--input", "-i", dest="inputs", metavar="NAME=VALUE", action="append", default=[],
+                   help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)")
+    p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
+    p.add_argument("--trace", action="store_true", help="print every intermediate value of the main graph")
+    p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter)
+    p.add_argument("files", metavar="FILE", nargs="+", help="models to check: text, or binary .onnx/.pb")
+    p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
+    p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
+    p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
+    p.set_defaults(func=cmd_rules)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version (0) and usage errors (2)
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    report = _Reporter()
+    try:
+        status: int = args.func(args, report)
+    except BrokenPipeError:  # `onnxtext print m.onnx | head`: the reader left, not an error
+        _silence_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except RecursionError:  # pathological nesting (deeper than protobuf itself allows)
+        report.error(PROG, "input nested too deeply to process")
+        return EXIT_INPUT
+    return status
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so the interpreter's final flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass

@@ -1,0 +1,1 @@
+"""The ONNX IR as onnxtext sees it: dtypes, tensor literals, operator schemas."""

@@ -1,0 +1,1 @@
+"""AST ↔ protobuf: lowering (with the source map) and lifting."""

@@ -1,0 +1,519 @@
+"""Protobuf → AST, such that lowering the AST gives back the same protobuf, byte for byte.
+
+The AST uses the plain onnx syntax wherever it says exactly what the protobuf holds,
+and a property block ``@{...}`` for the rest (doc strings, metadata, field presence
+onnx.parser would not reproduce). What no syntax can express yet raises
+:class:`NotRepresentable` naming the field, so nothing is ever dropped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from onnxtext.syntax import ast as A
+from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
+from onnxtext.weights.external import iter_tensors
+from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
+from onnxtext.proto import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    TensorProto,
+    TypeProto,
+    ValueInfoProto,
+)
+from onnxtext.syntax.span import NO_SPAN
+from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
+
+__all__ = ["Lifter", "NotRepresentable", "lift_model", "lift_graph", "lift_function", "lift_node", "is_identifier"]
+
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+# Words that would read as something else in some name position.
+RESERVED = frozenset(
+    ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
+)
+_ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
+_MODEL_HEADER_FIELDS = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
+
+S = NO_SPAN
+
+
+def is_identifier(name: str) -> bool:
+    return bool(_IDENT_RE.match(name))
+
+
+def _ident(name: str) -> A.Ident:
+    return A.Ident(S, name, not is_identifier(name) or name in RESERVED or name.lower() in RESERVED)
+
+
+def _word(w: str) -> A.Word:
+    return A.Word(S, w)
+
+
+def _entry(key: str, value: A.PropValue) -> A.PropEntry:
+    return A.PropEntry(S, A.Ident(S, key), value)
+
+
+def _str(value: str | bytes) -> A.Str:
+    return A.Str(S, value.encode("utf-8") if isinstance(value, str) else value)
+
+
+def _num(value: int | float | str) -> A.Number:
+    return A.Number(S, str(value))
+
+
+def _float_text(value: float) -> str:
+    """Shortest text of a float that reads back the same, always marked as a float."""
+    if value != value:
+        return "nan"
+    if value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    text = repr(value)
+    return text
+
+
+class Lifter:
+    """Builds an AST from protobuf messages; one instance per printed object."""
+
+    def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False) -> None:
+        self.node_domain_unset = node_domain_unset
+        self.raw_tensors = raw_tensors
+
+    # ------------------------------------------------------------ generic fields
+    def value(self, fd: FieldDescriptor, v: Any, where: str) -> A.PropValue:
+        """A property value for one (non-repeated) field value."""
+        t = fd.type
+        if t == FieldDescriptor.TYPE_MESSAGE:
+            if fd.message_type.name == "GraphProto":
+                return A.GraphValue(S, self.graph(v, where))
+            if fd.message_type.name == "TensorProto":
+                return self.tensor_value(v, where)
+            return self.message_dict(v, where)
+        if t in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
+            return _str(v)
+        if t == FieldDescriptor.TYPE_BOOL:
+            return _word("true" if v else "false")
+        if t == FieldDescriptor.TYPE_ENUM:
+            ev = fd.enum_type.values_by_number.get(v)
+            return _word(ev.name) if ev is not None else _num(v)
+        if t in (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE):
+            return A.Number(S, _float_text(v)) if v == v and abs(v) != float("inf") else _word(_float_text(v))
+        return _num(v)
+
+    def field_entry(self, msg: Message, fd: FieldDescriptor, where: str) -> A.PropEntry:
+        if fd.is_repeated:
+            items = [self.value(fd, v, f"{where}.{fd.name}") for v in getattr(msg, fd.name)]
+            return _entry(fd.name, A.PropList(S, items))  # type: ignore[arg-type]
+        return _entry(fd.name, self.value(fd, getattr(msg, fd.name), f"{where}.{fd.name}"))
+
+    def message_dict(self, msg: Message, where: str) -> A.PropValue:
+        """Any message as ``{field: value, ...}``; pairs (key/value, domain/version) as ``k: v``."""
+        self._check_representable(msg, where)
+        fields = [fd for fd, _ in msg.ListFields()]
+        name = msg.DESCRIPTOR.full_name.rsplit(".", 1)[-1]
+        if name in ("StringStringEntryProto", "OperatorSetIdProto") and len(fields) == 2:
+            f1, f2 = sorted(msg.DESCRIPTOR.fields, key=lambda f: f.number)[:2]
+            return A.PropPair(S, self.value(f1, getattr(msg, f1.name), where), self.value(f2, getattr(msg, f2.name), where))  # type: ignore[return-value]
+        return A.PropDict(S, [self.field_entry(msg, fd, where) for fd in fields])
+
+    def _check_representable(self, msg: Message, where: str) -> None:
+        for fd, _ in msg.ListFields():
+            if fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.name in (
+                "TypeProto",
+                "NodeProto",
+                "AttributeProto",
+                "ValueInfoProto",
+            ):
+                raise NotRepresentable(f"{where}.{fd.name} ({fd.message_type.name}) cannot be written in text yet")
+
+    def props_for(self, msg: Message, names: Iterable[str], where: str, extra: Sequence[A.PropEntry] = ()) -> A.Props | None:
+        entries = list(extra)
+        for name in names:
+            fd = msg.DESCRIPTOR.fields_by_name[name]
+            if fd.is_repeated:
+                if len(getattr(msg, name)):
+                    entries.append(self.field_entry(msg, fd, where))
+            elif msg.HasField(name):
+                entries.append(self.field_entry(msg, fd, where))
+        return A.Props(S, entries) if entries else None
+
+    def _unknown_fields(self, msg: Message, handled: set[str], where: str) -> list[str]:
+        """Set fields that the caller does not render with syntax: they go to a property block."""
+        return [fd.name for fd, _ in msg.ListFields() if fd.name not in handled]
+
+    # ------------------------------------------------------------ model
+    def model(self, m: ModelProto) -> A.Model:
+        nodes = list(_all_nodes(m))
+        unset = sum(1 for n in nodes if not n.HasField("domain") and True)
+        set_empty = sum(1 for n in nodes if n.HasField("domain") and n.domain == "")
+        self.node_domain_unset = unset > set_empty
+        tensors = [ref.tensor for ref in iter_tensors(m)]
+        raw = sum(1 for t in tensors if t.HasField("raw_data"))
+        self.raw_tensors = raw > len(tensors) - raw
+        entries: list[A.PropEntry] = []
+        for name in _MODEL_HEADER_FIELDS:
+            fd = ModelProto.DESCRIPTOR.fields_by_name[name]
+            if fd.is_repeated:
+                if len(getattr(m, name)):
+                    entries.append(self.field_entry(m, fd, "model"))
+            elif m.HasField(name):
+                entries.append(self.field_entry(m, fd, "model"))
+        handled = set(_MODEL_HEADER_FIELDS) | {"graph", "functions"}
+        for name in self._unknown_fields(m, handled, "model"):
+            entries.append(self.field_entry(m, m.DESCRIPTOR.fields_by_name[name], "model"))
+        if self.node_domain_unset:
+            entries.append(_entry(NODE_DOMAIN_KEY, _word("unset")))
+        if self.raw_tensors:
+            entries.append(_entry(TENSOR_ENCODING_KEY, _word("raw")))
+        if not m.HasField("graph"):
+            raise NotRepresentable("model.graph is not set; onnxtext text always has a main graph")
+        header = A.Props(S, entries, header=True) if entries else None
+        graph = self.graph(m.graph, "graph")
+        functions = [self.function(f, f"functions[{i}]") for i, f in enumerate(m.functions)]
+        return A.Model(S, header, graph, functions)
+
+    # ------------------------------------------------------------ graph
+    def graph(self, g: GraphProto, where: str) -> A.Graph:
+        handled = {"name", "input", "output", "value_info", "initializer", "node"}
+        extra = self._unknown_fields(g, handled, where)
+        pre: list[A.PropEntry] = []
+        if not g.HasField("name"):
+            pre.append(_entry("name", _word("unset")))
+        props = self.props_for(g, extra, where, pre)
+        inputs = [A.Initializer(S, self.value_info(v, f"{where}.input[{i}]"), None) for i, v in enumerate(g.input)]
+        outputs = [self.value_info(v, f"{where}.output[{i}]") for i, v in enumerate(g.output)]
+        inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, f"{where}.value_info[{i}]"), None) for i, v in enumerate(g.value_info)]
+        for i, t in enumerate(g.initializer):
+            inits.append(self.initializer(t, f"{where}.initializer[{i}]"))
+        nodes = [self.node(n, f"{where}.node[{i}]") for i, n in enumerate(g.node)]
+        return A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, nodes)
+
+    def value_info(self, v: ValueInfoProto, where: str) -> A.ValueInfo:
+        handled = {"name"}
+        type_ = None
+        pre: list[A.PropEntry] = []
+        if v.HasField("type"):
+            type_, type_extra = self.type(v.type, f"{where}.type")
+            handled.add("type")
+            if type_extra is not None:
+                pre.append(_entry("type", type_extra))
+        if not v.HasField("name"):
+            pre.append(_entry("name", _word("unset")))
+        props = self.props_for(v, self._unknown_fields(v, handled, where), where, pre)
+        return A.ValueInfo(S, type_, _ident(v.name), props)
+
+    def type(self, t: TypeProto, where: str) -> tuple[A.Type, A.PropDict | None]:
+        """The type syntax and, if needed, a ``{...}`` of fields it does not show (denotation)."""
+        kind = t.WhichOneof("value")
+        extra = None
+        if t.HasField("denotation"):
+            extra = A.PropDict(S, [_entry("denotation", _str(t.denotation))])
+        if kind == "tensor_type":
+            return self._tensor_type(t.tensor_type, where, sparse=False), extra
+        if kind == "sparse_tensor_type":
+            return A.SparseTensorType(S, self._tensor_type(t.sparse_tensor_type, where, sparse=True)), extra
+        if kind == "sequence_type":
+            if not t.sequence_type.HasField("elem_type"):
+                raise NotRepresentable(f"{where}: a sequence type without element type")
+            return A.SeqType(S, self.type(t.sequence_type.elem_type, where)[0]), extra
+        if kind == "optional_type":
+            if not t.optional_type.HasField("elem_type"):
+                raise NotRepresentable(f"{where}: an optional type without element type")
+            return A.OptionalType(S, self.type(t.optional_type.elem_type, where)[0]), extra
+        if kind == "map_type":
+            mt = t.map_type
+            key = DTYPE_BY_CODE.get(mt.key_type)
+            if key is None or not mt.HasField("value_type"):
+                raise NotRepresentable(f"{where}: map type with key type {mt.key_type}")
+            return A.MapType(S, A.Ident(S, key.name), self.type(mt.value_type, where)[0]), extra
+        if kind == "opaque_type":
+            ot = t.opaque_type
+            if ot.HasField("domain") and not ot.HasField("name"):
+                raise NotRepresentable(f"{where}: an opaque type with a domain and no name")
+            return A.OpaqueType(S, ot.domain if ot.HasField("domain") else None, ot.name if ot.HasField("name") else None), extra
+        raise NotRepresentable(f"{where}: a type with no kind set")
+
+    def _tensor_type(self, tt: Any, where: str, *, sparse: bool) -> A.TensorType:
+        dt = DTYPE_BY_CODE.get(tt.elem_type)
+        if dt is None:
+            raise NotRepresentable(f"{where}: element type {tt.elem_type} has no name")
+        if not tt.HasField("shape"):
+            return A.TensorType(S, A.Ident(S, dt.name), None, sparse)
+        dims = []
+        for d in tt.shape.dim:
+            which = d.WhichOneof("value")
+            if which == "dim_value":
+                dim = A.Dim(S, value=d.dim_value)
+            elif which == "dim_param":
+                dim = A.Dim(S, param=d.dim_param, quoted=not is_identifier(d.dim_param))
+            else:
+                dim = A.Dim(S)
+            if d.HasField("denotation"):
+                dim.props = A.Props(S, [_entry("denotation", _str(d.denotation))])
+            dims.append(dim)
+        if not dims:
+            return A.TensorType(S, A.Ident(S, dt.name), [], sparse)
+        return A.TensorType(S, A.Ident(S, dt.name), dims, sparse)
+
+    # ------------------------------------------------------------ tensors
+    def tensor_parts(self, t: TensorProto, where: str) -> tuple[A.TensorType, A.TensorBody, list[A.PropEntry]]:
+        """Type, data and the property entries a tensor needs besides its name."""
+        dt = DTYPE_BY_CODE.get(t.data_type)
+        if dt is None:
+            raise NotRepresentable(f"{where}: tensor data type {t.data_type} has no name")
+        ttype = A.TensorType(S, A.Ident(S, dt.name), [A.Dim(S, value=d) for d in t.dims])
+        handled = {"name", "dims", "data_type"}
+        entries: list[A.PropEntry] = []
+        if t.data_location == TensorProto.EXTERNAL and t.HasField("data_location"):
+            items: list[A.PropValue | A.PropPair] = [A.PropPair(S, _str(e.key), _str(e.value)) for e in t.external_data]
+            body: A.TensorBody = A.ExternalBody(S, items)
+            if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
+                handled |= {"external_data", "data_location"}
+        else:
+            lits = decode_literals(t, dt)
+            if dt.kind == "string":
+                body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
+            elif dt.kind == "complex":
+                parts = [A.Word(S, v) if v[:1].isalpha() else A.Number(S, v) for v in lits.values if isinstance(v, str)]
+                body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
+            else:
+                # Numbers (and nan/inf) print as one body: no AST object per element.
+                body = A.NumberBody(S, ", ".join(lits.values))  # type: ignore[arg-type]
+            handled |= {dt.field, "raw_data"}
+            if lits.raw != (self.raw_tensors and dt.kind != "string"):
+                entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))
+        for name in self._unknown_fields(t, handled, where):
+            entries.append(self.field_entry(t, t.DESCRIPTOR.fields_by_name[name], where))
+        return ttype, body, entries
+
+    def initializer(self, t: TensorProto, where: str) -> A.Initializer:
+        ttype, body, entries = self.tensor_parts(t, where)
+        if not t.HasField("name"):
+            entries.append(_entry("name", _word("unset")))
+        props = A.Props(S, entries) if entries else None
+        return A.Initializer(S, A.ValueInfo(S, ttype, _ident(t.name), props), body)
+
+    # ------------------------------------------------------------ nodes
+    def node(self, n: NodeProto, where: str) -> A.Node:
+        handled = {"name", "input", "output", "op_type", "domain", "overload", "attribute"}
+        pre: list[A.PropEntry] = []
+        domain_parts: list[A.Ident] = []
+        if n.domain:
+            parts = n.domain.split(".")
+            if all(is_identifier(p) for p in parts):
+                domain_parts = [A.Ident(S, p) for p in parts]
+            else:
+                pre.append(_entry("domain", _str(n.domain)))
+        elif n.HasField("domain") == self.node_domain_unset:
+            pre.append(_entry("domain", _str("") if n.HasField("domain") else _word("unset")))
+        op = n.op_type
+        if not is_identifier(op) or not n.HasField("op_type"):
+            pre.append(_entry("op_type", _str(op) if n.HasField("op_type") else _word("unset")))
+            op = "Op"
+        overload = None
+        if n.HasField("overload"):
+            if is_identifier(n.overload):
+                overload = A.Ident(S, n.overload)
+            else:
+                pre.append(_entry("overload", _str(n.overload)))
+        attrs = [self.attribute(a, f"{where}.attribute[{i}]") for i, a in enumerate(n.attribute)]
+        label = None
+        has_label = n.HasField("name")
+        if has_label:
+            label = _ident(n.name) if n.name else None
+        props = self.props_for(n, self._unknown_fields(n, handled, where), where, pre)
+        return A.Node(
+            S,
+            label,
+            has_label,
+            [_ident(o) for o in n.output],
+            domain_parts,
+            A.Ident(S, op),
+            overload,
+            attrs,
+            False,
+            [_ident(i) for i in n.input],
+            props,
+        )
+
+    # ------------------------------------------------------------ attributes
+    def attribute(self, a: AttributeProto, where: str) -> A.Attribute:
+        handled = {"name", "type", "ref_attr_name"}
+        pre: list[A.PropEntry] = []
+        name = a.name
+        if not is_identifier(name) or not a.HasField("name"):
+            pre.append(_entry("name", _str(name) if a.HasField("name") else _word("unset")))
+            name = "attr"
+        type_name: A.Ident | None = None
+        value: A.AttrValue | None
+        if a.HasField("ref_attr_name"):
+            value = A.AttrRef(S, _ident(a.ref_attr_name))
+            if a.HasField("type"):
+                type_name = A.Ident(S, _ATTR_TYPE_NAMES.get(a.type, "undefined"))
+                if a.type not in _ATTR_TYPE_NAMES:
+                    pre.append(_entry("type", _num(a.type)))
+            # any value fields set next to a reference go to props
+        else:
+            value, inferred, used = self._attr_value(a, where)
+            handled |= used
+            if not a.HasField("type"):
+                pre.append(_entry("type", _word("unset")))
+            elif a.type != inferred:
+                if a.type in _ATTR_TYPE_NAMES and _compatible_annotation(a.type, inferred, value):
+                    type_name = A.Ident(S, _ATTR_TYPE_NAMES[a.type])
+                else:
+                    pre.append(_entry("type", self.value(a.DESCRIPTOR.fields_by_name["type"], a.type, where)))
+        if isinstance(value, A.AttrList) and not value.items and type_name is None:
+            type_name = A.Ident(S, _ATTR_TYPE_NAMES.get(a.type, "undefined"))
+        rest = self._unknown_fields(a, handled, where)
+        props = self.props_for(a, rest, where, pre)
+        return A.Attribute(S, A.Ident(S, name), type_name, value, props)
+
+    def _attr_value(self, a: AttributeProto, where: str) -> tuple[A.AttrValue, int, set[str]]:
+        """The value syntax, the attribute type lowering infers from it, and the fields it covers."""
+        t = a.type
+        if t == AttributeProto.INT or (t == 0 and a.HasField("i")):
+            return _num(a.i), AttributeProto.INT, {"i"}
+        if t == AttributeProto.FLOAT or (t == 0 and a.HasField("f")):
+            return self._float_value(a.f), AttributeProto.FLOAT, {"f"}
+        if t == AttributeProto.STRING or (t == 0 and a.HasField("s")):
+            return A.Str(S, a.s), AttributeProto.STRING, {"s"}
+        if t == AttributeProto.TENSOR or (t == 0 and a.HasField("t")):
+            return self.tensor_value(a.t, f"{where}.t"), AttributeProto.TENSOR, {"t"}
+        if t == AttributeProto.GRAPH or (t == 0 and a.HasField("g")):
+            return A.GraphValue(S, self.graph(a.g, f"{where}.g")), AttributeProto.GRAPH, {"g"}
+        if t == AttributeProto.TYPE_PROTO or (t == 0 and a.HasField("tp")):
+            ty, extra = self.type(a.tp, f"{where}.tp")
+            if extra is not None:
+                raise NotRepresentable(f"{where}.tp.denotation cannot be written in text yet")
+            return A.TypeValue(S, ty), AttributeProto.TYPE_PROTO, {"tp"}
+        if t == AttributeProto.INTS or (t == 0 and len(a.ints)):
+            return A.AttrList(S, [_num(i) for i in a.ints]), AttributeProto.INTS, {"ints"}
+        if t == AttributeProto.FLOATS or (t == 0 and len(a.floats)):
+            return A.AttrList(S, [self._float_value(f) for f in a.floats]), AttributeProto.FLOATS, {"floats"}
+        if t == AttributeProto.STRINGS or (t == 0 and len(a.strings)):
+            return A.AttrList(S, [A.Str(S, s) for s in a.strings]), AttributeProto.STRINGS, {"strings"}
+        if t == AttributeProto.TENSORS or (t == 0 and len(a.tensors)):
+            return A.AttrList(S, [self.tensor_value(x, f"{where}.tensors[{i}]") for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
+        if t == AttributeProto.GRAPHS or (t == 0 and len(a.graphs)):
+            return A.AttrList(S, [A.GraphValue(S, self.graph(x, f"{where}.graphs[{i}]")) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
+        if t == AttributeProto.SPARSE_TENSOR or (t == 0 and a.HasField("sparse_tensor")):
+            return self._sparse_dict(a.sparse_tensor, f"{where}.sparse_tensor"), AttributeProto.SPARSE_TENSOR, {"sparse_tensor"}
+        if t == AttributeProto.SPARSE_TENSORS or (t == 0 and len(a.sparse_tensors)):
+            items_ = [self._sparse_dict(x, f"{where}.sparse_tensors[{i}]") for i, x in enumerate(a.sparse_tensors)]
+            return A.AttrList(S, items_), AttributeProto.SPARSE_TENSORS, {"sparse_tensors"}  # type: ignore[arg-type]
+        if t == AttributeProto.TYPE_PROTOS or (t == 0 and len(a.type_protos)):
+            items: list[A.SingleValue] = []
+            for i, x in enumerate(a.type_protos):
+                ty, extra = self.type(x, f"{where}.type_protos[{i}]")
+                if extra is not None:
+                    raise NotRepresentable(f"{where}.type_protos[{i}].denotation cannot be written in text yet")
+                items.append(A.TypeValue(S, ty))
+            return A.AttrList(S, items), AttributeProto.TYPE_PROTOS, {"type_protos"}
+        raise NotRepresentable(f"{where}: attribute '{a.name}' of type {t} cannot be written in text yet")
+
+    def _sparse_dict(self, sp: Any, where: str) -> A.PropDict:
+        value = self.message_dict(sp, where)
+        assert isinstance(value, A.PropDict)
+        return value
+
+    def _float_value(self, f: float) -> A.SingleValue:
+        text = _float_text(f)
+        if text == "nan" or text.lstrip("-") == "inf":
+            if text == "nan" and not _is_canonical_nan32(f):
+                raise NotRepresentable("a float attribute holds a NaN with a payload")
+            if text == "-inf":
+                return A.Number(S, "-inf")
+            return A.TypeValue(S, A.TensorType(S, A.Ident(S, text), []))
+        return A.Number(S, format_float32(f))
+
+    def tensor_value(self, t: TensorProto, where: str) -> A.TensorValue:
+        """An attribute's tensor; fields the syntax does not show go to its own ``@{...}``."""
+        ttype, body, entries = self.tensor_parts(t, where)
+        if not t.HasField("name"):
+            entries.append(_entry("name", _word("unset")))
+        props = A.Props(S, entries) if entries else None
+        name = _ident(t.name) if t.name or props is not None else None
+        return A.TensorValue(S, ttype, name, False, body, props)
+
+    # ------------------------------------------------------------ functions
+    def function(self, f: FunctionProto, where: str) -> A.Function:
+        header_fields = [fd.name for fd, _ in f.ListFields() if fd.name not in {"name", "input", "output", "attribute", "attribute_proto", "node", "value_info"}]
+        entries = [self.field_entry(f, f.DESCRIPTOR.fields_by_name[n], where) for n in header_fields]
+        header = A.Props(S, entries, header=True) if entries else None
+        attrs: list[A.Attribute] = [A.Attribute(S, _ident(n), None, None) for n in f.attribute]
+        for i, ap in enumerate(f.attribute_proto):
+            attrs.append(self.attribute(ap, f"{where}.attribute_proto[{i}]"))
+        inputs = [A.ValueInfo(S, None, _ident(n)) for n in f.input]
+        outputs = [A.ValueInfo(S, None, _ident(n)) for n in f.output]
+        vis = [self.value_info(v, f"{where}.value_info[{i}]") for i, v in enumerate(f.value_info)]
+        nodes = [self.node(n, f"{where}.node[{i}]") for i, n in enumerate(f.node)]
+        if not f.HasField("name"):
+            raise NotRepresentable(f"{where}: a function without a name")
+        return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, nodes)
+
+
+def _compatible_annotation(declared: int, inferred: int, value: Any) -> bool:
+    """Whether writing ``name: declared = value`` lowers to ``declared`` with the same data."""
+    if declared == AttributeProto.FLOAT and inferred == AttributeProto.FLOAT:
+        return True
+    if declared == AttributeProto.FLOATS and inferred == AttributeProto.FLOATS:
+        return True
+    return declared == inferred
+
+
+def _is_canonical_nan32(f: float) -> bool:
+    import struct
+
+    return struct.pack("<f", f) == struct.pack("<f", float("nan"))
+
+
+def _all_graphs(m: ModelProto) -> Iterable[GraphProto]:
+    stack = [m.graph]
+    for f in m.functions:
+        for n in f.node:
+            stack.extend(_subgraphs(n))
+    while stack:
+        g = stack.pop()
+        yield g
+        for n in g.node:
+            stack.extend(_subgraphs(n))
+
+
+def _subgraphs(n: NodeProto) -> list[GraphProto]:
+    out: list[GraphProto] = []
+    for a in n.attribute:
+        if a.HasField("g"):
+            out.append(a.g)
+        out.extend(a.graphs)
+    return out
+
+
+def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
+    for g in _all_graphs(m):
+        yield from g.node
+    for f in m.functions:
+        yield from f.node
+
+
+def lift_model(m: ModelProto) -> A.Model:
+    return Lifter().model(m)
+
+
+def lift_graph(g: GraphProto) -> A.Graph:
+    return Lifter().graph(g, "graph")
+
+
+def lift_function(f: FunctionProto) -> A.Function:
+    return Lifter().function(f, "function")
+
+
+def lift_node(n: NodeProto) -> A.Node:
+    return Lifter().node(n, "node")

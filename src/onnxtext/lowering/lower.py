@@ -1,0 +1,654 @@
+"""AST → protobuf, exactly as ``onnx.parser`` builds it, plus a source map.
+
+Where onnx.parser silently accepts invalid data (a value count that does not match
+the shape, an integer out of its type's range, a list of tensors it drops) this
+module reports a located diagnostic instead. Field presence follows onnx.parser:
+e.g. every node gets ``domain`` set unless the text says it is unset.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from google.protobuf.message import Message
+
+from onnxtext.syntax import ast as A
+from onnxtext.diagnostics import Diagnostic
+from onnxtext.ir.dtypes import BY_NAME as DTYPES
+from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
+from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int, suggest
+from onnxtext.proto import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    TensorProto,
+    TypeProto,
+    ValueInfoProto,
+)
+from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.ir.tensor_data import encode_number_text, encode_values, parse_float32
+
+__all__ = ["SourceMap", "Lowering", "lower_model", "lower_graph", "lower_function", "lower_node", "lower_nodes"]
+
+# Diagnostic codes of the lowering.
+UNKNOWN_TYPE = "L001"
+BAD_TENSOR = "L002"
+ATTR_TYPE = "L003"
+BAD_NUMBER = "L004"
+BAD_HEADER = "L005"
+BAD_NAME = "L006"
+NOT_TENSOR = "L007"
+
+ATTRIBUTE_TYPES: dict[str, int] = {
+    "float": AttributeProto.FLOAT,
+    "int": AttributeProto.INT,
+    "string": AttributeProto.STRING,
+    "tensor": AttributeProto.TENSOR,
+    "graph": AttributeProto.GRAPH,
+    "sparse_tensor": AttributeProto.SPARSE_TENSOR,
+    "type_proto": AttributeProto.TYPE_PROTO,
+    "floats": AttributeProto.FLOATS,
+    "ints": AttributeProto.INTS,
+    "strings": AttributeProto.STRINGS,
+    "tensors": AttributeProto.TENSORS,
+    "graphs": AttributeProto.GRAPHS,
+    "sparse_tensors": AttributeProto.SPARSE_TENSORS,
+    "type_protos": AttributeProto.TYPE_PROTOS,
+}
+_SINGLETON: dict[int, int] = {
+    AttributeProto.FLOATS: AttributeProto.FLOAT,
+    AttributeProto.INTS: AttributeProto.INT,
+    AttributeProto.STRINGS: AttributeProto.STRING,
+    AttributeProto.TENSORS: AttributeProto.TENSOR,
+    AttributeProto.GRAPHS: AttributeProto.GRAPH,
+    AttributeProto.SPARSE_TENSORS: AttributeProto.SPARSE_TENSOR,
+    AttributeProto.TYPE_PROTOS: AttributeProto.TYPE_PROTO,
+}
+_LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
+_SPECIAL_FLOATS = ("nan", "inf", "infinity")
+
+# Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
+NODE_DOMAIN_KEY = "node_domain"
+TENSOR_ENCODING_KEY = "tensor_encoding"
+ENCODING_KEY = "encoding"
+
+
+@dataclass
+class SourceMap:
+    """Proto paths (``graph/node[3]``, ``functions[0]/node[1]/attribute[0]``) → AST nodes.
+
+    Graphs and tensors written as property values are under their proto paths too
+    (``training_info[0]/algorithm/node[2]``, ``graph/sparse_initializer[1]/values``).
+    """
+
+    entries: dict[str, A.AstNode] = field(default_factory=dict)
+
+    def span(self, path: str) -> Span | None:
+        node = self.entries.get(path)
+        return node.span if node is not None else None
+
+    def __contains__(self, path: str) -> bool:
+        return path in self.entries
+
+    def __getitem__(self, path: str) -> A.AstNode:
+        return self.entries[path]
+
+
+
+class Lowering:
+    """One lowering run: holds the diagnostics, the source map and file-wide defaults."""
+
+    def __init__(self, source: SourceFile | None = None, *, track: bool = True) -> None:
+        self.source_map = SourceMap()
+        self.sink = FieldSink(source, structured=self._structured, marks=self.source_map.entries if track else None)
+        self.track = track
+        self.node_domain_unset = False
+        self.raw_tensors = False
+        self._attr_raw: bool | None = None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return self.sink.diags
+
+    def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
+        self.sink.error(code, message, span, fix)
+
+    def _mark(self, path: str, node: A.AstNode) -> None:
+        if self.track:
+            self.source_map.entries[path] = node
+
+    # ------------------------------------------------------------ model and header
+    def model(self, m: A.Model) -> ModelProto:
+        proto = ModelProto()
+        if m.header is not None:
+            # File-wide defaults first: header entries such as training_info hold graphs they apply to.
+            for entry in m.header.entries:
+                self._model_key(proto, entry, self.sink)
+            apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
+            self._mark("header", m.header)
+        self.graph(m.graph, proto.graph, "graph")
+        for i, f in enumerate(m.functions, len(proto.functions)):  # after any functions the header gave
+            self.function(f, proto.functions.add(), f"functions[{i}]")
+        return proto
+
+    def _model_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        key = entry.key.value
+        value = entry.value
+        if key == NODE_DOMAIN_KEY:
+            if isinstance(value, A.Word) and value.value in (UNSET, "set"):
+                self.node_domain_unset = value.value == UNSET
+            else:
+                self.error(BAD_HEADER, f"'{NODE_DOMAIN_KEY}' takes 'unset' or 'set'", value.span)
+            return True
+        if key == TENSOR_ENCODING_KEY:
+            if isinstance(value, A.Word) and value.value in ("raw", "typed"):
+                self.raw_tensors = value.value == "raw"
+            else:
+                self.error(BAD_HEADER, f"'{TENSOR_ENCODING_KEY}' takes 'raw' or 'typed'", value.span)
+            return True
+        return False
+
+    # ------------------------------------------------------------ graphs
+    def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
+        self._mark(path, g)
+        proto.name = self.name(g.name)
+        if g.inputs is not None:
+            for i, item in enumerate(g.inputs):
+                vi = proto.input.add()
+                ipath = f"{path}/input[{i}]"
+                self.value_info(item.info, vi, ipath)
+                self._mark(ipath, item)
+                if item.body is not None:
+                    k = len(proto.initializer)
+                    t = proto.initializer.add()
+                    t.name = vi.name
+                    self.tensor_data(t, item.info.type, item.body, item.info.span)
+                    self._mark(f"{path}/initializer[{k}]", item)
+        for i, out in enumerate(g.outputs):
+            opath = f"{path}/output[{i}]"
+            self.value_info(out, proto.output.add(), opath)
+            self._mark(opath, out)
+        if g.initializers is not None:
+            for item in g.initializers:
+                if item.body is not None:
+                    tpath = f"{path}/initializer[{len(proto.initializer)}]"
+                    t = proto.initializer.add()
+                    t.name = self.name(item.info.name)
+                    raw = self._encoding(item.info.props)
+                    self.tensor_data(t, item.info.type, item.body, item.info.span, raw)
+                    self._apply_tensor_props(t, item.info.props, tpath)
+                    self._mark(tpath, item)
+                else:
+                    vpath = f"{path}/value_info[{len(proto.value_info)}]"
+                    self.value_info(item.info, proto.value_info.add(), vpath)
+                    self._mark(vpath, item)
+        self.nodes(g.nodes, proto.node, path)
+        if g.props is not None:
+            apply_entries(proto, g.props.entries, self.sink, path)
+        return proto
+
+    def _structured(self, msg: Message, value: A.AstNode, path: str) -> bool:
+        """Lower a graph or tensor written inside a property value (training_info, sparse tensors) at ``path``."""
+        if isinstance(value, A.GraphValue) and isinstance(msg, GraphProto):
+            self.graph(value.graph, msg, path)
+            return True
+        if isinstance(value, A.TensorValue) and isinstance(msg, TensorProto):
+            saved, self._attr_raw = self._attr_raw, None
+            self._tensor_value(value, msg, path)
+            self._attr_raw = saved
+            return True
+        return False
+
+    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None, path: str) -> None:
+        if props is None:
+            return
+        apply_entries(t, props.entries, self.sink, path, special=self._tensor_key, extra_keys=[ENCODING_KEY])
+
+    def _tensor_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        return entry.key.value == ENCODING_KEY  # read by _encoding before the data is encoded
+
+    def _encoding(self, props: A.Props | None) -> bool | None:
+        """``encoding: raw|typed`` of a tensor's property block, if given."""
+        if props is None:
+            return None
+        for entry in props.entries:
+            if entry.key.value == ENCODING_KEY:
+                v = entry.value
+                if isinstance(v, A.Word) and v.value in ("raw", "typed"):
+                    return v.value == "raw"
+                self.error(BAD_HEADER, f"'{ENCODING_KEY}' takes 'raw' or 'typed'", v.span)
+        return None
+
+    def nodes(self, nodes: list[A.Node], container: Any, path: str) -> None:
+        for i, n in enumerate(nodes, len(container)):  # after any nodes a function's header gave
+            self.node(n, container.add(), f"{path}/node[{i}]")
+
+    # ------------------------------------------------------------ names and types
+    def name(self, ident: A.Ident) -> str:
+        value = ident.value
+        if ident.quoted:
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                self.error(BAD_NAME, "a name must be valid UTF-8 text", ident.span)
+                return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return value
+
+    def dtype(self, ident: A.Ident) -> int:
+        dt = DTYPES.get(ident.value)
+        if dt is None:
+            self.error(UNKNOWN_TYPE, f"unknown element type '{ident.value}'{suggest(ident.value, list(DTYPES))}", ident.span)
+            return 0
+        return dt.code
+
+    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto, path: str) -> None:
+        if vi.type is not None:
+            self.type(vi.type, proto.type, f"{path}/type")
+        proto.name = self.name(vi.name)
+        if vi.props is not None:
+            apply_entries(proto, vi.props.entries, self.sink, path)
+
+    def type(self, t: A.Type, proto: TypeProto, path: str) -> None:
+        """Fill ``proto``, the TypeProto at proto ``path``."""
+        if isinstance(t, A.TensorType):
+            tt = proto.tensor_type
+            tt.elem_type = self.dtype(t.elem)
+            self._shape(t, tt, path, "tensor_type")
+        elif isinstance(t, A.SeqType):
+            proto.sequence_type.SetInParent()
+            self.type(t.elem, proto.sequence_type.elem_type, f"{path}/sequence_type/elem_type")
+        elif isinstance(t, A.MapType):
+            mt = proto.map_type
+            mt.key_type = self.dtype(t.key)
+            self.type(t.value, mt.value_type, f"{path}/map_type/value_type")
+        elif isinstance(t, A.OptionalType):
+            proto.optional_type.SetInParent()
+            self.type(t.elem, proto.optional_type.elem_type, f"{path}/optional_type/elem_type")
+        elif isinstance(t, A.SparseTensorType):
+            st = proto.sparse_tensor_type
+            st.elem_type = self.dtype(t.tensor.elem)
+            self._shape(t.tensor, st, path, "sparse_tensor_type")
+        elif isinstance(t, A.OpaqueType):
+            ot = proto.opaque_type
+            ot.SetInParent()
+            if t.domain is not None:
+                ot.domain = t.domain
+            if t.name is not None:
+                ot.name = t.name
+        else:  # pragma: no cover
+            raise TypeError(type(t).__name__)
+
+    def _shape(self, t: A.TensorType, tt: Any, path: str, kind: str) -> None:
+        """Fill the shape of ``tt``, field ``kind`` of the TypeProto at ``path``."""
+        if t.shape is None:
+            return
+        shape = tt.shape
+        shape.SetInParent()
+        for i, d in enumerate(t.shape):
+            dim = shape.dim.add()
+            if d.value is not None:
+                dim.dim_value = d.value
+            elif d.param is not None:
+                dim.dim_param = d.param
+            if d.props is not None:
+                apply_entries(dim, d.props.entries, self.sink, f"{path}/{kind}/shape/dim[{i}]")
+
+    # ------------------------------------------------------------ tensors
+    def tensor_data(self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None) -> None:
+        """Fill ``t`` (name already set) from its declared type and data."""
+        if not isinstance(type_, A.TensorType):
+            self.error(NOT_TENSOR, "a value with data must have a tensor type such as float[2]", type_.span if type_ else where)
+            return
+        code = self.dtype(type_.elem)
+        t.data_type = code
+        for d in type_.shape or []:
+            if d.value is None:
+                self.error(BAD_TENSOR, "a tensor with data needs numeric dimensions", d.span)
+                return
+            t.dims.append(d.value)
+        if isinstance(body, A.ExternalBody):
+            if any(isinstance(i, A.PropPair) and isinstance(i.key, A.Str) and i.key.value == b"digest" for i in body.items):
+                self.error(
+                    BAD_TENSOR,
+                    "this tensor is a digest (sha256 and statistics from 'onnxtext print --weights digest'), not data: "
+                    "digest texts are for reading and diffing only and cannot be parsed back; "
+                    "print the model with --weights inline or --weights external",
+                    body.span,
+                )
+                return
+            t.data_location = TensorProto.EXTERNAL
+            for item in body.items:
+                entry = t.external_data.add()
+                if not (isinstance(item, A.PropPair) and isinstance(item.key, A.Str) and isinstance(item.value, A.Str)):
+                    self.error(BAD_TENSOR, 'external data is a list of "key": "value" strings', item.span)
+                    continue
+                try:
+                    entry.key = item.key.value.decode("utf-8")
+                    entry.value = item.value.value.decode("utf-8")
+                except UnicodeDecodeError:
+                    self.error(BAD_TENSOR, "external data keys and values must be valid UTF-8 text", item.span)
+                    continue
+                if entry.key == "location":
+                    problem = location_problem(entry.value)
+                    if problem is not None:  # the data would be read from outside the text's folder
+                        self.error(UNSAFE_LOCATION, problem, item.value.span)
+            return
+        if code == 0:
+            return
+        dt = DTYPES[type_.elem.value]
+        # The file-wide default never applies to strings, which have no raw encoding.
+        use_raw = (self.raw_tensors and dt.kind != "string") if raw is None else raw
+        if isinstance(body, A.NumberBody):
+            errors = encode_number_text(t, dt, body.text, raw=use_raw)
+            if errors:
+                for e in errors[:5]:
+                    span = self._item_span(body, e.index)
+                    message = e.message
+                    if len(span) == 0:
+                        message = "expected a number here (two commas in a row, or a trailing comma)"
+                    self.error(BAD_TENSOR, message, span)
+            return
+        literals: list[tuple[str, Any]] = []
+        values: list[A.Number | A.Str | A.Word] = []
+        for lit in body.values:
+            if isinstance(lit, A.ComplexLiteral):
+                if dt.kind != "complex":
+                    self.error(BAD_TENSOR, f"a (real, imaginary) pair is a complex value, but the tensor is {dt.name}", lit.span)
+                    return
+                for part in (lit.real, lit.imag):
+                    if isinstance(part, (A.Number, A.Word)):
+                        values.append(part)
+                    else:
+                        self.error(BAD_TENSOR, "the parts of a complex value are numbers", part.span)
+                        return
+            else:
+                values.append(lit)
+        for v in values:
+            if isinstance(v, A.Number):
+                literals.append(("int" if v.is_int else ("special" if v.text.lstrip("-").isalpha() else "float"), v.text))
+            elif isinstance(v, A.Str):
+                literals.append(("string", v.value))
+            elif v.value.lower() in _SPECIAL_FLOATS:
+                literals.append(("special", v.value))
+            elif v.value in ("true", "false"):
+                literals.append(("bool", v.value))
+            else:
+                literals.append(("word", v.value))
+        errors = encode_values(t, dt, literals, raw=use_raw)
+        for e in errors[:5]:
+            span = values[e.index].span if 0 <= e.index < len(values) else body.span
+            self.error(BAD_TENSOR, e.message, span)
+
+    def _item_span(self, body: A.NumberBody, index: int) -> Span:
+        """The span of the ``index``-th number of a number body (computed only for errors)."""
+        text = body.text
+        offset = body.span.start + 1
+        pos = 0
+        for i, part in enumerate(text.split(",")):
+            if i == index:
+                if not part.strip():  # an empty item: point at the comma or brace after it
+                    at = offset + pos + len(part)
+                    return Span(at, at)
+                lead = len(part) - len(part.lstrip())
+                return Span(offset + pos + lead, offset + pos + len(part.rstrip()))
+            pos += len(part) + 1
+        return body.span
+
+    # ------------------------------------------------------------ nodes and attributes
+    def node(self, n: A.Node, proto: NodeProto, path: str) -> None:
+        self._mark(path, n)
+        if n.has_label:
+            proto.name = self.name(n.label) if n.label is not None else ""
+        for o in n.outputs:
+            proto.output.append(self.name(o))
+        domain = ".".join(p.value for p in n.domain)
+        if domain or not self.node_domain_unset:
+            proto.domain = domain
+        proto.op_type = n.op_type.value
+        if n.overload is not None:
+            proto.overload = n.overload.value
+        for i, a in enumerate(n.attributes):
+            self.attribute(a, proto.attribute.add(), f"{path}/attribute[{i}]")
+        for i_ in n.inputs:
+            proto.input.append(self.name(i_))
+        if n.props is not None:
+            apply_entries(proto, n.props.entries, self.sink, path)
+
+    def attribute(self, a: A.Attribute, proto: AttributeProto, path: str) -> None:
+        self._mark(path, a)
+        proto.name = a.name.value
+        expected = 0
+        if a.type_name is not None:
+            tn = a.type_name.value
+            if tn in ATTRIBUTE_TYPES:
+                expected = ATTRIBUTE_TYPES[tn]
+                proto.type = expected  # type: ignore[assignment]
+            elif tn != "undefined":
+                self.error(
+                    ATTR_TYPE,
+                    f"unknown attribute type '{tn}'{suggest(tn, list(ATTRIBUTE_TYPES))}",
+                    a.type_name.span,
+                )
+        value = a.value
+        self._attr_raw = self._encoding(a.props)
+        if isinstance(value, A.AttrList):
+            self._attr_list(value, proto, expected, path)
+        elif value is not None:
+            if expected in _SINGLETON and not isinstance(value, A.AttrRef):
+                self.error(ATTR_TYPE, f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]", value.span)
+            self._single(value, proto, expected, path)
+        if a.props is not None:
+            apply_entries(proto, a.props.entries, self.sink, path, special=self._attr_key)
+
+    def _attr_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+        return entry.key.value == ENCODING_KEY  # applies to the attribute's tensors
+
+    def _single(self, v: A.SingleValue, proto: AttributeProto, expected: int, path: str) -> None:
+        """Set one value on ``proto`` (as onnx's ParseSingleAttributeValue does)."""
+        if isinstance(v, A.AttrRef):
+            proto.ref_attr_name = self.name(v.name)
+            return
+        kind = self._value_kind(v)
+        if expected and expected != kind:
+            if expected == AttributeProto.FLOAT and kind == AttributeProto.INT:
+                kind = AttributeProto.FLOAT
+            else:
+                self.error(
+                    ATTR_TYPE,
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared {_ATTR_NAMES.get(expected, '?')}",
+                    v.span,
+                )
+                return
+        proto.type = kind  # type: ignore[assignment]
+        if kind == AttributeProto.INT:
+            assert isinstance(v, A.Number)
+            i = parse_int(v, self.sink, what="a 64-bit integer")
+            if i is not None:
+                proto.i = i
+        elif kind == AttributeProto.FLOAT:
+            proto.f = self._float(v)
+        elif kind == AttributeProto.STRING:
+            assert isinstance(v, A.Str)
+            proto.s = v.value
+        elif kind == AttributeProto.TENSOR:
+            assert isinstance(v, A.TensorValue)
+            self._tensor_value(v, proto.t, f"{path}/t")
+        elif kind == AttributeProto.GRAPH:
+            assert isinstance(v, A.GraphValue)
+            self.graph(v.graph, proto.g, f"{path}/g")
+        elif kind == AttributeProto.TYPE_PROTO:
+            assert isinstance(v, A.TypeValue)
+            self.type(v.type, proto.tp, f"{path}/tp")
+        elif kind == AttributeProto.SPARSE_TENSOR:
+            assert isinstance(v, A.PropDict)
+            proto.sparse_tensor.SetInParent()
+            self._sparse(v, proto.sparse_tensor, f"{path}/sparse_tensor")
+
+    def _value_kind(self, v: A.SingleValue) -> int:
+        if isinstance(v, A.Number):
+            return AttributeProto.INT if v.is_int else AttributeProto.FLOAT
+        if isinstance(v, A.Str):
+            return AttributeProto.STRING
+        if isinstance(v, A.TensorValue):
+            return AttributeProto.TENSOR
+        if isinstance(v, A.GraphValue):
+            return AttributeProto.GRAPH
+        if isinstance(v, A.PropDict):
+            return AttributeProto.SPARSE_TENSOR
+        if isinstance(v, A.TypeValue):
+            t = v.type
+            if isinstance(t, A.TensorType) and t.shape == [] and t.elem.value.lower() in _SPECIAL_FLOATS:
+                return AttributeProto.FLOAT
+            return AttributeProto.TYPE_PROTO
+        return 0
+
+    def _float(self, v: A.SingleValue) -> float:
+        if isinstance(v, A.Number):
+            return parse_float32(v.text)
+        assert isinstance(v, A.TypeValue) and isinstance(v.type, A.TensorType)
+        word = v.type.elem.value.lower()
+        return math.nan if word == "nan" else math.inf
+
+    def _tensor_value(self, v: A.TensorValue, t: TensorProto, path: str) -> None:
+        self._mark(path, v)
+        t.name = self.name(v.name) if v.name is not None else ""
+        raw = self._encoding(v.props)
+        self.tensor_data(t, v.type, v.body, v.span, self._attr_raw if raw is None else raw)
+        self._apply_tensor_props(t, v.props, path)
+
+    def _sparse(self, v: A.PropDict, sparse: Any, path: str) -> None:
+        """A sparse tensor attribute value: its values, indices and dims are property entries."""
+        self._mark(path, v)
+        apply_entries(sparse, v.entries, self.sink, path)
+
+    def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: str) -> None:
+        if not lst.items:
+            if expected == 0:
+                self.error(ATTR_TYPE, "an empty list needs a type annotation, e.g. 'name: ints = []'", lst.span)
+            elif expected not in _SINGLETON:
+                self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+            return
+        if expected and expected not in _SINGLETON:
+            self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+            return
+        item_expected = _SINGLETON.get(expected, 0)
+        kinds = [self._value_kind(v) for v in lst.items]
+        if not item_expected:
+            distinct = set(kinds)
+            if distinct <= {AttributeProto.INT, AttributeProto.FLOAT} and AttributeProto.FLOAT in distinct:
+                item_expected = AttributeProto.FLOAT
+            elif len(distinct) > 1:
+                self.error(ATTR_TYPE, "the values of a list attribute must all be of one type", lst.span)
+                return
+            else:
+                item_expected = kinds[0]
+        if item_expected == 0:
+            self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
+            return
+        proto.type = _LIST_OF[item_expected]  # type: ignore[assignment]
+        for k, v in zip(kinds, lst.items):
+            if isinstance(v, A.AttrRef):
+                self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
+                continue
+            if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
+                self.error(
+                    ATTR_TYPE,
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds {_ATTR_NAMES.get(item_expected, '?')} values",
+                    v.span,
+                )
+                continue
+            if item_expected == AttributeProto.INT:
+                assert isinstance(v, A.Number)
+                i = parse_int(v, self.sink, what="a 64-bit integer")
+                if i is not None:
+                    proto.ints.append(i)
+            elif item_expected == AttributeProto.FLOAT:
+                proto.floats.append(self._float(v))
+            elif item_expected == AttributeProto.STRING:
+                assert isinstance(v, A.Str)
+                proto.strings.append(v.value)
+            elif item_expected == AttributeProto.TENSOR:
+                assert isinstance(v, A.TensorValue)
+                k_ = len(proto.tensors)
+                self._tensor_value(v, proto.tensors.add(), f"{path}/tensors[{k_}]")
+            elif item_expected == AttributeProto.GRAPH:
+                assert isinstance(v, A.GraphValue)
+                k_ = len(proto.graphs)
+                self.graph(v.graph, proto.graphs.add(), f"{path}/graphs[{k_}]")
+            elif item_expected == AttributeProto.TYPE_PROTO:
+                assert isinstance(v, A.TypeValue)
+                k_ = len(proto.type_protos)
+                self.type(v.type, proto.type_protos.add(), f"{path}/type_protos[{k_}]")
+            elif item_expected == AttributeProto.SPARSE_TENSOR:
+                assert isinstance(v, A.PropDict)
+                k_ = len(proto.sparse_tensors)
+                self._sparse(v, proto.sparse_tensors.add(), f"{path}/sparse_tensors[{k_}]")
+
+    # ------------------------------------------------------------ functions
+    def function(self, f: A.Function, proto: FunctionProto, path: str) -> FunctionProto:
+        self._mark(path, f)
+        if f.header is not None:
+            apply_entries(proto, f.header.entries, self.sink, path)
+        proto.name = self.name(f.name)
+        for a in f.attributes or []:
+            if a.value is None and a.type_name is None:
+                proto.attribute.append(self.name(a.name))
+            else:
+                k = len(proto.attribute_proto)
+                self.attribute(a, proto.attribute_proto.add(), f"{path}/attribute_proto[{k}]")
+        for vi in f.inputs:
+            proto.input.append(self.name(vi.name))
+            if vi.type is not None:
+                self._function_value_info(vi, proto, path)
+        for vi in f.outputs:
+            proto.output.append(self.name(vi.name))
+            if vi.type is not None:
+                self._function_value_info(vi, proto, path)
+        for vi in f.value_infos or []:
+            self._function_value_info(vi, proto, path)
+        self.nodes(f.nodes, proto.node, path)
+        return proto
+
+    def _function_value_info(self, vi: A.ValueInfo, proto: FunctionProto, path: str) -> None:
+        k = len(proto.value_info)
+        self.value_info(vi, proto.value_info.add(), f"{path}/value_info[{k}]")
+
+
+def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
+    return entry.key.value in (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
+
+
+_ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
+
+
+def lower_model(m: A.Model, source: SourceFile | None = None) -> tuple[ModelProto, Lowering]:
+    lw = Lowering(source)
+    return lw.model(m), lw
+
+
+def lower_graph(g: A.Graph, source: SourceFile | None = None) -> tuple[GraphProto, Lowering]:
+    lw = Lowering(source)
+    return lw.graph(g, GraphProto(), "graph"), lw
+
+
+def lower_function(f: A.Function, source: SourceFile | None = None) -> tuple[FunctionProto, Lowering]:
+    lw = Lowering(source)
+    return lw.function(f, FunctionProto(), "function"), lw
+
+
+def lower_node(n: A.Node, source: SourceFile | None = None) -> tuple[NodeProto, Lowering]:
+    lw = Lowering(source)
+    proto = NodeProto()
+    lw.node(n, proto, "node")
+    return proto, lw
+
+
+def lower_nodes(nodes: list[A.Node], source: SourceFile | None = None) -> tuple[list[NodeProto], Lowering]:
+    lw = Lowering(source)
+    graph = GraphProto()
+    lw.nodes(nodes, graph.node, "nodes")
+    return list(graph.node), lw

@@ -1,0 +1,394 @@
+"""The onnxtext syntax tree: small typed classes, each carrying its source ``span``.
+
+The tree mirrors the text, not the protobuf: it keeps what a formatter needs
+(comments, literal spellings, which optional syntax was used) and leaves meaning
+to ``lower.py``. Nodes built by ``lift.py`` from a protobuf have ``NO_SPAN``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from onnxtext.syntax.span import NO_SPAN, Span
+
+__all__ = [
+    "AstNode",
+    "Ident",
+    "Str",
+    "Number",
+    "Word",
+    "PropEntry",
+    "PropList",
+    "PropDict",
+    "PropPair",
+    "PropValue",
+    "Props",
+    "Dim",
+    "TensorType",
+    "SeqType",
+    "MapType",
+    "OptionalType",
+    "SparseTensorType",
+    "OpaqueType",
+    "Type",
+    "ValueInfo",
+    "NumberBody",
+    "ComplexLiteral",
+    "LiteralBody",
+    "ExternalBody",
+    "TensorBody",
+    "Initializer",
+    "TensorValue",
+    "AttrRef",
+    "TypeValue",
+    "GraphValue",
+    "AttrList",
+    "SingleValue",
+    "AttrValue",
+    "Attribute",
+    "Node",
+    "Graph",
+    "Function",
+    "Model",
+    "Comment",
+    "NODE_KINDS",
+]
+
+
+@dataclass(slots=True, eq=False)
+class AstNode:
+    span: Span
+
+
+# ---------------------------------------------------------------- leaves
+
+
+@dataclass(slots=True, eq=False)
+class Ident(AstNode):
+    """A name: an identifier or a quoted string used as a name (``quoted`` tells which)."""
+
+    value: str
+    quoted: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class Str(AstNode):
+    """A string literal; ``value`` holds the bytes it denotes (escapes resolved)."""
+
+    value: bytes
+
+    @property
+    def text(self) -> str:
+        return self.value.decode("utf-8", "surrogateescape")
+
+
+@dataclass(slots=True, eq=False)
+class Number(AstNode):
+    """A numeric literal kept as written (``-1``, ``2.5e3``, ``-inf``); meaning depends on context."""
+
+    text: str
+
+    @property
+    def is_int(self) -> bool:
+        t = self.text
+        if t[:2] in ("0x", "0X"):
+            return True
+        return not ("." in t or "e" in t or "E" in t or "n" in t or "N" in t)
+
+
+@dataclass(slots=True, eq=False)
+class Word(AstNode):
+    """A bare word in a value position (``unset``, ``nan``, ``inf``, ``true``)."""
+
+    value: str
+
+
+# ---------------------------------------------------------------- property blocks
+
+
+@dataclass(slots=True, eq=False)
+class PropList(AstNode):
+    items: list[PropValue | PropPair]
+
+
+@dataclass(slots=True, eq=False)
+class PropDict(AstNode):
+    entries: list[PropEntry]
+
+
+@dataclass(slots=True, eq=False)
+class PropPair(AstNode):
+    """``key: value`` inside a list, e.g. ``"" : 18`` in ``opset_import``."""
+
+    key: PropValue
+    value: PropValue
+
+
+PropValue = Union[Number, Str, Word, PropList, PropDict, "GraphValue", "TensorValue"]
+
+
+@dataclass(slots=True, eq=False)
+class PropEntry(AstNode):
+    key: Ident
+    value: PropValue
+
+
+@dataclass(slots=True, eq=False)
+class Props(AstNode):
+    """A header ``< ... >`` or an extension block ``@{ ... }``."""
+
+    entries: list[PropEntry]
+    header: bool = False
+
+
+# ---------------------------------------------------------------- types
+
+
+@dataclass(slots=True, eq=False)
+class Dim(AstNode):
+    """One dimension: ``value`` (int), ``param`` (symbol) or neither (``?``)."""
+
+    value: int | None = None
+    param: str | None = None
+    quoted: bool = False
+    props: Props | None = None
+
+
+@dataclass(slots=True, eq=False)
+class TensorType(AstNode):
+    """``float[N, 3]``; ``shape`` is None for ``float[]`` (unknown rank), ``[]`` for a scalar ``float``."""
+
+    elem: Ident
+    shape: list[Dim] | None
+    sparse: bool = False
+
+
+@dataclass(slots=True, eq=False)
+class SeqType(AstNode):
+    elem: Type
+
+
+@dataclass(slots=True, eq=False)
+class MapType(AstNode):
+    key: Ident
+    value: Type
+
+
+@dataclass(slots=True, eq=False)
+class OptionalType(AstNode):
+    elem: Type
+
+
+@dataclass(slots=True, eq=False)
+class SparseTensorType(AstNode):
+    tensor: TensorType
+
+
+@dataclass(slots=True, eq=False)
+class OpaqueType(AstNode):
+    domain: str | None
+    name: str | None
+
+
+Type = Union[TensorType, SeqType, MapType, OptionalType, SparseTensorType, OpaqueType]
+
+
+@dataclass(slots=True, eq=False)
+class ValueInfo(AstNode):
+    type: Type | None
+    name: Ident
+    props: Props | None = None
+
+
+# ---------------------------------------------------------------- tensor data
+
+
+@dataclass(slots=True, eq=False)
+class NumberBody(AstNode):
+    """``{1, 2.5, nan}`` lexed as one token: ``text`` is everything between the braces."""
+
+    text: str
+
+
+@dataclass(slots=True, eq=False)
+class ComplexLiteral(AstNode):
+    """``(real, imaginary)``: one value of a complex tensor."""
+
+    real: Number | Word
+    imag: Number | Word
+
+
+@dataclass(slots=True, eq=False)
+class LiteralBody(AstNode):
+    values: list[Number | Str | Word | ComplexLiteral]
+
+
+@dataclass(slots=True, eq=False)
+class ExternalBody(AstNode):
+    """``["location": "w.bin", "offset": "0"]``: data stored outside the model."""
+
+    items: list[PropValue | PropPair]
+
+
+TensorBody = Union[NumberBody, LiteralBody, ExternalBody]
+
+
+@dataclass(slots=True, eq=False)
+class Initializer(AstNode):
+    """A graph input or initializer-list entry: a value-info with optional ``= data``."""
+
+    info: ValueInfo
+    body: TensorBody | None
+
+
+# ---------------------------------------------------------------- attributes
+
+
+@dataclass(slots=True, eq=False)
+class TensorValue(AstNode):
+    """A tensor constant in an attribute: ``float[2] {1, 2}`` or ``float[2] name = {...}``."""
+
+    type: Type
+    name: Ident | None
+    has_equal: bool
+    body: TensorBody
+    props: Props | None = None
+
+
+@dataclass(slots=True, eq=False)
+class AttrRef(AstNode):
+    """``@name``: a reference to an attribute of the enclosing function."""
+
+    name: Ident
+
+
+@dataclass(slots=True, eq=False)
+class TypeValue(AstNode):
+    """A type as an attribute value (or a bare word such as ``nan``, resolved at lowering)."""
+
+    type: Type
+
+
+@dataclass(slots=True, eq=False)
+class GraphValue(AstNode):
+    graph: Graph
+
+
+# PropDict: a message written field by field (a sparse tensor).
+SingleValue = Union[Number, Str, AttrRef, TypeValue, TensorValue, GraphValue, PropDict]
+
+
+@dataclass(slots=True, eq=False)
+class AttrList(AstNode):
+    items: list[SingleValue]
+
+
+AttrValue = Union[SingleValue, AttrList]
+
+
+@dataclass(slots=True, eq=False)
+class Attribute(AstNode):
+    """``name = value`` or ``name: type = value``; in a function signature ``value`` may be None."""
+
+    name: Ident
+    type_name: Ident | None
+    value: AttrValue | None
+    props: Props | None = None
+
+
+# ---------------------------------------------------------------- structure
+
+
+@dataclass(slots=True, eq=False)
+class Comment(AstNode):
+    text: str
+
+
+@dataclass(slots=True, eq=False)
+class Node(AstNode):
+    label: Ident | None
+    has_label: bool
+    outputs: list[Ident]
+    domain: list[Ident]
+    op_type: Ident
+    overload: Ident | None
+    attributes: list[Attribute]
+    attributes_after: bool
+    inputs: list[Ident]
+    props: Props | None = None
+    comments: list[Comment] = field(default_factory=list)
+    trailing_comment: Comment | None = None
+
+
+@dataclass(slots=True, eq=False)
+class Graph(AstNode):
+    props: Props | None
+    name: Ident
+    inputs: list[Initializer] | None
+    outputs: list[ValueInfo]
+    initializers: list[Initializer] | None
+    nodes: list[Node]
+    comments: list[Comment] = field(default_factory=list)
+    end_comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Function(AstNode):
+    header: Props | None
+    name: Ident
+    attributes: list[Attribute] | None
+    inputs: list[ValueInfo]
+    outputs: list[ValueInfo]
+    value_infos: list[ValueInfo] | None
+    nodes: list[Node]
+    comments: list[Comment] = field(default_factory=list)
+    end_comments: list[Comment] = field(default_factory=list)
+
+
+@dataclass(slots=True, eq=False)
+class Model(AstNode):
+    header: Props | None
+    graph: Graph
+    functions: list[Function]
+    comments: list[Comment] = field(default_factory=list)
+    end_comments: list[Comment] = field(default_factory=list)
+
+
+NODE_KINDS: tuple[type[AstNode], ...] = (
+    Ident,
+    Str,
+    Number,
+    Word,
+    PropEntry,
+    PropList,
+    PropDict,
+    PropPair,
+    Props,
+    Dim,
+    TensorType,
+    SeqType,
+    MapType,
+    OptionalType,
+    SparseTensorType,
+    OpaqueType,
+    ValueInfo,
+    NumberBody,
+    ComplexLiteral,
+    LiteralBody,
+    ExternalBody,
+    Initializer,
+    TensorValue,
+    AttrRef,
+    TypeValue,
+    GraphValue,
+    AttrList,
+    Attribute,
+    Comment,
+    Node,
+    Graph,
+    Function,
+    Model,
+)
+
+_ = NO_SPAN  # re-exported for builders in lift.py

@@ -1,0 +1,99 @@
+"""Protobuf → text (``to_text``) and text → text (``format_text``, keeping comments)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from onnxtext.syntax import ast as A
+from onnxtext._gc import collector_paused
+from onnxtext.diagnostics import ParseError
+from onnxtext.lowering.lift import Lifter, NotRepresentable
+from onnxtext.syntax.parser import parse_text
+from onnxtext.syntax.printer import print_ast
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+
+__all__ = ["to_text", "format_text", "NotRepresentable"]
+
+
+def to_text(message: Any) -> str:
+    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's).
+
+    Raises :class:`NotRepresentable` if the message holds something no text can express yet.
+    """
+    msg = as_own(message)
+    with collector_paused():
+        return _to_text(msg, message)
+
+
+def _to_text(msg: Any, message: Any) -> str:
+    _check_printable(msg)
+    lifter = Lifter()
+    tree: A.AstNode
+    if isinstance(msg, ModelProto):
+        tree = lifter.model(msg)
+    elif isinstance(msg, GraphProto):
+        tree = lifter.graph(msg, "graph")
+    elif isinstance(msg, FunctionProto):
+        tree = lifter.function(msg, "function")
+    elif isinstance(msg, NodeProto):
+        tree = lifter.node(msg, "node")
+    else:
+        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
+    return print_ast(tree)
+
+
+def _check_printable(msg: Any) -> None:
+    """Refuse what text would lose: unknown fields (from a newer IR) and non-UTF-8 string fields.
+
+    Visits every message once; the readable path of a message is built only for an error.
+    """
+    from google.protobuf.descriptor import FieldDescriptor
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    message, string = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
+    # (message, parent entry, field label): the chain of parents names the path on error.
+    stack: list[tuple[Any, Any, str]] = [(msg, None, msg.DESCRIPTOR.name)]
+    while stack:
+        entry = stack.pop()
+        m = entry[0]
+        unknown = UnknownFieldSet(m)
+        if len(unknown):
+            numbers = sorted({f.field_number for f in unknown})
+            raise NotRepresentable(
+                f"{_path(entry)} has fields this onnxtext does not know (numbers {numbers}); "
+                "it was written by a newer ONNX version, and printing it would drop them"
+            )
+        for fd, value in m.ListFields():
+            kind = fd.type
+            if kind == message:
+                if fd.is_repeated:
+                    name = fd.name
+                    stack.extend((v, entry, f"{name}[{i}]") for i, v in enumerate(value))
+                else:
+                    stack.append((value, entry, fd.name))
+            elif kind == string:
+                if fd.is_repeated:
+                    if bytes in map(type, value):
+                        raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+                elif type(value) is bytes:
+                    raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+
+
+def _path(entry: tuple[Any, Any, str]) -> str:
+    parts = []
+    node: Any = entry
+    while node is not None:
+        parts.append(node[2])
+        node = node[1]
+    return ".".join(reversed(parts))
+
+
+def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
+    """Reformat a text in the canonical style without going through protobuf; comments are kept."""
+    with collector_paused():
+        result = parse_text(text, kind, path)
+    if not result.ok or result.tree is None:
+        raise ParseError(result.diagnostics)
+    if kind == "node_list":
+        return print_ast(result.tree[0], end_comments=result.end_comments)
+    return print_ast(result.tree)

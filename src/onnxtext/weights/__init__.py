@@ -1,0 +1,1 @@
+"""Large tensors: external data, sidecar files, wire-level scanning, digests."""
