@@ -11,6 +11,8 @@ from onnxtext.syntax.span import Position, Range, SourceFile, Span
 __all__ = [
     "Severity",
     "Related",
+    "Edit",
+    "Fix",
     "Diagnostic",
     "OnnxTextError",
     "ParseError",
@@ -37,6 +39,32 @@ class Related:
     span: Range | Span
 
 
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """Replace the text of ``span`` (character offsets) by ``new_text``; an empty span inserts."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """A suggested change: ``message`` for humans (the ``help:`` line), ``edits`` for tools.
+
+    ``edits`` is empty when the fix cannot be applied mechanically (a binary model, a
+    choice only the user can make); otherwise applying every edit makes the change.
+    """
+
+    message: str
+    edits: tuple[Edit, ...] = ()
+
+    def apply(self, text: str) -> str:
+        """``text`` with every edit applied (edits must not overlap)."""
+        for edit in sorted(self.edits, key=lambda e: e.span.start, reverse=True):
+            text = text[: edit.span.start] + edit.new_text + text[edit.span.end :]
+        return text
+
+
 @dataclass(slots=True)
 class Diagnostic:
     """One problem found in a text or a model.
@@ -54,9 +82,11 @@ class Diagnostic:
     source: SourceFile | None = None
     related: tuple[Related, ...] = ()
     path: str | None = None
-    fix: str | None = None
+    fix: Fix | None = None
 
     def __post_init__(self) -> None:
+        if isinstance(self.fix, str):
+            self.fix = Fix(self.fix)
         span: Range | Span | None = self.span
         if isinstance(span, Span):
             self.span = self.source.range(span) if self.source is not None else None
@@ -73,12 +103,12 @@ class Diagnostic:
         span: Span | None,
         source: SourceFile | None,
         *,
-        fix: str | None = None,
+        fix: Fix | str | None = None,
         related: tuple[Related, ...] = (),
     ) -> Diagnostic:
         """A diagnostic located by character offsets in ``source``."""
         resolved = source.range(span) if span is not None and source is not None else None
-        return cls(code, severity, message, resolved, source, related, fix=fix)
+        return cls(code, severity, message, resolved, source, related, fix=Fix(fix) if isinstance(fix, str) else fix)
 
     @property
     def start(self) -> Position | None:
@@ -146,7 +176,7 @@ def render_diagnostic(diag: Diagnostic, *, with_source: bool = True) -> str:
             rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
             lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
     if with_source and diag.fix:
-        lines.append(f"  help: {diag.fix}")
+        lines.append(f"  help: {diag.fix.message}")
     return "\n".join(lines)
 
 

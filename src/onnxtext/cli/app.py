@@ -549,7 +549,7 @@ def _render_check(diag: Diagnostic, path: str) -> str:
         return render_diagnostic(diag)
     where = f" (at {diag.path})" if diag.path else ""
     text = f"{_display(path)}: {diag.severity.value}[{diag.code}]: {diag.message}{where}"
-    return text + (f"\n  help: {diag.fix}" if diag.fix else "")
+    return text + (f"\n  help: {diag.fix.message}" if diag.fix else "")
 
 
 def _diag_json(diag: Diagnostic, path: str) -> dict[str, Any]:
@@ -569,7 +569,7 @@ def _diag_json(diag: Diagnostic, path: str) -> dict[str, Any]:
     if diag.path:
         out["path"] = diag.path
     if diag.fix:
-        out["fix"] = diag.fix
+        out["fix"] = diag.fix.message
     if diag.related:
         out["related"] = [
             {"message": r.message, "line": r.span.start.line, "column": r.span.start.column}

@@ -7,7 +7,8 @@ to ``lower.py``. Nodes built by ``lift.py`` from a protobuf have ``NO_SPAN``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, fields
 from typing import Union
 
 from onnxtext.syntax.span import NO_SPAN, Span
@@ -52,13 +53,52 @@ __all__ = [
     "Function",
     "Model",
     "Comment",
+    "ErrorNode",
     "NODE_KINDS",
+    "walk",
 ]
 
 
 @dataclass(slots=True, eq=False)
 class AstNode:
     span: Span
+
+    def children(self) -> Iterator[AstNode]:
+        """The nodes directly below this one, in field order (lists flattened).
+
+        One generic protocol for every kind, so walks (comments, spans, ``node_at``,
+        visitors) need no per-kind ``isinstance`` chains.
+        """
+        for name in _child_fields(type(self)):
+            value = getattr(self, name)
+            if isinstance(value, AstNode):
+                yield value
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, AstNode):
+                        yield item
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_LEAF_TYPES = ("str", "bytes", "int", "bool", "int | None", "str | None", "bool | None", "Span")
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The field names of ``kind`` that can hold AST nodes (cached per class)."""
+    names = _CHILD_FIELDS.get(kind)
+    if names is None:
+        names = tuple(f.name for f in fields(kind) if f.name != "span" and str(f.type) not in _LEAF_TYPES)
+        _CHILD_FIELDS[kind] = names
+    return names
+
+
+def walk(node: AstNode) -> Iterator[AstNode]:
+    """``node`` and every node below it, depth first, parents before children, children in field order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(list(current.children())))
 
 
 # ---------------------------------------------------------------- leaves
@@ -306,6 +346,22 @@ class Comment(AstNode):
 
 
 @dataclass(slots=True, eq=False)
+class ErrorNode(AstNode):
+    """A statement the parser could not read: it spans the damaged text, and lowering skips it.
+
+    ``kind`` names the statement it stands for (``node``, ``entry``, ``value_info``,
+    ``initializer``, ``attribute``, ``function``). ``defines`` lists the value names the
+    statement appears to define (``a, b = ...`` before the damage), so that analysis can
+    count them as defined, of unknown type; ``defines_known`` is False when the damage
+    hides which names those are (analysis must then not report undefined names in the scope).
+    """
+
+    kind: str
+    defines: list[Ident] = field(default_factory=list)
+    defines_known: bool = True
+
+
+@dataclass(slots=True, eq=False)
 class Node(AstNode):
     label: Ident | None
     has_label: bool
@@ -385,6 +441,7 @@ NODE_KINDS: tuple[type[AstNode], ...] = (
     AttrList,
     Attribute,
     Comment,
+    ErrorNode,
     Node,
     Graph,
     Function,

@@ -100,6 +100,9 @@ class Printer:
     def print_Comment(self, n: A.Comment, level: int) -> str:
         return "#" + n.text
 
+    def print_ErrorNode(self, n: A.ErrorNode, level: int) -> str:
+        raise ValueError(f"the text has a syntax error at offset {n.span.start}; a damaged {n.kind} cannot be printed")
+
     # ------------------------------------------------------------ property blocks
     def print_PropEntry(self, n: A.PropEntry, level: int) -> str:
         return f"{n.key.value}: {self.print(n.value, level)}"

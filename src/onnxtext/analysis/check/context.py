@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from onnxtext.syntax import ast as A
-from onnxtext.diagnostics import Diagnostic, Related, Severity
+from onnxtext.diagnostics import Fix, Diagnostic, Related, Severity
 from onnxtext.lowering.lower import SourceMap
 from onnxtext.proto import (
     AttributeProto,
@@ -244,7 +244,7 @@ class CheckContext:
                     notes.append(Related(note, rspan))
             diag = Diagnostic.at(code, sev, message, span, self.source, fix=fix, related=tuple(notes))
         else:
-            diag = Diagnostic(code, sev, message, path=self.describe(path, token), fix=fix)
+            diag = Diagnostic(code, sev, message, path=self.describe(path, token), fix=Fix(fix) if fix else None)
         self.diagnostics.append(diag)
         return diag
 
