@@ -749,6 +749,34 @@ example:
   onnxtext check examples/*.onnxtxt
   onnxtext check model.onnx --ignore W201 --format sarif > check.sarif"""
 
+_LSP_HELP = """\
+Run the onnxtext language server (Language Server Protocol over stdio) for editors:
+live diagnostics from the parser and the checker as you type, quick fixes, formatting.
+Point any LSP client at the command 'onnxtext lsp'. The VS Code extension starts it itself.
+
+example:
+  onnxtext lsp                      # stdio, what editors use
+  onnxtext lsp --tcp 127.0.0.1:2087 # a TCP port, to attach a client by hand"""
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. 127.0.0.1:2087, not {value!r}")
+    return host.strip("[]"), int(port)
+
+
+def cmd_lsp(args: argparse.Namespace, report: _Reporter) -> int:
+    """Serve the Language Server Protocol until the client says exit."""
+    try:
+        from onnxtext.lsp.server import serve
+    except ImportError as exc:  # pygls/lsprotocol missing from a hand-made environment
+        report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'pygls>=2,<3' lsprotocol")
+        return EXIT_INPUT
+    serve(args.tcp)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
@@ -801,6 +829,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
     p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter)
+    p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
     p.set_defaults(func=cmd_rules)

@@ -1,0 +1,192 @@
+"""``onnxtext lsp``: the language server. Handlers are thin; the logic lives in plain modules.
+
+Diagnostics are recomputed after each change, debounced per document; a newer version
+cancels the pending run (and the running one between stages), and a result for a
+version that is no longer current is dropped, never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as L
+from pygls.lsp.server import LanguageServer
+
+from onnxtext._version import __version__
+from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.lsp.convert import full_range, quick_fixes, to_lsp_diagnostic
+from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.syntax.format import format_text
+from onnxtext.syntax.span import SourceFile
+
+__all__ = ["OnnxTextServer", "build_server"]
+
+log = logging.getLogger("onnxtext.lsp")
+
+
+@dataclass
+class _State:
+    """What the server knows of one open document."""
+
+    version: int | None = None
+    task: asyncio.Task[None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    outcome: Outcome | None = None
+    outcome_version: int | None = None
+
+
+class OnnxTextServer(LanguageServer):
+    """The server: open documents, their latest analysis, the user's settings."""
+
+    def __init__(self) -> None:
+        super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.states: dict[str, _State] = {}
+
+    # ------------------------------------------------------------ scheduling
+    def schedule(self, uri: str, *, delay: bool = True) -> None:
+        """(Re)diagnose ``uri`` after the debounce delay; a pending or running run is superseded."""
+        state = self.states.setdefault(uri, _State())
+        state.cancel.set()
+        if state.task is not None and not state.task.done():
+            state.task.cancel()
+        state.cancel = threading.Event()
+        wait = self.settings.debounce_ms / 1000 if delay else 0.0
+        state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
+
+    async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
+        if wait:
+            await asyncio.sleep(wait)
+        document = self.workspace.get_text_document(uri)
+        version, text = document.version, document.source
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(
+                None, diagnose, text, _display_path(uri), self.settings, cancel
+            )
+        except Cancelled:
+            return
+        except Exception:  # a bug must not kill the server: log it, say it once, keep serving
+            log.exception("diagnosing %s failed", uri)
+            self.window_log_message(L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log"))
+            return
+        state = self.states.get(uri)
+        if state is None or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return  # superseded while running: a newer run publishes
+        state.outcome, state.outcome_version = outcome, version
+        self.publish(uri, version, outcome)
+
+    def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
+        source = outcome.document.source
+        self.text_document_publish_diagnostics(
+            L.PublishDiagnosticsParams(
+                uri=uri,
+                version=version,
+                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in outcome.diagnostics],
+            )
+        )
+
+    def current(self, uri: str) -> Outcome | None:
+        """The analysis of the document's current version, or None if it is not ready."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        if state.outcome_version != self.workspace.get_text_document(uri).version:
+            return None
+        return state.outcome
+
+    def forget(self, uri: str) -> None:
+        state = self.states.pop(uri, None)
+        if state is not None:
+            state.cancel.set()
+            if state.task is not None:
+                state.task.cancel()
+        self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _display_path(uri: str) -> str:
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
+def build_server() -> OnnxTextServer:
+    """A server with every feature registered (one per process)."""
+    server = OnnxTextServer()
+
+    @server.feature(L.INITIALIZE)
+    def initialize(ls: OnnxTextServer, params: L.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict):
+            ls.settings = Settings.from_json(options.get("onnxtext", options))
+
+    @server.feature(L.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfigurationParams) -> None:
+        value = params.settings
+        if isinstance(value, dict) and "onnxtext" in value:
+            value = value["onnxtext"]
+        ls.settings = Settings.from_json(value)
+        for uri in list(ls.states):
+            ls.schedule(uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: OnnxTextServer, params: L.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(
+        L.TEXT_DOCUMENT_CODE_ACTION,
+        L.CodeActionOptions(code_action_kinds=[L.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
+        uri = params.text_document.uri
+        outcome = ls.current(uri)
+        if outcome is None:
+            return []
+        version = ls.workspace.get_text_document(uri).version
+        return quick_fixes(outcome.diagnostics, outcome.document.source, uri, version, params.range)
+
+    @server.feature(L.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        text = document.source
+        try:
+            formatted = format_text(text, "model", _display_path(params.text_document.uri))
+        except OnnxTextError as exc:
+            ls.window_show_message(
+                L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
+            )
+            return None
+        if formatted == text:
+            return []
+        return [L.TextEdit(full_range(SourceFile(text)), formatted)]
+
+    return server
+
+
+def _first_error(diags: list[Diagnostic]) -> str:
+    errors = [d for d in diags if d.is_error] or diags
+    return str(errors[0]) if errors else "the text has errors"
+
+
+def serve(tcp: tuple[str, int] | None = None) -> None:
+    """Run the server on stdio, or on a TCP port (for debugging)."""
+    server = build_server()
+    if tcp is not None:
+        server.start_tcp(*tcp)
+    else:
+        server.start_io()
+

@@ -1,0 +1,128 @@
+"""End to end: diagnostics as the user types, quick fixes, formatting, survival."""
+
+from __future__ import annotations
+
+import pytest
+from lsprotocol import types as L
+from pytest_lsp import LanguageClient
+
+GOOD = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+   y = Relu (x)
+}
+"""
+
+TYPO = GOOD.replace("Relu", "Rleu")
+
+
+async def _diagnostics(client: LanguageClient, uri: str) -> list[L.Diagnostic]:
+    """The next diagnostics published for ``uri`` (notifications for other documents are skipped)."""
+    client.diagnostics.pop(uri, None)
+    while uri not in client.diagnostics:
+        await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return list(client.diagnostics[uri])
+
+
+def _open(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", version, text)))
+
+
+def _change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
+    change = L.TextDocumentContentChangePartial(
+        range=L.Range(L.Position(*start), L.Position(*end)), text=text
+    )
+    client.text_document_did_change(
+        L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [change])
+    )
+
+
+@pytest.mark.asyncio
+async def test_clean_model_has_no_diagnostics(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, GOOD)
+    assert await _diagnostics(client, uri) == []
+
+
+@pytest.mark.asyncio
+async def test_checker_diagnostic_is_located_and_updates_on_change(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, TYPO)
+    diags = await _diagnostics(client, uri)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in diags] == [("E301", 2, 7)]
+    assert diags[0].severity == L.DiagnosticSeverity.Error and diags[0].source == "onnxtext"
+    # fix the typo by an incremental edit: the diagnostic goes away
+    _change(client, uri, 2, (2, 7), (2, 11), "Relu")
+    assert await _diagnostics(client, uri) == []
+
+
+@pytest.mark.asyncio
+async def test_syntax_error_is_published(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, GOOD.replace("Relu (x)", "Relu (x"))
+    diags = await _diagnostics(client, uri)
+    assert diags and diags[0].code.startswith("P")
+    assert diags[0].range.start.line in (2, 3)
+
+
+@pytest.mark.asyncio
+async def test_positions_count_utf16_units(client: LanguageClient, uri: str) -> None:
+    # '😀' is one character but two UTF-16 code units: 'zz' is character 18 of its line, unit 19
+    text = GOOD.replace("y = Relu (x)", 'y = Relu ("😀", zz)').replace("(float[2] x)", '(float[2] x, float[2] "😀")')
+    _open(client, uri, text)
+    diags = await _diagnostics(client, uri)
+    undefined = [d for d in diags if "zz" in d.message]
+    assert undefined, diags
+    assert (undefined[0].range.start.line, undefined[0].range.start.character) == (2, 19)
+
+
+@pytest.mark.asyncio
+async def test_settings_select_and_ignore(client: LanguageClient, uri: str) -> None:
+    client.workspace_did_change_configuration(
+        L.DidChangeConfigurationParams(settings={"onnxtext": {"check": {"ignore": ["E301"]}, "debounceMs": 20}})
+    )
+    _open(client, uri, TYPO)
+    assert [d.code for d in await _diagnostics(client, uri)] == []
+
+
+@pytest.mark.asyncio
+async def test_formatting_returns_one_edit(client: LanguageClient, uri: str) -> None:
+    untidy = GOOD.replace("   y = Relu (x)", "y=Relu(x)")
+    _open(client, uri, untidy)
+    await _diagnostics(client, uri)
+    edits = await client.text_document_formatting_async(
+        L.DocumentFormattingParams(L.TextDocumentIdentifier(uri), L.FormattingOptions(tab_size=3, insert_spaces=True))
+    )
+    assert edits is not None and len(edits) == 1
+    assert "y = Relu (x)" in edits[0].new_text
+
+
+@pytest.mark.asyncio
+async def test_formatting_a_broken_text_changes_nothing(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, "g (float x) => (float y) { y = ")
+    await _diagnostics(client, uri)
+    edits = await client.text_document_formatting_async(
+        L.DocumentFormattingParams(L.TextDocumentIdentifier(uri), L.FormattingOptions(tab_size=3, insert_spaces=True))
+    )
+    assert not edits
+
+
+@pytest.mark.asyncio
+async def test_server_survives_garbage(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, "\x00\xff<<<{{{(((" * 200 + '"unclosed')
+    await _diagnostics(client, uri)
+    for version, junk in enumerate(["}}}", "y = = =", "é" * 50, "<" * 5000, ""], start=2):
+        _change(client, uri, version, (0, 0), (0, 0), junk)
+    client.text_document_did_close(L.DidCloseTextDocumentParams(L.TextDocumentIdentifier(uri)))
+    # still answering, and right: a clean document gets no diagnostics, a typo gets one
+    other = uri.replace("model.onnxtxt", "other.onnxtxt")
+    _open(client, other, GOOD)
+    assert await _diagnostics(client, other) == []
+    _change(client, other, 2, (2, 7), (2, 11), "Rleu")
+    assert [d.code for d in await _diagnostics(client, other)] == ["E301"]
+
+
+def test_settings_from_json() -> None:
+    from onnxtext.lsp.diagnose import Settings
+
+    s = Settings.from_json({"check": {"select": "e3, W", "ignore": ["E301", ""]}, "debounceMs": 40})
+    assert (s.select, s.ignore, s.debounce_ms) == (["E3", "W"], ["E301"], 40)
+    bad = Settings.from_json({"check": {"select": 3}, "debounceMs": -1})
+    assert (bad.select, bad.ignore, bad.debounce_ms) == (None, None, Settings().debounce_ms)
+    assert Settings.from_json("nonsense") == Settings()
