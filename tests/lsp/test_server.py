@@ -126,3 +126,31 @@ def test_settings_from_json() -> None:
     bad = Settings.from_json({"check": {"select": 3}, "debounceMs": -1})
     assert (bad.select, bad.ignore, bad.debounce_ms) == (None, None, Settings().debounce_ms)
     assert Settings.from_json("nonsense") == Settings()
+
+
+NESTED = """<ir_version: 8, opset_import: ["" : 18]>
+main (float[2] x, bool c) => (float[2] y) {
+   a = Relu (x)
+   y = If (c) <
+      then_branch = then_g () => (float[2] t) {
+         t = Neg (a)
+      },
+      else_branch = else_g () => (float[2] e) { e = Identity (a) }
+   >
+}
+"""
+
+
+@pytest.mark.asyncio
+async def test_document_symbols_and_folding(client: LanguageClient, uri: str) -> None:
+    _open(client, uri, NESTED)
+    symbols = await client.text_document_document_symbol_async(L.DocumentSymbolParams(L.TextDocumentIdentifier(uri)))
+    assert symbols is not None
+    (main,) = symbols
+    assert isinstance(main, L.DocumentSymbol) and main.name == "main" and main.children is not None
+    assert [c.name for c in main.children] == ["x", "c", "y", "a", "y"]
+    if_node = main.children[-1]
+    assert if_node.detail == "If" and [g.name for g in if_node.children or []] == ["then_g", "else_g"]
+    folds = await client.text_document_folding_range_async(L.FoldingRangeParams(L.TextDocumentIdentifier(uri)))
+    assert folds is not None
+    assert {(f.start_line, f.end_line) for f in folds} >= {(1, 9), (3, 8), (4, 6)}

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as L
 
+from onnxtext.analysis.outline import Fold, OutlineItem
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
 from onnxtext.syntax.span import Range, SourceFile, Span
 
@@ -21,6 +22,8 @@ __all__ = [
     "quick_fixes",
     "offset_at",
     "full_range",
+    "document_symbols",
+    "folding",
     "SOURCE",
 ]
 
@@ -111,3 +114,36 @@ def quick_fixes(
             )
         )
     return actions
+
+
+_SYMBOL_KINDS = {
+    "model": L.SymbolKind.Module,
+    "graph": L.SymbolKind.Class,
+    "function": L.SymbolKind.Function,
+    "input": L.SymbolKind.Variable,
+    "output": L.SymbolKind.Variable,
+    "initializer": L.SymbolKind.Constant,
+    "node": L.SymbolKind.Field,
+}
+
+
+def document_symbols(items: Sequence[OutlineItem], source: SourceFile) -> list[L.DocumentSymbol]:
+    """The outline as nested document symbols."""
+    return [
+        L.DocumentSymbol(
+            name=item.name or "(unnamed)",
+            kind=_SYMBOL_KINDS.get(item.kind, L.SymbolKind.Object),
+            range=lsp_range(source, item.span),
+            selection_range=lsp_range(source, item.selection),
+            detail=item.detail or None,
+            children=document_symbols(item.children, source) or None,
+        )
+        for item in items
+    ]
+
+
+_FOLD_KINDS = {"comment": L.FoldingRangeKind.Comment, "imports": L.FoldingRangeKind.Imports, "region": L.FoldingRangeKind.Region}
+
+
+def folding(folds: Sequence[Fold]) -> list[L.FoldingRange]:
+    return [L.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS.get(f.kind)) for f in folds]

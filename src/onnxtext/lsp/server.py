@@ -18,7 +18,8 @@ from pygls.lsp.server import LanguageServer
 
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
-from onnxtext.lsp.convert import full_range, quick_fixes, to_lsp_diagnostic
+from onnxtext.analysis.outline import folding_ranges, outline
+from onnxtext.lsp.convert import document_symbols, folding, full_range, quick_fixes, to_lsp_diagnostic
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.syntax.format import format_text
 from onnxtext.syntax.span import SourceFile
@@ -98,6 +99,17 @@ class OnnxTextServer(LanguageServer):
             return None
         return state.outcome
 
+    def analysis(self, uri: str) -> Outcome:
+        """The analysis of the current version, computed now if the debounced run has not finished."""
+        found = self.current(uri)
+        if found is not None:
+            return found
+        document = self.workspace.get_text_document(uri)
+        outcome = diagnose(document.source, _display_path(uri), self.settings)
+        state = self.states.setdefault(uri, _State())
+        state.outcome, state.outcome_version = outcome, document.version
+        return outcome
+
     def forget(self, uri: str) -> None:
         state = self.states.pop(uri, None)
         if state is not None:
@@ -158,6 +170,16 @@ def build_server() -> OnnxTextServer:
             return []
         version = ls.workspace.get_text_document(uri).version
         return quick_fixes(outcome.diagnostics, outcome.document.source, uri, version, params.range)
+
+    @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
+        outcome = ls.analysis(params.text_document.uri)
+        return document_symbols(outline(outcome.document.tree), outcome.document.source)
+
+    @server.feature(L.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
+        outcome = ls.analysis(params.text_document.uri)
+        return folding(folding_ranges(outcome.document.tree, outcome.document.source))
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
