@@ -154,3 +154,24 @@ async def test_document_symbols_and_folding(client: LanguageClient, uri: str) ->
     folds = await client.text_document_folding_range_async(L.FoldingRangeParams(L.TextDocumentIdentifier(uri)))
     assert folds is not None
     assert {(f.start_line, f.end_line) for f in folds} >= {(1, 9), (3, 8), (4, 6)}
+
+
+@pytest.mark.asyncio
+async def test_semantic_tokens(client: LanguageClient, uri: str) -> None:
+    text = 'g (float[2] x) => (float[2] y) {\n   y = Relu (x)  # "note"\n}\n'
+    _open(client, uri, text)
+    result = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(L.TextDocumentIdentifier(uri)))
+    assert result is not None
+    data = result.data
+    quintuples = [data[i : i + 5] for i in range(0, len(data), 5)]
+    # absolute positions back from the relative encoding
+    line = col = 0
+    found = []
+    legend = ["namespace", "type", "function", "variable", "parameter", "property", "keyword", "number", "string", "comment", "label", "operator"]
+    for dl, dc, length, kind, _ in quintuples:
+        line += dl
+        col = dc if dl else col + dc
+        found.append((line, col, length, legend[kind]))
+    assert (1, 3, 1, "variable") in found  # y
+    assert (1, 7, 4, "function") in found  # Relu
+    assert (1, 17, 8, "comment") in found

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from lsprotocol import types as L
 
 from onnxtext.analysis.outline import Fold, OutlineItem
+from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
 from onnxtext.syntax.span import Range, SourceFile, Span
 
@@ -24,6 +25,8 @@ __all__ = [
     "full_range",
     "document_symbols",
     "folding",
+    "encode_tokens",
+    "TOKEN_LEGEND",
     "SOURCE",
 ]
 
@@ -147,3 +150,33 @@ _FOLD_KINDS = {"comment": L.FoldingRangeKind.Comment, "imports": L.FoldingRangeK
 
 def folding(folds: Sequence[Fold]) -> list[L.FoldingRange]:
     return [L.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS.get(f.kind)) for f in folds]
+
+
+TOKEN_LEGEND = L.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+_TYPE_INDEX = {name: i for i, name in enumerate(TOKEN_TYPES)}
+_MODIFIER_BIT = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
+
+
+def encode_tokens(tokens: Sequence[Token], source: SourceFile) -> list[int]:
+    """The protocol's relative encoding (UTF-16 columns); a token over several lines is cut per line."""
+    data: list[int] = []
+    prev_line = prev_col = 0
+    text = source.text
+    for token in tokens:
+        kind = _TYPE_INDEX[token.type]
+        bits = 0
+        for m in token.modifiers:
+            bits |= _MODIFIER_BIT[m]
+        start = token.span.start
+        while start < token.span.end:
+            stop = text.find("\n", start, token.span.end)
+            piece_end = token.span.end if stop < 0 else stop
+            line, col = source.lsp_position(start)
+            _, end_col = source.lsp_position(piece_end)
+            if end_col > col:
+                data += [line - prev_line, col - prev_col if line == prev_line else col, end_col - col, kind, bits]
+                prev_line, prev_col = line, col
+            if stop < 0:
+                break
+            start = stop + 1
+    return data

@@ -7,7 +7,6 @@ when a newer version of the text arrived meanwhile.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from onnxtext.analysis.check import check_proto
@@ -69,20 +68,10 @@ def diagnose(text: str, path: str, settings: Settings, cancel: threading.Event |
     if isinstance(doc.proto, ModelProto):
         diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc))
     diags.sort(key=lambda d: d.offset)
-    return Outcome(doc, _unique(diags))
+    return Outcome(doc, diags)
 
 
 def _stop_if(cancel: threading.Event | None) -> None:
     if cancel is not None and cancel.is_set():
         raise Cancelled
 
-
-def _unique(diags: Sequence[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple[str, int, str]] = set()
-    out = []
-    for d in diags:
-        key = (d.code, d.offset, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out

@@ -19,7 +19,8 @@ from pygls.lsp.server import LanguageServer
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
-from onnxtext.lsp.convert import document_symbols, folding, full_range, quick_fixes, to_lsp_diagnostic
+from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.lsp.convert import TOKEN_LEGEND, document_symbols, encode_tokens, folding, full_range, quick_fixes, to_lsp_diagnostic
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.syntax.format import format_text
 from onnxtext.syntax.span import SourceFile
@@ -180,6 +181,11 @@ def build_server() -> OnnxTextServer:
     def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
         outcome = ls.analysis(params.text_document.uri)
         return folding(folding_ranges(outcome.document.tree, outcome.document.source))
+
+    @server.feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
+    def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
+        outcome = ls.analysis(params.text_document.uri)
+        return L.SemanticTokens(data=encode_tokens(semantic_tokens(outcome.document.tree), outcome.document.source))
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
