@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from onnxtext.analysis.complete import complete, context_at
+from onnxtext.analysis.complete import complete, context_at, documentation
 
 HEAD = '<ir_version: 8, opset_import: ["" : 18, "com.x" : 1]>\n'
 
@@ -57,7 +57,9 @@ def test_operator_items_follow_the_imported_opset() -> None:
     assert "Gelu" not in labels  # from opset 20 on
     assert "Gelu" in {i.label for i in complete(_ctx(HEAD + "g (x) => (y) {\n   y = |"), {"": 20})}
     relu = next(i for i in items if i.label == "Relu")
-    assert relu.documentation is not None and relu.documentation().startswith("**Relu**")
+    text = documentation(relu.data)
+    assert text is not None and text.startswith("**Relu** — ai.onnx, version 14 (the model imports opset 18)")
+    assert documentation({"operator": ["", "NoSuchOp", 18]}) is None and documentation("junk") is None
 
 
 def test_qualified_operator_items() -> None:

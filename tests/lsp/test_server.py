@@ -175,3 +175,18 @@ async def test_semantic_tokens(client: LanguageClient, uri: str) -> None:
     assert (1, 3, 1, "variable") in found  # y
     assert (1, 7, 4, "function") in found  # Relu
     assert (1, 17, 8, "comment") in found
+
+
+@pytest.mark.asyncio
+async def test_completion_of_operators_with_documentation(client: LanguageClient, uri: str) -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Rel\n}\n'
+    _open(client, uri, text)
+    await _diagnostics(client, uri)
+    result = await client.text_document_completion_async(
+        L.CompletionParams(L.TextDocumentIdentifier(uri), L.Position(2, 10))
+    )
+    assert isinstance(result, L.CompletionList)
+    relu = next(i for i in result.items if i.label == "Relu")
+    assert relu.text_edit is not None and relu.text_edit.range == L.Range(L.Position(2, 7), L.Position(2, 10))
+    resolved = await client.completion_item_resolve_async(relu)
+    assert isinstance(resolved.documentation, L.MarkupContent) and "**Relu**" in resolved.documentation.value

@@ -10,8 +10,7 @@ Only a window of text before the cursor is read, so the cost does not grow with 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
-from functools import partial
+from collections.abc import Iterable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
@@ -22,7 +21,7 @@ from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, Ten
 from onnxtext.syntax.lexer import Tok, tokenize
 from onnxtext.syntax.span import Span
 
-__all__ = ["Context", "Item", "context_at", "complete", "WINDOW"]
+__all__ = ["Context", "Item", "context_at", "complete", "documentation", "WINDOW"]
 
 WINDOW = 4000
 """Characters before the cursor that are read to find the context."""
@@ -61,8 +60,9 @@ class Item:
     detail: str = ""
     insert: str | None = None
     snippet: bool = False
-    documentation: Callable[[], str] | None = None
     sort: str | None = None
+    data: dict[str, Any] | None = None
+    """A small JSON value naming what the item documents (see :func:`documentation`)."""
 
 
 def _last_word(text: str, offset: int) -> tuple[str, int]:
@@ -262,7 +262,7 @@ def _operators(context: Context, opsets: dict[str, int], functions: Iterable[tup
                     qualifier + schema.name,
                     "operator",
                     f"{domain or 'ai.onnx'} {schema.since_version}",
-                    documentation=partial(operator_markdown, schema, version),
+                    data={"operator": [domain, schema.name, version]},
                 )
             )
     for domain, name, overload in functions:
@@ -274,3 +274,15 @@ def _operators(context: Context, opsets: dict[str, int], functions: Iterable[tup
     if not context.domain:
         items.extend(Item(d, "domain", "imported domain", sort="~" + d) for d in sorted(opsets) if normalize_domain(d))
     return items
+
+
+def documentation(data: object) -> str | None:
+    """The markdown an item's ``data`` names (computed only when the editor shows it)."""
+    if not isinstance(data, dict):
+        return None
+    op = data.get("operator")
+    if isinstance(op, list) and len(op) == 3 and isinstance(op[0], str) and isinstance(op[1], str):
+        version = op[2] if isinstance(op[2], int) else None
+        schema = get_schema(op[1], op[0], version)
+        return operator_markdown(schema, version) if schema is not None else None
+    return None

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as L
 
+from onnxtext.analysis.complete import Item
 from onnxtext.analysis.outline import Fold, OutlineItem
 from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
@@ -26,6 +27,7 @@ __all__ = [
     "document_symbols",
     "folding",
     "encode_tokens",
+    "completion_items",
     "TOKEN_LEGEND",
     "SOURCE",
 ]
@@ -180,3 +182,34 @@ def encode_tokens(tokens: Sequence[Token], source: SourceFile) -> list[int]:
                 break
             start = stop + 1
     return data
+
+
+_ITEM_KINDS = {
+    "operator": L.CompletionItemKind.Function,
+    "function": L.CompletionItemKind.Method,
+    "attribute": L.CompletionItemKind.Property,
+    "dtype": L.CompletionItemKind.TypeParameter,
+    "value": L.CompletionItemKind.Variable,
+    "key": L.CompletionItemKind.Field,
+    "domain": L.CompletionItemKind.Module,
+}
+
+
+def completion_items(items: Sequence[Item], source: SourceFile, replace: Span) -> list[L.CompletionItem]:
+    """Items replacing the typed prefix; their documentation comes on ``completionItem/resolve``."""
+    where = lsp_range(source, replace)
+    out = []
+    for item in items:
+        text = item.insert if item.insert is not None else item.label
+        out.append(
+            L.CompletionItem(
+                label=item.label,
+                kind=_ITEM_KINDS.get(item.kind, L.CompletionItemKind.Text),
+                detail=item.detail or None,
+                sort_text=item.sort,
+                text_edit=L.TextEdit(where, text),
+                insert_text_format=L.InsertTextFormat.Snippet if item.snippet else L.InsertTextFormat.PlainText,
+                data=item.data,
+            )
+        )
+    return out

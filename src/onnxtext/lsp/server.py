@@ -19,9 +19,22 @@ from pygls.lsp.server import LanguageServer
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
+from onnxtext.analysis.complete import complete, context_at, documentation
 from onnxtext.analysis.semantic import semantic_tokens
-from onnxtext.lsp.convert import TOKEN_LEGEND, document_symbols, encode_tokens, folding, full_range, quick_fixes, to_lsp_diagnostic
+from onnxtext.lsp.convert import (
+    TOKEN_LEGEND,
+    completion_items,
+    document_symbols,
+    encode_tokens,
+    folding,
+    full_range,
+    offset_at,
+    quick_fixes,
+    to_lsp_diagnostic,
+)
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.ir.schemas import latest_opset_version, normalize_domain
+from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import format_text
 from onnxtext.syntax.span import SourceFile
 
@@ -187,6 +200,25 @@ def build_server() -> OnnxTextServer:
         outcome = ls.analysis(params.text_document.uri)
         return L.SemanticTokens(data=encode_tokens(semantic_tokens(outcome.document.tree), outcome.document.source))
 
+    @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True))
+    def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        source = SourceFile(text)
+        offset = offset_at(source, params.position)
+        context = context_at(text, offset)
+        outcome = ls.current(uri) or ls.states.get(uri, _State()).outcome  # the last analysis, even if older
+        opsets, functions = _imports(outcome)
+        items = complete(context, opsets, functions)
+        return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
+
+    @server.feature(L.COMPLETION_ITEM_RESOLVE)
+    def completion_resolve(ls: OnnxTextServer, item: L.CompletionItem) -> L.CompletionItem:
+        text = documentation(item.data)
+        if text is not None:
+            item.documentation = L.MarkupContent(L.MarkupKind.Markdown, text)
+        return item
+
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
         document = ls.workspace.get_text_document(params.text_document.uri)
@@ -203,6 +235,15 @@ def build_server() -> OnnxTextServer:
         return [L.TextEdit(full_range(SourceFile(text)), formatted)]
 
     return server
+
+
+def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
+    """The opsets a text imports and its local functions (from its latest analysis)."""
+    model = outcome.document.proto if outcome is not None else None
+    if not isinstance(model, ModelProto):
+        return {"": latest_opset_version("") or 1}, []
+    opsets = {normalize_domain(o.domain): o.version for o in model.opset_import}
+    return opsets, [(f.domain, f.name, f.overload) for f in model.functions]
 
 
 def _first_error(diags: list[Diagnostic]) -> str:
