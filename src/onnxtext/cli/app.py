@@ -380,6 +380,7 @@ def _print_diff(path: str, before: str, after: str) -> None:
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
     from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.evaluate.summary import summarize
     from onnxtext.cli.run_inputs import InputError, build_feeds
 
     binary = args.model == STDIO or is_binary_path(args.model)
@@ -406,7 +407,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         on_trace = None
         if args.trace:
             print("trace:")
-            on_trace = lambda name, index, value: print(f"  [{index}] {_summary(name, value, values=False)}")  # noqa: E731
+            on_trace = lambda name, index, value: print(f"  [{index}] {summarize(name, value, values=False)}")  # noqa: E731
         outputs = evaluator.run(None, feeds, trace=on_trace)
     except InputError as exc:
         report.error(_display(args.model), str(exc))
@@ -417,7 +418,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if args.trace:
         print("outputs:")
     for name, value in zip(evaluator.output_names, outputs):
-        print(_summary(name, value, values=True))
+        print(summarize(name, value, values=True))
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
@@ -442,49 +443,6 @@ def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: 
     else:  # a binary model (or a node the text does not have): the readable proto path
         report.failed = True
         report.note(f"{_display(path)}: error[E-RUN]: {message} (at {where})")
-
-
-def _summary(name: str, value: Any, *, values: bool) -> str:
-    """``name: float32[2, 3] min=... max=... mean=...`` (and the first values of small tensors)."""
-    import numpy as np
-
-    from onnxtext.evaluate.errors import describe_value
-
-    if value is None:
-        return f"{name}: None (empty optional)"
-    if isinstance(value, list):
-        items = ", ".join(describe_value(v) for v in value[:4]) + (", ..." if len(value) > 4 else "")
-        return f"{name}: sequence of {len(value)} [{items}]"
-    if isinstance(value, dict):
-        items = ", ".join(f"{k!r}: {_short(v)}" for k, v in list(value.items())[:4])
-        return f"{name}: map of {len(value)} {{{items}{', ...' if len(value) > 4 else ''}}}"
-    arr = np.asarray(value)
-    dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
-    text = f"{name}: {dtype}[{', '.join(str(d) for d in arr.shape)}]"
-    if arr.size and arr.dtype.kind in "biuf":
-        data = arr.astype(np.float64)
-        text += f" min={_num(data.min())} max={_num(data.max())} mean={_num(data.mean())}"
-    if values and 0 < arr.size <= 10:
-        text += " values=[" + ", ".join(_short(v) for v in arr.reshape(-1)) + "]"
-    elif values and arr.size > 10 and arr.dtype.kind in "OUS":
-        text += " first=[" + ", ".join(_short(v) for v in arr.reshape(-1)[:5]) + ", ...]"
-    return text
-
-
-def _num(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def _short(v: Any) -> str:
-    import numpy as np
-
-    if isinstance(v, np.ndarray):
-        v = v.reshape(-1)[0] if v.size == 1 else v
-    if isinstance(v, (float, np.floating)):
-        return _num(float(v))
-    if isinstance(v, (bytes, str)):
-        return repr(v)
-    return str(v)
 
 
 def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:
