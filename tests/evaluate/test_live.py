@@ -68,3 +68,23 @@ def test_weights_budget_skips_without_running() -> None:
 def test_inputs_that_cannot_be_made_up() -> None:
     result = run_live(_bytes("g (x) => (y) {\n y = Identity (x)\n}"))
     assert result.skipped is not None and "'x'" in result.skipped
+
+
+def test_cancel_stops_the_child_early() -> None:
+    import threading
+    import time
+
+    text = (
+        "g (float[1] x) => (float[1] y) {\n"
+        " n = Constant <value_int = 1000000000> ()\n"
+        " c = Constant <value = bool {1}> ()\n"
+        " y = Loop (n, c, x) <body = body (int64 i, bool ci, float[1] v) => (bool co, float[1] w) {\n"
+        "   co = Identity (ci)\n   w = Neg (v)\n }>\n"
+        "}"
+    )
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()
+    start = time.monotonic()
+    result = run_live(_bytes(text), budget=Budget(seconds=60.0), cancel=cancel)
+    assert result.skipped == "cancelled: the text changed"
+    assert time.monotonic() - start < 30  # far below the 60 s budget

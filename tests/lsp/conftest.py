@@ -26,7 +26,8 @@ def _env() -> dict[str, str]:
 async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
     params = L.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"onnxtext": {"debounceMs": 20}},
+        # the evaluator's diagnostics follow the fast ones: off here, on in their own tests
+        initialization_options={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": False}}},
     )
     await lsp_client.initialize_session(params)
     yield

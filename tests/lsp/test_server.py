@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
@@ -18,9 +20,21 @@ TYPO = GOOD.replace("Relu", "Rleu")
 async def _diagnostics(client: LanguageClient, uri: str) -> list[L.Diagnostic]:
     """The next diagnostics published for ``uri`` (notifications for other documents are skipped)."""
     client.diagnostics.pop(uri, None)
-    while uri not in client.diagnostics:
-        await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return list(client.diagnostics[uri])
+
+    async def wait() -> list[L.Diagnostic]:
+        while uri not in client.diagnostics:
+            await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        return list(client.diagnostics[uri])
+
+    return await asyncio.wait_for(wait(), timeout=60)
+
+
+async def _diagnostics_until(client: LanguageClient, uri: str, code: str) -> list[L.Diagnostic]:
+    """Diagnostics published for ``uri`` until one with ``code`` is among them."""
+    while True:
+        diags = await _diagnostics(client, uri)
+        if any(d.code == code for d in diags):
+            return diags
 
 
 def _open(client: LanguageClient, uri: str, text: str, version: int = 1) -> None:
@@ -190,3 +204,44 @@ async def test_completion_of_operators_with_documentation(client: LanguageClient
     assert relu.text_edit is not None and relu.text_edit.range == L.Range(L.Position(2, 7), L.Position(2, 10))
     resolved = await client.completion_item_resolve_async(relu)
     assert isinstance(resolved.documentation, L.MarkupContent) and "**Relu**" in resolved.documentation.value
+
+
+@pytest.mark.asyncio
+async def test_runtime_error_on_made_up_inputs_is_located(client: LanguageClient, uri: str) -> None:
+    client.workspace_did_change_configuration(
+        L.DidChangeConfigurationParams(settings={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": True, "delayMs": 0}}})
+    )
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        "g (float[N, 3] x, float[4, 5] w) => (float[N, 5] y) {\n"
+        "   a = Abs (x)\n"
+        "   y = MatMul (a, w)\n"
+        "}\n"
+    )
+    _open(client, uri, text)
+    diags = await _diagnostics_until(client, uri, "R001")
+    (runtime,) = [d for d in diags if d.code == "R001"]
+    assert runtime.severity == L.DiagnosticSeverity.Warning
+    assert runtime.range.start.line == 3 and "made-up inputs: N=2" in runtime.message
+
+
+@pytest.mark.asyncio
+async def test_model_over_budget_is_skipped_with_information(client: LanguageClient, uri: str) -> None:
+    client.workspace_did_change_configuration(
+        L.DidChangeConfigurationParams(
+            settings={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": True, "delayMs": 0, "seconds": 1}}}
+        )
+    )
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        "g (float[1] x) => (float[1] y) {\n"
+        "   n = Constant <value_int = 1000000000> ()\n"
+        "   c = Constant <value = bool {1}> ()\n"
+        "   y = Loop (n, c, x) <body = body (int64 i, bool ci, float[1] v) => (bool co, float[1] w) {\n"
+        "      co = Identity (ci)\n      w = Neg (v)\n   }>\n"
+        "}\n"
+    )
+    _open(client, uri, text)
+    diags = await _diagnostics_until(client, uri, "R000")
+    (skipped,) = [d for d in diags if d.code == "R000"]
+    assert skipped.severity == L.DiagnosticSeverity.Information and "longer than 1 s" in skipped.message

@@ -10,6 +10,8 @@ model failed (a :class:`Failure` the caller locates in the text), or why nothing
 from __future__ import annotations
 
 import multiprocessing
+import threading
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +20,7 @@ from onnxtext.evaluate.summary import Stats
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
+_POLL = 0.05  # seconds between looks at the cancel flag
 
 @dataclass(frozen=True)
 class Budget:
@@ -65,8 +68,12 @@ def run_live(
     sizes: Mapping[str, int] | None = None,
     budget: Budget = Budget(),
     seed: int = 0,
+    cancel: threading.Event | None = None,
 ) -> LiveResult:
-    """Evaluate a serialized model on synthesized inputs in a child process."""
+    """Evaluate a serialized model on synthesized inputs in a child process.
+
+    Setting ``cancel`` (from another thread) stops the child early; the result then says so.
+    """
     weights = _weight_bytes(model_bytes)
     if weights > budget.weights_mb * 2**20:
         return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of {budget.weights_mb} MB")
@@ -79,15 +86,18 @@ def run_live(
     )
     child.start()
     send.close()
+    deadline = time.monotonic() + budget.seconds
     try:
-        if receive.poll(budget.seconds):
-            try:
-                result: LiveResult = receive.recv()
-                return result
-            except EOFError:
-                pass  # the child died without a word (killed: out of memory)
+        while not receive.poll(min(_POLL, max(0.0, deadline - time.monotonic()))):
+            if cancel is not None and cancel.is_set():
+                return LiveResult(skipped="cancelled: the text changed")
+            if time.monotonic() >= deadline:
+                return LiveResult(skipped=f"the evaluation took longer than {budget.seconds:g} s and was stopped")
+        try:
+            result: LiveResult = receive.recv()
+            return result
+        except EOFError:  # the child died without a word (killed: out of memory)
             return LiveResult(skipped=f"the evaluation stopped: it needs more than {budget.memory_mb} MB")
-        return LiveResult(skipped=f"the evaluation took longer than {budget.seconds:g} s and was stopped")
     finally:
         receive.close()
         if child.is_alive():

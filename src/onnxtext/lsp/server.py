@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from urllib.parse import unquote, urlparse
@@ -33,6 +34,7 @@ from onnxtext.lsp.convert import (
     to_lsp_diagnostic,
 )
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.schemas import latest_opset_version, normalize_domain
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import format_text
@@ -93,6 +95,21 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
+        if not (self.settings.evaluate and outcome.document.ok):
+            return
+        await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
+        try:
+            live, found = await asyncio.get_running_loop().run_in_executor(
+                None, evaluate_cancellable, outcome, self.settings, _folder(uri), cancel
+            )
+        except Exception:  # a bug must not kill the server
+            log.exception("evaluating %s failed", uri)
+            return
+        if cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return
+        outcome.live = live
+        outcome.diagnostics = sorted(outcome.diagnostics + found, key=lambda d: d.offset)
+        self.publish(uri, version, outcome)
 
     def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
         source = outcome.document.source
@@ -131,6 +148,12 @@ class OnnxTextServer(LanguageServer):
             if state.task is not None:
                 state.task.cancel()
         self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _folder(uri: str) -> str | None:
+    """The folder of a ``file:`` document (where its external data lives)."""
+    parsed = urlparse(uri)
+    return os.path.dirname(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
 def _display_path(uri: str) -> str:
