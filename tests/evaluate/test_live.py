@@ -6,6 +6,8 @@ import onnxtext
 from onnxtext.evaluate.live import Budget, run_live
 from onnxtext.io import model_bytes
 
+from corpus.live_models import RUNAWAY_LOOP
+
 HEAD = '<ir_version: 8, opset_import: ["" : 18]>\n'
 
 
@@ -35,14 +37,7 @@ def test_a_failing_node_is_reported_with_its_index() -> None:
 
 
 def test_time_budget_stops_a_runaway_loop() -> None:
-    text = (
-        "g (float[1] x) => (float[1] y) {\n"
-        " n = Constant <value_int = 1000000000> ()\n"
-        " c = Constant <value = bool {1}> ()\n"
-        " y = Loop (n, c, x) <body = body (int64 i, bool ci, float[1] v) => (bool co, float[1] w) {\n"
-        "   co = Identity (ci)\n   w = Neg (v)\n }>\n"
-        "}"
-    )
+    text = RUNAWAY_LOOP
     result = run_live(_bytes(text), budget=Budget(seconds=2.0))
     assert result.skipped is not None and "longer than 2 s" in result.skipped
 
@@ -74,14 +69,7 @@ def test_cancel_stops_the_child_early() -> None:
     import threading
     import time
 
-    text = (
-        "g (float[1] x) => (float[1] y) {\n"
-        " n = Constant <value_int = 1000000000> ()\n"
-        " c = Constant <value = bool {1}> ()\n"
-        " y = Loop (n, c, x) <body = body (int64 i, bool ci, float[1] v) => (bool co, float[1] w) {\n"
-        "   co = Identity (ci)\n   w = Neg (v)\n }>\n"
-        "}"
-    )
+    text = RUNAWAY_LOOP
     cancel = threading.Event()
     threading.Timer(1.0, cancel.set).start()
     start = time.monotonic()

@@ -8,6 +8,8 @@ import pytest
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
+from corpus.live_models import RUNAWAY_LOOP
+
 GOOD = """<ir_version: 8, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) {
    y = Relu (x)
@@ -206,11 +208,15 @@ async def test_completion_of_operators_with_documentation(client: LanguageClient
     assert isinstance(resolved.documentation, L.MarkupContent) and "**Relu**" in resolved.documentation.value
 
 
+def _evaluate(client: LanguageClient, **budget: object) -> None:
+    """Turn the evaluator's diagnostics on, with no delay."""
+    settings = {"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": True, "delayMs": 0, **budget}}}
+    client.workspace_did_change_configuration(L.DidChangeConfigurationParams(settings=settings))
+
+
 @pytest.mark.asyncio
 async def test_runtime_error_on_made_up_inputs_is_located(client: LanguageClient, uri: str) -> None:
-    client.workspace_did_change_configuration(
-        L.DidChangeConfigurationParams(settings={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": True, "delayMs": 0}}})
-    )
+    _evaluate(client)
     text = (
         '<ir_version: 8, opset_import: ["" : 18]>\n'
         "g (float[N, 3] x, float[4, 5] w) => (float[N, 5] y) {\n"
@@ -227,20 +233,8 @@ async def test_runtime_error_on_made_up_inputs_is_located(client: LanguageClient
 
 @pytest.mark.asyncio
 async def test_model_over_budget_is_skipped_with_information(client: LanguageClient, uri: str) -> None:
-    client.workspace_did_change_configuration(
-        L.DidChangeConfigurationParams(
-            settings={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": True, "delayMs": 0, "seconds": 1}}}
-        )
-    )
-    text = (
-        '<ir_version: 8, opset_import: ["" : 18]>\n'
-        "g (float[1] x) => (float[1] y) {\n"
-        "   n = Constant <value_int = 1000000000> ()\n"
-        "   c = Constant <value = bool {1}> ()\n"
-        "   y = Loop (n, c, x) <body = body (int64 i, bool ci, float[1] v) => (bool co, float[1] w) {\n"
-        "      co = Identity (ci)\n      w = Neg (v)\n   }>\n"
-        "}\n"
-    )
+    _evaluate(client, seconds=1)
+    text = '<ir_version: 8, opset_import: ["" : 18]>\n' + RUNAWAY_LOOP
     _open(client, uri, text)
     diags = await _diagnostics_until(client, uri, "R000")
     (skipped,) = [d for d in diags if d.code == "R000"]
