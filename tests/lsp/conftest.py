@@ -29,6 +29,16 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
         # the evaluator's diagnostics follow the fast ones: off here, on in their own tests
         initialization_options={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": False}}},
     )
+
+    # A real editor answers the server's refresh requests; so does this client.
+    @lsp_client.feature(L.WORKSPACE_CODE_LENS_REFRESH)
+    def code_lens_refresh(params: None) -> None:
+        return None
+
+    @lsp_client.feature(L.WORKSPACE_INLAY_HINT_REFRESH)
+    def inlay_hint_refresh(params: None) -> None:
+        return None
+
     await lsp_client.initialize_session(params)
     yield
     await lsp_client.shutdown_session()

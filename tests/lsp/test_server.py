@@ -239,3 +239,35 @@ async def test_model_over_budget_is_skipped_with_information(client: LanguageCli
     diags = await _diagnostics_until(client, uri, "R000")
     (skipped,) = [d for d in diags if d.code == "R000"]
     assert skipped.severity == L.DiagnosticSeverity.Information and "longer than 1 s" in skipped.message
+
+
+@pytest.mark.asyncio
+async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageClient, uri: str) -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n   y = Neg (a)\n}\n'
+    _open(client, uri, text)
+    await _diagnostics(client, uri)
+    lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
+    assert lenses is not None and len(lenses) == 1
+    lens = lenses[0]
+    assert lens.command is not None and lens.command.title == "▶ Run: show live values"
+    assert lens.range.start == L.Position(1, 0)
+    on = await client.workspace_execute_command_async(
+        L.ExecuteCommandParams(command=lens.command.command, arguments=lens.command.arguments)
+    )
+    assert on is True
+    whole = L.Range(L.Position(0, 0), L.Position(5, 0))
+
+    async def hints() -> list[L.InlayHint]:
+        while True:  # the run takes a moment: ask until its values are there
+            found = await client.text_document_inlay_hint_async(L.InlayHintParams(L.TextDocumentIdentifier(uri), whole))
+            if found:
+                return found
+            await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    found = await asyncio.wait_for(hints(), timeout=60)
+    labels = {(h.position.line, h.position.character): h.label for h in found}
+    assert labels[(2, 4)].startswith(" = float32[2, 3] min=0") and labels[(3, 4)].startswith(" = float32[2, 3]")
+    assert labels[(1, 16)].startswith(" = float32[2, 3] min=-")  # the input x
+    lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
+    assert lenses and lenses[0].command is not None
+    assert lenses[0].command.title == "■ Live values: 2 values on made-up inputs (N=2)"

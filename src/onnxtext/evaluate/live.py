@@ -54,6 +54,9 @@ class Failure:
 @dataclass
 class LiveResult:
     values: list[LiveValue] = field(default_factory=list)
+    """Node outputs of the main graph, in evaluation order."""
+    inputs: list[LiveValue] = field(default_factory=list)
+    """The graph inputs it ran on (made up, or given)."""
     outputs: list[LiveValue] = field(default_factory=list)
     sizes: dict[str, int] = field(default_factory=dict)
     failure: Failure | None = None
@@ -166,6 +169,7 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
         result.skipped = str(exc)
         return result
     result.sizes = made.sizes
+    result.inputs = [LiveValue(name, -1, stats(value)) for name, value in made.feeds.items()]
     try:
         evaluator = Evaluator(model, seed=seed)
         outputs = evaluator.run(

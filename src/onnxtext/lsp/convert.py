@@ -14,6 +14,7 @@ from onnxtext.analysis.complete import Item
 from onnxtext.analysis.outline import Fold, OutlineItem
 from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.evaluate.live import LiveResult
 from onnxtext.syntax.span import Range, SourceFile, Span
 
 __all__ = [
@@ -28,6 +29,8 @@ __all__ = [
     "folding",
     "encode_tokens",
     "completion_items",
+    "live_lens_title",
+    "lsp_position",
     "TOKEN_LEGEND",
     "SOURCE",
 ]
@@ -40,6 +43,11 @@ _SEVERITY = {
     Severity.INFO: L.DiagnosticSeverity.Information,
     Severity.HINT: L.DiagnosticSeverity.Hint,
 }
+
+
+def lsp_position(source: SourceFile, offset: int) -> L.Position:
+    line, character = source.lsp_position(offset)
+    return L.Position(line, character)
 
 
 def lsp_range(source: SourceFile, span: Span) -> L.Range:
@@ -213,3 +221,18 @@ def completion_items(items: Sequence[Item], source: SourceFile, replace: Span) -
             )
         )
     return out
+
+
+def live_lens_title(on: bool, result: LiveResult | None) -> str:
+    """The code lens above the graph: run, or what the last live run did."""
+    if not on:
+        return "▶ Run: show live values"
+    if result is None:
+        return "■ Live values: running…"
+    if result.skipped is not None:
+        return f"■ Live values: not run ({result.skipped})"
+    sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
+    made_up = f" on made-up inputs ({sizes})" if sizes else " on made-up inputs"
+    if result.failure is not None:
+        return f"■ Live values: failed{made_up}: {result.failure.message}"
+    return f"■ Live values: {len(result.values)} values{made_up}"

@@ -113,11 +113,14 @@ def _stop_if(cancel: threading.Event | None) -> None:
 
 
 def evaluate(
-    outcome: Outcome, settings: Settings, model_dir: str | None, cancel: threading.Event | None = None
+    outcome: Outcome, settings: Settings, model_dir: str | None, cancel: threading.Event | None = None, live: bool = False
 ) -> tuple[LiveResult | None, list[Diagnostic]]:
-    """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it."""
+    """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it.
+
+    With ``live`` (the user asked for live values) it runs even when evaluation diagnostics are off.
+    """
     doc = outcome.document
-    if not settings.evaluate or not doc.ok or not isinstance(doc.proto, ModelProto):
+    if not (settings.evaluate or live) or not doc.ok or not isinstance(doc.proto, ModelProto):
         return None, []
     result = run_live(model_bytes(doc.proto), model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel)
     if cancel is not None and cancel.is_set():

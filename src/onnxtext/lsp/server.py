@@ -21,6 +21,7 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
 from onnxtext.analysis.complete import complete, context_at, documentation
+from onnxtext.analysis.hints import value_hints
 from onnxtext.analysis.semantic import semantic_tokens
 from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
@@ -29,6 +30,9 @@ from onnxtext.lsp.convert import (
     encode_tokens,
     folding,
     full_range,
+    live_lens_title,
+    lsp_position,
+    lsp_range,
     offset_at,
     quick_fixes,
     to_lsp_diagnostic,
@@ -37,12 +41,15 @@ from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.schemas import latest_opset_version, normalize_domain
 from onnxtext.proto import ModelProto
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_text
 from onnxtext.syntax.span import SourceFile
 
 __all__ = ["OnnxTextServer", "build_server"]
 
 log = logging.getLogger("onnxtext.lsp")
+
+TOGGLE_LIVE = "onnxtext.toggleLiveValues"
 
 
 @dataclass
@@ -54,6 +61,8 @@ class _State:
     cancel: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
     outcome_version: int | None = None
+    live: bool = False
+    """Live values are on: the model runs after each change and every value is shown."""
 
 
 class OnnxTextServer(LanguageServer):
@@ -95,12 +104,12 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
-        if not (self.settings.evaluate and outcome.document.ok):
+        if not ((self.settings.evaluate or state.live) and outcome.document.ok):
             return
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
             live, found = await asyncio.get_running_loop().run_in_executor(
-                None, evaluate_cancellable, outcome, self.settings, _folder(uri), cancel
+                None, evaluate_cancellable, outcome, self.settings, _folder(uri), cancel, state.live
             )
         except Exception:  # a bug must not kill the server
             log.exception("evaluating %s failed", uri)
@@ -110,6 +119,16 @@ class OnnxTextServer(LanguageServer):
         outcome.live = live
         outcome.diagnostics = sorted(outcome.diagnostics + found, key=lambda d: d.offset)
         self.publish(uri, version, outcome)
+        if state.live:
+            self.refresh_views()
+
+    def refresh_views(self) -> None:
+        """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+        if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
 
     def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
         source = outcome.document.source
@@ -241,6 +260,48 @@ def build_server() -> OnnxTextServer:
         if text is not None:
             item.documentation = L.MarkupContent(L.MarkupKind.Markdown, text)
         return item
+
+    @server.feature(L.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: OnnxTextServer, params: L.CodeLensParams) -> list[L.CodeLens]:
+        uri = params.text_document.uri
+        outcome = ls.analysis(uri)
+        tree = outcome.document.tree
+        graph = getattr(tree, "graph", None)
+        if not isinstance(graph, A.Graph):
+            return []
+        state = ls.states.setdefault(uri, _State())
+        title = live_lens_title(state.live, outcome.live)
+        where = lsp_range(outcome.document.source, graph.name.span)
+        return [L.CodeLens(range=where, command=L.Command(title=title, command=TOGGLE_LIVE, arguments=[uri]))]
+
+    @server.command(TOGGLE_LIVE)
+    def toggle_live(ls: OnnxTextServer, uri: str) -> bool:
+        if uri not in ls.states:
+            return False
+        state = ls.states[uri]
+        state.live = not state.live
+        ls.schedule(uri, delay=False)
+        ls.refresh_views()
+        return state.live
+
+    @server.feature(L.TEXT_DOCUMENT_INLAY_HINT)
+    def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
+        uri = params.text_document.uri
+        state = ls.states.get(uri)
+        outcome = ls.current(uri)
+        if outcome is None or state is None or not state.live or outcome.live is None:
+            return []
+        graph = getattr(outcome.document.tree, "graph", None)
+        if not isinstance(graph, A.Graph):
+            return []
+        values = {v.name: v.stats.text() for v in outcome.live.inputs + outcome.live.values}
+        source = outcome.document.source
+        lo, hi = offset_at(source, params.range.start), offset_at(source, params.range.end)
+        return [
+            L.InlayHint(lsp_position(source, h.offset), f" = {h.label}", padding_left=True)
+            for h in value_hints(graph, values.get, inputs=True)
+            if lo <= h.offset <= hi
+        ]
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
