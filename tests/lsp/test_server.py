@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 from lsprotocol import types as L
@@ -271,3 +272,29 @@ async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageCli
     lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
     assert lenses and lenses[0].command is not None
     assert lenses[0].command.title == "■ Live values: 2 values on made-up inputs (N=2)"
+
+
+@pytest.mark.asyncio
+async def test_binary_model_opens_as_text_and_saves_back(client: LanguageClient, tmp_path: Path) -> None:
+    import onnxtext
+    from onnxtext.io import model_bytes
+
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model_bytes(onnxtext.parse_model(GOOD)))
+    before = path.read_bytes()
+    opened = await client.protocol.send_request_async("onnxtext/openBinary", {"uri": path.as_uri()})
+    assert opened.editable is True and "Relu" in opened.text
+    same = await client.protocol.send_request_async("onnxtext/saveBinary", {"uri": path.as_uri(), "text": opened.text})
+    assert (same.written, same.unchanged) == (False, True) and path.read_bytes() == before
+    broken = await client.protocol.send_request_async(
+        "onnxtext/saveBinary", {"uri": path.as_uri(), "text": opened.text.replace("Relu (x)", "Relu (x")}
+    )
+    assert broken.written is False and broken.diagnostics and path.read_bytes() == before
+    edited = await client.protocol.send_request_async(
+        "onnxtext/saveBinary", {"uri": path.as_uri(), "text": opened.text.replace("Relu", "Neg")}
+    )
+    assert edited.written is True and onnxtext.load(path).graph.node[0].op_type == "Neg"
+    with pytest.raises(Exception, match="not a valid binary ONNX model"):
+        junk = tmp_path / "junk.onnx"
+        junk.write_bytes(b"\xff\xff\xff")
+        await client.protocol.send_request_async("onnxtext/openBinary", {"uri": junk.as_uri()})

@@ -12,9 +12,11 @@ import logging
 import os
 import threading
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as L
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
 from onnxtext._version import __version__
@@ -37,6 +39,7 @@ from onnxtext.lsp.convert import (
     quick_fixes,
     to_lsp_diagnostic,
 )
+from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.schemas import latest_opset_version, normalize_domain
@@ -50,6 +53,10 @@ __all__ = ["OnnxTextServer", "build_server"]
 log = logging.getLogger("onnxtext.lsp")
 
 TOGGLE_LIVE = "onnxtext.toggleLiveValues"
+OPEN_BINARY = "onnxtext/openBinary"
+"""Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
+SAVE_BINARY = "onnxtext/saveBinary"
+"""Request ``{uri, text}`` → ``{written, unchanged, diagnostics}``: the text's model written to the file."""
 
 
 @dataclass
@@ -72,6 +79,8 @@ class OnnxTextServer(LanguageServer):
         super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.states: dict[str, _State] = {}
+        self.binaries: dict[str, BinaryView] = {}
+        """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
 
     # ------------------------------------------------------------ scheduling
     def schedule(self, uri: str, *, delay: bool = True) -> None:
@@ -167,6 +176,14 @@ class OnnxTextServer(LanguageServer):
             if state.task is not None:
                 state.task.cancel()
         self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _request_path(params: Any) -> str:
+    """The file a custom request names by ``uri`` (a ``file:`` URI)."""
+    uri = getattr(params, "uri", None)
+    if not isinstance(uri, str) or urlparse(uri).scheme != "file":
+        raise JsonRpcInvalidParams("expected a 'uri' of a file")
+    return unquote(urlparse(uri).path)
 
 
 def _folder(uri: str) -> str | None:
@@ -302,6 +319,36 @@ def build_server() -> OnnxTextServer:
             for h in value_hints(graph, values.get, inputs=True)
             if lo <= h.offset <= hi
         ]
+
+    @server.feature(OPEN_BINARY)
+    def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+        path = _request_path(params)
+        try:
+            view = open_binary(path)
+        except OnnxTextError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+        ls.binaries[path] = view
+        return {"text": view.text, "editable": view.editable, "note": view.note}
+
+    @server.feature(SAVE_BINARY)
+    def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+        path = _request_path(params)
+        text = getattr(params, "text", None)
+        if not isinstance(text, str):
+            raise JsonRpcInvalidParams("onnxtext/saveBinary needs 'text'")
+        try:
+            result = save_binary(text, path, opened=ls.binaries.get(path))
+        except OnnxTextError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+        if result.written:
+            ls.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
+        source = SourceFile(text, path)
+        uri = getattr(params, "uri", "")
+        return {
+            "written": result.written,
+            "unchanged": result.unchanged,
+            "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
+        }
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
