@@ -91,3 +91,27 @@ def test_dtype_value_and_key_items() -> None:
 def test_only_a_window_is_read() -> None:
     big = HEAD + "g (x) => (y) {\n" + "   a = Relu (x)\n" * 50_000 + "   y = |"
     assert _ctx(big).kind == "operator"
+
+
+def test_call_at_counts_the_inputs() -> None:
+    from onnxtext.analysis.complete import call_at
+
+    def at(text: str):  # type: ignore[no-untyped-def]
+        return call_at(text.replace("|", ""), text.index("|"))
+
+    body = HEAD + "g (x) => (y) {\n   y = "
+    assert at(body + "Gemm (|") == ("", "Gemm", 0)
+    assert at(body + "Gemm (a, |") == ("", "Gemm", 1)
+    assert at(body + "Gemm <alpha = 1.0, beta = 2.0> (a, b, c|") == ("", "Gemm", 2)
+    assert at(body + "com.x.Thing (a, |") == ("com.x", "Thing", 1)
+    assert at(body + "Gemm (a, b) |") is None
+    assert at(body + "|") is None
+
+
+def test_signature_label() -> None:
+    from onnxtext.analysis.schema_docs import signature_label
+    from onnxtext.ir.schemas import get_schema
+
+    clip = get_schema("Clip", "", 18)
+    assert clip is not None
+    assert signature_label(clip) == "Clip(input: T, min?: T, max?: T) -> (output: T)"

@@ -298,3 +298,16 @@ async def test_binary_model_opens_as_text_and_saves_back(client: LanguageClient,
         junk = tmp_path / "junk.onnx"
         junk.write_bytes(b"\xff\xff\xff")
         await client.protocol.send_request_async("onnxtext/openBinary", {"uri": junk.as_uri()})
+
+
+@pytest.mark.asyncio
+async def test_signature_help_follows_the_input(client: LanguageClient, uri: str) -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Clip (x, \n}\n'
+    _open(client, uri, text)
+    await _diagnostics(client, uri)
+    help_ = await client.text_document_signature_help_async(
+        L.SignatureHelpParams(L.TextDocumentIdentifier(uri), L.Position(2, 16))
+    )
+    assert help_ is not None
+    assert help_.signatures[0].label == "Clip(input: T, min?: T, max?: T) -> (output: T)"
+    assert help_.active_parameter == 1

@@ -21,7 +21,7 @@ from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, Ten
 from onnxtext.syntax.lexer import Tok, tokenize
 from onnxtext.syntax.span import Span
 
-__all__ = ["Context", "Item", "context_at", "complete", "documentation", "WINDOW"]
+__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "WINDOW"]
 
 WINDOW = 4000
 """Characters before the cursor that are read to find the context."""
@@ -71,17 +71,45 @@ def _last_word(text: str, offset: int) -> tuple[str, int]:
     return text[start:offset], start
 
 
+def _tokens_before(text: str, end: int) -> list[Tok]:
+    """The tokens of a window of ``text`` that ends at ``end`` (starting at a line start)."""
+    start = max(0, end - WINDOW)
+    if start:
+        nl = text.find("\n", start, end)
+        start = nl + 1 if nl >= 0 else end
+    tokens = [t for t in tokenize(text[start:end]) if t.type != "NUMLIST"]
+    for t in tokens:
+        t.start += start
+        t.end += start
+    return tokens
+
+
+def call_at(text: str, offset: int) -> tuple[str, str, int] | None:
+    """``(domain, op, index)`` when ``offset`` is among a node's inputs: which input is being written."""
+    tokens = _tokens_before(text, offset)
+    stack = _open_brackets(tokens)
+    if not stack or stack[-1][1].type != "LPAR":
+        return None
+    index, _ = stack[-1]
+    op = _op_before(tokens, index)
+    if op is None:
+        return None
+    depth = 0
+    commas = 0
+    for t in tokens[index + 1 :]:
+        if t.type in _OPEN:
+            depth += 1
+        elif t.type in _CLOSE:
+            depth -= 1
+        elif t.type == "COMMA" and depth == 0:
+            commas += 1
+    return op[0], op[1], commas
+
+
 def context_at(text: str, offset: int) -> Context:
     """The completion context at ``offset`` of ``text``."""
     word, word_start = _last_word(text, offset)
-    window_start = max(0, word_start - WINDOW)
-    if window_start:
-        nl = text.find("\n", window_start, word_start)
-        window_start = nl + 1 if nl >= 0 else word_start
-    tokens = [t for t in tokenize(text[window_start:word_start]) if t.type != "NUMLIST"]
-    for t in tokens:
-        t.start += window_start
-        t.end += window_start
+    tokens = _tokens_before(text, word_start)
     domain, _, prefix = word.rpartition(".")
     replace = Span(offset - len(prefix), offset)
     prev = tokens[-1] if tokens else None

@@ -21,6 +21,8 @@ __all__ = [
     "dtype_markdown",
     "signature_text",
     "operator_url",
+    "parameter_text",
+    "signature_label",
 ]
 
 _MAX_ALLOWED = 8  # type lists longer than this are cut in hovers ("… and 12 more")
@@ -149,3 +151,16 @@ def _onnx_attribute_description(domain: str, name: str, version: int, attribute:
         return None
     text = getattr(attrs[attribute], "description", None)
     return text if isinstance(text, str) and text.strip() else None
+
+
+def parameter_text(schema: OpSchema, p: FormalParameter) -> str:
+    """``X: T`` (``T`` when the type is a constraint, else the type string itself)."""
+    suffix = "?" if p.is_optional else ("..." if p.is_variadic else "")
+    return f"{p.name}{suffix}: {p.type_str}"
+
+
+def signature_label(schema: OpSchema) -> str:
+    """``MatMul(A: T, B: T) -> (Y: T)``."""
+    inputs = ", ".join(parameter_text(schema, p) for p in schema.inputs)
+    outputs = ", ".join(parameter_text(schema, p) for p in schema.outputs)
+    return f"{schema.name}({inputs}) -> ({outputs})"

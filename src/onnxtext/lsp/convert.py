@@ -14,7 +14,9 @@ from onnxtext.analysis.complete import Item
 from onnxtext.analysis.outline import Fold, OutlineItem
 from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.analysis.schema_docs import parameter_text, signature_label
 from onnxtext.evaluate.live import LiveResult
+from onnxtext.ir.schemas import OpSchema
 from onnxtext.syntax.span import Range, SourceFile, Span
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "encode_tokens",
     "completion_items",
     "live_lens_title",
+    "signature",
     "lsp_position",
     "TOKEN_LEGEND",
     "SOURCE",
@@ -236,3 +239,22 @@ def live_lens_title(on: bool, result: LiveResult | None) -> str:
     if result.failure is not None:
         return f"■ Live values: failed{made_up}: {result.failure.message}"
     return f"■ Live values: {len(result.values)} values{made_up}"
+
+
+def signature(schema: OpSchema, index: int) -> L.SignatureHelp:
+    """One signature with the input being written active (a variadic last input stays active)."""
+    params = [
+        L.ParameterInformation(
+            label=parameter_text(schema, p),
+            documentation=L.MarkupContent(L.MarkupKind.Markdown, ", ".join(schema.allowed_types(p))),
+        )
+        for p in schema.inputs
+    ]
+    active = min(index, len(params) - 1) if params else None
+    if params and index >= len(params) and not schema.inputs[-1].is_variadic:
+        active = None  # more inputs than the operator takes
+    return L.SignatureHelp(
+        signatures=[L.SignatureInformation(label=signature_label(schema), parameters=params, active_parameter=active)],
+        active_signature=0,
+        active_parameter=active,
+    )

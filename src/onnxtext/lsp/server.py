@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
-from onnxtext.analysis.complete import complete, context_at, documentation
+from onnxtext.analysis.complete import call_at, complete, context_at, documentation
 from onnxtext.analysis.hints import value_hints
 from onnxtext.analysis.semantic import semantic_tokens
 from onnxtext.lsp.convert import (
@@ -37,12 +37,13 @@ from onnxtext.lsp.convert import (
     lsp_range,
     offset_at,
     quick_fixes,
+    signature,
     to_lsp_diagnostic,
 )
 from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
-from onnxtext.ir.schemas import latest_opset_version, normalize_domain
+from onnxtext.ir.schemas import get_schema, latest_opset_version, normalize_domain
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_text
@@ -349,6 +350,20 @@ def build_server() -> OnnxTextServer:
             "unchanged": result.unchanged,
             "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
         }
+
+    @server.feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]))
+    def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams) -> L.SignatureHelp | None:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        call = call_at(text, offset_at(SourceFile(text), params.position))
+        if call is None:
+            return None
+        opsets, _ = _imports(ls.current(uri) or ls.states.get(uri, _State()).outcome)
+        domain = normalize_domain(call[0])
+        schema = get_schema(call[1], domain, opsets.get(domain))
+        if schema is None:
+            return None
+        return signature(schema, call[2])
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
