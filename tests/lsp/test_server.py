@@ -44,6 +44,12 @@ def _open(client: LanguageClient, uri: str, text: str, version: int = 1) -> None
     client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", version, text)))
 
 
+async def _ready(client: LanguageClient, uri: str, text: str) -> list[L.Diagnostic]:
+    """Open a document and wait for its first diagnostics (the server has analysed it)."""
+    _open(client, uri, text)
+    return await _diagnostics(client, uri)
+
+
 def _change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
     change = L.TextDocumentContentChangePartial(
         range=L.Range(L.Position(*start), L.Position(*end)), text=text
@@ -101,8 +107,7 @@ async def test_settings_select_and_ignore(client: LanguageClient, uri: str) -> N
 @pytest.mark.asyncio
 async def test_formatting_returns_one_edit(client: LanguageClient, uri: str) -> None:
     untidy = GOOD.replace("   y = Relu (x)", "y=Relu(x)")
-    _open(client, uri, untidy)
-    await _diagnostics(client, uri)
+    await _ready(client, uri, untidy)
     edits = await client.text_document_formatting_async(
         L.DocumentFormattingParams(L.TextDocumentIdentifier(uri), L.FormattingOptions(tab_size=3, insert_spaces=True))
     )
@@ -197,8 +202,7 @@ async def test_semantic_tokens(client: LanguageClient, uri: str) -> None:
 @pytest.mark.asyncio
 async def test_completion_of_operators_with_documentation(client: LanguageClient, uri: str) -> None:
     text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Rel\n}\n'
-    _open(client, uri, text)
-    await _diagnostics(client, uri)
+    await _ready(client, uri, text)
     result = await client.text_document_completion_async(
         L.CompletionParams(L.TextDocumentIdentifier(uri), L.Position(2, 10))
     )
@@ -245,8 +249,7 @@ async def test_model_over_budget_is_skipped_with_information(client: LanguageCli
 @pytest.mark.asyncio
 async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageClient, uri: str) -> None:
     text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n   y = Neg (a)\n}\n'
-    _open(client, uri, text)
-    await _diagnostics(client, uri)
+    await _ready(client, uri, text)
     lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
     assert lenses is not None and len(lenses) == 1
     lens = lenses[0]
@@ -303,8 +306,7 @@ async def test_binary_model_opens_as_text_and_saves_back(client: LanguageClient,
 @pytest.mark.asyncio
 async def test_signature_help_follows_the_input(client: LanguageClient, uri: str) -> None:
     text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Clip (x, \n}\n'
-    _open(client, uri, text)
-    await _diagnostics(client, uri)
+    await _ready(client, uri, text)
     help_ = await client.text_document_signature_help_async(
         L.SignatureHelpParams(L.TextDocumentIdentifier(uri), L.Position(2, 16))
     )
