@@ -264,7 +264,7 @@ async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageCli
     async def hints() -> list[L.InlayHint]:
         while True:  # the run takes a moment: ask until its values are there
             found = await client.text_document_inlay_hint_async(L.InlayHintParams(L.TextDocumentIdentifier(uri), whole))
-            if found:
+            if found and any(h.label.startswith(" = ") for h in found):  # type hints come first
                 return found
             await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
 
@@ -313,3 +313,86 @@ async def test_signature_help_follows_the_input(client: LanguageClient, uri: str
     assert help_ is not None
     assert help_.signatures[0].label == "Clip(input: T, min?: T, max?: T) -> (output: T)"
     assert help_.active_parameter == 1
+
+
+NAV = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[N, 4] x, bool c) => (float[N, 4] y) {
+   a = Softmax <axis = 1> (x)
+   y = If (c) <then_branch = t () => (float[N, 4] u) { u = Neg (a) }, else_branch = e () => (float[N, 4] v) { v = Abs (a) }>
+}
+"""
+
+
+def _pos(text: str, word: str, shift: int = 0) -> L.Position:
+    offset = text.index(word) + shift
+    line = text.count("\n", 0, offset)
+    return L.Position(line, offset - (text.rfind("\n", 0, offset) + 1))
+
+
+@pytest.mark.asyncio
+async def test_hover_definition_references_highlight(client: LanguageClient, uri: str) -> None:
+    await _ready(client, uri, NAV)
+    doc = L.TextDocumentIdentifier(uri)
+    hover = await client.text_document_hover_async(L.HoverParams(doc, _pos(NAV, "Softmax", 2)))
+    assert hover is not None and isinstance(hover.contents, L.MarkupContent)
+    assert hover.contents.value.startswith("**Softmax** — ai.onnx, version 13")
+    value = await client.text_document_hover_async(L.HoverParams(doc, _pos(NAV, "Neg (a)", 5)))
+    assert value is not None and isinstance(value.contents, L.MarkupContent) and "`float[N, 4]`" in value.contents.value
+    defs = await client.text_document_definition_async(L.DefinitionParams(doc, _pos(NAV, "Neg (a)", 5)))
+    assert isinstance(defs, list) and [d.range.start for d in defs] == [L.Position(2, 3)]
+    refs = await client.text_document_references_async(
+        L.ReferenceParams(text_document=doc, position=_pos(NAV, "a = Softmax"), context=L.ReferenceContext(include_declaration=True))
+    )
+    assert refs is not None and [r.range.start for r in refs] == [L.Position(2, 3), _pos(NAV, "Neg (a)", 5), _pos(NAV, "Abs (a)", 5)]
+    marks = await client.text_document_document_highlight_async(L.DocumentHighlightParams(doc, _pos(NAV, "a = Softmax")))
+    assert marks is not None and [m.kind for m in marks] == [L.DocumentHighlightKind.Write, L.DocumentHighlightKind.Read, L.DocumentHighlightKind.Read]
+
+
+@pytest.mark.asyncio
+async def test_rename_and_its_refusal(client: LanguageClient, uri: str) -> None:
+    await _ready(client, uri, NAV)
+    doc = L.TextDocumentIdentifier(uri)
+    where = _pos(NAV, "a = Softmax")
+    prepared = await client.text_document_prepare_rename_async(L.PrepareRenameParams(doc, where))
+    assert prepared == L.Range(L.Position(2, 3), L.Position(2, 4))
+    edit = await client.text_document_rename_async(L.RenameParams(doc, where, "probs"))
+    assert edit is not None and edit.document_changes is not None
+    change = edit.document_changes[0]
+    assert isinstance(change, L.TextDocumentEdit) and [e.new_text for e in change.edits] == ["probs"] * 3
+    with pytest.raises(Exception, match="already a value"):
+        await client.text_document_rename_async(L.RenameParams(doc, where, "u"))
+
+
+@pytest.mark.asyncio
+async def test_selection_ranges_grow_outwards(client: LanguageClient, uri: str) -> None:
+    await _ready(client, uri, NAV)
+    found = await client.text_document_selection_range_async(
+        L.SelectionRangeParams(L.TextDocumentIdentifier(uri), [_pos(NAV, "axis", 1)])
+    )
+    assert found is not None
+    chain, spans = found[0], []
+    while chain is not None:
+        spans.append(chain.range)
+        chain = chain.parent
+    assert spans[0] == L.Range(L.Position(2, 16), L.Position(2, 20))  # the attribute name
+    assert all(_contains(b, a) for a, b in zip(spans, spans[1:]))
+
+
+def _contains(outer: L.Range, inner: L.Range) -> bool:
+    return (outer.start.line, outer.start.character) <= (inner.start.line, inner.start.character) and (
+        outer.end.line,
+        outer.end.character,
+    ) >= (inner.end.line, inner.end.character)
+
+
+@pytest.mark.asyncio
+async def test_type_inlay_hints_in_every_graph(client: LanguageClient, uri: str) -> None:
+    await _ready(client, uri, NAV)
+    hints = await client.text_document_inlay_hint_async(
+        L.InlayHintParams(L.TextDocumentIdentifier(uri), L.Range(L.Position(0, 0), L.Position(5, 0)))
+    )
+    assert hints is not None
+    labels = {(h.position.line, h.position.character): h.label for h in hints}
+    assert labels[(2, 4)] == ": float[N, 4]"  # a
+    assert labels[(3, 4)] == ": float[N, 4]"  # y
+    assert any(label == ": float[N, 4]" and line == 3 and char > 50 for (line, char), label in labels.items())  # u in a branch

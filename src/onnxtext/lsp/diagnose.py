@@ -32,6 +32,8 @@ class Settings:
     select: list[str] | None = None
     ignore: list[str] | None = None
     debounce_ms: int = 150
+    type_hints: bool = True
+    """Inlay hints with the inferred type of each value."""
     evaluate_delay_ms: int = 500
     """Quiet time after the fast diagnostics before the model is run."""
     evaluate: bool = True
@@ -53,6 +55,9 @@ class Settings:
         debounce = value.get("debounceMs")
         if isinstance(debounce, int) and 0 <= debounce <= 5000:
             out.debounce_ms = debounce
+        hints = value.get("inlayHints")
+        if isinstance(hints, dict) and isinstance(hints.get("types"), bool):
+            out.type_hints = hints["types"]
         live = value.get("evaluate")
         if isinstance(live, dict):
             if isinstance(live.get("enabled"), bool):
@@ -101,7 +106,8 @@ def diagnose(text: str, path: str, settings: Settings, cancel: threading.Event |
     _stop_if(cancel)
     diags: list[Diagnostic] = list(doc.diagnostics)
     if isinstance(doc.proto, ModelProto):
-        diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc))
+        # the document's own inference: hover and inlay hints reuse it
+        diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc, inference=doc.inference))
     diags.sort(key=lambda d: d.offset)
     return Outcome(doc, diags)
 

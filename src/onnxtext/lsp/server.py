@@ -23,7 +23,9 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
 from onnxtext.analysis.complete import call_at, complete, context_at, documentation
-from onnxtext.analysis.hints import value_hints
+from onnxtext.analysis.hints import inlay_hints
+from onnxtext.analysis.hover import hover_at
+from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
 from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
@@ -38,6 +40,7 @@ from onnxtext.lsp.convert import (
     offset_at,
     quick_fixes,
     signature,
+    text_edits,
     to_lsp_diagnostic,
 )
 from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
@@ -307,19 +310,13 @@ def build_server() -> OnnxTextServer:
         uri = params.text_document.uri
         state = ls.states.get(uri)
         outcome = ls.current(uri)
-        if outcome is None or state is None or not state.live or outcome.live is None:
+        if outcome is None or state is None:
             return []
-        graph = getattr(outcome.document.tree, "graph", None)
-        if not isinstance(graph, A.Graph):
-            return []
-        values = {v.name: v.stats.text() for v in outcome.live.inputs + outcome.live.values}
-        source = outcome.document.source
-        lo, hi = offset_at(source, params.range.start), offset_at(source, params.range.end)
-        return [
-            L.InlayHint(lsp_position(source, h.offset), f" = {h.label}", padding_left=True)
-            for h in value_hints(graph, values.get, inputs=True)
-            if lo <= h.offset <= hi
-        ]
+        doc = outcome.document
+        live = outcome.live if state.live else None
+        lo, hi = offset_at(doc.source, params.range.start), offset_at(doc.source, params.range.end)
+        found = inlay_hints(doc, ls.settings.type_hints, live)
+        return [L.InlayHint(lsp_position(doc.source, h.offset), h.label, padding_left=True) for h in found if lo <= h.offset <= hi]
 
     @server.feature(OPEN_BINARY)
     def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
@@ -364,6 +361,86 @@ def build_server() -> OnnxTextServer:
         if schema is None:
             return None
         return signature(schema, call[2])
+
+    @server.feature(L.TEXT_DOCUMENT_HOVER)
+    def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
+        uri = params.text_document.uri
+        outcome = ls.analysis(uri)
+        doc = outcome.document
+        live = outcome.live
+        values = {v.name: v.stats.text() for v in live.inputs + live.values} if live is not None else None
+        found = hover_at(doc, offset_at(doc.source, params.position), values.get if values else None)
+        if found is None:
+            return None
+        return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(doc.source, found.span))
+
+    @server.feature(L.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        spans = doc.definition_at(offset_at(doc.source, params.position))
+        return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+    @server.feature(L.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return []
+        spans = doc.references(symbol, include_definitions=params.context.include_declaration)
+        return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+    @server.feature(L.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams) -> list[L.DocumentHighlight]:
+        doc = ls.analysis(params.text_document.uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return []
+        defined = {(s.start, s.end) for s in doc.references(symbol) if s not in doc.references(symbol, include_definitions=False)}
+        return [
+            L.DocumentHighlight(
+                lsp_range(doc.source, s),
+                L.DocumentHighlightKind.Write if (s.start, s.end) in defined else L.DocumentHighlightKind.Read,
+            )
+            for s in doc.references(symbol)
+        ]
+
+    @server.feature(L.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams) -> L.Range | None:
+        doc = ls.analysis(params.text_document.uri).document
+        occurrence = doc.symbols.occurrence_at(offset_at(doc.source, params.position))
+        return lsp_range(doc.source, occurrence.span) if occurrence is not None else None
+
+    @server.feature(L.TEXT_DOCUMENT_RENAME)
+    def rename(ls: OnnxTextServer, params: L.RenameParams) -> L.WorkspaceEdit | None:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return None
+        problem = rename_problem(doc, symbol, params.new_name)
+        if problem is not None:
+            raise JsonRpcInvalidParams(problem)
+        edits = text_edits(doc.source, doc.symbols.rename_edits(symbol, params.new_name))
+        version = ls.workspace.get_text_document(uri).version
+        return L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(L.OptionalVersionedTextDocumentIdentifier(uri, version), list(edits))])
+
+    @server.feature(L.TEXT_DOCUMENT_SELECTION_RANGE)
+    def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[L.SelectionRange]:
+        doc = ls.analysis(params.text_document.uri).document
+        out = []
+        for position in params.positions:
+            chain: L.SelectionRange | None = None
+            seen: set[tuple[int, int]] = set()
+            for node in doc.nodes_at(offset_at(doc.source, position)):  # outermost first
+                key = (node.span.start, node.span.end)
+                if key in seen or key[1] <= key[0]:
+                    continue
+                seen.add(key)
+                chain = L.SelectionRange(lsp_range(doc.source, node.span), chain)
+            out.append(chain or L.SelectionRange(L.Range(position, position)))
+        return out
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
