@@ -9,6 +9,8 @@ import pytest
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
+from onnxtext import format_text
+
 from corpus.live_models import RUNAWAY_LOOP
 
 GOOD = """<ir_version: 8, opset_import: ["" : 18]>
@@ -105,14 +107,20 @@ async def test_settings_select_and_ignore(client: LanguageClient, uri: str) -> N
 
 
 @pytest.mark.asyncio
-async def test_formatting_returns_one_edit(client: LanguageClient, uri: str) -> None:
-    untidy = GOOD.replace("   y = Relu (x)", "y=Relu(x)")
+async def test_formatting_edits_only_the_changed_lines(client: LanguageClient, uri: str) -> None:
+    untidy = format_text(GOOD).replace("   y = Relu (x)", "a=Relu(x)\ny=Neg(a)")
+    first = untidy[: untidy.index("a=Relu")].count("\n")
     await _ready(client, uri, untidy)
-    edits = await client.text_document_formatting_async(
-        L.DocumentFormattingParams(L.TextDocumentIdentifier(uri), L.FormattingOptions(tab_size=3, insert_spaces=True))
-    )
-    assert edits is not None and len(edits) == 1
-    assert "y = Relu (x)" in edits[0].new_text
+    doc, options = L.TextDocumentIdentifier(uri), L.FormattingOptions(tab_size=3, insert_spaces=True)
+    edits = await client.text_document_formatting_async(L.DocumentFormattingParams(doc, options))
+    assert edits is not None and len(edits) == 1  # one hunk: the two changed lines
+    assert edits[0].range == L.Range(L.Position(first, 0), L.Position(first + 2, 0))
+    assert edits[0].new_text == "   a = Relu (x)\n   y = Neg (a)\n"
+    outside = L.Range(L.Position(0, 0), L.Position(0, 1))
+    assert not await client.text_document_range_formatting_async(L.DocumentRangeFormattingParams(doc, outside, options))
+    inside = L.Range(L.Position(first + 1, 0), L.Position(first + 1, 3))
+    ranged = await client.text_document_range_formatting_async(L.DocumentRangeFormattingParams(doc, inside, options))
+    assert ranged is not None and list(ranged) == list(edits)
 
 
 @pytest.mark.asyncio

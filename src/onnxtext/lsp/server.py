@@ -33,7 +33,6 @@ from onnxtext.lsp.convert import (
     document_symbols,
     encode_tokens,
     folding,
-    full_range,
     live_lens_title,
     lsp_position,
     lsp_range,
@@ -45,6 +44,7 @@ from onnxtext.lsp.convert import (
 )
 from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.schemas import get_schema, latest_opset_version, normalize_domain
 from onnxtext.proto import ModelProto
@@ -172,6 +172,23 @@ class OnnxTextServer(LanguageServer):
         state = self.states.setdefault(uri, _State())
         state.outcome, state.outcome_version = outcome, document.version
         return outcome
+
+    def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
+        """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
+        text = self.workspace.get_text_document(uri).source
+        try:
+            formatted = format_text(text, "model", _display_path(uri))
+        except OnnxTextError as exc:
+            self.window_show_message(
+                L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
+            )
+            return None
+        source = SourceFile(text)
+        edits = line_edits(text, formatted)
+        if within is not None:
+            lo, hi = offset_at(source, within.start), offset_at(source, within.end)
+            edits = [e for e in edits if e.span.start <= hi and e.span.end >= lo]
+        return text_edits(source, edits)
 
     def forget(self, uri: str) -> None:
         state = self.states.pop(uri, None)
@@ -444,18 +461,11 @@ def build_server() -> OnnxTextServer:
 
     @server.feature(L.TEXT_DOCUMENT_FORMATTING)
     def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        text = document.source
-        try:
-            formatted = format_text(text, "model", _display_path(params.text_document.uri))
-        except OnnxTextError as exc:
-            ls.window_show_message(
-                L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
-            )
-            return None
-        if formatted == text:
-            return []
-        return [L.TextEdit(full_range(SourceFile(text)), formatted)]
+        return ls.format_edits(params.text_document.uri, None)
+
+    @server.feature(L.TEXT_DOCUMENT_RANGE_FORMATTING)
+    def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+        return ls.format_edits(params.text_document.uri, params.range)
 
     return server
 
