@@ -18,7 +18,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
-from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int, suggest
+from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -114,8 +114,8 @@ class Lowering:
     def diagnostics(self) -> list[Diagnostic]:
         return self.sink.diags
 
-    def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
-        self.sink.error(code, message, span, fix)
+    def error(self, code: str, message: str, span: Span) -> None:
+        self.sink.error(code, message, span)
 
     def _mark(self, path: str, node: A.AstNode) -> None:
         if self.track:
@@ -241,7 +241,7 @@ class Lowering:
     def dtype(self, ident: A.Ident) -> int:
         dt = DTYPES.get(ident.value)
         if dt is None:
-            self.error(UNKNOWN_TYPE, f"unknown element type '{ident.value}'{suggest(ident.value, list(DTYPES))}", ident.span)
+            self.sink.unknown(UNKNOWN_TYPE, f"unknown element type '{ident.value}'", ident.span, ident.value, list(DTYPES))
             return 0
         return dt.code
 
@@ -428,11 +428,7 @@ class Lowering:
                 expected = ATTRIBUTE_TYPES[tn]
                 proto.type = expected  # type: ignore[assignment]
             elif tn != "undefined":
-                self.error(
-                    ATTR_TYPE,
-                    f"unknown attribute type '{tn}'{suggest(tn, list(ATTRIBUTE_TYPES))}",
-                    a.type_name.span,
-                )
+                self.sink.unknown(ATTR_TYPE, f"unknown attribute type '{tn}'", a.type_name.span, tn, list(ATTRIBUTE_TYPES))
         value = a.value
         self._attr_raw = self._encoding(a.props)
         if isinstance(value, A.AttrList):
