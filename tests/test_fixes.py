@@ -21,49 +21,21 @@ def g(body: str, inputs: str = "float[2] x", outputs: str = "float[2] y") -> str
     return H + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n"
 
 
-LOCAL = """<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-g (float[2] x) => (float[2] y) {
-  y = local.Scale(x)
-}
+def with_function(call: str, signature: str, body: str, imports: str = "") -> str:
+    """A model whose graph calls ``call`` (a node of domain ``local``) and one function of that domain."""
+    return (
+        f'<ir_version: 10, opset_import: ["" : 21, "local" : 1{imports}]>\n'
+        f"g (float[2] x) => (float[2] y) {{\n  y = {call}\n}}\n\n"
+        f'<domain: "local", opset_import: ["" : 21]>\n{signature} {{\n  {body}\n}}\n'
+    )
 
-<domain: "local", opset_import: ["" : 21]>
-Scal (a) => (b) {
-  b = Identity(a)
-}
-"""
 
-FUNCTION_REF = """<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-g (float[2] x) => (float[2] y) {
-  y = local.F <alpha = 1.0> (x)
-}
-
-<domain: "local", opset_import: ["" : 21]>
-F <alpha> (a) => (b) {
-  b = Elu <alpha = @alhpa> (a)
-}
-"""
-
-FUNCTION_DOMAIN = """<ir_version: 10, opset_import: ["" : 21, "local" : 1, "ai.onnx.ml" : 5]>
-g (float[2] x) => (float[2] y) {
-  y = local.F(x)
-}
-
-<domain: "local", opset_import: ["" : 21]>
-F (a) => (b) {
-  b = ai.onnx.ml.Normalizer <norm = "MAX"> (a)
-}
-"""
-
-FUNCTION_OUTPUT = """<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
-g (float[2] x) => (float[2] y) {
-  y = local.F(x)
-}
-
-<domain: "local", opset_import: ["" : 21]>
-F (a) => (result) {
-  results = Identity(a)
-}
-"""
+LOCAL = with_function("local.Scale(x)", "Scal (a) => (b)", "b = Identity(a)")
+FUNCTION_REF = with_function("local.F <alpha = 1.0> (x)", "F <alpha> (a) => (b)", "b = Elu <alpha = @alhpa> (a)")
+FUNCTION_DOMAIN = with_function(
+    "local.F(x)", "F (a) => (b)", 'b = ai.onnx.ml.Normalizer <norm = "MAX"> (a)', imports=', "ai.onnx.ml" : 5'
+)
+FUNCTION_OUTPUT = with_function("local.F(x)", "F (a) => (result)", "results = Identity(a)")
 
 # (code, text): each text gives ``code`` with a fix that has edits.
 CASES: list[tuple[str, str]] = [
