@@ -33,7 +33,7 @@ from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
 
-__all__ = ["Lifter", "NotRepresentable", "lift_model", "lift_graph", "lift_function", "lift_node", "is_identifier", "name_text"]
+__all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Words that would read as something else in some name position.
@@ -507,19 +507,3 @@ def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
         yield from g.node
     for f in m.functions:
         yield from f.node
-
-
-def lift_model(m: ModelProto) -> A.Model:
-    return Lifter().model(m)
-
-
-def lift_graph(g: GraphProto) -> A.Graph:
-    return Lifter().graph(g, "graph")
-
-
-def lift_function(f: FunctionProto) -> A.Function:
-    return Lifter().function(f, "function")
-
-
-def lift_node(n: NodeProto) -> A.Node:
-    return Lifter().node(n, "node")

@@ -32,7 +32,7 @@ from onnxtext.proto import (
 from onnxtext.syntax.span import SourceFile, Span
 from onnxtext.ir.tensor_data import encode_number_text, encode_values, parse_float32
 
-__all__ = ["SourceMap", "Lowering", "lower_model", "lower_graph", "lower_function", "lower_node", "lower_nodes"]
+__all__ = ["SourceMap", "Lowering"]
 
 # Diagnostic codes of the lowering.
 UNKNOWN_TYPE = "L001"
@@ -619,32 +619,3 @@ def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
 
 
 _ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
-
-
-def lower_model(m: A.Model, source: SourceFile | None = None) -> tuple[ModelProto, Lowering]:
-    lw = Lowering(source)
-    return lw.model(m), lw
-
-
-def lower_graph(g: A.Graph, source: SourceFile | None = None) -> tuple[GraphProto, Lowering]:
-    lw = Lowering(source)
-    return lw.graph(g, GraphProto(), "graph"), lw
-
-
-def lower_function(f: A.Function, source: SourceFile | None = None) -> tuple[FunctionProto, Lowering]:
-    lw = Lowering(source)
-    return lw.function(f, FunctionProto(), "function"), lw
-
-
-def lower_node(n: A.Node, source: SourceFile | None = None) -> tuple[NodeProto, Lowering]:
-    lw = Lowering(source)
-    proto = NodeProto()
-    lw.node(n, proto, "node")
-    return proto, lw
-
-
-def lower_nodes(nodes: list[A.Node], source: SourceFile | None = None) -> tuple[list[NodeProto], Lowering]:
-    lw = Lowering(source)
-    graph = GraphProto()
-    lw.nodes(nodes, graph.node, "nodes")
-    return list(graph.node), lw

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from onnxtext.diagnostics import closest, did_you_mean
 from onnxtext.proto import AttributeProto, TensorProto
