@@ -54,6 +54,7 @@ CASES: list[tuple[str, str]] = [
     ("E305", g("  y = Softmax <axsi = 0> (x)")),
     ("E306", g("  y = Elu <alpha = 2> (x)")),
     ("E306", g("  y = Constant <value_floats = [1, -2]> ()")),
+    ("E306", g("  y = Elu <alpha: int = 2> (x)")),
     ("E309", FUNCTION_REF),
     ("L001", g("  y = Relu(x)", inputs="flaot[2] x")),
     ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),

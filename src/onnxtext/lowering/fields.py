@@ -75,7 +75,8 @@ def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2*
     if not isinstance(node, A.Number) or not node.is_int:
         sink.error(BAD_VALUE, f"expected {what}, found {_describe(node)}", node.span)
         return None
-    value = int(node.text)
+    # The lexer's hex literals are unsigned ``0x...``; everything else is decimal.
+    value = int(node.text, 16) if node.text[:2] in ("0x", "0X") else int(node.text)
     if not lo <= value <= hi:
         sink.error(BAD_VALUE, f"{node.text} is out of range for {what} ({lo} to {hi})", node.span)
         return None

@@ -7,7 +7,7 @@ a span of the text when the model came from a text, or into a readable path
 (``graph/node[3] (MatMul 'mm1') input 1``) when it came from a binary file.
 
 Fixes are located the same way: :meth:`CheckContext.replacing` builds a fix that
-replaces the text of a token (``("attribute_name", 0)``, ``("attribute_value", 0)``,
+replaces the text of a token (``("attribute_name", 0)``, ``("attribute_type", 0)``, ``("attribute_value", 0)``,
 ``("value", "ir_version")``...), :meth:`CheckContext.adding_entry` one that adds a
 ``key: value`` to a header. Without a source (a binary model) a fix has no edits.
 
@@ -286,10 +286,15 @@ class CheckContext:
         return _token_span(node, token) if token is not None else node.span
 
     # ------------------------------------------------------------ fixes (edits of the text)
+    def edit(self, path: str, token: Token, new_text: str) -> Edit | None:
+        """An edit replacing the text of ``path`` + ``token`` by ``new_text``; ``None`` if it is not in a text."""
+        span = self.token_span(path, token)
+        return Edit(span, new_text) if span is not None else None
+
     def replacing(self, message: str, path: str, token: Token, new_text: str) -> Fix:
         """A fix replacing the text of ``path`` + ``token`` by ``new_text`` (no edit if it is not in a text)."""
-        span = self.token_span(path, token)
-        return Fix(message, (Edit(span, new_text),) if span is not None else ())
+        edit = self.edit(path, token, new_text)
+        return Fix(message, (edit,) if edit is not None else ())
 
     def adding_entry(self, message: str, path: str, key: str, value: str) -> Fix:
         """A fix adding ``key: value`` to the header of the model (``path`` ``header``) or of a function.
@@ -385,6 +390,10 @@ def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
     return None
 
 
+_ATTRIBUTE_PARTS = {"attribute_name": "name", "attribute_type": "type_name", "attribute_value": "value"}
+"""Token kind → the part of a node's attribute it names (``("attribute_value", 0)``)."""
+
+
 def _token_span(node: A.AstNode, token: Token) -> Span | None:
     """The span of a finer target inside an AST node, if it can be found."""
     if isinstance(token, str):
@@ -395,11 +404,10 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     arg = token[1] if len(token) > 1 else None
     if kind == "external_data" and isinstance(arg, int):
         return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
-    if isinstance(node, A.Node) and kind in ("attribute_name", "attribute_value") and isinstance(arg, int):
+    if isinstance(node, A.Node) and kind in _ATTRIBUTE_PARTS and isinstance(arg, int):
         if not 0 <= arg < len(node.attributes):
             return None
-        attr = node.attributes[arg]
-        part = attr.name if kind == "attribute_name" else attr.value
+        part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
         return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
         table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}

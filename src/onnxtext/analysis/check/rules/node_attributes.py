@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Fix
 from onnxtext.proto import AttributeProto, FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
@@ -65,12 +66,17 @@ class AttributeType(Rule):
             # which runtimes refuse: say how to write it as a float.
             kind = "a float" if spec.type == "FLOAT" else "a list of floats"
             written = _as_floats(attr)
+            # An explicit ``alpha: int = 2`` also needs its declared type changed.
+            edits = (
+                ctx.edit(node.path, ("attribute_value", index), written),
+                ctx.edit(node.path, ("attribute_type", index), spec.type.lower()),
+            )
             ctx.report(
                 self.code,
                 f"attribute '{attr.name}' of {node.proto.op_type} is {kind}; write {written}",
                 node.path,
                 token=("attribute", index),
-                fix=ctx.replacing(f"write {written}", node.path, ("attribute_value", index), written),
+                fix=Fix(f"write {written}", tuple(e for e in edits if e is not None)),
             )
             return
         ctx.report(
