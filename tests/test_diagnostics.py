@@ -269,10 +269,6 @@ def test_syntax_and_lexical_errors_together() -> None:
 # ---------------------------------------------------------------- rendering
 
 
-def _caret_column(rendered: str) -> tuple[str, str]:
-    lines = rendered.splitlines()
-    return lines[1], lines[2]
-
 
 def test_render_diagnostic_like_a_compiler() -> None:
     text = "g (float T, float X) => (float Y)\n{\n   Y = Add(T X)\n}\n"

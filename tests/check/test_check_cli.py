@@ -88,6 +88,54 @@ def test_sarif(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert (region["startLine"], region["startColumn"]) == (2, 38)
 
 
+def test_text_has_a_help_line_for_the_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].endswith("b.onnxtxt:2:38: error[E301]: unknown operator 'Rleu' in opset 21 of domain '' (ai.onnx); did you mean 'Relu'?")
+    assert out[-1] == "  help: write 'Relu'"
+
+
+def test_json_gives_the_fix_edits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path, "--format", "json"]) == 1
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["fix"] == "write 'Relu'"
+    assert item["edits"] == [{"line": 2, "column": 38, "end_line": 2, "end_column": 42, "new_text": "Relu"}]
+
+
+def test_sarif_gives_the_fix_as_replacements(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "b.onnxtxt", BAD)
+    assert cli.main(["check", path, "--format", "sarif"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    (fix,) = result["fixes"]
+    assert fix["description"] == {"text": "write 'Relu'"}
+    (change,) = fix["artifactChanges"]
+    assert change["artifactLocation"]["uri"] == result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert change["replacements"] == [
+        {
+            "deletedRegion": {"startLine": 2, "startColumn": 38, "endLine": 2, "endColumn": 42},
+            "insertedContent": {"text": "Relu"},
+        }
+    ]
+
+
+def test_binary_model_fix_has_no_edits(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = parse_model(BAD)
+    path = str(tmp_path / "b.onnx")
+    save(model, path)
+    assert cli.main(["check", path, "--format", "json"]) == 1
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["fix"] == "write 'Relu'" and "edits" not in item and item["path"].startswith("graph/node[0]")
+    assert cli.main(["check", path, "--format", "sarif"]) == 1
+    (result,) = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    assert "fixes" not in result
+    assert cli.main(["check", path]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{path}: error[E301]: unknown operator 'Rleu'") and "(at graph/node[0]" in out[0]
+    assert out[1] == "  help: write 'Relu'"
+
+
 def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["rules"]) == 0
     lines = capsys.readouterr().out.splitlines()

@@ -79,6 +79,39 @@ def test_e306_wrong_attribute_type() -> None:
     assert "INT, not FLOAT" in diagnostics(text, "E306")[0].message
 
 
+def test_e306_integer_literal_for_a_float() -> None:
+    text = g("  y = Elu <alpha = 2> (x)")
+    assert located(text, "E306") == [("E306", 3, 12)]
+    (diag,) = diagnostics(text, "E306")
+    assert diag.message == "attribute 'alpha' of Elu is a float; write 2.0"
+    assert diag.fix is not None and diag.fix.apply(text) == g("  y = Elu <alpha = 2.0> (x)")
+
+
+def test_e306_integer_list_for_floats() -> None:
+    text = g("  y = Constant <value_floats = [1, -2]> ()")
+    assert located(text, "E306") == [("E306", 3, 17)]
+    (diag,) = diagnostics(text, "E306")
+    assert diag.message == "attribute 'value_floats' of Constant is a list of floats; write [1.0, -2.0]"
+    assert diag.fix is not None and diag.fix.apply(text) == g("  y = Constant <value_floats = [1.0, -2.0]> ()")
+
+
+def test_e306_hex_integer_for_a_float() -> None:
+    text = g("  y = Elu <alpha = 0x10> (x)")
+    assert located(text, "E306") == [("E306", 3, 12)]
+    assert diagnostics(text, "E306")[0].message == "attribute 'alpha' of Elu is a float; write 16.0"
+
+
+def test_hex_integer_attribute_is_an_int() -> None:
+    text = g("  y = Softmax <axis = 0x0> (x)")
+    assert located(text) == []
+
+
+def test_e306_float_literals_are_fine() -> None:
+    assert located(g("  y = Elu <alpha = 2.0> (x)"), "E306") == []
+    assert located(g("  y = Constant <value_floats = [1.0, 2e0]> ()"), "E306") == []
+    assert located(g("  y = LeakyRelu <alpha = -3.5> (x)"), "E306") == []
+
+
 def test_e307_required_attribute_missing() -> None:
     text = g("  y = Cast(x)")
     assert located(text, "E307") == [("E307", 3, 7)]

@@ -18,12 +18,12 @@ from typing import IO, TYPE_CHECKING, Any
 from google.protobuf.message import DecodeError
 
 from onnxtext._version import __version__
-from onnxtext.diagnostics import Diagnostic, OnnxTextError, render_diagnostic
+from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
 from onnxtext.syntax.format import NotRepresentable, format_text, to_text
 from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.span import Span
 
 if TYPE_CHECKING:
     from onnxtext.weights.external import TensorSources
@@ -502,84 +502,6 @@ def _codes(value: str) -> list[str]:
     return [c.strip().upper() for c in value.split(",") if c.strip()]
 
 
-def _render_check(diag: Diagnostic, path: str) -> str:
-    if diag.source is not None and diag.span is not None:
-        return render_diagnostic(diag)
-    where = f" (at {diag.path})" if diag.path else ""
-    text = f"{_display(path)}: {diag.severity.value}[{diag.code}]: {diag.message}{where}"
-    return text + (f"\n  help: {diag.fix.message}" if diag.fix else "")
-
-
-def _diag_json(diag: Diagnostic, path: str) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "file": _display(path),
-        "code": diag.code,
-        "severity": diag.severity.value,
-        "message": diag.message,
-    }
-    if diag.span is not None:
-        out.update(
-            line=diag.span.start.line,
-            column=diag.span.start.column,
-            end_line=diag.span.end.line,
-            end_column=diag.span.end.column,
-        )
-    if diag.path:
-        out["path"] = diag.path
-    if diag.fix:
-        out["fix"] = diag.fix.message
-    if diag.related:
-        out["related"] = [
-            {"message": r.message, "line": r.span.start.line, "column": r.span.start.column}
-            for r in diag.related
-            if not isinstance(r.span, Span)
-        ]
-    return out
-
-
-def _sarif(results: list[tuple[str, Diagnostic]]) -> dict[str, Any]:
-    from onnxtext.analysis.check import RULES
-
-    index = {rule.code: i for i, rule in enumerate(RULES)}
-    rules = [
-        {
-            "id": rule.code,
-            "name": rule.name,
-            "shortDescription": {"text": rule.description},
-            "defaultConfiguration": {"level": "error" if rule.severity().value == "error" else "warning"},
-        }
-        for rule in RULES
-    ]
-    sarif_results = []
-    for path, diag in results:
-        level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "note")
-        result: dict[str, Any] = {"ruleId": diag.code, "level": level, "message": {"text": diag.message}}
-        if diag.code in index:
-            result["ruleIndex"] = index[diag.code]
-        location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": _display(path)}}}
-        if diag.span is not None:
-            location["physicalLocation"]["region"] = {
-                "startLine": diag.span.start.line,
-                "startColumn": diag.span.start.column,
-                "endLine": diag.span.end.line,
-                "endColumn": diag.span.end.column,
-            }
-        if diag.path:
-            location["logicalLocations"] = [{"fullyQualifiedName": diag.path}]
-        result["locations"] = [location]
-        sarif_results.append(result)
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {"driver": {"name": PROG, "version": __version__, "rules": rules}},
-                "results": sarif_results,
-            }
-        ],
-    }
-
-
 def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
     """Check models against the ONNX IR rules; exit 1 if any error is found."""
     import json
@@ -597,12 +519,13 @@ def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
         results.extend((path, d) for d in diags)
     failed = report.failed or any(d.is_error for _, d in results)
     if args.format == "json":
-        print(json.dumps([_diag_json(d, p) for p, d in results], indent=2))
+        print(json.dumps([diagnostic_json(d, _display(p)) for p, d in results], indent=2))
     elif args.format == "sarif":
-        print(json.dumps(_sarif(results), indent=2))
+        shown = [(_display(p), d) for p, d in results]
+        print(json.dumps(sarif_log(shown, RULES, tool=PROG, version=__version__), indent=2))
     else:
         for path, diag in results:
-            print(_render_check(diag, path))
+            print(render_diagnostic(diag, file=_display(path)))
         errors = sum(d.is_error for _, d in results)
         warnings = len(results) - errors
         if results:

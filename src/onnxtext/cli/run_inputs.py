@@ -8,7 +8,6 @@ Every problem is an :class:`InputError` with a message naming the input.
 
 from __future__ import annotations
 
-import difflib
 import json
 import math
 import os
@@ -18,6 +17,7 @@ from typing import Any
 import numpy as np
 from google.protobuf.message import DecodeError
 
+from onnxtext.diagnostics import closest, did_you_mean
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.values import tensor_to_numpy
 from onnxtext.proto import TensorProto, TypeProto
@@ -215,8 +215,7 @@ def build_feeds(args: Sequence[str], declared: Sequence[tuple[str, TypeProto | N
     for arg in args:
         name, text = parse_input_arg(arg)
         if name not in types:
-            close = difflib.get_close_matches(name, list(types), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = did_you_mean(closest(name, types))
             known = ", ".join(types) or "none"
             raise InputError(f"the model has no input named {name!r}{hint} (inputs: {known})")
         if name in feeds:

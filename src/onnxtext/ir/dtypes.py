@@ -62,10 +62,6 @@ class DType:
     storage: np.dtype
 
     @property
-    def is_float(self) -> bool:
-        return self.kind == "float"
-
-    @property
     def is_packed(self) -> bool:
         """True for the sub-byte types whose ``raw_data`` packs several elements a byte."""
         return 0 < self.bits < 8
@@ -180,10 +176,6 @@ class FloatFormat:
     @property
     def has_inf(self) -> bool:
         return self.style == "ieee"
-
-    @property
-    def has_negative_zero(self) -> bool:
-        return self.style in ("ieee", "fn", "none")
 
     def nan_code(self, negative: bool = False) -> int:
         """The code a text ``nan`` (``-nan`` if ``negative``) becomes: the quiet NaN."""

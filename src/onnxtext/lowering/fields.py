@@ -13,7 +13,6 @@ names the messages it builds (``training_info[0]/update_binding[1]``,
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,10 +22,10 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
-from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.diagnostics import Diagnostic, Edit, Fix, Severity, closest, did_you_mean
 from onnxtext.syntax.span import SourceFile, Span
 
-__all__ = ["FieldSink", "apply_entries", "UNSET", "suggest"]
+__all__ = ["FieldSink", "apply_entries", "UNSET"]
 
 UNSET = "unset"
 BAD_KEY = "L010"
@@ -47,12 +46,6 @@ _INT_TYPES = {
 _FLOAT_TYPES = (FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_DOUBLE)
 
 
-def suggest(word: str, choices: Sequence[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest choice, or an empty string."""
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
 @dataclass
 class FieldSink:
     """Where diagnostics of field assignment go, who lowers graphs and tensors in values, and the source map."""
@@ -65,8 +58,14 @@ class FieldSink:
     marks: dict[str, A.AstNode] | None = None
     """Proto path → the value that filled the message there; ``None`` records nothing."""
 
-    def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
+    def error(self, code: str, message: str, span: Span, fix: Fix | None = None) -> None:
         self.diags.append(Diagnostic.at(code, Severity.ERROR, message, span, self.source, fix=fix))
+
+    def unknown(self, code: str, message: str, span: Span, word: str, choices: Sequence[str]) -> None:
+        """An error about an unknown ``word`` at ``span``, with the closest of ``choices`` as a fix."""
+        hint = closest(word, choices)
+        fix = Fix(f"write '{hint}'", (Edit(span, hint),)) if hint is not None else None
+        self.error(code, message + did_you_mean(hint), span, fix)
 
     def warning(self, code: str, message: str, span: Span) -> None:
         self.diags.append(Diagnostic.at(code, Severity.WARNING, message, span, self.source))
@@ -76,7 +75,8 @@ def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2*
     if not isinstance(node, A.Number) or not node.is_int:
         sink.error(BAD_VALUE, f"expected {what}, found {_describe(node)}", node.span)
         return None
-    value = int(node.text)
+    # The lexer's hex literals are unsigned ``0x...``; everything else is decimal.
+    value = int(node.text, 16) if node.text[:2] in ("0x", "0X") else int(node.text)
     if not lo <= value <= hi:
         sink.error(BAD_VALUE, f"{node.text} is out of range for {what} ({lo} to {hi})", node.span)
         return None
@@ -134,11 +134,7 @@ def apply_entries(
         fd = desc.fields_by_name.get(key)
         if fd is None:
             names = [f.name for f in desc.fields] + list(extra_keys)
-            sink.error(
-                BAD_KEY,
-                f"'{key}' is not a field of {desc.name}{suggest(key, names)}",
-                entry.key.span,
-            )
+            sink.unknown(BAD_KEY, f"'{key}' is not a field of {desc.name}", entry.key.span, key, names)
             continue
         set_field(msg, fd, entry.value, sink, path)
 
@@ -247,11 +243,7 @@ def _scalar(fd: FieldDescriptor, value: A.AstNode, sink: FieldSink) -> Any:
             ev = enum.values_by_name.get(value.value) or enum.values_by_name.get(value.value.upper())
             if ev is None:
                 names = [v.name for v in enum.values]
-                sink.error(
-                    BAD_VALUE,
-                    f"'{value.value}' is not a value of {enum.name}{suggest(value.value.upper(), names)}",
-                    value.span,
-                )
+                sink.unknown(BAD_VALUE, f"'{value.value}' is not a value of {enum.name}", value.span, value.value.upper(), names)
                 return None
             return ev.number
         return parse_int(value, sink, -(2**31), 2**31 - 1, f"a value of {enum.name}")

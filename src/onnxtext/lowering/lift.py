@@ -29,10 +29,11 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
+from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
 
-__all__ = ["Lifter", "NotRepresentable", "lift_model", "lift_graph", "lift_function", "lift_node", "is_identifier"]
+__all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 # Words that would read as something else in some name position.
@@ -51,6 +52,11 @@ def is_identifier(name: str) -> bool:
 
 def _ident(name: str) -> A.Ident:
     return A.Ident(S, name, not is_identifier(name) or name in RESERVED or name.lower() in RESERVED)
+
+
+def name_text(name: str) -> str:
+    """``name`` as the text writes it: bare when it is an identifier, else a quoted string."""
+    return quote(_ident(name))
 
 
 def _word(w: str) -> A.Word:
@@ -501,19 +507,3 @@ def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
         yield from g.node
     for f in m.functions:
         yield from f.node
-
-
-def lift_model(m: ModelProto) -> A.Model:
-    return Lifter().model(m)
-
-
-def lift_graph(g: GraphProto) -> A.Graph:
-    return Lifter().graph(g, "graph")
-
-
-def lift_function(f: FunctionProto) -> A.Function:
-    return Lifter().function(f, "function")
-
-
-def lift_node(n: NodeProto) -> A.Node:
-    return Lifter().node(n, "node")

@@ -19,7 +19,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
-from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int, suggest
+from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -33,7 +33,7 @@ from onnxtext.proto import (
 from onnxtext.syntax.span import SourceFile, Span
 from onnxtext.ir.tensor_data import encode_number_text, encode_values, parse_float32
 
-__all__ = ["SourceMap", "Lowering", "lower_model", "lower_graph", "lower_function", "lower_node", "lower_nodes"]
+__all__ = ["SourceMap", "Lowering"]
 
 # Diagnostic codes of the lowering.
 UNKNOWN_TYPE = "L001"
@@ -182,8 +182,8 @@ class Lowering:
     def diagnostics(self) -> list[Diagnostic]:
         return self.sink.diags
 
-    def error(self, code: str, message: str, span: Span, fix: str | None = None) -> None:
-        self.sink.error(code, message, span, fix)
+    def error(self, code: str, message: str, span: Span) -> None:
+        self.sink.error(code, message, span)
 
     def _mark(self, path: str, node: A.AstNode) -> None:
         if self.track:
@@ -309,7 +309,7 @@ class Lowering:
     def dtype(self, ident: A.Ident) -> int:
         dt = DTYPES.get(ident.value)
         if dt is None:
-            self.error(UNKNOWN_TYPE, f"unknown element type '{ident.value}'{suggest(ident.value, list(DTYPES))}", ident.span)
+            self.sink.unknown(UNKNOWN_TYPE, f"unknown element type '{ident.value}'", ident.span, ident.value, list(DTYPES))
             return 0
         return dt.code
 
@@ -496,11 +496,7 @@ class Lowering:
                 expected = ATTRIBUTE_TYPES[tn]
                 proto.type = expected  # type: ignore[assignment]
             elif tn != "undefined":
-                self.error(
-                    ATTR_TYPE,
-                    f"unknown attribute type '{tn}'{suggest(tn, list(ATTRIBUTE_TYPES))}",
-                    a.type_name.span,
-                )
+                self.sink.unknown(ATTR_TYPE, f"unknown attribute type '{tn}'", a.type_name.span, tn, list(ATTRIBUTE_TYPES))
         value = a.value
         self._attr_raw = self._encoding(a.props)
         if isinstance(value, A.AttrList):
@@ -691,32 +687,3 @@ def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
 
 
 _ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
-
-
-def lower_model(m: A.Model, source: SourceFile | None = None) -> tuple[ModelProto, Lowering]:
-    lw = Lowering(source)
-    return lw.model(m), lw
-
-
-def lower_graph(g: A.Graph, source: SourceFile | None = None) -> tuple[GraphProto, Lowering]:
-    lw = Lowering(source)
-    return lw.graph(g, GraphProto(), "graph"), lw
-
-
-def lower_function(f: A.Function, source: SourceFile | None = None) -> tuple[FunctionProto, Lowering]:
-    lw = Lowering(source)
-    return lw.function(f, FunctionProto(), "function"), lw
-
-
-def lower_node(n: A.Node, source: SourceFile | None = None) -> tuple[NodeProto, Lowering]:
-    lw = Lowering(source)
-    proto = NodeProto()
-    lw.node(n, proto, "node")
-    return proto, lw
-
-
-def lower_nodes(nodes: list[A.Node], source: SourceFile | None = None) -> tuple[list[NodeProto], Lowering]:
-    lw = Lowering(source)
-    graph = GraphProto()
-    lw.nodes(nodes, graph.node, "nodes")
-    return list(graph.node), lw

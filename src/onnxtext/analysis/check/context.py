@@ -6,6 +6,11 @@ and optionally a finer *token* inside it (``("input", 1)``, ``("attribute", 0)``
 a span of the text when the model came from a text, or into a readable path
 (``graph/node[3] (MatMul 'mm1') input 1``) when it came from a binary file.
 
+Fixes are located the same way: :meth:`CheckContext.replacing` builds a fix that
+replaces the text of a token (``("attribute_name", 0)``, ``("attribute_type", 0)``, ``("attribute_value", 0)``,
+``("value", "ir_version")``...), :meth:`CheckContext.adding_entry` one that adds a
+``key: value`` to a header. Without a source (a binary model) a fix has no edits.
+
 Type and shape inference will add a per-scope type table: :class:`Scope` maps each
 visible value name to its :class:`Definition`, the place to hang a ``type`` later.
 """
@@ -19,7 +24,7 @@ from pathlib import Path
 from typing import Any, Union
 
 from onnxtext.syntax import ast as A
-from onnxtext.diagnostics import Fix, Diagnostic, Related, Severity
+from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.lowering.lower import SourceMap
 from onnxtext.proto import (
     AttributeProto,
@@ -230,7 +235,7 @@ class CheckContext:
         *,
         token: Token = None,
         related: tuple[tuple[str, str, Token], ...] = (),
-        fix: str | None = None,
+        fix: Fix | str | None = None,
         severity: Severity | None = None,
     ) -> Diagnostic:
         """Record a diagnostic at ``path`` (+ ``token``); ``related`` holds (message, path, token) notes."""
@@ -244,7 +249,9 @@ class CheckContext:
                     notes.append(Related(note, rspan))
             diag = Diagnostic.at(code, sev, message, span, self.source, fix=fix, related=tuple(notes))
         else:
-            diag = Diagnostic(code, sev, message, path=self.describe(path, token), fix=Fix(fix) if fix else None)
+            if isinstance(fix, str):
+                fix = Fix(fix)
+            diag = Diagnostic(code, sev, message, path=self.describe(path, token), fix=fix)
         self.diagnostics.append(diag)
         return diag
 
@@ -266,6 +273,64 @@ class CheckContext:
             return Span(self.tree.span.start, self.tree.span.start)
         graph = self.source_map.entries.get("graph")
         return graph.span if graph is not None else None
+
+    def token_span(self, path: str, token: Token) -> Span | None:
+        """The span of exactly ``path`` + ``token`` (no enclosing span as a fallback); ``None`` if not found."""
+        if self.source_map is None:
+            return None
+        node = self.source_map.entries.get(path)
+        if node is None and path in ("header", "") and self.tree is not None:
+            node = self.tree.header
+        if node is None:
+            return None
+        return _token_span(node, token) if token is not None else node.span
+
+    # ------------------------------------------------------------ fixes (edits of the text)
+    def edit(self, path: str, token: Token, new_text: str) -> Edit | None:
+        """An edit replacing the text of ``path`` + ``token`` by ``new_text``; ``None`` if it is not in a text."""
+        span = self.token_span(path, token)
+        return Edit(span, new_text) if span is not None else None
+
+    def replacing(self, message: str, path: str, token: Token, new_text: str) -> Fix:
+        """A fix replacing the text of ``path`` + ``token`` by ``new_text`` (no edit if it is not in a text)."""
+        edit = self.edit(path, token, new_text)
+        return Fix(message, (edit,) if edit is not None else ())
+
+    def adding_entry(self, message: str, path: str, key: str, value: str) -> Fix:
+        """A fix adding ``key: value`` to the header of the model (``path`` ``header``) or of a function.
+
+        A missing header is written.
+        """
+        edit = self._entry_edit(path, key, value, item=False)
+        return Fix(message, (edit,) if edit is not None else ())
+
+    def adding_item(self, message: str, path: str, key: str, item: str) -> Fix:
+        """A fix adding ``item`` to the list entry ``key`` of a header (writing ``key: [item]`` if absent)."""
+        edit = self._entry_edit(path, key, item, item=True)
+        return Fix(message, (edit,) if edit is not None else ())
+
+    def _entry_edit(self, path: str, key: str, value: str, *, item: bool) -> Edit | None:
+        if self.source_map is None or self.tree is None:
+            return None
+        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.entries.get(path)
+        if not isinstance(owner, (A.Model, A.Function)):
+            return None
+        props = owner.header
+        entry_text = f"{key}: [{value}]" if item else f"{key}: {value}"
+        if props is None:
+            return Edit(Span(owner.span.start, owner.span.start), f"<{entry_text}>\n")
+        for entry in props.entries:
+            if item and entry.key.value == key and isinstance(entry.value, A.PropList):
+                items = entry.value.items
+                if items:
+                    return Edit(Span(items[-1].span.end, items[-1].span.end), f", {value}")
+                inside = entry.value.span.start + 1  # just after the '['
+                return Edit(Span(inside, inside), value)
+        if props.entries:
+            first = props.entries[0].span.start
+            return Edit(Span(first, first), f"{entry_text}, ")
+        inside = props.span.start + 1  # just after the '<'
+        return Edit(Span(inside, inside), entry_text)
 
     # ------------------------------------------------------------ readable paths (binary input)
     def proto_at(self, path: str) -> Any:
@@ -325,6 +390,10 @@ def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
     return None
 
 
+_ATTRIBUTE_PARTS = {"attribute_name": "name", "attribute_type": "type_name", "attribute_value": "value"}
+"""Token kind → the part of a node's attribute it names (``("attribute_value", 0)``)."""
+
+
 def _token_span(node: A.AstNode, token: Token) -> Span | None:
     """The span of a finer target inside an AST node, if it can be found."""
     if isinstance(token, str):
@@ -335,6 +404,11 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     arg = token[1] if len(token) > 1 else None
     if kind == "external_data" and isinstance(arg, int):
         return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
+    if isinstance(node, A.Node) and kind in _ATTRIBUTE_PARTS and isinstance(arg, int):
+        if not 0 <= arg < len(node.attributes):
+            return None
+        part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
+        return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
         table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
         items = table.get(kind, [])
@@ -352,6 +426,10 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
             return _key_span(node.header, token)
     if isinstance(node, A.Props) and kind == "key":
         return _key_span(node, token)
+    if isinstance(node, A.Props) and kind == "value":
+        for entry in node.entries:
+            if entry.key.value == arg:
+                return entry.value.span
     return None
 
 

@@ -82,10 +82,6 @@ class NodeContext:
         a = self.attrs.get(name)
         return int(a.i) if a is not None else default
 
-    def attr_float(self, name: str, default: float) -> float:
-        a = self.attrs.get(name)
-        return float(a.f) if a is not None else default
-
     def attr_str(self, name: str, default: str) -> str:
         a = self.attrs.get(name)
         return a.s.decode("utf-8", "replace") if a is not None else default
@@ -120,6 +116,3 @@ class NodeContext:
     def elem(self, i: int) -> int:
         t = self.input(i)
         return t.elem_type if t.kind == "tensor" else 0
-
-    def mismatch(self, message: str, input_index: int | None = None) -> None:
-        self.report("E703", message, input_index)

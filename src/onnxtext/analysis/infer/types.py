@@ -55,10 +55,6 @@ class ValueType:
         return ValueType("optional", inner=inner)
 
     @property
-    def is_tensor(self) -> bool:
-        return self.kind == "tensor"
-
-    @property
     def is_unknown(self) -> bool:
         return self.kind == "unknown"
 
@@ -68,9 +64,6 @@ class ValueType:
 
     def with_shape(self, shape: Shape) -> ValueType:
         return ValueType(self.kind, self.elem_type, None if shape is None else tuple(shape), self.inner)
-
-    def with_elem(self, elem_type: int) -> ValueType:
-        return ValueType(self.kind, elem_type, self.shape, self.inner)
 
     def type_str(self) -> str | None:
         """The schema spelling (``tensor(float)``, ``seq(tensor(int64))``); ``None`` if not fully known."""

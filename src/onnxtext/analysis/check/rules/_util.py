@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from collections.abc import Iterable
 
+from onnxtext.diagnostics import closest, did_you_mean
 from onnxtext.proto import AttributeProto, TensorProto
 from onnxtext.analysis.check.context import Token
 
-__all__ = ["C90_NAME", "attr_type_name", "did_you_mean", "quote", "tensor_label", "tensor_token"]
+__all__ = ["C90_NAME", "attr_type_name", "closest", "did_you_mean", "quote", "tensor_label", "tensor_token"]
 
 C90_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 """A C90 identifier (what the IR spec asks of every name)."""
@@ -21,12 +20,6 @@ def attr_type_name(code: int) -> str:
         return AttributeProto.AttributeType.Name(code)  # type: ignore[arg-type]
     except ValueError:
         return f"<unknown type {code}>"
-
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    """``"; did you mean 'x'?"`` for the closest candidate, or ``""``."""
-    close = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 def quote(name: str) -> str:

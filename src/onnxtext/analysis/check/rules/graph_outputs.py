@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
-from onnxtext.analysis.check.rules._util import did_you_mean
+from onnxtext.analysis.check.rules._util import closest, did_you_mean
+from onnxtext.lowering.lift import name_text
 
 
 class OutputsProduced(Rule):
@@ -22,5 +23,6 @@ class OutputsProduced(Rule):
                 continue
             path, token = graph.output_location(i)
             what = "function" if graph.is_function else "graph"
-            hint = did_you_mean(name, graph.scope.names)
-            ctx.report(self.code, f"{what} output '{name}' is never produced{hint}", path, token=token)
+            hint = closest(name, graph.scope.names)
+            fix = ctx.replacing(f"write '{hint}'", path, token, name_text(hint)) if hint else None
+            ctx.report(self.code, f"{what} output '{name}' is never produced{did_you_mean(hint)}", path, token=token, fix=fix)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
-from onnxtext.analysis.check.rules._util import did_you_mean
+from onnxtext.analysis.check.rules._util import closest, did_you_mean
+from onnxtext.lowering.lift import name_text
 
 
 class DefinedBeforeUse(Rule):
@@ -26,5 +27,6 @@ class DefinedBeforeUse(Rule):
                     related=(("defined here", later.path, later.token),),
                 )
             else:
-                hint = did_you_mean(name, node.scope.visible())
-                ctx.report(self.code, f"'{name}' is not defined{hint}", node.path, token=("input", i))
+                hint = closest(name, node.scope.visible())
+                fix = ctx.replacing(f"write '{hint}'", node.path, ("input", i), name_text(hint)) if hint else None
+                ctx.report(self.code, f"'{name}' is not defined{did_you_mean(hint)}", node.path, token=("input", i), fix=fix)

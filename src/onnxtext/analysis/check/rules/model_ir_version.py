@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Fix
 from onnxtext.proto import IR_VERSION, ModelProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
@@ -19,8 +20,15 @@ class IrVersionPresent(Rule):
                 "the model has no ir_version",
                 "header",
                 token=("key", "ir_version"),
-                fix=f"add 'ir_version: {IR_VERSION}' to the model header",
+                fix=_ir_version_fix(ctx),
             )
+
+
+def _ir_version_fix(ctx: CheckContext) -> Fix:
+    """Set the latest IR version: over an ``ir_version: 0`` if there is one, else as a new header entry."""
+    if ctx.token_span("header", ("value", "ir_version")) is not None:
+        return ctx.replacing(f"set 'ir_version: {IR_VERSION}'", "header", ("value", "ir_version"), str(IR_VERSION))
+    return ctx.adding_entry(f"add 'ir_version: {IR_VERSION}' to the model header", "header", "ir_version", str(IR_VERSION))
 
 
 class IrVersionKnown(Rule):

@@ -6,6 +6,7 @@ from onnxtext.proto import ModelProto
 from onnxtext.ir.schemas import known_domains, latest_opset_version, normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
 
 
 class OpsetImportPresent(Rule):
@@ -15,12 +16,13 @@ class OpsetImportPresent(Rule):
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         if not model.opset_import and model.ir_version >= 3:
+            entry = f'"" : {latest_opset_for_ir("", model.ir_version)}'
             ctx.report(
                 self.code,
                 "the model imports no operator set",
                 "header",
                 token=("key", "opset_import"),
-                fix='add e.g. \'opset_import: ["" : 21]\' to the model header',
+                fix=ctx.adding_item(f"add e.g. 'opset_import: [{entry}]' to the model header", "header", "opset_import", entry),
             )
 
 

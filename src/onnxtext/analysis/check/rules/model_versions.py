@@ -52,6 +52,15 @@ def required_ir_version(domain: str, version: int) -> tuple[int, str] | None:
     return None
 
 
+def latest_opset_for_ir(domain: str, ir_version: int) -> int | None:
+    """The latest opset of an ONNX ``domain`` released with IR ``ir_version`` or earlier (any IR when 0)."""
+    column = _COLUMN.get(normalize_domain(domain))
+    if column is None:
+        return None
+    fitting = [opsets[column - 2] for _, ir, *opsets in RELEASES if not ir_version or ir <= ir_version]
+    return max(fitting) if fitting and max(fitting) > 0 else None
+
+
 class IrOpsetCompatible(Rule):
     code = "W101"
     name = "ir-opset-compatible"
@@ -72,7 +81,7 @@ class IrOpsetCompatible(Rule):
                 "some runtimes reject such models",
                 "header",
                 token=("key", "opset_import", i),
-                fix=f"set 'ir_version: {needed[0]}'",
+                fix=ctx.replacing(f"set 'ir_version: {needed[0]}'", "header", ("value", "ir_version"), str(needed[0])),
             )
 
 

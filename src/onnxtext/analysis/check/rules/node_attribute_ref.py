@@ -5,7 +5,7 @@ from __future__ import annotations
 from onnxtext.proto import AttributeProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
-from onnxtext.analysis.check.rules._util import did_you_mean
+from onnxtext.analysis.check.rules._util import closest, did_you_mean
 from onnxtext.analysis.check.rules.node_attributes import function_attribute_names
 
 
@@ -29,9 +29,12 @@ class AttributeReference(Rule):
             return
         names = function_attribute_names(fn)
         if ref not in names:
+            hint = closest(ref, names)
+            fix = ctx.replacing(f"write '@{hint}'", node.path, ("attribute_value", index), f"@{hint}") if hint else None
             ctx.report(
                 self.code,
-                f"function '{fn.name}' has no attribute '{ref}'{did_you_mean(ref, names)}",
+                f"function '{fn.name}' has no attribute '{ref}'{did_you_mean(hint)}",
                 node.path,
                 token=("attribute", index),
+                fix=fix,
             )

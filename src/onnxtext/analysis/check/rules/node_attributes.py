@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Fix
 from onnxtext.proto import AttributeProto, FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
-from onnxtext.analysis.check.rules._util import attr_type_name, did_you_mean
+from onnxtext.analysis.check.rules._util import attr_type_name, closest, did_you_mean
 
 _VALUE_FIELDS = ("f", "i", "s", "t", "g", "sparse_tensor", "tp")
 _LIST_FIELDS = ("floats", "ints", "strings", "tensors", "graphs", "sparse_tensors", "type_protos")
@@ -36,11 +37,14 @@ class KnownAttribute(Rule):
             return
         if attr.name in known or _internal(attr.name):
             return
+        hint = closest(attr.name, known)
+        fix = ctx.replacing(f"write '{hint}'", node.path, ("attribute_name", index), hint) if hint else None
         ctx.report(
             self.code,
-            f"{owner} has no attribute '{attr.name}'{did_you_mean(attr.name, known)}",
+            f"{owner} has no attribute '{attr.name}'{did_you_mean(hint)}",
             node.path,
             token=("attribute", index),
+            fix=fix,
         )
 
 
@@ -57,6 +61,24 @@ class AttributeType(Rule):
         spec = schema.attribute(attr.name) if schema is not None else None
         if spec is None or attr_type_name(attr.type) == spec.type:
             return
+        if _INTEGER_FORM.get(spec.type) == attr_type_name(attr.type):
+            # An integer literal where a float is declared lowers to an INT attribute,
+            # which runtimes refuse: say how to write it as a float.
+            kind = "a float" if spec.type == "FLOAT" else "a list of floats"
+            written = _as_floats(attr)
+            # An explicit ``alpha: int = 2`` also needs its declared type changed.
+            edits = (
+                ctx.edit(node.path, ("attribute_value", index), written),
+                ctx.edit(node.path, ("attribute_type", index), spec.type.lower()),
+            )
+            ctx.report(
+                self.code,
+                f"attribute '{attr.name}' of {node.proto.op_type} is {kind}; write {written}",
+                node.path,
+                token=("attribute", index),
+                fix=Fix(f"write {written}", tuple(e for e in edits if e is not None)),
+            )
+            return
         ctx.report(
             self.code,
             f"attribute '{attr.name}' of '{node.proto.op_type}' must be of type {spec.type}, "
@@ -64,6 +86,17 @@ class AttributeType(Rule):
             node.path,
             token=("attribute", index),
         )
+
+
+_INTEGER_FORM = {"FLOAT": "INT", "FLOATS": "INTS"}
+"""The attribute type integer literals give where a float (list) is declared."""
+
+
+def _as_floats(attr: AttributeProto) -> str:
+    """An INT or INTS attribute's value written as floats: ``2.0``, ``[1.0, 2.0]``."""
+    if attr.type == AttributeProto.INT:
+        return repr(float(attr.i))
+    return "[" + ", ".join(repr(float(i)) for i in attr.ints) + "]"
 
 
 class RequiredAttribute(Rule):

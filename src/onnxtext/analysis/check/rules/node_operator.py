@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Fix
 from onnxtext.ir.schemas import known_domains, suggest_operator
+from onnxtext.proto import FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
-from onnxtext.analysis.check.rules._util import did_you_mean
+from onnxtext.analysis.check.rules._util import closest, did_you_mean
+from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
 
 
 def _shown(domain: str) -> str:
@@ -24,12 +27,12 @@ class KnownOperator(Rule):
         op = node.proto.op_type
         if res.schema is None:
             hint = suggest_operator(op, res.domain, res.version)
-            extra = f"; did you mean '{hint}'?" if hint else ""
             ctx.report(
                 self.code,
-                f"unknown operator '{op}' in opset {res.version} of domain {_shown(res.domain)}{extra}",
+                f"unknown operator '{op}' in opset {res.version} of domain {_shown(res.domain)}{did_you_mean(hint)}",
                 node.path,
                 token="op_type",
+                fix=ctx.replacing(f"write '{hint}'", node.path, "op_type", hint) if hint else None,
             )
         elif res.schema.deprecated:
             ctx.report(
@@ -54,12 +57,14 @@ class LocalFunctionResolved(Rule):
         if not names:
             return
         overload = f" (overload '{node.proto.overload}')" if node.proto.overload else ""
+        hint = closest(node.proto.op_type, names)
         ctx.report(
             self.code,
             f"no model-local function '{node.proto.op_type}'{overload} in domain '{res.domain}'"
-            f"{did_you_mean(node.proto.op_type, names)}; a runtime must provide this operator",
+            f"{did_you_mean(hint)}; a runtime must provide this operator",
             node.path,
             token="op_type",
+            fix=ctx.replacing(f"write '{hint}'", node.path, "op_type", hint) if hint else None,
         )
 
 
@@ -77,10 +82,28 @@ class DomainImported(Rule):
             return  # E103 already says there is no opset import at all
         where = f"function '{fn.name}'" if fn is not None else "the model"
         shown = _shown(res.domain)
+        # The version of an ONNX domain is the latest the IR version allows; a custom
+        # domain's version is the user's to choose, so that fix has no edit.
+        version = latest_opset_for_ir(res.domain, ctx.ir_version) if res.domain in known_domains() else None
+        entry = f'"{node.proto.domain}" : {version if version is not None else "VERSION"}'
+        message = f"add '{entry}' to the opset_import of {where}"
+        owner = "header" if fn is None else _function_path(ctx, fn)
+        if version is None or owner is None:
+            fix = Fix(message)
+        else:
+            fix = ctx.adding_item(message, owner, "opset_import", entry)
         ctx.report(
             self.code,
             f"domain {shown} of operator '{node.proto.op_type}' is not imported by {where}",
             node.path,
             token="domain",
-            fix=f"add '\"{node.proto.domain}\" : VERSION' to the opset_import of {where}",
+            fix=fix,
         )
+
+
+def _function_path(ctx: CheckContext, fn: FunctionProto) -> str | None:
+    """The proto path of a model-local function (``functions[2]``)."""
+    for i, candidate in enumerate(ctx.model.functions):
+        if candidate is fn:
+            return f"functions[{i}]"
+    return None

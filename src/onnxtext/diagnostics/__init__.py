@@ -1,7 +1,13 @@
-"""Diagnostics: errors and warnings as data with locations, shared by every stage."""
+"""Diagnostics: errors and warnings as data with locations, shared by every stage.
+
+The data types live here; :mod:`onnxtext.diagnostics.render` turns them into text
+(source line and caret), JSON and SARIF. ``render_diagnostic`` and
+``render_diagnostics`` are re-exported for convenience.
+"""
 
 from __future__ import annotations
 
+import difflib
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,6 +22,8 @@ __all__ = [
     "Diagnostic",
     "OnnxTextError",
     "ParseError",
+    "closest",
+    "did_you_mean",
     "render_diagnostic",
     "render_diagnostics",
 ]
@@ -145,40 +153,16 @@ class ParseError(OnnxTextError):
         super().__init__(first + more, diagnostics)
 
 
-def _location(diag: Diagnostic) -> str:
-    src = diag.source
-    if src is not None and diag.span is not None:
-        pos = diag.span.start
-        return f"{src.path}:{pos.line}:{pos.column}"
-    if src is not None:
-        return src.path
-    return diag.path or "<input>"
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice most like ``word`` (for "did you mean" suggestions), or ``None``."""
+    close = difflib.get_close_matches(word, sorted(set(choices)), n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
-def render_diagnostic(diag: Diagnostic, *, with_source: bool = True) -> str:
-    """``path:line:col: error[CODE]: message``, then the source line and a caret under the span."""
-    where = _location(diag)
-    head = f"{where}: {diag.severity.value}[{diag.code}]: {diag.message}"
-    if diag.path and diag.span is None and where != diag.path:
-        head += f" (at {diag.path})"
-    lines = [head]
-    src = diag.source
-    if with_source and src is not None and diag.span is not None:
-        pos = diag.span.start
-        text = src.line_text(pos.line)
-        end = diag.span.end
-        width = end.column - pos.column if end.line == pos.line else len(text) - pos.column + 1
-        width = max(1, width)
-        gutter = f"{pos.line:>5} | "
-        lines.append(gutter + text.expandtabs(1))
-        lines.append(" " * (len(gutter) + pos.column - 1) + "^" + "~" * (width - 1))
-        for rel in diag.related:
-            rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
-            lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
-    if with_source and diag.fix:
-        lines.append(f"  help: {diag.fix.message}")
-    return "\n".join(lines)
+def did_you_mean(suggestion: str | None) -> str:
+    """``"; did you mean 'x'?"`` to end a message with, or ``""`` without a suggestion."""
+    return f"; did you mean '{suggestion}'?" if suggestion is not None else ""
 
 
-def render_diagnostics(diags: Iterable[Diagnostic]) -> str:
-    return "\n".join(render_diagnostic(d) for d in diags)
+# Imported last: the renderers need the types above.
+from onnxtext.diagnostics.render import render_diagnostic, render_diagnostics  # noqa: E402

@@ -1,0 +1,201 @@
+"""Diagnostics for people and tools: text like a compiler's, JSON, and SARIF 2.1.0.
+
+Every renderer reads the same :class:`~onnxtext.diagnostics.Diagnostic`; positions are
+1-based lines and columns (columns count characters), ends are exclusive. A fix's
+edits are given as ranges of the source plus the replacement text, in JSON as
+``{"line", "column", "end_line", "end_column", "new_text"}`` and in SARIF as the
+standard ``fixes`` / ``artifactChanges`` / ``replacements`` objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.syntax.span import Range, SourceFile
+
+__all__ = [
+    "RuleInfo",
+    "render_diagnostic",
+    "render_diagnostics",
+    "diagnostic_json",
+    "sarif_log",
+    "SARIF_SCHEMA",
+]
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+class RuleInfo(Protocol):
+    """What SARIF's rule table needs of a checker rule (``onnxtext.analysis.check.RULES``)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    def severity(self) -> Severity: ...
+
+
+# ---------------------------------------------------------------- text
+
+
+def _location(diag: Diagnostic, file: str | None) -> str:
+    src = diag.source
+    if src is not None and diag.span is not None:
+        pos = diag.span.start
+        return f"{src.path}:{pos.line}:{pos.column}"
+    if src is not None:
+        return src.path
+    return file or diag.path or "<input>"
+
+
+def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str | None = None) -> str:
+    """``path:line:col: error[CODE]: message``, then the source line and a caret under the span.
+
+    A diagnostic without a source (a binary model) is headed by ``file`` when given, with
+    its readable proto path in parentheses. ``with_source=False`` gives the head line only.
+    """
+    where = _location(diag, file)
+    head = f"{where}: {diag.severity.value}[{diag.code}]: {diag.message}"
+    if diag.path and diag.span is None and where != diag.path:
+        head += f" (at {diag.path})"
+    lines = [head]
+    src = diag.source
+    if with_source and src is not None and diag.span is not None:
+        pos = diag.span.start
+        text = src.line_text(pos.line)
+        end = diag.span.end
+        width = end.column - pos.column if end.line == pos.line else len(text) - pos.column + 1
+        width = max(1, width)
+        gutter = f"{pos.line:>5} | "
+        lines.append(gutter + text.expandtabs(1))
+        lines.append(" " * (len(gutter) + pos.column - 1) + "^" + "~" * (width - 1))
+        for rel in diag.related:
+            rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
+            lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
+    if with_source and diag.fix:
+        lines.append(f"  help: {diag.fix.message}")
+    return "\n".join(lines)
+
+
+def render_diagnostics(diags: Iterable[Diagnostic]) -> str:
+    return "\n".join(render_diagnostic(d) for d in diags)
+
+
+# ---------------------------------------------------------------- JSON
+
+
+def _edit_json(edit: Edit, source: SourceFile) -> dict[str, Any]:
+    where = source.range(edit.span)
+    return {
+        "line": where.start.line,
+        "column": where.start.column,
+        "end_line": where.end.line,
+        "end_column": where.end.column,
+        "new_text": edit.new_text,
+    }
+
+
+def diagnostic_json(diag: Diagnostic, file: str) -> dict[str, Any]:
+    """One diagnostic as a JSON object; ``edits`` appears when the fix can be applied to the text."""
+    out: dict[str, Any] = {
+        "file": file,
+        "code": diag.code,
+        "severity": diag.severity.value,
+        "message": diag.message,
+    }
+    if diag.span is not None:
+        out.update(
+            line=diag.span.start.line,
+            column=diag.span.start.column,
+            end_line=diag.span.end.line,
+            end_column=diag.span.end.column,
+        )
+    if diag.path:
+        out["path"] = diag.path
+    if diag.fix:
+        out["fix"] = diag.fix.message
+        if diag.fix.edits and diag.source is not None:
+            out["edits"] = [_edit_json(e, diag.source) for e in diag.fix.edits]
+    if diag.related:
+        out["related"] = [
+            {"message": r.message, "line": r.span.start.line, "column": r.span.start.column}
+            for r in diag.related
+            if isinstance(r.span, Range)
+        ]
+    return out
+
+
+# ---------------------------------------------------------------- SARIF
+
+
+def _region(where: Range) -> dict[str, int]:
+    return {
+        "startLine": where.start.line,
+        "startColumn": where.start.column,
+        "endLine": where.end.line,
+        "endColumn": where.end.column,
+    }
+
+
+def _sarif_fixes(diag: Diagnostic, uri: str) -> list[dict[str, Any]]:
+    """SARIF's ``fixes`` (only for a fix with edits: SARIF wants at least one artifact change)."""
+    if not diag.fix or not diag.fix.edits or diag.source is None:
+        return []
+    src = diag.source
+    replacements = [
+        {"deletedRegion": _region(src.range(e.span)), "insertedContent": {"text": e.new_text}}
+        for e in diag.fix.edits
+    ]
+    return [
+        {
+            "description": {"text": diag.fix.message},
+            "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": replacements}],
+        }
+    ]
+
+
+def _sarif_result(diag: Diagnostic, file: str, index: dict[str, int]) -> dict[str, Any]:
+    level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "note")
+    result: dict[str, Any] = {"ruleId": diag.code, "level": level, "message": {"text": diag.message}}
+    if diag.code in index:
+        result["ruleIndex"] = index[diag.code]
+    location: dict[str, Any] = {"physicalLocation": {"artifactLocation": {"uri": file}}}
+    if diag.span is not None:
+        location["physicalLocation"]["region"] = _region(diag.span)
+    if diag.path:
+        location["logicalLocations"] = [{"fullyQualifiedName": diag.path}]
+    result["locations"] = [location]
+    fixes = _sarif_fixes(diag, file)
+    if fixes:
+        result["fixes"] = fixes
+    return result
+
+
+def sarif_log(
+    results: Sequence[tuple[str, Diagnostic]], rules: Sequence[RuleInfo], *, tool: str, version: str
+) -> dict[str, Any]:
+    """A SARIF 2.1.0 log of ``(file, diagnostic)`` pairs found by ``tool`` with ``rules``."""
+    index = {rule.code: i for i, rule in enumerate(rules)}
+    rule_table = [
+        {
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.description},
+            "defaultConfiguration": {"level": "error" if rule.severity() is Severity.ERROR else "warning"},
+        }
+        for rule in rules
+    ]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {"driver": {"name": tool, "version": version, "rules": rule_table}},
+                "results": [_sarif_result(diag, file, index) for file, diag in results],
+            }
+        ],
+    }

@@ -1,0 +1,129 @@
+"""Fixes as data: applying a fix's edits to the text makes its diagnostic go away.
+
+One case per place that offers a fix (checker rules and lowering): the text must give
+the diagnostic with a fix that has edits, and the text with the edits applied must
+no longer give that diagnostic (and must still parse).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from onnxtext import parse_model
+from onnxtext.analysis.check import check, check_proto
+from onnxtext.diagnostics import Diagnostic, Edit, Fix
+from onnxtext.syntax.span import Span
+
+H = '<ir_version: 10, opset_import: ["" : 21]>\n'
+
+
+def g(body: str, inputs: str = "float[2] x", outputs: str = "float[2] y") -> str:
+    return H + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n"
+
+
+def with_function(call: str, signature: str, body: str, imports: str = "") -> str:
+    """A model whose graph calls ``call`` (a node of domain ``local``) and one function of that domain."""
+    return (
+        f'<ir_version: 10, opset_import: ["" : 21, "local" : 1{imports}]>\n'
+        f"g (float[2] x) => (float[2] y) {{\n  y = {call}\n}}\n\n"
+        f'<domain: "local", opset_import: ["" : 21]>\n{signature} {{\n  {body}\n}}\n'
+    )
+
+
+LOCAL = with_function("local.Scale(x)", "Scal (a) => (b)", "b = Identity(a)")
+FUNCTION_REF = with_function("local.F <alpha = 1.0> (x)", "F <alpha> (a) => (b)", "b = Elu <alpha = @alhpa> (a)")
+FUNCTION_DOMAIN = with_function(
+    "local.F(x)", "F (a) => (b)", 'b = ai.onnx.ml.Normalizer <norm = "MAX"> (a)', imports=', "ai.onnx.ml" : 5'
+)
+FUNCTION_OUTPUT = with_function("local.F(x)", "F (a) => (result)", "results = Identity(a)")
+
+# (code, text): each text gives ``code`` with a fix that has edits.
+CASES: list[tuple[str, str]] = [
+    ("E101", '<opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("E101", '<ir_version: 0, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("E103", "<ir_version: 10>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"),
+    ("E103", "<ir_version: 10, opset_import: []>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"),
+    ("W101", '<ir_version: 7, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("E204", g("  y = Relu(xx)")),
+    ("E205", g("  results = Relu(x)", outputs="float[2] result")),
+    ("E205", FUNCTION_OUTPUT),
+    ("E301", g("  y = Rleu(x)")),
+    ("E302", g('  y = ai.onnx.ml.Normalizer <norm = "MAX"> (x)')),
+    ("E302", FUNCTION_DOMAIN),
+    ("W301", LOCAL),
+    ("E305", g("  y = Softmax <axsi = 0> (x)")),
+    ("E306", g("  y = Elu <alpha = 2> (x)")),
+    ("E306", g("  y = Constant <value_floats = [1, -2]> ()")),
+    ("E306", g("  y = Elu <alpha: int = 2> (x)")),
+    ("E309", FUNCTION_REF),
+    ("L001", g("  y = Relu(x)", inputs="flaot[2] x")),
+    ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),
+    ("L011", g("  y = Elu <alpha = 2.0 @{type: FLAOT}> (x)")),
+    ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+]
+
+
+def _with_fix(text: str, code: str) -> list[Diagnostic]:
+    return [d for d in check(text) if d.code == code and d.fix is not None and d.fix.edits]
+
+
+@pytest.mark.parametrize(("code", "text"), CASES, ids=[f"{c}-{i}" for i, (c, _) in enumerate(CASES)])
+def test_applying_the_fix_removes_the_diagnostic(code: str, text: str) -> None:
+    found = _with_fix(text, code)
+    assert len(found) == 1, [str(d) for d in check(text)]
+    fix = found[0].fix
+    assert fix is not None
+    fixed = fix.apply(text)
+    after = check(fixed)
+    assert [d for d in after if d.code == code] == [], [str(d) for d in after]
+    assert not [d for d in after if d.code.startswith(("P", "L"))], [str(d) for d in after]
+
+
+def test_every_rule_with_a_suggestion_has_a_case() -> None:
+    """The sites of this file are the ones the sources offer a fix at (update both together)."""
+    assert {code for code, _ in CASES} == {
+        "E101", "E103", "W101", "E204", "E205", "E301", "E302", "W301", "E305", "E306", "E309",
+        "L001", "L003", "L010", "L011",
+    }  # fmt: skip
+
+
+def test_fix_edit_replaces_the_operator_name() -> None:
+    text = g("  y = Rleu(x)")
+    (diag,) = _with_fix(text, "E301")
+    assert diag.fix is not None
+    (edit,) = diag.fix.edits
+    assert text[edit.span.start : edit.span.end] == "Rleu" and edit.new_text == "Relu"
+    assert diag.fix.message == "write 'Relu'"
+
+
+def test_missing_header_is_written() -> None:
+    text = "g (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"
+    fixed = text
+    for code in ("E101", "E103"):
+        (diag,) = _with_fix(fixed, code)
+        assert diag.fix is not None
+        fixed = diag.fix.apply(fixed)
+    assert fixed.startswith("<")
+    assert [d.code for d in check(fixed) if d.is_error] == []
+
+
+def test_custom_domain_fix_has_no_edit() -> None:
+    """The version of a custom domain is the user's choice: the fix says what to add, no edit."""
+    text = g("  y = com.example.Thing(x)")
+    (diag,) = [d for d in check(text) if d.code == "E302"]
+    assert diag.fix is not None and diag.fix.edits == ()
+    assert "'\"com.example\" : VERSION'" in diag.fix.message
+
+
+def test_binary_model_fix_keeps_its_message_without_edits() -> None:
+    model = parse_model(g("  y = Relu(x)"))
+    model.graph.node[0].op_type = "Rleu"
+    (diag,) = [d for d in check_proto(model) if d.code == "E301"]
+    assert diag.span is None and diag.fix is not None
+    assert diag.fix.message == "write 'Relu'" and diag.fix.edits == ()
+
+
+def test_fix_apply_applies_edits_from_the_end() -> None:
+    fix = Fix("swap", (Edit(Span(0, 1), "xyz"), Edit(Span(2, 3), "")))
+    assert fix.apply("a-b-c") == "xyz--c"
+    assert Fix("insert", (Edit(Span(1, 1), "+"),)).apply("ab") == "a+b"
