@@ -1,4 +1,4 @@
-"""onnxtext's data → Language Server Protocol types: ranges, diagnostics, quick fixes.
+"""onnxtext's query results → Language Server Protocol types (diagnostics and fixes: ``diagnostics.render``).
 
 Positions: onnxtext spans are character offsets; the protocol counts 0-based lines and
 UTF-16 code units (``SourceFile.lsp_position``), so non-ASCII text lands right.
@@ -6,130 +6,29 @@ UTF-16 code units (``SourceFile.lsp_position``), so non-ASCII text lands right.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from lsprotocol import types as L
 
 from onnxtext.analysis.complete import Item
 from onnxtext.analysis.outline import Fold, OutlineItem
 from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
-from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.diagnostics.render import lsp_range
 from onnxtext.analysis.schema_docs import parameter_text, signature_label
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.ir.schemas import OpSchema
-from onnxtext.syntax.span import Range, SourceFile, Span
+from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = [
-    "lsp_range",
-    "span_of",
-    "to_lsp_diagnostic",
-    "text_edits",
-    "quick_fixes",
-    "offset_at",
-    "full_range",
-    "document_symbols",
-    "folding",
-    "encode_tokens",
     "completion_items",
+    "document_symbols",
+    "encode_tokens",
+    "folding",
     "live_lens_title",
     "signature",
-    "lsp_position",
     "TOKEN_LEGEND",
-    "SOURCE",
 ]
 
-SOURCE = "onnxtext"
-
-_SEVERITY = {
-    Severity.ERROR: L.DiagnosticSeverity.Error,
-    Severity.WARNING: L.DiagnosticSeverity.Warning,
-    Severity.INFO: L.DiagnosticSeverity.Information,
-    Severity.HINT: L.DiagnosticSeverity.Hint,
-}
-
-
-def lsp_position(source: SourceFile, offset: int) -> L.Position:
-    line, character = source.lsp_position(offset)
-    return L.Position(line, character)
-
-
-def lsp_range(source: SourceFile, span: Span) -> L.Range:
-    """The protocol range of a span of character offsets."""
-    sl, sc = source.lsp_position(span.start)
-    el, ec = source.lsp_position(span.end)
-    return L.Range(L.Position(sl, sc), L.Position(el, ec))
-
-
-def span_of(where: Range | Span) -> Span:
-    """Character offsets of a resolved range (or a span, unchanged)."""
-    return where.offsets if isinstance(where, Range) else where
-
-
-def offset_at(source: SourceFile, position: L.Position) -> int:
-    """The character offset of a protocol position."""
-    return source.offset_of_lsp(position.line, position.character)
-
-
-def full_range(source: SourceFile) -> L.Range:
-    """The range of the whole text."""
-    return lsp_range(source, Span(0, len(source.text)))
-
-
-def to_lsp_diagnostic(diag: Diagnostic, source: SourceFile, uri: str) -> L.Diagnostic:
-    """One diagnostic; one without a location (a model-wide problem) sits at the start of the text."""
-    span = span_of(diag.span) if diag.span is not None else Span(0, 0)
-    related = [
-        L.DiagnosticRelatedInformation(L.Location(uri, lsp_range(source, span_of(r.span))), r.message)
-        for r in diag.related
-    ]
-    message = diag.message
-    if diag.fix is not None and diag.fix.message:
-        message += f"\nhelp: {diag.fix.message}"
-    return L.Diagnostic(
-        range=lsp_range(source, span),
-        message=message,
-        severity=_SEVERITY.get(diag.severity, L.DiagnosticSeverity.Error),
-        code=diag.code,
-        source=SOURCE,
-        related_information=related or None,
-    )
-
-
-def text_edits(source: SourceFile, edits: Iterable[Edit]) -> list[L.TextEdit]:
-    return [L.TextEdit(lsp_range(source, e.span), e.new_text) for e in edits]
-
-
-def quick_fixes(
-    diags: Sequence[Diagnostic], source: SourceFile, uri: str, version: int | None, wanted: L.Range
-) -> list[L.CodeAction]:
-    """A quick fix for every diagnostic with structured edits whose range meets ``wanted``."""
-    lo = offset_at(source, wanted.start)
-    hi = offset_at(source, wanted.end)
-    actions: list[L.CodeAction] = []
-    for diag in diags:
-        if diag.fix is None or not diag.fix.edits or diag.span is None:
-            continue
-        span = span_of(diag.span)
-        if span.end < lo or span.start > hi:
-            continue
-        edit = L.WorkspaceEdit(
-            document_changes=[
-                L.TextDocumentEdit(
-                    L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version),
-                    list(text_edits(source, diag.fix.edits)),
-                )
-            ]
-        )
-        actions.append(
-            L.CodeAction(
-                title=diag.fix.message or f"fix {diag.code}",
-                kind=L.CodeActionKind.QuickFix,
-                diagnostics=[to_lsp_diagnostic(diag, source, uri)],
-                edit=edit,
-                is_preferred=len([d for d in diags if d.span is not None and span_of(d.span) == span]) == 1,
-            )
-        )
-    return actions
 
 
 _SYMBOL_KINDS = {

@@ -27,6 +27,11 @@ from onnxtext.analysis.hints import inlay_hints
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.diagnostics.render import lsp_diagnostic as to_lsp_diagnostic
+from onnxtext.diagnostics.render import lsp_position, lsp_range
+from onnxtext.diagnostics.render import lsp_quick_fixes as quick_fixes
+from onnxtext.diagnostics.render import lsp_text_edits as text_edits
+from onnxtext.diagnostics.render import offset_of as offset_at
 from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
     completion_items,
@@ -34,13 +39,7 @@ from onnxtext.lsp.convert import (
     encode_tokens,
     folding,
     live_lens_title,
-    lsp_position,
-    lsp_range,
-    offset_at,
-    quick_fixes,
     signature,
-    text_edits,
-    to_lsp_diagnostic,
 )
 from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
