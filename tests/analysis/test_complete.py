@@ -115,3 +115,21 @@ def test_signature_label() -> None:
     clip = get_schema("Clip", "", 18)
     assert clip is not None
     assert signature_label(clip) == "Clip(input: T, min?: T, max?: T) -> (output: T)"
+
+
+def test_values_in_scope_see_enclosing_graphs() -> None:
+    from onnxtext.analysis.complete import values_in_scope
+    from onnxtext.document import parse_document
+
+    text = HEAD + (
+        "g (float[2] x, bool c) => (float[2] y) {\n"
+        "   a = Relu (x)\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+        "}\n"
+    )
+    doc = parse_document(text)
+    inside = dict(values_in_scope(doc, text.index("Neg (a)") + 5))
+    assert {"u", "a", "x", "c", "y"} <= set(inside) and "v" not in inside
+    assert inside["a"] == "float[2]"
+    outside = dict(values_in_scope(doc, text.index("a = Relu")))
+    assert "u" not in outside and outside["x"] == "float[2]"

@@ -15,13 +15,14 @@ from typing import Any
 from dataclasses import dataclass, field
 
 from onnxtext.analysis.schema_docs import attribute_default_text, operator_markdown
+from onnxtext.document import Document
 from onnxtext.ir.dtypes import ALL as ALL_DTYPES
 from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import Tok, tokenize
 from onnxtext.syntax.span import Span
 
-__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "WINDOW"]
+__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "values_in_scope", "WINDOW"]
 
 WINDOW = 4000
 """Characters before the cursor that are read to find the context."""
@@ -314,3 +315,19 @@ def documentation(data: object) -> str | None:
         schema = get_schema(op[1], op[0], version)
         return operator_markdown(schema, version) if schema is not None else None
     return None
+
+
+def values_in_scope(doc: Document, offset: int) -> list[tuple[str, str]]:
+    """The value names visible at ``offset`` (its graph's, then the enclosing graphs'), with their types."""
+    scope = doc.symbols.scope_at(offset)
+    seen: set[str] = set()
+    out: list[tuple[str, str]] = []
+    while scope is not None:
+        for name, symbol in scope.values.items():
+            if name in seen or not name:
+                continue
+            seen.add(name)
+            found = doc.type_of(symbol)
+            out.append((name, str(found) if found is not None else symbol.kind))
+        scope = scope.parent
+    return out

@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
-from onnxtext.analysis.complete import call_at, complete, context_at, documentation
+from onnxtext.analysis.complete import call_at, complete, context_at, documentation, values_in_scope
 from onnxtext.analysis.hints import inlay_hints
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
@@ -277,7 +277,14 @@ def build_server() -> OnnxTextServer:
     @server.feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
     def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
         outcome = ls.analysis(params.text_document.uri)
-        return L.SemanticTokens(data=encode_tokens(semantic_tokens(outcome.document.tree), outcome.document.source))
+        opsets, _ = _imports(outcome)
+
+        def deprecated(domain: str, op: str) -> bool:
+            schema = get_schema(op, normalize_domain(domain), opsets.get(normalize_domain(domain)))
+            return schema is not None and schema.deprecated
+
+        tokens = semantic_tokens(outcome.document.tree, deprecated)
+        return L.SemanticTokens(data=encode_tokens(tokens, outcome.document.source))
 
     @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True))
     def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -288,7 +295,8 @@ def build_server() -> OnnxTextServer:
         context = context_at(text, offset)
         outcome = ls.current(uri) or ls.states.get(uri, _State()).outcome  # the last analysis, even if older
         opsets, functions = _imports(outcome)
-        items = complete(context, opsets, functions)
+        values = values_in_scope(outcome.document, offset) if outcome is not None and context.kind == "value" else []
+        items = complete(context, opsets, functions, values)
         return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
 
     @server.feature(L.COMPLETION_ITEM_RESOLVE)
