@@ -27,7 +27,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeVar, Union
 
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
@@ -46,6 +46,7 @@ __all__ = [
     "Symbols",
     "Unresolved",
     "ValueSymbol",
+    "VALUE_KINDS",
     "build_symbols",
     "function_key",
     "call_key",
@@ -53,6 +54,8 @@ __all__ = [
 
 FunctionKey = tuple[str, str, str]
 """(normalised domain, name, overload) of a model-local function."""
+
+_K = TypeVar("_K", bound=A.AstNode)
 
 VALUE_KINDS = ("graph-input", "initializer", "node-output", "function-input", "unknown")
 
@@ -275,26 +278,15 @@ def call_key(node: A.Node) -> FunctionKey:
     return normalize_domain(domain), node.op_type.value, node.overload.value if node.overload is not None else ""
 
 
-def _graphs_below(node: A.AstNode) -> Iterator[A.Graph]:
-    """The graphs under ``node`` that are not inside another graph under it."""
-    stack = list(node.children())
+def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
+    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own scope owns what it holds)."""
+    stack = list(reversed(list(node.children())))
     while stack:
         current = stack.pop()
-        if isinstance(current, A.Graph):
-            yield current
-        else:
-            stack.extend(current.children())
-
-
-def _refs_below(node: A.AstNode) -> Iterator[A.AttrRef]:
-    """The ``@name`` references under ``node``, not those inside graphs (their own nodes own them)."""
-    stack = list(node.children())
-    while stack:
-        current = stack.pop()
-        if isinstance(current, A.AttrRef):
+        if isinstance(current, kind):
             yield current
         elif not isinstance(current, A.Graph):
-            stack.extend(current.children())
+            stack.extend(reversed(list(current.children())))
 
 
 class _Builder:
@@ -327,7 +319,7 @@ class _Builder:
         if m.header is not None:
             # training_info graphs: an algorithm graph runs after the main graph and sees its
             # values; an initialization graph sees the state variables (main initializers among them).
-            for g in _graphs_below(m.header):
+            for g in _below(m.header, A.Graph):
                 self.graph(g, main, None)
         for f in m.functions:
             if isinstance(f, A.Function):
@@ -419,9 +411,9 @@ class _Builder:
             if argument is not None:
                 argument.arguments.append(attr.name.span)
                 self.table.occurrences.append(Occurrence(attr.name.span, argument, False))
-            for ref in _refs_below(attr):
+            for ref in _below(attr, A.AttrRef):
                 self.attribute_ref(scope, ref)
-            for g in _graphs_below(attr):
+            for g in _below(attr, A.Graph):
                 self.graph(g, scope, scope.function)
 
     def attribute_ref(self, scope: Scope, ref: A.AttrRef) -> None:
