@@ -61,7 +61,8 @@ class Document:
         """Scopes, values, functions and attribute references, from the tree."""
         if self.tree is None:
             return Symbols()
-        return build_symbols(self.tree)
+        with collector_paused():
+            return build_symbols(self.tree)
 
     @property
     def model(self) -> ModelProto | None:
@@ -73,7 +74,10 @@ class Document:
         """Type and shape inference over :attr:`model`; None without one."""
         from onnxtext.analysis.infer import infer_model
 
-        return infer_model(self.model) if self.model is not None else None
+        if self.model is None:
+            return None
+        with collector_paused():  # a big model: many small objects, none garbage
+            return infer_model(self.model)
 
     @cached_property
     def types(self) -> dict[ValueSymbol, ValueType]:
@@ -104,7 +108,9 @@ class Document:
 
         if self.model is None:
             return []
-        return check_proto(self.model, _doc=self, inference=self.inference)
+        inference = self.inference
+        with collector_paused():
+            return check_proto(self.model, _doc=self, inference=inference)
 
     @cached_property
     def all_diagnostics(self) -> list[Diagnostic]:
