@@ -75,3 +75,33 @@ def test_innermost_node_of_each_name_is_the_name() -> None:
         if isinstance(node, A.Ident) and node.span.end > node.span.start:
             for at in range(node.span.start, node.span.end):
                 assert innermost_at(d.tree, at) is node
+
+
+def _scan(tree: A.AstNode, offset: int) -> list[A.AstNode]:
+    """node_at's rule by a plain scan of every child: the reference for the bisecting version."""
+    if not tree.span.start <= offset <= tree.span.end:
+        return []
+    chain = [tree]
+    while True:
+        children = list(chain[-1].children())
+        inside = [c for c in children if c.span.start <= offset < c.span.end]
+        touching = [c for c in children if c.span.end == offset and c.span.start < offset]
+        if not inside and not touching:
+            return chain
+        chain.append(inside[0] if inside else touching[0])
+
+
+def test_long_lists_are_searched_like_short_ones() -> None:
+    """Graphs with many nodes and initializers, tensors with many values, comments between nodes."""
+    lines = ['<ir_version: 10, opset_import: ["" : 21]>', "g (float[2] x0) => (float[2] y)", "<"]
+    lines.append(",\n".join(f'  float[12] w{i} = {{{", ".join(str(k) for k in range(12))}}}' for i in range(12)))
+    lines += [">", "{"]
+    for i in range(20):
+        lines.append(f"  # layer {i}")
+        lines.append(f"  x{i + 1} = Add(x{i}, w{i % 12})  # trailing {i}")
+    lines += ["  y = Identity <t = int64[10] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}> (x20)", "}"]
+    text = "\n".join(lines) + "\n"
+    d = doc(text)
+    assert d.ok, d.diagnostics
+    for at in range(len(text) + 1):
+        assert node_at(d.tree, at) == _scan(d.tree, at), at

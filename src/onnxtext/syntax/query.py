@@ -7,20 +7,49 @@ that child is taken, so a cursor right after a name (``Relu(x|)``) still finds t
 
 from __future__ import annotations
 
-from onnxtext.syntax.ast import AstNode
+import bisect
+
+from onnxtext.syntax.ast import AstNode, child_groups
+from onnxtext.syntax.span import Span
 
 __all__ = ["node_at", "innermost_at"]
+
+_SCAN = 8
+"""Lists up to this long are scanned; longer ones (statements, initializers, values) bisected."""
+
+
+def _start(node: AstNode) -> int:
+    return node.span.start
+
+
+def _holds(span: Span, offset: int) -> bool:
+    return span.start <= offset < span.end
+
+
+def _touches(span: Span, offset: int) -> bool:
+    """Ends right at ``offset`` (a non-empty node)."""
+    return span.end == offset and span.start < offset
+
+
+def _candidates(items: list[AstNode], offset: int) -> list[AstNode]:
+    """The items of a list that may hold or touch ``offset``: items are in text order and disjoint."""
+    if len(items) <= _SCAN:
+        return items
+    i = bisect.bisect_right(items, offset, key=_start) - 1
+    return items[max(i - 1, 0) : i + 1]
 
 
 def _child_at(node: AstNode, offset: int) -> AstNode | None:
     """The child of ``node`` containing ``offset``, else the one ending at it, else None."""
     touching: AstNode | None = None
-    for child in node.children():
-        span = child.span
-        if span.start <= offset < span.end:
-            return child
-        if span.end == offset and span.start < offset and touching is None:
-            touching = child
+    for group in child_groups(node):
+        for child in _candidates(group, offset) if isinstance(group, list) else (group,):
+            if not isinstance(child, AstNode):
+                continue
+            if _holds(child.span, offset):
+                return child
+            if touching is None and _touches(child.span, offset):
+                touching = child
     return touching
 
 
