@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from analysisutil import MODEL, doc, offset, places, where
+from test_source_map import TRAINING  # a model with training_info graphs
 
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol, build_symbols
 from onnxtext.syntax import ast as A
@@ -240,3 +241,35 @@ def test_every_name_of_a_valid_model_is_an_occurrence() -> None:
     for node in A.walk(d.tree):
         if isinstance(node, A.Node):
             assert {i.span.start for i in node.inputs + node.outputs} <= named
+
+
+def test_visible_names_for_completion() -> None:
+    d = doc()
+    then_ = d.symbols.scope_at(offset(d, 8, 15))
+    assert then_ is not None
+    visible = then_.visible()
+    assert sorted(visible) == ["c", "r", "t", "w", "x", "y", "z"]
+    assert where(d, visible["t"].definitions[0].span) == (7, 7)  # the inner t
+    fa = d.symbols.scope_at(offset(d, 17, 3))
+    assert fa is not None and sorted(fa.visible()) == ["a", "b"]  # nothing of the main graph
+
+
+def test_quoted_names_are_renamed_with_their_quotes() -> None:
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] "my x") => (float[2] y) {\n  y = Relu("my x")\n}\n'
+    d = doc(text)
+    symbol = d.symbols.symbol_at(offset(d, 3, 13))
+    assert isinstance(symbol, ValueSymbol) and symbol.name == "my x"
+    edits = d.symbols.rename_edits(symbol, "z")
+    assert [(where(d, e.span), text[e.span.start : e.span.end], e.new_text) for e in edits] == [
+        ((2, 13), '"my x"', "z"),
+        ((3, 12), '"my x"', "z"),
+    ]
+
+
+def test_training_graphs_see_the_main_graph() -> None:
+    d = doc(TRAINING)
+    assert d.ok and d.symbols.unresolved == []
+    main, init, algorithm = d.symbols.scopes
+    assert init.parent is main and algorithm.parent is main
+    v_in_algorithm = d.symbols.symbol_at(offset(d, 9, 19))  # v_next = Sub(v, step)
+    assert v_in_algorithm is main.values["v"]

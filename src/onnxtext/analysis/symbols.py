@@ -168,6 +168,18 @@ class Scope:
             scope = scope.parent
         return None
 
+    def visible(self) -> dict[str, ValueSymbol]:
+        """Every name usable here (what completion offers): inner definitions hide outer ones."""
+        chain: list[Scope] = []
+        scope: Scope | None = self
+        while scope is not None:
+            chain.append(scope)
+            scope = scope.parent
+        found: dict[str, ValueSymbol] = {}
+        for outer_first in reversed(chain):
+            found.update(outer_first.values)
+        return found
+
 
 @dataclass(slots=True)
 class Occurrence:
