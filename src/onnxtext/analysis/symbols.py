@@ -85,6 +85,12 @@ class ValueSymbol:
         """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``, ``function-input``, ``unknown``."""
         return self.definitions[0].kind
 
+    def definition_spans(self) -> list[Span]:
+        return [d.span for d in self.definitions]
+
+    def use_spans(self) -> list[Span]:
+        return list(self.uses)
+
     @property
     def redefinitions(self) -> list[Definition]:
         """Definitions after the first, except an initializer repeating a graph input (allowed by the IR)."""
@@ -109,6 +115,14 @@ class FunctionSymbol:
     def name(self) -> str:
         return self.key[1]
 
+    def definition_spans(self) -> list[Span]:
+        """The names of its definitions (more than one: functions with the same key)."""
+        return [f.name.span for f in self.definitions]
+
+    def use_spans(self) -> list[Span]:
+        """The operator names of its calls."""
+        return [call.op_type.span for call in self.calls]
+
 
 @dataclass(eq=False)
 class AttributeSymbol:
@@ -121,6 +135,12 @@ class AttributeSymbol:
     """The names in ``@name`` references inside the function."""
     arguments: list[Span] = field(default_factory=list)
     """The names of attributes given at call sites (``<alpha = 0.3>``)."""
+
+    def definition_spans(self) -> list[Span]:
+        return [self.definition]
+
+    def use_spans(self) -> list[Span]:
+        return self.references + self.arguments
 
 
 Symbol = Union[ValueSymbol, FunctionSymbol, AttributeSymbol]
@@ -223,13 +243,13 @@ class Symbols:
     def definition_at(self, offset: int) -> list[Span]:
         """Where the symbol at ``offset`` is defined (several spans for a redefinition); ``[]`` if nothing is there."""
         symbol = self.symbol_at(offset)
-        return definitions(symbol) if symbol is not None else []
+        return symbol.definition_spans() if symbol is not None else []
 
     def references(self, symbol: Symbol, *, include_definitions: bool = True) -> list[Span]:
         """Every span naming ``symbol``, in text order."""
-        spans = list(_uses(symbol))
+        spans = symbol.use_spans()
         if include_definitions:
-            spans += definitions(symbol)
+            spans += symbol.definition_spans()
         return sorted(spans, key=lambda s: s.start)
 
     def rename_spans(self, symbol: Symbol) -> list[Span]:
@@ -253,23 +273,6 @@ class Symbols:
     def values(self) -> Iterator[ValueSymbol]:
         for scope in self.scopes:
             yield from scope.values.values()
-
-
-def definitions(symbol: Symbol) -> list[Span]:
-    """The definition spans of any symbol."""
-    if isinstance(symbol, ValueSymbol):
-        return [d.span for d in symbol.definitions]
-    if isinstance(symbol, FunctionSymbol):
-        return [f.name.span for f in symbol.definitions]
-    return [symbol.definition]
-
-
-def _uses(symbol: Symbol) -> list[Span]:
-    if isinstance(symbol, ValueSymbol):
-        return list(symbol.uses)
-    if isinstance(symbol, FunctionSymbol):
-        return [call.op_type.span for call in symbol.calls]
-    return symbol.references + symbol.arguments
 
 
 def function_key(f: A.Function) -> FunctionKey:
