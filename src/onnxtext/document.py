@@ -131,6 +131,14 @@ class Document:
     def references(self, symbol: Symbol, *, include_definitions: bool = True) -> list[Span]:
         return self.symbols.references(symbol, include_definitions=include_definitions)
 
+    def resolution_at(self, offset: int) -> tuple[A.Node, Resolution] | None:
+        """The innermost node statement at ``offset`` and what it calls (for hover on an operator)."""
+        for node in reversed(self.nodes_at(offset)):
+            if isinstance(node, A.Node):
+                found = self.resolutions.get(node)
+                return (node, found) if found is not None else None
+        return None
+
     def path_at(self, offset: int) -> str | None:
         """The proto path of the innermost lowered node at ``offset``."""
         return self.source_map.path_at(offset)

@@ -104,3 +104,14 @@ def test_graph_documents_have_symbols_only() -> None:
     assert d.ok and d.model is None
     assert places(d, d.definition_at(offset(d, 2, 12))) == [(1, 13)]
     assert d.types == {} and d.check_diagnostics == []
+
+
+def test_resolution_at() -> None:
+    d = doc()
+    found = d.resolution_at(offset(d, 8, 13))  # Add in then_branch
+    assert found is not None
+    node, resolution = found
+    assert node.op_type.value == "Add" and resolution.schema is not None and resolution.schema.name == "Add"
+    call = d.resolution_at(offset(d, 12, 13))
+    assert call is not None and call[1].function_path == "functions[1]"
+    assert d.resolution_at(offset(d, 3, 3)) is None  # an initializer: no node there

@@ -273,3 +273,26 @@ def test_training_graphs_see_the_main_graph() -> None:
     assert init.parent is main and algorithm.parent is main
     v_in_algorithm = d.symbols.symbol_at(offset(d, 9, 19))  # v_next = Sub(v, step)
     assert v_in_algorithm is main.values["v"]
+
+
+def test_damage_in_every_statement_list() -> None:
+    """ErrorNodes among inputs, initializers, outputs, attributes and functions: skipped, their names defined."""
+    d = doc()
+    tree = d.tree
+    graph = tree.graph
+    assert graph.inputs is not None and graph.initializers is not None
+    c = graph.inputs[1].info.name  # bool c
+    graph.inputs[1] = A.ErrorNode(graph.inputs[1].span, "value_info", defines=[c])  # type: ignore[call-overload]
+    graph.initializers.append(A.ErrorNode(graph.initializers[0].span, "initializer"))  # type: ignore[arg-type]
+    graph.outputs.append(A.ErrorNode(graph.outputs[1].span, "value_info"))  # type: ignore[arg-type]
+    node = graph.nodes[1]
+    node.attributes.append(A.ErrorNode(node.attributes[0].span, "attribute"))  # type: ignore[arg-type]
+    tree.functions.insert(0, A.ErrorNode(tree.functions[0].span, "function"))  # type: ignore[arg-type]
+    fa = tree.functions[1]
+    fa.inputs.append(A.ErrorNode(fa.inputs[0].span, "value_info"))  # type: ignore[arg-type]
+    table = build_symbols(tree)
+    main = table.scopes[0]
+    assert main.values["c"].kind == "unknown" and places(d, main.values["c"].uses) == [(6, 11)]
+    assert [v.name for v in main.outputs if isinstance(v, ValueSymbol)] == ["y", "z"]
+    assert len(table.scopes) == 5 and sorted(table.functions) == [("local", "f", "a"), ("local", "f", "b")]
+    assert table.unresolved == []
