@@ -120,7 +120,7 @@ class Document:
     # ------------------------------------------------------------ position queries
     def nodes_at(self, offset: int) -> list[A.AstNode]:
         """The AST nodes around ``offset``, outermost first (see :func:`onnxtext.syntax.query.node_at`)."""
-        return node_at(self.tree, offset) if isinstance(self.tree, A.AstNode) else []
+        return node_at(self.tree, offset) if self.tree is not None else []
 
     def symbol_at(self, offset: int) -> Symbol | None:
         return self.symbols.symbol_at(offset)

@@ -32,7 +32,7 @@ def test_types_of_values() -> None:
     assert str(d.type_of(value(d, 3, 11))) == "float[1]"  # w
     assert str(d.type_of(value(d, 5, 3))) == "float[N]"  # t = Mul(x, w)
     assert str(d.type_of(value(d, 8, 7))) == "float[N]"  # r, in then_branch
-    assert d.type_of(value(d, 17, 3)) is None  # function bodies are typed per call only
+    assert d.type_of(value(d, 17, 3)) is None  # a function value with no declared type (bodies are inferred per call)
 
 
 def test_node_resolutions() -> None:
@@ -115,3 +115,26 @@ def test_resolution_at() -> None:
     call = d.resolution_at(offset(d, 12, 13))
     assert call is not None and call[1].function_path == "functions[1]"
     assert d.resolution_at(offset(d, 3, 3)) is None  # an initializer: no node there
+
+
+def test_function_values_have_their_declared_types() -> None:
+    text = """\
+<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+main (float[N] x) => (float[N] y)
+{
+  y = local.Typed (x, x)
+}
+<domain: "local", opset_import: ["" : 21]>
+Typed (float[N] a, b) => (float[N] c)
+<float[N] s>
+{
+  s = Add(a, b)
+  c = Relu(s)
+}
+"""
+    d = doc(text)
+    assert d.ok, d.diagnostics
+    assert str(d.type_of(value(d, 10, 11))) == "float[N]"  # a
+    assert d.type_of(value(d, 10, 14)) is None  # b: declared without a type
+    assert str(d.type_of(value(d, 10, 3))) == "float[N]"  # s, from the value-info list
+    assert str(d.type_of(value(d, 11, 3))) == "float[N]"  # c

@@ -105,3 +105,12 @@ def test_long_lists_are_searched_like_short_ones() -> None:
     assert d.ok, d.diagnostics
     for at in range(len(text) + 1):
         assert node_at(d.tree, at) == _scan(d.tree, at), at
+
+
+def test_a_node_list() -> None:
+    d = doc("{\n  a = Relu(x)\n  b = Add(a, a)\n}\n", "node_list")
+    assert isinstance(d.tree, list)
+    chain = node_at(d.tree, offset(d, 3, 11))
+    assert kinds(chain) == ["Node", "Ident"] and where(d, chain[-1].span) == (3, 11)
+    assert [type(n).__name__ for n in d.nodes_at(offset(d, 2, 13))] == ["Node", "Ident"]  # right after x
+    assert node_at(d.tree, 0) == []

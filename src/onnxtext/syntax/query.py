@@ -8,6 +8,7 @@ that child is taken, so a cursor right after a name (``Relu(x|)``) still finds t
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterable
 
 from onnxtext.syntax.ast import AstNode, child_groups
 from onnxtext.syntax.span import Span
@@ -39,10 +40,10 @@ def _candidates(items: list[AstNode], offset: int) -> list[AstNode]:
     return items[max(i - 1, 0) : i + 1]
 
 
-def _child_at(node: AstNode, offset: int) -> AstNode | None:
-    """The child of ``node`` containing ``offset``, else the one ending at it, else None."""
+def _pick(groups: Iterable[AstNode | list[AstNode]], offset: int) -> AstNode | None:
+    """Among nodes and lists of nodes: the node containing ``offset``, else the one ending at it, else None."""
     touching: AstNode | None = None
-    for group in child_groups(node):
+    for group in groups:
         for child in _candidates(group, offset) if isinstance(group, list) else (group,):
             if not isinstance(child, AstNode):
                 continue
@@ -53,24 +54,29 @@ def _child_at(node: AstNode, offset: int) -> AstNode | None:
     return touching
 
 
-def node_at(tree: AstNode, offset: int) -> list[AstNode]:
+def node_at(tree: AstNode | list[AstNode], offset: int) -> list[AstNode]:
     """The nodes around ``offset``: ``tree`` first, the innermost last; ``[]`` if ``tree`` does not touch it.
 
-    Only children whose span holds the offset are entered, so the cost is the depth times
-    the width of the levels on the way down, not the size of the tree.
+    ``tree`` may be a list of nodes (a node-list document): the chain then starts at the
+    item holding the offset. Only children whose span holds the offset are entered, so
+    the cost is the depth times the width of the levels on the way down (long lists are
+    bisected), not the size of the tree.
     """
+    if isinstance(tree, list):
+        first = _pick([tree], offset)
+        return node_at(first, offset) if first is not None else []
     span = tree.span
     if not span.start <= offset <= span.end:
         return []
     chain = [tree]
-    child = _child_at(tree, offset)
+    child = _pick(child_groups(tree), offset)
     while child is not None:
         chain.append(child)
-        child = _child_at(child, offset)
+        child = _pick(child_groups(child), offset)
     return chain
 
 
-def innermost_at(tree: AstNode, offset: int) -> AstNode | None:
+def innermost_at(tree: AstNode | list[AstNode], offset: int) -> AstNode | None:
     """The innermost node at ``offset`` (see :func:`node_at`)."""
     chain = node_at(tree, offset)
     return chain[-1] if chain else None
