@@ -138,3 +138,14 @@ Typed (float[N] a, b) => (float[N] c)
     assert d.type_of(value(d, 10, 14)) is None  # b: declared without a type
     assert str(d.type_of(value(d, 10, 3))) == "float[N]"  # s, from the value-info list
     assert str(d.type_of(value(d, 11, 3))) == "float[N]"  # c
+
+
+def test_analyses_follow_the_proto_not_the_errors() -> None:
+    """A best-effort proto next to errors (as the recovering parser will give) is analysed."""
+    from onnxtext.diagnostics import Diagnostic, Severity
+
+    d = doc()
+    d.diagnostics.append(Diagnostic("P001", Severity.ERROR, "a damaged statement elsewhere"))
+    assert not d.ok and d.model is not None
+    assert d.types and d.resolutions
+    assert {x.code for x in d.check_diagnostics} >= {"E203"}
