@@ -11,7 +11,7 @@ from onnxtext.analysis.infer.node import Issue
 if TYPE_CHECKING:
     from onnxtext.analysis.check.context import CheckContext
 
-__all__ = ["issues_for", "report_issues"]
+__all__ = ["issues_for", "provide_issues", "report_issues"]
 
 _CACHE: weakref.WeakKeyDictionary[object, list[Issue]] = weakref.WeakKeyDictionary()
 
@@ -22,6 +22,11 @@ def issues_for(ctx: CheckContext) -> list[Issue]:
     if found is None:
         found = _CACHE[ctx] = infer_model(ctx.model).issues
     return found
+
+
+def provide_issues(ctx: CheckContext, issues: list[Issue]) -> None:
+    """Give ``ctx`` the issues of an inference already run on its model (a document's), not to run it twice."""
+    _CACHE[ctx] = issues
 
 
 def report_issues(ctx: CheckContext, code: str) -> None:
