@@ -61,7 +61,8 @@ class Document:
         """Scopes, values, functions and attribute references, from the tree."""
         if self.tree is None:
             return Symbols()
-        return build_symbols(self.tree)
+        with collector_paused():
+            return build_symbols(self.tree)
 
     @property
     def model(self) -> ModelProto | None:
@@ -73,7 +74,10 @@ class Document:
         """Type and shape inference over :attr:`model`; None without one."""
         from onnxtext.analysis.infer import infer_model
 
-        return infer_model(self.model) if self.model is not None else None
+        if self.model is None:
+            return None
+        with collector_paused():  # a big model: many small objects, none garbage
+            return infer_model(self.model)
 
     @cached_property
     def types(self) -> dict[ValueSymbol, ValueType]:
@@ -104,7 +108,9 @@ class Document:
 
         if self.model is None:
             return []
-        return check_proto(self.model, _doc=self, inference=self.inference)
+        inference = self.inference
+        with collector_paused():
+            return check_proto(self.model, _doc=self, inference=inference)
 
     @cached_property
     def all_diagnostics(self) -> list[Diagnostic]:
@@ -114,7 +120,7 @@ class Document:
     # ------------------------------------------------------------ position queries
     def nodes_at(self, offset: int) -> list[A.AstNode]:
         """The AST nodes around ``offset``, outermost first (see :func:`onnxtext.syntax.query.node_at`)."""
-        return node_at(self.tree, offset) if isinstance(self.tree, A.AstNode) else []
+        return node_at(self.tree, offset) if self.tree is not None else []
 
     def symbol_at(self, offset: int) -> Symbol | None:
         return self.symbols.symbol_at(offset)
@@ -124,6 +130,14 @@ class Document:
 
     def references(self, symbol: Symbol, *, include_definitions: bool = True) -> list[Span]:
         return self.symbols.references(symbol, include_definitions=include_definitions)
+
+    def resolution_at(self, offset: int) -> tuple[A.Node, Resolution] | None:
+        """The innermost node statement at ``offset`` and what it calls (for hover on an operator)."""
+        for node in reversed(self.nodes_at(offset)):
+            if isinstance(node, A.Node):
+                found = self.resolutions.get(node)
+                return (node, found) if found is not None else None
+        return None
 
     def path_at(self, offset: int) -> str | None:
         """The proto path of the innermost lowered node at ``offset``."""

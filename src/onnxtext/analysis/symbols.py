@@ -27,7 +27,7 @@ import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Union
+from typing import TypeVar, Union
 
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
@@ -46,6 +46,7 @@ __all__ = [
     "Symbols",
     "Unresolved",
     "ValueSymbol",
+    "VALUE_KINDS",
     "build_symbols",
     "function_key",
     "call_key",
@@ -53,6 +54,8 @@ __all__ = [
 
 FunctionKey = tuple[str, str, str]
 """(normalised domain, name, overload) of a model-local function."""
+
+_K = TypeVar("_K", bound=A.AstNode)
 
 VALUE_KINDS = ("graph-input", "initializer", "node-output", "function-input", "unknown")
 
@@ -82,6 +85,12 @@ class ValueSymbol:
         """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``, ``function-input``, ``unknown``."""
         return self.definitions[0].kind
 
+    def definition_spans(self) -> list[Span]:
+        return [d.span for d in self.definitions]
+
+    def use_spans(self) -> list[Span]:
+        return list(self.uses)
+
     @property
     def redefinitions(self) -> list[Definition]:
         """Definitions after the first, except an initializer repeating a graph input (allowed by the IR)."""
@@ -106,6 +115,14 @@ class FunctionSymbol:
     def name(self) -> str:
         return self.key[1]
 
+    def definition_spans(self) -> list[Span]:
+        """The names of its definitions (more than one: functions with the same key)."""
+        return [f.name.span for f in self.definitions]
+
+    def use_spans(self) -> list[Span]:
+        """The operator names of its calls."""
+        return [call.op_type.span for call in self.calls]
+
 
 @dataclass(eq=False)
 class AttributeSymbol:
@@ -118,6 +135,12 @@ class AttributeSymbol:
     """The names in ``@name`` references inside the function."""
     arguments: list[Span] = field(default_factory=list)
     """The names of attributes given at call sites (``<alpha = 0.3>``)."""
+
+    def definition_spans(self) -> list[Span]:
+        return [self.definition]
+
+    def use_spans(self) -> list[Span]:
+        return self.references + self.arguments
 
 
 Symbol = Union[ValueSymbol, FunctionSymbol, AttributeSymbol]
@@ -165,6 +188,18 @@ class Scope:
             scope = scope.parent
         return None
 
+    def visible(self) -> dict[str, ValueSymbol]:
+        """Every name usable here (what completion offers): inner definitions hide outer ones."""
+        chain: list[Scope] = []
+        scope: Scope | None = self
+        while scope is not None:
+            chain.append(scope)
+            scope = scope.parent
+        found: dict[str, ValueSymbol] = {}
+        for outer_first in reversed(chain):
+            found.update(outer_first.values)
+        return found
+
 
 @dataclass(slots=True)
 class Occurrence:
@@ -208,13 +243,13 @@ class Symbols:
     def definition_at(self, offset: int) -> list[Span]:
         """Where the symbol at ``offset`` is defined (several spans for a redefinition); ``[]`` if nothing is there."""
         symbol = self.symbol_at(offset)
-        return definitions(symbol) if symbol is not None else []
+        return symbol.definition_spans() if symbol is not None else []
 
     def references(self, symbol: Symbol, *, include_definitions: bool = True) -> list[Span]:
         """Every span naming ``symbol``, in text order."""
-        spans = list(_uses(symbol))
+        spans = symbol.use_spans()
         if include_definitions:
-            spans += definitions(symbol)
+            spans += symbol.definition_spans()
         return sorted(spans, key=lambda s: s.start)
 
     def rename_spans(self, symbol: Symbol) -> list[Span]:
@@ -240,23 +275,6 @@ class Symbols:
             yield from scope.values.values()
 
 
-def definitions(symbol: Symbol) -> list[Span]:
-    """The definition spans of any symbol."""
-    if isinstance(symbol, ValueSymbol):
-        return [d.span for d in symbol.definitions]
-    if isinstance(symbol, FunctionSymbol):
-        return [f.name.span for f in symbol.definitions]
-    return [symbol.definition]
-
-
-def _uses(symbol: Symbol) -> list[Span]:
-    if isinstance(symbol, ValueSymbol):
-        return list(symbol.uses)
-    if isinstance(symbol, FunctionSymbol):
-        return [call.op_type.span for call in symbol.calls]
-    return symbol.references + symbol.arguments
-
-
 def function_key(f: A.Function) -> FunctionKey:
     """The (domain, name, overload) a function's header gives it."""
     domain = overload = ""
@@ -275,26 +293,15 @@ def call_key(node: A.Node) -> FunctionKey:
     return normalize_domain(domain), node.op_type.value, node.overload.value if node.overload is not None else ""
 
 
-def _graphs_below(node: A.AstNode) -> Iterator[A.Graph]:
-    """The graphs under ``node`` that are not inside another graph under it."""
-    stack = list(node.children())
+def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
+    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own scope owns what it holds)."""
+    stack = list(reversed(list(node.children())))
     while stack:
         current = stack.pop()
-        if isinstance(current, A.Graph):
-            yield current
-        else:
-            stack.extend(current.children())
-
-
-def _refs_below(node: A.AstNode) -> Iterator[A.AttrRef]:
-    """The ``@name`` references under ``node``, not those inside graphs (their own nodes own them)."""
-    stack = list(node.children())
-    while stack:
-        current = stack.pop()
-        if isinstance(current, A.AttrRef):
+        if isinstance(current, kind):
             yield current
         elif not isinstance(current, A.Graph):
-            stack.extend(current.children())
+            stack.extend(reversed(list(current.children())))
 
 
 class _Builder:
@@ -327,7 +334,7 @@ class _Builder:
         if m.header is not None:
             # training_info graphs: an algorithm graph runs after the main graph and sees its
             # values; an initialization graph sees the state variables (main initializers among them).
-            for g in _graphs_below(m.header):
+            for g in _below(m.header, A.Graph):
                 self.graph(g, main, None)
         for f in m.functions:
             if isinstance(f, A.Function):
@@ -419,9 +426,9 @@ class _Builder:
             if argument is not None:
                 argument.arguments.append(attr.name.span)
                 self.table.occurrences.append(Occurrence(attr.name.span, argument, False))
-            for ref in _refs_below(attr):
+            for ref in _below(attr, A.AttrRef):
                 self.attribute_ref(scope, ref)
-            for g in _graphs_below(attr):
+            for g in _below(attr, A.Graph):
                 self.graph(g, scope, scope.function)
 
     def attribute_ref(self, scope: Scope, ref: A.AttrRef) -> None:

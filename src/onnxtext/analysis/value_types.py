@@ -1,31 +1,46 @@
-"""Inferred types attached to the values of the symbol tables."""
+"""Types attached to the values of the symbol tables: inferred in graphs, declared in functions."""
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer import Inference, ValueType
-from onnxtext.analysis.symbols import Symbols, ValueSymbol
+from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.infer import Inference, ValueType, from_type_proto
+from onnxtext.analysis.symbols import Scope, Symbols, ValueSymbol
 from onnxtext.lowering.lower import SourceMap
+from onnxtext.proto import FunctionProto
 from onnxtext.syntax import ast as A
 
 __all__ = ["value_types"]
 
 
 def value_types(symbols: Symbols, inference: Inference, source_map: SourceMap) -> dict[ValueSymbol, ValueType]:
-    """The type inference gave each value of a graph scope; values it did not type are absent.
+    """The type of each value whose type is known; the others are absent.
 
-    Function bodies have no types of their own (inference types them per call), nor do
-    graphs inference did not enter (the branches of a node it has no shape function for).
+    Graph values have the types inference gave them (declared ones completing them).
+    Function bodies are inferred per call, so a function's values have the types its
+    signature and value-info list declare. Graphs inference did not enter (the branches
+    of a node it has no shape function for) give nothing.
     """
+    protos = CheckContext(inference.model)  # for proto_at: the function a scope was lowered to
     found: dict[ValueSymbol, ValueType] = {}
     for scope in symbols.scopes:
-        if not isinstance(scope.node, A.Graph):
-            continue
         path = source_map.path_of(scope.node)
-        graph_types = inference.graphs.get(path) if path is not None else None
-        if graph_types is None:
+        if path is None:
             continue
-        for name, symbol in scope.values.items():
-            t = graph_types.get(name)
-            if t is not None and not t.is_unknown:
-                found[symbol] = t
+        if isinstance(scope.node, A.Function):
+            fn = protos.proto_at(path)
+            graph_types = _declared(fn) if isinstance(fn, FunctionProto) else {}
+        else:
+            graph_types = inference.graphs.get(path, {})
+        _attach(scope, graph_types, found)
     return found
+
+
+def _declared(fn: FunctionProto) -> dict[str, ValueType]:
+    return {vi.name: from_type_proto(vi.type) for vi in fn.value_info if vi.HasField("type")}
+
+
+def _attach(scope: Scope, graph_types: dict[str, ValueType], found: dict[ValueSymbol, ValueType]) -> None:
+    for name, symbol in scope.values.items():
+        t = graph_types.get(name)
+        if t is not None and not t.is_unknown:
+            found[symbol] = t
