@@ -76,3 +76,19 @@ def test_cancel_stops_the_child_early() -> None:
     result = run_live(_bytes(text), budget=Budget(seconds=60.0), cancel=cancel)
     assert result.skipped == "cancelled: the text changed"
     assert time.monotonic() - start < 30  # far below the 60 s budget
+
+
+def test_given_inputs_are_used_and_files_are_relative_to_the_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    np.save(tmp_path / "w.npy", np.full((4, 5), 2.0, np.float32))
+    text = "g (float[N, 4] x, float[4, 5] w) => (float[N, 5] y) {\n y = MatMul (x, w)\n}"
+    result = run_live(_bytes(text), model_dir=str(tmp_path), inputs={"x": "[[1, 1, 1, 1]]", "w": "w.npy"})
+    assert result.failure is None and result.skipped is None
+    (y,) = result.values
+    assert y.stats.shape == (1, 5) and y.stats.min == y.stats.max == 8.0
+
+
+def test_a_given_input_that_the_model_lacks_is_named() -> None:
+    result = run_live(_bytes("g (float[2] x) => (float[2] y) {\n y = Neg (x)\n}"), inputs={"xx": "[1, 2]"})
+    assert result.skipped == "the model has no input named 'xx'; did you mean 'x'?"

@@ -404,3 +404,18 @@ async def test_type_inlay_hints_in_every_graph(client: LanguageClient, uri: str)
     assert labels[(2, 4)] == ": float[N, 4]"  # a
     assert labels[(3, 4)] == ": float[N, 4]"  # y
     assert any(label == ": float[N, 4]" and line == 3 and char > 50 for (line, char), label in labels.items())  # u in a branch
+
+
+@pytest.mark.asyncio
+async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient, tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "m.onnxtxt"
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (int64[N] idx, float[3, 2] table) => (float[N, 2] y) {\n   y = Gather (table, idx)\n}\n'
+    path.write_text(text)
+    (tmp_path / "m.onnxtxt.inputs.json").write_text(json.dumps({"idx": [7]}))  # out of range: a real error
+    _evaluate(client)
+    _open(client, path.as_uri(), text)
+    diags = await _diagnostics_until(client, path.as_uri(), "R001")
+    (runtime,) = [d for d in diags if d.code == "R001"]
+    assert runtime.range.start.line == 2 and "given and made-up inputs" in runtime.message

@@ -10,6 +10,7 @@ model failed (a :class:`Failure` the caller locates in the text), or why nothing
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 import time
 from collections.abc import Mapping
@@ -72,10 +73,13 @@ def run_live(
     budget: Budget = Budget(),
     seed: int = 0,
     cancel: threading.Event | None = None,
+    inputs: Mapping[str, str] | None = None,
 ) -> LiveResult:
     """Evaluate a serialized model on synthesized inputs in a child process.
 
     Setting ``cancel`` (from another thread) stops the child early; the result then says so.
+    ``inputs`` gives some inputs' values as ``onnxtext run --input`` takes them: a JSON
+    literal, or a ``.npy``/``.pb`` file (relative to ``model_dir``); the rest are made up.
     """
     weights = _weight_bytes(model_bytes)
     if weights > budget.weights_mb * 2**20:
@@ -84,7 +88,7 @@ def run_live(
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(
         target=_child,
-        args=(send, model_bytes, model_dir, dict(sizes or {}), seed, budget.memory_mb),
+        args=(send, model_bytes, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {})),
         daemon=True,
     )
     child.start()
@@ -125,10 +129,12 @@ def _weight_bytes(model_bytes: bytes) -> int:
     return sum(tensor_nbytes(r.tensor) for r in iter_tensors(model))
 
 
-def _child(send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int) -> None:
+def _child(
+    send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int, inputs: dict[str, str]
+) -> None:
     _limit_memory(memory_mb)
     try:
-        result = _evaluate(model_bytes, model_dir, sizes, seed)
+        result = _evaluate(model_bytes, model_dir, sizes, seed, inputs)
     except MemoryError:
         result = LiveResult(skipped=f"the evaluation needs more than {memory_mb} MB")
     send.send(result)
@@ -147,9 +153,10 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int) -> LiveResult:
+def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, inputs: dict[str, str]) -> LiveResult:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import stats
+    from onnxtext.cli.run_inputs import InputError
     from onnxtext.evaluate.synth import SynthesisError, synthesize
     from onnxtext.proto import ModelProto
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
@@ -164,8 +171,9 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
             return LiveResult(skipped=f"the external data cannot be read: {exc}")
     result = LiveResult()
     try:
-        made = synthesize(model.graph, sizes=sizes, seed=seed)
-    except SynthesisError as exc:
+        given = _given(model, inputs, model_dir)
+        made = synthesize(model.graph, sizes=sizes, given=given, seed=seed)
+    except (SynthesisError, InputError) as exc:
         result.skipped = str(exc)
         return result
     result.sizes = made.sizes
@@ -182,3 +190,21 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
     result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
     return result
 
+
+
+def _given(model: Any, inputs: dict[str, str], model_dir: str | None) -> dict[str, Any]:
+    """The values the user gave for some inputs (files relative to the model's folder)."""
+    from onnxtext.cli.run_inputs import InputError, load_value
+    from onnxtext.diagnostics import closest, did_you_mean
+
+    declared = {vi.name: (vi.type if vi.HasField("type") else None) for vi in model.graph.input}
+    out: dict[str, Any] = {}
+    for name, spec in inputs.items():
+        if name not in declared:
+            raise InputError(f"the model has no input named {name!r}{did_you_mean(closest(name, declared))}")
+        if model_dir is not None and not spec.lstrip().startswith(("[", "{", '"')) and not os.path.isabs(spec.strip()):
+            candidate = os.path.join(model_dir, spec.strip())
+            if os.path.exists(candidate):
+                spec = candidate
+        out[name] = load_value(name, spec, declared[name])
+    return out

@@ -6,6 +6,8 @@ when a newer version of the text arrived meanwhile.
 
 from __future__ import annotations
 
+import json
+import os
 import threading
 from dataclasses import dataclass, field
 
@@ -41,6 +43,8 @@ class Settings:
     budget: Budget = field(default_factory=Budget)
     sizes: dict[str, int] = field(default_factory=dict)
     """Sizes of symbolic dimensions for the made-up inputs (``{"N": 4}``)."""
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Values of some inputs, as ``onnxtext run --input`` takes them (JSON, or a .npy/.pb file)."""
 
     @classmethod
     def from_json(cls, value: object) -> Settings:
@@ -75,7 +79,39 @@ class Settings:
             sizes = live.get("sizes")
             if isinstance(sizes, dict):
                 out.sizes = {str(k): v for k, v in sizes.items() if isinstance(v, int) and 0 <= v <= 1_000_000}
+            out.inputs = input_specs(live.get("inputs"))
         return out
+
+
+def input_specs(value: object) -> dict[str, str]:
+    """``{name: value}`` from settings or an inputs file: strings are kept (a JSON literal or a
+    file name), any other JSON value is written back as JSON."""
+    if not isinstance(value, dict):
+        return {}
+    return {str(k): v if isinstance(v, str) else json.dumps(v) for k, v in value.items()}
+
+
+INPUTS_SUFFIX = ".inputs.json"
+"""``model.onnxtxt.inputs.json`` next to a text gives its live run's inputs (over the settings')."""
+
+
+def document_inputs(path: str | None, settings: Settings) -> dict[str, str]:
+    """The inputs a document runs on: the settings', then its own inputs file's."""
+    found = dict(settings.inputs)
+    if path is None:
+        return found
+    try:
+        with open(path + INPUTS_SUFFIX, encoding="utf-8") as f:
+            found.update(input_specs(json.load(f)))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError) as exc:
+        raise InputFileError(f"{os.path.basename(path)}{INPUTS_SUFFIX}: {exc}") from None
+    return found
+
+
+class InputFileError(ValueError):
+    """A document's inputs file cannot be read or is not JSON."""
 
 
 def _codes(value: object) -> list[str] | None:
@@ -119,7 +155,11 @@ def _stop_if(cancel: threading.Event | None) -> None:
 
 
 def evaluate(
-    outcome: Outcome, settings: Settings, model_dir: str | None, cancel: threading.Event | None = None, live: bool = False
+    outcome: Outcome,
+    settings: Settings,
+    file: str | None,
+    cancel: threading.Event | None = None,
+    live: bool = False,
 ) -> tuple[LiveResult | None, list[Diagnostic]]:
     """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it.
 
@@ -128,11 +168,18 @@ def evaluate(
     doc = outcome.document
     if not (settings.evaluate or live) or not doc.ok or not isinstance(doc.proto, ModelProto):
         return None, []
-    result = run_live(model_bytes(doc.proto), model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel)
-    if cancel is not None and cancel.is_set():
-        return None, []
     graph = doc.source_map.span("graph")
     where = Span(graph.start, graph.start) if graph is not None else Span(0, 0)
+    try:
+        inputs = document_inputs(file, settings)
+    except InputFileError as exc:
+        return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
+    model_dir = os.path.dirname(file) if file is not None else None
+    result = run_live(
+        model_bytes(doc.proto), model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
+    )
+    if cancel is not None and cancel.is_set():
+        return None, []
     if result.skipped is not None:
         return result, [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {result.skipped}", where, doc.source)]
     if result.failure is None:
@@ -141,5 +188,6 @@ def evaluate(
 
     span = locate(result.failure.record, doc.source_map) or where
     sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
-    message = f"{result.failure.message} (running on made-up inputs{': ' + sizes if sizes else ''})"
+    made_up = "given and made-up inputs" if inputs else "made-up inputs"
+    message = f"{result.failure.message} (running on {made_up}{': ' + sizes if sizes else ''})"
     return result, [Diagnostic.at(RUNTIME, Severity.WARNING, message, span, doc.source)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -121,7 +120,7 @@ class OnnxTextServer(LanguageServer):
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
             live, found = await asyncio.get_running_loop().run_in_executor(
-                None, evaluate_cancellable, outcome, self.settings, _folder(uri), cancel, state.live
+                None, evaluate_cancellable, outcome, self.settings, _file(uri), cancel, state.live
             )
         except Exception:  # a bug must not kill the server
             log.exception("evaluating %s failed", uri)
@@ -206,10 +205,10 @@ def _request_path(params: Any) -> str:
     return unquote(urlparse(uri).path)
 
 
-def _folder(uri: str) -> str | None:
-    """The folder of a ``file:`` document (where its external data lives)."""
+def _file(uri: str) -> str | None:
+    """The path of a ``file:`` document (its folder holds its external data and inputs file)."""
     parsed = urlparse(uri)
-    return os.path.dirname(unquote(parsed.path)) if parsed.scheme == "file" else None
+    return unquote(parsed.path) if parsed.scheme == "file" else None
 
 
 def _display_path(uri: str) -> str:
