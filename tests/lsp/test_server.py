@@ -419,3 +419,21 @@ async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient
     diags = await _diagnostics_until(client, path.as_uri(), "R001")
     (runtime,) = [d for d in diags if d.code == "R001"]
     assert runtime.range.start.line == 2 and "given and made-up inputs" in runtime.message
+
+
+@pytest.mark.asyncio
+async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   a = Relu (x)\n   a = Neg (x)\n   y = Rleu (a)\n}\n'
+    diags = await _ready(client, uri, text)
+    redefined = next(d for d in diags if d.range.start.line == 3)
+    assert redefined.related_information and redefined.related_information[0].location.range.start == L.Position(2, 3)
+    assert redefined.related_information[0].message == "first defined here"
+    typo = next(d for d in diags if d.code == "E301")
+    actions = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), typo.range, L.CodeActionContext(diagnostics=[typo]))
+    )
+    assert actions is not None
+    fix = next(a for a in actions if isinstance(a, L.CodeAction) and a.edit is not None)
+    change = fix.edit.document_changes[0]  # type: ignore[index, union-attr]
+    assert isinstance(change, L.TextDocumentEdit) and [e.new_text for e in change.edits] == ["Relu"]
+    assert fix.is_preferred
