@@ -10,7 +10,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
-from onnxtext.evaluate.registry import KernelInfo, canonical_domain, lookup
+from onnxtext.evaluate.registry import KernelInfo, lookup
+from onnxtext.ir.resolve import Resolver
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "TraceEntry", "CompiledGraph"]
@@ -176,12 +177,8 @@ class Evaluator:
         self.model = load_model(model)
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self.opsets: dict[str, int] = {}
-        for op in self.model.opset_import:
-            self.opsets[canonical_domain(op.domain)] = int(op.version)
-        self.functions: dict[tuple[str, str], Any] = {}
-        for f in self.model.functions:
-            self.functions[(f.domain, f.name)] = f
+        self.resolver = Resolver(self.model)
+        self.opsets: dict[str, int] = self.resolver.opsets
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self.graph = self._compile_graph(self.model.graph, self.opsets, [])
         self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
@@ -231,8 +228,9 @@ class Evaluator:
         step.name = node.name
         step.inputs = list(node.input)
         step.outputs = list(node.output)
-        dom = canonical_domain(node.domain)
-        version = opsets.get(dom)
+        resolution = self.resolver.resolve(node, opsets)
+        dom = resolution.domain
+        version = resolution.version
         if version is None and dom == "ai.onnx.ml":
             version = 5
         step.version = version
@@ -265,9 +263,8 @@ class Evaluator:
                 for a in node.attribute:
                     if a.name == "value" and a.t.data_type in _AMBIGUOUS:
                         types[node.output[0]] = int(a.t.data_type)
-        func = self.functions.get((node.domain, node.op_type))
-        if func is not None:
-            step.function = self._compile_function(func, node, fn_attrs, path, index)
+        if resolution.function is not None:
+            step.function = self._compile_function(resolution.function, node, fn_attrs, path, index)
             return step
         info = lookup(dom, node.op_type, version)
         if info is None:
@@ -296,10 +293,10 @@ class Evaluator:
                     call_attrs[a.name] = outer_fn_attrs[a.ref_attr_name]
             else:
                 call_attrs[a.name] = a
-        opsets = dict(self.opsets)
-        for op in func.opset_import:
-            opsets[canonical_domain(op.domain)] = int(op.version)
-        key = (func.domain, func.name, tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
+        # A function body sees its own imports; the model's fill in the domains it forgets to
+        # import (the checker reports those, E302), so that such a model still runs.
+        opsets = {**self.opsets, **self.resolver.opsets_of(func)}
+        key = (id(func), tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
         cached = self._fn_cache.get(key)
         if cached is not None:
             return cached

@@ -34,7 +34,8 @@ from onnxtext.proto import (
     NodeProto,
     TensorProto,
 )
-from onnxtext.ir.schemas import OpSchema, get_schema, normalize_domain
+from onnxtext.ir.resolve import Resolution, Resolver
+from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = [
@@ -100,19 +101,6 @@ class Scope:
         while scope is not None:
             yield from scope.names
             scope = scope.parent
-
-
-@dataclass(slots=True)
-class Resolution:
-    """What a node's (domain, op_type, overload) names."""
-
-    domain: str
-    """Normalised: ``""`` for ``ai.onnx``."""
-    version: int | None
-    """The imported opset version of the domain; ``None`` when the domain is not imported."""
-    schema: OpSchema | None = None
-    function: FunctionProto | None = None
-    function_path: str | None = None
 
 
 @dataclass(slots=True)
@@ -192,39 +180,18 @@ class CheckContext:
         """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
-        self.opsets = self._opsets(list(model.opset_import))
-        if not model.opset_import and 0 < model.ir_version < 3:
-            self.opsets[""] = 1  # before IR 3 the default opset 1 was implied
-        self.functions: dict[tuple[str, str, str], tuple[FunctionProto, str]] = {}
-        for i, fn in enumerate(model.functions):
-            key = (normalize_domain(fn.domain), fn.name, fn.overload)
-            self.functions.setdefault(key, (fn, f"functions[{i}]"))
+        self.resolver = Resolver(model)
+        """The one node → schema/function resolution (shared with inference and the evaluator)."""
+        self.opsets = self.resolver.opsets
 
     # ------------------------------------------------------------ opsets and resolution
-    @staticmethod
-    def _opsets(imports: list[Any]) -> dict[str, int]:
-        """Domain (``""`` for ``ai.onnx``) → version; the first import of a domain wins."""
-        result: dict[str, int] = {}
-        for entry in imports:
-            result.setdefault(normalize_domain(entry.domain), entry.version)
-        return result
-
-    def function_opsets(self, fn: FunctionProto) -> dict[str, int]:
-        return self._opsets(list(fn.opset_import))
-
     def opset_version(self, domain: str, opsets: dict[str, int] | None = None) -> int | None:
         """The imported version of ``domain`` (``""`` and ``ai.onnx`` are the same)."""
         return (self.opsets if opsets is None else opsets).get(normalize_domain(domain))
 
     def resolve(self, node: NodeProto, opsets: dict[str, int]) -> Resolution:
-        """A model-local function if one has the node's (domain, op_type, overload), else the schema."""
-        domain = normalize_domain(node.domain)
-        version = opsets.get(domain)
-        local = self.functions.get((domain, node.op_type, node.overload))
-        if local is not None:
-            return Resolution(domain, version, function=local[0], function_path=local[1])
-        schema = get_schema(node.op_type, domain, version) if version is not None else None
-        return Resolution(domain, version, schema=schema)
+        """What ``node`` calls, seen from a scope importing ``opsets`` (see :class:`Resolver`)."""
+        return self.resolver.resolve(node, opsets)
 
     # ------------------------------------------------------------ reporting
     def report(

@@ -81,7 +81,7 @@ class _Walker:
         scope = Scope(None)
         for i, name in enumerate(fn.input):
             scope.define(Definition(name, path, ("input", i), "function-input"))
-        info = GraphInfo(path, scope, self.ctx.function_opsets(fn), fn, function=fn)
+        info = GraphInfo(path, scope, self.ctx.resolver.opsets_of(fn), fn, function=fn)
         self.body(info)
 
     def body(self, info: GraphInfo) -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from onnxtext.proto import FunctionProto
-from onnxtext.ir.schemas import get_schema, normalize_domain
+from onnxtext.ir.resolve import function_key
+from onnxtext.ir.schemas import get_schema
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import attr_type_name
@@ -15,18 +16,17 @@ class UniqueFunctions(Rule):
     description = "Model-local functions are identified by (domain, name, overload): no two may share it."
 
     def function(self, ctx: CheckContext, fn: FunctionProto, path: str) -> None:
-        key = (normalize_domain(fn.domain), fn.name, fn.overload)
-        first = ctx.functions.get(key)
+        first = ctx.resolver.functions.get(function_key(fn))
         if not fn.name:
             ctx.report(self.code, "function has no name", path, token="name")
-        elif first is not None and first[1] != path:
+        elif first is not None and first[0] is not fn:
             overload = f" overload '{fn.overload}'" if fn.overload else ""
             ctx.report(
                 self.code,
                 f"function '{fn.name}'{overload} of domain '{fn.domain}' is defined twice",
                 path,
                 token="name",
-                related=(("first defined here", first[1], "name"),),
+                related=(("first defined here", f"functions[{first[1]}]", "name"),),
             )
 
 

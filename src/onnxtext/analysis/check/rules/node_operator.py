@@ -53,14 +53,28 @@ class LocalFunctionResolved(Rule):
         res = node.resolution
         if res.function is not None or res.domain in known_domains():
             return
-        names = [name for (domain, name, _), _fn in ctx.functions.items() if domain == res.domain]
+        op = node.proto.op_type
+        overloads = ctx.resolver.overloads(res.domain, op)
+        if overloads:
+            # The name exists: only the overload is wrong (a typo, or a function not written yet).
+            shown = ", ".join(f"'{o}'" for o in overloads)
+            hint = closest(node.proto.overload, [o for o in overloads if o])
+            ctx.report(
+                self.code,
+                f"model-local function '{op}' of domain '{res.domain}' has no overload '{node.proto.overload}' "
+                f"(it has {shown}){did_you_mean(hint)}; a runtime must provide this operator",
+                node.path,
+                token="op_type",
+            )
+            return
+        names = [name for (domain, name, _) in ctx.resolver.functions if domain == res.domain]
         if not names:
             return
         overload = f" (overload '{node.proto.overload}')" if node.proto.overload else ""
-        hint = closest(node.proto.op_type, names)
+        hint = closest(op, names)
         ctx.report(
             self.code,
-            f"no model-local function '{node.proto.op_type}'{overload} in domain '{res.domain}'"
+            f"no model-local function '{op}'{overload} in domain '{res.domain}'"
             f"{did_you_mean(hint)}; a runtime must provide this operator",
             node.path,
             token="op_type",
