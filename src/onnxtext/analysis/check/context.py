@@ -17,7 +17,6 @@ visible value name to its :class:`Definition`, the place to hang a ``type`` late
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +33,7 @@ from onnxtext.proto import (
     NodeProto,
     TensorProto,
 )
+from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
@@ -51,9 +51,6 @@ __all__ = [
 
 Token = Union[str, tuple[Any, ...], None]
 """A finer target inside the object a path names; see :meth:`CheckContext.locate`."""
-
-_SEGMENT = re.compile(r"^([A-Za-z_]+)(?:\[(\d+)\])?$")
-
 
 def severity_of(code: str) -> Severity:
     """``W…`` codes are warnings, every other code is an error."""
@@ -302,33 +299,12 @@ class CheckContext:
     # ------------------------------------------------------------ readable paths (binary input)
     def proto_at(self, path: str) -> Any:
         """The message a proto path names (``header`` and ``""`` name the model); ``None`` if none."""
-        msg: Any = self.model
-        if path in ("", "header"):
-            return msg
-        for segment in path.split("/"):
-            m = _SEGMENT.match(segment)
-            if m is None:
-                return None
-            name, index = m.group(1), m.group(2)
-            try:
-                msg = getattr(msg, name)
-                if index is not None:
-                    msg = msg[int(index)]
-            except (AttributeError, IndexError):
-                return None
-        return msg
+        return _parse_path(path).resolve(self.model)
 
     def describe(self, path: str, token: Token = None) -> str:
         """``graph/node[12] (MatMul 'mm1') input 0``: a path a human can follow in a binary model."""
         msg = self.proto_at(path)
-        text = "model" if path in ("", "header") else path
-        if isinstance(msg, NodeProto):
-            label = f"{msg.domain}.{msg.op_type}" if msg.domain else msg.op_type
-            text += f" ({label} '{msg.name}')" if msg.name else f" ({label})"
-        elif isinstance(msg, (GraphProto, FunctionProto)) or hasattr(msg, "name") and not isinstance(msg, ModelProto):
-            name = getattr(msg, "name", "")
-            if name:
-                text += f" '{name}'"
+        text = describe(self.model, _parse_path(path)) if msg is not None else path
         if token is None or token in ("name", "type"):
             return text
         if isinstance(token, str):
@@ -344,6 +320,16 @@ class CheckContext:
             if tensor is not None and 0 <= token[1] < len(tensor.external_data):
                 return f"{text} external_data '{tensor.external_data[token[1]].key}'"
         return f"{text} {kind} {token[1]}"
+
+
+def _parse_path(path: str) -> ProtoPath:
+    """``path`` as a :class:`ProtoPath` (``header`` names the model; so does a malformed path's empty parse)."""
+    if path == "header":
+        return ProtoPath()
+    try:
+        return ProtoPath.parse(path)
+    except ValueError:
+        return ProtoPath((("?",),))  # names nothing: resolve() gives None
 
 
 def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
