@@ -33,6 +33,7 @@ from onnxtext.proto import (
     NodeProto,
     TensorProto,
 )
+from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
 from onnxtext.ir.schemas import normalize_domain
@@ -168,6 +169,7 @@ class CheckContext:
         source_map: SourceMap | None = None,
         tree: A.Model | None = None,
         model_dir: Path | None = None,
+        inference: Inference | None = None,
     ) -> None:
         self.model = model
         self.source = source
@@ -180,6 +182,14 @@ class CheckContext:
         self.resolver = Resolver(model)
         """The one node → schema/function resolution (shared with inference and the evaluator)."""
         self.opsets = self.resolver.opsets
+        self._inference = inference
+
+    @property
+    def inference(self) -> Inference:
+        """Types of the model's values and the issues inference found: the one given, or computed on first use."""
+        if self._inference is None:
+            self._inference = infer_model(self.model)
+        return self._inference
 
     # ------------------------------------------------------------ opsets and resolution
     def opset_version(self, domain: str, opsets: dict[str, int] | None = None) -> int | None:
