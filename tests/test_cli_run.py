@@ -13,7 +13,9 @@ from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.evaluate.errors import NodeErrorRecord
-from onnxtext.evaluate.locate import locate, proto_path, readable_path
+from onnxtext.evaluate.errors import EvaluationError
+from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
 from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
 
@@ -144,14 +146,32 @@ def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.C
 
 def test_locate_and_readable_path_direct() -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "then_branch")])
-    assert proto_path(rec, doc.source_map) == "graph/node[0]/attribute[0]/g/node[0]"
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul",
+                          path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]"))
     span = locate(rec, doc.source_map)
     assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "else_branch"), (0, "<F>")],
-                          function="F")
-    assert proto_path(rec, doc.source_map) == "functions[0]/node[0]"
-    assert readable_path(rec, doc.proto) == "function F/node[0] (MatMul)"
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("functions[0]/node[0]"),
+                          function="F", input_index=1, input_name="w")
+    span = locate(rec, doc.source_map)
+    assert span is not None and NESTED[span.start:span.end].startswith("z = MatMul")
+    assert readable_path(rec, doc.proto) == "functions[0]/node[0] (MatMul) in function 'F' input 1 'w'"
+    # a path the text does not have: the closest enclosing thing it has
+    rec = NodeErrorRecord(message="x", path=ProtoPath.parse("graph/node[0]/attribute[1]/g/output[5]"))
+    span = locate(rec, doc.source_map)
+    assert span is not None and NESTED[span.start:span.end].startswith("eb ()")
+
+
+@pytest.mark.parametrize("cond, path", [
+    ("true", "graph/node[0]/attribute[0]/g/node[0]"),
+    ("false", "functions[0]/node[0]"),
+])
+def test_evaluator_records_the_failing_node_path(cond: str, path: str) -> None:
+    doc = parse_document(NESTED, "model", "n.onnxtxt")
+    a = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(doc.proto).run(None, {"c": np.array(cond == "true"), "a": a, "b": np.ones((4, 5), np.float32)})
+    assert info.value.record.path == ProtoPath.parse(path)
+    assert info.value.record.function == (None if cond == "true" else "F")
 
 
 def test_output_dir_writes_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
+from onnxtext.ir.paths import ProtoPath
+
+_GRAPH = ProtoPath.parse("graph")
 
 __all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "describe_value"]
 
@@ -29,10 +32,11 @@ def describe_value(value: Any) -> str:
 class NodeErrorRecord:
     """Where and why evaluation failed.
 
-    ``node_index`` is the index in the graph that holds the node; ``path`` lists the
-    enclosing nodes from the top graph (``[(3, "body"), (0, "then_branch")]`` means
-    node 3 of the main graph, its attribute ``body``, ...), empty for the main graph.
-    ``function`` names the model-local function whose body holds the node, if any.
+    ``path`` is the :class:`ProtoPath` of what failed: a node (``graph/node[3]/attribute[0]/g/node[1]``,
+    ``functions[1]/node[2]`` for a node of a model-local function's body), a graph input
+    (``graph/input[0]``), a graph output (``graph/node[3]/attribute[0]/g/output[1]``) or a
+    graph. ``node_index`` is the failing node's index in its graph (``None`` when no node
+    failed); ``function`` names the model-local function whose body holds it, if any.
     """
 
     message: str
@@ -45,31 +49,29 @@ class NodeErrorRecord:
     output_index: int | None = None
     output_name: str | None = None
     input_shapes: list[str] = field(default_factory=list)
-    path: list[tuple[int, str]] = field(default_factory=list)
+    path: ProtoPath = field(default_factory=lambda: _GRAPH)
     function: str | None = None
     cause: str | None = None
 
     def location(self) -> str:
-        parts = [f"node[{i}].{attr}" for i, attr in self.path]
-        if self.function:
-            parts.insert(0, f"function {self.function}")
+        """``graph/node[1] (MatMul 'mm') input 0 'x'``: the path with what is at it, without the model."""
+        loc = str(self.path) or "graph"
         if self.node_index is not None:
             what = self.op_type or "?"
             if self.node_name:
                 what += f" {self.node_name!r}"
-            parts.append(f"node[{self.node_index}] ({what})")
-        else:
-            parts.append("graph")
-        loc = "graph/" + "/".join(parts) if parts else "graph"
+            loc += f" ({what})"
+        return loc + self.detail()
+
+    def detail(self) -> str:
+        """`` input 0 'x'`` / `` output 1 'y'``: the value of the node (or graph) that is at fault."""
         if self.input_index is not None:
-            loc += f" input {self.input_index}"
-            if self.input_name:
-                loc += f" {self.input_name!r}"
-        elif self.output_index is not None:
-            loc += f" output {self.output_index}"
-            if self.output_name:
-                loc += f" {self.output_name!r}"
-        return loc
+            return f" input {self.input_index}" + (f" {self.input_name!r}" if self.input_name else "")
+        if self.output_index is not None:
+            return f" output {self.output_index}" + (f" {self.output_name!r}" if self.output_name else "")
+        if self.node_index is None and self.output_name:
+            return f" output {self.output_name!r}"
+        return ""
 
 
 class KernelError(ValueError):

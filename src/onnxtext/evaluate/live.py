@@ -46,7 +46,8 @@ class Failure:
 
     message: str
     node_index: int | None
-    path: tuple[tuple[int, str], ...]
+    path: str
+    """The proto path of what failed (``graph/node[3]/attribute[0]/g/node[1]``)."""
     function: str | None
     record: Any = None
 
@@ -177,7 +178,7 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
         )
     except EvaluationError as exc:
         rec = exc.record
-        result.failure = Failure(rec.message, rec.node_index, tuple(rec.path), rec.function, rec)
+        result.failure = Failure(rec.message, rec.node_index, str(rec.path), rec.function, rec)
         return result
     result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
     return result

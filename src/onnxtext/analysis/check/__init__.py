@@ -17,11 +17,10 @@ from onnxtext.document import parse_document
 from onnxtext.io import is_binary_path, load_bytes, read_bytes
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.infer.engine import Inference
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
-from onnxtext.analysis.infer import Inference
-from onnxtext.analysis.infer.diagnose import provide_issues
 
 __all__ = ["ALL_RULES", "RULES", "Rule", "check", "check_proto", "rule_by_code", "select_rules"]
 
@@ -51,24 +50,23 @@ def check_proto(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     model_dir: str | os.PathLike[str] | None = None,
-    _doc: Any = None,
     inference: Inference | None = None,
+    _doc: Any = None,
 ) -> list[Diagnostic]:
     """Check a ModelProto (ours or onnx's); diagnostics carry readable proto paths.
 
     ``model_dir`` is the folder of the model's file: external data locations are relative
     to it, and with it the checker also looks the files up (their sizes, never their bytes).
-    ``inference``: the result of ``infer_model`` on this very model, if already at hand
-    (the type rules use its issues instead of running inference again).
+    ``inference`` is the result of :func:`~onnxtext.analysis.infer.engine.infer_model` on
+    this model if the caller has it; otherwise the type rules (E7xx) compute it, once.
     """
     own = as_own(model, ModelProto)
     folder = Path(model_dir) if model_dir is not None else None
     if _doc is not None:
-        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder)
+        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder,
+                           inference=inference)
     else:
-        ctx = CheckContext(own, model_dir=folder)
-    if inference is not None:
-        provide_issues(ctx, inference.issues)
+        ctx = CheckContext(own, model_dir=folder, inference=inference)
     walk(ctx, [rule() for rule in select_rules(select, ignore)])
     diags = ctx.diagnostics
     if _doc is not None:
