@@ -20,7 +20,12 @@ KINDS = ENTRY_POINTS
 
 @dataclass
 class Document:
-    """A parsed text: its AST, the protobuf it denotes (None if it has errors), diagnostics, source map."""
+    """A parsed text: its AST, the protobuf it denotes, diagnostics, source map.
+
+    The tree and the protobuf are always there: with errors, damaged statements are
+    :class:`ast.ErrorNode` in the tree and left out of the protobuf (a best effort:
+    every intact statement lowers as it would in the undamaged text).
+    """
 
     kind: str
     source: SourceFile
@@ -52,7 +57,7 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         tree = tree[0]
     proto: Any = None
     source_map = SourceMap()
-    if tree is not None:
+    if tree is not None:  # always, since the parser never fails; kept for the type checker
         lw = Lowering(result.source)
         if kind == "model":
             assert isinstance(tree, A.Model)
@@ -71,10 +76,7 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         diags.extend(lw.diagnostics)
         source_map = lw.source_map
     diags.sort(key=lambda d: d.offset)
-    doc = Document(kind, result.source, tree, proto, diags, source_map)
-    if not doc.ok:
-        doc.proto = None
-    return doc
+    return Document(kind, result.source, tree, proto, diags, source_map)
 
 
 def _typed(kind: str, text: str, path: str) -> Any:

@@ -336,15 +336,15 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     if kind == "external_data" and isinstance(arg, int):
         return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
     if isinstance(node, A.Node) and isinstance(arg, int):
-        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
+        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": A.intact(node.attributes)}
         items = table.get(kind, [])
         return items[arg].span if 0 <= arg < len(items) else None
     if isinstance(node, A.Function):
         if kind in ("input", "output") and isinstance(arg, int):
-            vis = node.inputs if kind == "input" else node.outputs
+            vis = A.intact(node.inputs if kind == "input" else node.outputs)
             return vis[arg].name.span if 0 <= arg < len(vis) else None
         if kind == "attribute":
-            for attr in node.attributes or []:
+            for attr in A.intact(node.attributes or []):
                 if attr.name.value == arg:
                     return attr.name.span
             return None
@@ -371,7 +371,7 @@ def _external_entry_span(node: A.AstNode, entry: int, item: int | None) -> Span 
 
 
 def _key_span(props: A.Props, token: tuple[Any, ...]) -> Span | None:
-    for entry in props.entries:
+    for entry in A.intact(props.entries):
         if entry.key.value == token[1]:
             if len(token) > 2 and isinstance(entry.value, A.PropList):
                 items = entry.value.items
