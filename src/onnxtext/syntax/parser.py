@@ -544,7 +544,7 @@ _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE
 _CLOSERS = frozenset(_OPENERS.values())
 _TEXT = {"COMMA": ",", "RPAR": ")", "RSQB": "]", "RBRACE": "}", "GT": ">", "LBRACE": "{", "EQUAL": "=", "ARROW": "=>", "COLON": ":", "LPAR": "(", "LSQB": "[", "LT": "<"}
 # Single tokens a repair may insert before the error token, in order of preference.
-_INSERTABLE = ("RPAR", "RSQB", "RBRACE", "GT", "COMMA", "LBRACE")
+_INSERTABLE = ("RPAR", "RSQB", "RBRACE", "GT", "COMMA", "EQUAL", "LPAR", "LBRACE")
 # Tokens a repair may put in place of the error token.
 _REPLACEABLE = ("COMMA", "EQUAL", "COLON", "ARROW", "RPAR", "RSQB", "RBRACE", "GT", "LPAR", "LSQB", "LT")
 # What each error alternative of the grammar stands for (ast.ErrorNode.kind).
@@ -668,6 +668,8 @@ class _Run:
         self.end_diag: Diagnostic | None = None
         self.end_text = ""
         self.end_floor: int | None = None
+        # Parser state when the last '}' was shifted, as for ``snapshot``.
+        self.brace: tuple[list[Any], list[Any], int, int] | None = None
         # Index of a token whose syntax error is not reported (see ``_reread_string``).
         self.quiet_at = -1
 
@@ -699,7 +701,10 @@ class _Run:
                 if pending:
                     pending.pop()
                 else:
-                    if ttype == "STRING" and "\n" in tok.value and tok.value[-1] == '"':
+                    if ttype == "RBRACE":
+                        # A '}' typed too early closes a body and the error shows only later.
+                        self.brace = (states[:-1], values[:-1], self.i, len(self.diags))
+                    elif ttype == "STRING" and "\n" in tok.value:
                         self.snapshot = (states[:-1], values[:-1], self.i, len(self.diags))
                     self.i += 1
                 continue
@@ -786,6 +791,8 @@ class _Run:
             return
         if self.snapshot is not None and self._reread_string():
             return
+        if self.brace is not None and self._stray_brace():
+            return
         if tok.type == "$END":
             self._finish(tok)
             return
@@ -813,7 +820,7 @@ class _Run:
             options.append(("colon", "EQUAL", states[:-1], [Tok("EQUAL", "=", top.start, top.end)], i))
         if self._line_start(i):
             # A token that starts a line starts a statement: keep it, close what precedes it.
-            options = [o for o in options if o[1] in _CLOSERS]
+            options = [o for o in options if o[1] in _CLOSERS or o[1] == "LBRACE"]
         else:
             options.append(("delete", "", states, [], i + 1))
             for t in _REPLACEABLE:
@@ -997,6 +1004,27 @@ class _Run:
             self._report(self.end_diag)
         # Each error statement at the end stands in a list outside the previous one, so this ends.
         self.end_floor = self._panic(tok, report=False, below=self.end_floor)
+
+    def _stray_brace(self) -> bool:
+        """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
+        brace = self.brace
+        assert brace is not None
+        self.brace = None  # at most once per brace
+        states, values, k, ndiags = brace
+        if self.i - k > 4 * TRIAL or self.i <= k:
+            return False  # too far back to be the cause
+        if not self._passes(states, self.tokens[k + 1 : self._window(self.i)]):
+            return False
+        tok = self.tokens[k]
+        self.states[:] = states
+        self.values[:] = values
+        del self.diags[ndiags:]
+        self.i = k + 1
+        self.pending.clear()
+        span = Span(tok.start, tok.end)
+        fix = Fix("delete the '}'", (Edit(span, ""),))
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, "unexpected '}': it closes the body before its end", span, self.source, fix=fix))
+        return True
 
     def _reread_string(self) -> bool:
         """Read the last string that spans a line break as unclosed at its line's end, if the parse then goes on."""
@@ -1221,7 +1249,7 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
             elif target is not None and hasattr(target, "comments"):
                 target.comments.append(comment)
             continue
-        nodes = owner.nodes
+        nodes = A.intact(owner.nodes)
         placed = False
         for i, n in enumerate(nodes):
             if n.span.start > c.start:

@@ -13,11 +13,12 @@ visible value name to its :class:`Definition`, the place to hang a ``type`` late
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
+from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Fix, Diagnostic, Related, Severity
 from onnxtext.lowering.lower import SourceMap
@@ -63,7 +64,8 @@ class Definition:
     token: Token = None
     kind: str = "value"
     """``input``, ``initializer``, ``node`` (a node output), ``function-input``, or ``state``
-    (a state variable as an initialization graph sees it, which its outputs may rebind)."""
+    (a state variable as an initialization graph sees it, which its outputs may rebind), or
+    ``damaged`` (a name that a statement damaged in the text appears to define)."""
 
 
 @dataclass(slots=True)
@@ -127,6 +129,8 @@ class GraphInfo:
     """``initialization`` or ``algorithm`` for a graph of ``training_info`` (``None`` otherwise)."""
     later: dict[str, Definition] = field(default_factory=dict)
     """Outputs of this graph's nodes not yet reached by the walk (for "used before defined")."""
+    incomplete: bool = False
+    """Damaged statements of the text hide which names this scope (or an enclosing one) defines."""
 
     @property
     def is_function(self) -> bool:
@@ -178,6 +182,7 @@ class CheckContext:
         source_map: SourceMap | None = None,
         tree: A.Model | None = None,
         model_dir: Path | None = None,
+        damage: Mapping[str, Damage] | None = None,
     ) -> None:
         self.model = model
         self.source = source
@@ -185,6 +190,8 @@ class CheckContext:
         self.tree = tree
         self.model_dir = model_dir
         """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
+        self.damage: Mapping[str, Damage] = damage or {}
+        """Per graph or function path, what statements damaged in the text hide (see ``damage.py``)."""
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
         self.opsets = self._opsets(list(model.opset_import))

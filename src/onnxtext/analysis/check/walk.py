@@ -70,6 +70,7 @@ class _Walker:
         for i, t in enumerate(proto.initializer):
             scope.define(Definition(t.name, f"{path}/initializer[{i}]", "name", "initializer"))
         info = GraphInfo(path, scope, opsets, proto, is_main=is_main, function=function, owner=owner, training=training)
+        self._damage(info, owner.graph.incomplete if owner is not None else False)
         for i, t in enumerate(proto.initializer):
             self.tensor(t, f"{path}/initializer[{i}]", None)
         self.body(info)
@@ -82,7 +83,16 @@ class _Walker:
         for i, name in enumerate(fn.input):
             scope.define(Definition(name, path, ("input", i), "function-input"))
         info = GraphInfo(path, scope, self.ctx.function_opsets(fn), fn, function=fn)
+        self._damage(info, False)
         self.body(info)
+
+    def _damage(self, info: GraphInfo, inherited: bool) -> None:
+        """Names defined by statements damaged in the text count as defined (of unknown type)."""
+        damage = self.ctx.damage.get(info.path)
+        info.incomplete = inherited or (damage is not None and not damage.complete)
+        if damage is not None:
+            for name in sorted(damage.names):
+                info.scope.define(Definition(name, info.path, None, "damaged"))
 
     def body(self, info: GraphInfo) -> None:
         nodes = info.proto.node
