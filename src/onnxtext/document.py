@@ -55,26 +55,26 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
     tree = result.tree
     if kind == "node_list" and isinstance(tree, tuple):
         tree = tree[0]
-    proto: Any = None
-    source_map = SourceMap()
-    if tree is not None:  # always, since the parser never fails; kept for the type checker
-        lw = Lowering(result.source)
-        if kind == "model":
-            assert isinstance(tree, A.Model)
-            proto = lw.model(tree)
-        elif kind == "graph":
-            proto = lw.graph(tree, GraphProto(), "graph")
-        elif kind == "function":
-            proto = lw.function(tree, FunctionProto(), "function")
-        elif kind == "node":
-            proto = NodeProto()
+    lw = Lowering(result.source)
+    proto: Any
+    if kind == "model":
+        assert isinstance(tree, A.Model)
+        proto = lw.model(tree)
+    elif kind == "graph":
+        proto = lw.graph(tree, GraphProto(), "graph")
+    elif kind == "function":
+        # A function text damaged beyond its body is one error node: an empty function stands for it.
+        proto = lw.function(tree, FunctionProto(), "function") if isinstance(tree, A.Function) else FunctionProto()
+    elif kind == "node":
+        proto = NodeProto()
+        if isinstance(tree, A.Node):
             lw.node(tree, proto, "node")
-        else:
-            holder = GraphProto()
-            lw.nodes(tree, holder.node, "nodes")
-            proto = list(holder.node)
-        diags.extend(lw.diagnostics)
-        source_map = lw.source_map
+    else:
+        holder = GraphProto()
+        lw.nodes(tree, holder.node, "nodes")
+        proto = list(holder.node)
+    diags.extend(lw.diagnostics)
+    source_map = lw.source_map
     diags.sort(key=lambda d: d.offset)
     return Document(kind, result.source, tree, proto, diags, source_map)
 

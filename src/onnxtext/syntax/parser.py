@@ -682,8 +682,10 @@ class _Run:
         pending = self.pending
         end_state = self.end_state
         can_shift = self.p._can_shift
+        tokens = self.tokens  # replaced in place by a re-read, never rebound
+        i = self.i
         while True:
-            tok = pending[-1] if pending else self.tokens[self.i]
+            tok = pending[-1] if pending else tokens[i]
             ttype = tok.type
             if ttype == "IDENT" and tok.value in keywords:
                 kw = keywords[tok.value]
@@ -691,7 +693,9 @@ class _Run:
                     ttype = kw
             action = actions[states[-1]].get(ttype)
             if action is None:
+                self.i = i
                 self._recover(tok)
+                i = self.i
                 continue
             size, arg, goto = action
             if size is None:
@@ -703,10 +707,10 @@ class _Run:
                 else:
                     if ttype == "RBRACE":
                         # A '}' typed too early closes a body and the error shows only later.
-                        self.brace = (states[:-1], values[:-1], self.i, len(self.diags))
+                        self.brace = (states[:-1], values[:-1], i, len(self.diags))
                     elif ttype == "STRING" and "\n" in tok.value:
-                        self.snapshot = (states[:-1], values[:-1], self.i, len(self.diags))
-                    self.i += 1
+                        self.snapshot = (states[:-1], values[:-1], i, len(self.diags))
+                    i += 1
                 continue
             if size:
                 children = values[-size:]

@@ -86,7 +86,7 @@ def check(
     A ``str`` with no newline that names an existing file, or an ``os.PathLike``, is read
     (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. For a text,
     parse diagnostics and the checker's findings come in text order; a text with syntax
-    errors is checked too (its intact statements).
+    errors is checked too (its intact statements), one with other errors is not.
     Diagnostics of a text carry spans; those of a binary model readable proto paths.
     ``model_dir`` (by default the folder of a file path) is where external data is
     looked up; without it only the shape of external data locations is checked.
@@ -115,9 +115,11 @@ def _check_text(
     model_dir: str | os.PathLike[str] | None = None,
 ) -> list[Diagnostic]:
     doc = parse_document(text, "model", path)
-    if not isinstance(doc.proto, ModelProto):  # pragma: no cover - a model text always lowers to a model
+    lowering_errors = any(d.is_error and not d.code.startswith("P") for d in doc.diagnostics)
+    if lowering_errors or not isinstance(doc.proto, ModelProto):
+        # A value the lowering rejected is missing from the protobuf: checking it would mislead.
         return list(doc.diagnostics)
-    # A broken text is checked too: its best-effort protobuf, with what damaged statements hide.
+    # A text with syntax errors is checked too: its best-effort protobuf, with what damaged statements hide.
     found = list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, model_dir=model_dir, _doc=doc)
     found.sort(key=lambda d: d.offset)
     return found
