@@ -17,11 +17,13 @@ visible value name to its :class:`Definition`, the place to hang a ``type`` late
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
+from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.lowering.lower import SourceMap
@@ -67,7 +69,8 @@ class Definition:
     token: Token = None
     kind: str = "value"
     """``input``, ``initializer``, ``node`` (a node output), ``function-input``, or ``state``
-    (a state variable as an initialization graph sees it, which its outputs may rebind)."""
+    (a state variable as an initialization graph sees it, which its outputs may rebind), or
+    ``damaged`` (a name that a statement damaged in the text appears to define)."""
 
 
 @dataclass(slots=True)
@@ -118,6 +121,8 @@ class GraphInfo:
     """``initialization`` or ``algorithm`` for a graph of ``training_info`` (``None`` otherwise)."""
     later: dict[str, Definition] = field(default_factory=dict)
     """Outputs of this graph's nodes not yet reached by the walk (for "used before defined")."""
+    incomplete: bool = False
+    """Damaged statements of the text hide which names this scope (or an enclosing one) defines."""
 
     @property
     def is_function(self) -> bool:
@@ -170,6 +175,7 @@ class CheckContext:
         tree: A.Model | None = None,
         model_dir: Path | None = None,
         inference: Inference | None = None,
+        damage: Mapping[str, Damage] | None = None,
     ) -> None:
         self.model = model
         self.source = source
@@ -177,6 +183,8 @@ class CheckContext:
         self.tree = tree
         self.model_dir = model_dir
         """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
+        self.damage: Mapping[str, Damage] = damage or {}
+        """Per graph or function path, what statements damaged in the text hide (see ``damage.py``)."""
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
         self.resolver = Resolver(model)
@@ -293,7 +301,7 @@ class CheckContext:
         entry_text = f"{key}: [{value}]" if item else f"{key}: {value}"
         if props is None:
             return Edit(Span(owner.span.start, owner.span.start), f"<{entry_text}>\n")
-        for entry in props.entries:
+        for entry in A.intact(props.entries):
             if item and entry.key.value == key and isinstance(entry.value, A.PropList):
                 items = entry.value.items
                 if items:
@@ -373,15 +381,15 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
         part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
         return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
-        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
+        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": A.intact(node.attributes)}
         items = table.get(kind, [])
         return items[arg].span if 0 <= arg < len(items) else None
     if isinstance(node, A.Function):
         if kind in ("input", "output") and isinstance(arg, int):
-            vis = node.inputs if kind == "input" else node.outputs
+            vis = A.intact(node.inputs if kind == "input" else node.outputs)
             return vis[arg].name.span if 0 <= arg < len(vis) else None
         if kind == "attribute":
-            for attr in node.attributes or []:
+            for attr in A.intact(node.attributes or []):
                 if attr.name.value == arg:
                     return attr.name.span
             return None
@@ -390,7 +398,7 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     if isinstance(node, A.Props) and kind == "key":
         return _key_span(node, token)
     if isinstance(node, A.Props) and kind == "value":
-        for entry in node.entries:
+        for entry in A.intact(node.entries):
             if entry.key.value == arg:
                 return entry.value.span
     return None
@@ -412,7 +420,7 @@ def _external_entry_span(node: A.AstNode, entry: int, item: int | None) -> Span 
 
 
 def _key_span(props: A.Props, token: tuple[Any, ...]) -> Span | None:
-    for entry in props.entries:
+    for entry in A.intact(props.entries):
         if entry.key.value == token[1]:
             if len(token) > 2 and isinstance(entry.value, A.PropList):
                 items = entry.value.items

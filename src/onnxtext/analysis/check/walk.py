@@ -46,6 +46,14 @@ class _Checker(ModelVisitor):
                     self.state.define(Definition(t.name, path, "name", "state"))
         return self.state
 
+    def _damage(self, info: GraphInfo, inherited: bool) -> None:
+        """Names defined by statements damaged in the text count as defined (of unknown type)."""
+        damage = self.ctx.damage.get(info.path)
+        info.incomplete = inherited or (damage is not None and not damage.complete)
+        if damage is not None:
+            for name in sorted(damage.names):
+                info.scope.define(Definition(name, info.path, None, "damaged"))
+
     def enter_graph(self, site: GraphSite) -> None:
         path = str(site.path)
         proto = site.proto
@@ -56,6 +64,7 @@ class _Checker(ModelVisitor):
             for i, name in enumerate(proto.input):
                 scope.define(Definition(name, path, ("input", i), "function-input"))
             info = GraphInfo(path, scope, site.opsets, proto, function=proto)
+            self._damage(info, False)
         else:
             parent: Scope | None = None
             if site.kind == "initialization":
@@ -71,6 +80,7 @@ class _Checker(ModelVisitor):
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
+            self._damage(info, owner.graph.incomplete if owner is not None else False)
             for i, t in enumerate(proto.initializer):
                 self.tensor(t, f"{path}/initializer[{i}]", None)
         self.infos[id(site)] = info
