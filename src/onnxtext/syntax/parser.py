@@ -776,13 +776,13 @@ class _Run:
     def _passes(self, stack: list[Any], toks: Sequence[Tok]) -> bool:
         return self._accepts(stack, toks) == len(toks)
 
-    def _window(self, j: int) -> int:
-        """Where the trial parse from token ``j`` stops: the end of its line, 3 to ``TRIAL`` tokens on."""
+    def _window(self, j: int, least: int = 4) -> int:
+        """Where the trial parse from token ``j`` stops: the end of its line, ``least`` to ``TRIAL`` tokens on."""
         stop = min(j + TRIAL, len(self.tokens))
         k = j + 1
         while k < stop and not self._line_start(k):
             k += 1
-        return min(max(k, j + 3), stop)
+        return min(max(k, j + least), stop)
 
     def _line_start(self, j: int) -> bool:
         return j == 0 or "\n" in self.text[self.tokens[j - 1].end : self.tokens[j].start]
@@ -827,7 +827,7 @@ class _Run:
             options = [o for o in options if o[1] in _CLOSERS or o[1] == "LBRACE"]
         else:
             options.append(("delete", "", states, [], i + 1))
-            for t in _REPLACEABLE:
+            for t in _REPLACEABLE if tok.type in _TEXT else ():  # punctuation only: a name or value is no typo for one
                 if t != tok.type and can_shift(states, t):
                     options.append(("replace", t, states, [Tok(t, _TEXT[t], tok.start, tok.end)], i + 1))
         passing = [o for o in options if self._passes(o[2], [*o[3], *tokens[o[4] : self._window(o[4])]])]
@@ -938,7 +938,8 @@ class _Run:
                     if j == i and _start(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
                     probe = Tok("ERROR", "", t.start, t.start)
-                    if self._passes(states[:h], [probe, *tokens[j : self._window(j)]]):
+                    # A longer look than a repair's: a statement boundary must really be one.
+                    if self._passes(states[:h], [probe, *tokens[j : self._window(j, 6)]]):
                         chosen = h
                         break
                 if chosen >= 0:
@@ -1036,6 +1037,8 @@ class _Run:
         assert snapshot is not None
         self.snapshot = None  # at most once per string
         states, values, k, ndiags = snapshot
+        if self.i - k > 2 * TRIAL:
+            return False  # the parse went on well past the string: it was not the cause
         tok = self.tokens[k]
         text = self.text
         eol = text.find("\n", tok.start)
