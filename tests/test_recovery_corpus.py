@@ -130,11 +130,11 @@ def test_corpus_is_large_enough() -> None:
     assert len(_texts()) >= 30
 
 
-# Edits whose neighbours are not fully spared, out of every 1,000 (measured: 6 of 1,200 on
-# the first 1,200 cases). Known causes: a quote inserted before a long line re-read as an
-# unclosed string whose repair lands on the next statement; a cut line that leaves a node
-# list half open. Lower this as the recovery improves; it must never grow.
-TOLERATED_PER_MILLE = 8
+# Edits whose neighbours are not fully spared, out of every 1,000 (measured: 2 of the 2,400
+# cases). Known causes: a cut line that leaves a stray `{ ... }` block in a body (the
+# recovery takes the graph signature with it); a cut line whose remainder looks like a
+# statement defining other names. Lower this as the recovery improves; never raise it.
+TOLERATED_PER_MILLE = 2
 
 
 def test_single_edits_cost_only_the_damaged_statement() -> None:
