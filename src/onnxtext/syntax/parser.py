@@ -670,8 +670,11 @@ class _Run:
         self.end_floor: int | None = None
         # Parser state when the last '}' was shifted, as for ``snapshot``.
         self.brace: tuple[list[Any], list[Any], int, int] | None = None
-        # Index of a token whose syntax error is not reported (see ``_reread_string``).
-        self.quiet_at = -1
+        # Indices of tokens whose syntax error is not reported: the error is that of an
+        # unclosed string just re-read (see ``_reread_string``).
+        self.quiet: set[int] = set()
+        # Ends of strings the lexer closed at their line's end.
+        self.closed = {e.end for e in self.lex_errors if e.message.startswith("string literal is not closed")}
 
     # ------------------------------------------------------------ the loop
     def parse(self) -> Any:
@@ -776,13 +779,13 @@ class _Run:
     def _passes(self, stack: list[Any], toks: Sequence[Tok]) -> bool:
         return self._accepts(stack, toks) == len(toks)
 
-    def _window(self, j: int) -> int:
-        """Where the trial parse from token ``j`` stops: the end of its line, 3 to ``TRIAL`` tokens on."""
+    def _window(self, j: int, least: int = 4) -> int:
+        """Where the trial parse from token ``j`` stops: the end of its line, ``least`` to ``TRIAL`` tokens on."""
         stop = min(j + TRIAL, len(self.tokens))
         k = j + 1
         while k < stop and not self._line_start(k):
             k += 1
-        return min(max(k, j + 3), stop)
+        return min(max(k, j + least), stop)
 
     def _line_start(self, j: int) -> bool:
         return j == 0 or "\n" in self.text[self.tokens[j - 1].end : self.tokens[j].start]
@@ -800,8 +803,9 @@ class _Run:
         if tok.type == "$END":
             self._finish(tok)
             return
-        # The line after a string re-read as unclosed: its error is that same mistake.
-        report = self.i != self.quiet_at
+        if tok.type == "STRING" and "\n" in tok.value and self._reread_here(tok):
+            return
+        report = not self._quiet(self.i)
         if report and self._repair(tok):
             return
         self._panic(tok, report=report)
@@ -827,7 +831,7 @@ class _Run:
             options = [o for o in options if o[1] in _CLOSERS or o[1] == "LBRACE"]
         else:
             options.append(("delete", "", states, [], i + 1))
-            for t in _REPLACEABLE:
+            for t in _REPLACEABLE if tok.type in _TEXT else ():  # punctuation only: a name or value is no typo for one
                 if t != tok.type and can_shift(states, t):
                     options.append(("replace", t, states, [Tok(t, _TEXT[t], tok.start, tok.end)], i + 1))
         passing = [o for o in options if self._passes(o[2], [*o[3], *tokens[o[4] : self._window(o[4])]])]
@@ -938,7 +942,8 @@ class _Run:
                     if j == i and _start(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
                     probe = Tok("ERROR", "", t.start, t.start)
-                    if self._passes(states[:h], [probe, *tokens[j : self._window(j)]]):
+                    # A longer look than a repair's: a statement boundary must really be one.
+                    if self._passes(states[:h], [probe, *tokens[j : self._window(j, 6)]]):
                         chosen = h
                         break
                 if chosen >= 0:
@@ -960,21 +965,21 @@ class _Run:
         """The names a damaged statement ``a, b = ...`` appears to define, and whether they are known."""
         tokens = self.tokens
         k = bisect.bisect_left(tokens, start, key=lambda t: t.start)
+        if k < stop and tokens[k].type == "LSQB":  # a label `[name]` before the outputs
+            while k < stop and tokens[k].type != "RSQB":
+                k += 1
+            k += 1
         names: list[A.Ident] = []
-        depth = 0
         for t in tokens[k:stop]:
-            if t.type in _OPENERS:
-                depth += 1
-            elif t.type in _CLOSERS:
-                depth -= 1
-            elif depth == 0 and t.type == "EQUAL":
+            if t.type == "EQUAL":
                 return names, True
-            elif depth == 0 and t.type in ("IDENT", "STRING"):
-                if t.type == "STRING":
-                    raw, _ = unescape_string(t.value)
-                    names.append(A.Ident(_tspan(t), raw.decode("utf-8", "surrogateescape"), True))
-                else:
-                    names.append(A.Ident(_tspan(t), t.value))
+            if t.type == "IDENT":
+                names.append(A.Ident(_tspan(t), t.value))
+            elif t.type == "STRING":
+                raw, _ = unescape_string(t.value)
+                names.append(A.Ident(_tspan(t), raw.decode("utf-8", "surrogateescape"), True))
+            elif t.type != "COMMA":
+                break  # the damage is in the outputs: which names they are is unknown
         return [], False
 
     def _finish(self, tok: Tok) -> None:
@@ -1009,6 +1014,37 @@ class _Run:
         # Each error statement at the end stands in a list outside the previous one, so this ends.
         self.end_floor = self._panic(tok, report=False, below=self.end_floor)
 
+    def _quiet(self, i: int) -> bool:
+        """Whether an error at token ``i`` follows from an unclosed string already reported."""
+        if i in self.quiet:
+            return True
+        prev = self.tokens[i - 1] if i else None
+        return prev is not None and prev.type == "STRING" and prev.end in self.closed
+
+    def _reread_here(self, tok: Tok) -> bool:
+        """The error token is a string spanning a line break: read it as unclosed at its line's end."""
+        i = self.i
+        if i in self.quiet:
+            return False
+        eol = self.text.find("\n", tok.start)
+        fixed = Tok("STRING", self.text[tok.start : eol] + '"', tok.start, eol)
+        self._relex(i, fixed)
+        self.quiet.update((i, i + 1))
+        return True
+
+    def _relex(self, k: int, fixed: Tok) -> None:
+        """Replace token ``k`` by ``fixed`` (an unclosed string ending at its line) and read the rest again."""
+        text = self.text
+        self.comments[:] = [c for c in self.comments if c.end <= fixed.start]
+        self.lex_errors[:] = [e for e in self.lex_errors if e.end <= fixed.start]
+        rest = list(tokenize(text, self.comments, self.lex_errors, fixed.end))
+        self.tokens[k:] = [fixed, *rest, Tok("$END", "", len(text), len(text))]
+        self.i = k
+        self.pending.clear()
+        fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
+        message = "string literal is not closed: expected '\"' before the end of the line"
+        self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
+
     def _stray_brace(self) -> bool:
         """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
         brace = self.brace
@@ -1036,6 +1072,8 @@ class _Run:
         assert snapshot is not None
         self.snapshot = None  # at most once per string
         states, values, k, ndiags = snapshot
+        if self.i - k > 2 * TRIAL:
+            return False  # the parse went on well past the string: it was not the cause
         tok = self.tokens[k]
         text = self.text
         eol = text.find("\n", tok.start)
@@ -1050,20 +1088,11 @@ class _Run:
                 self._passes(after[:h], [Tok("ERROR", "", eol, eol), *ahead]) for h in self._levels(after)
             ):
                 return False
-            self.quiet_at = k + 1
+            self.quiet.add(k + 1)
         self.states[:] = states
         self.values[:] = values
         del self.diags[ndiags:]
-        self.comments[:] = [c for c in self.comments if c.end <= tok.start]
-        self.lex_errors[:] = [e for e in self.lex_errors if e.end <= tok.start]
-        rest = list(tokenize(text, self.comments, self.lex_errors, eol))
-        self.tokens[k:] = [fixed, *rest, Tok("$END", "", len(text), len(text))]
-        self.i = k
-        self.pending.clear()
-        fix = Fix("close the string on its line", (Edit(Span(eol, eol), '"'),))
-        self._report(
-            Diagnostic.at(BAD_STRING, Severity.ERROR, "string literal is not closed: expected '\"' before the end of the line", Span(tok.start, eol), self.source, fix=fix)
-        )
+        self._relex(k, fixed)
         return True
 
 
