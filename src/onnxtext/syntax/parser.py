@@ -840,7 +840,8 @@ class _Run:
         best = passing[0]
         if len(passing) > 1:
             # How far into the real tokens each repair lets the parse go; the first of the best wins.
-            reach = [o[4] + self._accepts(o[2], [*o[3], *tokens[o[4] : o[4] + RANK]]) - len(o[3]) for o in passing]
+            # the same window for every repair, so that skipping a token is no progress in itself
+            reach = [o[4] + self._accepts(o[2], [*o[3], *tokens[o[4] : i + RANK]]) - len(o[3]) for o in passing]
             best = passing[reach.index(max(reach))]
         how, t = best[0], best[1]
         if how == "insert":
