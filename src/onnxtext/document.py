@@ -1,17 +1,31 @@
-"""One text, all stages: parse to an AST, lower to protobuf, keep diagnostics and the source map."""
+"""One text, all stages: parse to an AST, lower to protobuf, keep diagnostics and the source map.
+
+A :class:`Document` is one version of a text and the host of its analyses: the symbol
+tables, node resolutions, inferred types and checker diagnostics are computed on first
+use and kept, so a language server asks for what a request needs and pays only for that.
+Everything is built from the tree where it can be (symbols work on broken texts); what
+needs the protobuf (types, resolutions, checking) is empty while ``proto`` is None.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
+from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
+from onnxtext.syntax.query import node_at
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.syntax.span import SourceFile
+from onnxtext.syntax.span import SourceFile, Span
+
+if TYPE_CHECKING:
+    from onnxtext.analysis.check.context import Resolution
+    from onnxtext.analysis.infer import Inference, ValueType
 
 __all__ = ["Document", "parse_document", "KINDS"]
 
@@ -20,7 +34,11 @@ KINDS = ENTRY_POINTS
 
 @dataclass
 class Document:
-    """A parsed text: its AST, the protobuf it denotes (None if it has errors), diagnostics, source map."""
+    """A parsed text: its AST, the protobuf it denotes (None if it has errors), diagnostics, source map.
+
+    ``diagnostics`` are those of parsing and lowering; :attr:`check_diagnostics` adds the
+    checker's (inference's type and shape errors among them), :attr:`all_diagnostics` all.
+    """
 
     kind: str
     source: SourceFile
@@ -36,6 +54,94 @@ class Document:
     def raise_for_errors(self) -> None:
         if not self.ok:
             raise ParseError(self.diagnostics)
+
+    # ------------------------------------------------------------ analyses, each computed once
+    @cached_property
+    def symbols(self) -> Symbols:
+        """Scopes, values, functions and attribute references, from the tree."""
+        if self.tree is None:
+            return Symbols()
+        with collector_paused():
+            return build_symbols(self.tree)
+
+    @property
+    def model(self) -> ModelProto | None:
+        """The protobuf when it is a model (what inference, resolution and checking need)."""
+        return self.proto if isinstance(self.proto, ModelProto) else None
+
+    @cached_property
+    def inference(self) -> Inference | None:
+        """Type and shape inference over :attr:`model`; None without one."""
+        from onnxtext.analysis.infer import infer_model
+
+        if self.model is None:
+            return None
+        with collector_paused():  # a big model: many small objects, none garbage
+            return infer_model(self.model)
+
+    @cached_property
+    def types(self) -> dict[ValueSymbol, ValueType]:
+        """The inferred type of each value inference typed (see :func:`~onnxtext.analysis.value_types.value_types`)."""
+        from onnxtext.analysis.value_types import value_types
+
+        if self.inference is None:
+            return {}
+        return value_types(self.symbols, self.inference, self.source_map)
+
+    def type_of(self, symbol: ValueSymbol) -> ValueType | None:
+        return self.types.get(symbol)
+
+    @cached_property
+    def resolutions(self) -> dict[A.Node, Resolution]:
+        """The schema or model-local function of every lowered node."""
+        # Imported here: the checker imports this module (parse_document).
+        from onnxtext.analysis.resolutions import node_resolutions
+
+        if self.model is None:
+            return {}
+        return node_resolutions(self.model, self.symbols, self.source_map)
+
+    @cached_property
+    def check_diagnostics(self) -> list[Diagnostic]:
+        """Every checker rule's diagnostics, inference shared with :attr:`types`; ``[]`` without a model."""
+        from onnxtext.analysis.check import check_proto
+
+        if self.model is None:
+            return []
+        inference = self.inference
+        with collector_paused():
+            return check_proto(self.model, _doc=self, inference=inference)
+
+    @cached_property
+    def all_diagnostics(self) -> list[Diagnostic]:
+        """Parse, lowering and checker diagnostics, in text order."""
+        return sorted(self.diagnostics + self.check_diagnostics, key=lambda d: d.offset)
+
+    # ------------------------------------------------------------ position queries
+    def nodes_at(self, offset: int) -> list[A.AstNode]:
+        """The AST nodes around ``offset``, outermost first (see :func:`onnxtext.syntax.query.node_at`)."""
+        return node_at(self.tree, offset) if self.tree is not None else []
+
+    def symbol_at(self, offset: int) -> Symbol | None:
+        return self.symbols.symbol_at(offset)
+
+    def definition_at(self, offset: int) -> list[Span]:
+        return self.symbols.definition_at(offset)
+
+    def references(self, symbol: Symbol, *, include_definitions: bool = True) -> list[Span]:
+        return self.symbols.references(symbol, include_definitions=include_definitions)
+
+    def resolution_at(self, offset: int) -> tuple[A.Node, Resolution] | None:
+        """The innermost node statement at ``offset`` and what it calls (for hover on an operator)."""
+        for node in reversed(self.nodes_at(offset)):
+            if isinstance(node, A.Node):
+                found = self.resolutions.get(node)
+                return (node, found) if found is not None else None
+        return None
+
+    def path_at(self, offset: int) -> str | None:
+        """The proto path of the innermost lowered node at ``offset``."""
+        return self.source_map.path_at(offset)
 
 
 def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:

@@ -381,6 +381,7 @@ def _print_diff(path: str, before: str, after: str) -> None:
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
     from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.evaluate.summary import summarize
     from onnxtext.cli.run_inputs import InputError, build_feeds
 
     binary = args.model == STDIO or is_binary_path(args.model)
@@ -407,7 +408,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         on_trace = None
         if args.trace:
             print("trace:")
-            on_trace = lambda name, index, value: print(f"  [{index}] {_summary(name, value, values=False)}")  # noqa: E731
+            on_trace = lambda name, index, value: print(f"  [{index}] {summarize(name, value, values=False)}")  # noqa: E731
         outputs = evaluator.run(None, feeds, trace=on_trace)
     except InputError as exc:
         report.error(_display(args.model), str(exc))
@@ -418,7 +419,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if args.trace:
         print("outputs:")
     for name, value in zip(evaluator.output_names, outputs):
-        print(_summary(name, value, values=True))
+        print(summarize(name, value, values=True))
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
@@ -431,49 +432,6 @@ def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: 
     else:
         diag = exc.diagnostic(model=model)
     report.diagnostics([diag], file=_display(path))
-
-
-def _summary(name: str, value: Any, *, values: bool) -> str:
-    """``name: float32[2, 3] min=... max=... mean=...`` (and the first values of small tensors)."""
-    import numpy as np
-
-    from onnxtext.evaluate.errors import describe_value
-
-    if value is None:
-        return f"{name}: None (empty optional)"
-    if isinstance(value, list):
-        items = ", ".join(describe_value(v) for v in value[:4]) + (", ..." if len(value) > 4 else "")
-        return f"{name}: sequence of {len(value)} [{items}]"
-    if isinstance(value, dict):
-        items = ", ".join(f"{k!r}: {_short(v)}" for k, v in list(value.items())[:4])
-        return f"{name}: map of {len(value)} {{{items}{', ...' if len(value) > 4 else ''}}}"
-    arr = np.asarray(value)
-    dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
-    text = f"{name}: {dtype}[{', '.join(str(d) for d in arr.shape)}]"
-    if arr.size and arr.dtype.kind in "biuf":
-        data = arr.astype(np.float64)
-        text += f" min={_num(data.min())} max={_num(data.max())} mean={_num(data.mean())}"
-    if values and 0 < arr.size <= 10:
-        text += " values=[" + ", ".join(_short(v) for v in arr.reshape(-1)) + "]"
-    elif values and arr.size > 10 and arr.dtype.kind in "OUS":
-        text += " first=[" + ", ".join(_short(v) for v in arr.reshape(-1)[:5]) + ", ...]"
-    return text
-
-
-def _num(x: float) -> str:
-    return f"{x:.6g}"
-
-
-def _short(v: Any) -> str:
-    import numpy as np
-
-    if isinstance(v, np.ndarray):
-        v = v.reshape(-1)[0] if v.size == 1 else v
-    if isinstance(v, (float, np.floating)):
-        return _num(float(v))
-    if isinstance(v, (bytes, str)):
-        return repr(v)
-    return str(v)
 
 
 def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:
@@ -661,6 +619,34 @@ example:
   onnxtext check examples/*.onnxtxt
   onnxtext check model.onnx --ignore W201 --format sarif > check.sarif"""
 
+_LSP_HELP = """\
+Run the onnxtext language server (Language Server Protocol over stdio) for editors:
+live diagnostics from the parser and the checker as you type, quick fixes, formatting.
+Point any LSP client at the command 'onnxtext lsp'. The VS Code extension starts it itself.
+
+example:
+  onnxtext lsp                      # stdio, what editors use
+  onnxtext lsp --tcp 127.0.0.1:2087 # a TCP port, to attach a client by hand"""
+
+
+def _host_port(value: str) -> tuple[str, int]:
+    host, sep, port = value.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, e.g. 127.0.0.1:2087, not {value!r}")
+    return host.strip("[]"), int(port)
+
+
+def cmd_lsp(args: argparse.Namespace, report: _Reporter) -> int:
+    """Serve the Language Server Protocol until the client says exit."""
+    try:
+        from onnxtext.lsp.server import serve
+    except ImportError as exc:  # pygls/lsprotocol missing from a hand-made environment
+        report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'pygls>=2,<3' lsprotocol")
+        return EXIT_INPUT
+    serve(args.tcp)
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     formatter = argparse.RawDescriptionHelpFormatter
     parser = argparse.ArgumentParser(prog=PROG, description=_DESCRIPTION, epilog=_EPILOG, formatter_class=formatter)
@@ -713,6 +699,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
     p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter)
+    p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
+    p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
     p.set_defaults(func=cmd_rules)

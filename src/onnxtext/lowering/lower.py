@@ -8,6 +8,7 @@ e.g. every node gets ``domain`` set unless the text says it is unset.
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -86,6 +87,7 @@ class SourceMap:
     """
 
     entries: dict[str, A.AstNode] = field(default_factory=dict)
+    _reverse: _SpanIndex | None = field(default=None, init=False, repr=False, compare=False)
 
     def span(self, path: str) -> Span | None:
         node = self.entries.get(path)
@@ -96,6 +98,72 @@ class SourceMap:
 
     def __getitem__(self, path: str) -> A.AstNode:
         return self.entries[path]
+
+    # ---- the other way: text → proto paths (indexes built on the first query)
+    def path_of(self, node: A.AstNode) -> str | None:
+        """The proto path lowered from ``node`` (by identity); None if it was not mapped."""
+        return self._index().paths.get(id(node))
+
+    def path_at(self, offset: int) -> str | None:
+        """The proto path of the innermost mapped node at ``offset``; None if none is there.
+
+        Boundaries as in :func:`onnxtext.syntax.query.node_at`: a node holds the offsets
+        ``start <= offset < end``, and a node ending right at ``offset`` is taken when it
+        lies inside the node holding ``offset``.
+        """
+        return self._index().path_at(offset)
+
+    def _index(self) -> _SpanIndex:
+        index = self._reverse
+        if index is None or index.size != len(self.entries):  # lowering may still add entries
+            index = self._reverse = _SpanIndex(self.entries)
+        return index
+
+
+class _SpanIndex:
+    """Mapped nodes sorted by span with their enclosing mapped node: innermost-at in O(log n + depth).
+
+    Spans of a tree nest, so the last span starting at or before an offset is either the
+    innermost one containing it or inside it: walking up from there finds it.
+    """
+
+    def __init__(self, entries: dict[str, A.AstNode]) -> None:
+        self.size = len(entries)
+        self.paths: dict[int, str] = {}
+        items: list[tuple[int, int, str]] = []
+        for path, node in entries.items():
+            self.paths.setdefault(id(node), path)
+            if node.span.end > node.span.start:
+                items.append((node.span.start, -node.span.end, path))
+        items.sort()
+        self.starts = [start for start, _, _ in items]
+        self.ends = [-neg_end for _, neg_end, _ in items]
+        self.keys = [path for _, _, path in items]
+        self.parent: list[int] = []
+        open_: list[int] = []
+        for i, (start, neg_end, _) in enumerate(items):
+            while open_ and self.ends[open_[-1]] <= start:
+                open_.pop()
+            self.parent.append(open_[-1] if open_ else -1)
+            open_.append(i)
+
+    def _holding(self, offset: int) -> int:
+        """The index of the innermost span with ``start <= offset < end``; -1 if none."""
+        i = bisect.bisect_right(self.starts, offset) - 1
+        while i >= 0 and not offset < self.ends[i]:
+            i = self.parent[i]
+        return i
+
+    def path_at(self, offset: int) -> str | None:
+        outer = self._holding(offset)
+        before = self._holding(offset - 1) if offset > 0 else -1
+        if before >= 0 and before != outer and self.ends[before] == offset:
+            probe = self.parent[before]
+            while probe >= 0 and probe != outer:
+                probe = self.parent[probe]
+            if probe == outer:  # the node ending here lies inside the one holding the offset
+                return self.keys[before]
+        return self.keys[outer] if outer >= 0 else None
 
 
 

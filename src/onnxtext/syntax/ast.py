@@ -55,6 +55,7 @@ __all__ = [
     "Comment",
     "ErrorNode",
     "NODE_KINDS",
+    "child_groups",
     "walk",
 ]
 
@@ -90,6 +91,18 @@ def _child_fields(kind: type) -> tuple[str, ...]:
         names = tuple(f.name for f in fields(kind) if f.name != "span" and str(f.type) not in _LEAF_TYPES)
         _CHILD_FIELDS[kind] = names
     return names
+
+
+def child_groups(node: AstNode) -> Iterator[AstNode | list[AstNode]]:
+    """The child fields of ``node`` that hold something, in field order: a node, or a list of nodes.
+
+    Lists hold their items in text order, so a search by position can bisect them
+    (``syntax.query.node_at`` does, to stay fast in a graph of 30,000 nodes).
+    """
+    for name in _child_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, (AstNode, list)):
+            yield value
 
 
 def walk(node: AstNode) -> Iterator[AstNode]:

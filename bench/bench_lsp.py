@@ -1,0 +1,137 @@
+"""The language server through a real client (pygls's), on a 3,000-node document.
+
+Usage: python bench/bench_lsp.py [--nodes 3000] [--repeat 5]
+
+Measured, best and median of ``--repeat``:
+- server start: spawning ``onnxtext lsp`` until the answer to ``initialize`` (target 1 s);
+- re-diagnosis: from ``didChange`` (one character edited) to ``publishDiagnostics`` for
+  that version, debounce set to 0 (target 300 ms; parse, lower, check, infer);
+- hover, completion, definition at a node in the middle (target 50 ms each).
+The anchor measured in the same run: ``onnx.parser.parse_model`` (C++) of the same text,
+so the numbers can be compared across machines as ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as L
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+
+def document(nodes: int) -> str:
+    """A realistic model: MatMul/Add/Relu blocks with initializers, an If with two branches, a local function."""
+    lines = ['<ir_version: 8, opset_import: ["" : 18, "local" : 1]>', "main (float[N, 16] x0, bool c) => (float[N, 16] out)"]
+    inits = [f"float[16, 16] w{i} = {{{', '.join(['0.5'] * 256)}}}" for i in range(4)]
+    lines.append("<" + ", ".join(inits) + ">")
+    lines.append("{")
+    for i in range(nodes // 3):
+        lines.append(f"   m{i} = MatMul (x{i}, w{i % 4})")
+        lines.append(f"   a{i} = local.bias (m{i})" if i % 50 == 0 else f"   a{i} = Add (m{i}, m{i})")
+        lines.append(f"   x{i + 1} = Relu (a{i})")
+    last = nodes // 3
+    lines.append(f"   out = If (c) <then_branch = t () => (float[N, 16] o1) {{ o1 = Neg (x{last}) }}, "
+                 f"else_branch = e () => (float[N, 16] o2) {{ o2 = Abs (x{last}) }}>")
+    lines.append("}")
+    lines.append('<domain: "local", opset_import: ["" : 18]>')
+    lines.append("bias (p) => (q) {\n   q = Add (p, p)\n}")
+    return "\n".join(lines) + "\n"
+
+
+class _Client(LanguageClient):
+    def __init__(self) -> None:
+        super().__init__("bench", "1")
+        self.published: dict[tuple[str, int | None], asyncio.Event] = {}
+
+        @self.feature(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def _publish(params: L.PublishDiagnosticsParams) -> None:
+            self.published.setdefault((params.uri, params.version), asyncio.Event()).set()
+
+    async def wait_published(self, uri: str, version: int) -> None:
+        await self.published.setdefault((uri, version), asyncio.Event()).wait()
+
+
+async def _timed(coro: object) -> float:
+    t0 = time.perf_counter()
+    await coro  # type: ignore[misc]
+    return time.perf_counter() - t0
+
+
+async def run(nodes: int, repeat: int) -> dict[str, list[float]]:
+    text = document(nodes)
+    times: dict[str, list[float]] = {k: [] for k in ("start", "rediagnose", "hover", "completion", "definition")}
+    folder = Path(tempfile.mkdtemp())
+    uri = (folder / "big.onnxtxt").as_uri()
+    line = text.splitlines()
+    middle = len(line) // 2
+    column = line[middle].index("= ") + 3
+    for r in range(repeat):
+        client = _Client()
+        t0 = time.perf_counter()
+        await client.start_io(sys.executable, "-m", "onnxtext", "lsp")
+        await client.initialize_async(
+            L.InitializeParams(
+                capabilities=L.ClientCapabilities(),
+                initialization_options={"onnxtext": {"debounceMs": 0, "evaluate": {"enabled": False}}},
+            )
+        )
+        times["start"].append(time.perf_counter() - t0)
+        client.initialized(L.InitializedParams())
+        client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, text)))
+        await client.wait_published(uri, 1)
+        for version in range(2, 6):
+            edit = L.TextDocumentContentChangePartial(
+                range=L.Range(L.Position(middle, 3), L.Position(middle, 4)), text="m" if version % 2 else "n"
+            )
+            t0 = time.perf_counter()
+            client.text_document_did_change(L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit]))
+            await client.wait_published(uri, version)
+            times["rediagnose"].append(time.perf_counter() - t0)
+        doc = L.TextDocumentIdentifier(uri)
+        pos = L.Position(middle, column)
+        times["hover"].append(await _timed(client.text_document_hover_async(L.HoverParams(doc, pos))))
+        times["completion"].append(await _timed(client.text_document_completion_async(L.CompletionParams(doc, pos))))
+        times["definition"].append(await _timed(client.text_document_definition_async(L.DefinitionParams(doc, pos))))
+        await client.shutdown_async(None)
+        client.exit(None)
+        await client.stop()
+        del r
+    return times
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--nodes", type=int, default=3000)
+    ap.add_argument("--repeat", type=int, default=3)
+    args = ap.parse_args()
+    text = document(args.nodes)
+    anchor = None
+    try:
+        import onnx.parser
+
+        t0 = time.perf_counter()
+        onnx.parser.parse_model(text)
+        anchor = time.perf_counter() - t0
+    except ImportError:
+        pass
+    times = asyncio.run(run(args.nodes, args.repeat))
+    targets = {"start": 1.0, "rediagnose": 0.3, "hover": 0.05, "completion": 0.05, "definition": 0.05}
+    print(f"document: {args.nodes} nodes, {len(text) / 1024:.0f} KiB" + (f"; anchor onnx.parser.parse_model {anchor * 1000:.1f} ms" if anchor else ""))
+    print(f"{'step':<12} {'best ms':>9} {'median ms':>10} {'target ms':>10}" + ("  median/anchor" if anchor else ""))
+    for key, values in times.items():
+        med = statistics.median(values)
+        ratio = f"  {med / anchor:10.1f}x" if anchor else ""
+        print(f"{key:<12} {min(values) * 1000:9.1f} {med * 1000:10.1f} {targets[key] * 1000:10.0f}{ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,68 @@
+"""Inlay hints: a short label after each value a graph defines (its type, or its live value)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from onnxtext.analysis.symbols import Scope
+from onnxtext.document import Document
+from onnxtext.evaluate.live import LiveResult
+from onnxtext.syntax import ast as A
+
+__all__ = ["Hint", "value_hints", "inlay_hints"]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """``label`` shown at character ``offset`` (right after a value's name)."""
+
+    offset: int
+    label: str
+    name: str
+
+
+def value_hints(graph: A.Graph, label_of: Callable[[str], str | None], *, inputs: bool = False) -> Iterator[Hint]:
+    """A hint after every node output of ``graph`` (and its inputs with ``inputs``) that ``label_of`` labels.
+
+    Subgraphs are not entered: their values live in other scopes, with their own labels.
+    """
+    if inputs:
+        for item in graph.inputs or []:
+            if isinstance(item, A.Initializer):
+                yield from _hint(item.info.name, label_of)
+    for node in graph.nodes:
+        if isinstance(node, A.Node):
+            for out in node.outputs:
+                if out.value:
+                    yield from _hint(out, label_of)
+
+
+def _hint(ident: A.Ident, label_of: Callable[[str], str | None]) -> Iterator[Hint]:
+    label = label_of(ident.value)
+    if label:
+        yield Hint(ident.span.end, label, ident.value)
+
+
+def inlay_hints(doc: Document, types: bool, live: LiveResult | None) -> list[Hint]:
+    """The inferred type after every value of every graph (``types``), and with ``live`` the
+    main graph's live values instead (they say the dtype and shape too, and the statistics)."""
+    out: list[Hint] = []
+    main = getattr(doc.tree, "graph", None)
+    if live is not None and isinstance(main, A.Graph):
+        values = {v.name: v.stats.text() for v in live.inputs + live.values}
+        out.extend(Hint(h.offset, f" = {h.label}", h.name) for h in value_hints(main, values.get, inputs=True))
+    if types:
+        for scope in doc.symbols.scopes:
+            graph = scope.node
+            if not isinstance(graph, A.Graph) or (live is not None and graph is main):
+                continue
+            out.extend(value_hints(graph, partial(_type_label, doc, scope)))
+    return sorted(out, key=lambda h: h.offset)
+
+
+def _type_label(doc: Document, scope: Scope, name: str) -> str | None:
+    symbol = scope.values.get(name)
+    found = doc.type_of(symbol) if symbol is not None else None
+    return f": {found}" if found is not None else None

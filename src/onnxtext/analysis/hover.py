@@ -1,0 +1,138 @@
+"""What to say about the thing under the cursor: an operator, an attribute, a value, a function.
+
+A plain query over a :class:`~onnxtext.document.Document`; the language server only turns
+the answer into a protocol message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from onnxtext.analysis.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
+from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol
+from onnxtext.document import Document
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.span import Span
+
+__all__ = ["HoverInfo", "hover_at"]
+
+_KIND_WORDS = {
+    "graph-input": "graph input",
+    "initializer": "initializer",
+    "node-output": "node output",
+    "function-input": "function input",
+    "unknown": "value (its statement is damaged)",
+}
+# INT attributes that hold a TensorProto.DataType (Cast's ``to``, the random operators' ``dtype``...)
+_DTYPE_ATTRIBUTES = frozenset({"to", "dtype", "output_dtype"})
+
+
+@dataclass(frozen=True)
+class HoverInfo:
+    markdown: str
+    span: Span
+
+
+def hover_at(doc: Document, offset: int, live: Callable[[str], str | None] | None = None) -> HoverInfo | None:
+    """The hover at ``offset``; ``live`` gives a value's live summary by name (main graph), if running."""
+    path = doc.nodes_at(offset)
+    if not path:
+        return None
+    inner = path[-1]
+    parent = path[-2] if len(path) > 1 else None
+    node = next((p for p in reversed(path) if isinstance(p, A.Node)), None)
+    attribute = next((p for p in reversed(path) if isinstance(p, A.Attribute)), None)
+    if node is not None and isinstance(inner, A.Ident) and (inner is node.op_type or inner is node.overload or inner in node.domain):
+        return _operator(doc, node, Span(node.domain[0].span.start if node.domain else node.op_type.span.start, (node.overload or node.op_type).span.end))
+    if node is not None and attribute is not None and isinstance(inner, A.Ident) and inner is attribute.name:
+        return _attribute(doc, node, attribute)
+    if node is not None and attribute is not None and isinstance(inner, A.Number) and parent is attribute:
+        return _dtype_code(doc, node, attribute, inner)
+    symbol = doc.symbol_at(offset)
+    if isinstance(symbol, ValueSymbol):
+        occurrence = doc.symbols.occurrence_at(offset)
+        span = occurrence.span if occurrence is not None else inner.span
+        return HoverInfo(_value(doc, symbol, live), span)
+    if isinstance(symbol, FunctionSymbol):
+        occurrence = doc.symbols.occurrence_at(offset)
+        return HoverInfo(_function(doc, symbol), occurrence.span if occurrence is not None else inner.span)
+    if isinstance(symbol, AttributeSymbol):
+        occurrence = doc.symbols.occurrence_at(offset)
+        span = occurrence.span if occurrence is not None else inner.span
+        return HoverInfo(f"**@{symbol.name}**: attribute of function `{symbol.function.name}`", span)
+    return None
+
+
+def _operator(doc: Document, node: A.Node, span: Span) -> HoverInfo | None:
+    resolution = doc.resolutions.get(node)
+    if resolution is None:
+        return None
+    if resolution.schema is not None:
+        return HoverInfo(operator_markdown(resolution.schema, resolution.version), span)
+    if resolution.function is not None:
+        key = (resolution.domain, resolution.function.name, resolution.function.overload)
+        symbol = doc.symbols.functions.get(key)
+        if symbol is not None:
+            return HoverInfo(_function(doc, symbol), span)
+    domain = resolution.domain or "ai.onnx"
+    if resolution.version is None:
+        return HoverInfo(f"**{node.op_type.value}**: the model does not import the domain `{domain}`", span)
+    return HoverInfo(f"**{node.op_type.value}**: no operator of `{domain}` opset {resolution.version} has this name", span)
+
+
+def _attribute(doc: Document, node: A.Node, attribute: A.Attribute) -> HoverInfo | None:
+    resolution = doc.resolutions.get(node)
+    if resolution is None or resolution.schema is None:
+        return None
+    spec = resolution.schema.attribute(attribute.name.value)
+    if spec is None:
+        return HoverInfo(f"`{attribute.name.value}` is not an attribute of {resolution.schema.name}", attribute.name.span)
+    return HoverInfo(attribute_markdown(resolution.schema, spec), attribute.name.span)
+
+
+def _dtype_code(doc: Document, node: A.Node, attribute: A.Attribute, number: A.Number) -> HoverInfo | None:
+    resolution = doc.resolutions.get(node)
+    if resolution is None or resolution.schema is None:
+        return None
+    if attribute.name.value not in _DTYPE_ATTRIBUTES:
+        return None
+    spec = resolution.schema.attribute(attribute.name.value)
+    if spec is None or spec.type != "INT" or not number.is_int:
+        return None
+    text = dtype_markdown(int(number.text, 0))
+    return HoverInfo(text, number.span) if text is not None else None
+
+
+def _value(doc: Document, symbol: ValueSymbol, live: Callable[[str], str | None] | None) -> str:
+    kind = _KIND_WORDS.get(symbol.kind, symbol.kind)
+    inferred = doc.type_of(symbol)
+    head = f"**{symbol.name}**: " + (f"`{inferred}`" if inferred is not None else "type unknown")
+    lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}"]
+    if len(symbol.definitions) > 1:
+        lines.append(f"⚠ defined {len(symbol.definitions)} times")
+    lines.append(f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else ""))
+    value = live(symbol.name) if live is not None and symbol.scope.parent is None else None
+    if value:
+        lines += ["", f"live value: `{value}`"]
+    return "\n".join(lines)
+
+
+def _where(doc: Document, spans: Sequence[Span]) -> str:
+    return ", ".join(f"line {doc.source.position(s.start).line}" for s in spans) or "?"
+
+
+def _function(doc: Document, symbol: FunctionSymbol) -> str:
+    if not symbol.definitions:
+        return f"**{symbol.name}**: no local function has this name"
+    f = symbol.definitions[0]
+    attrs = [a.name.value for a in f.attributes or [] if isinstance(a, A.Attribute)]
+    inputs = [vi.name.value for vi in f.inputs if isinstance(vi, A.ValueInfo)]
+    outputs = [vi.name.value for vi in f.outputs if isinstance(vi, A.ValueInfo)]
+    domain = symbol.key[0] or "ai.onnx"
+    label = signature_text(symbol.name + (f":{symbol.key[2]}" if symbol.key[2] else ""), inputs, outputs, attrs)
+    calls = len(symbol.calls)
+    return (
+        f"```onnxtext\n{label}\n```\nlocal function of domain `{domain}`, defined at line "
+        f"{doc.source.position(f.span.start).line}; {calls} call{'s' if calls != 1 else ''}"
+    )

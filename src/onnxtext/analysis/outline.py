@@ -1,0 +1,184 @@
+"""The shape of a text for an editor: an outline (document symbols) and folding ranges.
+
+Plain functions over the AST (so they work on damaged texts too: error nodes are
+skipped), used by the language server's ``documentSymbol`` and ``foldingRange``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.span import SourceFile, Span
+
+__all__ = ["OutlineItem", "Fold", "outline", "folding_ranges"]
+
+
+@dataclass
+class OutlineItem:
+    """One entry of the outline: ``kind`` is model, graph, function, input, output, initializer, node."""
+
+    name: str
+    kind: str
+    span: Span
+    selection: Span
+    detail: str = ""
+    children: list[OutlineItem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Fold:
+    """Lines ``start``..``end`` (0-based, inclusive) that fold; ``kind`` is region, comment or imports."""
+
+    start: int
+    end: int
+    kind: str = "region"
+
+
+def _type_text(t: A.Type | None) -> str:
+    if t is None:
+        return ""
+    if isinstance(t, A.TensorType):
+        if t.shape is None:
+            return f"{t.elem.value}[]"
+        if not t.shape:
+            return t.elem.value
+        dims = ", ".join(_dim_text(d) for d in t.shape)
+        return f"{t.elem.value}[{dims}]"
+    if isinstance(t, A.SeqType):
+        return f"seq({_type_text(t.elem)})"
+    if isinstance(t, A.OptionalType):
+        return f"optional({_type_text(t.elem)})"
+    if isinstance(t, A.MapType):
+        return f"map({t.key.value}, {_type_text(t.value)})"
+    if isinstance(t, A.SparseTensorType):
+        return f"sparse_tensor({_type_text(t.tensor)})"
+    return "opaque"
+
+
+def _dim_text(d: A.Dim) -> str:
+    if d.value is not None:
+        return str(d.value)
+    return d.param if d.param is not None else "?"
+
+
+def _op_text(n: A.Node) -> str:
+    op = ".".join(p.value for p in n.domain + [n.op_type])
+    return f"{op}:{n.overload.value}" if n.overload is not None else op
+
+
+def _node_item(n: A.Node) -> OutlineItem:
+    outputs = [o.value for o in n.outputs if o.value]
+    name = ", ".join(outputs) if outputs else "(no outputs)"
+    label = n.label.value if n.label is not None and n.label.value else ""
+    detail = _op_text(n) + (f" [{label}]" if label else "")
+    item = OutlineItem(name, "node", n.span, n.outputs[0].span if n.outputs else n.op_type.span, detail)
+    for attr in n.attributes:
+        if isinstance(attr, A.Attribute):
+            for graph in _graphs(attr.value):
+                sub = _graph_item(graph)
+                sub.detail = f"{attr.name.value} of {_op_text(n)}"
+                item.children.append(sub)
+    return item
+
+
+def _graphs(value: object) -> Iterator[A.Graph]:
+    if isinstance(value, A.GraphValue):
+        yield value.graph
+    elif isinstance(value, A.AttrList):
+        for v in value.items:
+            if isinstance(v, A.GraphValue):
+                yield v.graph
+
+
+def _value_item(vi: A.ValueInfo, kind: str) -> OutlineItem:
+    return OutlineItem(vi.name.value, kind, vi.span, vi.name.span, _type_text(vi.type))
+
+
+def _graph_item(g: A.Graph) -> OutlineItem:
+    item = OutlineItem(g.name.value or "(graph)", "graph", g.span, g.name.span)
+    for init in g.inputs or []:
+        if isinstance(init, A.Initializer):
+            item.children.append(_value_item(init.info, "initializer" if init.body is not None else "input"))
+    for out in g.outputs:
+        if isinstance(out, A.ValueInfo):
+            item.children.append(_value_item(out, "output"))
+    for init in g.initializers or []:
+        if isinstance(init, A.Initializer):
+            item.children.append(_value_item(init.info, "initializer"))
+    item.children.extend(_node_item(n) for n in g.nodes if isinstance(n, A.Node))
+    return item
+
+
+def _function_item(f: A.Function) -> OutlineItem:
+    domain = ""
+    if f.header is not None:
+        for entry in f.header.entries:
+            if isinstance(entry, A.PropEntry) and entry.key.value == "domain" and isinstance(entry.value, A.Str):
+                domain = entry.value.text
+    item = OutlineItem(f.name.value, "function", f.span, f.name.span, domain)
+    for vi in f.inputs:
+        if isinstance(vi, A.ValueInfo):
+            item.children.append(_value_item(vi, "input"))
+    for vi in f.outputs:
+        if isinstance(vi, A.ValueInfo):
+            item.children.append(_value_item(vi, "output"))
+    item.children.extend(_node_item(n) for n in f.nodes if isinstance(n, A.Node))
+    return item
+
+
+def outline(tree: A.AstNode | None) -> list[OutlineItem]:
+    """The outline of a parsed text: the graph and functions of a model (or the graph, function, nodes given)."""
+    if isinstance(tree, A.Model):
+        items = []
+        if isinstance(tree.graph, A.Graph):
+            items.append(_graph_item(tree.graph))
+        items.extend(_function_item(f) for f in tree.functions if isinstance(f, A.Function))
+        return items
+    if isinstance(tree, A.Graph):
+        return [_graph_item(tree)]
+    if isinstance(tree, A.Function):
+        return [_function_item(tree)]
+    if isinstance(tree, A.Node):
+        return [_node_item(tree)]
+    return []
+
+
+# Kinds whose text folds when it spans several lines.
+_FOLDING = (A.Props, A.Graph, A.Function, A.Node, A.LiteralBody, A.NumberBody, A.ExternalBody, A.AttrList, A.PropList)
+
+
+def folding_ranges(tree: A.AstNode | None, source: SourceFile) -> list[Fold]:
+    """Headers, graphs and subgraphs, functions, multi-line nodes and tensors, runs of comment lines."""
+    if tree is None:
+        return []
+    folds: set[Fold] = set()
+    comment_lines: list[int] = []
+    for node in A.walk(tree):
+        if isinstance(node, A.Comment):
+            comment_lines.append(source.position(node.span.start).line - 1)
+            continue
+        if isinstance(node, _FOLDING):
+            start = source.position(node.span.start).line - 1
+            end = source.position(max(node.span.start, node.span.end - 1)).line - 1
+            if end > start:
+                folds.add(Fold(start, end))
+    folds.update(_comment_runs(sorted(set(comment_lines)), source))
+    return sorted(folds, key=lambda f: (f.start, -f.end, f.kind))
+
+
+def _comment_runs(lines: list[int], source: SourceFile) -> Iterator[Fold]:
+    """Runs of two or more lines that hold nothing but a comment."""
+    run: list[int] = []
+    for line in lines:
+        if not source.line_text(line + 1).lstrip().startswith("#"):
+            continue  # a trailing comment after code does not start a block
+        if run and line == run[-1] + 1:
+            run.append(line)
+            continue
+        if len(run) > 1:
+            yield Fold(run[0], run[-1], "comment")
+        run = [line]
+    if len(run) > 1:
+        yield Fold(run[0], run[-1], "comment")

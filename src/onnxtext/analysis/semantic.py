@@ -1,0 +1,214 @@
+"""Semantic tokens: what each word of a text is, for an editor's highlighting.
+
+A plain query over the AST (so it works on damaged texts): operators, domains, value
+names (declarations vs uses, initializers read-only), attribute names, types,
+numbers, strings, comments, header and property keys, node labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.span import Span
+
+__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "semantic_tokens"]
+
+# The legend: the protocol's standard names, so every theme colours them.
+TOKEN_TYPES = (
+    "namespace",
+    "type",
+    "function",
+    "variable",
+    "parameter",
+    "property",
+    "keyword",
+    "number",
+    "string",
+    "comment",
+    "label",
+    "operator",
+)
+TOKEN_MODIFIERS = ("declaration", "readonly", "deprecated", "defaultLibrary")
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    span: Span
+    type: str
+    modifiers: tuple[str, ...] = ()
+
+
+# ``is_deprecated(domain, op_type)``: whether an operator is deprecated for the text's opsets.
+Deprecation = Callable[[str, str], bool]
+
+
+class _Tokens:
+    def __init__(self, deprecated: Deprecation | None) -> None:
+        self.out: list[Token] = []
+        self.deprecated = deprecated
+        self.initializers: list[set[str]] = [set()]
+
+    def add(self, node: A.AstNode | None, kind: str, *modifiers: str) -> None:
+        if node is not None and node.span.end > node.span.start:
+            self.out.append(Token(node.span, kind, tuple(modifiers)))
+
+    # ------------------------------------------------------------ structure
+    def visit(self, node: A.AstNode) -> None:
+        method = getattr(self, "visit_" + type(node).__name__, None)
+        if method is not None:
+            method(node)
+        else:
+            for child in node.children():
+                self.visit(child)
+
+    def visit_Comment(self, n: A.Comment) -> None:
+        self.add(n, "comment")
+
+    def visit_Number(self, n: A.Number) -> None:
+        self.add(n, "number")
+
+    def visit_NumberBody(self, n: A.NumberBody) -> None:
+        self.add(n, "number")
+
+    def visit_Str(self, n: A.Str) -> None:
+        self.add(n, "string")
+
+    def visit_Word(self, n: A.Word) -> None:
+        self.add(n, "keyword")
+
+    def visit_PropEntry(self, n: A.PropEntry) -> None:
+        self.add(n.key, "property")
+        self.visit(n.value)
+
+    def visit_TensorType(self, n: A.TensorType) -> None:
+        self.add(n.elem, "type")
+        for d in n.shape or []:
+            self.visit(d)
+
+    def visit_Dim(self, n: A.Dim) -> None:
+        if n.value is not None:
+            self.add(n, "number")
+        elif n.param is not None:
+            self.add(n, "string" if n.quoted else "parameter")
+        if n.props is not None:
+            self.visit(n.props)
+
+    def visit_MapType(self, n: A.MapType) -> None:
+        self.add(n.key, "type")
+        self.visit(n.value)
+
+    def visit_ValueInfo(self, n: A.ValueInfo, *modifiers: str) -> None:
+        if n.type is not None:
+            self.visit(n.type)
+        self.add(n.name, "variable", "declaration", *modifiers)
+        if n.props is not None:
+            self.visit(n.props)
+
+    def visit_Initializer(self, n: A.Initializer) -> None:
+        readonly = ("readonly",) if n.body is not None else ()
+        self.visit_ValueInfo(n.info, *readonly)
+        if n.body is not None:
+            self.visit(n.body)
+
+    def visit_Graph(self, g: A.Graph) -> None:
+        inits = {i.info.name.value for i in (g.inputs or []) + (g.initializers or []) if isinstance(i, A.Initializer) and i.body is not None}
+        self.initializers.append(self.initializers[-1] | inits)
+        if g.props is not None:
+            self.visit(g.props)
+        self.add(g.name, "function", "declaration")
+        for item in (g.inputs or []) + list(g.outputs) + (g.initializers or []):
+            self.visit(item)
+        for node in g.nodes:
+            self.visit(node)
+        self._comments(g.comments, g.end_comments)
+        self.initializers.pop()
+
+    def visit_Function(self, f: A.Function) -> None:
+        if f.header is not None:
+            self.visit(f.header)
+        self.add(f.name, "function", "declaration")
+        for attr in f.attributes or []:
+            self.visit(attr)
+        for vi in list(f.inputs) + list(f.outputs):
+            if isinstance(vi, A.ValueInfo):
+                self.visit_ValueInfo(vi)
+            else:
+                self.visit(vi)
+        self.initializers.append(set())
+        for vi in f.value_infos or []:
+            self.visit(vi)
+        for node in f.nodes:
+            self.visit(node)
+        self.initializers.pop()
+        self._comments(f.comments, f.end_comments)
+
+    def visit_Node(self, n: A.Node) -> None:
+        self._comments(n.comments, [])
+        if n.label is not None:
+            self.add(n.label, "label")
+        for out in n.outputs:
+            self.add(out, "variable", "declaration")
+        for part in n.domain:
+            self.add(part, "namespace")
+        domain = ".".join(p.value for p in n.domain)
+        deprecated = self.deprecated is not None and self.deprecated(domain, n.op_type.value)
+        mods = ("deprecated",) if deprecated else ()
+        self.add(n.op_type, "function", *((("defaultLibrary",) if not domain or domain == "ai.onnx" else ()) + mods))
+        if n.overload is not None:
+            self.add(n.overload, "function", *mods)
+        for attr in n.attributes:
+            self.visit(attr)
+        known = self.initializers[-1]
+        for inp in n.inputs:
+            self.add(inp, "variable", *(("readonly",) if inp.value in known else ()))
+        if n.props is not None:
+            self.visit(n.props)
+        if n.trailing_comment is not None:
+            self.visit(n.trailing_comment)
+
+    def visit_Attribute(self, a: A.Attribute) -> None:
+        self.add(a.name, "property")
+        if a.type_name is not None:
+            self.add(a.type_name, "type")
+        if a.value is not None:
+            self.visit(a.value)
+        if a.props is not None:
+            self.visit(a.props)
+
+    def visit_AttrRef(self, r: A.AttrRef) -> None:
+        self.add(r, "property")
+
+    def visit_TensorValue(self, v: A.TensorValue) -> None:
+        self.visit(v.type)
+        if v.name is not None:
+            self.add(v.name, "variable", "declaration", "readonly")
+        if v.props is not None:
+            self.visit(v.props)
+        self.visit(v.body)
+
+    def visit_ErrorNode(self, n: A.ErrorNode) -> None:
+        """Nothing: a damaged statement keeps the editor's own (TextMate) colours."""
+
+    def _comments(self, *groups: Iterable[A.Comment]) -> None:
+        for group in groups:
+            for c in group:
+                self.visit(c)
+
+
+def semantic_tokens(tree: A.AstNode | None, deprecated: Deprecation | None = None) -> list[Token]:
+    """Every classified word of ``tree``, in text order, without overlaps."""
+    if tree is None:
+        return []
+    walker = _Tokens(deprecated)
+    walker.visit(tree)
+    return list(_without_overlaps(sorted(walker.out, key=lambda t: (t.span.start, -t.span.end))))
+
+
+def _without_overlaps(tokens: list[Token]) -> Iterator[Token]:
+    end = -1
+    for t in tokens:
+        if t.span.start >= end:
+            yield t
+            end = t.span.end

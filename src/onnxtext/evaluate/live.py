@@ -1,0 +1,186 @@
+"""Live values: run a model on made-up inputs in a separate process, within a budget.
+
+The editor asks for every intermediate value's type, shape and statistics while the
+user types; a model may be slow, huge or loop forever, so the evaluation runs in a
+child process with a memory limit (``RLIMIT_AS`` where the platform has it) and is
+stopped when its time is up. The result says either what every value was, where the
+model failed (a :class:`Failure` the caller locates in the text), or why nothing ran.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from onnxtext.evaluate.summary import Stats
+from onnxtext.ir.paths import ProtoPath
+
+__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
+
+_POLL = 0.05  # seconds between looks at the cancel flag
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a live run may take: wall-clock seconds, memory, and weights it may load."""
+
+    seconds: float = 5.0
+    memory_mb: int = 2048
+    weights_mb: int = 512
+
+
+@dataclass(frozen=True)
+class LiveValue:
+    """One value computed by a node of the main graph (``node`` its index there)."""
+
+    name: str
+    node: int
+    stats: Stats
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Where the run failed: the evaluator's message and its record's fields, picklable."""
+
+    message: str
+    node_index: int | None
+    path: ProtoPath
+    """Of what failed (see :class:`~onnxtext.evaluate.errors.NodeErrorRecord`)."""
+    function: str | None
+    record: Any = None
+
+
+@dataclass
+class LiveResult:
+    values: list[LiveValue] = field(default_factory=list)
+    """Node outputs of the main graph, in evaluation order."""
+    inputs: list[LiveValue] = field(default_factory=list)
+    """The graph inputs it ran on (made up, or given)."""
+    outputs: list[LiveValue] = field(default_factory=list)
+    sizes: dict[str, int] = field(default_factory=dict)
+    failure: Failure | None = None
+    skipped: str | None = None
+    """Why nothing (or not everything) ran: over the budget, an input that cannot be made up."""
+
+
+def run_live(
+    model_bytes: bytes,
+    *,
+    model_dir: str | None = None,
+    sizes: Mapping[str, int] | None = None,
+    budget: Budget = Budget(),
+    seed: int = 0,
+    cancel: threading.Event | None = None,
+) -> LiveResult:
+    """Evaluate a serialized model on synthesized inputs in a child process.
+
+    Setting ``cancel`` (from another thread) stops the child early; the result then says so.
+    """
+    weights = _weight_bytes(model_bytes)
+    if weights > budget.weights_mb * 2**20:
+        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of {budget.weights_mb} MB")
+    ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(
+        target=_child,
+        args=(send, model_bytes, model_dir, dict(sizes or {}), seed, budget.memory_mb),
+        daemon=True,
+    )
+    child.start()
+    send.close()
+    deadline = time.monotonic() + budget.seconds
+    try:
+        while not receive.poll(min(_POLL, max(0.0, deadline - time.monotonic()))):
+            if cancel is not None and cancel.is_set():
+                return LiveResult(skipped="cancelled: the text changed")
+            if time.monotonic() >= deadline:
+                return LiveResult(skipped=f"the evaluation took longer than {budget.seconds:g} s and was stopped")
+        try:
+            result: LiveResult = receive.recv()
+            return result
+        except EOFError:  # the child died without a word (killed: out of memory)
+            return LiveResult(skipped=f"the evaluation stopped: it needs more than {budget.memory_mb} MB")
+    finally:
+        receive.close()
+        if child.is_alive():
+            child.terminate()
+        child.join(1.0)
+        if child.is_alive():
+            child.kill()
+            child.join()
+
+
+def _weight_bytes(model_bytes: bytes) -> int:
+    """The bytes of every tensor the run would hold, external data included."""
+    from google.protobuf.message import DecodeError
+
+    from onnxtext.proto import ModelProto
+    from onnxtext.weights.external import iter_tensors, tensor_nbytes
+
+    try:
+        model = ModelProto.FromString(model_bytes)
+    except DecodeError:
+        return len(model_bytes)
+    return sum(tensor_nbytes(r.tensor) for r in iter_tensors(model))
+
+
+def _child(send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int) -> None:
+    _limit_memory(memory_mb)
+    try:
+        result = _evaluate(model_bytes, model_dir, sizes, seed)
+    except MemoryError:
+        result = LiveResult(skipped=f"the evaluation needs more than {memory_mb} MB")
+    send.send(result)
+    send.close()
+
+
+def _limit_memory(memory_mb: int) -> None:
+    try:
+        import resource
+    except ImportError:  # not on this platform: the time limit still holds
+        return
+    limit = memory_mb * 2**20
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int) -> LiveResult:
+    from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.evaluate.summary import stats
+    from onnxtext.evaluate.synth import SynthesisError, synthesize
+    from onnxtext.proto import ModelProto
+    from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
+
+    model = ModelProto.FromString(model_bytes)
+    if any(is_external(r.tensor) for r in iter_tensors(model)):
+        if model_dir is None:
+            return LiveResult(skipped="the model has external data and no folder to read it from")
+        try:
+            model = load_external(model, model_dir)
+        except ExternalDataError as exc:
+            return LiveResult(skipped=f"the external data cannot be read: {exc}")
+    result = LiveResult()
+    try:
+        made = synthesize(model.graph, sizes=sizes, seed=seed)
+    except SynthesisError as exc:
+        result.skipped = str(exc)
+        return result
+    result.sizes = made.sizes
+    result.inputs = [LiveValue(name, -1, stats(value)) for name, value in made.feeds.items()]
+    try:
+        evaluator = Evaluator(model, seed=seed)
+        outputs = evaluator.run(
+            None, made.feeds, trace=lambda name, index, value: result.values.append(LiveValue(name, index, stats(value)))
+        )
+    except EvaluationError as exc:
+        rec = exc.record
+        result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
+        return result
+    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
+    return result
+

@@ -1,0 +1,1 @@
+"""The language server (``onnxtext lsp``): thin protocol handlers over the analysis core."""

@@ -1,0 +1,159 @@
+"""onnxtext's query results → Language Server Protocol types (diagnostics and fixes: ``diagnostics.render``).
+
+Positions: onnxtext spans are character offsets; the protocol counts 0-based lines and
+UTF-16 code units (``SourceFile.lsp_position``), so non-ASCII text lands right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lsprotocol import types as L
+
+from onnxtext.analysis.complete import Item
+from onnxtext.analysis.outline import Fold, OutlineItem
+from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
+from onnxtext.diagnostics.render import lsp_range
+from onnxtext.analysis.schema_docs import parameter_text, signature_label
+from onnxtext.evaluate.live import LiveResult
+from onnxtext.ir.schemas import OpSchema
+from onnxtext.syntax.span import SourceFile, Span
+
+__all__ = [
+    "completion_items",
+    "document_symbols",
+    "encode_tokens",
+    "folding",
+    "live_lens_title",
+    "signature",
+    "TOKEN_LEGEND",
+]
+
+
+
+_SYMBOL_KINDS = {
+    "model": L.SymbolKind.Module,
+    "graph": L.SymbolKind.Class,
+    "function": L.SymbolKind.Function,
+    "input": L.SymbolKind.Variable,
+    "output": L.SymbolKind.Variable,
+    "initializer": L.SymbolKind.Constant,
+    "node": L.SymbolKind.Field,
+}
+
+
+def document_symbols(items: Sequence[OutlineItem], source: SourceFile) -> list[L.DocumentSymbol]:
+    """The outline as nested document symbols."""
+    return [
+        L.DocumentSymbol(
+            name=item.name or "(unnamed)",
+            kind=_SYMBOL_KINDS.get(item.kind, L.SymbolKind.Object),
+            range=lsp_range(source, item.span),
+            selection_range=lsp_range(source, item.selection),
+            detail=item.detail or None,
+            children=document_symbols(item.children, source) or None,
+        )
+        for item in items
+    ]
+
+
+_FOLD_KINDS = {"comment": L.FoldingRangeKind.Comment, "imports": L.FoldingRangeKind.Imports, "region": L.FoldingRangeKind.Region}
+
+
+def folding(folds: Sequence[Fold]) -> list[L.FoldingRange]:
+    return [L.FoldingRange(start_line=f.start, end_line=f.end, kind=_FOLD_KINDS.get(f.kind)) for f in folds]
+
+
+TOKEN_LEGEND = L.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+_TYPE_INDEX = {name: i for i, name in enumerate(TOKEN_TYPES)}
+_MODIFIER_BIT = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
+
+
+def encode_tokens(tokens: Sequence[Token], source: SourceFile) -> list[int]:
+    """The protocol's relative encoding (UTF-16 columns); a token over several lines is cut per line."""
+    data: list[int] = []
+    prev_line = prev_col = 0
+    text = source.text
+    for token in tokens:
+        kind = _TYPE_INDEX[token.type]
+        bits = 0
+        for m in token.modifiers:
+            bits |= _MODIFIER_BIT[m]
+        start = token.span.start
+        while start < token.span.end:
+            stop = text.find("\n", start, token.span.end)
+            piece_end = token.span.end if stop < 0 else stop
+            line, col = source.lsp_position(start)
+            _, end_col = source.lsp_position(piece_end)
+            if end_col > col:
+                data += [line - prev_line, col - prev_col if line == prev_line else col, end_col - col, kind, bits]
+                prev_line, prev_col = line, col
+            if stop < 0:
+                break
+            start = stop + 1
+    return data
+
+
+_ITEM_KINDS = {
+    "operator": L.CompletionItemKind.Function,
+    "function": L.CompletionItemKind.Method,
+    "attribute": L.CompletionItemKind.Property,
+    "dtype": L.CompletionItemKind.TypeParameter,
+    "value": L.CompletionItemKind.Variable,
+    "key": L.CompletionItemKind.Field,
+    "domain": L.CompletionItemKind.Module,
+}
+
+
+def completion_items(items: Sequence[Item], source: SourceFile, replace: Span) -> list[L.CompletionItem]:
+    """Items replacing the typed prefix; their documentation comes on ``completionItem/resolve``."""
+    where = lsp_range(source, replace)
+    out = []
+    for item in items:
+        text = item.insert if item.insert is not None else item.label
+        out.append(
+            L.CompletionItem(
+                label=item.label,
+                kind=_ITEM_KINDS.get(item.kind, L.CompletionItemKind.Text),
+                detail=item.detail or None,
+                sort_text=item.sort,
+                text_edit=L.TextEdit(where, text),
+                insert_text_format=L.InsertTextFormat.Snippet if item.snippet else L.InsertTextFormat.PlainText,
+                data=item.data,
+            )
+        )
+    return out
+
+
+def live_lens_title(on: bool, result: LiveResult | None) -> str:
+    """The code lens above the graph: run, or what the last live run did."""
+    if not on:
+        return "▶ Run: show live values"
+    if result is None:
+        return "■ Live values: running…"
+    if result.skipped is not None:
+        return f"■ Live values: not run ({result.skipped})"
+    sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
+    made_up = f" on made-up inputs ({sizes})" if sizes else " on made-up inputs"
+    if result.failure is not None:
+        return f"■ Live values: failed{made_up}: {result.failure.message}"
+    return f"■ Live values: {len(result.values)} values{made_up}"
+
+
+def signature(schema: OpSchema, index: int) -> L.SignatureHelp:
+    """One signature with the input being written active (a variadic last input stays active)."""
+    params = [
+        L.ParameterInformation(
+            label=parameter_text(schema, p),
+            documentation=L.MarkupContent(L.MarkupKind.Markdown, ", ".join(schema.allowed_types(p))),
+        )
+        for p in schema.inputs
+    ]
+    active = min(index, len(params) - 1) if params else None
+    if params and index >= len(params) and not schema.inputs[-1].is_variadic:
+        active = None  # more inputs than the operator takes
+    return L.SignatureHelp(
+        signatures=[L.SignatureInformation(label=signature_label(schema), parameters=params, active_parameter=active)],
+        active_signature=0,
+        active_parameter=active,
+    )

@@ -1,0 +1,145 @@
+"""Every diagnostic of one text version, stage by stage, stoppable between stages.
+
+Plain code with plain tests: the server runs it in a worker thread and drops the result
+when a newer version of the text arrived meanwhile.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+from onnxtext.analysis.check import check_proto
+from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.document import Document, parse_document
+from onnxtext.evaluate.live import Budget, LiveResult, run_live
+from onnxtext.io import model_bytes
+from onnxtext.proto import ModelProto
+from onnxtext.syntax.span import Span
+
+__all__ = ["Settings", "Cancelled", "Outcome", "diagnose", "evaluate", "RUNTIME", "RUNTIME_SKIPPED"]
+
+RUNTIME = "R001"
+"""A node failed when the model ran on made-up inputs."""
+RUNTIME_SKIPPED = "R000"
+"""The model was not run (over the budget, an input that cannot be made up)."""
+
+
+@dataclass
+class Settings:
+    """What the user chose (``onnxtext.*`` in the editor's settings)."""
+
+    select: list[str] | None = None
+    ignore: list[str] | None = None
+    debounce_ms: int = 150
+    type_hints: bool = True
+    """Inlay hints with the inferred type of each value."""
+    evaluate_delay_ms: int = 500
+    """Quiet time after the fast diagnostics before the model is run."""
+    evaluate: bool = True
+    """Run the model on made-up inputs and report runtime errors."""
+    budget: Budget = field(default_factory=Budget)
+    sizes: dict[str, int] = field(default_factory=dict)
+    """Sizes of symbolic dimensions for the made-up inputs (``{"N": 4}``)."""
+
+    @classmethod
+    def from_json(cls, value: object) -> Settings:
+        """Settings from the ``onnxtext`` section of the client's configuration; bad values are ignored."""
+        out = cls()
+        if not isinstance(value, dict):
+            return out
+        check = value.get("check")
+        if isinstance(check, dict):
+            out.select = _codes(check.get("select"))
+            out.ignore = _codes(check.get("ignore"))
+        debounce = value.get("debounceMs")
+        if isinstance(debounce, int) and 0 <= debounce <= 5000:
+            out.debounce_ms = debounce
+        hints = value.get("inlayHints")
+        if isinstance(hints, dict) and isinstance(hints.get("types"), bool):
+            out.type_hints = hints["types"]
+        live = value.get("evaluate")
+        if isinstance(live, dict):
+            if isinstance(live.get("enabled"), bool):
+                out.evaluate = live["enabled"]
+            delay = live.get("delayMs")
+            if isinstance(delay, int) and 0 <= delay <= 60_000:
+                out.evaluate_delay_ms = delay
+            seconds = live.get("seconds")
+            memory = live.get("memoryMb")
+            out.budget = Budget(
+                seconds=float(seconds) if isinstance(seconds, (int, float)) and 0 < seconds <= 600 else out.budget.seconds,
+                memory_mb=memory if isinstance(memory, int) and 64 <= memory <= 65536 else out.budget.memory_mb,
+                weights_mb=out.budget.weights_mb,
+            )
+            sizes = live.get("sizes")
+            if isinstance(sizes, dict):
+                out.sizes = {str(k): v for k, v in sizes.items() if isinstance(v, int) and 0 <= v <= 1_000_000}
+        return out
+
+
+def _codes(value: object) -> list[str] | None:
+    if isinstance(value, str):
+        value = value.split(",")
+    if isinstance(value, list):
+        codes = [str(v).strip().upper() for v in value if str(v).strip()]
+        return codes or None
+    return None
+
+
+class Cancelled(Exception):
+    """A newer version superseded the one being diagnosed."""
+
+
+@dataclass
+class Outcome:
+    """One version's analysis: the document and its diagnostics (the evaluator's come later)."""
+
+    document: Document
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    live: LiveResult | None = None
+
+
+def diagnose(text: str, path: str, settings: Settings, cancel: threading.Event | None = None) -> Outcome:
+    """Parse, lower, check and infer ``text``; raises :class:`Cancelled` between stages once ``cancel`` is set."""
+    doc = parse_document(text, "model", path)
+    _stop_if(cancel)
+    diags: list[Diagnostic] = list(doc.diagnostics)
+    if isinstance(doc.proto, ModelProto):
+        # the document's own inference: hover and inlay hints reuse it
+        diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc, inference=doc.inference))
+    diags.sort(key=lambda d: d.offset)
+    return Outcome(doc, diags)
+
+
+def _stop_if(cancel: threading.Event | None) -> None:
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
+
+
+
+def evaluate(
+    outcome: Outcome, settings: Settings, model_dir: str | None, cancel: threading.Event | None = None, live: bool = False
+) -> tuple[LiveResult | None, list[Diagnostic]]:
+    """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it.
+
+    With ``live`` (the user asked for live values) it runs even when evaluation diagnostics are off.
+    """
+    doc = outcome.document
+    if not (settings.evaluate or live) or not doc.ok or not isinstance(doc.proto, ModelProto):
+        return None, []
+    result = run_live(model_bytes(doc.proto), model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel)
+    if cancel is not None and cancel.is_set():
+        return None, []
+    graph = doc.source_map.span("graph")
+    where = Span(graph.start, graph.start) if graph is not None else Span(0, 0)
+    if result.skipped is not None:
+        return result, [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {result.skipped}", where, doc.source)]
+    if result.failure is None:
+        return result, []
+    from onnxtext.evaluate.locate import locate
+
+    span = locate(result.failure.record, doc.source_map) or where
+    sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
+    message = f"{result.failure.message} (running on made-up inputs{': ' + sizes if sizes else ''})"
+    return result, [Diagnostic.at(RUNTIME, Severity.WARNING, message, span, doc.source)]

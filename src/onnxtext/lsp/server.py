@@ -1,0 +1,501 @@
+"""``onnxtext lsp``: the language server. Handlers are thin; the logic lives in plain modules.
+
+Diagnostics are recomputed after each change, debounced per document; a newer version
+cancels the pending run (and the running one between stages), and a result for a
+version that is no longer current is dropped, never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as L
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+
+from onnxtext._version import __version__
+from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.analysis.outline import folding_ranges, outline
+from onnxtext.analysis.complete import call_at, complete, context_at, documentation, values_in_scope
+from onnxtext.analysis.hints import inlay_hints
+from onnxtext.analysis.hover import hover_at
+from onnxtext.analysis.rename import rename_problem
+from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.diagnostics.render import lsp_diagnostic as to_lsp_diagnostic
+from onnxtext.diagnostics.render import lsp_position, lsp_range
+from onnxtext.diagnostics.render import lsp_quick_fixes as quick_fixes
+from onnxtext.diagnostics.render import lsp_text_edits as text_edits
+from onnxtext.diagnostics.render import offset_of as offset_at
+from onnxtext.lsp.convert import (
+    TOKEN_LEGEND,
+    completion_items,
+    document_symbols,
+    encode_tokens,
+    folding,
+    live_lens_title,
+    signature,
+)
+from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
+from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.textdiff import line_edits
+from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
+from onnxtext.ir.schemas import get_schema, latest_opset_version, normalize_domain
+from onnxtext.proto import ModelProto
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.format import format_text
+from onnxtext.syntax.span import SourceFile
+
+__all__ = ["OnnxTextServer", "build_server"]
+
+log = logging.getLogger("onnxtext.lsp")
+
+TOGGLE_LIVE = "onnxtext.toggleLiveValues"
+OPEN_BINARY = "onnxtext/openBinary"
+"""Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
+SAVE_BINARY = "onnxtext/saveBinary"
+"""Request ``{uri, text}`` → ``{written, unchanged, diagnostics}``: the text's model written to the file."""
+
+
+@dataclass
+class _State:
+    """What the server knows of one open document."""
+
+    version: int | None = None
+    task: asyncio.Task[None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    outcome: Outcome | None = None
+    outcome_version: int | None = None
+    live: bool = False
+    """Live values are on: the model runs after each change and every value is shown."""
+
+
+class OnnxTextServer(LanguageServer):
+    """The server: open documents, their latest analysis, the user's settings."""
+
+    def __init__(self) -> None:
+        super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.states: dict[str, _State] = {}
+        self.binaries: dict[str, BinaryView] = {}
+        """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
+
+    # ------------------------------------------------------------ scheduling
+    def schedule(self, uri: str, *, delay: bool = True) -> None:
+        """(Re)diagnose ``uri`` after the debounce delay; a pending or running run is superseded."""
+        state = self.states.setdefault(uri, _State())
+        state.cancel.set()
+        if state.task is not None and not state.task.done():
+            state.task.cancel()
+        state.cancel = threading.Event()
+        wait = self.settings.debounce_ms / 1000 if delay else 0.0
+        state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
+
+    async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
+        if wait:
+            await asyncio.sleep(wait)
+        document = self.workspace.get_text_document(uri)
+        version, text = document.version, document.source
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(
+                None, diagnose, text, _display_path(uri), self.settings, cancel
+            )
+        except Cancelled:
+            return
+        except Exception:  # a bug must not kill the server: log it, say it once, keep serving
+            log.exception("diagnosing %s failed", uri)
+            self.window_log_message(L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log"))
+            return
+        state = self.states.get(uri)
+        if state is None or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return  # superseded while running: a newer run publishes
+        state.outcome, state.outcome_version = outcome, version
+        self.publish(uri, version, outcome)
+        if not ((self.settings.evaluate or state.live) and outcome.document.ok):
+            return
+        await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
+        try:
+            live, found = await asyncio.get_running_loop().run_in_executor(
+                None, evaluate_cancellable, outcome, self.settings, _folder(uri), cancel, state.live
+            )
+        except Exception:  # a bug must not kill the server
+            log.exception("evaluating %s failed", uri)
+            return
+        if cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return
+        outcome.live = live
+        outcome.diagnostics = sorted(outcome.diagnostics + found, key=lambda d: d.offset)
+        self.publish(uri, version, outcome)
+        if state.live:
+            self.refresh_views()
+
+    def refresh_views(self) -> None:
+        """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+        if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
+
+    def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
+        source = outcome.document.source
+        self.text_document_publish_diagnostics(
+            L.PublishDiagnosticsParams(
+                uri=uri,
+                version=version,
+                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in outcome.diagnostics],
+            )
+        )
+
+    def current(self, uri: str) -> Outcome | None:
+        """The analysis of the document's current version, or None if it is not ready."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        if state.outcome_version != self.workspace.get_text_document(uri).version:
+            return None
+        return state.outcome
+
+    def analysis(self, uri: str) -> Outcome:
+        """The analysis of the current version, computed now if the debounced run has not finished."""
+        found = self.current(uri)
+        if found is not None:
+            return found
+        document = self.workspace.get_text_document(uri)
+        outcome = diagnose(document.source, _display_path(uri), self.settings)
+        state = self.states.setdefault(uri, _State())
+        state.outcome, state.outcome_version = outcome, document.version
+        return outcome
+
+    def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
+        """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
+        text = self.workspace.get_text_document(uri).source
+        try:
+            formatted = format_text(text, "model", _display_path(uri))
+        except OnnxTextError as exc:
+            self.window_show_message(
+                L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
+            )
+            return None
+        source = SourceFile(text)
+        edits = line_edits(text, formatted)
+        if within is not None:
+            lo, hi = offset_at(source, within.start), offset_at(source, within.end)
+            edits = [e for e in edits if e.span.start <= hi and e.span.end >= lo]
+        return text_edits(source, edits)
+
+    def forget(self, uri: str) -> None:
+        state = self.states.pop(uri, None)
+        if state is not None:
+            state.cancel.set()
+            if state.task is not None:
+                state.task.cancel()
+        self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _request_path(params: Any) -> str:
+    """The file a custom request names by ``uri`` (a ``file:`` URI)."""
+    uri = getattr(params, "uri", None)
+    if not isinstance(uri, str) or urlparse(uri).scheme != "file":
+        raise JsonRpcInvalidParams("expected a 'uri' of a file")
+    return unquote(urlparse(uri).path)
+
+
+def _folder(uri: str) -> str | None:
+    """The folder of a ``file:`` document (where its external data lives)."""
+    parsed = urlparse(uri)
+    return os.path.dirname(unquote(parsed.path)) if parsed.scheme == "file" else None
+
+
+def _display_path(uri: str) -> str:
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else uri
+
+
+def build_server() -> OnnxTextServer:
+    """A server with every feature registered (one per process)."""
+    server = OnnxTextServer()
+
+    @server.feature(L.INITIALIZE)
+    def initialize(ls: OnnxTextServer, params: L.InitializeParams) -> None:
+        options = params.initialization_options
+        if isinstance(options, dict):
+            ls.settings = Settings.from_json(options.get("onnxtext", options))
+
+    @server.feature(L.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfigurationParams) -> None:
+        value = params.settings
+        if isinstance(value, dict) and "onnxtext" in value:
+            value = value["onnxtext"]
+        ls.settings = Settings.from_json(value)
+        for uri in list(ls.states):
+            ls.schedule(uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, delay=False)
+
+    @server.feature(L.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: OnnxTextServer, params: L.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(
+        L.TEXT_DOCUMENT_CODE_ACTION,
+        L.CodeActionOptions(code_action_kinds=[L.CodeActionKind.QuickFix]),
+    )
+    def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
+        uri = params.text_document.uri
+        outcome = ls.current(uri)
+        if outcome is None:
+            return []
+        version = ls.workspace.get_text_document(uri).version
+        return quick_fixes(outcome.diagnostics, outcome.document.source, uri, version, params.range)
+
+    @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+    def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
+        outcome = ls.analysis(params.text_document.uri)
+        return document_symbols(outline(outcome.document.tree), outcome.document.source)
+
+    @server.feature(L.TEXT_DOCUMENT_FOLDING_RANGE)
+    def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
+        outcome = ls.analysis(params.text_document.uri)
+        return folding(folding_ranges(outcome.document.tree, outcome.document.source))
+
+    @server.feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
+    def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
+        outcome = ls.analysis(params.text_document.uri)
+        opsets, _ = _imports(outcome)
+
+        def deprecated(domain: str, op: str) -> bool:
+            schema = get_schema(op, normalize_domain(domain), opsets.get(normalize_domain(domain)))
+            return schema is not None and schema.deprecated
+
+        tokens = semantic_tokens(outcome.document.tree, deprecated)
+        return L.SemanticTokens(data=encode_tokens(tokens, outcome.document.source))
+
+    @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True))
+    def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        source = SourceFile(text)
+        offset = offset_at(source, params.position)
+        context = context_at(text, offset)
+        outcome = ls.current(uri) or ls.states.get(uri, _State()).outcome  # the last analysis, even if older
+        opsets, functions = _imports(outcome)
+        values = values_in_scope(outcome.document, offset) if outcome is not None and context.kind == "value" else []
+        items = complete(context, opsets, functions, values)
+        return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
+
+    @server.feature(L.COMPLETION_ITEM_RESOLVE)
+    def completion_resolve(ls: OnnxTextServer, item: L.CompletionItem) -> L.CompletionItem:
+        text = documentation(item.data)
+        if text is not None:
+            item.documentation = L.MarkupContent(L.MarkupKind.Markdown, text)
+        return item
+
+    @server.feature(L.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: OnnxTextServer, params: L.CodeLensParams) -> list[L.CodeLens]:
+        uri = params.text_document.uri
+        outcome = ls.analysis(uri)
+        tree = outcome.document.tree
+        graph = getattr(tree, "graph", None)
+        if not isinstance(graph, A.Graph):
+            return []
+        state = ls.states.setdefault(uri, _State())
+        title = live_lens_title(state.live, outcome.live)
+        where = lsp_range(outcome.document.source, graph.name.span)
+        return [L.CodeLens(range=where, command=L.Command(title=title, command=TOGGLE_LIVE, arguments=[uri]))]
+
+    @server.command(TOGGLE_LIVE)
+    def toggle_live(ls: OnnxTextServer, uri: str) -> bool:
+        if uri not in ls.states:
+            return False
+        state = ls.states[uri]
+        state.live = not state.live
+        ls.schedule(uri, delay=False)
+        ls.refresh_views()
+        return state.live
+
+    @server.feature(L.TEXT_DOCUMENT_INLAY_HINT)
+    def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
+        uri = params.text_document.uri
+        state = ls.states.get(uri)
+        outcome = ls.current(uri)
+        if outcome is None or state is None:
+            return []
+        doc = outcome.document
+        live = outcome.live if state.live else None
+        lo, hi = offset_at(doc.source, params.range.start), offset_at(doc.source, params.range.end)
+        found = inlay_hints(doc, ls.settings.type_hints, live)
+        return [L.InlayHint(lsp_position(doc.source, h.offset), h.label, padding_left=True) for h in found if lo <= h.offset <= hi]
+
+    @server.feature(OPEN_BINARY)
+    def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+        path = _request_path(params)
+        try:
+            view = open_binary(path)
+        except OnnxTextError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+        ls.binaries[path] = view
+        return {"text": view.text, "editable": view.editable, "note": view.note}
+
+    @server.feature(SAVE_BINARY)
+    def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+        path = _request_path(params)
+        text = getattr(params, "text", None)
+        if not isinstance(text, str):
+            raise JsonRpcInvalidParams("onnxtext/saveBinary needs 'text'")
+        try:
+            result = save_binary(text, path, opened=ls.binaries.get(path))
+        except OnnxTextError as exc:
+            raise JsonRpcInvalidParams(str(exc)) from None
+        if result.written:
+            ls.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
+        source = SourceFile(text, path)
+        uri = getattr(params, "uri", "")
+        return {
+            "written": result.written,
+            "unchanged": result.unchanged,
+            "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
+        }
+
+    @server.feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]))
+    def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams) -> L.SignatureHelp | None:
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        call = call_at(text, offset_at(SourceFile(text), params.position))
+        if call is None:
+            return None
+        opsets, _ = _imports(ls.current(uri) or ls.states.get(uri, _State()).outcome)
+        domain = normalize_domain(call[0])
+        schema = get_schema(call[1], domain, opsets.get(domain))
+        if schema is None:
+            return None
+        return signature(schema, call[2])
+
+    @server.feature(L.TEXT_DOCUMENT_HOVER)
+    def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
+        uri = params.text_document.uri
+        outcome = ls.analysis(uri)
+        doc = outcome.document
+        live = outcome.live
+        values = {v.name: v.stats.text() for v in live.inputs + live.values} if live is not None else None
+        found = hover_at(doc, offset_at(doc.source, params.position), values.get if values else None)
+        if found is None:
+            return None
+        return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(doc.source, found.span))
+
+    @server.feature(L.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        spans = doc.definition_at(offset_at(doc.source, params.position))
+        return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+    @server.feature(L.TEXT_DOCUMENT_REFERENCES)
+    def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return []
+        spans = doc.references(symbol, include_definitions=params.context.include_declaration)
+        return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+    @server.feature(L.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+    def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams) -> list[L.DocumentHighlight]:
+        doc = ls.analysis(params.text_document.uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return []
+        defined = {(s.start, s.end) for s in doc.references(symbol) if s not in doc.references(symbol, include_definitions=False)}
+        return [
+            L.DocumentHighlight(
+                lsp_range(doc.source, s),
+                L.DocumentHighlightKind.Write if (s.start, s.end) in defined else L.DocumentHighlightKind.Read,
+            )
+            for s in doc.references(symbol)
+        ]
+
+    @server.feature(L.TEXT_DOCUMENT_PREPARE_RENAME)
+    def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams) -> L.Range | None:
+        doc = ls.analysis(params.text_document.uri).document
+        occurrence = doc.symbols.occurrence_at(offset_at(doc.source, params.position))
+        return lsp_range(doc.source, occurrence.span) if occurrence is not None else None
+
+    @server.feature(L.TEXT_DOCUMENT_RENAME)
+    def rename(ls: OnnxTextServer, params: L.RenameParams) -> L.WorkspaceEdit | None:
+        uri = params.text_document.uri
+        doc = ls.analysis(uri).document
+        symbol = doc.symbol_at(offset_at(doc.source, params.position))
+        if symbol is None:
+            return None
+        problem = rename_problem(doc, symbol, params.new_name)
+        if problem is not None:
+            raise JsonRpcInvalidParams(problem)
+        edits = text_edits(doc.source, doc.symbols.rename_edits(symbol, params.new_name))
+        version = ls.workspace.get_text_document(uri).version
+        return L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(L.OptionalVersionedTextDocumentIdentifier(uri, version), list(edits))])
+
+    @server.feature(L.TEXT_DOCUMENT_SELECTION_RANGE)
+    def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[L.SelectionRange]:
+        doc = ls.analysis(params.text_document.uri).document
+        out = []
+        for position in params.positions:
+            chain: L.SelectionRange | None = None
+            seen: set[tuple[int, int]] = set()
+            for node in doc.nodes_at(offset_at(doc.source, position)):  # outermost first
+                key = (node.span.start, node.span.end)
+                if key in seen or key[1] <= key[0]:
+                    continue
+                seen.add(key)
+                chain = L.SelectionRange(lsp_range(doc.source, node.span), chain)
+            out.append(chain or L.SelectionRange(L.Range(position, position)))
+        return out
+
+    @server.feature(L.TEXT_DOCUMENT_FORMATTING)
+    def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
+        return ls.format_edits(params.text_document.uri, None)
+
+    @server.feature(L.TEXT_DOCUMENT_RANGE_FORMATTING)
+    def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+        return ls.format_edits(params.text_document.uri, params.range)
+
+    return server
+
+
+def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
+    """The opsets a text imports and its local functions (from its latest analysis)."""
+    model = outcome.document.proto if outcome is not None else None
+    if not isinstance(model, ModelProto):
+        return {"": latest_opset_version("") or 1}, []
+    opsets = {normalize_domain(o.domain): o.version for o in model.opset_import}
+    return opsets, [(f.domain, f.name, f.overload) for f in model.functions]
+
+
+def _first_error(diags: list[Diagnostic]) -> str:
+    errors = [d for d in diags if d.is_error] or diags
+    return str(errors[0]) if errors else "the text has errors"
+
+
+def serve(tcp: tuple[str, int] | None = None) -> None:
+    """Run the server on stdio, or on a TCP port (for debugging)."""
+    server = build_server()
+    if tcp is not None:
+        server.start_tcp(*tcp)
+    else:
+        server.start_io()
+

@@ -1,0 +1,67 @@
+"""Hover answers: operator schemas for the imported opset, attributes, dtype codes, values, functions."""
+
+from __future__ import annotations
+
+from onnxtext.analysis.hover import hover_at
+from onnxtext.document import parse_document
+
+TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
+g (float[N, 4] x, bool c) => (float[N, 4] y, int64[N, 4] z)
+<float[4] w = {1, 2, 3, 4}>
+{
+   a = Softmax <axis = 1> (x)
+   b = Add (a, w)
+   z = Cast <to = 7> (b)
+   y = local.twice:v1 (b)
+}
+
+<domain: "local", opset_import: ["" : 18], overload: "v1">
+twice (p) => (q) {
+   q = Add (p, p)
+}
+"""
+
+
+def _hover(word: str, nth: int = 0, shift: int = 1) -> str:
+    doc = parse_document(TEXT)
+    assert doc.ok, doc.diagnostics
+    at = -1
+    for _ in range(nth + 1):
+        at = TEXT.index(word, at + 1)
+    found = hover_at(doc, at + shift)
+    assert found is not None, word
+    return found.markdown
+
+
+def test_operator_shows_the_schema_of_the_imported_opset() -> None:
+    text = _hover("Softmax")
+    assert text.startswith("**Softmax** — ai.onnx, version 13 (the model imports opset 18)")
+
+
+def test_attribute_and_dtype_code() -> None:
+    assert _hover("axis").startswith("**axis**: int, default -1")
+    assert _hover("7>", shift=0) == "`7` is **int64** (TensorProto.DataType)"
+
+
+def test_value_shows_inferred_type_and_definition() -> None:
+    text = _hover("a, w", shift=0)
+    assert text.startswith("**a**: `float[N, 4]`")
+    assert "node output, defined at line 5" in text
+    w = _hover("w)", shift=0)
+    assert w.startswith("**w**: `float[4]`") and "initializer" in w
+
+
+def test_live_values_in_the_hover() -> None:
+    doc = parse_document(TEXT)
+    found = hover_at(doc, TEXT.index("a, w"), live=lambda name: "float32[2, 4] min=0 max=1 mean=0.25" if name == "a" else None)
+    assert found is not None and "live value: `float32[2, 4] min=0 max=1 mean=0.25`" in found.markdown
+
+
+def test_local_function_call_shows_its_signature() -> None:
+    text = _hover("twice:v1")
+    assert "twice:v1 (p) => (q)" in text and "1 call" in text
+
+
+def test_nothing_to_say() -> None:
+    doc = parse_document(TEXT)
+    assert hover_at(doc, TEXT.index("{\n   a")) is None

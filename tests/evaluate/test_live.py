@@ -1,0 +1,78 @@
+"""Live runs: values of every node, failures located, budgets enforced in a child process."""
+
+from __future__ import annotations
+
+import onnxtext
+from onnxtext.evaluate.live import Budget, run_live
+from onnxtext.io import model_bytes
+
+from corpus.live_models import RUNAWAY_LOOP
+
+HEAD = '<ir_version: 8, opset_import: ["" : 18]>\n'
+
+
+def _bytes(text: str) -> bytes:
+    return model_bytes(onnxtext.parse_model(HEAD + text))
+
+
+def test_values_of_every_node_and_the_outputs() -> None:
+    result = run_live(_bytes("g (float[N, 3] x) => (float[N, 3] y) {\n a = Abs (x)\n y = Neg (a)\n}"))
+    assert result.failure is None and result.skipped is None
+    assert result.sizes == {"N": 2}
+    assert [(v.name, v.node, v.stats.dtype, v.stats.shape) for v in result.values] == [
+        ("a", 0, "float32", (2, 3)),
+        ("y", 1, "float32", (2, 3)),
+    ]
+    a, y = result.values
+    assert a.stats.min is not None and a.stats.min >= 0 and y.stats.max is not None and y.stats.max <= 0
+    assert [v.name for v in result.outputs] == ["y"]
+
+
+def test_a_failing_node_is_reported_with_its_index() -> None:
+    text = "g (float[N, 3] x, float[4, 5] w) => (float[N, 5] y) {\n a = Abs (x)\n y = MatMul (a, w)\n}"
+    result = run_live(_bytes(text))
+    assert result.failure is not None
+    assert result.failure.node_index == 1 and str(result.failure.path) == "graph/node[1]"
+    assert [v.name for v in result.values] == ["a"]
+
+
+def test_time_budget_stops_a_runaway_loop() -> None:
+    text = RUNAWAY_LOOP
+    result = run_live(_bytes(text), budget=Budget(seconds=2.0))
+    assert result.skipped is not None and "longer than 2 s" in result.skipped
+
+
+def test_memory_budget() -> None:
+    text = (
+        "g (float[1] x) => (float[100000, 100000] y) {\n"
+        " s = Constant <value = int64[2] {100000, 100000}> ()\n"
+        " y = Expand (x, s)\n"
+        "}"
+    )
+    result = run_live(_bytes(text), budget=Budget(seconds=20.0, memory_mb=512))
+    assert result.skipped == "the evaluation needs more than 512 MB"
+
+
+def test_weights_budget_skips_without_running() -> None:
+    big = "float[300000] w = {" + ", ".join(["1"] * 300000) + "}"
+    text = f"g (float[300000] x) => (float[300000] y) <{big}> {{\n y = Add (x, w)\n}}"
+    result = run_live(_bytes(text), budget=Budget(weights_mb=1))
+    assert result.skipped is not None and "exceed" in result.skipped and not result.values
+
+
+def test_inputs_that_cannot_be_made_up() -> None:
+    result = run_live(_bytes("g (x) => (y) {\n y = Identity (x)\n}"))
+    assert result.skipped is not None and "'x'" in result.skipped
+
+
+def test_cancel_stops_the_child_early() -> None:
+    import threading
+    import time
+
+    text = RUNAWAY_LOOP
+    cancel = threading.Event()
+    threading.Timer(1.0, cancel.set).start()
+    start = time.monotonic()
+    result = run_live(_bytes(text), budget=Budget(seconds=60.0), cancel=cancel)
+    assert result.skipped == "cancelled: the text changed"
+    assert time.monotonic() - start < 30  # far below the 60 s budget

@@ -1,0 +1,78 @@
+"""Binary models as text in the editor: open, save back, large models as read-only digests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import onnxtext
+from onnxtext.diagnostics import OnnxTextError
+from onnxtext.io import model_bytes
+from onnxtext.lsp.binary import open_binary, save_binary
+
+MLP = Path(__file__).resolve().parents[2] / "examples" / "mlp.onnxtxt"
+
+
+@pytest.fixture
+def onnx_file(tmp_path: Path) -> Path:
+    path = tmp_path / "mlp.onnx"
+    path.write_bytes(model_bytes(onnxtext.load(MLP)))
+    return path
+
+
+def test_open_and_save_unchanged_keeps_the_bytes(onnx_file: Path) -> None:
+    before = onnx_file.read_bytes()
+    view = open_binary(str(onnx_file))
+    assert view.editable and view.note is None and "MatMul" in view.text
+    result = save_binary(view.text, str(onnx_file), opened=view)
+    assert (result.written, result.unchanged) == (False, True)
+    assert onnx_file.read_bytes() == before
+
+
+def test_foreign_field_order_survives_an_unchanged_save(tmp_path: Path) -> None:
+    onnx = pytest.importorskip("onnx")
+    model = onnx.parser.parse_model('<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) { y = Relu (x) }')
+    data = model.SerializeToString()
+    path = tmp_path / "m.onnx"
+    path.write_bytes(data)
+    view = open_binary(str(path))
+    assert save_binary(view.text, str(path), opened=view).unchanged and path.read_bytes() == data
+
+
+def test_edited_text_is_written_atomically(onnx_file: Path) -> None:
+    view = open_binary(str(onnx_file))
+    edited = view.text.replace("Relu", "Sigmoid")
+    result = save_binary(edited, str(onnx_file), opened=view)
+    assert result.written and not result.unchanged
+    assert [n.op_type for n in onnxtext.load(onnx_file).graph.node].count("Sigmoid") == 1
+
+
+def test_broken_text_writes_nothing(onnx_file: Path) -> None:
+    before = onnx_file.read_bytes()
+    view = open_binary(str(onnx_file))
+    result = save_binary(view.text.replace("MatMul (", "MatMul ((", 1), str(onnx_file), opened=view)
+    assert not result.written and any(d.is_error for d in result.diagnostics)
+    assert onnx_file.read_bytes() == before
+
+
+def test_large_model_opens_read_only_as_digests(tmp_path: Path) -> None:
+    w = np.arange(50_000, dtype=np.float32)
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[50000] x) => (float[50000] y) <float[50000] w = {' + ", ".join(map(str, w.tolist())) + "}> { y = Add (x, w) }"
+    path = tmp_path / "big.onnx"
+    path.write_bytes(model_bytes(onnxtext.parse_model(text)))
+    view = open_binary(str(path), edit_limit=100_000)
+    assert not view.editable and view.note is not None and "read-only" in view.note
+    assert "sha256" in view.text and len(view.text) < 5_000
+    with pytest.raises(OnnxTextError, match="digest view"):
+        save_binary(view.text.replace("Add", "Sub"), str(path), opened=view)
+
+
+def test_not_a_model(tmp_path: Path) -> None:
+    path = tmp_path / "junk.onnx"
+    path.write_bytes(b"\xff\xff\xff\xff garbage")
+    with pytest.raises(OnnxTextError, match="not a valid binary ONNX model"):
+        open_binary(str(path))
+    with pytest.raises(OnnxTextError, match="cannot read"):
+        open_binary(str(tmp_path / "missing.onnx"))
