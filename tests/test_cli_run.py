@@ -117,7 +117,7 @@ def test_shape_mismatch_is_located(tmp_path: Path, capsys: pytest.CaptureFixture
     status, out, err = _run(capsys, str(model), "--input", A23, "--input", B45)
     assert status == 1
     first = err.splitlines()[0]
-    assert first.startswith(f"{model}:5:3: error[E-RUN]: MatMul")
+    assert first.startswith(f"{model}:5:3: error[R002]: MatMul")
     assert "float32[2, 3], float32[4, 5]" in first
     assert "y = MatMul(t, b)" in err and "^" in err
     assert "Traceback" not in err
@@ -131,7 +131,7 @@ def test_error_in_subgraph_and_function_is_located(
     model.write_text(NESTED)
     status, _, err = _run(capsys, str(model), "-i", f"c={cond}", "-i", A23, "-i", B45)
     assert status == 1
-    assert err.startswith(f"{model}:{line}:{col}: error[E-RUN]: MatMul"), err
+    assert err.startswith(f"{model}:{line}:{col}: error[R002]: MatMul"), err
 
 
 def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,7 +140,7 @@ def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.C
     assert cli.main(["parse", str(text), "-o", str(binary)]) == 0
     status, _, err = _run(capsys, str(binary), "--input", A23, "--input", B45)
     assert status == 1
-    assert f"{binary}: error[E-RUN]:" in err
+    assert f"{binary}: error[R002]:" in err
     assert "graph/node[1] (MatMul)" in err
 
 
@@ -254,7 +254,7 @@ def test_wrong_npy_dtype_is_a_located_error(tmp_path: Path, capsys: pytest.Captu
     np.save(tmp_path / "x.npy", np.zeros((2, 4), dtype=np.int64))
     status, _, err = _run(capsys, mlp, "-i", f"X={tmp_path / 'x.npy'}")
     assert status == 1
-    assert "error[E-RUN]: input 'X' is declared float but was fed int64" in err
+    assert "error[R002]: input 'X' is declared float but was fed int64" in err
 
 
 def test_parse_errors_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -274,3 +274,17 @@ def test_build_feeds_casts_to_declared_types() -> None:
     with pytest.raises(InputError, match="twice"):
         build_feeds(["n=[1]", "n=[2]"], [("n", tp)])
     assert parse_input_arg("a=b=c") == ("a", "b=c")
+
+
+def test_evaluation_error_as_diagnostic() -> None:
+    doc = parse_document(BAD_MATMUL, "model", "bad.onnxtxt")
+    feeds = {"a": np.ones((2, 3), np.float32), "b": np.ones((4, 5), np.float32)}
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(doc.proto).run(None, feeds)
+    located = info.value.diagnostic(model=doc.proto, source_map=doc.source_map, source=doc.source)
+    assert located.code == "R002" and located.span is not None and located.path is None
+    assert (located.span.start.line, located.span.start.column) == (5, 3)
+    assert located.message.startswith("MatMul input 1 'b': ") and "(inputs: float32[2, 3], float32[4, 5])" in located.message
+    binary = info.value.diagnostic(model=doc.proto)
+    assert binary.span is None and binary.path == "graph/node[1] (MatMul) input 1 'b'"
+    assert info.value.diagnostics[0].code == "R002" and info.value.diagnostics[0].path == "graph/node[1] (MatMul) input 1 'b'"

@@ -76,3 +76,11 @@ def test_resolve_and_describe() -> None:
     assert describe(model, ProtoPath.parse("graph/node[0]")) == "graph/node[0] (If)"
     assert describe(model, ProtoPath.parse("graph/node[0]/attribute[1]/g")) == "graph/node[0]/attribute[1]/g 'eb'"
     assert describe(model, ProtoPath()) == "model"
+
+
+def test_pickles_as_a_proto_path() -> None:
+    import pickle
+
+    path = ProtoPath.parse("functions[1]/node[2]")
+    copy = pickle.loads(pickle.dumps(path))
+    assert copy == path and isinstance(copy, ProtoPath) and str(copy) == "functions[1]/node[2]"

@@ -1,6 +1,7 @@
 """The schema or model-local function of every node of a text, resolved once per document.
 
-Resolution is the one every consumer uses (:class:`onnxtext.ir.resolve.Resolver`).
+Resolution itself is :class:`~onnxtext.ir.resolve.Resolver`'s, the one the checker,
+inference and the evaluator use too, called through :func:`resolve_node` only.
 """
 
 from __future__ import annotations
@@ -20,17 +21,14 @@ def resolve_node(resolver: Resolver, node: NodeProto, opsets: dict[str, int]) ->
     return resolver.resolve(node, opsets)
 
 
-def _proto_at(model: ModelProto, path: str | None) -> object:
-    return ProtoPath.parse(path).resolve(model) if path is not None else None
-
-
-def _opsets(resolver: Resolver, model: ModelProto, scope: Scope, source_map: SourceMap) -> dict[str, int]:
+def _opsets(resolver: Resolver, scope: Scope, source_map: SourceMap) -> dict[str, int]:
     """The opsets a scope's nodes resolve in: its function's imports, else the model's."""
     root = scope
     while root.parent is not None:
         root = root.parent
     if isinstance(root.node, A.Function):
-        fn = _proto_at(model, source_map.path_of(root.node))
+        path = source_map.path_of(root.node)
+        fn = ProtoPath.parse(path).resolve(resolver.model) if path is not None else None
         return resolver.opsets_of(fn) if isinstance(fn, FunctionProto) else {}
     return resolver.opsets
 
@@ -40,11 +38,12 @@ def node_resolutions(model: ModelProto, symbols: Symbols, source_map: SourceMap)
     resolver = Resolver(model)
     found: dict[A.Node, Resolution] = {}
     for scope in symbols.scopes:
-        opsets = _opsets(resolver, model, scope, source_map)
+        opsets = _opsets(resolver, scope, source_map)
         for node in scope.node.nodes:
             if not isinstance(node, A.Node):
                 continue  # a damaged statement
-            proto = _proto_at(model, source_map.path_of(node))
+            path = source_map.path_of(node)
+            proto = ProtoPath.parse(path).resolve(model) if path is not None else None
             if isinstance(proto, NodeProto):
                 found[node] = resolve_node(resolver, proto, opsets)
     return found

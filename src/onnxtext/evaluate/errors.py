@@ -6,11 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
+from onnxtext.evaluate.locate import locate, readable_path
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.syntax.span import SourceFile
 
 _GRAPH = ProtoPath.parse("graph")
 
-__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "describe_value"]
+__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "RUN_ERROR", "describe_value"]
+
+RUN_ERROR = "R002"
+"""The code of a runtime error with given inputs (``R001`` is a node failing on made-up inputs, in the editor)."""
 
 
 def describe_value(value: Any) -> str:
@@ -73,6 +78,18 @@ class NodeErrorRecord:
             return f" output {self.output_name!r}"
         return ""
 
+    def summary(self) -> str:
+        """The message led by the failing node (and input), ended by what its inputs were:
+        ``MatMul 'mm' input 1 'b': shapes do not match (inputs: float32[2, 3], float32[4, 5])``."""
+        message = self.message
+        if self.op_type and self.node_index is not None:
+            node = f"{self.op_type} {self.node_name!r}" if self.node_name else self.op_type
+            culprit = f" input {self.input_index} {self.input_name!r}" if self.input_index is not None else ""
+            message = f"{node}{culprit}: {message}"
+        if self.input_shapes:
+            message += f" (inputs: {', '.join(self.input_shapes)})"
+        return message
+
 
 class KernelError(ValueError):
     """Raised by a kernel for a semantic error; ``input_index``/``output_index`` point at the culprit."""
@@ -86,17 +103,31 @@ class KernelError(ValueError):
 
 
 class EvaluationError(OnnxTextError):
-    """Evaluation failed at one node (or at a graph input/output); ``.record`` says where."""
+    """Evaluation failed at one node (or at a graph input/output); ``.record`` says where.
+
+    ``.diagnostics`` holds its :meth:`diagnostic` without a text (a readable path); the
+    caller that has the model's text asks :meth:`diagnostic` for one located in it.
+    """
 
     def __init__(self, record: NodeErrorRecord) -> None:
         self.record = record
-        diag = Diagnostic(
-            code="E-EVAL",
-            severity=Severity.ERROR,
-            message=record.message,
-            path=record.location(),
-        )
         text = f"{record.location()}: {record.message}"
         if record.input_shapes:
             text += f" (inputs: {', '.join(record.input_shapes)})"
-        super().__init__(text, [diag])
+        super().__init__(text, [self.diagnostic()])
+
+    def diagnostic(
+        self, *, model: Any = None, source_map: Any = None, source: SourceFile | None = None
+    ) -> Diagnostic:
+        """The error as a :data:`RUN_ERROR` diagnostic on the failing node.
+
+        With the ``source_map`` and ``source`` of the model's text it has the node's span;
+        otherwise (a binary model, or a node the text does not have) a readable path,
+        described in ``model`` when given (``graph/node[1] (MatMul 'mm') input 0 'x'``).
+        """
+        record = self.record
+        span = locate(record, source_map) if source_map is not None and source is not None else None
+        if span is not None and source is not None:
+            return Diagnostic.at(RUN_ERROR, Severity.ERROR, record.summary(), span, source)
+        where = readable_path(record, model) if model is not None else record.location()
+        return Diagnostic(RUN_ERROR, Severity.ERROR, record.summary(), path=where)

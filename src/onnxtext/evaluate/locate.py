@@ -8,11 +8,13 @@ text has; :func:`readable_path` describes it in a binary model.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from onnxtext.evaluate.errors import NodeErrorRecord
 from onnxtext.ir.paths import describe
 from onnxtext.syntax.span import Span
+
+if TYPE_CHECKING:
+    from onnxtext.evaluate.errors import NodeErrorRecord
 
 __all__ = ["locate", "readable_path"]
 

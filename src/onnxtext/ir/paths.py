@@ -9,7 +9,6 @@ path names the model itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from typing import Any, Union
 
@@ -19,8 +18,6 @@ __all__ = ["ProtoPath", "Step", "describe"]
 
 Step = Union[tuple[str], tuple[str, int]]
 """A field (``("graph",)``) or an element of a repeated field (``("node", 3)``)."""
-
-_STEP = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\[(\d+)\])?")
 
 
 class ProtoPath(tuple[Step, ...]):
@@ -38,10 +35,16 @@ class ProtoPath(tuple[Step, ...]):
             return _ROOT
         steps: list[Step] = []
         for part in text.split("/"):
-            m = _STEP.fullmatch(part)
-            if m is None:
+            # str methods rather than a regex per step: source-map lookups parse a path per node
+            name, bracket, rest = part.partition("[")
+            if not (name.isidentifier() and name.isascii()):
                 raise ValueError(f"not a proto path step: {part!r} in {text!r}")
-            steps.append((m.group(1),) if m.group(2) is None else (m.group(1), int(m.group(2))))
+            if not bracket:
+                steps.append((name,))
+            elif rest[-1:] == "]" and rest[:-1].isdigit() and rest[:-1].isascii():
+                steps.append((name, int(rest[:-1])))
+            else:
+                raise ValueError(f"not a proto path step: {part!r} in {text!r}")
         return cls(steps)
 
     def child(self, field: str, index: int | None = None) -> ProtoPath:

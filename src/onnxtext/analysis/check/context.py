@@ -11,8 +11,10 @@ replaces the text of a token (``("attribute_name", 0)``, ``("attribute_type", 0)
 ``("value", "ir_version")``...), :meth:`CheckContext.adding_entry` one that adds a
 ``key: value`` to a header. Without a source (a binary model) a fix has no edits.
 
-Type and shape inference will add a per-scope type table: :class:`Scope` maps each
-visible value name to its :class:`Definition`, the place to hang a ``type`` later.
+What a node calls is :attr:`CheckContext.resolver`'s answer (:mod:`onnxtext.ir.resolve`,
+shared with inference and the evaluator); the type rules read :attr:`CheckContext.inference`,
+given by the caller or computed once. :class:`Scope` maps each visible value name to its
+:class:`Definition`.
 """
 
 from __future__ import annotations
