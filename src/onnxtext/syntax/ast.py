@@ -372,7 +372,9 @@ class ErrorNode(AstNode):
     """A statement the parser could not read: it spans the damaged text, and lowering skips it.
 
     ``kind`` names the statement it stands for (``node``, ``entry``, ``value_info``,
-    ``initializer``, ``attribute``, ``function``). ``defines`` lists the value names the
+    ``initializer``, ``attribute``, ``function``; ``graph`` and ``node_list`` for a body
+    damaged as a whole, inside an otherwise empty graph; ``model`` for a second model in a
+    file, in the model's function list). ``defines`` lists the value names the
     statement appears to define (``a, b = ...`` before the damage), so that analysis can
     count them as defined, of unknown type; ``defines_known`` is False when the damage
     hides which names those are (analysis must then not report undefined names in the scope).
