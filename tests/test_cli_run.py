@@ -13,7 +13,9 @@ from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.evaluate.errors import NodeErrorRecord
-from onnxtext.evaluate.locate import locate, proto_path, readable_path
+from onnxtext.evaluate.errors import EvaluationError
+from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
 from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
 
@@ -115,7 +117,7 @@ def test_shape_mismatch_is_located(tmp_path: Path, capsys: pytest.CaptureFixture
     status, out, err = _run(capsys, str(model), "--input", A23, "--input", B45)
     assert status == 1
     first = err.splitlines()[0]
-    assert first.startswith(f"{model}:5:3: error[E-RUN]: MatMul")
+    assert first.startswith(f"{model}:5:3: error[R002]: MatMul")
     assert "float32[2, 3], float32[4, 5]" in first
     assert "y = MatMul(t, b)" in err and "^" in err
     assert "Traceback" not in err
@@ -129,7 +131,7 @@ def test_error_in_subgraph_and_function_is_located(
     model.write_text(NESTED)
     status, _, err = _run(capsys, str(model), "-i", f"c={cond}", "-i", A23, "-i", B45)
     assert status == 1
-    assert err.startswith(f"{model}:{line}:{col}: error[E-RUN]: MatMul"), err
+    assert err.startswith(f"{model}:{line}:{col}: error[R002]: MatMul"), err
 
 
 def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -138,20 +140,38 @@ def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.C
     assert cli.main(["parse", str(text), "-o", str(binary)]) == 0
     status, _, err = _run(capsys, str(binary), "--input", A23, "--input", B45)
     assert status == 1
-    assert f"{binary}: error[E-RUN]:" in err
+    assert f"{binary}: error[R002]:" in err
     assert "graph/node[1] (MatMul)" in err
 
 
 def test_locate_and_readable_path_direct() -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "then_branch")])
-    assert proto_path(rec, doc.source_map) == "graph/node[0]/attribute[0]/g/node[0]"
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul",
+                          path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]"))
     span = locate(rec, doc.source_map)
     assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=[(0, "else_branch"), (0, "<F>")],
-                          function="F")
-    assert proto_path(rec, doc.source_map) == "functions[0]/node[0]"
-    assert readable_path(rec, doc.proto) == "function F/node[0] (MatMul)"
+    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("functions[0]/node[0]"),
+                          function="F", input_index=1, input_name="w")
+    span = locate(rec, doc.source_map)
+    assert span is not None and NESTED[span.start:span.end].startswith("z = MatMul")
+    assert readable_path(rec, doc.proto) == "functions[0]/node[0] (MatMul) in function 'F' input 1 'w'"
+    # a path the text does not have: the closest enclosing thing it has
+    rec = NodeErrorRecord(message="x", path=ProtoPath.parse("graph/node[0]/attribute[1]/g/output[5]"))
+    span = locate(rec, doc.source_map)
+    assert span is not None and NESTED[span.start:span.end].startswith("eb ()")
+
+
+@pytest.mark.parametrize("cond, path", [
+    ("true", "graph/node[0]/attribute[0]/g/node[0]"),
+    ("false", "functions[0]/node[0]"),
+])
+def test_evaluator_records_the_failing_node_path(cond: str, path: str) -> None:
+    doc = parse_document(NESTED, "model", "n.onnxtxt")
+    a = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(doc.proto).run(None, {"c": np.array(cond == "true"), "a": a, "b": np.ones((4, 5), np.float32)})
+    assert info.value.record.path == ProtoPath.parse(path)
+    assert info.value.record.function == (None if cond == "true" else "F")
 
 
 def test_output_dir_writes_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -234,7 +254,7 @@ def test_wrong_npy_dtype_is_a_located_error(tmp_path: Path, capsys: pytest.Captu
     np.save(tmp_path / "x.npy", np.zeros((2, 4), dtype=np.int64))
     status, _, err = _run(capsys, mlp, "-i", f"X={tmp_path / 'x.npy'}")
     assert status == 1
-    assert "error[E-RUN]: input 'X' is declared float but was fed int64" in err
+    assert "error[R002]: input 'X' is declared float but was fed int64" in err
 
 
 def test_parse_errors_are_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -254,3 +274,17 @@ def test_build_feeds_casts_to_declared_types() -> None:
     with pytest.raises(InputError, match="twice"):
         build_feeds(["n=[1]", "n=[2]"], [("n", tp)])
     assert parse_input_arg("a=b=c") == ("a", "b=c")
+
+
+def test_evaluation_error_as_diagnostic() -> None:
+    doc = parse_document(BAD_MATMUL, "model", "bad.onnxtxt")
+    feeds = {"a": np.ones((2, 3), np.float32), "b": np.ones((4, 5), np.float32)}
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(doc.proto).run(None, feeds)
+    located = info.value.diagnostic(model=doc.proto, source_map=doc.source_map, source=doc.source)
+    assert located.code == "R002" and located.span is not None and located.path is None
+    assert (located.span.start.line, located.span.start.column) == (5, 3)
+    assert located.message.startswith("MatMul input 1 'b': ") and "(inputs: float32[2, 3], float32[4, 5])" in located.message
+    binary = info.value.diagnostic(model=doc.proto)
+    assert binary.span is None and binary.path == "graph/node[1] (MatMul) input 1 'b'"
+    assert info.value.diagnostics[0].code == "R002" and info.value.diagnostics[0].path == "graph/node[1] (MatMul) input 1 'b'"

@@ -34,8 +34,11 @@ KINDS = ENTRY_POINTS
 
 @dataclass
 class Document:
-    """A parsed text: its AST, the protobuf it denotes (None if it has errors), diagnostics, source map.
+    """A parsed text: its AST, the protobuf it denotes, diagnostics, source map.
 
+    The tree and the protobuf are always there: with errors, damaged statements are
+    :class:`ast.ErrorNode` in the tree and left out of the protobuf (a best effort:
+    every intact statement lowers as it would in the undamaged text).
     ``diagnostics`` are those of parsing and lowering; :attr:`check_diagnostics` adds the
     checker's (inference's type and shape errors among them), :attr:`all_diagnostics` all.
     """
@@ -156,31 +159,28 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
     tree = result.tree
     if kind == "node_list" and isinstance(tree, tuple):
         tree = tree[0]
-    proto: Any = None
-    source_map = SourceMap()
-    if tree is not None:
-        lw = Lowering(result.source)
-        if kind == "model":
-            assert isinstance(tree, A.Model)
-            proto = lw.model(tree)
-        elif kind == "graph":
-            proto = lw.graph(tree, GraphProto(), "graph")
-        elif kind == "function":
-            proto = lw.function(tree, FunctionProto(), "function")
-        elif kind == "node":
-            proto = NodeProto()
+    lw = Lowering(result.source)
+    proto: Any
+    if kind == "model":
+        assert isinstance(tree, A.Model)
+        proto = lw.model(tree)
+    elif kind == "graph":
+        proto = lw.graph(tree, GraphProto(), "graph")
+    elif kind == "function":
+        # A function text damaged beyond its body is one error node: an empty function stands for it.
+        proto = lw.function(tree, FunctionProto(), "function") if isinstance(tree, A.Function) else FunctionProto()
+    elif kind == "node":
+        proto = NodeProto()
+        if isinstance(tree, A.Node):
             lw.node(tree, proto, "node")
-        else:
-            holder = GraphProto()
-            lw.nodes(tree, holder.node, "nodes")
-            proto = list(holder.node)
-        diags.extend(lw.diagnostics)
-        source_map = lw.source_map
+    else:
+        holder = GraphProto()
+        lw.nodes(tree, holder.node, "nodes")
+        proto = list(holder.node)
+    diags.extend(lw.diagnostics)
+    source_map = lw.source_map
     diags.sort(key=lambda d: d.offset)
-    doc = Document(kind, result.source, tree, proto, diags, source_map)
-    if not doc.ok:
-        doc.proto = None
-    return doc
+    return Document(kind, result.source, tree, proto, diags, source_map)
 
 
 def _typed(kind: str, text: str, path: str) -> Any:

@@ -70,9 +70,9 @@ def test_inference_runs_once_for_types_and_checking(monkeypatch: pytest.MonkeyPa
         return original(model, **kwargs)
 
     monkeypatch.setattr(infer_module, "infer_model", counting)
-    import onnxtext.analysis.infer.diagnose as diagnose
+    import onnxtext.analysis.check.context as context  # where a check without a given inference runs it
 
-    monkeypatch.setattr(diagnose, "infer_model", counting)
+    monkeypatch.setattr(context, "infer_model", counting)
     text = MODEL.replace("t = Mul(x, w)", "t = Mul(x, c)")  # a type error inference finds (E702 or E701)
     d = doc(text)
     assert d.types
@@ -81,12 +81,16 @@ def test_inference_runs_once_for_types_and_checking(monkeypatch: pytest.MonkeyPa
     assert len(calls) == 1
 
 
-def test_a_broken_text_has_symbols_but_no_model_analyses() -> None:
-    text = MODEL.replace("t = Mul(x, w)", "t = Mul(x w)")
+def test_a_broken_text_is_analysed_where_it_is_intact() -> None:
+    text = MODEL.replace("t = Mul(x, w)", "t Mul(x, w) ]]")  # no '=': the statement is lost
     d = doc(text)
-    assert not d.ok and d.proto is None
-    assert d.types == {} and d.resolutions == {} and d.check_diagnostics == []
-    assert [x.code for x in d.all_diagnostics] == [x.code for x in d.diagnostics]
+    assert not d.ok and d.proto is not None  # the best-effort model: the damaged node left out
+    ops = [n.op_type for n in d.proto.graph.node]
+    assert "Mul" not in ops and ops  # every other statement is there
+    # the damaged statement still defines 't': no "undefined" or "never produced" for it
+    assert not [x for x in d.check_diagnostics if "'t'" in x.message]
+    assert d.types and d.resolutions  # intact statements have types and resolutions
+    assert [x.code for x in d.all_diagnostics if x.code.startswith("P")] == [x.code for x in d.diagnostics if x.code.startswith("P")]
     # what the parser kept still answers queries
     assert places(d, d.definition_at(offset(d, 8, 18))) == [(3, 11)]
 

@@ -41,3 +41,12 @@ def test_onnx_model_is_accepted() -> None:
     )
     (diag,) = check(model)
     assert diag.code == "E301" and diag.path == "graph/node[0] (Rleu) op_type"
+
+
+def test_one_rule_per_file() -> None:
+    import onnxtext.analysis.check.rules as package
+
+    modules = {rule.__module__ for rule in RULES}
+    assert len(modules) == len(RULES)
+    files = {p.stem for p in Path(package.__file__).parent.glob("*.py") if not p.stem.startswith("_")}
+    assert files == {m.rsplit(".", 1)[1] for m in modules}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from checkutil import VALID, diagnostics, located
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
@@ -98,3 +99,34 @@ def test_binary_model_paths() -> None:
     diags = check_proto(doc.proto, select=["E702"])
     assert [d.code for d in diags] == ["E702"]
     assert "graph/node[0] (Add) input 1" in str(diags[0])
+
+
+def test_given_inference_is_used_and_not_recomputed() -> None:
+    from onnxtext import parse_model
+    from onnxtext.analysis.check import check_proto
+    from onnxtext.analysis.infer.engine import infer_model
+    from onnxtext.analysis.infer.node import Issue
+
+    model = parse_model(VALID)
+    inference = infer_model(model)
+    inference.issues.append(Issue("E703", "made up by the test", "graph/node[1]", 0))
+    found = check_proto(model, select=["E7"], inference=inference)
+    assert [(d.code, d.message, d.path) for d in found] == [("E703", "made up by the test", "graph/node[1] (Relu) input 0")]
+    assert check_proto(model, select=["E7"]) == []  # without it, inference runs afresh (nothing is cached globally)
+
+
+def test_inference_runs_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxtext.analysis.check.context as context
+    from onnxtext.analysis.infer.engine import infer_model
+
+    calls: list[object] = []
+
+    def counting(model: object) -> object:
+        calls.append(model)
+        return infer_model(model)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "infer_model", counting)
+    diagnostics(g("  y = Add(a, b)", "float[2] a, int64[2] b"), "E7")
+    assert len(calls) == 1
+    diagnostics(VALID, "E301")  # no type rule selected: no inference
+    assert len(calls) == 1

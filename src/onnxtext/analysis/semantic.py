@@ -113,12 +113,12 @@ class _Tokens:
             self.visit(n.body)
 
     def visit_Graph(self, g: A.Graph) -> None:
-        inits = {i.info.name.value for i in (g.inputs or []) + (g.initializers or []) if isinstance(i, A.Initializer) and i.body is not None}
+        inits = {i.info.name.value for i in [*(g.inputs or []), *(g.initializers or [])] if isinstance(i, A.Initializer) and i.body is not None}
         self.initializers.append(self.initializers[-1] | inits)
         if g.props is not None:
             self.visit(g.props)
         self.add(g.name, "function", "declaration")
-        for item in (g.inputs or []) + list(g.outputs) + (g.initializers or []):
+        for item in [*(g.inputs or []), *g.outputs, *(g.initializers or [])]:
             self.visit(item)
         for node in g.nodes:
             self.visit(node)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar, Union
 
@@ -278,7 +278,7 @@ class Symbols:
 def function_key(f: A.Function) -> FunctionKey:
     """The (domain, name, overload) a function's header gives it."""
     domain = overload = ""
-    for entry in f.header.entries if f.header is not None else []:
+    for entry in A.intact(f.header.entries) if f.header is not None else []:
         if isinstance(entry.value, A.Str) and entry.key.value in ("domain", "overload"):
             if entry.key.value == "domain":
                 domain = entry.value.text
@@ -400,7 +400,7 @@ class _Builder:
             if isinstance(found, ValueSymbol) and found.scope is scope:
                 found.is_output = True
 
-    def body(self, scope: Scope, nodes: list[A.Node]) -> None:
+    def body(self, scope: Scope, nodes: Sequence[A.Node | A.ErrorNode]) -> None:
         """Node outputs first (a use before its definition still resolves here), then uses and nested graphs."""
         for node in nodes:
             if isinstance(node, A.ErrorNode):

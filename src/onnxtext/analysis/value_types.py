@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.infer import Inference, ValueType, from_type_proto
 from onnxtext.analysis.symbols import Scope, Symbols, ValueSymbol
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.lowering.lower import SourceMap
 from onnxtext.proto import FunctionProto
 from onnxtext.syntax import ast as A
@@ -20,14 +20,13 @@ def value_types(symbols: Symbols, inference: Inference, source_map: SourceMap) -
     signature and value-info list declare. Graphs inference did not enter (the branches
     of a node it has no shape function for) give nothing.
     """
-    protos = CheckContext(inference.model)  # for proto_at: the function a scope was lowered to
     found: dict[ValueSymbol, ValueType] = {}
     for scope in symbols.scopes:
         path = source_map.path_of(scope.node)
         if path is None:
             continue
         if isinstance(scope.node, A.Function):
-            fn = protos.proto_at(path)
+            fn = ProtoPath.parse(path).resolve(inference.model)  # the function the scope was lowered to
             graph_types = _declared(fn) if isinstance(fn, FunctionProto) else {}
         else:
             graph_types = inference.graphs.get(path, {})

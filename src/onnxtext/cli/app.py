@@ -43,10 +43,11 @@ class _Reporter:
         self.stream = stream if stream is not None else sys.stderr
         self.failed = False
 
-    def diagnostics(self, diags: Sequence[Diagnostic]) -> None:
+    def diagnostics(self, diags: Sequence[Diagnostic], *, file: str | None = None) -> None:
+        """Render ``diags``; ``file`` heads those without a source (a binary model's)."""
         for diag in diags:
             self.failed |= diag.is_error
-            print(render_diagnostic(diag), file=self.stream)
+            print(render_diagnostic(diag, file=file), file=self.stream)
 
     def error(self, where: str, message: str) -> None:
         self.failed = True
@@ -425,24 +426,12 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
 
 
 def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: _Reporter) -> None:
-    from onnxtext.diagnostics import Severity
-    from onnxtext.evaluate.locate import locate, readable_path
-
-    record = exc.record
-    where = readable_path(record, model)
-    message = record.message
-    if record.op_type and record.node_index is not None:
-        node = f"{record.op_type} {record.node_name!r}" if record.node_name else record.op_type
-        detail = f" input {record.input_index} {record.input_name!r}" if record.input_index is not None else ""
-        message = f"{node}{detail}: {message}"
-    if record.input_shapes:
-        message += f" (inputs: {', '.join(record.input_shapes)})"
-    span = locate(record, doc.source_map) if doc is not None else None
-    if span is not None:
-        report.diagnostics([Diagnostic.at("E-RUN", Severity.ERROR, message, span, doc.source)])
-    else:  # a binary model (or a node the text does not have): the readable proto path
-        report.failed = True
-        report.note(f"{_display(path)}: error[E-RUN]: {message} (at {where})")
+    """An evaluation error as its R002 diagnostic: at the node in a text, at a readable path in a binary model."""
+    if doc is not None:
+        diag = exc.diagnostic(model=model, source_map=doc.source_map, source=doc.source)
+    else:
+        diag = exc.diagnostic(model=model)
+    report.diagnostics([diag], file=_display(path))
 
 
 def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:

@@ -6,8 +6,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
+from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.ir.paths import ProtoPath
+from onnxtext.syntax.span import SourceFile
 
-__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "describe_value"]
+_GRAPH = ProtoPath.parse("graph")
+
+__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "RUN_ERROR", "describe_value"]
+
+RUN_ERROR = "R002"
+"""The code of a runtime error with given inputs (``R001`` is a node failing on made-up inputs, in the editor)."""
 
 
 def describe_value(value: Any) -> str:
@@ -29,10 +37,11 @@ def describe_value(value: Any) -> str:
 class NodeErrorRecord:
     """Where and why evaluation failed.
 
-    ``node_index`` is the index in the graph that holds the node; ``path`` lists the
-    enclosing nodes from the top graph (``[(3, "body"), (0, "then_branch")]`` means
-    node 3 of the main graph, its attribute ``body``, ...), empty for the main graph.
-    ``function`` names the model-local function whose body holds the node, if any.
+    ``path`` is the :class:`ProtoPath` of what failed: a node (``graph/node[3]/attribute[0]/g/node[1]``,
+    ``functions[1]/node[2]`` for a node of a model-local function's body), a graph input
+    (``graph/input[0]``), a graph output (``graph/node[3]/attribute[0]/g/output[1]``) or a
+    graph. ``node_index`` is the failing node's index in its graph (``None`` when no node
+    failed); ``function`` names the model-local function whose body holds it, if any.
     """
 
     message: str
@@ -45,31 +54,41 @@ class NodeErrorRecord:
     output_index: int | None = None
     output_name: str | None = None
     input_shapes: list[str] = field(default_factory=list)
-    path: list[tuple[int, str]] = field(default_factory=list)
+    path: ProtoPath = field(default_factory=lambda: _GRAPH)
     function: str | None = None
     cause: str | None = None
 
     def location(self) -> str:
-        parts = [f"node[{i}].{attr}" for i, attr in self.path]
-        if self.function:
-            parts.insert(0, f"function {self.function}")
+        """``graph/node[1] (MatMul 'mm') input 0 'x'``: the path with what is at it, without the model."""
+        loc = str(self.path) or "graph"
         if self.node_index is not None:
             what = self.op_type or "?"
             if self.node_name:
                 what += f" {self.node_name!r}"
-            parts.append(f"node[{self.node_index}] ({what})")
-        else:
-            parts.append("graph")
-        loc = "graph/" + "/".join(parts) if parts else "graph"
+            loc += f" ({what})"
+        return loc + self.detail()
+
+    def detail(self) -> str:
+        """`` input 0 'x'`` / `` output 1 'y'``: the value of the node (or graph) that is at fault."""
         if self.input_index is not None:
-            loc += f" input {self.input_index}"
-            if self.input_name:
-                loc += f" {self.input_name!r}"
-        elif self.output_index is not None:
-            loc += f" output {self.output_index}"
-            if self.output_name:
-                loc += f" {self.output_name!r}"
-        return loc
+            return f" input {self.input_index}" + (f" {self.input_name!r}" if self.input_name else "")
+        if self.output_index is not None:
+            return f" output {self.output_index}" + (f" {self.output_name!r}" if self.output_name else "")
+        if self.node_index is None and self.output_name:
+            return f" output {self.output_name!r}"
+        return ""
+
+    def summary(self) -> str:
+        """The message led by the failing node (and input), ended by what its inputs were:
+        ``MatMul 'mm' input 1 'b': shapes do not match (inputs: float32[2, 3], float32[4, 5])``."""
+        message = self.message
+        if self.op_type and self.node_index is not None:
+            node = f"{self.op_type} {self.node_name!r}" if self.node_name else self.op_type
+            culprit = f" input {self.input_index} {self.input_name!r}" if self.input_index is not None else ""
+            message = f"{node}{culprit}: {message}"
+        if self.input_shapes:
+            message += f" (inputs: {', '.join(self.input_shapes)})"
+        return message
 
 
 class KernelError(ValueError):
@@ -84,17 +103,31 @@ class KernelError(ValueError):
 
 
 class EvaluationError(OnnxTextError):
-    """Evaluation failed at one node (or at a graph input/output); ``.record`` says where."""
+    """Evaluation failed at one node (or at a graph input/output); ``.record`` says where.
+
+    ``.diagnostics`` holds its :meth:`diagnostic` without a text (a readable path); the
+    caller that has the model's text asks :meth:`diagnostic` for one located in it.
+    """
 
     def __init__(self, record: NodeErrorRecord) -> None:
         self.record = record
-        diag = Diagnostic(
-            code="E-EVAL",
-            severity=Severity.ERROR,
-            message=record.message,
-            path=record.location(),
-        )
         text = f"{record.location()}: {record.message}"
         if record.input_shapes:
             text += f" (inputs: {', '.join(record.input_shapes)})"
-        super().__init__(text, [diag])
+        super().__init__(text, [self.diagnostic()])
+
+    def diagnostic(
+        self, *, model: Any = None, source_map: Any = None, source: SourceFile | None = None
+    ) -> Diagnostic:
+        """The error as a :data:`RUN_ERROR` diagnostic on the failing node.
+
+        With the ``source_map`` and ``source`` of the model's text it has the node's span;
+        otherwise (a binary model, or a node the text does not have) a readable path,
+        described in ``model`` when given (``graph/node[1] (MatMul 'mm') input 0 'x'``).
+        """
+        record = self.record
+        span = locate(record, source_map) if source_map is not None and source is not None else None
+        if span is not None and source is not None:
+            return Diagnostic.at(RUN_ERROR, Severity.ERROR, record.summary(), span, source)
+        where = readable_path(record, model) if model is not None else record.location()
+        return Diagnostic(RUN_ERROR, Severity.ERROR, record.summary(), path=where)

@@ -10,7 +10,9 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
-from onnxtext.evaluate.registry import KernelInfo, canonical_domain, lookup
+from onnxtext.evaluate.registry import KernelInfo, lookup
+from onnxtext.ir.paths import ProtoPath
+from onnxtext.ir.resolve import Resolver
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "TraceEntry", "CompiledGraph"]
@@ -62,10 +64,14 @@ class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
     __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function")
+                 "input_types", "output_types", "is_function", "path", "function")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
+        self.path = path
+        """Where the graph is in the model (``graph/node[3]/attribute[0]/g``, ``functions[1]``)."""
+        self.function = function
+        """The model-local function whose body holds this graph (``None`` outside functions)."""
         self.input_names: list[str] = []
         self.output_names: list[str] = []
         self.initializers: dict[str, Any] = {}
@@ -78,14 +84,12 @@ class CompiledGraph:
 class BoundGraph:
     """A subgraph attribute bound to the enclosing scope; call it with its inputs."""
 
-    __slots__ = ("graph", "outer", "evaluator", "path")
+    __slots__ = ("graph", "outer", "evaluator")
 
-    def __init__(self, graph: CompiledGraph, outer: Mapping[str, Any], evaluator: Evaluator,
-                 path: list[tuple[int, str]]) -> None:
+    def __init__(self, graph: CompiledGraph, outer: Mapping[str, Any], evaluator: Evaluator) -> None:
         self.graph = graph
         self.outer = outer
         self.evaluator = evaluator
-        self.path = path
 
     @property
     def input_names(self) -> list[str]:
@@ -101,7 +105,7 @@ class BoundGraph:
         env.update(g.initializers)
         for name, value in zip(g.input_names, inputs):
             env[name] = value
-        return self.evaluator._run_steps(g, env, self.path, None, None)
+        return self.evaluator._run_steps(g, env, None)
 
 
 class KernelContext:
@@ -109,12 +113,13 @@ class KernelContext:
 
     __slots__ = ("evaluator", "step", "n_outputs", "opset", "path", "input_types")
 
-    def __init__(self, evaluator: Evaluator, step: Step, path: list[tuple[int, str]]) -> None:
+    def __init__(self, evaluator: Evaluator, step: Step, path: ProtoPath) -> None:
         self.evaluator = evaluator
         self.step = step
         self.n_outputs = len(step.outputs)
         self.opset = step.version
         self.path = path
+        """The node's proto path."""
         self.input_types: list[int | None] = step.input_types
 
     def rng(self, seed: float | None = None) -> np.random.Generator:
@@ -176,22 +181,19 @@ class Evaluator:
         self.model = load_model(model)
         self.seed = seed
         self._rng = np.random.default_rng(seed)
-        self.opsets: dict[str, int] = {}
-        for op in self.model.opset_import:
-            self.opsets[canonical_domain(op.domain)] = int(op.version)
-        self.functions: dict[tuple[str, str], Any] = {}
-        for f in self.model.functions:
-            self.functions[(f.domain, f.name)] = f
+        self.resolver = Resolver(self.model)
+        self.opsets: dict[str, int] = self.resolver.opsets
         self._fn_cache: dict[Any, CompiledGraph] = {}
-        self.graph = self._compile_graph(self.model.graph, self.opsets, [])
+        self._fn_depth = 0
+        self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"))
         self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
         self.output_names = list(self.graph.output_names)
 
     # -- compilation ------------------------------------------------------------------
 
-    def _compile_graph(self, graph: Any, opsets: dict[str, int],
-                       path: list[tuple[int, str]], outer_types: dict[str, int] | None = None) -> CompiledGraph:
-        cg = CompiledGraph(graph.name)
+    def _compile_graph(self, graph: Any, opsets: dict[str, int], path: ProtoPath,
+                       outer_types: dict[str, int] | None = None, function: str | None = None) -> CompiledGraph:
+        cg = CompiledGraph(graph.name, path, function)
         # element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name
         types: dict[str, int] = dict(outer_types or {})
         for vi in list(graph.input) + list(graph.value_info) + list(graph.output):
@@ -201,8 +203,8 @@ class Evaluator:
         for init in graph.initializer:
             if init.data_type in _AMBIGUOUS:
                 types[init.name] = int(init.data_type)
-        for init in graph.initializer:
-            cg.initializers[init.name] = self._decode_or_fail(init, path)
+        for k, init in enumerate(graph.initializer):
+            cg.initializers[init.name] = self._decode_or_fail(init, path.child("initializer", k), function)
         for sp in graph.sparse_initializer:
             cg.initializers[sp.values.name] = tensor_value(sp)
         cg.input_names = [i.name for i in graph.input]
@@ -210,20 +212,20 @@ class Evaluator:
         cg.output_names = [o.name for o in graph.output]
         cg.output_types = [o.type if o.HasField("type") else None for o in graph.output]
         for index, node in enumerate(graph.node):
-            step = self._compile_node(index, node, opsets, path, None, types=types)
+            step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
         return cg
 
-    def _decode_or_fail(self, tensor: Any, path: list[tuple[int, str]]) -> Any:
+    def _decode_or_fail(self, tensor: Any, path: ProtoPath, function: str | None) -> Any:
         try:
             return tensor_value(tensor)
         except _WRAPPED as exc:
             raise EvaluationError(NodeErrorRecord(
-                message=f"cannot decode initializer {tensor.name!r}: {exc}", path=list(path))) from exc
+                message=f"cannot decode initializer {tensor.name!r}: {exc}", path=path, function=function)) from exc
 
     def _compile_node(self, index: int, node: Any, opsets: dict[str, int],
-                      path: list[tuple[int, str]], fn_attrs: dict[str, Any] | None,
-                      fn_name: str | None = None, types: dict[str, int] | None = None) -> Step:
+                      graph: CompiledGraph, fn_attrs: dict[str, Any] | None,
+                      types: dict[str, int] | None = None) -> Step:
         step = Step()
         step.index = index
         step.op_type = node.op_type
@@ -231,13 +233,15 @@ class Evaluator:
         step.name = node.name
         step.inputs = list(node.input)
         step.outputs = list(node.output)
-        dom = canonical_domain(node.domain)
-        version = opsets.get(dom)
+        resolution = self.resolver.resolve(node, opsets)
+        dom = resolution.domain
+        version = resolution.version
         if version is None and dom == "ai.onnx.ml":
             version = 5
         step.version = version
         attrs: dict[str, Any] = {}
-        for a in node.attribute:
+        node_path = graph.path.child("node", index)
+        for j, a in enumerate(node.attribute):
             if a.ref_attr_name:
                 if fn_attrs is None or a.ref_attr_name not in fn_attrs:
                     continue
@@ -247,16 +251,18 @@ class Evaluator:
                 a2 = a
                 name = a.name
             if a2.type in (5, 10):  # GRAPH, GRAPHS
-                sub_path = path + [(index, name)]
+                # a graph passed to a function by reference is located at the reference
+                sub_path = node_path.child("attribute", j)
                 if a2.type == 5:
-                    step.graph_attrs[name] = self._compile_graph(a2.g, opsets, sub_path, types)
+                    step.graph_attrs[name] = self._compile_graph(a2.g, opsets, sub_path / "g", types, graph.function)
                 else:
-                    attrs[name] = [self._compile_graph(g, opsets, sub_path, types) for g in a2.graphs]
+                    attrs[name] = [self._compile_graph(g, opsets, sub_path.child("graphs", k), types, graph.function)
+                                   for k, g in enumerate(a2.graphs)]
                 continue
             try:
                 attrs[name] = attribute_value(a2)
             except _WRAPPED as exc:
-                raise self._error(step, path, f"bad attribute {name!r}: {exc}", exc) from exc
+                raise self._error(step, graph, f"bad attribute {name!r}: {exc}", exc) from exc
         step.attrs = attrs
         if types is not None:
             step.input_types = [types.get(n) for n in step.inputs]
@@ -265,9 +271,9 @@ class Evaluator:
                 for a in node.attribute:
                     if a.name == "value" and a.t.data_type in _AMBIGUOUS:
                         types[node.output[0]] = int(a.t.data_type)
-        func = self.functions.get((node.domain, node.op_type))
-        if func is not None:
-            step.function = self._compile_function(func, node, fn_attrs, path, index)
+        if resolution.function is not None and resolution.function_index is not None:
+            step.function = self._compile_function(
+                resolution.function, resolution.function_index, node, fn_attrs, graph, index)
             return step
         info = lookup(dom, node.op_type, version)
         if info is None:
@@ -276,7 +282,7 @@ class Evaluator:
                 msg = f"no kernel for {dom or 'ai.onnx'}::{node.op_type}{ver}: only newer versions are implemented"
             else:
                 msg = f"no kernel for operator {dom + '::' if dom else ''}{node.op_type}{ver}"
-            raise self._error(step, path, msg, None, function=fn_name)
+            raise self._error(step, graph, msg, None)
         if info.attr_names is not None:
             unknown = set(attrs) - info.attr_names
             for u in unknown:
@@ -284,8 +290,8 @@ class Evaluator:
         step.info = info
         return step
 
-    def _compile_function(self, func: Any, node: Any, outer_fn_attrs: dict[str, Any] | None,
-                          path: list[tuple[int, str]], index: int) -> CompiledGraph:
+    def _compile_function(self, func: Any, func_index: int, node: Any, outer_fn_attrs: dict[str, Any] | None,
+                          caller: CompiledGraph, index: int) -> CompiledGraph:
         # attributes of this call: defaults from the function, then the node's own
         call_attrs: dict[str, Any] = {}
         for a in func.attribute_proto:
@@ -296,24 +302,28 @@ class Evaluator:
                     call_attrs[a.name] = outer_fn_attrs[a.ref_attr_name]
             else:
                 call_attrs[a.name] = a
-        opsets = dict(self.opsets)
-        for op in func.opset_import:
-            opsets[canonical_domain(op.domain)] = int(op.version)
-        key = (func.domain, func.name, tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
+        # A function body sees its own imports; the model's fill in the domains it forgets to
+        # import (the checker reports those, E302), so that such a model still runs.
+        opsets = {**self.opsets, **self.resolver.opsets_of(func)}
+        key = (id(func), tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
         cached = self._fn_cache.get(key)
         if cached is not None:
             return cached
-        if len(self._fn_cache) > 10000 or len(path) > 50:
-            raise EvaluationError(NodeErrorRecord(message=f"function {func.name!r} recursion too deep",
-                                                  node_index=index, op_type=node.op_type, path=list(path)))
-        cg = CompiledGraph(func.name)
+        if len(self._fn_cache) > 10000 or self._fn_depth > 50:
+            raise EvaluationError(NodeErrorRecord(
+                message=f"function {func.name!r} recursion too deep", node_index=index, op_type=node.op_type,
+                path=caller.path.child("node", index), function=caller.function))
+        cg = CompiledGraph(func.name, ProtoPath().child("functions", func_index), func.name)
         cg.is_function = True
         cg.input_names = list(func.input)
         cg.output_names = list(func.output)
         self._fn_cache[key] = cg
-        for i, n in enumerate(func.node):
-            cg.steps.append(self._compile_node(i, n, opsets, path + [(index, f"<{func.name}>")],
-                                               call_attrs, func.name))
+        self._fn_depth += 1
+        try:
+            for i, n in enumerate(func.node):
+                cg.steps.append(self._compile_node(i, n, opsets, cg, call_attrs))
+        finally:
+            self._fn_depth -= 1
         return cg
 
     # -- running ----------------------------------------------------------------------
@@ -326,22 +336,23 @@ class Evaluator:
         for i, name in enumerate(g.input_names):
             if name in feeds:
                 env[name] = v = _as_value(feeds[name])
-                _check_input(i, name, v, g.input_types[i])
+                _check_input(g.path.child("input", i), i, name, v, g.input_types[i])
             elif name not in env:
                 raise EvaluationError(NodeErrorRecord(
-                    message=f"missing input {name!r}", input_index=i, input_name=name))
+                    message=f"missing input {name!r}", input_index=i, input_name=name,
+                    path=g.path.child("input", i)))
         for name in feeds:
             if name not in env:
                 env[name] = _as_value(feeds[name])  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
         wanted = list(output_names) if output_names is not None else g.output_names
         with np.errstate(all="ignore"):
-            self._run_steps(g, env, [], trace, None)
+            self._run_steps(g, env, trace)
         result = []
         for name in wanted:
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",
-                                                      output_name=name))
+                                                      output_name=name, path=g.path))
             result.append(env[name])
         return result
 
@@ -351,20 +362,19 @@ class Evaluator:
         self.run(None, feeds, trace=lambda n, i, v: entries.append(TraceEntry(n, i, v)))
         return entries
 
-    def _run_steps(self, g: CompiledGraph, env: dict[str, Any], path: list[tuple[int, str]],
-                   trace: TraceCallback | None, fn_name: str | None) -> list[Any]:
+    def _run_steps(self, g: CompiledGraph, env: dict[str, Any], trace: TraceCallback | None) -> list[Any]:
         for step in g.steps:
             try:
                 args = [env[n] if n else None for n in step.inputs]
             except KeyError:
                 for i, n in enumerate(step.inputs):
                     if n and n not in env:
-                        raise self._error(step, path, f"input {n!r} has no value (not computed before this node)",
+                        raise self._error(step, g, f"input {n!r} has no value (not computed before this node)",
                                           None, input_index=i, input_name=n) from None
                 raise
             results: Sequence[Any]
             if step.function is not None:
-                results = self._call_function(step, args, path)
+                results = self._call_function(step, args)
             else:
                 info = step.info
                 assert info is not None
@@ -372,28 +382,27 @@ class Evaluator:
                 if step.graph_attrs:
                     kw = dict(kw)
                     for name, sub in step.graph_attrs.items():
-                        kw[name] = BoundGraph(sub, env, self, path + [(step.index, name)])
+                        kw[name] = BoundGraph(sub, env, self)
                 if info.wants_ctx:
                     kw = dict(kw)
-                    kw["ctx"] = KernelContext(self, step, path)
+                    kw["ctx"] = KernelContext(self, step, g.path.child("node", step.index))
                 try:
                     res = info.fn(*args, **kw)
                 except EvaluationError:
                     raise
                 except KernelError as exc:
-                    raise self._error(step, path, str(exc), exc, args=args, input_index=exc.input_index,
-                                      output_index=exc.output_index, function=fn_name) from exc
+                    raise self._error(step, g, str(exc), exc, args=args, input_index=exc.input_index,
+                                      output_index=exc.output_index) from exc
                 except _WRAPPED as exc:
-                    raise self._error(step, path, f"{type(exc).__name__}: {exc}", exc, args=args,
-                                      function=fn_name) from exc
+                    raise self._error(step, g, f"{type(exc).__name__}: {exc}", exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
             outs = step.outputs
             for i, name in enumerate(outs):
                 if not name:
                     continue
                 if i >= len(results):
-                    raise self._error(step, path, f"the kernel produced {len(results)} output(s); output {i} is missing",
-                                      None, args=args, output_index=i, output_name=name, function=fn_name)
+                    raise self._error(step, g, f"the kernel produced {len(results)} output(s); output {i} is missing",
+                                      None, args=args, output_index=i, output_name=name)
                 v = results[i]
                 if isinstance(v, np.generic):
                     v = np.asarray(v)
@@ -401,27 +410,26 @@ class Evaluator:
                 if trace is not None:
                     trace(name, step.index, v)
         out = []
-        for name in g.output_names:
+        for i, name in enumerate(g.output_names):
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(
-                    message=f"graph output {name!r} was not computed", output_name=name, path=list(path),
-                    function=fn_name))
+                    message=f"graph output {name!r} was not computed", output_index=i, output_name=name,
+                    path=g.path.child("output", i), function=g.function))
             out.append(env[name])
         return out
 
-    def _call_function(self, step: Step, args: list[Any], path: list[tuple[int, str]]) -> list[Any]:
+    def _call_function(self, step: Step, args: list[Any]) -> list[Any]:
         fg = step.function
         assert fg is not None
         env: dict[str, Any] = {}
         for i, name in enumerate(fg.input_names):
             if name:
                 env[name] = args[i] if i < len(args) else None
-        return self._run_steps(fg, env, path + [(step.index, f"<{fg.name}>")], None, fg.name)
+        return self._run_steps(fg, env, None)
 
-    def _error(self, step: Step, path: list[tuple[int, str]], message: str, exc: BaseException | None, *,
+    def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
                args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None,
-               function: str | None = None) -> EvaluationError:
+               output_index: int | None = None, output_name: str | None = None) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -437,14 +445,14 @@ class Evaluator:
             output_index=output_index,
             output_name=output_name,
             input_shapes=[describe_value(a) for a in args] if args is not None else [],
-            path=list(path),
-            function=function,
+            path=graph.path.child("node", step.index),
+            function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
         )
         return EvaluationError(rec)
 
 
-def _check_input(index: int, name: str, value: Any, tp: Any) -> None:
+def _check_input(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:
     """Raise EvaluationError when a fed tensor's element type or rank contradicts the declaration."""
     if tp is None or not isinstance(value, np.ndarray) or tp.WhichOneof("value") != "tensor_type":
         return
@@ -456,19 +464,19 @@ def _check_input(index: int, name: str, value: Any, tp: Any) -> None:
         if not ok:
             raise EvaluationError(NodeErrorRecord(
                 message=f"input {name!r} is declared {T.TYPE_NAMES.get(et, et)} but was fed {value.dtype}",
-                input_index=index, input_name=name, input_shapes=[describe_value(value)]))
+                input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
     if tt.HasField("shape"):
         dims = tt.shape.dim
         if len(dims) != value.ndim:
             raise EvaluationError(NodeErrorRecord(
                 message=f"input {name!r} is declared with rank {len(dims)} but was fed shape {list(value.shape)}",
-                input_index=index, input_name=name, input_shapes=[describe_value(value)]))
+                input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
         for k, d in enumerate(dims):
             if d.HasField("dim_value") and d.dim_value != value.shape[k]:
                 raise EvaluationError(NodeErrorRecord(
                     message=f"input {name!r} dimension {k} is declared {d.dim_value} but was fed shape "
                             f"{list(value.shape)}",
-                    input_index=index, input_name=name, input_shapes=[describe_value(value)]))
+                    input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
 
 
 def _as_value(v: Any) -> Any:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.evaluate.summary import Stats
+from onnxtext.ir.paths import ProtoPath
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
@@ -47,7 +48,8 @@ class Failure:
 
     message: str
     node_index: int | None
-    path: tuple[tuple[int, str], ...]
+    path: ProtoPath
+    """Of what failed (see :class:`~onnxtext.evaluate.errors.NodeErrorRecord`)."""
     function: str | None
     record: Any = None
 
@@ -185,7 +187,7 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
         )
     except EvaluationError as exc:
         rec = exc.record
-        result.failure = Failure(rec.message, rec.node_index, tuple(rec.path), rec.function, rec)
+        result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
         return result
     result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
     return result

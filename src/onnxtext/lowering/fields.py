@@ -114,7 +114,7 @@ Special = Callable[[Message, A.PropEntry, FieldSink], bool]
 
 def apply_entries(
     msg: Message,
-    entries: Sequence[A.PropEntry],
+    entries: Sequence[A.PropEntry | A.ErrorNode],
     sink: FieldSink,
     path: str,
     *,
@@ -127,7 +127,7 @@ def apply_entries(
     header's file-wide defaults; ``extra_keys`` are offered in suggestions.
     """
     desc = msg.DESCRIPTOR
-    for entry in entries:
+    for entry in A.intact(entries):
         if special is not None and special(msg, entry, sink):
             continue
         key = entry.key.value

@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
+from onnxtext.ir.walk import iter_graphs
 from onnxtext.weights.external import iter_tensors
 from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
 from onnxtext.proto import (
@@ -481,29 +482,6 @@ def _is_canonical_nan32(f: float) -> bool:
     return struct.pack("<f", f) == struct.pack("<f", float("nan"))
 
 
-def _all_graphs(m: ModelProto) -> Iterable[GraphProto]:
-    stack = [m.graph]
-    for f in m.functions:
-        for n in f.node:
-            stack.extend(_subgraphs(n))
-    while stack:
-        g = stack.pop()
-        yield g
-        for n in g.node:
-            stack.extend(_subgraphs(n))
-
-
-def _subgraphs(n: NodeProto) -> list[GraphProto]:
-    out: list[GraphProto] = []
-    for a in n.attribute:
-        if a.HasField("g"):
-            out.append(a.g)
-        out.extend(a.graphs)
-    return out
-
-
 def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
-    for g in _all_graphs(m):
-        yield from g.node
-    for f in m.functions:
-        yield from f.node
+    for site in iter_graphs(m):
+        yield from site.proto.node

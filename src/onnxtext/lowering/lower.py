@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 from google.protobuf.message import Message
@@ -194,12 +195,12 @@ class Lowering:
         proto = ModelProto()
         if m.header is not None:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
-            for entry in m.header.entries:
+            for entry in A.intact(m.header.entries):
                 self._model_key(proto, entry, self.sink)
             apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
             self._mark("header", m.header)
         self.graph(m.graph, proto.graph, "graph")
-        for i, f in enumerate(m.functions, len(proto.functions)):  # after any functions the header gave
+        for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
             self.function(f, proto.functions.add(), f"functions[{i}]")
         return proto
 
@@ -225,7 +226,7 @@ class Lowering:
         self._mark(path, g)
         proto.name = self.name(g.name)
         if g.inputs is not None:
-            for i, item in enumerate(g.inputs):
+            for i, item in enumerate(A.intact(g.inputs)):
                 vi = proto.input.add()
                 ipath = f"{path}/input[{i}]"
                 self.value_info(item.info, vi, ipath)
@@ -236,12 +237,12 @@ class Lowering:
                     t.name = vi.name
                     self.tensor_data(t, item.info.type, item.body, item.info.span)
                     self._mark(f"{path}/initializer[{k}]", item)
-        for i, out in enumerate(g.outputs):
+        for i, out in enumerate(A.intact(g.outputs)):
             opath = f"{path}/output[{i}]"
             self.value_info(out, proto.output.add(), opath)
             self._mark(opath, out)
         if g.initializers is not None:
-            for item in g.initializers:
+            for item in A.intact(g.initializers):
                 if item.body is not None:
                     tpath = f"{path}/initializer[{len(proto.initializer)}]"
                     t = proto.initializer.add()
@@ -283,7 +284,7 @@ class Lowering:
         """``encoding: raw|typed`` of a tensor's property block, if given."""
         if props is None:
             return None
-        for entry in props.entries:
+        for entry in A.intact(props.entries):
             if entry.key.value == ENCODING_KEY:
                 v = entry.value
                 if isinstance(v, A.Word) and v.value in ("raw", "typed"):
@@ -291,8 +292,8 @@ class Lowering:
                 self.error(BAD_HEADER, f"'{ENCODING_KEY}' takes 'raw' or 'typed'", v.span)
         return None
 
-    def nodes(self, nodes: list[A.Node], container: Any, path: str) -> None:
-        for i, n in enumerate(nodes, len(container)):  # after any nodes a function's header gave
+    def nodes(self, nodes: Sequence[A.Node | A.ErrorNode], container: Any, path: str) -> None:
+        for i, n in enumerate(A.intact(nodes), len(container)):  # after any nodes a function's header gave
             self.node(n, container.add(), f"{path}/node[{i}]")
 
     # ------------------------------------------------------------ names and types
@@ -479,7 +480,7 @@ class Lowering:
         proto.op_type = n.op_type.value
         if n.overload is not None:
             proto.overload = n.overload.value
-        for i, a in enumerate(n.attributes):
+        for i, a in enumerate(A.intact(n.attributes)):
             self.attribute(a, proto.attribute.add(), f"{path}/attribute[{i}]")
         for i_ in n.inputs:
             proto.input.append(self.name(i_))
@@ -658,21 +659,21 @@ class Lowering:
         if f.header is not None:
             apply_entries(proto, f.header.entries, self.sink, path)
         proto.name = self.name(f.name)
-        for a in f.attributes or []:
+        for a in A.intact(f.attributes or []):
             if a.value is None and a.type_name is None:
                 proto.attribute.append(self.name(a.name))
             else:
                 k = len(proto.attribute_proto)
                 self.attribute(a, proto.attribute_proto.add(), f"{path}/attribute_proto[{k}]")
-        for vi in f.inputs:
+        for vi in A.intact(f.inputs):
             proto.input.append(self.name(vi.name))
             if vi.type is not None:
                 self._function_value_info(vi, proto, path)
-        for vi in f.outputs:
+        for vi in A.intact(f.outputs):
             proto.output.append(self.name(vi.name))
             if vi.type is not None:
                 self._function_value_info(vi, proto, path)
-        for vi in f.value_infos or []:
+        for vi in A.intact(f.value_infos or []):
             self._function_value_info(vi, proto, path)
         self.nodes(f.nodes, proto.node, path)
         return proto

@@ -7,13 +7,14 @@ to ``lower.py``. Nodes built by ``lift.py`` from a protobuf have ``NO_SPAN``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Union
+from typing import TypeVar, Union
 
 from onnxtext.syntax.span import NO_SPAN, Span
 
 __all__ = [
+    "intact",
     "AstNode",
     "Ident",
     "Str",
@@ -114,6 +115,14 @@ def walk(node: AstNode) -> Iterator[AstNode]:
         stack.extend(reversed(list(current.children())))
 
 
+_T = TypeVar("_T")
+
+
+def intact(items: Sequence[_T | ErrorNode]) -> list[_T]:
+    """The statements of a list that parsed: its :class:`ErrorNode` items left out."""
+    return [x for x in items if not isinstance(x, ErrorNode)]
+
+
 # ---------------------------------------------------------------- leaves
 
 
@@ -167,7 +176,7 @@ class PropList(AstNode):
 
 @dataclass(slots=True, eq=False)
 class PropDict(AstNode):
-    entries: list[PropEntry]
+    entries: Sequence[PropEntry | ErrorNode]
 
 
 @dataclass(slots=True, eq=False)
@@ -191,7 +200,7 @@ class PropEntry(AstNode):
 class Props(AstNode):
     """A header ``< ... >`` or an extension block ``@{ ... }``."""
 
-    entries: list[PropEntry]
+    entries: Sequence[PropEntry | ErrorNode]
     header: bool = False
 
 
@@ -363,7 +372,9 @@ class ErrorNode(AstNode):
     """A statement the parser could not read: it spans the damaged text, and lowering skips it.
 
     ``kind`` names the statement it stands for (``node``, ``entry``, ``value_info``,
-    ``initializer``, ``attribute``, ``function``). ``defines`` lists the value names the
+    ``initializer``, ``attribute``, ``function``; ``graph`` and ``node_list`` for a body
+    damaged as a whole, inside an otherwise empty graph; ``model`` for a second model in a
+    file, in the model's function list). ``defines`` lists the value names the
     statement appears to define (``a, b = ...`` before the damage), so that analysis can
     count them as defined, of unknown type; ``defines_known`` is False when the damage
     hides which names those are (analysis must then not report undefined names in the scope).
@@ -382,7 +393,7 @@ class Node(AstNode):
     domain: list[Ident]
     op_type: Ident
     overload: Ident | None
-    attributes: list[Attribute]
+    attributes: Sequence[Attribute | ErrorNode]
     attributes_after: bool
     inputs: list[Ident]
     props: Props | None = None
@@ -394,10 +405,10 @@ class Node(AstNode):
 class Graph(AstNode):
     props: Props | None
     name: Ident
-    inputs: list[Initializer] | None
-    outputs: list[ValueInfo]
-    initializers: list[Initializer] | None
-    nodes: list[Node]
+    inputs: Sequence[Initializer | ErrorNode] | None
+    outputs: Sequence[ValueInfo | ErrorNode]
+    initializers: Sequence[Initializer | ErrorNode] | None
+    nodes: Sequence[Node | ErrorNode]
     comments: list[Comment] = field(default_factory=list)
     end_comments: list[Comment] = field(default_factory=list)
 
@@ -406,11 +417,11 @@ class Graph(AstNode):
 class Function(AstNode):
     header: Props | None
     name: Ident
-    attributes: list[Attribute] | None
-    inputs: list[ValueInfo]
-    outputs: list[ValueInfo]
-    value_infos: list[ValueInfo] | None
-    nodes: list[Node]
+    attributes: Sequence[Attribute | ErrorNode] | None
+    inputs: Sequence[ValueInfo | ErrorNode]
+    outputs: Sequence[ValueInfo | ErrorNode]
+    value_infos: Sequence[ValueInfo | ErrorNode] | None
+    nodes: Sequence[Node | ErrorNode]
     comments: list[Comment] = field(default_factory=list)
     end_comments: list[Comment] = field(default_factory=list)
 
@@ -419,7 +430,7 @@ class Function(AstNode):
 class Model(AstNode):
     header: Props | None
     graph: Graph
-    functions: list[Function]
+    functions: Sequence[Function | ErrorNode]
     comments: list[Comment] = field(default_factory=list)
     end_comments: list[Comment] = field(default_factory=list)
 

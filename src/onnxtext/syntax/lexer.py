@@ -40,11 +40,16 @@ class Comment:
 
 @dataclass(frozen=True, slots=True)
 class LexError:
-    """A character sequence that is no token."""
+    """A character sequence that is no token, or a slip read as the token that was meant.
+
+    ``replacement`` (when not None) is the text that fixes the slip; ``help`` says so.
+    """
 
     message: str
     start: int
     end: int
+    replacement: str | None = None
+    help: str = ""
 
 
 KEYWORDS = {
@@ -80,37 +85,75 @@ _TOKEN_RE = re.compile(
   | (?P<COMMENT>\#[^\n]*)
   | (?P<NUMLIST>\{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\})
   | (?P<NUMBER>0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
-  | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*(?!\w))
   | (?P<STRING>"(?:[^"\\]|\\.)*")
   | (?P<PUNCT>=>|@\{|[<>()\[\]{},:=.?@])
   | (?P<BADSTRING>"(?:[^"\\]|\\.)*\\?\Z)
+  | (?P<UNAME>[^\W\d]\w*)
+  | (?P<SQSTRING>'(?:[^'\\\n]|\\.)*')
+  | (?P<SLIPARROW>->)
   | (?P<ERROR>.)
     """,
     re.VERBOSE | re.DOTALL,
 )
 
 
-def tokenize(text: str, comments: list[Comment] | None = None, errors: list[LexError] | None = None) -> Iterator[Tok]:
-    """Yield the tokens of ``text``; comments and lexical errors go to the given lists."""
+def tokenize(
+    text: str, comments: list[Comment] | None = None, errors: list[LexError] | None = None, pos: int = 0
+) -> Iterator[Tok]:
+    """Yield the tokens of ``text`` from offset ``pos``; comments and lexical errors go to the given lists.
+
+    Common slips are read as the token that was meant, with a lexical error that says
+    how to write it: ``->`` for ``=>``, ``'single'`` quotes, unquoted non-ASCII names,
+    and a string left open at the end of the text (closed at the end of its line).
+    """
     punct = _PUNCT
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup
-        if kind == "WS":
-            continue
-        start, end = m.span()
-        if kind == "IDENT" or kind == "NUMBER" or kind == "STRING" or kind == "NUMLIST":
-            yield Tok(kind, m.group(), start, end)
-        elif kind == "PUNCT":
-            value = m.group()
-            yield Tok(punct[value], value, start, end)
-        elif kind == "COMMENT":
-            if comments is not None:
-                comments.append(Comment(m.group()[1:], start, end))
-        elif kind == "BADSTRING":
-            if errors is not None:
-                errors.append(LexError("string literal is not closed: expected '\"' before the end of the text", start, end))
-        elif errors is not None:
-            errors.append(LexError(f"unexpected character {m.group()!r}", start, end))
+    at: int | None = pos
+    while at is not None:
+        restart = None
+        for m in _TOKEN_RE.finditer(text, at):
+            kind = m.lastgroup
+            if kind == "WS":
+                continue
+            start, end = m.span()
+            if kind == "IDENT" or kind == "NUMBER" or kind == "STRING" or kind == "NUMLIST":
+                yield Tok(kind, m.group(), start, end)
+            elif kind == "PUNCT":
+                value = m.group()
+                yield Tok(punct[value], value, start, end)
+            elif kind == "COMMENT":
+                if comments is not None:
+                    comments.append(Comment(m.group()[1:], start, end))
+            elif kind == "BADSTRING":
+                # Close it at the end of its line so that the rest of the text is still read.
+                eol = text.find("\n", start)
+                stop = len(text) if eol < 0 else eol
+                if errors is not None:
+                    where = "line" if eol >= 0 else "text"
+                    errors.append(
+                        LexError(f"string literal is not closed: expected '\"' before the end of the {where}", start, stop, text[start:stop] + '"', "close the string")
+                    )
+                yield Tok("STRING", text[start:stop] + '"', start, stop)
+                restart = eol if eol >= 0 else None
+                break
+            elif kind == "UNAME":
+                value = m.group()
+                if errors is not None:
+                    errors.append(LexError("names outside [A-Za-z0-9_] must be quoted", start, end, f'"{value}"', "quote the name"))
+                yield Tok("IDENT", value, start, end)
+            elif kind == "SQSTRING":
+                value = m.group()
+                if errors is not None:
+                    double = '"' + value[1:-1].replace('"', '\\"') + '"'
+                    errors.append(LexError("strings use double quotes", start, end, double, "write the string in double quotes"))
+                yield Tok("STRING", value, start, end)
+            elif kind == "SLIPARROW":
+                if errors is not None:
+                    errors.append(LexError("write '=>' for the arrow of a signature", start, end, "=>", "write '=>'"))
+                yield Tok("ARROW", "->", start, end)
+            elif errors is not None:
+                errors.append(LexError(f"unexpected character {m.group()!r}", start, end))
+        at = restart
 
 
 STRING_ESCAPES = {

@@ -2,12 +2,16 @@
 
 Lark compiles the grammar into its parse table once (lazily); this module feeds it
 the tokens of ``lexer.py`` and builds the AST in the reduce callbacks, so no parse
-tree is ever materialised. On a syntax error it records a located diagnostic, blanks
-the offending line and parses again, so independent errors are all reported.
+tree is ever materialised. On a syntax error it records a located diagnostic and
+recovers inside the loop (see :class:`_Run`), so the tree is always complete and
+independent errors are all reported.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +22,7 @@ import lark
 from lark.parsers.lalr_analysis import Shift
 
 from onnxtext.syntax import ast as A
-from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.syntax.lexer import KEYWORDS, Comment, LexError, Tok, tokenize, unescape_string
 from onnxtext.syntax.span import SourceFile, Span
 
@@ -32,6 +36,7 @@ SYNTAX = "P001"
 LEXICAL = "P002"
 BAD_STRING = "P003"
 UNKNOWN_ESCAPE = "P004"
+SECOND_MODEL = "P005"
 
 
 def grammar_path() -> Path:
@@ -49,7 +54,7 @@ def grammar_text() -> str:
 
 @dataclass
 class ParseResult:
-    """The AST (None if nothing could be built), every diagnostic, and the comments seen."""
+    """The AST (always built; damaged statements are :class:`ast.ErrorNode`), every diagnostic, the comments."""
 
     tree: Any
     diagnostics: list[Diagnostic]
@@ -128,6 +133,8 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         super().__init__(visit_tokens=False)
         self.diags: list[Diagnostic] = []
         self.source: SourceFile | None = None
+        # Spans of second models in the text (see ``_second_model``).
+        self.models: list[Span] = []
 
     # -- helpers
     def _string(self, tok: Tok) -> bytes:
@@ -165,8 +172,8 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def props(self, c: list[Any]) -> A.Props:
         return A.Props(_span(c), c[1] or [])
 
-    def prop_entries(self, c: list[Any]) -> list[A.PropEntry]:
-        return [x for x in c if isinstance(x, A.PropEntry)]
+    def prop_entries(self, c: list[Any]) -> list[A.PropEntry | A.ErrorNode]:
+        return [x for x in c if isinstance(x, (A.PropEntry, A.ErrorNode))]
 
     def prop_entry(self, c: list[Any]) -> A.PropEntry:
         return A.PropEntry(_span(c), self._ident(c[0]), c[2])
@@ -283,24 +290,28 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
     def value_info(self, c: list[Any]) -> A.ValueInfo:
         return A.ValueInfo(_span(c), c[0], c[1], c[2])
 
-    def value_infos(self, c: list[Any]) -> list[A.ValueInfo]:
-        return [x for x in c if isinstance(x, A.ValueInfo)]
+    def value_infos(self, c: list[Any]) -> list[A.ValueInfo | A.ErrorNode]:
+        return [x for x in c if isinstance(x, (A.ValueInfo, A.ErrorNode))]
+
+    def vi_item(self, c: list[Any]) -> A.ValueInfo:
+        value: A.ValueInfo = c[0]
+        return value
 
     fparams = value_infos
 
     def graph_item(self, c: list[Any]) -> A.Initializer:
         return A.Initializer(_span(c), c[0], c[2])
 
-    def graph_items(self, c: list[Any]) -> list[A.Initializer]:
-        return [x for x in c if isinstance(x, A.Initializer)]
+    def graph_items(self, c: list[Any]) -> list[A.Initializer | A.ErrorNode]:
+        return [x for x in c if isinstance(x, (A.Initializer, A.ErrorNode))]
 
     def graph_inputs(self, c: list[Any]) -> list[A.Initializer]:
         return c[1] or []
 
     graph_inits = graph_inputs
 
-    def node_list(self, c: list[Any]) -> tuple[list[A.Node], Span]:
-        return ([x for x in c[1:-1] if isinstance(x, A.Node)], _span(c))
+    def node_list(self, c: list[Any]) -> tuple[list[A.Node | A.ErrorNode], Span]:
+        return ([x for x in c[1:-1] if isinstance(x, (A.Node, A.ErrorNode))], _span(c))
 
     def _graph(self, c: list[Any], name: A.Ident) -> A.Graph:
         # [props] name [graph_inputs] ARROW LPAR [value_infos] RPAR [graph_inits] node_list
@@ -353,8 +364,8 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
             return (parts[:-1], parts[-1], self._ident(overload), _span(c))
         return (parts[:-1], parts[-1], None, _span(c))
 
-    def attributes(self, c: list[Any]) -> tuple[list[A.Attribute], Span]:
-        return ([x for x in c if isinstance(x, A.Attribute)], _span(c))
+    def attributes(self, c: list[Any]) -> tuple[list[A.Attribute | A.ErrorNode], Span]:
+        return ([x for x in c if isinstance(x, (A.Attribute, A.ErrorNode))], _span(c))
 
     def node(self, c: list[Any]) -> A.Node:
         # [label] ids EQUAL op_name [attributes] LPAR ids RPAR [attributes] [props]
@@ -427,16 +438,77 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
         type_name = self._ident(c[2]) if c[2] is not None else None
         return A.Attribute(_span(c), c[0], type_name, c[4], c[5])
 
-    def function_attrs(self, c: list[Any]) -> list[A.Attribute]:
-        return [x for x in c if isinstance(x, A.Attribute)]
+    def function_attrs(self, c: list[Any]) -> list[A.Attribute | A.ErrorNode]:
+        return [x for x in c if isinstance(x, (A.Attribute, A.ErrorNode))]
 
     def function_vis(self, c: list[Any]) -> list[A.ValueInfo]:
         return c[1] or []
 
-    def function(self, c: list[Any]) -> A.Function:
+    def function(self, c: list[Any]) -> A.Function | A.ErrorNode:
         # [header] name [function_attrs] LPAR [fparams] RPAR ARROW LPAR [fparams] RPAR [function_vis] node_list
         nodes, _ = c[11]
-        return A.Function(_span(c), c[0], c[1], c[2], c[4] or [], c[8] or [], c[10], nodes)
+        header = c[0]
+        if header is not None and any(isinstance(e, A.PropEntry) and e.key.value == "ir_version" for e in header.entries):
+            return self._second_model(_span(c), header.span)
+        return A.Function(_span(c), header, c[1], c[2], c[4] or [], c[8] or [], c[10], nodes)
+
+    def _second_model(self, span: Span, header: Span) -> A.ErrorNode:
+        """A model header after the first model: the file holds two models (one diagnostic, no more)."""
+        self.models.append(span)
+        self.diags.append(
+            Diagnostic.at(
+                SECOND_MODEL,
+                Severity.ERROR,
+                "a file holds one model; a second model starts here",
+                header,
+                self.source,
+                fix=Fix("split the file: put each model in a file of its own"),
+            )
+        )
+        return A.ErrorNode(span, "model")
+
+    # -- damaged statements: the ERROR token the driver injects carries the ast.ErrorNode
+    def _damaged(self, c: list[Any], kind: str) -> A.ErrorNode:
+        node: A.ErrorNode = c[0].node
+        node.kind = kind
+        if kind in ("value_info", "initializer", "graph", "node_list"):
+            # A damaged signature item or body hides which names the scope has.
+            node.defines, node.defines_known = [], False
+        elif kind != "node":
+            node.defines, node.defines_known = [], True
+        return node
+
+    def error_node(self, c: list[Any]) -> A.ErrorNode:
+        return self._damaged(c, "node")
+
+    def error_entry(self, c: list[Any]) -> A.ErrorNode:
+        return self._damaged(c, "entry")
+
+    def error_initializer(self, c: list[Any]) -> A.ErrorNode:
+        return self._damaged(c, "initializer")
+
+    def error_value_info(self, c: list[Any]) -> A.ErrorNode:
+        return self._damaged(c, "value_info")
+
+    def error_attribute(self, c: list[Any]) -> A.ErrorNode:
+        return self._damaged(c, "attribute")
+
+    def error_function(self, c: list[Any]) -> A.ErrorNode:
+        node = self._damaged(c, "function")
+        source = self.source
+        match = _MODEL_HEADER.match(source.text, node.span.start) if source is not None else None
+        if match is not None:
+            return self._second_model(node.span, Span(node.span.start, match.end()))
+        return node
+
+    def error_graph(self, c: list[Any]) -> A.Graph:
+        node = self._damaged(c, "graph")
+        at = Span(node.span.start, node.span.start)
+        return A.Graph(node.span, None, A.Ident(at, ""), None, [], None, [node])
+
+    def error_node_list(self, c: list[Any]) -> tuple[list[A.Node | A.ErrorNode], Span]:
+        node = self._damaged(c, "node_list")
+        return ([node], node.span)
 
     def function_list(self, c: list[Any]) -> list[A.Function]:
         return list(c)
@@ -460,6 +532,32 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
 
 
 # ---------------------------------------------------------------- the parser
+
+# Tokens a repair or a synchronisation point must let the parser through to count.
+TRIAL = 8
+# A longer look to rank the repairs that pass.
+RANK = 32
+# How many enclosing lists a damaged statement may be recovered into.
+MAX_LEVELS = 8
+
+_OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
+_CLOSERS = frozenset(_OPENERS.values())
+_TEXT = {"COMMA": ",", "RPAR": ")", "RSQB": "]", "RBRACE": "}", "GT": ">", "LBRACE": "{", "EQUAL": "=", "ARROW": "=>", "COLON": ":", "LPAR": "(", "LSQB": "[", "LT": "<"}
+# Single tokens a repair may insert before the error token, in order of preference.
+_INSERTABLE = ("RPAR", "RSQB", "RBRACE", "GT", "COMMA", "EQUAL", "LPAR", "LBRACE")
+# Tokens a repair may put in place of the error token.
+_REPLACEABLE = ("COMMA", "EQUAL", "COLON", "ARROW", "RPAR", "RSQB", "RBRACE", "GT", "LPAR", "LSQB", "LT")
+# What each error alternative of the grammar stands for (ast.ErrorNode.kind).
+_ERROR_KINDS = {
+    "error_node": "node",
+    "error_entry": "entry",
+    "error_initializer": "initializer",
+    "error_value_info": "value_info",
+    "error_attribute": "attribute",
+    "error_function": "function",
+    "error_graph": "graph",
+    "error_node_list": "node_list",
+}
 
 
 class _Parser:
@@ -495,58 +593,20 @@ class _Parser:
                     compiled[str(term)] = (len(arg.expansion), self.callbacks[arg], str(arg.origin.name))
             self.actions[state] = compiled
         self.lock = threading.Lock()
-        self.last_good = 0
 
     def run(self, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
-        """Parse once; on the first syntax error return (None, [that error], comments).
-
-        ``self.last_good`` is then the start of the last token shifted before the error.
-        """
-        actions = self.actions
-        end_state = self.end_states[start]
-        state_stack = [self.start_states[start]]
-        value_stack: list[Any] = []
-        comments: list[Comment] = []
-        lex_errors: list[LexError] = []
-        keywords = KEYWORDS
-        diags: list[Diagnostic] = []
-        self.builder.diags = diags
+        """Parse ``text`` from ``start``: always a tree, with every diagnostic and the comments."""
+        run = _Run(self, text, start, source)
+        self.builder.diags = run.diags
         self.builder.source = source
-        last_good = 0
-        tokens = list(tokenize(text, comments, lex_errors))
-        tokens.append(Tok("$END", "", len(text), len(text)))
-        for tok in tokens:
-            ttype = tok.type
-            if ttype == "IDENT" and tok.value in keywords:
-                kw = keywords[tok.value]
-                if self._can_shift(state_stack, kw):
-                    tok.type = ttype = kw
-            while True:
-                action = actions[state_stack[-1]].get(ttype)
-                if action is None:
-                    diags.extend(_lex_diags(lex_errors, source))
-                    diags.append(self._syntax_error(state_stack, tok, source))
-                    self.last_good = last_good
-                    return None, diags, comments
-                size, arg, goto = action
-                if size is None:
-                    state_stack.append(arg)
-                    value_stack.append(tok)
-                    last_good = tok.start
-                    break
-                if size:
-                    children = value_stack[-size:]
-                    del state_stack[-size:]
-                    del value_stack[-size:]
-                else:
-                    children = []
-                value = arg(children)
-                state_stack.append(actions[state_stack[-1]][goto][1])
-                value_stack.append(value)
-                if ttype == "$END" and state_stack[-1] == end_state:
-                    diags.extend(_lex_diags(lex_errors, source))
-                    return value_stack[-1], diags, comments
-        raise AssertionError("unreachable: $END always ends the loop")  # pragma: no cover
+        self.builder.models = []
+        tree = run.parse()
+        diags = _lex_diags(run.lex_errors, source) + run.diags
+        if self.builder.models:
+            # A second model in the file: its one diagnostic says so, nothing inside it is reported.
+            slips = self.builder.models
+            diags = [d for d in diags if d.code == SECOND_MODEL or not any(s.start <= d.offset < s.end for s in slips)]
+        return tree, diags, run.comments
 
     def _can_shift(self, stack: list[Any], term: str) -> bool:
         """Whether ``term`` can be shifted after the reductions it triggers."""
@@ -567,13 +627,488 @@ class _Parser:
                 return True
 
     def expected(self, stack: list[Any]) -> list[str]:
-        return sorted(t for t in self.states[stack[-1]] if t.isupper() and self._can_shift(stack, t))
+        return sorted(t for t in self.states[stack[-1]] if t.isupper() and t != "ERROR" and self._can_shift(stack, t))
 
     def _syntax_error(self, stack: list[Any], tok: Tok, source: SourceFile) -> Diagnostic:
         expected = self.expected(stack)
         message = describe_syntax_error(expected, tok)
         span = Span(tok.start, max(tok.end, tok.start + 1)) if tok.type != "$END" else Span(tok.start, tok.start)
         return Diagnostic.at(SYNTAX, Severity.ERROR, message, span, source)
+
+
+class _Run:
+    """One parse of one text: the driver loop and its error recovery.
+
+    Recovery happens inside the loop, on the one token list: a single-token repair
+    (insert, delete or replace a token) when a short trial parse shows it works, else
+    the damaged statement becomes an ``ERROR`` token (an :class:`ast.ErrorNode`) that the
+    grammar accepts wherever a statement may stand. Work per error is bounded, so the
+    cost stays linear in the text.
+    """
+
+    def __init__(self, parser: _Parser, text: str, start: str, source: SourceFile) -> None:
+        self.p = parser
+        self.actions = parser.actions
+        self.text = text
+        self.source = source
+        self.end_state = parser.end_states[start]
+        self.states: list[Any] = [parser.start_states[start]]
+        self.values: list[Any] = []
+        self.comments: list[Comment] = []
+        self.lex_errors: list[LexError] = []
+        self.tokens = list(tokenize(text, self.comments, self.lex_errors))
+        self.tokens.append(Tok("$END", "", len(text), len(text)))
+        self.i = 0
+        # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
+        self.pending: list[Tok] = []
+        self.diags: list[Diagnostic] = []
+        self.reported = 0
+        # Parser state when a string spanning a line break was shifted: (states, values, token index, diagnostics).
+        self.snapshot: tuple[list[Any], list[Any], int, int] | None = None
+        self.end_diag: Diagnostic | None = None
+        self.end_text = ""
+        self.end_floor: int | None = None
+        # Parser state when the last '}' was shifted, as for ``snapshot``.
+        self.brace: tuple[list[Any], list[Any], int, int] | None = None
+        # Indices of tokens whose syntax error is not reported: the error is that of an
+        # unclosed string just re-read (see ``_reread_string``).
+        self.quiet: set[int] = set()
+        # Ends of strings the lexer closed at their line's end.
+        self.closed = {e.end for e in self.lex_errors if e.message.startswith("string literal is not closed")}
+
+    # ------------------------------------------------------------ the loop
+    def parse(self) -> Any:
+        actions = self.actions
+        keywords = KEYWORDS
+        states = self.states
+        values = self.values
+        pending = self.pending
+        end_state = self.end_state
+        can_shift = self.p._can_shift
+        tokens = self.tokens  # replaced in place by a re-read, never rebound
+        i = self.i
+        while True:
+            tok = pending[-1] if pending else tokens[i]
+            ttype = tok.type
+            if ttype == "IDENT" and tok.value in keywords:
+                kw = keywords[tok.value]
+                if can_shift(states, kw):
+                    ttype = kw
+            action = actions[states[-1]].get(ttype)
+            if action is None:
+                self.i = i
+                self._recover(tok)
+                i = self.i
+                continue
+            size, arg, goto = action
+            if size is None:
+                tok.type = ttype
+                states.append(arg)
+                values.append(tok)
+                if pending:
+                    pending.pop()
+                else:
+                    if ttype == "RBRACE":
+                        # A '}' typed too early closes a body and the error shows only later.
+                        self.brace = (states[:-1], values[:-1], i, len(self.diags))
+                    elif ttype == "STRING" and "\n" in tok.value:
+                        self.snapshot = (states[:-1], values[:-1], i, len(self.diags))
+                    i += 1
+                continue
+            if size:
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
+            else:
+                children = []
+            value = arg(children)
+            states.append(actions[states[-1]][goto][1])
+            values.append(value)
+            if ttype == "$END" and states[-1] == end_state:
+                return value
+
+    def _report(self, diag: Diagnostic) -> None:
+        """Record a diagnostic of the recovery; only the first ``MAX_ERRORS`` are kept."""
+        if self.reported < MAX_ERRORS:
+            self.diags.append(diag)
+        self.reported += 1
+
+    def _kind(self, stack: list[Any], tok: Tok) -> str:
+        if tok.type == "IDENT" and tok.value in KEYWORDS and self.p._can_shift(stack, KEYWORDS[tok.value]):
+            return KEYWORDS[tok.value]
+        return tok.type
+
+    def _accepts(self, stack: list[Any], toks: Sequence[Tok]) -> int:
+        """How many of ``toks`` the parser takes from ``stack`` (states only; reaching the end accepts all)."""
+        actions = self.actions
+        stack = list(stack)
+        for n, tok in enumerate(toks):
+            t = self._kind(stack, tok)
+            while True:
+                action = actions[stack[-1]].get(t)
+                if action is None:
+                    return n
+                size, arg, goto = action
+                if size is None:
+                    stack.append(arg)
+                    break
+                if size:
+                    del stack[-size:]
+                stack.append(actions[stack[-1]][goto][1])
+                if t == "$END" and stack[-1] == self.end_state:
+                    return len(toks)
+        return len(toks)
+
+    def _after(self, stack: list[Any], tok: Tok) -> list[Any] | None:
+        """The state stack once ``tok`` is shifted (with the reductions before it), or None if it cannot be."""
+        actions = self.actions
+        stack = list(stack)
+        t = self._kind(stack, tok)
+        while True:
+            action = actions[stack[-1]].get(t)
+            if action is None:
+                return None
+            size, arg, goto = action
+            if size is None:
+                stack.append(arg)
+                return stack
+            if size:
+                del stack[-size:]
+            stack.append(actions[stack[-1]][goto][1])
+
+    def _passes(self, stack: list[Any], toks: Sequence[Tok]) -> bool:
+        return self._accepts(stack, toks) == len(toks)
+
+    def _window(self, j: int, least: int = 4) -> int:
+        """Where the trial parse from token ``j`` stops: the end of its line, ``least`` to ``TRIAL`` tokens on."""
+        stop = min(j + TRIAL, len(self.tokens))
+        k = j + 1
+        while k < stop and not self._line_start(k):
+            k += 1
+        return min(max(k, j + least), stop)
+
+    def _line_start(self, j: int) -> bool:
+        return j == 0 or "\n" in self.text[self.tokens[j - 1].end : self.tokens[j].start]
+
+    # ------------------------------------------------------------ recovery
+    def _recover(self, tok: Tok) -> None:
+        if self.pending:
+            # A virtual token was validated by a trial parse; if it still fails, forget it.
+            self.pending.clear()
+            return
+        if self.snapshot is not None and self._reread_string():
+            return
+        if self.brace is not None and self._stray_brace():
+            return
+        if tok.type == "$END":
+            self._finish(tok)
+            return
+        if tok.type == "STRING" and "\n" in tok.value and self._reread_here(tok):
+            return
+        report = not self._quiet(self.i)
+        if report and self._repair(tok):
+            return
+        self._panic(tok, report=report)
+
+    def _repair(self, tok: Tok) -> bool:
+        """Try single-token repairs at ``tok``; apply the one that lets the parse go furthest."""
+        i = self.i
+        tokens = self.tokens
+        states = self.states
+        can_shift = self.p._can_shift
+        at = tokens[i - 1].end if i else tok.start
+        # (how, terminal, stack, virtual tokens, index of the first real token after them)
+        options: list[tuple[str, str, list[Any], list[Tok], int]] = []
+        for t in _INSERTABLE:
+            if can_shift(states, t):
+                options.append(("insert", t, states, [Tok(t, _TEXT[t], at, at)], i))
+        top = self.values[-1] if self.values else None
+        if isinstance(top, Tok) and top.type == "COLON" and len(states) > 1 and can_shift(states[:-1], "EQUAL"):
+            # `<axis: 1>`: a node attribute written like a header entry.
+            options.append(("colon", "EQUAL", states[:-1], [Tok("EQUAL", "=", top.start, top.end)], i))
+        if self._line_start(i):
+            # A token that starts a line starts a statement: keep it, close what precedes it.
+            options = [o for o in options if o[1] in _CLOSERS or o[1] == "LBRACE"]
+        else:
+            options.append(("delete", "", states, [], i + 1))
+            for t in _REPLACEABLE if tok.type in _TEXT else ():  # punctuation only: a name or value is no typo for one
+                if t != tok.type and can_shift(states, t):
+                    options.append(("replace", t, states, [Tok(t, _TEXT[t], tok.start, tok.end)], i + 1))
+        passing = [o for o in options if self._passes(o[2], [*o[3], *tokens[o[4] : self._window(o[4])]])]
+        if not passing:
+            return False
+        best = passing[0]
+        if len(passing) > 1:
+            # How far into the real tokens each repair lets the parse go; the first of the best wins.
+            # the same window for every repair, so that skipping a token is no progress in itself
+            reach = [o[4] + self._accepts(o[2], [*o[3], *tokens[o[4] : i + RANK]]) - len(o[3]) for o in passing]
+            best = passing[reach.index(max(reach))]
+        how, t = best[0], best[1]
+        if how == "insert":
+            self._report(self._insert_diag(t, tok, at))
+            self.pending.append(Tok(t, _TEXT[t], at, at))
+        elif how == "colon":
+            assert isinstance(top, Tok)
+            self.states.pop()
+            self.values.pop()
+            span = Span(top.start, top.end)
+            fix = Fix("write '=' to give an attribute its value", (Edit(span, " ="),))
+            self._report(
+                Diagnostic.at(SYNTAX, Severity.ERROR, "an attribute is set with '=', not ':'", span, self.source, fix=fix)
+            )
+            self.pending.append(Tok("EQUAL", "=", top.start, top.end))
+        elif how == "delete":
+            span = Span(tok.start, tok.end)
+            fix = Fix(f"delete {_found(tok)}", (Edit(span, ""),))
+            self._report(Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), span, self.source, fix=fix))
+            self.i += 1
+        else:
+            span = Span(tok.start, tok.end)
+            fix = Fix(f"write '{_TEXT[t]}'", (Edit(span, _TEXT[t]),))
+            message = f"expected {TERMINAL_NAMES[t]}, found {_found(tok)}"
+            self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix))
+            self.i += 1
+            self.pending.append(Tok(t, _TEXT[t], tok.start, tok.end))
+        return True
+
+    def _message(self, tok: Tok) -> str:
+        return describe_syntax_error(self.p.expected(self.states), tok)
+
+    def _insert_diag(self, t: str, tok: Tok, at: int) -> Diagnostic:
+        opener = self._unclosed() if t in _CLOSERS else None
+        related: tuple[Related, ...] = ()
+        if opener is not None and _OPENERS[opener.type] == t:
+            line = self.source.range(Span(opener.start, opener.end)).start.line
+            message = f"expected {TERMINAL_NAMES[t]} to close the '{opener.value}' at line {line}, found {_found(tok)}"
+            related = (Related(f"'{opener.value}' opened here", Span(opener.start, opener.end)),)
+        elif t == "COMMA":
+            message = self._message(tok)
+        else:
+            message = f"expected {TERMINAL_NAMES[t]}, found {_found(tok)}"
+        fix = Fix(f"insert '{_TEXT[t]}'", (Edit(Span(at, at), _TEXT[t]),))
+        # On the token found when it follows on the same line, else where the token is missing.
+        span = _tok_span(tok) if "\n" not in self.text[at : tok.start] else Span(at, at)
+        return Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix, related=related)
+
+    def _unclosed(self) -> Tok | None:
+        """The innermost bracket opened on the stack and not closed yet."""
+        depth = 0
+        for v in reversed(self.values):
+            if isinstance(v, Tok):
+                if v.type in _CLOSERS:
+                    depth += 1
+                elif v.type in _OPENERS:
+                    if not depth:
+                        return v
+                    depth -= 1
+        return None
+
+    def _levels(self, states: list[Any], below: int | None = None) -> list[int]:
+        """Stack heights (innermost first, under ``below``) where an ``ERROR`` statement can stand."""
+        levels: list[int] = []
+        h = len(states) if below is None else min(len(states), below - 1)
+        can_shift = self.p._can_shift
+        while h > 0 and len(levels) < MAX_LEVELS:
+            if can_shift(states[:h], "ERROR"):
+                levels.append(h)
+            h -= 1
+        return levels
+
+    def _panic(self, tok: Tok, report: bool, below: int | None = None) -> int:
+        """Replace the damaged statement by an ``ERROR`` token and resume at a synchronisation point."""
+        states, values, tokens = self.states, self.values, self.tokens
+        i = self.i
+        levels = self._levels(states, below)
+        diag = None
+        if report:
+            diag = Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source)
+            self._report(diag)
+        if not levels:
+            # Nothing can stand for the damage here (never the case for this grammar): drop the token.
+            if tok.type == "$END":  # pragma: no cover
+                raise AssertionError("the grammar takes an ERROR statement at every entry point")
+            self.i += 1
+            return 0
+        j = i
+        chosen = -1
+        while chosen < 0:
+            t = tokens[j]
+            if t.type == "$END":
+                chosen = levels[0]
+                if diag is not None and self.end_diag is None:
+                    self.end_diag = diag  # brackets closed at the end belong to this one mistake
+                break
+            if t.type in _CLOSERS or t.type == "COMMA" or self._line_start(j):
+                for h in levels:
+                    if j == i and _start(values[h - 1 :]) is None:
+                        continue  # an empty error region would make no progress
+                    probe = Tok("ERROR", "", t.start, t.start)
+                    # A longer look than a repair's: a statement boundary must really be one.
+                    if self._passes(states[:h], [probe, *tokens[j : self._window(j, 6)]]):
+                        chosen = h
+                        break
+                if chosen >= 0:
+                    break
+            j += 1
+        popped = values[chosen - 1 :]
+        start = _start(popped)
+        if start is None:
+            start = tokens[i].start if j > i else tokens[j].start
+        end = tokens[j - 1].end if j > i else (_end(popped) or start)
+        node = A.ErrorNode(Span(start, end), "node", *self._defines(start, j))
+        del states[chosen:]
+        del values[chosen - 1 :]
+        self.i = j
+        self.pending.append(_ErrorTok(node))
+        return chosen
+
+    def _defines(self, start: int, stop: int) -> tuple[list[A.Ident], bool]:
+        """The names a damaged statement ``a, b = ...`` appears to define, and whether they are known."""
+        tokens = self.tokens
+        k = bisect.bisect_left(tokens, start, key=lambda t: t.start)
+        if k < stop and tokens[k].type == "LSQB":  # a label `[name]` before the outputs
+            while k < stop and tokens[k].type != "RSQB":
+                k += 1
+            k += 1
+        names: list[A.Ident] = []
+        for t in tokens[k:stop]:
+            if t.type == "EQUAL":
+                return names, True
+            if t.type == "IDENT":
+                names.append(A.Ident(_tspan(t), t.value))
+            elif t.type == "STRING":
+                raw, _ = unescape_string(t.value)
+                names.append(A.Ident(_tspan(t), raw.decode("utf-8", "surrogateescape"), True))
+            elif t.type != "COMMA":
+                break  # the damage is in the outputs: which names they are is unknown
+        return [], False
+
+    def _finish(self, tok: Tok) -> None:
+        """At the end of the text: close what is open (virtually), or end the unfinished statement as an error."""
+        n = len(self.text)
+        opener = self._unclosed()
+        closer = _OPENERS[opener.type] if opener is not None else None
+        if opener is not None and closer is not None and self.p._can_shift(self.states, closer):
+            text = ("\n" if closer == "RBRACE" else "") + _TEXT[closer]
+            self.end_text += text
+            fix = Fix(f"close what is still open: insert {self.end_text.strip()!r} at the end", (Edit(Span(n, n), self.end_text),))
+            if self.end_diag is None:
+                line = self.source.range(Span(opener.start, opener.end)).start.line
+                self.end_diag = Diagnostic.at(
+                    SYNTAX,
+                    Severity.ERROR,
+                    f"expected {TERMINAL_NAMES[closer]} to close the '{opener.value}' at line {line}, found the end of the text",
+                    Span(n, n),
+                    self.source,
+                    fix=fix,
+                    related=(Related(f"'{opener.value}' opened here", Span(opener.start, opener.end)),),
+                )
+                self._report(self.end_diag)
+            else:
+                self.end_diag.fix = fix
+            self.pending.append(Tok(closer, _TEXT[closer], n, n))
+            return
+        first = self.end_diag is None
+        if first:
+            self.end_diag = Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source)
+            self._report(self.end_diag)
+        # Each error statement at the end stands in a list outside the previous one, so this ends.
+        self.end_floor = self._panic(tok, report=False, below=self.end_floor)
+
+    def _quiet(self, i: int) -> bool:
+        """Whether an error at token ``i`` follows from an unclosed string already reported."""
+        if i in self.quiet:
+            return True
+        prev = self.tokens[i - 1] if i else None
+        return prev is not None and prev.type == "STRING" and prev.end in self.closed
+
+    def _reread_here(self, tok: Tok) -> bool:
+        """The error token is a string spanning a line break: read it as unclosed at its line's end."""
+        i = self.i
+        if i in self.quiet:
+            return False
+        eol = self.text.find("\n", tok.start)
+        fixed = Tok("STRING", self.text[tok.start : eol] + '"', tok.start, eol)
+        self._relex(i, fixed)
+        self.quiet.update((i, i + 1))
+        return True
+
+    def _relex(self, k: int, fixed: Tok) -> None:
+        """Replace token ``k`` by ``fixed`` (an unclosed string ending at its line) and read the rest again."""
+        text = self.text
+        self.comments[:] = [c for c in self.comments if c.end <= fixed.start]
+        self.lex_errors[:] = [e for e in self.lex_errors if e.end <= fixed.start]
+        rest = list(tokenize(text, self.comments, self.lex_errors, fixed.end))
+        self.tokens[k:] = [fixed, *rest, Tok("$END", "", len(text), len(text))]
+        self.i = k
+        self.pending.clear()
+        fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
+        message = "string literal is not closed: expected '\"' before the end of the line"
+        self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
+
+    def _stray_brace(self) -> bool:
+        """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
+        brace = self.brace
+        assert brace is not None
+        self.brace = None  # at most once per brace
+        states, values, k, ndiags = brace
+        if self.i - k > 4 * TRIAL or self.i <= k:
+            return False  # too far back to be the cause
+        if not self._passes(states, self.tokens[k + 1 : self._window(self.i)]):
+            return False
+        tok = self.tokens[k]
+        self.states[:] = states
+        self.values[:] = values
+        del self.diags[ndiags:]
+        self.i = k + 1
+        self.pending.clear()
+        span = Span(tok.start, tok.end)
+        fix = Fix("delete the '}'", (Edit(span, ""),))
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, "unexpected '}': it closes the body before its end", span, self.source, fix=fix))
+        return True
+
+    def _reread_string(self) -> bool:
+        """Read the last string that spans a line break as unclosed at its line's end, if the parse then goes on."""
+        snapshot = self.snapshot
+        assert snapshot is not None
+        self.snapshot = None  # at most once per string
+        states, values, k, ndiags = snapshot
+        if self.i - k > 2 * TRIAL:
+            return False  # the parse went on well past the string: it was not the cause
+        tok = self.tokens[k]
+        text = self.text
+        eol = text.find("\n", tok.start)
+        fixed = Tok("STRING", text[tok.start : eol] + '"', tok.start, eol)
+        ahead = list(itertools.islice(tokenize(text, None, None, eol), TRIAL))
+        if len(ahead) < TRIAL:
+            ahead.append(Tok("$END", "", len(text), len(text)))
+        if not self._passes(states, [fixed, *ahead]):
+            # Still worth it if the next line can follow as a statement of its own.
+            after = self._after(states, fixed)
+            if after is None or not any(
+                self._passes(after[:h], [Tok("ERROR", "", eol, eol), *ahead]) for h in self._levels(after)
+            ):
+                return False
+            self.quiet.add(k + 1)
+        self.states[:] = states
+        self.values[:] = values
+        del self.diags[ndiags:]
+        self._relex(k, fixed)
+        return True
+
+
+class _ErrorTok(Tok):
+    """The ``ERROR`` terminal the driver injects for a damaged statement; it carries the error node."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: A.ErrorNode) -> None:
+        super().__init__("ERROR", "", node.span.start, node.span.end)
+        self.node = node
+
+
+def _tok_span(tok: Tok) -> Span:
+    return Span(tok.start, max(tok.end, tok.start + 1)) if tok.type != "$END" else Span(tok.start, tok.start)
 
 
 class _NoLexer(lark.lexer.Lexer):
@@ -587,10 +1122,13 @@ class _NoLexer(lark.lexer.Lexer):
 
 
 def _lex_diags(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
-    return [
-        Diagnostic.at(BAD_STRING if "string" in e.message else LEXICAL, Severity.ERROR, e.message, Span(e.start, e.end), source)
-        for e in errors
-    ]
+    out = []
+    for e in errors:
+        span = Span(e.start, e.end)
+        fix = Fix(e.help, (Edit(span, e.replacement),)) if e.replacement is not None else None
+        code = BAD_STRING if "string" in e.message else LEXICAL
+        out.append(Diagnostic.at(code, Severity.ERROR, e.message, span, source, fix=fix))
+    return out
 
 
 TERMINAL_NAMES = {
@@ -658,6 +1196,8 @@ def describe_syntax_error(expected: Sequence[str], tok: Tok) -> str:
     return f"expected {wanted}, found {_found(tok)}"
 
 
+_MODEL_HEADER = re.compile(r"<\s*ir_version\s*:")
+
 _PARSER: _Parser | None = None
 _PARSER_LOCK = threading.Lock()
 
@@ -672,97 +1212,16 @@ def _parser() -> _Parser:
 
 
 def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseResult:
-    """Parse ``text`` from entry point ``start``, recovering to report independent errors."""
+    """Parse ``text`` from entry point ``start``: always a tree, damaged statements as error nodes."""
     if start not in ENTRY_POINTS:
         raise ValueError(f"unknown entry point {start!r}; use one of {', '.join(ENTRY_POINTS)}")
     source = SourceFile(text, path)
     parser = _parser()
-    diags: list[Diagnostic] = []
-    work = text
-    last_error = -1
     with parser.lock:
-        while True:
-            tree, found, comments = parser.run(work, start, source)
-            syntax = [d for d in found if d.code == SYNTAX and d.span is not None and tree is None]
-            if last_error >= 0 and syntax and syntax[-1].span is not None and syntax[-1].offset >= len(work):
-                # An error at the end of a text we blanked is an echo of the blanking.
-                break
-            diags.extend(d for d in found if d not in syntax or d.span is None or d.offset > last_error)
-            if tree is not None or not syntax:
-                break
-            err = syntax[-1]
-            assert err.span is not None
-            if err.offset <= last_error or len(diags) >= MAX_ERRORS or err.offset >= len(work):
-                break
-            blanked = _blank_statement(work, parser.last_good, err.offset)
-            if blanked is None:
-                break
-            last_error = err.offset
-            work = blanked
-    diags = _dedupe(diags)
-    end_comments: list[A.Comment] = []
-    if tree is not None:
-        end_comments = _attach_comments(tree, comments, text)
+        tree, diags, comments = parser.run(text, start, source)
+    diags.sort(key=lambda d: d.offset)
+    end_comments = _attach_comments(tree, comments, text)
     return ParseResult(tree, diags, source, comments, end_comments)
-
-
-def _dedupe(diags: list[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple[str, int, str]] = set()
-    out = []
-    for d in diags:
-        key = (d.code, d.offset, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    out.sort(key=lambda d: d.offset)
-    return out
-
-
-
-
-def _imbalance(text: str) -> int:
-    """How far the brackets of ``text`` are from balanced (sum over bracket kinds)."""
-    counts = {"LPAR": 0, "LSQB": 0, "LBRACE": 0, "LT": 0}
-    closing = {"RPAR": "LPAR", "RSQB": "LSQB", "RBRACE": "LBRACE", "GT": "LT"}
-    for tok in tokenize(text):
-        if tok.type in counts:
-            counts[tok.type] += 1
-        elif tok.type == "PROPS":
-            counts["LBRACE"] += 1
-        elif tok.type in closing:
-            counts[closing[tok.type]] -= 1
-    return sum(abs(v) for v in counts.values())
-
-
-def _blank_statement(text: str, last_good: int, offset: int) -> str | None:
-    """``text`` with the statement around a syntax error replaced by spaces, or None.
-
-    The region runs from the line of the last token that parsed (an error is often
-    caused at the end of the previous line: a missing ')') to the end of the error's
-    line, starting after an opening '{' on that first line if there is one. A region is
-    used only if blanking it does not leave the brackets of the text less balanced.
-    """
-    first = min(last_good, offset)
-    begin = text.rfind("\n", 0, first) + 1
-    stop = text.find("\n", offset)
-    if stop < 0:
-        stop = len(text)
-    before = _imbalance(text)
-    candidates = [begin]
-    brace = text.rfind("{", begin, offset)
-    if brace >= 0:
-        candidates.insert(0, brace + 1)
-    line_begin = text.rfind("\n", 0, offset) + 1
-    if line_begin not in candidates:
-        candidates.append(line_begin)
-    for start in candidates:
-        region = text[start:stop]
-        if not region.strip():
-            continue
-        blanked = text[:start] + "".join(c if c == "\n" else " " for c in region) + text[stop:]
-        if _imbalance(blanked) <= before:
-            return blanked
-    return None
 
 
 # ---------------------------------------------------------------- comments
@@ -778,38 +1237,36 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
     bodies: list[tuple[Any, list[A.Node]]] = []
 
     def collect_graph(g: A.Graph) -> None:
-        bodies.append((g, g.nodes))
-        for n in g.nodes:
+        bodies.append((g, A.intact(g.nodes)))
+        collect_nodes(g.nodes)
+
+    def collect_nodes(nodes: Sequence[A.Node | A.ErrorNode]) -> None:
+        for n in A.intact(nodes):
             for a in n.attributes:
-                for sub in _graphs_in(a.value):
-                    collect_graph(sub)
+                if isinstance(a, A.Attribute):
+                    for sub in _graphs_in(a.value):
+                        collect_graph(sub)
 
     top: Any = tree
     if isinstance(tree, A.Model):
         collect_graph(tree.graph)
         for f in tree.functions:
-            bodies.append((f, f.nodes))
-            for n in f.nodes:
-                for a in n.attributes:
-                    for sub in _graphs_in(a.value):
-                        collect_graph(sub)
+            if isinstance(f, A.Function):
+                bodies.append((f, A.intact(f.nodes)))
+                collect_nodes(f.nodes)
     elif isinstance(tree, A.Graph):
         collect_graph(tree)
     elif isinstance(tree, A.Function):
-        bodies.append((tree, tree.nodes))
+        bodies.append((tree, A.intact(tree.nodes)))
+        collect_nodes(tree.nodes)
     elif isinstance(tree, A.Node):
         top = _Body(tree.span, [tree])
         bodies.append((top, top.nodes))
-        for a in tree.attributes:
-            for sub in _graphs_in(a.value):
-                collect_graph(sub)
+        collect_nodes([tree])
     elif isinstance(tree, tuple):  # node_list: (nodes, span of the braces)
-        top = _Body(tree[1], tree[0])
+        top = _Body(tree[1], A.intact(tree[0]))
         bodies.append((top, top.nodes))
-        for n in tree[0]:
-            for a in n.attributes:
-                for sub in _graphs_in(a.value):
-                    collect_graph(sub)
+        collect_nodes(tree[0])
     for c in comments:
         comment = A.Comment(Span(c.start, c.end), c.text)
         if isinstance(tree, A.Model) and _place_in_model(tree, c.start, comment):
@@ -826,7 +1283,7 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
             elif target is not None and hasattr(target, "comments"):
                 target.comments.append(comment)
             continue
-        nodes = owner.nodes
+        nodes = A.intact(owner.nodes)
         placed = False
         for i, n in enumerate(nodes):
             if n.span.start > c.start:
@@ -873,7 +1330,7 @@ def _place_in_model(model: A.Model, offset: int, comment: A.Comment) -> bool:
         return True
     if offset >= graph.span.end:
         for f in model.functions:
-            if offset < f.span.start:
+            if isinstance(f, A.Function) and offset < f.span.start:
                 f.comments.append(comment)
                 return True
     return False

@@ -8,8 +8,8 @@ inputs, functions after the graph. Comments attached to nodes are kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from onnxtext.syntax import ast as A
 __all__ = ["Printer", "print_ast", "quote", "format_string"]
@@ -100,7 +100,7 @@ class Printer:
     def print_Comment(self, n: A.Comment, level: int) -> str:
         return "#" + n.text
 
-    def print_ErrorNode(self, n: A.ErrorNode, level: int) -> str:
+    def print_ErrorNode(self, n: A.ErrorNode, level: int) -> NoReturn:
         raise ValueError(f"the text has a syntax error at offset {n.span.start}; a damaged {n.kind} cannot be printed")
 
     # ------------------------------------------------------------ property blocks
@@ -233,7 +233,7 @@ class Printer:
             parts.append(":" + n.overload.value)
         attrs = ""
         if n.attributes:
-            attrs = " <" + ", ".join(self.print_Attribute(a, level) for a in n.attributes) + ">"
+            attrs = " <" + ", ".join(self.print(a, level) for a in n.attributes) + ">"
         if n.attributes_after:
             parts.append(" (" + self._ids(n.inputs) + ")" + attrs)
         else:
@@ -244,10 +244,12 @@ class Printer:
     def _ids(self, ids: list[A.Ident]) -> str:
         return ", ".join(quote(i) if i.value else '""' for i in ids)
 
-    def _nodes(self, nodes: list[A.Node], end_comments: list[A.Comment], level: int) -> str:
+    def _nodes(self, nodes: Sequence[A.Node | A.ErrorNode], end_comments: list[A.Comment], level: int) -> str:
         pad = INDENT * (level + 1)
         lines = ["{"]
         for n in nodes:
+            if isinstance(n, A.ErrorNode):
+                self.print_ErrorNode(n, level + 1)
             for c in n.comments:
                 lines.append(pad + "#" + c.text)
             line = pad + self.print_Node(n, level + 1)
@@ -265,12 +267,12 @@ class Printer:
             head = self.print(n.props, level) + " "
         head += quote(n.name)
         if n.inputs is not None:
-            head += " (" + ", ".join(self.print_Initializer(i, level) for i in n.inputs) + ")"
-        head += " => (" + ", ".join(self.print_ValueInfo(o, level) for o in n.outputs) + ")"
+            head += " (" + ", ".join(self.print(i, level) for i in n.inputs) + ")"
+        head += " => (" + ", ".join(self.print(o, level) for o in n.outputs) + ")"
         lines = [head]
         if n.initializers:
             pad = INDENT * (level + 1)
-            items = [self.print_Initializer(i, level + 1) for i in n.initializers]
+            items = [self.print(i, level + 1) for i in n.initializers]
             if sum(len(i) for i in items) + len(pad) < 100:
                 lines.append(pad + "<" + ", ".join(items) + ">")
             else:
@@ -290,12 +292,12 @@ class Printer:
             lines.append(self.print(n.header, level))
         head = quote(n.name)
         if n.attributes:
-            head += " <" + ", ".join(self.print_Attribute(a, level) for a in n.attributes) + ">"
-        head += " (" + ", ".join(self.print_ValueInfo(v, level) for v in n.inputs) + ")"
-        head += " => (" + ", ".join(self.print_ValueInfo(v, level) for v in n.outputs) + ")"
+            head += " <" + ", ".join(self.print(a, level) for a in n.attributes) + ">"
+        head += " (" + ", ".join(self.print(v, level) for v in n.inputs) + ")"
+        head += " => (" + ", ".join(self.print(v, level) for v in n.outputs) + ")"
         lines.append(head)
         if n.value_infos:
-            lines.append(INDENT + "<" + ", ".join(self.print_ValueInfo(v, level) for v in n.value_infos) + ">")
+            lines.append(INDENT + "<" + ", ".join(self.print(v, level) for v in n.value_infos) + ">")
         lines.append(self._nodes(n.nodes, n.end_comments, level))
         return "\n".join(lines)
 
@@ -307,7 +309,7 @@ class Printer:
             parts.append(self.print(n.header, level))
         parts.append(self.print_Graph(n.graph, level))
         for f in n.functions:
-            parts.append(self.print_Function(f, level))
+            parts.append(self.print(f, level))
         if n.end_comments:
             parts.append("\n".join("#" + c.text for c in n.end_comments))
         return "\n".join(parts) + "\n"

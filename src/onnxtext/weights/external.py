@@ -29,7 +29,8 @@ import numpy as np
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.ir.dtypes import BY_CODE
-from onnxtext.proto import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.ir.walk import GraphSite, iter_graphs
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.syntax.span import SourceFile
 from onnxtext.ir.tensor_data import NotRepresentable, element_count
 from onnxtext.weights.wire import LazyRawData, encode_varint
@@ -96,38 +97,54 @@ def iter_tensors(model: ModelProto | GraphProto) -> Iterator[TensorRef]:
     """Every tensor of a model: initializers (also sparse ones' values and indices) and
     attribute tensors, in the main graph, every subgraph, the training graphs and every
     function (attribute defaults included)."""
-    if isinstance(model, ModelProto):
-        yield from _graph_tensors(model.graph, "")
-        for i, info in enumerate(model.training_info):
-            yield from _graph_tensors(info.initialization, f"training_info[{i}] initialization ")
-            yield from _graph_tensors(info.algorithm, f"training_info[{i}] algorithm ")
-        for f in model.functions:
-            prefix = f"function '{f.domain + '.' if f.domain else ''}{f.name}' "
-            for n in f.node:
-                yield from _node_tensors(n, prefix)
-            for a in f.attribute_proto:
-                yield from _attr_tensors(a, f"{prefix}attribute '{a.name}'", prefix)
-    else:
-        yield from _graph_tensors(model, "")
+    yield from _tensors(model, "")
 
 
-def _graph_tensors(g: GraphProto, prefix: str) -> Iterator[TensorRef]:
-    for t in g.initializer:
-        yield TensorRef(t, f"{prefix}initializer '{t.name}'")
-    for s in g.sparse_initializer:
-        yield TensorRef(s.values, f"{prefix}sparse initializer '{s.values.name}' values", "sparse")
-        yield TensorRef(s.indices, f"{prefix}sparse initializer '{s.values.name}' indices", "sparse")
-    for n in g.node:
-        yield from _node_tensors(n, prefix)
+def _tensors(model: ModelProto | GraphProto, base: str) -> Iterator[TensorRef]:
+    for site in iter_graphs(model):
+        prefix = base + _prefix(site)
+        proto = site.proto
+        if isinstance(proto, FunctionProto):
+            for a in proto.attribute_proto:
+                yield from _attr_tensors(a, f"{prefix}attribute '{a.name}'")
+                # a default graph is no part of the body the walk goes through
+                if a.HasField("g"):
+                    yield from _tensors(a.g, f"{prefix}attribute '{a.name}' ")
+                for i, g in enumerate(a.graphs):
+                    yield from _tensors(g, f"{prefix}attribute '{a.name}'[{i}] ")
+        else:
+            for t in proto.initializer:
+                yield TensorRef(t, f"{prefix}initializer '{t.name}'")
+            for s in proto.sparse_initializer:
+                yield TensorRef(s.values, f"{prefix}sparse initializer '{s.values.name}' values", "sparse")
+                yield TensorRef(s.indices, f"{prefix}sparse initializer '{s.values.name}' indices", "sparse")
+        for n in proto.node:
+            label = _node_label(n)
+            for a in n.attribute:
+                yield from _attr_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'")
 
 
-def _node_tensors(n: NodeProto, prefix: str) -> Iterator[TensorRef]:
-    label = n.name or (n.output[0] if len(n.output) else n.op_type)
-    for a in n.attribute:
-        yield from _attr_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'", f"{prefix}node '{label}' ")
+def _node_label(n: NodeProto) -> str:
+    return n.name or (n.output[0] if len(n.output) else n.op_type)
 
 
-def _attr_tensors(a: AttributeProto, where: str, prefix: str) -> Iterator[TensorRef]:
+def _prefix(site: GraphSite) -> str:
+    """How a tensor's description starts for a graph: ``""`` for the main graph,
+    ``training_info[0] initialization ``, ``function 'd.f' ``, ``node 'loop' attribute 'body' ``..."""
+    if site.kind == "function":
+        fn = site.proto
+        return f"function '{fn.domain + '.' if fn.domain else ''}{fn.name}' "
+    if site.kind in ("initialization", "algorithm"):
+        return f"training_info[{site.training_index}] {site.kind} "
+    if site.kind == "subgraph" and site.parent is not None and site.owner is not None and site.attribute is not None:
+        last = site.path[-1]
+        item = f"[{last[1]}]" if len(last) > 1 else ""  # type: ignore[misc]
+        return f"{_prefix(site.parent)}node '{_node_label(site.owner)}' attribute '{site.attribute.name}'{item} "
+    return ""
+
+
+def _attr_tensors(a: AttributeProto, where: str) -> Iterator[TensorRef]:
+    """The tensors an attribute holds itself (those of the graphs it holds come with the walk)."""
     if a.HasField("t"):
         yield TensorRef(a.t, where, "attribute")
     for i, t in enumerate(a.tensors):
@@ -138,10 +155,6 @@ def _attr_tensors(a: AttributeProto, where: str, prefix: str) -> Iterator[Tensor
     for i, s in enumerate(a.sparse_tensors):
         yield TensorRef(s.values, f"{where}[{i}] values", "attribute")
         yield TensorRef(s.indices, f"{where}[{i}] indices", "attribute")
-    if a.HasField("g"):
-        yield from _graph_tensors(a.g, f"{prefix}attribute '{a.name}' ")
-    for i, g in enumerate(a.graphs):
-        yield from _graph_tensors(g, f"{prefix}attribute '{a.name}'[{i}] ")
 
 
 def is_external(t: TensorProto) -> bool:

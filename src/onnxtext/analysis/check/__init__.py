@@ -17,11 +17,12 @@ from onnxtext.document import parse_document
 from onnxtext.io import is_binary_path, load_bytes, read_bytes
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.infer.engine import Inference
+from onnxtext.analysis.check.damage import damage_by_scope
+from onnxtext.syntax.parser import SYNTAX
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
-from onnxtext.analysis.infer import Inference
-from onnxtext.analysis.infer.diagnose import provide_issues
 
 __all__ = ["ALL_RULES", "RULES", "Rule", "check", "check_proto", "rule_by_code", "select_rules"]
 
@@ -51,24 +52,25 @@ def check_proto(
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     model_dir: str | os.PathLike[str] | None = None,
-    _doc: Any = None,
     inference: Inference | None = None,
+    _doc: Any = None,
 ) -> list[Diagnostic]:
     """Check a ModelProto (ours or onnx's); diagnostics carry readable proto paths.
 
     ``model_dir`` is the folder of the model's file: external data locations are relative
     to it, and with it the checker also looks the files up (their sizes, never their bytes).
-    ``inference``: the result of ``infer_model`` on this very model, if already at hand
-    (the type rules use its issues instead of running inference again).
+    ``inference`` is the result of :func:`~onnxtext.analysis.infer.engine.infer_model` on
+    this model if the caller has it; otherwise the type rules (E7xx) compute it, once.
     """
     own = as_own(model, ModelProto)
     folder = Path(model_dir) if model_dir is not None else None
     if _doc is not None:
-        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder)
+        repairs = [d.offset for d in _doc.diagnostics if d.code == SYNTAX]
+        damage = damage_by_scope(_doc.source_map.entries, repairs)
+        ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder,
+                           inference=inference, damage=damage)
     else:
-        ctx = CheckContext(own, model_dir=folder)
-    if inference is not None:
-        provide_issues(ctx, inference.issues)
+        ctx = CheckContext(own, model_dir=folder, inference=inference)
     walk(ctx, [rule() for rule in select_rules(select, ignore)])
     diags = ctx.diagnostics
     if _doc is not None:
@@ -88,7 +90,8 @@ def check(
 
     A ``str`` with no newline that names an existing file, or an ``os.PathLike``, is read
     (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. For a text,
-    parse diagnostics come first and checking stops if there are parse errors.
+    parse diagnostics and the checker's findings come in text order; a text with syntax
+    errors is checked too (its intact statements), one with other errors is not.
     Diagnostics of a text carry spans; those of a binary model readable proto paths.
     ``model_dir`` (by default the folder of a file path) is where external data is
     looked up; without it only the shape of external data locations is checked.
@@ -117,6 +120,11 @@ def _check_text(
     model_dir: str | os.PathLike[str] | None = None,
 ) -> list[Diagnostic]:
     doc = parse_document(text, "model", path)
-    if not doc.ok or not isinstance(doc.proto, ModelProto):
+    lowering_errors = any(d.is_error and not d.code.startswith("P") for d in doc.diagnostics)
+    if lowering_errors or not isinstance(doc.proto, ModelProto):
+        # A value the lowering rejected is missing from the protobuf: checking it would mislead.
         return list(doc.diagnostics)
-    return list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, model_dir=model_dir, _doc=doc)
+    # A text with syntax errors is checked too: its best-effort protobuf, with what damaged statements hide.
+    found = list(doc.diagnostics) + check_proto(doc.proto, select=select, ignore=ignore, model_dir=model_dir, _doc=doc)
+    found.sort(key=lambda d: d.offset)
+    return found

@@ -11,18 +11,21 @@ replaces the text of a token (``("attribute_name", 0)``, ``("attribute_type", 0)
 ``("value", "ir_version")``...), :meth:`CheckContext.adding_entry` one that adds a
 ``key: value`` to a header. Without a source (a binary model) a fix has no edits.
 
-Type and shape inference will add a per-scope type table: :class:`Scope` maps each
-visible value name to its :class:`Definition`, the place to hang a ``type`` later.
+What a node calls is :attr:`CheckContext.resolver`'s answer (:mod:`onnxtext.ir.resolve`,
+shared with inference and the evaluator); the type rules read :attr:`CheckContext.inference`,
+given by the caller or computed once. :class:`Scope` maps each visible value name to its
+:class:`Definition`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
 
+from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.lowering.lower import SourceMap
@@ -34,7 +37,10 @@ from onnxtext.proto import (
     NodeProto,
     TensorProto,
 )
-from onnxtext.ir.schemas import OpSchema, get_schema, normalize_domain
+from onnxtext.analysis.infer.engine import Inference, infer_model
+from onnxtext.ir.paths import ProtoPath, describe
+from onnxtext.ir.resolve import Resolution, Resolver
+from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = [
@@ -51,9 +57,6 @@ __all__ = [
 Token = Union[str, tuple[Any, ...], None]
 """A finer target inside the object a path names; see :meth:`CheckContext.locate`."""
 
-_SEGMENT = re.compile(r"^([A-Za-z_]+)(?:\[(\d+)\])?$")
-
-
 def severity_of(code: str) -> Severity:
     """``W…`` codes are warnings, every other code is an error."""
     return Severity.WARNING if code.startswith("W") else Severity.ERROR
@@ -68,7 +71,8 @@ class Definition:
     token: Token = None
     kind: str = "value"
     """``input``, ``initializer``, ``node`` (a node output), ``function-input``, or ``state``
-    (a state variable as an initialization graph sees it, which its outputs may rebind)."""
+    (a state variable as an initialization graph sees it, which its outputs may rebind), or
+    ``damaged`` (a name that a statement damaged in the text appears to define)."""
 
 
 @dataclass(slots=True)
@@ -103,19 +107,6 @@ class Scope:
 
 
 @dataclass(slots=True)
-class Resolution:
-    """What a node's (domain, op_type, overload) names."""
-
-    domain: str
-    """Normalised: ``""`` for ``ai.onnx``."""
-    version: int | None
-    """The imported opset version of the domain; ``None`` when the domain is not imported."""
-    schema: OpSchema | None = None
-    function: FunctionProto | None = None
-    function_path: str | None = None
-
-
-@dataclass(slots=True)
 class GraphInfo:
     """A graph or a function body being walked."""
 
@@ -132,6 +123,8 @@ class GraphInfo:
     """``initialization`` or ``algorithm`` for a graph of ``training_info`` (``None`` otherwise)."""
     later: dict[str, Definition] = field(default_factory=dict)
     """Outputs of this graph's nodes not yet reached by the walk (for "used before defined")."""
+    incomplete: bool = False
+    """Damaged statements of the text hide which names this scope (or an enclosing one) defines."""
 
     @property
     def is_function(self) -> bool:
@@ -183,6 +176,8 @@ class CheckContext:
         source_map: SourceMap | None = None,
         tree: A.Model | None = None,
         model_dir: Path | None = None,
+        inference: Inference | None = None,
+        damage: Mapping[str, Damage] | None = None,
     ) -> None:
         self.model = model
         self.source = source
@@ -190,41 +185,30 @@ class CheckContext:
         self.tree = tree
         self.model_dir = model_dir
         """The folder of the model's file (external data is relative to it); ``None`` if unknown."""
+        self.damage: Mapping[str, Damage] = damage or {}
+        """Per graph or function path, what statements damaged in the text hide (see ``damage.py``)."""
         self.diagnostics: list[Diagnostic] = []
         self.ir_version = model.ir_version
-        self.opsets = self._opsets(list(model.opset_import))
-        if not model.opset_import and 0 < model.ir_version < 3:
-            self.opsets[""] = 1  # before IR 3 the default opset 1 was implied
-        self.functions: dict[tuple[str, str, str], tuple[FunctionProto, str]] = {}
-        for i, fn in enumerate(model.functions):
-            key = (normalize_domain(fn.domain), fn.name, fn.overload)
-            self.functions.setdefault(key, (fn, f"functions[{i}]"))
+        self.resolver = Resolver(model)
+        """The one node → schema/function resolution (shared with inference and the evaluator)."""
+        self.opsets = self.resolver.opsets
+        self._inference = inference
+
+    @property
+    def inference(self) -> Inference:
+        """Types of the model's values and the issues inference found: the one given, or computed on first use."""
+        if self._inference is None:
+            self._inference = infer_model(self.model)
+        return self._inference
 
     # ------------------------------------------------------------ opsets and resolution
-    @staticmethod
-    def _opsets(imports: list[Any]) -> dict[str, int]:
-        """Domain (``""`` for ``ai.onnx``) → version; the first import of a domain wins."""
-        result: dict[str, int] = {}
-        for entry in imports:
-            result.setdefault(normalize_domain(entry.domain), entry.version)
-        return result
-
-    def function_opsets(self, fn: FunctionProto) -> dict[str, int]:
-        return self._opsets(list(fn.opset_import))
-
     def opset_version(self, domain: str, opsets: dict[str, int] | None = None) -> int | None:
         """The imported version of ``domain`` (``""`` and ``ai.onnx`` are the same)."""
         return (self.opsets if opsets is None else opsets).get(normalize_domain(domain))
 
     def resolve(self, node: NodeProto, opsets: dict[str, int]) -> Resolution:
-        """A model-local function if one has the node's (domain, op_type, overload), else the schema."""
-        domain = normalize_domain(node.domain)
-        version = opsets.get(domain)
-        local = self.functions.get((domain, node.op_type, node.overload))
-        if local is not None:
-            return Resolution(domain, version, function=local[0], function_path=local[1])
-        schema = get_schema(node.op_type, domain, version) if version is not None else None
-        return Resolution(domain, version, schema=schema)
+        """What ``node`` calls, seen from a scope importing ``opsets`` (see :class:`Resolver`)."""
+        return self.resolver.resolve(node, opsets)
 
     # ------------------------------------------------------------ reporting
     def report(
@@ -319,7 +303,7 @@ class CheckContext:
         entry_text = f"{key}: [{value}]" if item else f"{key}: {value}"
         if props is None:
             return Edit(Span(owner.span.start, owner.span.start), f"<{entry_text}>\n")
-        for entry in props.entries:
+        for entry in A.intact(props.entries):
             if item and entry.key.value == key and isinstance(entry.value, A.PropList):
                 items = entry.value.items
                 if items:
@@ -335,33 +319,12 @@ class CheckContext:
     # ------------------------------------------------------------ readable paths (binary input)
     def proto_at(self, path: str) -> Any:
         """The message a proto path names (``header`` and ``""`` name the model); ``None`` if none."""
-        msg: Any = self.model
-        if path in ("", "header"):
-            return msg
-        for segment in path.split("/"):
-            m = _SEGMENT.match(segment)
-            if m is None:
-                return None
-            name, index = m.group(1), m.group(2)
-            try:
-                msg = getattr(msg, name)
-                if index is not None:
-                    msg = msg[int(index)]
-            except (AttributeError, IndexError):
-                return None
-        return msg
+        return _parse_path(path).resolve(self.model)
 
     def describe(self, path: str, token: Token = None) -> str:
         """``graph/node[12] (MatMul 'mm1') input 0``: a path a human can follow in a binary model."""
         msg = self.proto_at(path)
-        text = "model" if path in ("", "header") else path
-        if isinstance(msg, NodeProto):
-            label = f"{msg.domain}.{msg.op_type}" if msg.domain else msg.op_type
-            text += f" ({label} '{msg.name}')" if msg.name else f" ({label})"
-        elif isinstance(msg, (GraphProto, FunctionProto)) or hasattr(msg, "name") and not isinstance(msg, ModelProto):
-            name = getattr(msg, "name", "")
-            if name:
-                text += f" '{name}'"
+        text = describe(self.model, _parse_path(path)) if msg is not None else path
         if token is None or token in ("name", "type"):
             return text
         if isinstance(token, str):
@@ -377,6 +340,16 @@ class CheckContext:
             if tensor is not None and 0 <= token[1] < len(tensor.external_data):
                 return f"{text} external_data '{tensor.external_data[token[1]].key}'"
         return f"{text} {kind} {token[1]}"
+
+
+def _parse_path(path: str) -> ProtoPath:
+    """``path`` as a :class:`ProtoPath` (``header`` names the model; so does a malformed path's empty parse)."""
+    if path == "header":
+        return ProtoPath()
+    try:
+        return ProtoPath.parse(path)
+    except ValueError:
+        return ProtoPath((("?",),))  # names nothing: resolve() gives None
 
 
 def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
@@ -410,15 +383,15 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
         part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
         return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
-        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": node.attributes}
+        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": A.intact(node.attributes)}
         items = table.get(kind, [])
         return items[arg].span if 0 <= arg < len(items) else None
     if isinstance(node, A.Function):
         if kind in ("input", "output") and isinstance(arg, int):
-            vis = node.inputs if kind == "input" else node.outputs
+            vis = A.intact(node.inputs if kind == "input" else node.outputs)
             return vis[arg].name.span if 0 <= arg < len(vis) else None
         if kind == "attribute":
-            for attr in node.attributes or []:
+            for attr in A.intact(node.attributes or []):
                 if attr.name.value == arg:
                     return attr.name.span
             return None
@@ -427,7 +400,7 @@ def _token_span(node: A.AstNode, token: Token) -> Span | None:
     if isinstance(node, A.Props) and kind == "key":
         return _key_span(node, token)
     if isinstance(node, A.Props) and kind == "value":
-        for entry in node.entries:
+        for entry in A.intact(node.entries):
             if entry.key.value == arg:
                 return entry.value.span
     return None
@@ -449,7 +422,7 @@ def _external_entry_span(node: A.AstNode, entry: int, item: int | None) -> Span 
 
 
 def _key_span(props: A.Props, token: tuple[Any, ...]) -> Span | None:
-    for entry in props.entries:
+    for entry in A.intact(props.entries):
         if entry.key.value == token[1]:
             if len(token) > 2 and isinstance(entry.value, A.PropList):
                 items = entry.value.items

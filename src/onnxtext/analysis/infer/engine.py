@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
-from onnxtext.ir.schemas import FormalParameter, OpSchema, get_schema, normalize_domain
+from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.schemas import FormalParameter, OpSchema
 from onnxtext.ir.tensor_data import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
 from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
@@ -101,14 +102,8 @@ class Inference:
     def __init__(self, model: ModelProto, *, use_declared: bool = True) -> None:
         self.model = model
         self.use_declared = use_declared
-        self.opsets: dict[str, int] = {}
-        for entry in model.opset_import:
-            self.opsets.setdefault(normalize_domain(entry.domain), entry.version)
-        if not model.opset_import and 0 < model.ir_version < 3:
-            self.opsets[""] = 1
-        self.functions: dict[tuple[str, str, str], FunctionProto] = {}
-        for fn in model.functions:
-            self.functions.setdefault((normalize_domain(fn.domain), fn.name, fn.overload), fn)
+        self.resolver = Resolver(model)
+        self.opsets = self.resolver.opsets
         self.graphs: dict[str, dict[str, ValueType]] = {}
         """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
         self.issues: list[Issue] = []
@@ -185,8 +180,8 @@ class Inference:
                     attrs[a.name] = attr_scope[a.ref_attr_name]
             else:
                 attrs[a.name] = a
-        domain = normalize_domain(node.domain)
-        version = opsets.get(domain)
+        res = self.resolver.resolve(node, opsets)
+        domain, version, fn, schema = res.domain, res.version, res.function, res.schema
         n_out = len(node.output)
         outputs: list[ValueType] = [UNKNOWN] * n_out
 
@@ -194,8 +189,6 @@ class Inference:
             if report:
                 self.issues.append(Issue(code, message, path, index))
 
-        fn = self.functions.get((domain, node.op_type, node.overload))
-        schema = get_schema(node.op_type, domain, version) if fn is None and version is not None else None
         if fn is not None:
             outputs = self.call(fn, node, inputs, consts, attrs, n_out)
         elif schema is not None:
@@ -248,9 +241,7 @@ class Inference:
             c = consts[i] if i < len(consts) else None
             if c is not None:
                 env.consts[name] = c
-        opsets: dict[str, int] = {}
-        for entry in fn.opset_import:
-            opsets.setdefault(normalize_domain(entry.domain), entry.version)
+        opsets = self.resolver.opsets_of(fn)
         self._depth += 1
         try:
             for k, body_node in enumerate(fn.node):

@@ -1,4 +1,4 @@
-"""E206 / E207: initializer names are unique (an algorithm graph's also against the main graph's); before IR 4 each initializer is also a graph input."""
+"""E206: Initializer names must be unique within a graph (an algorithm graph's also against the main graph's)."""
 
 from __future__ import annotations
 
@@ -47,24 +47,4 @@ class UniqueInitializers(Rule):
                     f"{graph.path}/initializer[{i}]",
                     token="name",
                     related=(("first defined here", f"graph/initializer[{main[t.name]}]", "name"),),
-                )
-
-
-class InitializersAreInputs(Rule):
-    code = "E207"
-    name = "initializers-are-inputs"
-    description = "Before IR version 4, every initializer must also be a graph input."
-
-    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
-        if not isinstance(graph.proto, GraphProto) or not 0 < ctx.ir_version < 4:
-            return
-        inputs = {vi.name for vi in graph.proto.input}
-        for i, t in enumerate(graph.proto.initializer):
-            if t.name not in inputs:
-                ctx.report(
-                    self.code,
-                    f"initializer '{t.name}' is not a graph input, which IR version {ctx.ir_version} requires "
-                    "(IR 4 lifted this)",
-                    f"{graph.path}/initializer[{i}]",
-                    token="name",
                 )

@@ -1,4 +1,7 @@
-"""E202 / E208: inputs and outputs of the main graph have a type, and tensors a shape."""
+"""E202: Inputs and outputs of the main graph must have a name and a complete type.
+
+Its helpers are shared with ``graph_main_io_shaped``.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +10,13 @@ from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
 
 
-def _kind(t: TypeProto) -> str | None:
+def value_kind(t: TypeProto) -> str | None:
     return t.WhichOneof("value")
 
 
 def _missing(t: TypeProto) -> str | None:
     """What a main-graph value's type lacks (element type, key/value type), or None."""
-    kind = _kind(t)
+    kind = value_kind(t)
     if kind is None:
         return "a type"
     if kind in ("tensor_type", "sparse_tensor_type"):
@@ -27,7 +30,7 @@ def _missing(t: TypeProto) -> str | None:
     return None
 
 
-def _io(graph: GraphInfo) -> list[tuple[str, int, object]]:
+def io(graph: GraphInfo) -> list[tuple[str, int, object]]:
     proto = graph.proto
     assert isinstance(proto, GraphProto)
     return [("input", i, vi) for i, vi in enumerate(proto.input)] + [
@@ -43,7 +46,7 @@ class MainIoTyped(Rule):
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         if not graph.is_main:
             return
-        for kind, i, vi in _io(graph):
+        for kind, i, vi in io(graph):
             path = f"{graph.path}/{kind}[{i}]"
             name = getattr(vi, "name")
             if not name:
@@ -58,29 +61,4 @@ class MainIoTyped(Rule):
                     path,
                     token="name",
                     fix=f"declare it like 'float[N] {name}'",
-                )
-
-
-class MainIoShaped(Rule):
-    code = "E208"
-    name = "main-io-shaped"
-    description = "Tensor inputs and outputs of the main graph must have a shape (at least the rank)."
-
-    def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
-        if not graph.is_main:
-            return
-        for kind, i, vi in _io(graph):
-            t: TypeProto = getattr(vi, "type")
-            which = _kind(t)
-            if which not in ("tensor_type", "sparse_tensor_type"):
-                continue
-            tensor = getattr(t, which)
-            if tensor.elem_type and not tensor.HasField("shape"):
-                name = getattr(vi, "name")
-                ctx.report(
-                    self.code,
-                    f"main-graph {kind} '{name}' has no shape: its rank must be known "
-                    "(write 'float[N, M]', or 'float' for a scalar, not 'float[]')",
-                    f"{graph.path}/{kind}[{i}]",
-                    token="type",
                 )

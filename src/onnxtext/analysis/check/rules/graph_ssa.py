@@ -78,7 +78,7 @@ class SingleAssignment(Rule):
                 )
                 continue
             found = node.scope.lookup(name)
-            if found is None or found.kind == "state":
+            if found is None or found.kind in ("state", "damaged"):
                 continue
             outer = node.scope.local(name) is None
             where = _where(found) + (_outer(node.graph) if outer else "")

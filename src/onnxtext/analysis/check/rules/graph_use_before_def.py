@@ -14,6 +14,8 @@ class DefinedBeforeUse(Rule):
     description = "Node inputs must name a graph input, an initializer, or an output of an earlier node (or of an outer scope)."
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        if node.graph.incomplete:
+            return  # damaged statements hide which names are defined
         for i, name in enumerate(node.proto.input):
             if not name or node.scope.lookup(name) is not None:
                 continue

@@ -1,4 +1,4 @@
-"""E101 / E102: the model states an IR version, and one this checker knows."""
+"""E101: The model must set ir_version."""
 
 from __future__ import annotations
 
@@ -29,19 +29,3 @@ def _ir_version_fix(ctx: CheckContext) -> Fix:
     if ctx.token_span("header", ("value", "ir_version")) is not None:
         return ctx.replacing(f"set 'ir_version: {IR_VERSION}'", "header", ("value", "ir_version"), str(IR_VERSION))
     return ctx.adding_entry(f"add 'ir_version: {IR_VERSION}' to the model header", "header", "ir_version", str(IR_VERSION))
-
-
-class IrVersionKnown(Rule):
-    code = "E102"
-    name = "ir-version-known"
-    description = f"ir_version must be a released IR version (1 to {IR_VERSION})."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        version = model.ir_version
-        if version > IR_VERSION or version < 0:
-            ctx.report(
-                self.code,
-                f"unknown ir_version {version}: the latest IR version is {IR_VERSION}",
-                "header",
-                token=("key", "ir_version"),
-            )

@@ -1,9 +1,12 @@
-"""E103 / E104 / W104: opset imports are present, one per domain, and of known versions."""
+"""E103: A model of IR version 3 or later must import at least one operator set.
+
+Its helpers are shared with ``model_unique_opset_domains``.
+"""
 
 from __future__ import annotations
 
 from onnxtext.proto import ModelProto
-from onnxtext.ir.schemas import known_domains, latest_opset_version, normalize_domain
+from onnxtext.ir.schemas import normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
@@ -26,19 +29,7 @@ class OpsetImportPresent(Rule):
             )
 
 
-class UniqueOpsetDomains(Rule):
-    code = "E104"
-    name = "unique-opset-domains"
-    description = "Each operator-set domain is imported at most once ('' and 'ai.onnx' are the same domain)."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        _duplicates(ctx, self.code, list(model.opset_import), "header")
-
-    def function(self, ctx: CheckContext, fn: object, path: str) -> None:
-        _duplicates(ctx, self.code, list(getattr(fn, "opset_import")), path)
-
-
-def _duplicates(ctx: CheckContext, code: str, imports: list[object], path: str) -> None:
+def duplicates(ctx: CheckContext, code: str, imports: list[object], path: str) -> None:
     seen: dict[str, int] = {}
     for i, entry in enumerate(imports):
         domain = normalize_domain(getattr(entry, "domain"))
@@ -53,26 +44,3 @@ def _duplicates(ctx: CheckContext, code: str, imports: list[object], path: str) 
             )
         else:
             seen[domain] = i
-
-
-class OpsetVersionKnown(Rule):
-    code = "W104"
-    name = "opset-version-known"
-    description = "Imported versions of ONNX domains should be ones the operator table knows."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        domains = set(known_domains())
-        for i, entry in enumerate(model.opset_import):
-            domain = normalize_domain(entry.domain)
-            if domain not in domains:
-                continue
-            latest = latest_opset_version(domain)
-            shown = entry.domain or "''"
-            if entry.version < 1 or (latest is not None and entry.version > latest):
-                ctx.report(
-                    self.code,
-                    f"opset {entry.version} of domain {shown} is unknown (latest known: {latest}); "
-                    "its operators are checked against the latest known versions",
-                    "header",
-                    token=("key", "opset_import", i),
-                )

@@ -1,4 +1,7 @@
-"""W101 / W102 / W103: IR and opset versions fit together; model version and domain are well formed."""
+"""W101: The IR version should be at least the one released with the imported ONNX opsets.
+
+Its helpers are shared with ``model_domain_naming``, ``model_opset_import``, ``node_domain_imported``, ``node_operator``.
+"""
 
 from __future__ import annotations
 
@@ -85,34 +88,4 @@ class IrOpsetCompatible(Rule):
             )
 
 
-class ModelVersion(Rule):
-    code = "W102"
-    name = "model-version"
-    description = "model_version should be a non-negative integer."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        if model.model_version < 0:
-            ctx.report(
-                self.code,
-                f"model_version {model.model_version} is negative",
-                "header",
-                token=("key", "model_version"),
-            )
-
-
-_REVERSE_DNS = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+")
-
-
-class DomainNaming(Rule):
-    code = "W103"
-    name = "domain-naming"
-    description = "The model's domain, when set, should be a reverse-DNS name such as 'com.example.models'."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        if model.domain and not _REVERSE_DNS.fullmatch(model.domain):
-            ctx.report(
-                self.code,
-                f"model domain '{model.domain}' is not a reverse-DNS name (like 'org.example.models')",
-                "header",
-                token=("key", "domain"),
-            )
+REVERSE_DNS = re.compile(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)+")

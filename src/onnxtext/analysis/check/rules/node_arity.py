@@ -1,4 +1,7 @@
-"""E303 / E304: the number of node inputs and outputs fits the operator's signature."""
+"""E303: A node has as many inputs as its operator (or model-local function) accepts; required ones are not empty.
+
+Its helpers are shared with ``node_output_arity``.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ def _range(low: int, high: int) -> str:
     return f"{low}" if low == high else f"{low} to {high}"
 
 
-def _check(
+def check_arity(
     ctx: CheckContext,
     code: str,
     node: NodeInfo,
@@ -65,7 +68,7 @@ class InputArity(Rule):
         res = node.resolution
         if res.schema is not None:
             s = res.schema
-            _check(ctx, self.code, node, "input", node.proto.input, s.inputs, s.min_input, s.max_input)
+            check_arity(ctx, self.code, node, "input", node.proto.input, s.inputs, s.min_input, s.max_input)
         elif res.function is not None and len(node.proto.input) > len(res.function.input):
             f = res.function
             ctx.report(
@@ -73,24 +76,4 @@ class InputArity(Rule):
                 f"function '{f.name}' takes at most {len(f.input)} inputs, got {len(node.proto.input)}",
                 node.path,
                 token=("input", len(f.input)),
-            )
-
-
-class OutputArity(Rule):
-    code = "E304"
-    name = "output-arity"
-    description = "A node has as many outputs as its operator (or model-local function) produces; required ones are not empty."
-
-    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
-        res = node.resolution
-        if res.schema is not None:
-            s = res.schema
-            _check(ctx, self.code, node, "output", node.proto.output, s.outputs, s.min_output, s.max_output)
-        elif res.function is not None and len(node.proto.output) > len(res.function.output):
-            f = res.function
-            ctx.report(
-                self.code,
-                f"function '{f.name}' has {len(f.output)} outputs, got {len(node.proto.output)}",
-                node.path,
-                token=("output", len(f.output)),
             )

@@ -1,9 +1,6 @@
-"""E503 / E505 / E506 / W501: external tensor data names a file in the model's folder that holds its range.
+"""E503: A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own.
 
-Only what the file system says about a file (that it exists, its size) is checked, never
-its bytes, and no checksum is verified: a model with gigabytes of weights is checked as
-fast as a small one. When the model's folder is unknown (a model given as text, bytes or
-a proto rather than a file) only the shape of each location is checked.
+Its helpers are shared with ``tensor_data_size``, ``tensor_external_data_file``, ``tensor_external_data_keys``, ``tensor_external_data_range``, ``tensor_data_type``.
 """
 
 from __future__ import annotations
@@ -31,7 +28,7 @@ __all__ = [
 ]
 
 EXTERNAL_KEYS = ("location", "offset", "length", "checksum", "basepath")
-_INTEGER = re.compile(r"[0-9]+")
+INTEGER = re.compile(r"[0-9]+")
 
 def external_entries(t: TensorProto) -> dict[str, tuple[int, str]]:
     """Key → (index, value) of a tensor's external_data; the last entry of a key wins, as onnx reads them."""
@@ -48,10 +45,10 @@ def entry_token(index: int, token: object) -> Token:
 def integer_entry(entries: dict[str, tuple[int, str]], key: str) -> int | None:
     """The value of ``offset`` or ``length`` if it is given as a non-negative integer."""
     found = entries.get(key)
-    return int(found[1]) if found is not None and _INTEGER.fullmatch(found[1]) else None
+    return int(found[1]) if found is not None and INTEGER.fullmatch(found[1]) else None
 
 
-class _Files:
+class Files:
     """Locations resolved and files looked up once per check: many tensors share one file."""
 
     def __init__(self) -> None:
@@ -101,7 +98,7 @@ class ExternalData(Rule):
     description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own."
 
     def __init__(self) -> None:
-        self.files = _Files()
+        self.files = Files()
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
         label = tensor_label(tensor)
@@ -118,92 +115,3 @@ class ExternalData(Rule):
                 ctx.report(self.code, f"{label}: {problem}", path, token=entry_token(found[0], token))
         if any(len(getattr(tensor, f)) for f in TYPED_FIELDS) or tensor.HasField("raw_data"):
             ctx.report(self.code, f"{label} is stored externally but also holds values", path, token=tensor_token(token))
-
-
-class ExternalDataFile(Rule):
-    code = "E505"
-    name = "external-data-file"
-    description = "The file an external tensor's 'location' names exists in the model's folder (checked when the model is read from a file)."
-
-    def __init__(self) -> None:
-        self.files = _Files()
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        if not is_external(tensor):
-            return
-        found = self.files.file(ctx, tensor)
-        if found is None:
-            return
-        location, index, st = found
-        if st is None:
-            message = f"external data file '{location}' of {tensor_label(tensor)} does not exist in the model's folder {str(ctx.model_dir)!r}"
-        elif not stat.S_ISREG(st.st_mode):
-            message = f"external data location '{location}' of {tensor_label(tensor)} is not a file"
-        else:
-            return
-        ctx.report(self.code, message, path, token=entry_token(index, token))
-
-
-class ExternalDataRange(Rule):
-    code = "E506"
-    name = "external-data-range"
-    description = "An external tensor's 'offset' and 'length' are non-negative integers, and its bytes lie inside the file."
-
-    def __init__(self) -> None:
-        self.files = _Files()
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        if not is_external(tensor):
-            return
-        entries = external_entries(tensor)
-        label = tensor_label(tensor)
-        malformed = False
-        for key in ("offset", "length"):
-            found = entries.get(key)
-            if found is not None and not _INTEGER.fullmatch(found[1]):
-                malformed = True
-                ctx.report(
-                    self.code,
-                    f"external data '{key}' of {label} must be a non-negative integer, not '{found[1]}'",
-                    path,
-                    token=entry_token(found[0], token),
-                )
-        file = None if malformed else self.files.file(ctx, tensor)
-        if file is None:
-            return
-        location, _, st = file
-        if st is None or not stat.S_ISREG(st.st_mode):
-            return  # E505 reports it
-        offset = integer_entry(entries, "offset") or 0
-        length = integer_entry(entries, "length")
-        if offset + (length or 0) <= st.st_size:
-            return
-        span = f"offset {offset} + length {length} = {offset + length}" if length is not None else f"offset {offset}"
-        where = entries["length"][0] if length is not None else entries["offset"][0]
-        ctx.report(
-            self.code,
-            f"external data of {label} is past the end of '{location}' ({st.st_size} bytes): {span}",
-            path,
-            token=entry_token(where, token),
-        )
-
-
-class ExternalDataKeys(Rule):
-    code = "W501"
-    name = "external-data-keys"
-    description = "external_data keys are location, offset, length and checksum, each once."
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        seen: set[str] = set()
-        label = tensor_label(tensor)
-        for i, entry in enumerate(tensor.external_data):
-            if entry.key not in EXTERNAL_KEYS:
-                ctx.report(
-                    self.code,
-                    f"unknown external_data key '{entry.key}' of {label} (known: location, offset, length, checksum)",
-                    path,
-                    token=entry_token(i, token),
-                )
-            elif entry.key in seen:
-                ctx.report(self.code, f"external_data key '{entry.key}' of {label} is given twice", path, token=entry_token(i, token))
-            seen.add(entry.key)

@@ -1,4 +1,4 @@
-"""E501 / E502: tensors have a valid type and as many values (or external bytes) as their dims say."""
+"""E501: A tensor stores its values in one field, as many as the product of its dims (external data: 'length' bytes)."""
 
 from __future__ import annotations
 
@@ -13,19 +13,6 @@ from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label as _label
 from onnxtext.analysis.check.rules._util import tensor_token as _tok
 from onnxtext.analysis.check.rules.tensor_external import entry_token, external_entries, integer_entry
-
-
-
-class TensorDataType(Rule):
-    code = "E502"
-    name = "tensor-data-type"
-    description = "A tensor's data_type is set to a known element type."
-
-    def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        if tensor.data_type == 0:
-            ctx.report(self.code, f"{_label(tensor)} has no data_type", path, token=_tok(token))
-        elif dtype_by_code(tensor.data_type) is None:
-            ctx.report(self.code, f"{_label(tensor)} has unknown data_type {tensor.data_type}", path, token=_tok(token))
 
 
 class TensorDataSize(Rule):

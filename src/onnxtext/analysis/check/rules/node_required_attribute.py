@@ -1,0 +1,26 @@
+"""E307: Every required attribute of the operator is given."""
+
+from __future__ import annotations
+
+from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.rule import Rule
+
+
+class RequiredAttribute(Rule):
+    code = "E307"
+    name = "required-attribute"
+    description = "Every required attribute of the operator is given."
+
+    def node(self, ctx: CheckContext, node: NodeInfo) -> None:
+        schema = node.resolution.schema
+        if schema is None:
+            return
+        given = {a.name for a in node.proto.attribute}
+        for spec in schema.required_attributes:
+            if spec.name not in given:
+                ctx.report(
+                    self.code,
+                    f"'{node.proto.op_type}' needs attribute '{spec.name}' ({spec.type})",
+                    node.path,
+                    token="op_type",
+                )
