@@ -44,10 +44,12 @@ CASES: list[tuple[str, str]] = [
     ("E103", "<ir_version: 10>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"),
     ("E103", "<ir_version: 10, opset_import: []>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"),
     ("W101", '<ir_version: 7, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("E202", g("  y = Relu(x)", outputs="y")),  # the output's inferred type is written before it
     ("E204", g("  y = Relu(xx)")),
     ("E205", g("  results = Relu(x)", outputs="float[2] result")),
     ("E205", FUNCTION_OUTPUT),
     ("E301", g("  y = Rleu(x)")),
+    ("E301", '<ir_version: 8, opset_import: ["" : 11]>\ng (float[2] x) => (float[2] y) {\n  y = Gelu(x)\n}\n'),
     ("E302", g('  y = ai.onnx.ml.Normalizer <norm = "MAX"> (x)')),
     ("E302", FUNCTION_DOMAIN),
     ("W301", LOCAL),
@@ -82,7 +84,7 @@ def test_applying_the_fix_removes_the_diagnostic(code: str, text: str) -> None:
 def test_every_rule_with_a_suggestion_has_a_case() -> None:
     """The sites of this file are the ones the sources offer a fix at (update both together)."""
     assert {code for code, _ in CASES} == {
-        "E101", "E103", "W101", "E204", "E205", "E301", "E302", "W301", "E305", "E306", "E309",
+        "E101", "E103", "W101", "E202", "E204", "E205", "E301", "E302", "W301", "E305", "E306", "E309",
         "L001", "L003", "L010", "L011",
     }  # fmt: skip
 

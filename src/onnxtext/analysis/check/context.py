@@ -316,6 +316,31 @@ class CheckContext:
         inside = props.span.start + 1  # just after the '<'
         return Edit(Span(inside, inside), entry_text)
 
+    def raising_opset(self, message: str, path: str, domain: str, version: int) -> Fix:
+        """A fix setting the imported version of ``domain`` in the header of the model (``path``
+        ``header``) or of a function to ``version`` (no edit when the import is not written out)."""
+        edit = self._opset_edit(path, domain, version)
+        return Fix(message, (edit,) if edit is not None else ())
+
+    def _opset_edit(self, path: str, domain: str, version: int) -> Edit | None:
+        if self.source_map is None or self.tree is None:
+            return None
+        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.entries.get(path)
+        if not isinstance(owner, (A.Model, A.Function)) or owner.header is None:
+            return None
+        for entry in A.intact(owner.header.entries):
+            if entry.key.value != "opset_import" or not isinstance(entry.value, A.PropList):
+                continue
+            for item in entry.value.items:
+                if (
+                    isinstance(item, A.PropPair)
+                    and isinstance(item.key, A.Str)
+                    and normalize_domain(item.key.text) == domain
+                    and isinstance(item.value, A.Number)
+                ):
+                    return Edit(item.value.span, str(version))
+        return None
+
     # ------------------------------------------------------------ readable paths (binary input)
     def proto_at(self, path: str) -> Any:
         """The message a proto path names (``header`` and ``""`` name the model); ``None`` if none."""

@@ -5,7 +5,9 @@ Its helpers are shared with ``graph_main_io_shaped``.
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Edit, Fix
 from onnxtext.proto import GraphProto, TypeProto
+from onnxtext.syntax.span import Span
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
 
@@ -60,5 +62,15 @@ class MainIoTyped(Rule):
                     f"inputs and outputs of the main graph must be typed",
                     path,
                     token="name",
-                    fix=f"declare it like 'float[N] {name}'",
+                    fix=self._declare(ctx, graph, kind, name, path, vi),
                 )
+
+    @staticmethod
+    def _declare(ctx: CheckContext, graph: GraphInfo, kind: str, name: str, path: str, vi: object) -> Fix:
+        """Write the type inference found for an untyped output before its name (an input's is unknown)."""
+        inferred = ctx.inference.graphs.get(graph.path, {}).get(name) if kind == "output" else None
+        text = str(inferred) if inferred is not None and not inferred.is_unknown and inferred.type_str() else None
+        span = ctx.token_span(path, "name") if text is not None and not getattr(vi, "HasField")("type") else None
+        if text is None or span is None:
+            return Fix(f"declare it like 'float[N] {name}'")
+        return Fix(f"declare it as inferred: '{text} {name}'", (Edit(Span(span.start, span.start), f"{text} "),))

@@ -5,7 +5,7 @@ Its helpers are shared with ``node_domain_imported``.
 
 from __future__ import annotations
 
-from onnxtext.ir.schemas import known_domains, suggest_operator
+from onnxtext.ir.schemas import known_domains, schema_versions, suggest_operator
 from onnxtext.proto import FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
@@ -26,7 +26,18 @@ class KnownOperator(Rule):
         if res.function is not None or res.version is None or res.domain not in known_domains():
             return
         op = node.proto.op_type
-        if res.schema is None:
+        later = [s.since_version for s in schema_versions(op, res.domain) if s.since_version > res.version]
+        if res.schema is None and later:
+            owner = "header" if node.graph.function is None else (function_path(ctx, node.graph.function) or "header")
+            ctx.report(
+                self.code,
+                f"operator '{op}' exists from opset {later[0]} of domain {shown_domain(res.domain)}; "
+                f"this {'model' if owner == 'header' else 'function'} imports {res.version}",
+                node.path,
+                token="op_type",
+                fix=ctx.raising_opset(f"import opset {later[0]}", owner, res.domain, later[0]),
+            )
+        elif res.schema is None:
             hint = suggest_operator(op, res.domain, res.version)
             ctx.report(
                 self.code,
