@@ -288,3 +288,22 @@ def test_evaluation_error_as_diagnostic() -> None:
     binary = info.value.diagnostic(model=doc.proto)
     assert binary.span is None and binary.path == "graph/node[1] (MatMul) input 1 'b'"
     assert info.value.diagnostics[0].code == "R002" and info.value.diagnostics[0].path == "graph/node[1] (MatMul) input 1 'b'"
+
+
+def test_trace_covers_subgraphs_with_their_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "loop.onnxtxt"
+    model.write_text(
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        "g (float[2] x) => (float[2] y) {\n"
+        " n = Constant <value_int = 2> ()\n"
+        " c = Constant <value = bool {1}> ()\n"
+        " y = Loop (n, c, x) <body = body (int64 i, bool ci, float[2] v) => (bool co, float[2] w) {\n"
+        "   co = Identity (ci)\n   w = Neg (v)\n }>\n"
+        "}\n"
+    )
+    status, out, _ = _run(capsys, str(model), "-i", "x=[1, 2]", "--trace")
+    assert status == 0
+    lines = out.splitlines()
+    body = [line for line in lines if line.startswith("  [graph/node[2]/attribute[0]/g/node[1]] w:")]
+    assert len(body) == 2  # once per iteration
+    assert "  [2] y: float32[2] min=1 max=2 mean=1.5" in lines

@@ -28,3 +28,34 @@ def test_hints_follow_each_output_of_the_graph_only() -> None:
 def test_no_label_no_hint() -> None:
     result = parse_text(TEXT)
     assert list(value_hints(result.tree.graph, lambda name: None)) == []
+
+
+def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
+    from onnxtext.analysis.hints import inlay_hints
+    from onnxtext.document import parse_document
+    from onnxtext.evaluate.live import LiveResult, LiveValue
+    from onnxtext.evaluate.summary import Stats
+
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
+        "g (float[2] x, bool c) => (float[2] y) {\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = local.twice (x) }, else_branch = e () => (float[2] v) { v = Abs (x) }>\n"
+        "}\n"
+        '<domain: "local", opset_import: ["" : 18]>\ntwice (p) => (q) {\n   q = Add (p, p)\n}\n'
+    )
+    doc = parse_document(text)
+    f32 = Stats("float32", (2,), 0.0, 1.0, 0.5)
+    live = LiveResult(
+        values=[
+            LiveValue("u", 0, f32, "graph/node[0]/attribute[0]/g"),
+            LiveValue("y", 0, f32, "graph"),
+            LiveValue("q", 0, f32, "functions[0]", runs=2),
+        ],
+        inputs=[LiveValue("x", -1, f32), LiveValue("c", -1, Stats("bool", ()))],
+    )
+    hints = {(text[: h.offset].splitlines()[-1].split()[-1], h.label) for h in inlay_hints(doc, True, live)}
+    assert ("u", " = float32[2] min=0 max=1 mean=0.5") in hints
+    assert ("q", " = float32[2] min=0 max=1 mean=0.5 (last of 2 runs)") in hints
+    assert ("y", " = float32[2] min=0 max=1 mean=0.5") in hints
+    assert any(label == " = bool[]" for _, label in hints)  # the input c
+    assert ("v", ": float[2]") in hints  # the branch that did not run keeps its inferred type

@@ -53,7 +53,7 @@ def test_value_shows_inferred_type_and_definition() -> None:
 
 def test_live_values_in_the_hover() -> None:
     doc = parse_document(TEXT)
-    found = hover_at(doc, TEXT.index("a, w"), live=lambda name: "float32[2, 4] min=0 max=1 mean=0.25" if name == "a" else None)
+    found = hover_at(doc, TEXT.index("a, w"), live={"graph": {"a": "float32[2, 4] min=0 max=1 mean=0.25"}})
     assert found is not None and "live value: `float32[2, 4] min=0 max=1 mean=0.25`" in found.markdown
 
 

@@ -92,3 +92,23 @@ def test_given_inputs_are_used_and_files_are_relative_to_the_model(tmp_path) -> 
 def test_a_given_input_that_the_model_lacks_is_named() -> None:
     result = run_live(_bytes("g (float[2] x) => (float[2] y) {\n y = Neg (x)\n}"), inputs={"xx": "[1, 2]"})
     assert result.skipped == "the model has no input named 'xx'; did you mean 'x'?"
+
+
+def test_values_of_subgraphs_and_function_bodies_with_their_paths() -> None:
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) {\n"
+        " n = Constant <value_int = 3> ()\n"
+        " c = Constant <value = bool {1}> ()\n"
+        " s = Loop (n, c, x) <body = body (int64 i, bool ci, float[2] v) => (bool co, float[2] w) {\n"
+        "   co = Identity (ci)\n   w = Neg (v)\n }>\n"
+        " y = local.twice (s)\n"
+        "}\n"
+        '<domain: "local", opset_import: ["" : 18]>\ntwice (p) => (q) {\n q = Add (p, p)\n}\n'
+    )
+    result = run_live(model_bytes(onnxtext.parse_model(text)))
+    assert result.failure is None and result.skipped is None
+    found = {(v.graph, v.name): v.runs for v in result.values}
+    assert found[("graph", "s")] == 1
+    assert found[("graph/node[2]/attribute[0]/g", "w")] == 3  # the loop body ran three times
+    assert found[("functions[0]", "q")] == 1

@@ -11,7 +11,7 @@ from onnxtext.document import Document
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.syntax import ast as A
 
-__all__ = ["Hint", "value_hints", "inlay_hints"]
+__all__ = ["Hint", "value_hints", "inlay_hints", "live_labels"]
 
 
 @dataclass(frozen=True)
@@ -23,8 +23,11 @@ class Hint:
     name: str
 
 
-def value_hints(graph: A.Graph, label_of: Callable[[str], str | None], *, inputs: bool = False) -> Iterator[Hint]:
-    """A hint after every node output of ``graph`` (and its inputs with ``inputs``) that ``label_of`` labels.
+def value_hints(
+    graph: A.Graph | A.Function, label_of: Callable[[str], str | None], *, inputs: bool = False
+) -> Iterator[Hint]:
+    """A hint after every node output of a graph or function body (and its inputs with
+    ``inputs``) that ``label_of`` labels.
 
     Subgraphs are not entered: their values live in other scopes, with their own labels.
     """
@@ -32,6 +35,8 @@ def value_hints(graph: A.Graph, label_of: Callable[[str], str | None], *, inputs
         for item in graph.inputs or []:
             if isinstance(item, A.Initializer):
                 yield from _hint(item.info.name, label_of)
+            elif isinstance(item, A.ValueInfo):
+                yield from _hint(item.name, label_of)
     for node in graph.nodes:
         if isinstance(node, A.Node):
             for out in node.outputs:
@@ -45,20 +50,28 @@ def _hint(ident: A.Ident, label_of: Callable[[str], str | None]) -> Iterator[Hin
         yield Hint(ident.span.end, label, ident.value)
 
 
+def live_labels(live: LiveResult) -> dict[str, dict[str, str]]:
+    """Per graph path (``graph``, ``graph/node[3]/attribute[0]/g``, ``functions[1]``), each value's live summary."""
+    out: dict[str, dict[str, str]] = {}
+    for v in [*live.inputs, *live.values]:
+        runs = f" (last of {v.runs} runs)" if v.runs > 1 else ""
+        out.setdefault(v.graph, {})[v.name] = v.stats.text() + runs
+    return out
+
+
 def inlay_hints(doc: Document, types: bool, live: LiveResult | None) -> list[Hint]:
-    """The inferred type after every value of every graph (``types``), and with ``live`` the
-    main graph's live values instead (they say the dtype and shape too, and the statistics)."""
+    """The inferred type after every value of every graph (``types``); with ``live``, in the
+    graphs and function bodies that ran, the live value instead (it says the dtype and the
+    shape too, and the statistics)."""
     out: list[Hint] = []
-    main = getattr(doc.tree, "graph", None)
-    if live is not None and isinstance(main, A.Graph):
-        values = {v.name: v.stats.text() for v in live.inputs + live.values}
-        out.extend(Hint(h.offset, f" = {h.label}", h.name) for h in value_hints(main, values.get, inputs=True))
-    if types:
-        for scope in doc.symbols.scopes:
-            graph = scope.node
-            if not isinstance(graph, A.Graph) or (live is not None and graph is main):
-                continue
-            out.extend(value_hints(graph, partial(_type_label, doc, scope)))
+    by_graph = live_labels(live) if live is not None else {}
+    for scope in doc.symbols.scopes:
+        body = scope.node
+        values = by_graph.get(doc.source_map.path_of(body) or "")
+        if values:
+            out.extend(Hint(h.offset, f" = {h.label}", h.name) for h in value_hints(body, values.get, inputs=True))
+        elif types and isinstance(body, A.Graph):
+            out.extend(value_hints(body, partial(_type_label, doc, scope)))
     return sorted(out, key=lambda h: h.offset)
 
 

@@ -6,7 +6,7 @@ the answer into a protocol message.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from onnxtext.analysis.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
@@ -34,8 +34,8 @@ class HoverInfo:
     span: Span
 
 
-def hover_at(doc: Document, offset: int, live: Callable[[str], str | None] | None = None) -> HoverInfo | None:
-    """The hover at ``offset``; ``live`` gives a value's live summary by name (main graph), if running."""
+def hover_at(doc: Document, offset: int, live: Mapping[str, Mapping[str, str]] | None = None) -> HoverInfo | None:
+    """The hover at ``offset``; ``live`` gives the live summaries of values by graph path and name, if running."""
     path = doc.nodes_at(offset)
     if not path:
         return None
@@ -104,7 +104,7 @@ def _dtype_code(doc: Document, node: A.Node, attribute: A.Attribute, number: A.N
     return HoverInfo(text, number.span) if text is not None else None
 
 
-def _value(doc: Document, symbol: ValueSymbol, live: Callable[[str], str | None] | None) -> str:
+def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, str]] | None) -> str:
     kind = _KIND_WORDS.get(symbol.kind, symbol.kind)
     inferred = doc.type_of(symbol)
     head = f"**{symbol.name}**: " + (f"`{inferred}`" if inferred is not None else "type unknown")
@@ -112,7 +112,7 @@ def _value(doc: Document, symbol: ValueSymbol, live: Callable[[str], str | None]
     if len(symbol.definitions) > 1:
         lines.append(f"⚠ defined {len(symbol.definitions)} times")
     lines.append(f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else ""))
-    value = live(symbol.name) if live is not None and symbol.scope.parent is None else None
+    value = (live or {}).get(doc.source_map.path_of(symbol.scope.node) or "", {}).get(symbol.name)
     if value:
         lines += ["", f"live value: `{value}`"]
     return "\n".join(lines)

@@ -408,8 +408,8 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         on_trace = None
         if args.trace:
             print("trace:")
-            on_trace = lambda name, index, value: print(f"  [{index}] {summarize(name, value, values=False)}")  # noqa: E731
-        outputs = evaluator.run(None, feeds, trace=on_trace)
+            on_trace = _trace_line
+        outputs = evaluator.run(None, feeds, trace_all=on_trace)
     except InputError as exc:
         report.error(_display(args.model), str(exc))
         return EXIT_INPUT
@@ -423,6 +423,14 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
+
+
+def _trace_line(graph: Any, name: str, index: int, value: Any) -> None:
+    """One ``--trace`` line: ``[3] y: float32[2] ...`` in the main graph, the graph's path before it elsewhere."""
+    from onnxtext.evaluate.summary import summarize
+
+    where = f"{index}" if str(graph) == "graph" else f"{graph}/node[{index}]"
+    print(f"  [{where}] {summarize(name, value, values=False)}")
 
 
 def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: _Reporter) -> None:
@@ -689,7 +697,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--input", "-i", dest="inputs", metavar="NAME=VALUE", action="append", default=[],
                    help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)")
     p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
-    p.add_argument("--trace", action="store_true", help="print every intermediate value of the main graph")
+    p.add_argument("--trace", action="store_true",
+                   help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path")
     p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
     p.set_defaults(func=cmd_run)
 

@@ -15,9 +15,12 @@ from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
-__all__ = ["Evaluator", "KernelContext", "TraceCallback", "TraceEntry", "CompiledGraph"]
+__all__ = ["Evaluator", "KernelContext", "TraceCallback", "DeepTraceCallback", "TraceEntry", "CompiledGraph"]
 
 TraceCallback = Callable[[str, int, Any], None]
+DeepTraceCallback = Callable[[ProtoPath, str, int, Any], None]
+"""``(graph path, value name, node index, value)`` for every value any graph computes: the
+main graph, subgraphs (each time they run) and function bodies (``functions[i]``, each call)."""
 
 # errors a kernel may raise for bad data; they are wrapped with the node's context
 _WRAPPED = (ValueError, IndexError, TypeError, ArithmeticError, KeyError, NotImplementedError)
@@ -185,6 +188,7 @@ class Evaluator:
         self.opsets: dict[str, int] = self.resolver.opsets
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self._fn_depth = 0
+        self._trace_all: DeepTraceCallback | None = None
         self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"))
         self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
         self.output_names = list(self.graph.output_names)
@@ -329,8 +333,12 @@ class Evaluator:
     # -- running ----------------------------------------------------------------------
 
     def run(self, output_names: Sequence[str] | None, feeds: Mapping[str, Any], *,
-            trace: TraceCallback | None = None) -> list[Any]:
-        """Run the model; return the values of ``output_names`` (all outputs if None)."""
+            trace: TraceCallback | None = None, trace_all: DeepTraceCallback | None = None) -> list[Any]:
+        """Run the model; return the values of ``output_names`` (all outputs if None).
+
+        ``trace`` sees every value a node of the main graph computes; ``trace_all`` every
+        value of every graph, subgraphs and function bodies included, with the graph's path.
+        """
         g = self.graph
         env: dict[str, Any] = dict(g.initializers)
         for i, name in enumerate(g.input_names):
@@ -346,8 +354,12 @@ class Evaluator:
                 env[name] = _as_value(feeds[name])  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
         wanted = list(output_names) if output_names is not None else g.output_names
-        with np.errstate(all="ignore"):
-            self._run_steps(g, env, trace)
+        self._trace_all = trace_all
+        try:
+            with np.errstate(all="ignore"):
+                self._run_steps(g, env, trace)
+        finally:
+            self._trace_all = None
         result = []
         for name in wanted:
             if name not in env:
@@ -409,6 +421,8 @@ class Evaluator:
                 env[name] = v
                 if trace is not None:
                     trace(name, step.index, v)
+                if self._trace_all is not None:
+                    self._trace_all(g.path, name, step.index, v)
         out = []
         for i, name in enumerate(g.output_names):
             if name not in env:

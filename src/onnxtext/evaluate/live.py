@@ -19,6 +19,7 @@ from typing import Any
 
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.ir.paths import ProtoPath
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
@@ -35,11 +36,15 @@ class Budget:
 
 @dataclass(frozen=True)
 class LiveValue:
-    """One value computed by a node of the main graph (``node`` its index there)."""
+    """One value computed by node ``node`` of the graph at ``graph`` (its proto path:
+    ``graph``, ``graph/node[3]/attribute[0]/g``, ``functions[1]``); ``runs`` counts the times
+    it was computed (a loop body, a function called twice), ``stats`` is of the last one."""
 
     name: str
     node: int
     stats: Stats
+    graph: str = "graph"
+    runs: int = 1
 
 
 @dataclass(frozen=True)
@@ -57,7 +62,7 @@ class Failure:
 @dataclass
 class LiveResult:
     values: list[LiveValue] = field(default_factory=list)
-    """Node outputs of the main graph, in evaluation order."""
+    """Node outputs of every graph (main, subgraphs, function bodies), in the order first computed."""
     inputs: list[LiveValue] = field(default_factory=list)
     """The graph inputs it ran on (made up, or given)."""
     outputs: list[LiveValue] = field(default_factory=list)
@@ -180,11 +185,19 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
         return result
     result.sizes = made.sizes
     result.inputs = [LiveValue(name, -1, stats(value)) for name, value in made.feeds.items()]
+    seen: dict[tuple[str, str], LiveValue] = {}
+
+    def record(graph: ProtoPath, name: str, index: int, value: Any) -> None:
+        key = (str(graph), name)
+        before = seen.get(key)
+        seen[key] = LiveValue(name, index, stats(value), key[0], before.runs + 1 if before is not None else 1)
+
     try:
         evaluator = Evaluator(model, seed=seed)
-        outputs = evaluator.run(
-            None, made.feeds, trace=lambda name, index, value: result.values.append(LiveValue(name, index, stats(value)))
-        )
+        try:
+            outputs = evaluator.run(None, made.feeds, trace_all=record)
+        finally:
+            result.values = list(seen.values())
     except EvaluationError as exc:
         rec = exc.record
         result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)

@@ -22,7 +22,7 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.analysis.outline import folding_ranges, outline
 from onnxtext.analysis.complete import call_at, complete, context_at, documentation, values_in_scope
-from onnxtext.analysis.hints import inlay_hints
+from onnxtext.analysis.hints import inlay_hints, live_labels
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
@@ -390,9 +390,9 @@ def build_server() -> OnnxTextServer:
         uri = params.text_document.uri
         outcome = ls.analysis(uri)
         doc = outcome.document
-        live = outcome.live
-        values = {v.name: v.stats.text() for v in live.inputs + live.values} if live is not None else None
-        found = hover_at(doc, offset_at(doc.source, params.position), values.get if values else None)
+        state = ls.states.get(uri)
+        live = live_labels(outcome.live) if outcome.live is not None and state is not None and state.live else None
+        found = hover_at(doc, offset_at(doc.source, params.position), live)
         if found is None:
             return None
         return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(doc.source, found.span))
