@@ -17,6 +17,7 @@ signature may legitimately take its body with it.
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -130,11 +131,9 @@ def test_corpus_is_large_enough() -> None:
     assert len(_texts()) >= 30
 
 
-# Edits whose neighbours are not fully spared, out of every 1,000 (measured: 2 of the 2,400
-# cases). Known causes: a cut line that leaves a stray `{ ... }` block in a body (the
-# recovery takes the graph signature with it); a cut line whose remainder looks like a
-# statement defining other names. Lower this as the recovery improves; never raise it.
-TOLERATED_PER_MILLE = 2
+# Edits whose neighbours are not fully spared, out of every 1,000 (measured: 0 of the 2,400
+# cases). Keep it at 0: a failure here is a recovery bug to fix, not a number to raise.
+TOLERATED_PER_MILLE = 0
 
 
 def test_single_edits_cost_only_the_damaged_statement() -> None:
@@ -176,10 +175,22 @@ def _check_case(text: str, edit: Edit) -> str | None:
     if syntax and checked:
         was = _diags_by_statement(onnxtext.check(text), before, checked, None)
         now = _diags_by_statement(onnxtext.check(after_text), after, checked, edit)
-        extra = now - was
+        removed = _names(text[edit.start : edit.end])
+        # a use of a name whose definition the edit deleted is undefined now: the edit's doing, not recovery's
+        extra = {d for d in now - was if not (d[1] in ("E204", "E205") and _quoted(d[2]) in removed)}
         if extra:
             return f"new diagnostics on undamaged statements: {sorted(extra)[:3]}"
     return None
+
+
+def _names(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+
+
+def _quoted(message: str) -> str:
+    """The first 'quoted' name of a message."""
+    m = re.search(r"'([^']*)'", message)
+    return m.group(1) if m else ""
 
 
 def _diags_by_statement(

@@ -659,6 +659,8 @@ class _Run:
         self.tokens = list(tokenize(text, self.comments, self.lex_errors))
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
+        self.groups: dict[int, int] | None = None
+        """Opening → closing bracket token indices, computed on the first recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
@@ -933,6 +935,10 @@ class _Run:
         chosen = -1
         while chosen < 0:
             t = tokens[j]
+            group_end = self._group_end(j) if t.type in _OPENERS else None
+            if group_end is not None:
+                j = group_end + 1  # a bracketed group inside the damage is damage as a whole
+                continue
             if t.type == "$END":
                 chosen = levels[0]
                 if diag is not None and self.end_diag is None:
@@ -961,6 +967,40 @@ class _Run:
         self.i = j
         self.pending.append(_ErrorTok(node))
         return chosen
+
+    def _group_end(self, j: int) -> int | None:
+        """The index of the bracket closing the one at ``j``, when skipping the group is safe: a
+        ``(...)`` or ``[...]`` on one line, or a ``{ ... }`` block whose braces are each first on
+        their line, in the same column (a stray block left by a cut line); None otherwise.
+
+        No statement starts inside such a group, so no synchronisation point is looked for
+        there. A stray ``{`` or ``(`` typed mid-line has no such partner: it may steal the
+        closer of the enclosing body, and skipping to that would swallow the statements after it.
+        """
+        if self.groups is None:
+            self.groups = self._match_brackets()
+        end = self.groups.get(j)
+        if end is None:
+            return None
+        text, tokens = self.text, self.tokens
+        if tokens[j].type in ("LPAR", "LSQB"):
+            return end if "\n" not in text[tokens[j].end : tokens[end].start] else None
+        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(end):
+            return None
+        column = tokens[j].start - (text.rfind("\n", 0, tokens[j].start) + 1)
+        return end if tokens[end].start - (text.rfind("\n", 0, tokens[end].start) + 1) == column else None
+
+    def _match_brackets(self) -> dict[int, int]:
+        """Index of each opening bracket → index of the bracket that closes it (one linear pass)."""
+        stacks: dict[str, list[int]] = {closer: [] for closer in _CLOSERS}
+        found: dict[int, int] = {}
+        for k, tok in enumerate(self.tokens):
+            closer = _OPENERS.get(tok.type)
+            if closer is not None:
+                stacks[closer].append(k)
+            elif tok.type in stacks and stacks[tok.type]:
+                found[stacks[tok.type].pop()] = k
+        return found
 
     def _defines(self, start: int, stop: int) -> tuple[list[A.Ident], bool]:
         """The names a damaged statement ``a, b = ...`` appears to define, and whether they are known."""
