@@ -48,7 +48,7 @@ from onnxtext.ir.schemas import get_schema, latest_opset_version, normalize_doma
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_text
-from onnxtext.syntax.span import SourceFile
+from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "build_server"]
 
@@ -171,6 +171,17 @@ class OnnxTextServer(LanguageServer):
         state.outcome, state.outcome_version = outcome, document.version
         return outcome
 
+    def warm_up(self) -> None:
+        """Pay the one-time costs of the first hover and completion before anyone asks: the
+        operator table and the protocol converter's code for the answers (generated on first use)."""
+        version = latest_opset_version("") or 1
+        items = complete(context_at("g () => () {\n y = ", 17), {"": version})
+        converter = getattr(self.protocol, "_converter", None)  # pygls has no public accessor
+        if converter is not None:
+            source = SourceFile("")
+            converter.unstructure(L.CompletionList(is_incomplete=False, items=completion_items(items[:2], source, Span(0, 0))))
+            converter.unstructure(L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0))))
+
     def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
         """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
         text = self.workspace.get_text_document(uri).source
@@ -225,6 +236,10 @@ def build_server() -> OnnxTextServer:
         options = params.initialization_options
         if isinstance(options, dict):
             ls.settings = Settings.from_json(options.get("onnxtext", options))
+
+    @server.feature(L.INITIALIZED)
+    async def initialized(ls: OnnxTextServer, params: L.InitializedParams) -> None:
+        await asyncio.get_running_loop().run_in_executor(None, ls.warm_up)
 
     @server.feature(L.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfigurationParams) -> None:
