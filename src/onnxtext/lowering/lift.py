@@ -42,6 +42,11 @@ RESERVED = frozenset(
     ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
 )
 _ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
+
+def _at(where: str, step: str) -> str:
+    """The proto path of ``step`` below ``where`` (``ir.paths.ProtoPath``'s form: ``graph/node[3]``)."""
+    return f"{where}/{step}" if where else step
+
 _MODEL_HEADER_FIELDS = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
 
 S = NO_SPAN
@@ -116,9 +121,9 @@ class Lifter:
 
     def field_entry(self, msg: Message, fd: FieldDescriptor, where: str) -> A.PropEntry:
         if fd.is_repeated:
-            items = [self.value(fd, v, f"{where}.{fd.name}") for v in getattr(msg, fd.name)]
+            items = [self.value(fd, v, _at(where, f"{fd.name}")) for v in getattr(msg, fd.name)]
             return _entry(fd.name, A.PropList(S, items))  # type: ignore[arg-type]
-        return _entry(fd.name, self.value(fd, getattr(msg, fd.name), f"{where}.{fd.name}"))
+        return _entry(fd.name, self.value(fd, getattr(msg, fd.name), _at(where, f"{fd.name}")))
 
     def message_dict(self, msg: Message, where: str) -> A.PropValue:
         """Any message as ``{field: value, ...}``; pairs (key/value, domain/version) as ``k: v``."""
@@ -138,7 +143,7 @@ class Lifter:
                 "AttributeProto",
                 "ValueInfoProto",
             ):
-                raise NotRepresentable(f"{where}.{fd.name} ({fd.message_type.name}) cannot be written in text yet")
+                raise NotRepresentable(_at(where, f"{fd.name} ({fd.message_type.name}) cannot be written in text yet"))
 
     def props_for(self, msg: Message, names: Iterable[str], where: str, extra: Sequence[A.PropEntry] = ()) -> A.Props | None:
         entries = list(extra)
@@ -169,18 +174,18 @@ class Lifter:
             fd = ModelProto.DESCRIPTOR.fields_by_name[name]
             if fd.is_repeated:
                 if len(getattr(m, name)):
-                    entries.append(self.field_entry(m, fd, "model"))
+                    entries.append(self.field_entry(m, fd, ""))
             elif m.HasField(name):
-                entries.append(self.field_entry(m, fd, "model"))
+                entries.append(self.field_entry(m, fd, ""))
         handled = set(_MODEL_HEADER_FIELDS) | {"graph", "functions"}
-        for name in self._unknown_fields(m, handled, "model"):
-            entries.append(self.field_entry(m, m.DESCRIPTOR.fields_by_name[name], "model"))
+        for name in self._unknown_fields(m, handled, ""):
+            entries.append(self.field_entry(m, m.DESCRIPTOR.fields_by_name[name], ""))
         if self.node_domain_unset:
             entries.append(_entry(NODE_DOMAIN_KEY, _word("unset")))
         if self.raw_tensors:
             entries.append(_entry(TENSOR_ENCODING_KEY, _word("raw")))
         if not m.HasField("graph"):
-            raise NotRepresentable("model.graph is not set; onnxtext text always has a main graph")
+            raise NotRepresentable("graph is not set; onnxtext text always has a main graph")
         header = A.Props(S, entries, header=True) if entries else None
         graph = self.graph(m.graph, "graph")
         functions = [self.function(f, f"functions[{i}]") for i, f in enumerate(m.functions)]
@@ -194,12 +199,12 @@ class Lifter:
         if not g.HasField("name"):
             pre.append(_entry("name", _word("unset")))
         props = self.props_for(g, extra, where, pre)
-        inputs = [A.Initializer(S, self.value_info(v, f"{where}.input[{i}]"), None) for i, v in enumerate(g.input)]
-        outputs = [self.value_info(v, f"{where}.output[{i}]") for i, v in enumerate(g.output)]
-        inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, f"{where}.value_info[{i}]"), None) for i, v in enumerate(g.value_info)]
+        inputs = [A.Initializer(S, self.value_info(v, _at(where, f"input[{i}]")), None) for i, v in enumerate(g.input)]
+        outputs = [self.value_info(v, _at(where, f"output[{i}]")) for i, v in enumerate(g.output)]
+        inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, _at(where, f"value_info[{i}]")), None) for i, v in enumerate(g.value_info)]
         for i, t in enumerate(g.initializer):
-            inits.append(self.initializer(t, f"{where}.initializer[{i}]"))
-        nodes = [self.node(n, f"{where}.node[{i}]") for i, n in enumerate(g.node)]
+            inits.append(self.initializer(t, _at(where, f"initializer[{i}]")))
+        nodes = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)]
         return A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, nodes)
 
     def value_info(self, v: ValueInfoProto, where: str) -> A.ValueInfo:
@@ -207,7 +212,7 @@ class Lifter:
         type_ = None
         pre: list[A.PropEntry] = []
         if v.HasField("type"):
-            type_, type_extra = self.type(v.type, f"{where}.type")
+            type_, type_extra = self.type(v.type, _at(where, f"type"))
             handled.add("type")
             if type_extra is not None:
                 pre.append(_entry("type", type_extra))
@@ -330,7 +335,7 @@ class Lifter:
                 overload = A.Ident(S, n.overload)
             else:
                 pre.append(_entry("overload", _str(n.overload)))
-        attrs = [self.attribute(a, f"{where}.attribute[{i}]") for i, a in enumerate(n.attribute)]
+        attrs = [self.attribute(a, _at(where, f"attribute[{i}]")) for i, a in enumerate(n.attribute)]
         label = None
         has_label = n.HasField("name")
         if has_label:
@@ -393,13 +398,13 @@ class Lifter:
         if t == AttributeProto.STRING or (t == 0 and a.HasField("s")):
             return A.Str(S, a.s), AttributeProto.STRING, {"s"}
         if t == AttributeProto.TENSOR or (t == 0 and a.HasField("t")):
-            return self.tensor_value(a.t, f"{where}.t"), AttributeProto.TENSOR, {"t"}
+            return self.tensor_value(a.t, _at(where, f"t")), AttributeProto.TENSOR, {"t"}
         if t == AttributeProto.GRAPH or (t == 0 and a.HasField("g")):
-            return A.GraphValue(S, self.graph(a.g, f"{where}.g")), AttributeProto.GRAPH, {"g"}
+            return A.GraphValue(S, self.graph(a.g, _at(where, f"g"))), AttributeProto.GRAPH, {"g"}
         if t == AttributeProto.TYPE_PROTO or (t == 0 and a.HasField("tp")):
-            ty, extra = self.type(a.tp, f"{where}.tp")
+            ty, extra = self.type(a.tp, _at(where, f"tp"))
             if extra is not None:
-                raise NotRepresentable(f"{where}.tp.denotation cannot be written in text yet")
+                raise NotRepresentable(_at(where, f"tp.denotation cannot be written in text yet"))
             return A.TypeValue(S, ty), AttributeProto.TYPE_PROTO, {"tp"}
         if t == AttributeProto.INTS or (t == 0 and len(a.ints)):
             return A.AttrList(S, [_num(i) for i in a.ints]), AttributeProto.INTS, {"ints"}
@@ -408,20 +413,20 @@ class Lifter:
         if t == AttributeProto.STRINGS or (t == 0 and len(a.strings)):
             return A.AttrList(S, [A.Str(S, s) for s in a.strings]), AttributeProto.STRINGS, {"strings"}
         if t == AttributeProto.TENSORS or (t == 0 and len(a.tensors)):
-            return A.AttrList(S, [self.tensor_value(x, f"{where}.tensors[{i}]") for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
+            return A.AttrList(S, [self.tensor_value(x, _at(where, f"tensors[{i}]")) for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
         if t == AttributeProto.GRAPHS or (t == 0 and len(a.graphs)):
-            return A.AttrList(S, [A.GraphValue(S, self.graph(x, f"{where}.graphs[{i}]")) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
+            return A.AttrList(S, [A.GraphValue(S, self.graph(x, _at(where, f"graphs[{i}]"))) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
         if t == AttributeProto.SPARSE_TENSOR or (t == 0 and a.HasField("sparse_tensor")):
-            return self._sparse_dict(a.sparse_tensor, f"{where}.sparse_tensor"), AttributeProto.SPARSE_TENSOR, {"sparse_tensor"}
+            return self._sparse_dict(a.sparse_tensor, _at(where, f"sparse_tensor")), AttributeProto.SPARSE_TENSOR, {"sparse_tensor"}
         if t == AttributeProto.SPARSE_TENSORS or (t == 0 and len(a.sparse_tensors)):
-            items_ = [self._sparse_dict(x, f"{where}.sparse_tensors[{i}]") for i, x in enumerate(a.sparse_tensors)]
+            items_ = [self._sparse_dict(x, _at(where, f"sparse_tensors[{i}]")) for i, x in enumerate(a.sparse_tensors)]
             return A.AttrList(S, items_), AttributeProto.SPARSE_TENSORS, {"sparse_tensors"}  # type: ignore[arg-type]
         if t == AttributeProto.TYPE_PROTOS or (t == 0 and len(a.type_protos)):
             items: list[A.SingleValue] = []
             for i, x in enumerate(a.type_protos):
-                ty, extra = self.type(x, f"{where}.type_protos[{i}]")
+                ty, extra = self.type(x, _at(where, f"type_protos[{i}]"))
                 if extra is not None:
-                    raise NotRepresentable(f"{where}.type_protos[{i}].denotation cannot be written in text yet")
+                    raise NotRepresentable(_at(where, f"type_protos[{i}].denotation cannot be written in text yet"))
                 items.append(A.TypeValue(S, ty))
             return A.AttrList(S, items), AttributeProto.TYPE_PROTOS, {"type_protos"}
         raise NotRepresentable(f"{where}: attribute '{a.name}' of type {t} cannot be written in text yet")
@@ -457,11 +462,11 @@ class Lifter:
         header = A.Props(S, entries, header=True) if entries else None
         attrs: list[A.Attribute] = [A.Attribute(S, _ident(n), None, None) for n in f.attribute]
         for i, ap in enumerate(f.attribute_proto):
-            attrs.append(self.attribute(ap, f"{where}.attribute_proto[{i}]"))
+            attrs.append(self.attribute(ap, _at(where, f"attribute_proto[{i}]")))
         inputs = [A.ValueInfo(S, None, _ident(n)) for n in f.input]
         outputs = [A.ValueInfo(S, None, _ident(n)) for n in f.output]
-        vis = [self.value_info(v, f"{where}.value_info[{i}]") for i, v in enumerate(f.value_info)]
-        nodes = [self.node(n, f"{where}.node[{i}]") for i, n in enumerate(f.node)]
+        vis = [self.value_info(v, _at(where, f"value_info[{i}]")) for i, v in enumerate(f.value_info)]
+        nodes = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(f.node)]
         if not f.HasField("name"):
             raise NotRepresentable(f"{where}: a function without a name")
         return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, nodes)

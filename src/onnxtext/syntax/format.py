@@ -52,7 +52,8 @@ def _check_printable(msg: Any) -> None:
 
     message, string = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
     # (message, parent entry, field label): the chain of parents names the path on error.
-    stack: list[tuple[Any, Any, str]] = [(msg, None, msg.DESCRIPTOR.name)]
+    root = "" if msg.DESCRIPTOR.name == "ModelProto" else msg.DESCRIPTOR.name.removesuffix("Proto").lower()
+    stack: list[tuple[Any, Any, str]] = [(msg, None, root)]
     while stack:
         entry = stack.pop()
         m = entry[0]
@@ -74,18 +75,20 @@ def _check_printable(msg: Any) -> None:
             elif kind == string:
                 if fd.is_repeated:
                     if bytes in map(type, value):
-                        raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+                        raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
                 elif type(value) is bytes:
-                    raise NotRepresentable(f"{_path(entry)}.{fd.name} holds bytes that are not UTF-8 text")
+                    raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
 
 
 def _path(entry: tuple[Any, Any, str]) -> str:
+    """The proto path (``ir.paths.ProtoPath``'s form, ``graph/node[0]``) of a visited message; ``model`` for the root."""
     parts = []
     node: Any = entry
     while node is not None:
-        parts.append(node[2])
+        if node[2]:
+            parts.append(node[2])
         node = node[1]
-    return ".".join(reversed(parts))
+    return "/".join(reversed(parts)) or "the model"
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
