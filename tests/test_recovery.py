@@ -240,3 +240,17 @@ def test_error_count_is_capped_but_the_tree_is_complete() -> None:
     result = parse_text(text)
     assert len(result.diagnostics) == MAX_ERRORS
     assert sum(isinstance(n, A.Node) for n in result.tree.graph.nodes) == 2 * (MAX_ERRORS + 10) + 1  # all repaired
+
+
+def test_a_deleted_quote_inside_a_damaged_statement_does_not_swallow_the_next_lines() -> None:
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        "g (string[2] x) => (string[2] y) {\n"
+        '  a = StringNormalizer <case_change_action = "LOWER", locale = C",\n'
+        '    stopwords = ["the"]> (x)\n'
+        '  y = RegexFullMatch <pattern = "[0-9]+"> (a)\n'
+        "}\n"
+    )
+    doc = parse_document(text)
+    assert [n.op_type for n in doc.proto.graph.node][-1] == "RegexFullMatch"
+    assert [d.code for d in doc.diagnostics] == ["P001", "P003"]

@@ -935,6 +935,13 @@ class _Run:
         chosen = -1
         while chosen < 0:
             t = tokens[j]
+            if t.type == "STRING" and "\n" in t.value and j not in self.quiet:
+                # A string running over a line break inside the damage: a quote typed or
+                # deleted there, most likely. Read it as closed at its line's end.
+                eol = self.text.find("\n", t.start)
+                self._relex(j, Tok("STRING", self.text[t.start : eol] + '"', t.start, eol), resume=False)
+                self.quiet.update((j, j + 1))
+                t = tokens[j]
             group_end = self._group_end(j) if t.type in _OPENERS else None
             if group_end is not None:
                 j = group_end + 1  # a bracketed group inside the damage is damage as a whole
@@ -1073,15 +1080,18 @@ class _Run:
         self.quiet.update((i, i + 1))
         return True
 
-    def _relex(self, k: int, fixed: Tok) -> None:
-        """Replace token ``k`` by ``fixed`` (an unclosed string ending at its line) and read the rest again."""
+    def _relex(self, k: int, fixed: Tok, *, resume: bool = True) -> None:
+        """Replace token ``k`` by ``fixed`` (an unclosed string ending at its line) and read the rest
+        again; with ``resume`` the parse goes on from it."""
         text = self.text
         self.comments[:] = [c for c in self.comments if c.end <= fixed.start]
         self.lex_errors[:] = [e for e in self.lex_errors if e.end <= fixed.start]
         rest = list(tokenize(text, self.comments, self.lex_errors, fixed.end))
         self.tokens[k:] = [fixed, *rest, Tok("$END", "", len(text), len(text))]
-        self.i = k
-        self.pending.clear()
+        self.groups = None  # bracket pairs change with the tokens
+        if resume:
+            self.i = k
+            self.pending.clear()
         fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
         message = "string literal is not closed: expected '\"' before the end of the line"
         self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
