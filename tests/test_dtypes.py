@@ -407,3 +407,22 @@ def test_rounding_arguments_are_checked() -> None:
     with pytest.raises(ValueError, match="sticky"):
         round_to_format(f8, np.ones(2), sticky=np.ones(2, np.int8), rounding="up")
     assert D.ROUNDINGS == ("nearest", "up", "down")
+
+
+def test_float32_fast_rounding_matches_the_general_path() -> None:
+    """round_to_format's float32 shortcut gives the general bit arithmetic's codes, exact and tie flags."""
+    from onnxtext.ir.dtypes import BY_CODE, round_to_format
+
+    rng = np.random.default_rng(11)
+    f = (rng.standard_normal(20000) * 10.0 ** rng.integers(-46, 39, 20000)).astype(np.float32)
+    f = f[np.isfinite(f) & (np.abs(f) < np.finfo(np.float32).max)]
+    up = np.nextafter(f, np.float32(np.inf))
+    mids = (f.astype(np.float64) + up.astype(np.float64)) / 2
+    near = np.nextafter(mids, np.inf), np.nextafter(mids, -np.inf)
+    values = np.concatenate([f.astype(np.float64), mids, *near, [0.0, -0.0, 1e-46, -7.006e-46, 3.4028234e38, -3.4028235e38]])
+    values = values[np.abs(values) < float(np.finfo(np.float32).max)]
+    fast = round_to_format(BY_CODE[1], values)
+    general = round_to_format(BY_CODE[1], np.append(values, np.nan))  # a NaN takes the general path
+    for got, want in zip(fast, general):
+        assert np.array_equal(got, want[:-1])
+    assert fast.tie.sum() > 1000  # the midpoints were exercised

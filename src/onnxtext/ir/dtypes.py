@@ -345,6 +345,10 @@ def round_to_format(
         raise ValueError(f"rounding must be one of {', '.join(ROUNDINGS)}, not {rounding!r}")
     if sticky is not None and rounding != "nearest":
         raise ValueError("sticky only applies when rounding to nearest")
+    if dtype.code == 1 and sticky is None and not saturate and rounding == "nearest":
+        fast = _float32_nearest(values)
+        if fast is not None:
+            return fast
     fmt = float_format(dtype)
     d = np.asarray(values, dtype=np.float64)
     shape = d.shape  # before ascontiguousarray, which makes a scalar 1-d
@@ -429,6 +433,30 @@ def round_to_format(
         overflow.reshape(shape),
         underflow.reshape(shape),
     )
+
+
+_FLT_MAX = float(np.finfo(np.float32).max)
+
+
+def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
+    """:func:`round_to_format` for float32, to nearest, through numpy's own (correctly rounded)
+    conversion: a few operations instead of the general bit arithmetic, which matters for the
+    many small tensors of a text. None when a value is NaN, infinite or out of float32's range
+    (the general path says how those go)."""
+    d = np.asarray(values, dtype=np.float64)
+    shape = d.shape
+    d = d.reshape(-1)
+    with np.errstate(invalid="ignore"):
+        if not bool((np.abs(d) < _FLT_MAX).all()):
+            return None
+    f = d.astype(np.float32)
+    back = f.astype(np.float64)
+    exact = back == d
+    # Halfway between f and its neighbour on d's side? Both differences are exact (Sterbenz).
+    other = np.nextafter(f, np.where(d > back, np.float32(np.inf), np.float32(-np.inf))).astype(np.float64)
+    tie = ~exact & ((d - back) == (other - d))
+    none = np.zeros(shape, dtype=bool)
+    return RoundedBits(f.view(np.uint32).astype(np.int64).reshape(shape), exact.reshape(shape), tie.reshape(shape), none, none)
 
 
 def float_to_bits(dtype: DType, values: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
