@@ -50,5 +50,5 @@ def test_tokens_are_ordered_and_disjoint() -> None:
 
 def test_deprecated_operators_are_marked() -> None:
     result = parse_text(TEXT)
-    tokens = semantic_tokens(result.tree, deprecated=lambda domain, op: op == "Mul")
+    tokens = semantic_tokens(result.tree, deprecated=lambda node: node.op_type.value == "Mul")
     assert [t.modifiers for t in tokens if TEXT[t.span.start : t.span.end] == "Mul"] == [("defaultLibrary", "deprecated")]

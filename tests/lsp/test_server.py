@@ -437,3 +437,22 @@ async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) 
     change = fix.edit.document_changes[0]  # type: ignore[index, union-attr]
     assert isinstance(change, L.TextDocumentEdit) and [e.new_text for e in change.edits] == ["Relu"]
     assert fix.is_preferred
+
+
+@pytest.mark.asyncio
+async def test_deprecated_operators_are_marked_through_the_document_resolution(client: LanguageClient, uri: str) -> None:
+    text = '<ir_version: 5, opset_import: ["" : 10]>\ng (float[2] x, float[2] s) => (float[4] y) {\n   y = Upsample (x, s)\n}\n'
+    await _ready(client, uri, text)
+    result = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(L.TextDocumentIdentifier(uri)))
+    assert result is not None
+    data = result.data
+    line = col = 0
+    for i in range(0, len(data), 5):
+        dl, dc, length, _, bits = data[i : i + 5]
+        line += dl
+        col = dc if dl else col + dc
+        if (line, col, length) == (2, 7, 8):  # Upsample
+            assert bits & 4  # the "deprecated" modifier
+            break
+    else:
+        raise AssertionError("no token for Upsample")

@@ -22,7 +22,7 @@ from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, Ten
 from onnxtext.syntax.lexer import Tok, tokenize
 from onnxtext.syntax.span import Span
 
-__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "values_in_scope", "WINDOW"]
+__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "schema_for", "values_in_scope", "WINDOW"]
 
 WINDOW = 4000
 """Characters before the cursor that are read to find the context."""
@@ -249,7 +249,7 @@ def complete(
     if kind == "operator":
         return _operators(context, opsets, functions)
     if kind == "attribute" and context.op is not None:
-        schema = _schema(context.op, opsets)
+        schema = schema_for(context.op, opsets)
         if schema is None:
             return []
         return [
@@ -272,7 +272,9 @@ def complete(
     return []
 
 
-def _schema(op: tuple[str, str], opsets: dict[str, int]) -> OpSchema | None:
+def schema_for(op: tuple[str, str], opsets: dict[str, int]) -> OpSchema | None:
+    """The schema ``(domain, op_type)`` names under ``opsets``, for text the parser has no node for yet
+    (a node the document holds is resolved by ``Document.resolutions``)."""
     domain = normalize_domain(op[0])
     return get_schema(op[1], domain, opsets.get(domain))
 

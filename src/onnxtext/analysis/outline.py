@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from onnxtext.syntax import ast as A
+from onnxtext.syntax.printer import print_ast
 from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = ["OutlineItem", "Fold", "outline", "folding_ranges"]
@@ -37,30 +38,8 @@ class Fold:
 
 
 def _type_text(t: A.Type | None) -> str:
-    if t is None:
-        return ""
-    if isinstance(t, A.TensorType):
-        if t.shape is None:
-            return f"{t.elem.value}[]"
-        if not t.shape:
-            return t.elem.value
-        dims = ", ".join(_dim_text(d) for d in t.shape)
-        return f"{t.elem.value}[{dims}]"
-    if isinstance(t, A.SeqType):
-        return f"seq({_type_text(t.elem)})"
-    if isinstance(t, A.OptionalType):
-        return f"optional({_type_text(t.elem)})"
-    if isinstance(t, A.MapType):
-        return f"map({t.key.value}, {_type_text(t.value)})"
-    if isinstance(t, A.SparseTensorType):
-        return f"sparse_tensor({_type_text(t.tensor)})"
-    return "opaque"
-
-
-def _dim_text(d: A.Dim) -> str:
-    if d.value is not None:
-        return str(d.value)
-    return d.param if d.param is not None else "?"
+    """A value's type as the text writes it (the printer's spelling)."""
+    return print_ast(t).rstrip("\n") if t is not None else ""
 
 
 def _op_text(n: A.Node) -> str:

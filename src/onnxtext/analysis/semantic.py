@@ -40,8 +40,8 @@ class Token:
     modifiers: tuple[str, ...] = ()
 
 
-# ``is_deprecated(domain, op_type)``: whether an operator is deprecated for the text's opsets.
-Deprecation = Callable[[str, str], bool]
+# ``is_deprecated(node)``: whether a node's operator is deprecated in the opset it resolves in.
+Deprecation = Callable[[A.Node], bool]
 
 
 class _Tokens:
@@ -153,7 +153,7 @@ class _Tokens:
         for part in n.domain:
             self.add(part, "namespace")
         domain = ".".join(p.value for p in n.domain)
-        deprecated = self.deprecated is not None and self.deprecated(domain, n.op_type.value)
+        deprecated = self.deprecated is not None and self.deprecated(n)
         mods = ("deprecated",) if deprecated else ()
         self.add(n.op_type, "function", *((("defaultLibrary",) if not domain or domain == "ai.onnx" else ()) + mods))
         if n.overload is not None:

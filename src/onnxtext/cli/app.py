@@ -496,7 +496,9 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
 
 
 def _codes(value: str) -> list[str]:
-    return [c.strip().upper() for c in value.split(",") if c.strip()]
+    from onnxtext.analysis.check import code_list  # imported on use: the checker is heavy for other commands
+
+    return code_list(value)
 
 
 def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
@@ -651,7 +653,12 @@ def cmd_lsp(args: argparse.Namespace, report: _Reporter) -> int:
     except ImportError as exc:  # pygls/lsprotocol missing from a hand-made environment
         report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'pygls>=2,<3' lsprotocol")
         return EXIT_INPUT
-    serve(args.tcp)
+    try:
+        serve(args.tcp)
+    except OSError as exc:  # the port is taken, or the host is not this machine's
+        host, port = args.tcp if args.tcp is not None else ("stdio", 0)
+        report.error(PROG, f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+        return EXIT_INPUT
     return EXIT_OK
 
 

@@ -19,7 +19,9 @@ from typing import Any
 
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.proto import ModelProto
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.proto import ModelProto
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
@@ -73,7 +75,7 @@ class LiveResult:
 
 
 def run_live(
-    model_bytes: bytes,
+    model: ModelProto | bytes,
     *,
     model_dir: str | None = None,
     sizes: Mapping[str, int] | None = None,
@@ -82,20 +84,23 @@ def run_live(
     cancel: threading.Event | None = None,
     inputs: Mapping[str, str] | None = None,
 ) -> LiveResult:
-    """Evaluate a serialized model on synthesized inputs in a child process.
+    """Evaluate a model (a message, or its serialized bytes) on synthesized inputs in a child process.
 
     Setting ``cancel`` (from another thread) stops the child early; the result then says so.
     ``inputs`` gives some inputs' values as ``onnxtext run --input`` takes them: a JSON
     literal, or a ``.npy``/``.pb`` file (relative to ``model_dir``); the rest are made up.
     """
-    weights = _weight_bytes(model_bytes)
+    if isinstance(model, bytes):
+        data, weights = model, _weight_bytes(ModelProto.FromString(model))
+    else:
+        data, weights = model.SerializeToString(), _weight_bytes(model)
     if weights > budget.weights_mb * 2**20:
         return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of {budget.weights_mb} MB")
     ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(
         target=_child,
-        args=(send, model_bytes, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {})),
+        args=(send, data, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {})),
         daemon=True,
     )
     child.start()
@@ -122,17 +127,10 @@ def run_live(
             child.join()
 
 
-def _weight_bytes(model_bytes: bytes) -> int:
+def _weight_bytes(model: ModelProto) -> int:
     """The bytes of every tensor the run would hold, external data included."""
-    from google.protobuf.message import DecodeError
-
-    from onnxtext.proto import ModelProto
     from onnxtext.weights.external import iter_tensors, tensor_nbytes
 
-    try:
-        model = ModelProto.FromString(model_bytes)
-    except DecodeError:
-        return len(model_bytes)
     return sum(tensor_nbytes(r.tensor) for r in iter_tensors(model))
 
 
@@ -165,7 +163,6 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
     from onnxtext.evaluate.summary import stats
     from onnxtext.cli.run_inputs import InputError
     from onnxtext.evaluate.synth import SynthesisError, synthesize
-    from onnxtext.proto import ModelProto
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
 
     model = ModelProto.FromString(model_bytes)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError
@@ -20,6 +21,7 @@ from onnxtext.document import parse_document
 from onnxtext.io import load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import NotRepresentable, to_text
+from onnxtext.weights.external import FileRange
 
 __all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
 
@@ -93,11 +95,8 @@ def _digest_view(path: str, size: int, limit: int) -> BinaryView:
 
 
 def _file_digest(path: str) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+    """SHA-256 hex of a whole file, read in chunks."""
+    return FileRange(Path(path), 0, os.path.getsize(path)).sha256().hex()
 
 
 def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> SaveResult:

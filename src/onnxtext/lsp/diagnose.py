@@ -11,11 +11,10 @@ import os
 import threading
 from dataclasses import dataclass, field
 
-from onnxtext.analysis.check import check_proto
+from onnxtext.analysis.check import check_proto, code_list
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
-from onnxtext.io import model_bytes
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.span import Span
 
@@ -115,12 +114,8 @@ class InputFileError(ValueError):
 
 
 def _codes(value: object) -> list[str] | None:
-    if isinstance(value, str):
-        value = value.split(",")
-    if isinstance(value, list):
-        codes = [str(v).strip().upper() for v in value if str(v).strip()]
-        return codes or None
-    return None
+    """Codes from a setting (a comma-separated string or a list); None (every rule) when there are none."""
+    return (code_list(value) or None) if isinstance(value, (str, list)) else None
 
 
 class Cancelled(Exception):
@@ -136,9 +131,13 @@ class Outcome:
     live: LiveResult | None = None
 
 
-def diagnose(text: str, path: str, settings: Settings, cancel: threading.Event | None = None) -> Outcome:
-    """Parse, lower, check and infer ``text``; raises :class:`Cancelled` between stages once ``cancel`` is set."""
-    doc = parse_document(text, "model", path)
+def diagnose(
+    text: str, path: str, settings: Settings, cancel: threading.Event | None = None, doc: Document | None = None
+) -> Outcome:
+    """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already);
+    raises :class:`Cancelled` between stages once ``cancel`` is set."""
+    if doc is None:
+        doc = parse_document(text, "model", path)
     _stop_if(cancel)
     diags: list[Diagnostic] = list(doc.diagnostics)
     if isinstance(doc.proto, ModelProto):
@@ -176,7 +175,7 @@ def evaluate(
         return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
     model_dir = os.path.dirname(file) if file is not None else None
     result = run_live(
-        model_bytes(doc.proto), model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
+        doc.proto, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
     )
     if cancel is not None and cancel.is_set():
         return None, []

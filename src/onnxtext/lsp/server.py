@@ -20,8 +20,9 @@ from pygls.lsp.server import LanguageServer
 
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.document import Document, parse_document
 from onnxtext.analysis.outline import folding_ranges, outline
-from onnxtext.analysis.complete import call_at, complete, context_at, documentation, values_in_scope
+from onnxtext.analysis.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.analysis.hints import inlay_hints, live_labels
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
@@ -44,7 +45,8 @@ from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
-from onnxtext.ir.schemas import get_schema, latest_opset_version, normalize_domain
+from onnxtext.ir.resolve import import_table
+from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_text
@@ -65,11 +67,13 @@ SAVE_BINARY = "onnxtext/saveBinary"
 class _State:
     """What the server knows of one open document."""
 
-    version: int | None = None
     task: asyncio.Task[None] | None = None
     cancel: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome | None = None
     outcome_version: int | None = None
+    parsed: Document | None = None
+    """The current version's document, parsed for a request before its diagnostics were ready."""
+    parsed_version: int | None = None
     live: bool = False
     """Live values are on: the model runs after each change and every value is shown."""
 
@@ -100,9 +104,11 @@ class OnnxTextServer(LanguageServer):
             await asyncio.sleep(wait)
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
+        state = self.states.get(uri)
+        parsed = state.parsed if state is not None and state.parsed_version == version else None
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                None, diagnose, text, _display_path(uri), self.settings, cancel
+                None, diagnose, text, _display_path(uri), self.settings, cancel, parsed
             )
         except Cancelled:
             return
@@ -110,8 +116,7 @@ class OnnxTextServer(LanguageServer):
             log.exception("diagnosing %s failed", uri)
             self.window_log_message(L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log"))
             return
-        state = self.states.get(uri)
-        if state is None or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+        if state is None or self.states.get(uri) is not state or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
@@ -161,15 +166,17 @@ class OnnxTextServer(LanguageServer):
         return state.outcome
 
     def analysis(self, uri: str) -> Outcome:
-        """The analysis of the current version, computed now if the debounced run has not finished."""
+        """The analysis of the current version; before its diagnostics are ready, its document alone."""
         found = self.current(uri)
         if found is not None:
             return found
         document = self.workspace.get_text_document(uri)
-        outcome = diagnose(document.source, _display_path(uri), self.settings)
         state = self.states.setdefault(uri, _State())
-        state.outcome, state.outcome_version = outcome, document.version
-        return outcome
+        if state.parsed is None or state.parsed_version != document.version:
+            # Only the parse: the queries need no checker, and the debounced run checks this document.
+            state.parsed = parse_document(document.source, "model", _display_path(uri))
+            state.parsed_version = document.version
+        return Outcome(state.parsed)
 
     def warm_up(self) -> None:
         """Pay the one-time costs of the first hover and completion before anyone asks: the
@@ -290,15 +297,14 @@ def build_server() -> OnnxTextServer:
 
     @server.feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
     def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
-        outcome = ls.analysis(params.text_document.uri)
-        opsets, _ = _imports(outcome)
+        doc = ls.analysis(params.text_document.uri).document
 
-        def deprecated(domain: str, op: str) -> bool:
-            schema = get_schema(op, normalize_domain(domain), opsets.get(normalize_domain(domain)))
-            return schema is not None and schema.deprecated
+        def deprecated(node: A.Node) -> bool:
+            resolution = doc.resolutions.get(node)
+            return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
 
-        tokens = semantic_tokens(outcome.document.tree, deprecated)
-        return L.SemanticTokens(data=encode_tokens(tokens, outcome.document.source))
+        tokens = semantic_tokens(doc.tree, deprecated)
+        return L.SemanticTokens(data=encode_tokens(tokens, doc.source))
 
     @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True))
     def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -394,8 +400,7 @@ def build_server() -> OnnxTextServer:
         if call is None:
             return None
         opsets, _ = _imports(ls.current(uri) or ls.states.get(uri, _State()).outcome)
-        domain = normalize_domain(call[0])
-        schema = get_schema(call[1], domain, opsets.get(domain))
+        schema = schema_for((call[0], call[1]), opsets)
         if schema is None:
             return None
         return signature(schema, call[2])
@@ -496,8 +501,7 @@ def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, s
     model = outcome.document.proto if outcome is not None else None
     if not isinstance(model, ModelProto):
         return {"": latest_opset_version("") or 1}, []
-    opsets = {normalize_domain(o.domain): o.version for o in model.opset_import}
-    return opsets, [(f.domain, f.name, f.overload) for f in model.functions]
+    return import_table(model.opset_import), [(f.domain, f.name, f.overload) for f in model.functions]
 
 
 def _first_error(diags: list[Diagnostic]) -> str:

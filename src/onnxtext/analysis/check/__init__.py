@@ -24,7 +24,7 @@ from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
 
-__all__ = ["ALL_RULES", "RULES", "Rule", "check", "check_proto", "rule_by_code", "select_rules"]
+__all__ = ["ALL_RULES", "RULES", "Rule", "check", "check_proto", "code_list", "rule_by_code", "select_rules"]
 
 RULES = ALL_RULES
 """Every rule class, errors first then warnings, by code."""
@@ -32,6 +32,12 @@ RULES = ALL_RULES
 
 def _matches(code: str, patterns: Iterable[str]) -> bool:
     return any(code.startswith(p.strip().upper()) for p in patterns if p.strip())
+
+
+def code_list(value: str | Iterable[object]) -> list[str]:
+    """Rule codes or prefixes from ``"E3, w"`` or ``["E3", "W"]``: stripped, upper-cased, empty ones left out."""
+    items = value.split(",") if isinstance(value, str) else value
+    return [str(v).strip().upper() for v in items if str(v).strip()]
 
 
 def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[type[Rule]]:
@@ -66,7 +72,7 @@ def check_proto(
     folder = Path(model_dir) if model_dir is not None else None
     if _doc is not None:
         repairs = [d.offset for d in _doc.diagnostics if d.code == SYNTAX]
-        damage = damage_by_scope(_doc.source_map.entries, repairs)
+        damage = damage_by_scope(_doc.symbols, _doc.source_map, repairs) if not _doc.ok else {}
         ctx = CheckContext(own, source=_doc.source, source_map=_doc.source_map, tree=_doc.tree, model_dir=folder,
                            inference=inference, damage=damage)
     else:

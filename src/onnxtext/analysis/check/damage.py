@@ -10,9 +10,11 @@ there.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from onnxtext.analysis.symbols import Symbols
+from onnxtext.lowering.lower import SourceMap
 from onnxtext.syntax import ast as A
 
 __all__ = ["Damage", "damage_by_scope"]
@@ -26,25 +28,23 @@ class Damage:
     complete: bool = True
 
 
-def damage_by_scope(entries: Mapping[str, A.AstNode], repairs: Sequence[int] = ()) -> dict[str, Damage]:
-    """Damage per proto path of a graph or function body, from a lowering's source map entries.
+def damage_by_scope(symbols: Symbols, source_map: SourceMap, repairs: Sequence[int] = ()) -> dict[str, Damage]:
+    """Damage per proto path of a graph or function body, read off the document's symbol tables
+    (which count the names of damaged statements as definitions of kind ``unknown``).
 
     ``repairs`` are the offsets of the parser's syntax errors: a node whose outputs were
     repaired (a ',' put in or a token replaced before its ``=``) may define other names
     than were meant, so its scope counts as incomplete too.
     """
     out: dict[str, Damage] = {}
-    for path, node in entries.items():
-        items: list[A.AstNode] = []
-        if isinstance(node, A.Graph):
-            items = [*node.nodes, *(node.inputs or []), *node.outputs, *(node.initializers or [])]
-        elif isinstance(node, A.Function):
-            items = [*node.nodes, *node.inputs, *node.outputs, *(node.value_infos or [])]
-        errors = [x for x in items if isinstance(x, A.ErrorNode)]
+    for scope in symbols.scopes:
+        path = source_map.path_of(scope.node)
+        if path is None:
+            continue
+        names = frozenset(n for n, v in scope.values.items() if any(d.kind == "unknown" for d in v.definitions))
         repaired = any(
-            n.span.start <= at < n.op_type.span.start for n in items if isinstance(n, A.Node) for at in repairs
+            n.span.start <= at < n.op_type.span.start for n in A.intact(scope.node.nodes) for at in repairs
         )
-        if errors or repaired:
-            names = frozenset(name.value for e in errors for name in e.defines)
-            out[path] = Damage(names, not repaired and all(e.defines_known for e in errors))
+        if names or repaired or not scope.names_known:
+            out[path] = Damage(names, scope.names_known and not repaired)
     return out

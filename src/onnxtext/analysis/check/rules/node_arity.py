@@ -59,21 +59,28 @@ def check_arity(
             )
 
 
+def check_node_arity(ctx: CheckContext, code: str, node: NodeInfo, kind: str) -> None:
+    """The node's ``kind`` (``input`` or ``output``) count against what its operator or local function takes."""
+    res = node.resolution
+    actual = node.proto.input if kind == "input" else node.proto.output
+    if res.schema is not None:
+        s = res.schema
+        if kind == "input":
+            check_arity(ctx, code, node, kind, actual, s.inputs, s.min_input, s.max_input)
+        else:
+            check_arity(ctx, code, node, kind, actual, s.outputs, s.min_output, s.max_output)
+        return
+    f = res.function
+    declared = (f.input if kind == "input" else f.output) if f is not None else None
+    if f is not None and declared is not None and len(actual) > len(declared):
+        takes = f"takes at most {len(declared)} inputs" if kind == "input" else f"has {len(declared)} outputs"
+        ctx.report(code, f"function '{f.name}' {takes}, got {len(actual)}", node.path, token=(kind, len(declared)))
+
+
 class InputArity(Rule):
     code = "E303"
     name = "input-arity"
     description = "A node has as many inputs as its operator (or model-local function) accepts; required ones are not empty."
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
-        res = node.resolution
-        if res.schema is not None:
-            s = res.schema
-            check_arity(ctx, self.code, node, "input", node.proto.input, s.inputs, s.min_input, s.max_input)
-        elif res.function is not None and len(node.proto.input) > len(res.function.input):
-            f = res.function
-            ctx.report(
-                self.code,
-                f"function '{f.name}' takes at most {len(f.input)} inputs, got {len(node.proto.input)}",
-                node.path,
-                token=("input", len(f.input)),
-            )
+        check_node_arity(ctx, self.code, node, "input")
