@@ -223,15 +223,19 @@ def _request_path(params: Any) -> str:
     return unquote(urlparse(uri).path)
 
 
+MODEL_SCHEME = "onnx-model"
+"""The scheme of a binary model's text in the editor (``onnx-model:/path/m.onnx``): it names a file too."""
+
+
 def _file(uri: str) -> str | None:
-    """The path of a ``file:`` document (its folder holds its external data and inputs file)."""
+    """The path of a ``file:`` document or of a binary model's text (its folder holds its
+    external data and inputs file)."""
     parsed = urlparse(uri)
-    return unquote(parsed.path) if parsed.scheme == "file" else None
+    return unquote(parsed.path) if parsed.scheme in ("file", MODEL_SCHEME) else None
 
 
 def _display_path(uri: str) -> str:
-    parsed = urlparse(uri)
-    return unquote(parsed.path) if parsed.scheme == "file" else uri
+    return _file(uri) or uri
 
 
 def build_server() -> OnnxTextServer:
