@@ -632,7 +632,9 @@ example:
 _LSP_HELP = """\
 Run the onnxtext language server (Language Server Protocol over stdio) for editors:
 live diagnostics from the parser and the checker as you type, quick fixes, formatting.
-Point any LSP client at the command 'onnxtext lsp'. The VS Code extension starts it itself.
+Point any LSP client at the command 'onnxtext lsp'. The VS Code extension (editors/vscode)
+starts it itself; it finds 'onnxtext' on PATH, in the workspace's .venv or through the
+setting onnxtext.server.path.
 
 example:
   onnxtext lsp                      # stdio, what editors use
