@@ -58,7 +58,10 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
     return new vscode.Disposable(() => watcher?.close());
   }
 
-  stat(uri: vscode.Uri): vscode.FileStat {
+  /** A text fetched by `stat` (to learn whether the view is editable) and not yet read. */
+  private readonly fetched = new Map<string, Uint8Array>();
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const file = fileUri(uri).fsPath;
     let info: fs.Stats;
     try {
@@ -68,6 +71,10 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
     }
     if (info.isDirectory()) {
       return { type: vscode.FileType.Directory, ctime: info.ctimeMs, mtime: info.mtimeMs, size: 0 };
+    }
+    if (!this.views.has(uri.toString())) {
+      // the editor decides at open whether a document is read-only: the server must say first
+      this.fetched.set(uri.toString(), await this.fetch(uri));
     }
     const view = this.views.get(uri.toString());
     return {
@@ -80,6 +87,12 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const ready = this.fetched.get(uri.toString());
+    this.fetched.delete(uri.toString());
+    return ready ?? this.fetch(uri);
+  }
+
+  private async fetch(uri: vscode.Uri): Promise<Uint8Array> {
     const file = fileUri(uri);
     let result: OpenResult;
     try {

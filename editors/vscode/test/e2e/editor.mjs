@@ -320,11 +320,10 @@ export class Editor {
           const el = document.querySelector(".token-inspect-widget");
           const scopes = el?.querySelector(".tiw-metadata-scopes");
           if (!el || !scopes) return null;
-          return {
-            token: el.querySelector(".tiw-token")?.firstChild?.textContent ?? null,
-            scopes: scopes.innerText.split("\n").map((s) => s.trim()).filter(Boolean),
-            raw: el.innerText,
-          };
+          const list = scopes.innerText.split("\n").map((s) => s.trim()).filter(Boolean);
+          // the TextMate scopes end with the grammar's root scope; until then the widget is still filling in
+          if (!list.some((s) => s.startsWith("source."))) return null;
+          return { token: el.querySelector(".tiw-token")?.firstChild?.textContent ?? null, scopes: list, raw: el.innerText };
         }),
       { timeout: 10_000, what: "the token inspector" },
     );
