@@ -20,6 +20,7 @@ from onnxtext.analysis.check.rules.model_ir_version import IrVersionPresent
 from onnxtext.analysis.check.rules.model_ir_version_known import IrVersionKnown
 from onnxtext.analysis.check.rules.model_metadata import UniqueMetadataKeys
 from onnxtext.analysis.check.rules.model_opset_import import OpsetImportPresent
+from onnxtext.analysis.check.rules.model_opset_import_repeated import RepeatedOpsetImport
 from onnxtext.analysis.check.rules.model_opset_version_known import OpsetVersionKnown
 from onnxtext.analysis.check.rules.model_unique_opset_domains import UniqueOpsetDomains
 from onnxtext.analysis.check.rules.model_version import ModelVersion
@@ -57,6 +58,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             IrVersionKnown,
             OpsetImportPresent,
             UniqueOpsetDomains,
+            RepeatedOpsetImport,
             UniqueMetadataKeys,
             IrOpsetCompatible,
             ModelVersion,
