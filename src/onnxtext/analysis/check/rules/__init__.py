@@ -7,6 +7,7 @@ from onnxtext.analysis.check.rules.function_attribute_default import FunctionAtt
 from onnxtext.analysis.check.rules.function_opset_compatible import FunctionOpsetCompatible
 from onnxtext.analysis.check.rules.function_unique import UniqueFunctions
 from onnxtext.analysis.check.rules.function_signature import FunctionSignature
+from onnxtext.analysis.check.rules.graph_dims_non_negative import DimsNonNegative
 from onnxtext.analysis.check.rules.graph_initializers import UniqueInitializers
 from onnxtext.analysis.check.rules.graph_initializers_are_inputs import InitializersAreInputs
 from onnxtext.analysis.check.rules.graph_io_types import MainIoTyped
@@ -72,6 +73,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             UniqueInitializers,
             InitializersAreInputs,
             MainIoShaped,
+            DimsNonNegative,
             C90Names,
             KnownOperator,
             DomainImported,
