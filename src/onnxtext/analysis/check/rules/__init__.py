@@ -47,6 +47,7 @@ from onnxtext.analysis.check.rules.tensor_data_type import TensorDataType
 from onnxtext.analysis.check.rules.tensor_sparse import SparseTensor
 from onnxtext.analysis.check.rules.training_bindings import TrainingBindings
 from onnxtext.analysis.check.rules.type_constraint import TypeConstraint
+from onnxtext.analysis.check.rules.type_declared import DeclaredType
 from onnxtext.analysis.check.rules.type_same_constraint import SameConstraintType
 from onnxtext.analysis.check.rules.type_shape import ShapeMismatch
 
@@ -101,6 +102,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             TypeConstraint,
             SameConstraintType,
             ShapeMismatch,
+            DeclaredType,
         ),
         key=lambda r: (r.code[0] == "W", r.code),
     )
