@@ -1,4 +1,4 @@
-"""Graph rules: E201-E208."""
+"""Graph rules: E201-E209."""
 
 from __future__ import annotations
 
@@ -127,3 +127,30 @@ def test_e207_initializer_must_be_input_before_ir4() -> None:
     assert located(H + graph, "E207") == []
     as_input = '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = Add(x, w) }\n'
     assert located(as_input, "E207") == []
+
+
+def test_e209_negative_dims_in_inputs_outputs_and_value_info() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        "g (float[-2] x) => (seq(float[3, -1]) y)\n"
+        "<float[-5] h>\n"
+        "{\n  h = Relu(x)\n  y = SequenceConstruct(h)\n}\n"
+    )
+    assert located(text, "E209") == [("E209", 2, 4), ("E209", 2, 21), ("E209", 3, 2)]
+    assert "dimension -2" in diagnostics(text, "E209")[0].message
+
+
+def test_e209_zero_and_symbolic_dims_are_fine() -> None:
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[0, N] x) => (float[0, N] y) { y = Relu(x) }\n'
+    assert located(text, "E209") == []
+
+
+def test_e209_in_a_subgraph() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        "g (bool c, float[2] x) => (float[2] y) {\n"
+        "  y = If(c) <then_branch = t () => (float[-3] a) { a = Relu(x) },\n"
+        "             else_branch = e () => (float[2] b) { b = Neg(x) }>\n"
+        "}\n"
+    )
+    assert [(c, line) for c, line, _ in located(text, "E209")] == [("E209", 3)]

@@ -44,6 +44,40 @@ def test_e104_duplicate_domain() -> None:
     assert diags[0].related and diags[0].related[0].span.start.column == 33  # type: ignore[union-attr]
 
 
+def test_e104_message_names_both_versions() -> None:
+    text = f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx" : 20]>\n{GRAPH}\n'
+    assert "as version 21 and as version 20" in diagnostics(text, "E104")[0].message
+
+
+def test_e104_same_version_twice_is_w105_not_an_error() -> None:
+    # skl2onnx 1.20 writes the default domain twice with one version; onnx.checker and onnxruntime accept it
+    text = f'<ir_version: 10, opset_import: ["" : 21, "" : 21]>\n{GRAPH}\n'
+    assert located(text, "E104") == []
+    diags = diagnostics(text, "W105")
+    assert [(d.code, d.span.start.line, d.span.start.column) for d in diags if d.span] == [("W105", 1, 42)]
+    assert diags[0].severity is Severity.WARNING
+    assert diags[0].related and diags[0].related[0].span.start.column == 33  # type: ignore[union-attr]
+    fixed = diags[0].fix.apply(text)  # type: ignore[union-attr]
+    assert fixed.startswith('<ir_version: 10, opset_import: ["" : 21]>\n')
+    assert located(fixed, "W105") == []
+
+
+def test_w105_three_times_and_distinct_domains() -> None:
+    text = f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5, "" : 21, "ai.onnx" : 21]>\n{GRAPH}\n'
+    assert [c for c, _, _ in located(text, "W105")] == ["W105", "W105"]
+    assert located(f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>\n{GRAPH}\n', "W105") == []
+
+
+def test_w105_in_a_function() -> None:
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.f(x) }\n"
+        '<domain: "local", opset_import: ["" : 21, "" : 21]>\n'
+        "f (a) => (b) { b = Relu(a) }\n"
+    )
+    assert [(c, line) for c, line, _ in located(text, "W105")] == [("W105", 3)]
+
+
 def test_e104_distinct_domains_ok() -> None:
     assert located(f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>\n{GRAPH}\n', "E104") == []
 

@@ -1,4 +1,4 @@
-"""Type and shape rules from inference: E701-E703."""
+"""Type and shape rules from inference: E701-E704."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from checkutil import VALID, diagnostics, located
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
 
 
-def g(body: str, inputs: str, outputs: str = "float y") -> str:
+def g(body: str, inputs: str, outputs: str = "float[] y") -> str:
     return H + f"g ({inputs}) => ({outputs}) {{\n{body}\n}}\n"
 
 
@@ -83,8 +83,8 @@ def test_unknown_types_are_not_errors() -> None:
 
 def test_type_errors_inside_subgraphs() -> None:
     text = g(
-        "  y = If(c) <then_branch = t () => (float z) { z = Add(a, b) },"
-        " else_branch = e () => (float z) { z = Identity(a) }>",
+        "  y = If(c) <then_branch = t () => (float[2] z) { z = Add(a, b) },"
+        " else_branch = e () => (float[2] z) { z = Identity(a) }>",
         "bool c, float[2] a, int64[2] b",
     )
     assert [d.code for d in diagnostics(text, "E7")] == ["E702"]
@@ -130,3 +130,38 @@ def test_inference_runs_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(calls) == 1
     diagnostics(VALID, "E301")  # no type rule selected: no inference
     assert len(calls) == 1
+
+
+def test_e704_declared_output_type_contradicts_the_node() -> None:
+    text = H + "g (float[2] x) => (int64[3] y) {\n  y = Relu(x)\n}\n"
+    diags = diagnostics(text, "E704")
+    assert located(text, "E704") == [("E704", 2, 20)]
+    assert diags[0].message == "'y' is declared int64[3] but Relu gives float[2]"
+    assert diags[0].related and diags[0].related[0].span.start.line == 3  # type: ignore[union-attr]
+
+
+def test_e704_value_info_rank_and_scalar() -> None:
+    text = H + "g (float[2] x) => (float[2] y)\n<float h>\n{\n  h = Relu(x)\n  y = Neg(h)\n}\n"
+    diags = diagnostics(text, "E704")
+    assert located(text, "E704") == [("E704", 3, 2)]
+    assert diags[0].message == "'h' is declared float (a scalar) but Relu gives float[2]"
+
+
+def test_e704_symbols_and_unknowns_are_not_contradictions() -> None:
+    ok = H + "g (float[N, 3] x) => (float[2, M] y, float[] z) {\n  y = Relu(x)\n  z = Neg(x)\n}\n"
+    assert located(ok, "E704") == []
+
+
+def test_e704_inside_a_subgraph() -> None:
+    text = g(
+        "  y = If(c) <then_branch = t () => (int64[2] z) { z = Identity(a) },"
+        " else_branch = e () => (float[2] z) { z = Identity(a) }>",
+        "bool c, float[2] a",
+    )
+    assert [d.code for d in diagnostics(text, "E7")] == ["E704"]
+    assert "'z' is declared int64[2] but Identity gives float[2]" in diagnostics(text, "E704")[0].message
+
+
+def test_e704_not_after_the_nodes_own_type_error() -> None:
+    text = g("  y = Add(a, b)", "float[2] a, int64[2] b", "int64[2] y")
+    assert [d.code for d in diagnostics(text, "E7")] == ["E702"]

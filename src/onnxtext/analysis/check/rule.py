@@ -20,7 +20,8 @@ class Rule:
     ``attribute`` per node attribute, ``tensor`` per tensor (initializers, attribute
     tensors), ``graph_end`` after the last node; ``function`` per model-local function
     before its body. The graphs of ``training_info`` are walked after the main graph
-    (:attr:`GraphInfo.training` names which one), before the functions.
+    (:attr:`GraphInfo.training` names which one), before the functions. ``finish`` comes
+    last, once (for rules that report a summary of what they saw).
     """
 
     code: ClassVar[str]
@@ -50,4 +51,7 @@ class Rule:
         pass
 
     def function(self, ctx: CheckContext, fn: FunctionProto, path: str) -> None:
+        pass
+
+    def finish(self, ctx: CheckContext) -> None:
         pass

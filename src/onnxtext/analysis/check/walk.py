@@ -11,7 +11,7 @@ from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
 
 __all__ = ["walk"]
 
-_HOOKS = ("model", "graph", "graph_end", "node", "attribute", "tensor", "function")
+_HOOKS = ("model", "graph", "graph_end", "node", "attribute", "tensor", "function", "finish")
 
 
 class _Checker(ModelVisitor):
@@ -32,6 +32,8 @@ class _Checker(ModelVisitor):
         for rule in self.hooks["model"]:
             rule.model(self.ctx, model)
         walk_model(model, self, self.ctx.resolver)
+        for rule in self.hooks["finish"]:
+            rule.finish(self.ctx)
 
     def state_scope(self, model: ModelProto) -> Scope:
         """The state variables an initialization graph sees (and whose names its outputs may bind):

@@ -20,7 +20,7 @@ from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the sh
 from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
-from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, from_type_proto, parse_type_str
+from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
 
 __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
 
@@ -144,12 +144,18 @@ class Inference:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
         declared: dict[str, ValueType] = {}
+        declared_at: dict[str, str] = {}
         if self.use_declared:
-            for vi in list(g.value_info) + list(g.output):
-                if vi.HasField("type"):
-                    declared.setdefault(vi.name, from_type_proto(vi.type))
+            for kind in ("value_info", "output"):
+                for i, vi in enumerate(getattr(g, kind)):
+                    if vi.HasField("type") and vi.name not in declared:
+                        declared[vi.name] = from_type_proto(vi.type)
+                        declared_at[vi.name] = f"{path}/{kind}[{i}]"
         for k, node in enumerate(g.node):
-            self.node(node, f"{path}/node[{k}]", env, opsets, declared, report=report, attr_scope=attr_scope)
+            self.node(
+                node, f"{path}/node[{k}]", env, opsets, declared,
+                report=report, attr_scope=attr_scope, declared_at=declared_at,
+            )
         self.graphs[path] = env.types
         outputs = []
         for vi in g.output:
@@ -170,6 +176,7 @@ class Inference:
         *,
         report: bool,
         attr_scope: dict[str, AttributeProto] | None = None,
+        declared_at: dict[str, str] | None = None,
     ) -> None:
         inputs: list[ValueType | None] = [env.type_of(n) if n else None for n in node.input]
         consts = [env.const_of(n) if n else None for n in node.input]
@@ -189,6 +196,7 @@ class Inference:
             if report:
                 self.issues.append(Issue(code, message, path, index))
 
+        issues_before = len(self.issues)
         if fn is not None:
             outputs = self.call(fn, node, inputs, consts, attrs, n_out)
         elif schema is not None:
@@ -213,7 +221,19 @@ class Inference:
         for j, name in enumerate(node.output):
             if not name:
                 continue
-            t = merge_declared(outputs[j], declared.get(name)) if j < len(outputs) else UNKNOWN
+            given = declared.get(name)
+            # a node with a type error of its own gives no trustworthy type: one error, not two
+            clean = len(self.issues) == issues_before
+            if report and clean and given is not None and declared_at is not None and j < len(outputs) and contradicts(outputs[j], given):
+                self.issues.append(
+                    Issue(
+                        "E704",
+                        f"'{name}' is declared {_said(given)} but {node.op_type} gives {_said(outputs[j])}",
+                        declared_at[name],
+                        node_path=path,
+                    )
+                )
+            t = merge_declared(outputs[j], given) if j < len(outputs) else UNKNOWN
             env.types[name] = t
         if node.op_type == "Constant" and domain == "" and n_out == 1 and node.output[0]:
             value = _constant_value(attrs)
@@ -251,6 +271,15 @@ class Inference:
         return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
             0, n_out - len(fn.output)
         )
+
+
+def _said(t: ValueType) -> str:
+    """A type in a message, scalars and unknown ranks said in words (``float`` alone would be ambiguous)."""
+    if t.kind == "tensor" and t.shape == ():
+        return f"{t} (a scalar)".replace("[]", "")
+    if t.kind == "tensor" and t.shape is None:
+        return f"{t} of unknown rank"
+    return str(t)
 
 
 def _attr_index(node: NodeProto, name: str) -> int:
@@ -331,7 +360,9 @@ def _generic(
             continue
         type_str = formal.type_str
         constraint = schema.type_constraint(type_str)
-        if constraint is None:
+        if formal.is_variadic and not formal.is_homogeneous:
+            outputs.append(UNKNOWN)  # each output its own type (SequenceMap): the inputs bind none
+        elif constraint is None:
             outputs.append(_strip(_parse(type_str)))
         elif type_str in bound:
             outputs.append(_strip(bound[type_str][0]))
@@ -349,7 +380,12 @@ def _parse(text: str) -> ValueType:
 
 
 def _strip(t: ValueType) -> ValueType:
-    return t.with_shape(None) if t.kind in ("tensor", "sparse_tensor") else t
+    """The type without shapes: a type constraint binds element types, never sizes."""
+    if t.kind in ("tensor", "sparse_tensor"):
+        return t.with_shape(None)
+    if t.inner is not None:
+        return ValueType(t.kind, t.elem_type, t.shape, _strip(t.inner))
+    return t
 
 
 def infer_model(model: ModelProto, *, use_declared: bool = True) -> Inference:

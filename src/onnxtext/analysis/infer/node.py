@@ -20,8 +20,10 @@ class Issue:
     code: str
     message: str
     path: str
-    """The proto path of the node (``graph/node[3]``)."""
+    """The proto path of the node (``graph/node[3]``); of the declaration for E704."""
     input_index: int | None = None
+    node_path: str | None = None
+    """E704: the node that produces the value."""
 
 
 class ShapeMismatch(Exception):

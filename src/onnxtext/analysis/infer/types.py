@@ -20,6 +20,7 @@ __all__ = [
     "Shape",
     "ValueType",
     "UNKNOWN",
+    "contradicts",
     "elem_name",
     "from_type_proto",
     "parse_type_str",
@@ -95,6 +96,27 @@ class ValueType:
 
 
 UNKNOWN = ValueType("unknown")
+
+
+def contradicts(inferred: ValueType, declared: ValueType) -> bool:
+    """Whether two types are proved different: different kinds, element types, ranks or
+    sizes, each known on both sides (a symbol, ``N``, may be any size)."""
+    if inferred.is_unknown or declared.is_unknown or inferred.kind == "opaque" or declared.kind == "opaque":
+        return False
+    if inferred.kind != declared.kind:
+        return True
+    if inferred.elem_type and declared.elem_type and inferred.elem_type != declared.elem_type:
+        return True
+    if inferred.kind in ("tensor", "sparse_tensor"):
+        a, b = inferred.shape, declared.shape
+        if a is None or b is None:
+            return False
+        if len(a) != len(b):
+            return True
+        return any(isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(a, b))
+    if inferred.inner is not None and declared.inner is not None:
+        return contradicts(inferred.inner, declared.inner)
+    return False
 
 
 def elem_name(code: int) -> str | None:

@@ -7,6 +7,7 @@ from onnxtext.analysis.check.rules.function_attribute_default import FunctionAtt
 from onnxtext.analysis.check.rules.function_opset_compatible import FunctionOpsetCompatible
 from onnxtext.analysis.check.rules.function_unique import UniqueFunctions
 from onnxtext.analysis.check.rules.function_signature import FunctionSignature
+from onnxtext.analysis.check.rules.graph_dims_non_negative import DimsNonNegative
 from onnxtext.analysis.check.rules.graph_initializers import UniqueInitializers
 from onnxtext.analysis.check.rules.graph_initializers_are_inputs import InitializersAreInputs
 from onnxtext.analysis.check.rules.graph_io_types import MainIoTyped
@@ -20,6 +21,7 @@ from onnxtext.analysis.check.rules.model_ir_version import IrVersionPresent
 from onnxtext.analysis.check.rules.model_ir_version_known import IrVersionKnown
 from onnxtext.analysis.check.rules.model_metadata import UniqueMetadataKeys
 from onnxtext.analysis.check.rules.model_opset_import import OpsetImportPresent
+from onnxtext.analysis.check.rules.model_opset_import_repeated import RepeatedOpsetImport
 from onnxtext.analysis.check.rules.model_opset_version_known import OpsetVersionKnown
 from onnxtext.analysis.check.rules.model_unique_opset_domains import UniqueOpsetDomains
 from onnxtext.analysis.check.rules.model_version import ModelVersion
@@ -45,6 +47,7 @@ from onnxtext.analysis.check.rules.tensor_data_type import TensorDataType
 from onnxtext.analysis.check.rules.tensor_sparse import SparseTensor
 from onnxtext.analysis.check.rules.training_bindings import TrainingBindings
 from onnxtext.analysis.check.rules.type_constraint import TypeConstraint
+from onnxtext.analysis.check.rules.type_declared import DeclaredType
 from onnxtext.analysis.check.rules.type_same_constraint import SameConstraintType
 from onnxtext.analysis.check.rules.type_shape import ShapeMismatch
 
@@ -57,6 +60,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             IrVersionKnown,
             OpsetImportPresent,
             UniqueOpsetDomains,
+            RepeatedOpsetImport,
             UniqueMetadataKeys,
             IrOpsetCompatible,
             ModelVersion,
@@ -70,6 +74,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             UniqueInitializers,
             InitializersAreInputs,
             MainIoShaped,
+            DimsNonNegative,
             C90Names,
             KnownOperator,
             DomainImported,
@@ -97,6 +102,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             TypeConstraint,
             SameConstraintType,
             ShapeMismatch,
+            DeclaredType,
         ),
         key=lambda r: (r.code[0] == "W", r.code),
     )

@@ -5,7 +5,9 @@ Its helpers are shared with ``model_unique_opset_domains``.
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Edit, Fix
 from onnxtext.proto import ModelProto
+from onnxtext.syntax.span import Span
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
@@ -29,18 +31,46 @@ class OpsetImportPresent(Rule):
             )
 
 
-def duplicates(ctx: CheckContext, code: str, imports: list[object], path: str) -> None:
+def duplicates(ctx: CheckContext, code: str, imports: list[object], path: str, *, same_version: bool) -> None:
+    """Report each entry whose domain an earlier entry imports: with the same version
+    (``same_version``: harmless, one entry is enough) or with another one (a real conflict)."""
     seen: dict[str, int] = {}
     for i, entry in enumerate(imports):
         domain = normalize_domain(getattr(entry, "domain"))
-        if domain in seen:
-            shown = getattr(entry, "domain") or "''"
+        if domain not in seen:
+            seen[domain] = i
+            continue
+        first = imports[seen[domain]]
+        version, first_version = int(getattr(entry, "version")), int(getattr(first, "version"))
+        if (version == first_version) != same_version:
+            continue
+        shown = getattr(entry, "domain") or "''"
+        related = (("first imported here", path, ("key", "opset_import", seen[domain])),)
+        token = ("key", "opset_import", i)
+        if same_version:
             ctx.report(
                 code,
-                f"operator-set domain {shown} is imported twice",
+                f"operator-set domain {shown} is imported twice, both times as version {version}; one entry is enough",
                 path,
-                token=("key", "opset_import", i),
-                related=(("first imported here", path, ("key", "opset_import", seen[domain])),),
+                token=token,
+                related=related,
+                fix=_dropping(ctx, "remove the repeated entry", path, i),
             )
         else:
-            seen[domain] = i
+            ctx.report(
+                code,
+                f"operator-set domain {shown} is imported twice, as version {first_version} and as version {version}; "
+                "a model imports one version of each domain",
+                path,
+                token=token,
+                related=related,
+            )
+
+
+def _dropping(ctx: CheckContext, message: str, path: str, index: int) -> Fix:
+    """A fix deleting item ``index`` of a header's ``opset_import`` list with its leading comma."""
+    here = ctx.token_span(path, ("key", "opset_import", index))
+    before = ctx.token_span(path, ("key", "opset_import", index - 1)) if index > 0 else None
+    if here is None or before is None:
+        return Fix(message)
+    return Fix(message, (Edit(Span(before.end, here.end), ""),))

@@ -1,4 +1,6 @@
-"""E104: Each operator-set domain is imported at most once ('' and 'ai.onnx' are the same domain)."""
+"""E104: An operator-set domain is imported with one version ('' and 'ai.onnx' are the same domain).
+
+The same version twice is harmless (onnx.checker and onnxruntime accept it): W105 says so."""
 
 from __future__ import annotations
 
@@ -11,10 +13,10 @@ from onnxtext.analysis.check.rules.model_opset_import import duplicates
 class UniqueOpsetDomains(Rule):
     code = "E104"
     name = "unique-opset-domains"
-    description = "Each operator-set domain is imported at most once ('' and 'ai.onnx' are the same domain)."
+    description = "An operator-set domain is imported with one version, not two different ones ('' and 'ai.onnx' are the same domain)."
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        duplicates(ctx, self.code, list(model.opset_import), "header")
+        duplicates(ctx, self.code, list(model.opset_import), "header", same_version=False)
 
     def function(self, ctx: CheckContext, fn: object, path: str) -> None:
-        duplicates(ctx, self.code, list(getattr(fn, "opset_import")), path)
+        duplicates(ctx, self.code, list(getattr(fn, "opset_import")), path, same_version=False)

@@ -1,4 +1,8 @@
-"""W201: names follow the C90 identifier rule of the IR spec."""
+"""W201: names follow the C90 identifier rule of the IR spec.
+
+Exporters name every value after its module path (``/l1/Gemm_output_0``): one warning per
+name would bury everything else, so a model gets one warning for all of them, at the first,
+with the others as related locations."""
 
 from __future__ import annotations
 
@@ -12,15 +16,28 @@ class C90Names(Rule):
     name = "c90-names"
     description = "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters often break it)."
 
+    def __init__(self) -> None:
+        self.found: list[tuple[str, str, Token, str]] = []
+
     def _check(self, ctx: CheckContext, name: str, path: str, token: Token, what: str) -> None:
         if name and not C90_NAME.fullmatch(name):
-            ctx.report(
-                self.code,
-                f"{what} '{name}' is not a C90 identifier, as the IR spec requires "
-                "(many exporters write such names and most runtimes accept them)",
-                path,
-                token=token,
-            )
+            self.found.append((name, path, token, what))
+
+    def finish(self, ctx: CheckContext) -> None:
+        if not self.found:
+            return
+        name, path, token, what = self.found[0]
+        why = "as the IR spec requires (many exporters write such names and most runtimes accept them)"
+        if len(self.found) == 1:
+            ctx.report(self.code, f"{what} '{name}' is not a C90 identifier, {why}", path, token=token)
+            return
+        ctx.report(
+            self.code,
+            f"{len(self.found)} names are not C90 identifiers, {why}: {_some(self.found)}",
+            path,
+            token=token,
+            related=tuple((f"{w} '{n}'", p, t) for n, p, t, w in self.found[1:]),
+        )
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         for i, name in enumerate(graph.input_names()):
@@ -42,3 +59,10 @@ class C90Names(Rule):
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         for j, name in enumerate(node.proto.output):
             self._check(ctx, name, node.path, ("output", j), "value name")
+
+
+def _some(found: list[tuple[str, str, Token, str]], shown: int = 3) -> str:
+    """``'a', 'b', 'c' and 7 more``."""
+    names = ", ".join(f"'{n}'" for n, _, _, _ in found[:shown])
+    rest = len(found) - shown
+    return f"{names} and {rest} more" if rest > 0 else names

@@ -173,9 +173,10 @@ def split(ctx: NodeContext) -> None:
     axis = norm_axis(ctx.attr_int("axis", 0), len(s))
     if axis is None:
         return
+    given = ctx.has(1) or ctx.attr_ints("split") is not None
     sizes = ctx.const_ints(1) if ctx.has(1) else ctx.attr_ints("split")
     total = s[axis]
-    if sizes is None:
+    if sizes is None and not given:  # no sizes: equal parts (the last one smaller)
         if isinstance(total, int):
             chunk = -(-total // n)
             last = total - chunk * (n - 1)
