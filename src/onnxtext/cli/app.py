@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 from google.protobuf.message import DecodeError
 
 from onnxtext._version import __version__
-from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
 from onnxtext.syntax.format import NotRepresentable, format_text, to_text
@@ -42,10 +42,14 @@ class _Reporter:
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.failed = False
+        self.warnings_are_errors = False
+        """``--strict`` / ``-W error``: every warning is reported, and fails, as an error."""
 
     def diagnostics(self, diags: Sequence[Diagnostic], *, file: str | None = None) -> None:
         """Render ``diags``; ``file`` heads those without a source (a binary model's)."""
         for diag in diags:
+            if self.warnings_are_errors:
+                diag = as_error(diag)
             self.failed |= diag.is_error
             print(render_diagnostic(diag, file=file), file=self.stream)
 
@@ -92,8 +96,9 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
     doc = parse_document(text, "model", _display(path))
+    failed = report.failed
     report.diagnostics(doc.diagnostics)
-    if not doc.ok or not isinstance(doc.proto, ModelProto):
+    if report.failed > failed or not doc.ok or not isinstance(doc.proto, ModelProto):
         return None
     return doc.proto
 
@@ -147,6 +152,7 @@ def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
 
 def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → binary model."""
+    report.warnings_are_errors = args.strict or args.warnings == "error"
     text = _read_text(args.input, report)
     model = None if text is None else _parse_model_text(text, args.input, report)
     if model is None:
@@ -561,6 +567,12 @@ _PARSE_HELP = """\
 Parse an onnxtext text and write the binary ONNX model (deterministic protobuf).
 Nothing is written if the text has any error.
 
+Tensor literals that do not fit their type but that onnx.parser accepts (a value
+count other than the shape's, an integer out of range for an int8/uint8/int16/
+uint16/bool/uint32/uint64 or a 16/8-bit float's bit pattern) are stored as written,
+exactly as onnx.parser stores them, with a warning (L008); 'onnxtext check' reports
+such a tensor as an error. --strict (or -W error) refuses them.
+
 example:
   onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
   cat model.onnxtxt | onnxtext parse - -o - > model.onnx"""
@@ -671,6 +683,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="text -> binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings as errors: refuse tensor literals onnx.parser stores as written "
+                        "(a value count that does not match the shape, an integer out of range for its type)")
+    p.add_argument("-W", dest="warnings", choices=("error",), help="-W error: the same as --strict")
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)

@@ -32,7 +32,7 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
+from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, element_count, format_float32
 
 __all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
@@ -292,7 +292,7 @@ class Lifter:
             lits = decode_literals(t, dt)
             if dt.kind == "string":
                 body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
-            elif dt.kind == "complex":
+            elif dt.kind == "complex" and len(lits.values) == 2 * element_count(t):
                 parts = [A.Word(S, v) if v[:1].isalpha() else A.Number(S, v) for v in lits.values if isinstance(v, str)]
                 body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
