@@ -22,7 +22,7 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
 from onnxtext.syntax.format import NotRepresentable, format_text, to_text
-from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
+from onnxtext.io import STDIO, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ PROG = "onnxtext"
 EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
+DEFAULT_THRESHOLD = 1024  # print/diff --threshold: bytes above which a tensor goes to the sidecar or a digest
 
 
 class _Reporter:
@@ -81,11 +82,24 @@ def _read(path: str, report: _Reporter) -> bytes | None:
 
 
 def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
+    """The text of a file that should be text; a binary model is named as one, not parsed."""
+    if not looks_like_text(data) and _is_binary_model(data):
+        report.error(_display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text")
+        return None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         report.error(_display(path), f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
         return None
+
+
+def _is_binary_model(data: bytes) -> bool:
+    """True if ``data`` decodes as a ModelProto with a graph or an opset import (not just any protobuf)."""
+    try:
+        model = load_bytes(data)
+    except DecodeError:
+        return False
+    return model.HasField("graph") or len(model.opset_import) > 0
 
 
 def _read_text(path: str, report: _Reporter) -> str | None:
@@ -111,12 +125,21 @@ def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None
     if not binary:
         text = _decode(data, path, report)
         return None if text is None else _parse_model_text(text, path, report)
+    return _decode_binary(data, path, report)
+
+
+def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | None:
+    """The model of a binary file's bytes, or None after saying why not (a text is named as one)."""
     if not data:
         report.error(_display(path), "empty file: not a binary ONNX model")
         return None
     try:
         return load_bytes(data)
     except DecodeError as exc:
+        if looks_like_text(data):
+            where = "'-' is read as binary; for a text give its file name" if path == STDIO else "name it .onnxtxt"
+            report.error(_display(path), f"this is a text, not a binary ONNX model ({where}; 'onnxtext parse' makes a binary of it)")
+            return None
         hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
         detail = str(exc).rsplit(": ", 1)[-1] or "cannot be decoded"  # drop the internal type name
         report.error(_display(path), f"not a valid binary ONNX model ({detail}){hint}")
@@ -167,9 +190,6 @@ def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
     weights = getattr(args, "weights", "inline")
-    if args.threshold < 0:
-        report.error(PROG, "--threshold must be a number of bytes >= 0")
-        return EXIT_USAGE
     if weights == "external" and args.output == STDIO:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
@@ -489,10 +509,8 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
         return [], False
     folder = None if path == STDIO else os.path.dirname(os.path.abspath(path))  # where external data is looked up
     if is_binary_path(path):
-        try:
-            model = load_bytes(data)
-        except DecodeError:
-            report.error(_display(path), "not a valid binary ONNX model")
+        model = _decode_binary(data, path, report)
+        if model is None:
             return [], False
         return check_proto(model, select=args.select, ignore=args.ignore, model_dir=folder), True
     text = _decode(data, path, report)
@@ -696,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="inline: every value in the text (default); external: tensors above --threshold go to "
                         "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
                         "(for reading and diffing; not parseable)")
-    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+    p.add_argument("--threshold", metavar="BYTES", type=int,
                    help="size above which --weights external/digest applies to a tensor (default 1024)")
     p.set_defaults(func=cmd_print)
 
@@ -705,7 +723,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="new model: binary .onnx/.pb or text")
     p.add_argument("--unified", "-u", action="store_true",
                    help="a unified diff of the printed texts (tensors above --threshold as digests)")
-    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+    p.add_argument("--threshold", metavar="BYTES", type=int,
                    help="with --unified: size above which tensors are shown as digests (default 1024)")
     p.set_defaults(func=cmd_diff)
 
@@ -739,14 +757,35 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
     p.set_defaults(func=cmd_rules)
+    for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """A combination of options that means nothing (argparse checks each option alone)."""
+    threshold = getattr(args, "threshold", None)
+    if threshold is not None and threshold < 0:
+        return "--threshold must be a number of bytes >= 0"
+    if args.command == "print" and threshold is not None and args.weights == "inline":
+        return "--threshold applies to --weights external or --weights digest; give one of them"
+    if args.command == "diff" and threshold is not None and not args.unified:
+        return "--threshold applies to --unified (the printed texts); give --unified"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser, with its own usage line
+            args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        problem = _usage_problem(args)
+        if problem is not None:
+            args.command_parser.error(problem)
+        if getattr(args, "threshold", 0) is None:
+            args.threshold = DEFAULT_THRESHOLD
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     report = _Reporter()
