@@ -474,6 +474,8 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
 
     import numpy as np
 
+    from onnxtext.evaluate.interop import to_internal
+
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
@@ -489,7 +491,9 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         while stem.lower() in used:
             stem, k = f"{base}_{k}", k + 1
         used.add(stem.lower())
-        arr = value.astype(str) if value.dtype == object else value
+        arr = value.astype(str) if value.dtype == object else to_internal(value)
+        if arr.dtype != value.dtype and value.dtype != object:  # .npy has no bfloat16, float8, int4...
+            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds its values exactly")
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         target = os.path.join(directory, stem + ".npy")

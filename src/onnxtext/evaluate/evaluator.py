@@ -13,6 +13,7 @@ from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorReco
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "DeepTraceCallback", "TraceEntry", "CompiledGraph"]
@@ -67,7 +68,7 @@ class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
     __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function", "path", "function")
+                 "input_types", "output_types", "is_function", "path", "function", "value_types")
 
     def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
@@ -81,6 +82,8 @@ class CompiledGraph:
         self.steps: list[Step] = []
         self.input_types: list[Any] = []
         self.output_types: list[Any] = []
+        self.value_types: dict[str, int] = {}
+        """Element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name."""
         self.is_function = False
 
 
@@ -218,6 +221,7 @@ class Evaluator:
         for index, node in enumerate(graph.node):
             step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
+        cg.value_types = types
         return cg
 
     def _decode_or_fail(self, tensor: Any, path: ProtoPath, function: str | None) -> Any:
@@ -343,7 +347,9 @@ class Evaluator:
         env: dict[str, Any] = dict(g.initializers)
         for i, name in enumerate(g.input_names):
             if name in feeds:
-                env[name] = v = _as_value(feeds[name])
+                v = _as_value(feeds[name])
+                _check_fed(g.path.child("input", i), i, name, v, g.input_types[i])
+                env[name] = v = to_internal(v)
                 _check_input(g.path.child("input", i), i, name, v, g.input_types[i])
             elif name not in env:
                 raise EvaluationError(NodeErrorRecord(
@@ -351,7 +357,7 @@ class Evaluator:
                     path=g.path.child("input", i)))
         for name in feeds:
             if name not in env:
-                env[name] = _as_value(feeds[name])  # feeding an intermediate value is allowed
+                env[name] = to_internal(_as_value(feeds[name]))  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
         wanted = list(output_names) if output_names is not None else g.output_names
         self._trace_all = trace_all
@@ -361,11 +367,12 @@ class Evaluator:
         finally:
             self._trace_all = None
         result = []
+        declared = dict(zip(g.output_names, g.output_types))
         for name in wanted:
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",
                                                       output_name=name, path=g.path))
-            result.append(env[name])
+            result.append(to_external(env[name], declared.get(name), g.value_types.get(name)))
         return result
 
     def trace(self, feeds: Mapping[str, Any]) -> list[TraceEntry]:
@@ -419,10 +426,12 @@ class Evaluator:
                 if isinstance(v, np.generic):
                     v = np.asarray(v)
                 env[name] = v
-                if trace is not None:
-                    trace(name, step.index, v)
-                if self._trace_all is not None:
-                    self._trace_all(g.path, name, step.index, v)
+                if trace is not None or self._trace_all is not None:
+                    seen = to_external(v, None, g.value_types.get(name))  # a bfloat16 is seen as one
+                    if trace is not None:
+                        trace(name, step.index, seen)
+                    if self._trace_all is not None:
+                        self._trace_all(g.path, name, step.index, seen)
         out = []
         for i, name in enumerate(g.output_names):
             if name not in env:
@@ -464,6 +473,18 @@ class Evaluator:
             cause=type(exc).__name__ if exc is not None else None,
         )
         return EvaluationError(rec)
+
+
+def _check_fed(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:
+    """Raise EvaluationError when a fed array is of another small type than declared, or plain
+    numpy whose values the declared bfloat16/float8/int4... type cannot hold."""
+    if tp is None or tp.WhichOneof("value") != "tensor_type":
+        return
+    problem = fed_problem(value, int(tp.tensor_type.elem_type))
+    if problem is not None:
+        raise EvaluationError(NodeErrorRecord(
+            message=f"input {name!r} {problem}", input_index=index, input_name=name,
+            input_shapes=[describe_value(value)], path=path))
 
 
 def _check_input(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:
