@@ -427,7 +427,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if model is None:
         return EXIT_INPUT
     try:
-        evaluator = Evaluator(model, seed=args.seed)
+        evaluator = Evaluator(model, seed=args.seed, max_memory=args.max_memory)
         declared = [(i.name, i.type if i.HasField("type") else None)
                     for i in model.graph.input if i.name in evaluator.input_names]
         feeds = build_feeds(args.inputs, declared)
@@ -646,6 +646,11 @@ VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast 
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
 a list for a sequence, null for an empty optional.
 
+Memory: nodes whose output size comes from input values (ConstantOfShape, Expand,
+Tile, Range, OneHot, Resize, Pad, broadcasting arithmetic, Loop scan outputs) are
+sized before they run; one that would exceed --max-memory (default: half the
+physical memory) is an error at its node, before anything is allocated.
+
 example:
   onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
   onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
@@ -671,6 +676,18 @@ Point any LSP client at the command 'onnxtext lsp'. The VS Code extension starts
 example:
   onnxtext lsp                      # stdio, what editors use
   onnxtext lsp --tcp 127.0.0.1:2087 # a TCP port, to attach a client by hand"""
+
+
+def _memory_size(value: str) -> int:
+    from onnxtext.evaluate.budget import parse_size
+
+    try:
+        size = parse_size(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if size <= 0:
+        raise argparse.ArgumentTypeError("the memory budget must be more than 0 bytes")
+    return size
 
 
 def _host_port(value: str) -> tuple[str, int]:
@@ -745,6 +762,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true",
                    help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path")
     p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
+    p.add_argument("--max-memory", metavar="SIZE", type=_memory_size, default=None,
+                   help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
+                        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
+                        "is an error before anything is allocated")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter)
@@ -790,6 +811,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.command_parser.error(problem)
         if getattr(args, "threshold", 0) is None:
             args.threshold = DEFAULT_THRESHOLD
+        if args.command == "run" and args.max_memory is None:
+            from onnxtext.evaluate.budget import default_budget
+
+            args.max_memory = default_budget()
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     report = _Reporter()

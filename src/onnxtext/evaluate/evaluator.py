@@ -13,6 +13,7 @@ from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorReco
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.evaluate.budget import over_budget, planned_bytes
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
@@ -179,13 +180,18 @@ class Evaluator:
     ``model`` is an onnxtext ``ModelProto``, an ``onnx`` ``ModelProto``, a path to a
     binary model, or onnx text (parsed with :func:`onnxtext.parse_model`).
     ``seed`` seeds the random generator of random ops; each :meth:`run` restarts it.
+    ``max_memory`` (bytes) is a budget: a node whose output, sized from its inputs' values
+    before it is computed (``ConstantOfShape``, ``Expand``, ``Tile``, broadcasting, ``Loop``
+    scan outputs...), would exceed it fails with an :class:`EvaluationError` instead of
+    allocating (see :mod:`onnxtext.evaluate.budget`); None: no budget.
     """
 
-    def __init__(self, model: Any, *, seed: int | None = 0) -> None:
+    def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None) -> None:
         from onnxtext.evaluate.loading import load_model
 
         self.model = load_model(model)
         self.seed = seed
+        self.max_memory = max_memory
         self._rng = np.random.default_rng(seed)
         self.resolver = Resolver(self.model)
         self.opsets: dict[str, int] = self.resolver.opsets
@@ -405,6 +411,11 @@ class Evaluator:
                 if info.wants_ctx:
                     kw = dict(kw)
                     kw["ctx"] = KernelContext(self, step, g.path.child("node", step.index))
+                if self.max_memory is not None:
+                    size = planned_bytes(step.op_type, step.domain, args, step.attrs)
+                    problem = None if size is None else over_budget("its output", size, self.max_memory)
+                    if problem is not None:
+                        raise self._error(step, g, problem, None, args=args)
                 try:
                     res = info.fn(*args, **kw)
                 except EvaluationError:

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate._types import np_dtype
+from onnxtext.evaluate.budget import over_budget
 from onnxtext.evaluate.errors import KernelError
 from onnxtext.evaluate.registry import kernel
 
@@ -48,6 +49,8 @@ def loop(m=None, cond=None, *carried, body):
     state = list(carried)
     scans: list[list[Any]] | None = None
     i = 0
+    budget = body.evaluator.max_memory
+    stacked = 0
     while keep and (max_trip is None or i < max_trip):
         outs = body(np.array(i, dtype=np.int64), np.array(keep, dtype=np.bool_), *state)
         keep = bool(np.asarray(outs[0]).reshape(-1)[0])
@@ -58,6 +61,14 @@ def loop(m=None, cond=None, *carried, body):
         for lst, v in zip(scans, scan_vals):
             lst.append(v)
         i += 1
+        if budget is not None and scan_vals:
+            step_bytes = sum(int(getattr(v, "nbytes", 0)) for v in scan_vals)
+            stacked += step_bytes
+            # the first iteration tells what every one adds: refuse before the other iterations run
+            planned = step_bytes * max_trip if i == 1 and max_trip is not None and keep else stacked
+            problem = over_budget(f"the scan outputs of {max_trip if planned != stacked else i} iterations", 2 * planned, budget)
+            if problem is not None:
+                raise KernelError(problem)
     n_scan = len(body.output_names) - 1 - n_carried
     if scans is None:
         scans = [[] for _ in range(n_scan)]
