@@ -183,8 +183,38 @@ def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
     if args.output == STDIO and sys.stdout.isatty():
         report.error(PROG, "refusing to write a binary model to a terminal; give -o FILE or redirect stdout")
         return EXIT_INPUT
+    if not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
+        return EXIT_INPUT
     _write(args.output, model_bytes(model), report)
     return report.status
+
+
+def _external_data_follows(model: ModelProto, source: str, output: str, copy: bool, report: _Reporter) -> bool:
+    """External-data locations are relative to the model file: writing it to another folder
+    would break them. With ``copy`` the files are copied next to the output, else refused."""
+    from onnxtext.weights.external import ExternalDataError
+    from onnxtext.weights.relocate import copy_external_files, unresolved_locations
+
+    if STDIO in (source, output):
+        return True
+    source_dir = os.path.dirname(os.path.abspath(source))
+    output_dir = os.path.dirname(os.path.abspath(output))
+    broken = unresolved_locations(model, source_dir, output_dir)
+    if not broken:
+        return True
+    if not copy:
+        names = ", ".join(repr(b) for b in broken[:3]) + (f" and {len(broken) - 3} more" if len(broken) > 3 else "")
+        report.error(_display(source), f"the model keeps tensors in external data files relative to its folder ({names}), "
+                                       f"which would not be found next to {output}; write the output into "
+                                       f"{source_dir or '.'}, or give --copy-external-data to copy the files next to it")
+        return False
+    try:
+        for path in copy_external_files(broken, source_dir, output_dir):
+            report.note(f"copied {path}")
+    except ExternalDataError as exc:
+        report.diagnostics(exc.diagnostics, file=_display(source))
+        return False
+    return True
 
 
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
@@ -197,7 +227,7 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     if weights == "inline":
         model = _load_model(args.input, binary, report)
         text = None if model is None else _to_text(model, args.input, report)
-        if text is None:
+        if text is None or model is None or not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
             return EXIT_INPUT
         _write(args.output, text, report)
         return report.status
@@ -595,6 +625,10 @@ uint16/bool/uint32/uint64 or a 16/8-bit float's bit pattern) are stored as writt
 exactly as onnx.parser stores them, with a warning (L008); 'onnxtext check' reports
 such a tensor as an error. --strict (or -W error) refuses them.
 
+External data locations are relative to the model file: an OUT in another folder than
+IN is refused when the model refers to external data files, unless
+--copy-external-data copies them next to OUT (same relative names).
+
 example:
   onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
   cat model.onnxtxt | onnxtext parse - -o - > model.onnx"""
@@ -726,6 +760,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="treat warnings as errors: refuse tensor literals onnx.parser stores as written "
                         "(a value count that does not match the shape, an integer out of range for its type)")
     p.add_argument("-W", dest="warnings", choices=("error",), help="-W error: the same as --strict")
+    p.add_argument("--copy-external-data", action="store_true",
+                   help="when OUT is in another folder than IN, copy the external data files the model refers "
+                        "to next to OUT (same relative names); without it such an OUT is refused")
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
@@ -737,6 +774,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(for reading and diffing; not parseable)")
     p.add_argument("--threshold", metavar="BYTES", type=int,
                    help="size above which --weights external/digest applies to a tensor (default 1024)")
+    p.add_argument("--copy-external-data", action="store_true",
+                   help="(--weights inline) when OUT is in another folder than IN, copy the external data files "
+                        "the model refers to next to OUT; without it such an OUT is refused")
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
