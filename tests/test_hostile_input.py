@@ -101,3 +101,24 @@ def test_print_elsewhere_with_external_data(tmp_path: Path, capsys: pytest.Captu
     status, said = _run(capsys, "print", str(model), "-o", str(tmp_path / "text" / "m.onnxtxt"))
     assert status == 1 and "--copy-external-data" in said
     assert _run(capsys, "print", str(model), "-o", str(tmp_path / "m.onnxtxt"))[0] == 0  # same folder: fine
+
+
+@pytest.mark.parametrize("text", ["y = Foo <a: float = 0x8> (x)", "y = Foo <a: floats = [0x8, 1]> (x)", "y = Foo (x) @{doc_string: 0x8}"])
+def test_hex_where_a_float_or_string_is_expected(text: str) -> None:
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_node(text)
+    assert all(d.span is not None for d in caught.value.diagnostics)
+
+
+def test_signaling_nan_in_float_data_prints_losslessly() -> None:
+    """A signaling NaN stored in float_data (a Python float would quiet it) survives print → parse."""
+    model = onnxtext.parse_model(H + "g () => (float[2] y) <float[2] w = {1.5, 2.5}> { y = Identity(w) }\n")
+    data = bytearray(model.SerializeToString())
+    at = data.index(bytes.fromhex("00002040"))
+    data[at:at + 4] = bytes.fromhex("0100807f")  # 0x7f800001: signaling
+    mutated = type(model)()
+    mutated.ParseFromString(bytes(data))
+    text = onnxtext.to_text(mutated)
+    assert "0x7f800001" in text
+    again = onnxtext.parse_model(text)
+    assert again.SerializeToString(deterministic=True) == mutated.SerializeToString(deterministic=True)

@@ -21,7 +21,7 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text
+from onnxtext.syntax.format import NotRepresentable, check_printable, format_text, to_text
 from onnxtext.io import STDIO, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
@@ -363,6 +363,11 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         if loaded is None:
             return EXIT_USAGE
         model, sources = loaded
+        try:  # names compared as text: a field of bytes that are not UTF-8 cannot be
+            check_printable(model, unknown_fields=False)
+        except NotRepresentable as exc:
+            report.error(_display(path), f"cannot be compared: {exc}")
+            return EXIT_USAGE
         if args.unified:
             model = digest_view(model, args.threshold, sources=sources, in_place=True)
         else:
@@ -867,6 +872,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except RecursionError:  # pathological nesting (deeper than protobuf itself allows)
         report.error(PROG, "input nested too deeply to process")
+        return EXIT_INPUT
+    except MemoryError:  # what no budget foresaw (run sizes nodes before they allocate: --max-memory)
+        report.error(PROG, "out of memory")
         return EXIT_INPUT
     return status
 

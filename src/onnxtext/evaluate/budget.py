@@ -199,8 +199,15 @@ def parse_size(text: str) -> int:
 
 
 def default_budget() -> int:
-    """Half the machine's physical memory (4 GB where it cannot be told)."""
+    """Half the machine's physical memory (4 GB where it cannot be told), and at most half
+    the address space the process may take (``ulimit -v``)."""
     try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE")) // 2
+        budget = int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE")) // 2
     except (ValueError, OSError, AttributeError):
-        return 4 << 30
+        budget = 4 << 30
+    try:
+        import resource
+    except ImportError:  # not on this platform
+        return budget
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    return budget if soft == resource.RLIM_INFINITY else min(budget, soft // 2)

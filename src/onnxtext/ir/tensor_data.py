@@ -484,13 +484,34 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
         return
     field = dtype.field
     if code in (1, 14):
-        tensor.float_data.extend(arr.astype(np.uint32).view(np.float32).astype(np.float64).tolist())
+        bits = arr.astype(np.uint32)
+        if _signaling_nans(bits):
+            tensor.MergeFromString(_packed_float_data(bits))  # a Python float would quiet them
+            return
+        tensor.float_data.extend(bits.view(np.float32).astype(np.float64).tolist())
     elif code in (11, 15):
         tensor.double_data.extend(arr.tolist())
     elif dtype.is_packed and dtype.bits in (2, 4):
         tensor.int32_data.extend(_pack(_codes_for_storage(dtype, arr), dtype.bits).astype(np.int64).tolist())
     else:
         getattr(tensor, field).extend(arr.tolist())
+
+
+def _signaling_nans(bits: npt.NDArray[np.uint32]) -> bool:
+    """True if some float32 bit pattern is a signaling NaN (all-ones exponent, quiet bit clear, payload)."""
+    return bool(np.any(((bits & 0x7FC00000) == 0x7F800000) & ((bits & 0x003FFFFF) != 0)))
+
+
+def _packed_float_data(bits: npt.NDArray[np.uint32]) -> bytes:
+    """``float_data`` (field 4, packed fixed32) on the wire: the bits exactly as they are."""
+    payload = bits.astype("<u4").tobytes()
+    n, length = len(payload), bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        length.append(byte | (0x80 if n else 0))
+        if not n:
+            break
+    return b"\x22" + bytes(length) + payload
 
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:

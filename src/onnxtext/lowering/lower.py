@@ -585,6 +585,9 @@ class Lowering:
 
     def _float(self, v: A.SingleValue) -> float:
         if isinstance(v, A.Number):
+            if v.text[:2] in ("0x", "0X"):
+                self.error(BAD_NUMBER, f"{v.text} is a hex integer, not a float value; write the value in decimal", v.span)
+                return 0.0
             f = parse_float32(v.text)
             if math.isinf(f) and literal_kind(v.text) != "special":  # onnx.parser refuses it too ("Failed to parse float")
                 self.error(
