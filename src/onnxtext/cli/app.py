@@ -244,7 +244,8 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
     from onnxtext.weights.digest import DIGEST_HEADER, digest_view
 
     with _progress("digest", model, sources) as progress:
-        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True)
+        # external data never read: the text must not depend on whether the files can be found (git textconv)
+        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True, read_external=False)
     _note_unread(sources, args.input, report)
     text = _to_text(view, args.input, report)
     if text is None:

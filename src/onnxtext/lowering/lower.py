@@ -456,8 +456,9 @@ class Lowering:
             self._literal_problem(e, e.message, span, body.span)
 
     def _literal_problem(self, e: LiteralError, message: str, span: Span, body: Span) -> None:
-        """An error, or a warning for what is stored as written; a count problem is located at the whole body."""
-        if e.kind == "count":
+        """An error, or a warning for what is stored as written; a count problem without a
+        value to point at (too few, none) is located at the whole body."""
+        if e.kind == "count" and len(span) == 0:
             span = body
         if e.warning:
             self.sink.warning(STORED_AS_WRITTEN, message, span)

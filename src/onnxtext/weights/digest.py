@@ -214,17 +214,21 @@ def digest_view(
     progress: Progress | None = None,
     sources: TensorSources | None = None,
     in_place: bool = False,
+    read_external: bool = True,
 ) -> ModelProto:
     """A copy of ``model`` (``model`` itself if ``in_place``) with every tensor above
     ``threshold_bytes`` replaced by its digest, written as an external-data list without
     location.
 
-    With ``sources``, ``raw_data`` left in the model file by
-    :func:`onnxtext.weights.wire.load_lazy` is digested from a memory map of the file, and
-    the smaller tensors read in. Tensors stored in external data files keep their reference
-    (location, offset, length) and are never read: the text of a model must not depend on
-    whether its data files can be found from where it is printed (git's textconv prints the
-    old side from a temporary copy that cannot see them), so one tensor always prints the same.
+    With ``sources``, tensors whose bytes are in files (external data, ``raw_data`` left
+    in the file by :func:`onnxtext.weights.wire.load_lazy`) are digested from a memory map of
+    the file, and the smaller ones read in. Tensors whose data cannot be read keep their
+    reference (``sources.problems`` says why).
+
+    Without ``read_external``, tensors stored in external data files keep their reference
+    (location, offset, length) and are never read: ``print --weights digest`` must print
+    one tensor the same whether its data files can be found or not (git's textconv prints
+    the old side of a diff from a temporary copy that cannot see them).
     """
     if in_place:
         out = model
@@ -233,7 +237,7 @@ def digest_view(
         out.CopyFrom(model)
     for ref in iter_tensors(out):
         t = ref.tensor
-        if is_external(t):
+        if is_external(t) and not read_external:
             continue
         in_file = sources.range_of(ref) if sources is not None else None
         items: list[tuple[str, str]] | None = None
