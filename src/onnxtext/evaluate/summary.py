@@ -43,7 +43,7 @@ def stats(value: Any) -> Stats:
         return Stats(f"map of {len(value)}", None)
     arr = np.asarray(value)
     dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
-    wide = to_internal(arr)  # bfloat16, float8, int4... (ml_dtypes) as the numpy types that hold them
+    wide = to_internal(arr)  # bfloat16, float8, int4... as the numpy types that hold them exactly
     if arr.size and wide.dtype.kind in "biuf":
         data = wide.astype(np.float64)
         return Stats(dtype, tuple(int(d) for d in arr.shape), float(data.min()), float(data.max()), float(data.mean()))
