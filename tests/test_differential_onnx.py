@@ -39,7 +39,7 @@ def test_onnx_printer_output_parses_the_same(path: Path) -> None:
         if expected is None:
             pytest.skip(f"neither parser accepts onnx.printer's text: {e}")
         raise
-    if expected is not None and "int4" not in text and "uint4" not in text and "float4e2m1" not in text and "\\" not in text:
+    if expected is not None:  # all 2,024 texts with onnx 1.23: identical bytes
         assert ours == expected
 
 
@@ -95,7 +95,7 @@ def test_onnx_function_body_snippets_parse_the_same() -> None:
         else:
             differ.append((where, snippet[:200], ref is None, ours is None))
     assert differ == []
-    assert same > 600, same  # 634 with onnx 1.20: the extraction found them
+    assert same > 600, same  # 634 with onnx 1.23: the extraction found them
 
 
 def test_onnx_schema_function_bodies_printed_parse_the_same() -> None:
