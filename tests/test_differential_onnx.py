@@ -111,3 +111,12 @@ def test_onnx_schema_function_bodies_printed_parse_the_same() -> None:
     for text in texts:
         ref, ours = _both(onnx.parser.parse_function, parse_function, text)
         assert ref is not None and ours == ref, text
+
+
+def test_onnx_parser_test_seeds_parse_the_same() -> None:
+    """The texts onnx keeps from its parser tests (the seeds of its parser fuzzer)."""
+    seeds = pytest.importorskip("onnx.fuzz.make_seed_corpus")._PARSER_SEEDS
+    assert seeds
+    for name, text in seeds.items():
+        ref, ours = _both(onnx.parser.parse_model, parse_model, text)
+        assert ref is not None and ours == ref, name
