@@ -94,3 +94,20 @@ def test_zero_iteration_loop_scan_outputs_have_their_declared_types() -> None:
 def test_evaluator_at_the_top_level() -> None:
     assert onnxtext.Evaluator is Evaluator
     assert "Evaluator" in onnxtext.__all__
+
+
+def test_proto_value_reads_like_numpy_helper() -> None:
+    onnx = pytest.importorskip("onnx")
+    from onnx import numpy_helper
+
+    from onnxtext.evaluate import proto_value
+    from onnxtext.proto import as_own
+
+    for values, dtype in (([1.5, -2.0], ml_dtypes.bfloat16), ([0.5, 448.0], ml_dtypes.float8_e4m3fn), ([-8, 7, 1], ml_dtypes.int4)):
+        msg = numpy_helper.from_array(np.array(values, dtype=dtype))
+        expected = numpy_helper.to_array(msg)
+        got = proto_value(as_own(msg))
+        assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
+    seq = onnx.helper.make_sequence("s", onnx.SequenceProto.TENSOR, [numpy_helper.from_array(np.array([1.5], dtype=ml_dtypes.bfloat16))])
+    (item,) = proto_value(as_own(seq))
+    assert item.dtype == np.dtype(ml_dtypes.bfloat16)
