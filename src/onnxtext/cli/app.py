@@ -502,6 +502,10 @@ def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: 
     else:
         diag = exc.diagnostic(model=model)
     report.diagnostics([diag], file=_display(path))
+    from onnxtext.evaluate.budget import BUDGET_WORDS
+
+    if f"beyond the {BUDGET_WORDS}" in exc.record.message:
+        report.note("  help: give more with --max-memory SIZE (e.g. --max-memory 16G)")
 
 
 def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:

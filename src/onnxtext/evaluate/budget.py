@@ -19,7 +19,10 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING"]
+__all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING", "BUDGET_WORDS"]
+
+#: How an over-budget message names the budget (the CLI adds how to raise it).
+BUDGET_WORDS = "memory budget"
 
 #: Operators whose output has the broadcast shape of their inputs.
 BROADCASTING = frozenset({
@@ -173,7 +176,7 @@ def over_budget(what: str, size: int, budget: int) -> str | None:
     """The error message when ``size`` bytes for ``what`` exceed ``budget``, else None."""
     if size <= budget:
         return None
-    return f"{what} would take {format_bytes(size)}, beyond the memory budget of {format_bytes(budget)} (run --max-memory)"
+    return f"{what} would take {format_bytes(size)}, beyond the {BUDGET_WORDS} of {format_bytes(budget)}"
 
 
 def format_bytes(n: int) -> str:
