@@ -122,3 +122,14 @@ def test_signaling_nan_in_float_data_prints_losslessly() -> None:
     assert "0x7f800001" in text
     again = onnxtext.parse_model(text)
     assert again.SerializeToString(deterministic=True) == mutated.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("command", ["run", "diff", "print"])
+def test_binary_with_names_that_are_not_utf8(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
+    model = onnxtext.parse_model(H + "g (float[2] x) => (float[2] y) { y = Relu (x) }\n")
+    data = model.SerializeToString().replace(b"Relu", b"R\xffel")
+    path = tmp_path / "m.onnx"
+    path.write_bytes(data)
+    status, out = _run(capsys, command, str(path), *([str(path)] if command == "diff" else []))
+    assert status in (1, 2)
+    assert "graph/node[0]/op_type holds bytes that are not UTF-8 text" in out

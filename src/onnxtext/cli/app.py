@@ -162,6 +162,17 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
     return True
 
 
+def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:
+    """False (reported) if a string field of a binary model holds bytes that are not UTF-8:
+    names, operators and domains are text to every command."""
+    try:
+        check_printable(model, unknown_fields=False)
+    except NotRepresentable as exc:
+        report.error(_display(path), f"cannot be {what}: {exc}")
+        return False
+    return True
+
+
 def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
     try:
         return to_text(model)
@@ -364,10 +375,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         if loaded is None:
             return EXIT_USAGE
         model, sources = loaded
-        try:  # names compared as text: a field of bytes that are not UTF-8 cannot be
-            check_printable(model, unknown_fields=False)
-        except NotRepresentable as exc:
-            report.error(_display(path), f"cannot be compared: {exc}")
+        if not _names_are_text(model, path, "compared", report):
             return EXIT_USAGE
         if args.unified:
             model = digest_view(model, args.threshold, sources=sources, in_place=True)
@@ -450,6 +458,8 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     doc = None
     if binary:
         model = _load_model(args.model, True, report)
+        if model is not None and not _names_are_text(model, args.model, "run", report):
+            return EXIT_INPUT
     else:
         text = _read_text(args.model, report)
         if text is None:
