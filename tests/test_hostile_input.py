@@ -133,3 +133,11 @@ def test_binary_with_names_that_are_not_utf8(tmp_path: Path, capsys: pytest.Capt
     status, out = _run(capsys, command, str(path), *([str(path)] if command == "diff" else []))
     assert status in (1, 2)
     assert "graph/node[0]/op_type holds bytes that are not UTF-8 text" in out
+
+
+def test_parse_given_a_binary_file_says_so_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    junk = tmp_path / "junk.onnxtxt"
+    junk.write_bytes(bytes(range(256)) * 4)
+    status, out = _run(capsys, "parse", str(junk), "-o", str(tmp_path / "o.onnx"))
+    assert status == 1
+    assert out.strip() == f"{junk}: error: this is a binary file, not a text (108 control bytes in its first 64 KiB)"

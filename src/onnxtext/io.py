@@ -25,6 +25,7 @@ __all__ = [
     "STDIO",
     "is_binary_path",
     "looks_like_text",
+    "control_bytes",
     "read_bytes",
     "read_text",
     "load",
@@ -50,11 +51,17 @@ def is_binary_path(path: PathLike) -> bool:
 _CONTROL = bytes(range(32)).translate(None, b"\t\n\r\f\v")
 
 
+def control_bytes(data: bytes) -> int:
+    """How many control characters (other than tab, line breaks, form feed) the first 64 KiB hold."""
+    head = data[: 1 << 16]
+    return sum(head.count(c) for c in _CONTROL)
+
+
 def looks_like_text(data: bytes) -> bool:
     """True if ``data`` reads as UTF-8 text without control characters (its first 64 KiB):
     what a text model is and a binary protobuf almost never is."""
     head = data[: 1 << 16]
-    if any(c in head for c in _CONTROL):
+    if control_bytes(head):
         return False
     try:
         head.decode("utf-8")

@@ -22,7 +22,7 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
 from onnxtext.syntax.format import NotRepresentable, check_printable, format_text, to_text
-from onnxtext.io import STDIO, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
+from onnxtext.io import STDIO, control_bytes, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
 if TYPE_CHECKING:
@@ -83,9 +83,14 @@ def _read(path: str, report: _Reporter) -> bytes | None:
 
 def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
     """The text of a file that should be text; a binary model is named as one, not parsed."""
-    if not looks_like_text(data) and _is_binary_model(data):
-        report.error(_display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text")
-        return None
+    if not looks_like_text(data):
+        if _is_binary_model(data):
+            report.error(_display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text")
+            return None
+        controls = control_bytes(data)
+        if controls >= 8:  # a binary file: one message, not one per control byte
+            report.error(_display(path), f"this is a binary file, not a text ({controls} control bytes in its first 64 KiB)")
+            return None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
