@@ -118,7 +118,7 @@ def _child(cases_file: str) -> None:
 
 @pytest.mark.slow
 def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
-    cases = _cli_cases(seed=13, n_texts=60, n_binaries=60, folder=tmp_path)
+    cases = _cli_cases(seed=13, n_texts=120, n_binaries=120, folder=tmp_path)
     cases_file = tmp_path / "cases.json"
     cases_file.write_text(json.dumps(cases))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")])}
@@ -126,7 +126,7 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     escaped = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert escaped == [], escaped[:3]
-    assert len(cases) == 60 * 6 + 60 * 6
+    assert len(cases) == 120 * 6 + 120 * 6
 
 
 NAMES_A_FIELD = re.compile(r"^(the model\b|[a-z_]+(\[\d+\])?(/| |:))")
