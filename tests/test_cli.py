@@ -252,7 +252,7 @@ def test_invalid_binary_subprocess(tmp_path: Path) -> None:
     assert result.returncode == 1
     err = result.stderr.decode()
     no_traceback(err)
-    assert "not a valid binary ONNX model" in err
+    assert "this is a text, not a binary ONNX model" in err
     assert not out.exists()
 
 

@@ -49,6 +49,39 @@ GRAPHS = [
     "g (float[2] X) => (float[2] seq) { seq = Identity(X) map = Identity(seq) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <s = \"a\\\"b\"> (X) }",
     "g => (float[2] Y) { Y = Constant <value_floats = [1.0, 2.0]> () }",
+    # an empty domain written out before the dot
+    "g (float[2] X) => (float[2] Y) { Y = .MyOp (X) Z = .a.B:ov (X) W = . C (X) }",
+    # literals that do not fit their type: onnx.parser stores them as written (onnxtext warns, L008)
+    "g () => (complex64[2] Y) <complex64[2] D = {1, 2}> { Y = Identity(D) }",
+    "g () => (complex128[2] Y) <complex128[2] D = {1, 2, 3}> { Y = Identity(D) }",
+    "g () => (int64[3] Y) <int64[3] D = {1, 2}> { Y = Identity(D) }",
+    "g () => (int64 Y) <int64 D = {1, 2}> { Y = Identity(D) }",
+    "g () => (float[2] Y) <float[2] D = {}, float[1] E = {1, 2.5}> { Y = Identity(D) }",
+    'g () => (string[2] Y) <string[2] D = {"a"}> { Y = Identity(D) }',
+    "g () => (int8[2] Y) <int8[2] D = {1, 300}, int16[1] E = {-2147483648}> { Y = Identity(D) }",
+    "g () => (uint8[2] Y) <uint8[2] D = {-1, 256}, uint16[1] E = {70000}, bool[2] B = {2, -5}> { Y = Identity(D) }",
+    "g () => (float16[2] Y) <float16[2] D = {70000, -1}, bfloat16[1] E = {65536}, float8e4m3fn[1] F = {300}> { Y = Identity(D) }",
+    "g () => (uint32[2] Y) <uint32[2] D = {-1, 5000000000}, uint64[2] E = {-1, -18446744073709551615}> { Y = Identity(D) }",
+    "g () => (int8[2] Y) <int8[2] D = {1, 300, 7}> { Y = Identity(D) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <t = int8[1] {300}, u = uint8[3] {1}> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <f = 3.4028234e38, g = 1e-50, h = -1e-46> (X) }",
+]
+
+# Texts onnx.parser rejects: onnxtext rejects them too.
+REJECTED = [
+    "g (float[2] X) => (float[2] Y) { Y = Foo <f = 1e400> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <f = -3.5e38> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <f = [1.0, 1e39]> (X) }",
+    "g () => (int32[1] Y) <int32[1] D = {3000000000}> { Y = Identity(D) }",
+    "g () => (int8[1] Y) <int8[1] D = {3000000000}> { Y = Identity(D) }",
+    "g () => (int64[1] Y) <int64[1] D = {9223372036854775808}> { Y = Identity(D) }",
+    "g () => (uint64[1] Y) <uint64[1] D = {18446744073709551616}> { Y = Identity(D) }",
+    "g () => (float16[1] Y) <float16[1] D = {3000000000}> { Y = Identity(D) }",
+    "g () => (float[1] Y) <float[1] D = {1e400}> { Y = Identity(D) }",
+    "g () => (double[1] Y) <double[1] D = {1e400}> { Y = Identity(D) }",
+    "g () => (int8[1] Y) <int8[1] D = {1.5}> { Y = Identity(D) }",
+    "g (float[2] X) => (float[2] Y) { Y = a..B (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = ..B (X) }",
 ]
 
 FUNCTIONS = [
@@ -93,3 +126,12 @@ def test_model(text: str) -> None:
 @pytest.mark.parametrize("text", NODES)
 def test_node(text: str) -> None:
     _same("node", text)
+
+
+@pytest.mark.parametrize("text", REJECTED)
+def test_rejected_by_both(text: str) -> None:
+    with pytest.raises((onnx.parser.ParseError, RuntimeError, IndexError)):
+        onnx.parser.parse_graph(text)
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph(text)
+    assert all(d.span is not None for d in caught.value.diagnostics)

@@ -97,3 +97,24 @@ def test_git_diff_of_equal_rewrite_is_empty(repo: tuple[Path, dict[str, str]]) -
     out = _git(path, env, "diff")
     assert '+   producer_name: "rewritten"' in out
     assert " W = " not in "\n".join(li for li in out.splitlines() if li[:1] in "+-")
+
+
+def test_git_diff_with_external_data_shows_only_what_changed(repo: tuple[Path, dict[str, str]]) -> None:
+    """git prints the old side from a temporary copy that cannot see the data files: both
+    sides print every externally stored tensor as its reference, so only the attribute changes."""
+    from onnxtext.weights.sidecar import write_external
+
+    path, env = repo
+    save(write_external(big_model(), path, "weights.bin", 1024), path / "model.onnx")
+    _git(path, env, "add", ".gitattributes", "model.onnx", "weights.bin")
+    _git(path, env, "commit", "-q", "-m", "model")
+    m = onnxtext.load(path / "model.onnx")
+    next(n for n in m.graph.node if n.op_type == "LeakyRelu").attribute[0].f = 0.25
+    save(m, path / "model.onnx")
+    out = _git(path, env, "diff")  # the new side from the working tree, the old from a temporary copy
+    changed = [li for li in out.splitlines() if li[:1] in "+-" and li[:3] not in ("+++", "---")]
+    assert changed == ["-   y = LeakyRelu <alpha = 0.01> (h2)", "+   y = LeakyRelu <alpha = 0.25> (h2)"], out
+    _git(path, env, "commit", "-q", "-am", "alpha")
+    between = _git(path, env, "diff", "HEAD~1", "HEAD")  # both sides from temporary copies
+    changed = [li for li in between.splitlines() if li[:1] in "+-" and li[:3] not in ("+++", "---")]
+    assert changed == ["-   y = LeakyRelu <alpha = 0.01> (h2)", "+   y = LeakyRelu <alpha = 0.25> (h2)"], between

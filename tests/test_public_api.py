@@ -13,6 +13,7 @@ EXPECTED_API = {
     "__version__",
     "Diagnostic",
     "Document",
+    "Evaluator",
     "NotRepresentable",
     "OnnxTextError",
     "ParseError",
@@ -31,6 +32,7 @@ EXPECTED_API = {
     "parse_model",
     "parse_node",
     "parse_nodes",
+    "register_onnx_serializer",
     "save",
     "to_text",
 }

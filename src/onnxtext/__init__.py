@@ -6,6 +6,8 @@ form (``load``/``save``), with located diagnostics for every problem.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from onnxtext._version import __version__
 from onnxtext.analysis.check import check
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
@@ -18,6 +20,7 @@ __all__ = [
     "__version__",
     "Diagnostic",
     "Document",
+    "Evaluator",
     "NotRepresentable",
     "OnnxTextError",
     "ParseError",
@@ -36,6 +39,7 @@ __all__ = [
     "parse_model",
     "parse_node",
     "parse_nodes",
+    "register_onnx_serializer",
     "save",
     "to_text",
 ]
@@ -43,3 +47,20 @@ from onnxtext import proto as proto  # noqa: E402  (exposed as onnxtext.proto)
 
 check_model = check
 """An alias of :func:`check`."""
+
+if TYPE_CHECKING:
+    from onnxtext.evaluate import Evaluator
+    from onnxtext.serialization import register_onnx_serializer
+
+# Imported on first use: the evaluator's kernels take a while to load, and parsing needs none of them.
+_LAZY = {"Evaluator": "onnxtext.evaluate", "register_onnx_serializer": "onnxtext.serialization"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'onnxtext' has no attribute {name!r}")

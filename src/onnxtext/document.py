@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
-from onnxtext.diagnostics import Diagnostic, ParseError
+from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
 from onnxtext.syntax.query import node_at
@@ -54,7 +54,10 @@ class Document:
     def ok(self) -> bool:
         return not any(d.is_error for d in self.diagnostics)
 
-    def raise_for_errors(self) -> None:
+    def raise_for_errors(self, *, strict: bool = False) -> None:
+        """Raise :class:`ParseError` if there is an error (``strict``: or a warning, reported as an error)."""
+        if strict and any(d.severity is Severity.WARNING for d in self.diagnostics):
+            raise ParseError([as_error(d) for d in self.diagnostics])
         if not self.ok:
             raise ParseError(self.diagnostics)
 
@@ -183,34 +186,37 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
     return Document(kind, result.source, tree, proto, diags, source_map)
 
 
-def _typed(kind: str, text: str, path: str) -> Any:
+def _typed(kind: str, text: str, path: str, strict: bool) -> Any:
     doc = parse_document(text, kind, path)
-    doc.raise_for_errors()
+    doc.raise_for_errors(strict=strict)
     return doc.proto
 
 
-def parse_model(text: str, path: str = "<text>") -> ModelProto:
-    """Parse a model text; raises :class:`ParseError` listing every problem."""
-    result: ModelProto = _typed("model", text, path)
+def parse_model(text: str, path: str = "<text>", *, strict: bool = False) -> ModelProto:
+    """Parse a model text; raises :class:`ParseError` listing every problem.
+
+    Warnings (tensor literals stored as written, as onnx.parser stores them) do not
+    raise unless ``strict``; the same holds for every ``parse_*`` function."""
+    result: ModelProto = _typed("model", text, path, strict)
     return result
 
 
-def parse_graph(text: str, path: str = "<text>") -> GraphProto:
-    result: GraphProto = _typed("graph", text, path)
+def parse_graph(text: str, path: str = "<text>", *, strict: bool = False) -> GraphProto:
+    result: GraphProto = _typed("graph", text, path, strict)
     return result
 
 
-def parse_function(text: str, path: str = "<text>") -> FunctionProto:
-    result: FunctionProto = _typed("function", text, path)
+def parse_function(text: str, path: str = "<text>", *, strict: bool = False) -> FunctionProto:
+    result: FunctionProto = _typed("function", text, path, strict)
     return result
 
 
-def parse_node(text: str, path: str = "<text>") -> NodeProto:
-    result: NodeProto = _typed("node", text, path)
+def parse_node(text: str, path: str = "<text>", *, strict: bool = False) -> NodeProto:
+    result: NodeProto = _typed("node", text, path, strict)
     return result
 
 
-def parse_nodes(text: str, path: str = "<text>") -> list[NodeProto]:
+def parse_nodes(text: str, path: str = "<text>", *, strict: bool = False) -> list[NodeProto]:
     """Parse a node list ``{ ... }``."""
-    result: list[NodeProto] = _typed("node_list", text, path)
+    result: list[NodeProto] = _typed("node_list", text, path, strict)
     return result

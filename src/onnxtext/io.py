@@ -24,6 +24,8 @@ __all__ = [
     "BINARY_SUFFIXES",
     "STDIO",
     "is_binary_path",
+    "looks_like_text",
+    "control_bytes",
     "read_bytes",
     "read_text",
     "load",
@@ -44,6 +46,28 @@ PathLike = str | os.PathLike[str]
 def is_binary_path(path: PathLike) -> bool:
     """True if ``path`` names a binary protobuf file (``.onnx`` or ``.pb``, any case)."""
     return Path(path).suffix.lower() in BINARY_SUFFIXES
+
+
+_CONTROL = bytes(range(32)).translate(None, b"\t\n\r\f\v")
+
+
+def control_bytes(data: bytes) -> int:
+    """How many control characters (other than tab, line breaks, form feed) the first 64 KiB hold."""
+    head = data[: 1 << 16]
+    return sum(head.count(c) for c in _CONTROL)
+
+
+def looks_like_text(data: bytes) -> bool:
+    """True if ``data`` reads as UTF-8 text without control characters (its first 64 KiB):
+    what a text model is and a binary protobuf almost never is."""
+    head = data[: 1 << 16]
+    if control_bytes(head):
+        return False
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start > len(head) - 4  # a character cut at the 64 KiB mark
+    return True
 
 
 def read_bytes(path: PathLike) -> bytes:

@@ -110,30 +110,6 @@ def _read_proto(path: Path, vtype: Any) -> Any:
     return msg
 
 
-def to_ours(value: Any) -> Any:
-    """An expected value decoded by onnx, in the representation our evaluator uses."""
-    if value is None:
-        return None
-    if isinstance(value, list):
-        return [to_ours(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_ours(v) for k, v in value.items()}
-    arr = np.asarray(value)
-    name = arr.dtype.name
-    if name in ("bfloat16",) or name.startswith("float8") or name.startswith("float4"):
-        return arr.astype(np.float32)
-    if name in ("int4", "int2"):
-        return arr.astype(np.int8)
-    if name in ("uint4", "uint2"):
-        return arr.astype(np.uint8)
-    if arr.dtype.kind in "SU" or arr.dtype == object:
-        out = np.empty(arr.shape, dtype=object)
-        flat = [v.decode() if isinstance(v, bytes) else str(v) for v in arr.reshape(-1)]
-        out.reshape(-1)[:] = flat
-        return out
-    return arr
-
-
 def _has_bfloat16(value: Any) -> bool:
     if isinstance(value, list):
         return any(_has_bfloat16(v) for v in value)
@@ -159,27 +135,30 @@ def load_case(name: str) -> tuple[bytes, list[tuple[list[Any], list[Any]]], floa
         ]
         outs = []
         for j in range(len(list(ds.glob("output_*.pb")))):
-            msg = _read_proto(ds / f"output_{j}.pb", g.output[j].type)
-            kind = type(msg).__name__
-            if kind == "TensorProto":
-                v: Any = numpy_helper.to_array(msg)
-            elif kind == "SequenceProto":
-                v = numpy_helper.to_list(msg)
-            elif kind == "OptionalProto":
-                v = numpy_helper.to_optional(msg)
-            else:
-                v = numpy_helper.to_dict(msg)
-            outs.append((to_ours(v), _has_bfloat16(v)))
+            v = read_value(_read_proto(ds / f"output_{j}.pb", g.output[j].type))
+            outs.append((v, _has_bfloat16(v)))
         sets.append((ins, outs))
     return model_bytes, sets, meta["rtol"], meta["atol"], model
 
 
-def feeds_for(model: Any, inputs: list[Any]) -> dict[str, Any]:
-    from onnxtext.evaluate import proto_value
-    from onnxtext.proto import as_own
+def read_value(msg: Any) -> Any:
+    """A .pb value exactly as ``onnx.numpy_helper`` reads it (``ml_dtypes`` arrays for bfloat16, float8, int4...)."""
+    from onnx import numpy_helper
 
+    kind = type(msg).__name__
+    if kind == "TensorProto":
+        return numpy_helper.to_array(msg)
+    if kind == "SequenceProto":
+        return numpy_helper.to_list(msg)
+    if kind == "OptionalProto":
+        return numpy_helper.to_optional(msg)
+    return numpy_helper.to_dict(msg)
+
+
+def feeds_for(model: Any, inputs: list[Any]) -> dict[str, Any]:
+    """The inputs as ``onnx.numpy_helper`` gives them, fed to the evaluator as they are."""
     names = [i.name for i in model.graph.input]
-    return {names[j]: proto_value(as_own(m)) for j, m in enumerate(inputs)}
+    return {names[j]: read_value(m) for j, m in enumerate(inputs)}
 
 
 def assert_close(expected: Any, actual: Any, rtol: float, atol: float, where: str = "output") -> None:
@@ -205,6 +184,9 @@ def assert_close(expected: Any, actual: Any, rtol: float, atol: float, where: st
         np.testing.assert_array_equal(actual, expected, err_msg=where)
         return
     assert actual.dtype == expected.dtype, f"{where}: dtype {actual.dtype} != expected {expected.dtype}"
+    if expected.dtype.type.__module__.startswith("ml_dtypes"):  # same dtype: compare the values exactly widened
+        wide = np.float64 if "float" in expected.dtype.name else np.int64
+        expected, actual = expected.astype(wide), actual.astype(wide)
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, equal_nan=True, err_msg=where)
 
 

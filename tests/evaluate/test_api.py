@@ -197,8 +197,10 @@ def test_no_onnx_imports_in_src() -> None:
     src = Path(__file__).resolve().parents[2] / "src" / "onnxtext" / "evaluate"
     for p in src.rglob("*.py"):
         text = p.read_text()
-        for bad in ("import onnx\n", "from onnx ", "from onnx.", "import onnxruntime", "ml_dtypes"):
+        for bad in ("import onnx\n", "from onnx ", "from onnx.", "import onnxruntime"):
             assert bad not in text, f"{p.name} uses {bad.strip()}"
+        # ml_dtypes is a runtime dependency, but only the boundary converts to and from it
+        assert p.name == "interop.py" or "ml_dtypes" not in text.replace("ml_dtypes.", ""), f"{p.name} uses ml_dtypes"
 
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18]>

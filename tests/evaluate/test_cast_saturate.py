@@ -43,9 +43,10 @@ def _model(nodes: list[Any], inits: list[Any], out_type: int, opset: int) -> Any
 def _assert_same(model: Any, x: np.ndarray) -> None:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        expected = np.asarray(ReferenceEvaluator(model).run(None, {"x": x})[0]).astype(np.float32)
+        reference = np.asarray(ReferenceEvaluator(model).run(None, {"x": x})[0])
     got = Evaluator(model.SerializeToString()).run(None, {"x": x})[0]
-    assert got.dtype == np.float32 and got.shape == expected.shape
+    assert got.dtype == reference.dtype and got.shape == reference.shape  # both ml_dtypes arrays
+    expected, got = reference.astype(np.float32), got.astype(np.float32)
     nan = np.isnan(expected)
     bad = np.flatnonzero((np.isnan(got) != nan) | (~nan & (got.view(np.uint32) != expected.view(np.uint32))))
     assert bad.size == 0, [(float(x[i]), float(expected[i]), float(got[i])) for i in bad[:10]]

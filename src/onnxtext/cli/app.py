@@ -18,11 +18,11 @@ from typing import IO, TYPE_CHECKING, Any
 from google.protobuf.message import DecodeError
 
 from onnxtext._version import __version__
-from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.document import parse_document
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text
-from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
+from onnxtext.syntax.format import NotRepresentable, check_printable, format_text, to_text
+from onnxtext.io import STDIO, control_bytes, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ PROG = "onnxtext"
 EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
+DEFAULT_THRESHOLD = 1024  # print/diff --threshold: bytes above which a tensor goes to the sidecar or a digest
 
 
 class _Reporter:
@@ -42,10 +43,14 @@ class _Reporter:
     def __init__(self, stream: IO[str] | None = None) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.failed = False
+        self.warnings_are_errors = False
+        """``--strict`` / ``-W error``: every warning is reported, and fails, as an error."""
 
     def diagnostics(self, diags: Sequence[Diagnostic], *, file: str | None = None) -> None:
         """Render ``diags``; ``file`` heads those without a source (a binary model's)."""
         for diag in diags:
+            if self.warnings_are_errors:
+                diag = as_error(diag)
             self.failed |= diag.is_error
             print(render_diagnostic(diag, file=file), file=self.stream)
 
@@ -77,11 +82,29 @@ def _read(path: str, report: _Reporter) -> bytes | None:
 
 
 def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
+    """The text of a file that should be text; a binary model is named as one, not parsed."""
+    if not looks_like_text(data):
+        if _is_binary_model(data):
+            report.error(_display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text")
+            return None
+        controls = control_bytes(data)
+        if controls >= 8:  # a binary file: one message, not one per control byte
+            report.error(_display(path), f"this is a binary file, not a text ({controls} control bytes in its first 64 KiB)")
+            return None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         report.error(_display(path), f"not UTF-8 text (byte 0x{data[exc.start]:02x} at offset {exc.start})")
         return None
+
+
+def _is_binary_model(data: bytes) -> bool:
+    """True if ``data`` decodes as a ModelProto with a graph or an opset import (not just any protobuf)."""
+    try:
+        model = load_bytes(data)
+    except DecodeError:
+        return False
+    return model.HasField("graph") or len(model.opset_import) > 0
 
 
 def _read_text(path: str, report: _Reporter) -> str | None:
@@ -92,8 +115,9 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
     doc = parse_document(text, "model", _display(path))
+    failed = report.failed
     report.diagnostics(doc.diagnostics)
-    if not doc.ok or not isinstance(doc.proto, ModelProto):
+    if report.failed > failed or not doc.ok or not isinstance(doc.proto, ModelProto):
         return None
     return doc.proto
 
@@ -106,12 +130,21 @@ def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None
     if not binary:
         text = _decode(data, path, report)
         return None if text is None else _parse_model_text(text, path, report)
+    return _decode_binary(data, path, report)
+
+
+def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | None:
+    """The model of a binary file's bytes, or None after saying why not (a text is named as one)."""
     if not data:
         report.error(_display(path), "empty file: not a binary ONNX model")
         return None
     try:
         return load_bytes(data)
     except DecodeError as exc:
+        if looks_like_text(data):
+            where = "'-' is read as binary; for a text give its file name" if path == STDIO else "name it .onnxtxt"
+            report.error(_display(path), f"this is a text, not a binary ONNX model ({where}; 'onnxtext parse' makes a binary of it)")
+            return None
         hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
         detail = str(exc).rsplit(": ", 1)[-1] or "cannot be decoded"  # drop the internal type name
         report.error(_display(path), f"not a valid binary ONNX model ({detail}){hint}")
@@ -134,6 +167,17 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
     return True
 
 
+def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:
+    """False (reported) if a string field of a binary model holds bytes that are not UTF-8:
+    names, operators and domains are text to every command."""
+    try:
+        check_printable(model, unknown_fields=False)
+    except NotRepresentable as exc:
+        report.error(_display(path), f"cannot be {what}: {exc}")
+        return False
+    return True
+
+
 def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
     try:
         return to_text(model)
@@ -147,6 +191,7 @@ def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
 
 def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → binary model."""
+    report.warnings_are_errors = args.strict or args.warnings == "error"
     text = _read_text(args.input, report)
     model = None if text is None else _parse_model_text(text, args.input, report)
     if model is None:
@@ -154,16 +199,43 @@ def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
     if args.output == STDIO and sys.stdout.isatty():
         report.error(PROG, "refusing to write a binary model to a terminal; give -o FILE or redirect stdout")
         return EXIT_INPUT
+    if not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
+        return EXIT_INPUT
     _write(args.output, model_bytes(model), report)
     return report.status
+
+
+def _external_data_follows(model: ModelProto, source: str, output: str, copy: bool, report: _Reporter) -> bool:
+    """External-data locations are relative to the model file: writing it to another folder
+    would break them. With ``copy`` the files are copied next to the output, else refused."""
+    from onnxtext.weights.external import ExternalDataError
+    from onnxtext.weights.relocate import copy_external_files, unresolved_locations
+
+    if STDIO in (source, output):
+        return True
+    source_dir = os.path.dirname(os.path.abspath(source))
+    output_dir = os.path.dirname(os.path.abspath(output))
+    broken = unresolved_locations(model, source_dir, output_dir)
+    if not broken:
+        return True
+    if not copy:
+        names = ", ".join(repr(b) for b in broken[:3]) + (f" and {len(broken) - 3} more" if len(broken) > 3 else "")
+        report.error(_display(source), f"the model keeps tensors in external data files relative to its folder ({names}), "
+                                       f"which would not be found next to {output}; write the output into "
+                                       f"{source_dir or '.'}, or give --copy-external-data to copy the files next to it")
+        return False
+    try:
+        for path in copy_external_files(broken, source_dir, output_dir):
+            report.note(f"copied {path}")
+    except ExternalDataError as exc:
+        report.diagnostics(exc.diagnostics, file=_display(source))
+        return False
+    return True
 
 
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
     weights = getattr(args, "weights", "inline")
-    if args.threshold < 0:
-        report.error(PROG, "--threshold must be a number of bytes >= 0")
-        return EXIT_USAGE
     if weights == "external" and args.output == STDIO:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
@@ -171,7 +243,7 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     if weights == "inline":
         model = _load_model(args.input, binary, report)
         text = None if model is None else _to_text(model, args.input, report)
-        if text is None:
+        if text is None or model is None or not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
             return EXIT_INPUT
         _write(args.output, text, report)
         return report.status
@@ -188,7 +260,8 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
     from onnxtext.weights.digest import DIGEST_HEADER, digest_view
 
     with _progress("digest", model, sources) as progress:
-        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True)
+        # external data never read: the text must not depend on whether the files can be found (git textconv)
+        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True, read_external=False)
     _note_unread(sources, args.input, report)
     text = _to_text(view, args.input, report)
     if text is None:
@@ -307,6 +380,8 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         if loaded is None:
             return EXIT_USAGE
         model, sources = loaded
+        if not _names_are_text(model, path, "compared", report):
+            return EXIT_USAGE
         if args.unified:
             model = digest_view(model, args.threshold, sources=sources, in_place=True)
         else:
@@ -388,6 +463,8 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     doc = None
     if binary:
         model = _load_model(args.model, True, report)
+        if model is not None and not _names_are_text(model, args.model, "run", report):
+            return EXIT_INPUT
     else:
         text = _read_text(args.model, report)
         if text is None:
@@ -401,7 +478,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if model is None:
         return EXIT_INPUT
     try:
-        evaluator = Evaluator(model, seed=args.seed)
+        evaluator = Evaluator(model, seed=args.seed, max_memory=args.max_memory)
         declared = [(i.name, i.type if i.HasField("type") else None)
                     for i in model.graph.input if i.name in evaluator.input_names]
         feeds = build_feeds(args.inputs, declared)
@@ -440,6 +517,10 @@ def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: 
     else:
         diag = exc.diagnostic(model=model)
     report.diagnostics([diag], file=_display(path))
+    from onnxtext.evaluate.budget import BUDGET_WORDS
+
+    if f"beyond the {BUDGET_WORDS}" in exc.record.message:
+        report.note("  help: give more with --max-memory SIZE (e.g. --max-memory 16G)")
 
 
 def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], report: _Reporter) -> None:
@@ -447,6 +528,8 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
     import re
 
     import numpy as np
+
+    from onnxtext.evaluate.interop import to_internal
 
     try:
         os.makedirs(directory, exist_ok=True)
@@ -463,7 +546,9 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         while stem.lower() in used:
             stem, k = f"{base}_{k}", k + 1
         used.add(stem.lower())
-        arr = value.astype(str) if value.dtype == object else value
+        arr = value.astype(str) if value.dtype == object else to_internal(value)
+        if arr.dtype != value.dtype and value.dtype != object:  # .npy has no bfloat16, float8, int4...
+            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds its values exactly")
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         target = os.path.join(directory, stem + ".npy")
@@ -483,10 +568,8 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
         return [], False
     folder = None if path == STDIO else os.path.dirname(os.path.abspath(path))  # where external data is looked up
     if is_binary_path(path):
-        try:
-            model = load_bytes(data)
-        except DecodeError:
-            report.error(_display(path), "not a valid binary ONNX model")
+        model = _decode_binary(data, path, report)
+        if model is None:
             return [], False
         return check_proto(model, select=args.select, ignore=args.ignore, model_dir=folder), True
     text = _decode(data, path, report)
@@ -561,6 +644,16 @@ _PARSE_HELP = """\
 Parse an onnxtext text and write the binary ONNX model (deterministic protobuf).
 Nothing is written if the text has any error.
 
+Tensor literals that do not fit their type but that onnx.parser accepts (a value
+count other than the shape's, an integer out of range for an int8/uint8/int16/
+uint16/bool/uint32/uint64 or a 16/8-bit float's bit pattern) are stored as written,
+exactly as onnx.parser stores them, with a warning (L008); 'onnxtext check' reports
+such a tensor as an error. --strict (or -W error) refuses them.
+
+External data locations are relative to the model file: an OUT in another folder than
+IN is refused when the model refers to external data files, unless
+--copy-external-data copies them next to OUT (same relative names).
+
 example:
   onnxtext parse examples/mlp.onnxtxt -o mlp.onnx
   cat model.onnxtxt | onnxtext parse - -o - > model.onnx"""
@@ -612,6 +705,11 @@ VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast 
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
 a list for a sequence, null for an empty optional.
 
+Memory: nodes whose output size comes from input values (ConstantOfShape, Expand,
+Tile, Range, OneHot, Resize, Pad, broadcasting arithmetic, Loop scan outputs) are
+sized before they run; one that would exceed --max-memory (default: half the
+physical memory) is an error at its node, before anything is allocated.
+
 example:
   onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
   onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
@@ -639,6 +737,18 @@ setting onnxtext.server.path.
 example:
   onnxtext lsp                      # stdio, what editors use
   onnxtext lsp --tcp 127.0.0.1:2087 # a TCP port, to attach a client by hand"""
+
+
+def _memory_size(value: str) -> int:
+    from onnxtext.evaluate.budget import parse_size
+
+    try:
+        size = parse_size(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if size <= 0:
+        raise argparse.ArgumentTypeError("the memory budget must be more than 0 bytes")
+    return size
 
 
 def _host_port(value: str) -> tuple[str, int]:
@@ -673,6 +783,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="text -> binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
+    p.add_argument("--strict", action="store_true",
+                   help="treat warnings as errors: refuse tensor literals onnx.parser stores as written "
+                        "(a value count that does not match the shape, an integer out of range for its type)")
+    p.add_argument("-W", dest="warnings", choices=("error",), help="-W error: the same as --strict")
+    p.add_argument("--copy-external-data", action="store_true",
+                   help="when OUT is in another folder than IN, copy the external data files the model refers "
+                        "to next to OUT (same relative names); without it such an OUT is refused")
     p.set_defaults(func=cmd_parse)
 
     p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
@@ -682,8 +799,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="inline: every value in the text (default); external: tensors above --threshold go to "
                         "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
                         "(for reading and diffing; not parseable)")
-    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+    p.add_argument("--threshold", metavar="BYTES", type=int,
                    help="size above which --weights external/digest applies to a tensor (default 1024)")
+    p.add_argument("--copy-external-data", action="store_true",
+                   help="(--weights inline) when OUT is in another folder than IN, copy the external data files "
+                        "the model refers to next to OUT; without it such an OUT is refused")
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
@@ -691,7 +811,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("b", metavar="B", help="new model: binary .onnx/.pb or text")
     p.add_argument("--unified", "-u", action="store_true",
                    help="a unified diff of the printed texts (tensors above --threshold as digests)")
-    p.add_argument("--threshold", metavar="BYTES", type=int, default=1024,
+    p.add_argument("--threshold", metavar="BYTES", type=int,
                    help="with --unified: size above which tensors are shown as digests (default 1024)")
     p.set_defaults(func=cmd_diff)
 
@@ -709,6 +829,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace", action="store_true",
                    help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path")
     p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
+    p.add_argument("--max-memory", metavar="SIZE", type=_memory_size, default=None,
+                   help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
+                        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
+                        "is an error before anything is allocated")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter)
@@ -725,14 +849,39 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
     p.set_defaults(func=cmd_rules)
+    for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """A combination of options that means nothing (argparse checks each option alone)."""
+    threshold = getattr(args, "threshold", None)
+    if threshold is not None and threshold < 0:
+        return "--threshold must be a number of bytes >= 0"
+    if args.command == "print" and threshold is not None and args.weights == "inline":
+        return "--threshold applies to --weights external or --weights digest; give one of them"
+    if args.command == "diff" and threshold is not None and not args.unified:
+        return "--threshold applies to --unified (the printed texts); give --unified"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # said by the command's own parser, with its own usage line
+            args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        problem = _usage_problem(args)
+        if problem is not None:
+            args.command_parser.error(problem)
+        if getattr(args, "threshold", 0) is None:
+            args.threshold = DEFAULT_THRESHOLD
+        if args.command == "run" and args.max_memory is None:
+            from onnxtext.evaluate.budget import default_budget
+
+            args.max_memory = default_budget()
     except SystemExit as exc:  # --help, --version (0) and usage errors (2)
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     report = _Reporter()
@@ -745,6 +894,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except RecursionError:  # pathological nesting (deeper than protobuf itself allows)
         report.error(PROG, "input nested too deeply to process")
+        return EXIT_INPUT
+    except MemoryError:  # what no budget foresaw (run sizes nodes before they allocate: --max-memory)
+        report.error(PROG, "out of memory")
         return EXIT_INPUT
     return status
 

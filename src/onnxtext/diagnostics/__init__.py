@@ -7,6 +7,7 @@ The data types live here; :mod:`onnxtext.diagnostics.render` turns them into tex
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import enum
 from collections.abc import Iterable, Sequence
@@ -24,6 +25,7 @@ __all__ = [
     "ParseError",
     "closest",
     "did_you_mean",
+    "as_error",
     "render_diagnostic",
     "render_diagnostics",
 ]
@@ -151,6 +153,11 @@ class ParseError(OnnxTextError):
         first = str(errors[0]) if errors else "parse error"
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         super().__init__(first + more, diagnostics)
+
+
+def as_error(diag: Diagnostic) -> Diagnostic:
+    """``diag`` with a warning's severity raised to error (``--strict``, ``-W error``)."""
+    return dataclasses.replace(diag, severity=Severity.ERROR) if diag.severity is Severity.WARNING else diag
 
 
 def closest(word: str, choices: Iterable[str]) -> str | None:

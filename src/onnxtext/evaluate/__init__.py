@@ -5,8 +5,10 @@
 >>> ev.run(None, feeds, trace=lambda name, node_index, value: ...)
 >>> ev.trace(feeds)                             # [TraceEntry(name, node_index, value), ...]
 
-Runtime values: numpy arrays (strings as object arrays of ``str``), ``list`` for
-sequences, ``dict`` for maps, ``None`` for an empty optional. Failures raise
+Runtime values: numpy arrays (strings as object arrays of ``str``; bfloat16, float8,
+float4e2m1, int4/uint4, int2/uint2 as the arrays ``onnx.numpy_helper`` and JAX use,
+e.g. ``ml_dtypes.bfloat16``), ``list`` for sequences, ``dict`` for maps, ``None`` for an
+empty optional. ``Evaluator(model, max_memory=...)`` refuses nodes that would exceed a budget. Failures raise
 :class:`EvaluationError` whose ``.record`` (:class:`NodeErrorRecord`) locates the node.
 """
 

@@ -13,6 +13,8 @@ from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorReco
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.evaluate.budget import over_budget, planned_bytes
+from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "DeepTraceCallback", "TraceEntry", "CompiledGraph"]
@@ -67,7 +69,7 @@ class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
     __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function", "path", "function")
+                 "input_types", "output_types", "is_function", "path", "function", "value_types")
 
     def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
@@ -81,6 +83,8 @@ class CompiledGraph:
         self.steps: list[Step] = []
         self.input_types: list[Any] = []
         self.output_types: list[Any] = []
+        self.value_types: dict[str, int] = {}
+        """Element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name."""
         self.is_function = False
 
 
@@ -176,13 +180,18 @@ class Evaluator:
     ``model`` is an onnxtext ``ModelProto``, an ``onnx`` ``ModelProto``, a path to a
     binary model, or onnx text (parsed with :func:`onnxtext.parse_model`).
     ``seed`` seeds the random generator of random ops; each :meth:`run` restarts it.
+    ``max_memory`` (bytes) is a budget: a node whose output, sized from its inputs' values
+    before it is computed (``ConstantOfShape``, ``Expand``, ``Tile``, broadcasting, ``Loop``
+    scan outputs...), would exceed it fails with an :class:`EvaluationError` instead of
+    allocating (see :mod:`onnxtext.evaluate.budget`); None: no budget.
     """
 
-    def __init__(self, model: Any, *, seed: int | None = 0) -> None:
+    def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None) -> None:
         from onnxtext.evaluate.loading import load_model
 
         self.model = load_model(model)
         self.seed = seed
+        self.max_memory = max_memory
         self._rng = np.random.default_rng(seed)
         self.resolver = Resolver(self.model)
         self.opsets: dict[str, int] = self.resolver.opsets
@@ -218,6 +227,7 @@ class Evaluator:
         for index, node in enumerate(graph.node):
             step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
+        cg.value_types = types
         return cg
 
     def _decode_or_fail(self, tensor: Any, path: ProtoPath, function: str | None) -> Any:
@@ -343,7 +353,9 @@ class Evaluator:
         env: dict[str, Any] = dict(g.initializers)
         for i, name in enumerate(g.input_names):
             if name in feeds:
-                env[name] = v = _as_value(feeds[name])
+                v = _as_value(feeds[name])
+                _check_fed(g.path.child("input", i), i, name, v, g.input_types[i])
+                env[name] = v = to_internal(v)
                 _check_input(g.path.child("input", i), i, name, v, g.input_types[i])
             elif name not in env:
                 raise EvaluationError(NodeErrorRecord(
@@ -351,7 +363,7 @@ class Evaluator:
                     path=g.path.child("input", i)))
         for name in feeds:
             if name not in env:
-                env[name] = _as_value(feeds[name])  # feeding an intermediate value is allowed
+                env[name] = to_internal(_as_value(feeds[name]))  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
         wanted = list(output_names) if output_names is not None else g.output_names
         self._trace_all = trace_all
@@ -361,11 +373,12 @@ class Evaluator:
         finally:
             self._trace_all = None
         result = []
+        declared = dict(zip(g.output_names, g.output_types))
         for name in wanted:
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",
                                                       output_name=name, path=g.path))
-            result.append(env[name])
+            result.append(to_external(env[name], declared.get(name), g.value_types.get(name)))
         return result
 
     def trace(self, feeds: Mapping[str, Any]) -> list[TraceEntry]:
@@ -398,6 +411,11 @@ class Evaluator:
                 if info.wants_ctx:
                     kw = dict(kw)
                     kw["ctx"] = KernelContext(self, step, g.path.child("node", step.index))
+                if self.max_memory is not None:
+                    size = planned_bytes(step.op_type, step.domain, args, step.attrs)
+                    problem = None if size is None else over_budget("its output", size, self.max_memory)
+                    if problem is not None:
+                        raise self._error(step, g, problem, None, args=args)
                 try:
                     res = info.fn(*args, **kw)
                 except EvaluationError:
@@ -419,10 +437,12 @@ class Evaluator:
                 if isinstance(v, np.generic):
                     v = np.asarray(v)
                 env[name] = v
-                if trace is not None:
-                    trace(name, step.index, v)
-                if self._trace_all is not None:
-                    self._trace_all(g.path, name, step.index, v)
+                if trace is not None or self._trace_all is not None:
+                    seen = to_external(v, None, g.value_types.get(name))  # a bfloat16 is seen as one
+                    if trace is not None:
+                        trace(name, step.index, seen)
+                    if self._trace_all is not None:
+                        self._trace_all(g.path, name, step.index, seen)
         out = []
         for i, name in enumerate(g.output_names):
             if name not in env:
@@ -464,6 +484,18 @@ class Evaluator:
             cause=type(exc).__name__ if exc is not None else None,
         )
         return EvaluationError(rec)
+
+
+def _check_fed(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:
+    """Raise EvaluationError when a fed array is of another small type than declared, or plain
+    numpy whose values the declared bfloat16/float8/int4... type cannot hold."""
+    if tp is None or tp.WhichOneof("value") != "tensor_type":
+        return
+    problem = fed_problem(value, int(tp.tensor_type.elem_type))
+    if problem is not None:
+        raise EvaluationError(NodeErrorRecord(
+            message=f"input {name!r} {problem}", input_index=index, input_name=name,
+            input_shapes=[describe_value(value)], path=path))
 
 
 def _check_input(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:

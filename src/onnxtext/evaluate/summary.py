@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate.errors import describe_value
+from onnxtext.evaluate.interop import to_internal
 
 __all__ = ["Stats", "stats", "summarize"]
 
@@ -42,8 +43,9 @@ def stats(value: Any) -> Stats:
         return Stats(f"map of {len(value)}", None)
     arr = np.asarray(value)
     dtype = "string" if arr.dtype.kind in "OUS" else str(arr.dtype)
-    if arr.size and arr.dtype.kind in "biuf":
-        data = arr.astype(np.float64)
+    wide = to_internal(arr)  # bfloat16, float8, int4... as the numpy types that hold them exactly
+    if arr.size and wide.dtype.kind in "biuf":
+        data = wide.astype(np.float64)
         return Stats(dtype, tuple(int(d) for d in arr.shape), float(data.min()), float(data.max()), float(data.mean()))
     return Stats(dtype, tuple(int(d) for d in arr.shape))
 

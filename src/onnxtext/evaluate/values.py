@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from onnxtext.evaluate.interop import to_external
 from onnxtext.ir.tensor_data import to_numpy
 
 __all__ = ["tensor_value", "attribute_value", "proto_value", "tensor_to_numpy"]
@@ -84,19 +85,27 @@ def _infer_type(a: Any) -> int:
     raise ValueError(f"attribute {a.name!r} has no value")
 
 
+def _public_tensor(t: Any) -> Any:
+    """A TensorProto or SparseTensorProto as the evaluator's callers see it."""
+    elem = t.values.data_type if hasattr(t, "indices") and hasattr(t, "values") else t.data_type
+    return to_external(tensor_value(t), None, int(elem))
+
+
 def proto_value(msg: Any) -> Any:
-    """A TensorProto, SequenceProto, MapProto or OptionalProto as a runtime value."""
+    """A TensorProto, SequenceProto, MapProto or OptionalProto as a value to feed or compare:
+    bfloat16, float8, float4, int4/int2 tensors in the arrays ``onnx.numpy_helper`` reads them
+    into (see :mod:`onnxtext.evaluate.interop`)."""
     kind = type(msg).__name__
     if kind == "TensorProto":
-        return tensor_value(msg)
+        return _public_tensor(msg)
     if kind == "SparseTensorProto":
-        return tensor_value(msg)
+        return _public_tensor(msg)
     if kind == "SequenceProto":
         et = msg.elem_type
         if et == 1:
-            return [tensor_value(t) for t in msg.tensor_values]
+            return [_public_tensor(t) for t in msg.tensor_values]
         if et == 2:
-            return [tensor_value(t) for t in msg.sparse_tensor_values]
+            return [_public_tensor(t) for t in msg.sparse_tensor_values]
         if et == 3:
             return [proto_value(s) for s in msg.sequence_values]
         if et == 4:
@@ -113,9 +122,9 @@ def proto_value(msg: Any) -> Any:
         if et == 0:
             return None
         if et == 1:
-            return tensor_value(msg.tensor_value)
+            return _public_tensor(msg.tensor_value)
         if et == 2:
-            return tensor_value(msg.sparse_tensor_value)
+            return _public_tensor(msg.sparse_tensor_value)
         if et == 3:
             return proto_value(msg.sequence_value)
         if et == 4:

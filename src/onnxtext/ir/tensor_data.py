@@ -12,8 +12,9 @@ whose encoding reproduces the tensor's storage byte for byte, or raises
 
 Rules, where they differ from or go beyond ``onnx.parser``:
 
-- values out of range for their type are errors (onnx.parser keeps ``300`` in an int8);
-- a value count different from the shape's element count is an error;
+- values out of range for their type and a value count different from the shape's
+  are stored as written where onnx.parser stores them (``300`` in an int8's
+  ``int32_data``), with a warning, else errors (:mod:`onnxtext.ir.literal_checks`);
 - for the 16/8/6/4-bit float types an integer literal is the raw bit pattern (as in
   onnx.parser) while a literal with ``.``, an exponent, ``nan`` or ``inf`` is a value,
   rounded to nearest even (onnx.parser rejects those);
@@ -28,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -38,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float_format, round_to_format
+from onnxtext.ir.literal_checks import AS_GIVEN_NOTE, store_as_given
 from onnxtext.proto import TensorProto
 
 __all__ = [
@@ -72,6 +74,12 @@ class LiteralError:
 
     index: int
     message: str
+    kind: str = ""
+    """``count`` (value count ≠ shape), ``range`` (an integer out of range for its type),
+    ``""`` for every other problem."""
+    warning: bool = False
+    """True when the values were stored as given (as onnx.parser stores them) and this
+    only reports the problem (see :mod:`onnxtext.ir.literal_checks`)."""
 
 
 #: The name the design brief uses.
@@ -336,13 +344,16 @@ def _encode_numbers(
                         LiteralError(
                             int(int_idx[j]),
                             f"bit pattern {_int_display(v, sub[j])} is out of range for {dtype.name} (0 to {top})",
+                            "range",
                         )
                     )
         else:
             bad = (arr < 0) | (arr > top)
             for j in np.flatnonzero(bad).tolist():
                 errors.append(
-                    LiteralError(int(int_idx[j]), f"bit pattern {int(arr[j])} is out of range for {dtype.name} (0 to {top})")
+                    LiteralError(
+                        int(int_idx[j]), f"bit pattern {int(arr[j])} is out of range for {dtype.name} (0 to {top})", "range"
+                    )
                 )
             codes[int_idx] = np.where(bad, 0, arr)
     if is_int is not None and not is_int.all():
@@ -377,7 +388,7 @@ def _encode_numbers(
 
 
 def _range_error(i: int, v: int | str, dtype: DType, lo: int, hi: int) -> LiteralError:
-    return LiteralError(i, f"value {v} is out of range for {dtype.name} ({lo} to {hi})")
+    return LiteralError(i, f"value {v} is out of range for {dtype.name} ({lo} to {hi})", "range")
 
 
 # --------------------------------------------------------------------------- packing
@@ -473,13 +484,34 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
         return
     field = dtype.field
     if code in (1, 14):
-        tensor.float_data.extend(arr.astype(np.uint32).view(np.float32).astype(np.float64).tolist())
+        bits = arr.astype(np.uint32)
+        if _signaling_nans(bits):
+            tensor.MergeFromString(_packed_float_data(bits))  # a Python float would quiet them
+            return
+        tensor.float_data.extend(bits.view(np.float32).astype(np.float64).tolist())
     elif code in (11, 15):
         tensor.double_data.extend(arr.tolist())
     elif dtype.is_packed and dtype.bits in (2, 4):
         tensor.int32_data.extend(_pack(_codes_for_storage(dtype, arr), dtype.bits).astype(np.int64).tolist())
     else:
         getattr(tensor, field).extend(arr.tolist())
+
+
+def _signaling_nans(bits: npt.NDArray[np.uint32]) -> bool:
+    """True if some float32 bit pattern is a signaling NaN (all-ones exponent, quiet bit clear, payload)."""
+    return bool(np.any(((bits & 0x7FC00000) == 0x7F800000) & ((bits & 0x003FFFFF) != 0)))
+
+
+def _packed_float_data(bits: npt.NDArray[np.uint32]) -> bytes:
+    """``float_data`` (field 4, packed fixed32) on the wire: the bits exactly as they are."""
+    payload = bits.astype("<u4").tobytes()
+    n, length = len(payload), bytearray()
+    while True:
+        byte, n = n & 0x7F, n >> 7
+        length.append(byte | (0x80 if n else 0))
+        if not n:
+            break
+    return b"\x22" + bytes(length) + payload
 
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
@@ -491,10 +523,11 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
             return LiteralError(
                 min(got, want),
                 f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {dims}, got {got}",
+                "count",
             )
         return None
     if got != n:
-        return LiteralError(min(got, n), f"expected {n} values for shape {dims}, got {got}")
+        return LiteralError(min(got, n), f"expected {n} values for shape {dims}, got {got}", "count")
     return None
 
 
@@ -526,11 +559,14 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
                 errors.append(LiteralError(i, f"expected a string, got '{_show(text)}'"))
         if raw:
             errors.append(LiteralError(0, "string tensors cannot be stored in raw_data"))
-        if count_error is not None:
-            errors.append(count_error)
         _clear(tensor)
         if not errors:
             tensor.string_data.extend(strings)
+            if count_error is not None:  # onnx.parser keeps the strings as written
+                errors.append(replace(count_error, message=f"{count_error.message}; {AS_GIVEN_NOTE}", warning=True))
+            return errors
+        if count_error is not None:
+            errors.append(count_error)
         return errors
     texts: list[str] = []
     is_int = np.ones(n, dtype=bool)
@@ -579,9 +615,8 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
     _clear(tensor)
     if not errors:
         _store(tensor, dtype, arr, raw)
-    return errors
-
-
+        return errors
+    return store_as_given(tensor, dtype, literals, errors, raw=raw, encode=encode_values)
 
 
 def _split_literal(item: str) -> Literal:
@@ -629,7 +664,8 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
     _clear(tensor)
     if not errors:
         _store(tensor, dtype, arr, raw)
-    return errors
+        return errors
+    return store_as_given(tensor, dtype, [_split_literal(s) for s in items], errors, raw=raw, encode=encode_values)
 
 
 def _byte_table(chars: str) -> npt.NDArray[np.bool_]:
@@ -699,10 +735,14 @@ def _sign_extend(dtype: DType, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.i
     return np.where(codes >= 1 << (dtype.bits - 1), codes - (1 << dtype.bits), codes)
 
 
-def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple[np.ndarray, bool]:
+def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given: bool = False) -> tuple[np.ndarray, bool]:
     """The per-element values of ``tensor`` (as :func:`_encode_numbers` returns them),
     and whether they came from raw_data. Raises NotRepresentable when the storage is
-    not what encoding would give (strict) or not readable at all."""
+    not what encoding would give (strict) or not readable at all.
+
+    ``as_given`` also takes what encoding stores as written (see
+    :mod:`~onnxtext.ir.literal_checks`): a typed field with another count than the
+    shape's, integers and bit patterns out of range for the type (returned unchanged)."""
     if tensor.data_location == TensorProto.EXTERNAL or len(tensor.external_data):
         raise NotRepresentable("the values are in external data")
     n = element_count(tensor)
@@ -719,7 +759,7 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple
         if has_raw:
             raise NotRepresentable("string values in raw_data")
         strings = list(tensor.string_data)
-        if len(strings) != n:
+        if len(strings) != n and not as_given:
             raise NotRepresentable(f"{len(strings)} strings stored for {n} elements")
         return np.array(strings + [b""], dtype=object)[:-1], False
     if has_raw:
@@ -760,7 +800,7 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple
                 raise NotRepresentable(f"int32_data entry {int(vals[i])} is not a byte of packed {dtype.name} values", i)
         codes = _unpack((vals & 0xFF).astype(np.uint8), dtype.bits, n, "int32_data", strict)
         return _sign_extend(dtype, codes), False
-    if len(vals) != nvals:
+    if len(vals) != nvals and not as_given:
         raise NotRepresentable(f"{dtype.field} holds {len(vals)} values, {nvals} expected for shape {list(tensor.dims)}")
     if code in (1, 14):
         return vals.view(np.uint32).astype(np.uint32), False
@@ -769,7 +809,7 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple
     if dtype.kind == "float":
         top = (1 << float_format(dtype).width) - 1
         bad = (vals < 0) | (vals > top)
-        if np.any(bad):
+        if np.any(bad) and not as_given:
             i = int(np.flatnonzero(bad)[0])
             if strict:
                 raise NotRepresentable(f"int32_data value {int(vals[i])} is not a {dtype.name} bit pattern (element {i})", i)
@@ -777,7 +817,7 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True) -> tuple
         return vals, False
     lo, hi = _int_range(dtype)
     bad = (vals < lo) | (vals > hi) if code not in (7, 13) else np.zeros(vals.shape, bool)
-    if np.any(bad):
+    if np.any(bad) and not as_given:
         i = int(np.flatnonzero(bad)[0])
         if strict:
             raise NotRepresentable(f"value {int(vals[i])} of element {i} is out of range for {dtype.name}", i)
@@ -793,11 +833,15 @@ def decode_literals(tensor: TensorProto, dtype: DType) -> TensorLiterals:
     that is not the one ``nan`` gives is written as its integer bit pattern. Integers
     are decimal, bools ``0``/``1``, strings bytes.
 
+    Values stored as written (a typed field with another count than the shape's, an
+    integer or bit pattern out of range) give their literals as they are, which encode
+    back to the same storage with warnings (:mod:`~onnxtext.ir.literal_checks`).
+
     Raises :class:`NotRepresentable` if that is impossible: external data, storage in
-    the wrong field, a wrong count, out-of-range or non-canonical packed values, a
-    float/double NaN with a payload.
+    the wrong field, a wrong count of raw bytes, out-of-range or non-canonical packed
+    values, a float/double NaN with a payload.
     """
-    arr, raw = _storage(tensor, dtype)
+    arr, raw = _storage(tensor, dtype, as_given=True)
     if dtype.kind == "string":
         return TensorLiterals(arr.tolist(), False)
     return TensorLiterals(_format_values(dtype, arr), raw)
@@ -812,7 +856,14 @@ def _format_values(dtype: DType, arr: np.ndarray) -> list[str]:
     if code in (1, 14):
         return _format_float32(arr)
     table = _literal_table(code)
-    return table[arr.astype(np.int64)].tolist()  # type: ignore[no-any-return]
+    codes = arr.astype(np.int64)
+    inside = (codes >= 0) & (codes < len(table))
+    if inside.all():
+        return table[codes].tolist()  # type: ignore[no-any-return]
+    out: list[str] = table[np.where(inside, codes, 0)].tolist()
+    for i in np.flatnonzero(~inside).tolist():  # a bit pattern stored as written (onnx.parser keeps it)
+        out[i] = str(int(codes[i]))
+    return out
 
 
 def _format_doubles(arr: npt.NDArray[np.float64]) -> list[str]:

@@ -84,6 +84,9 @@ def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2*
 
 
 def parse_float(node: A.AstNode, sink: FieldSink) -> float | None:
+    if isinstance(node, A.Number) and node.text[:2] in ("0x", "0X"):
+        sink.error(BAD_VALUE, f"expected a float, found the hex integer {node.text}; write the value in decimal", node.span)
+        return None
     if isinstance(node, A.Number):
         return float(node.text)
     if isinstance(node, A.Word) and node.value.lower() in ("nan", "inf", "infinity"):

@@ -32,7 +32,7 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
+from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, element_count, format_float32
 
 __all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
@@ -42,6 +42,19 @@ RESERVED = frozenset(
     ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
 )
 _ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
+
+#: The field holding an attribute's value, for the single-value types.
+_SINGLE_FIELDS: dict[int, str] = {
+    AttributeProto.INT: "i", AttributeProto.FLOAT: "f", AttributeProto.STRING: "s", AttributeProto.TENSOR: "t",
+    AttributeProto.GRAPH: "g", AttributeProto.TYPE_PROTO: "tp", AttributeProto.SPARSE_TENSOR: "sparse_tensor",
+}
+_LIST_FIELDS = ("ints", "floats", "strings", "tensors", "graphs", "sparse_tensors", "type_protos")
+
+
+def _any_value(a: AttributeProto) -> bool:
+    """True if some value field of ``a`` is set."""
+    return any(a.HasField(f) for f in _SINGLE_FIELDS.values()) or any(len(getattr(a, f)) for f in _LIST_FIELDS)
+
 
 def _at(where: str, step: str) -> str:
     """The proto path of ``step`` below ``where`` (``ir.paths.ProtoPath``'s form: ``graph/node[3]``)."""
@@ -289,10 +302,13 @@ class Lifter:
             if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
                 handled |= {"external_data", "data_location"}
         else:
-            lits = decode_literals(t, dt)
+            try:
+                lits = decode_literals(t, dt)
+            except NotRepresentable as exc:  # say which tensor
+                raise NotRepresentable(f"{where or 'the tensor'}: {exc}", exc.index) from None
             if dt.kind == "string":
                 body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
-            elif dt.kind == "complex":
+            elif dt.kind == "complex" and len(lits.values) == 2 * element_count(t):
                 parts = [A.Word(S, v) if v[:1].isalpha() else A.Number(S, v) for v in lits.values if isinstance(v, str)]
                 body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
@@ -375,6 +391,9 @@ class Lifter:
         else:
             value, inferred, used = self._attr_value(a, where)
             handled |= used
+            field = _SINGLE_FIELDS.get(inferred)
+            if field is not None and not a.HasField(field):
+                pre.append(_entry(field, _word("unset")))  # the type's field is absent, and no other is set
             if not a.HasField("type"):
                 pre.append(_entry("type", _word("unset")))
             elif a.type != inferred:
@@ -390,7 +409,10 @@ class Lifter:
 
     def _attr_value(self, a: AttributeProto, where: str) -> tuple[A.AttrValue, int, set[str]]:
         """The value syntax, the attribute type lowering infers from it, and the fields it covers."""
-        t = a.type
+        t: int = a.type
+        field = _SINGLE_FIELDS.get(t)
+        if field is not None and not a.HasField(field) and _any_value(a):
+            t = 0  # the type's own field is absent: show the value that is there (the type goes to props)
         if t == AttributeProto.INT or (t == 0 and a.HasField("i")):
             return _num(a.i), AttributeProto.INT, {"i"}
         if t == AttributeProto.FLOAT or (t == 0 and a.HasField("f")):

@@ -32,7 +32,7 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.syntax.span import SourceFile, Span
-from onnxtext.ir.tensor_data import encode_number_text, encode_values, parse_float32
+from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
 
 __all__ = ["SourceMap", "Lowering"]
 
@@ -44,6 +44,7 @@ BAD_NUMBER = "L004"
 BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
+STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
 
 ATTRIBUTE_TYPES: dict[str, int] = {
     "float": AttributeProto.FLOAT,
@@ -413,13 +414,15 @@ class Lowering:
         use_raw = (self.raw_tensors and dt.kind != "string") if raw is None else raw
         if isinstance(body, A.NumberBody):
             errors = encode_number_text(t, dt, body.text, raw=use_raw)
-            if errors:
-                for e in errors[:5]:
-                    span = self._item_span(body, e.index)
-                    message = e.message
-                    if len(span) == 0:
+            for e in errors[:5]:
+                span = self._item_span(body, e.index)
+                message = e.message
+                if len(span) == 0:
+                    if e.kind == "count":
+                        span = body.span
+                    else:
                         message = "expected a number here (two commas in a row, or a trailing comma)"
-                    self.error(BAD_TENSOR, message, span)
+                self._literal_problem(e, message, span, body.span)
             return
         literals: list[tuple[str, Any]] = []
         values: list[A.Number | A.Str | A.Word] = []
@@ -450,7 +453,17 @@ class Lowering:
         errors = encode_values(t, dt, literals, raw=use_raw)
         for e in errors[:5]:
             span = values[e.index].span if 0 <= e.index < len(values) else body.span
-            self.error(BAD_TENSOR, e.message, span)
+            self._literal_problem(e, e.message, span, body.span)
+
+    def _literal_problem(self, e: LiteralError, message: str, span: Span, body: Span) -> None:
+        """An error, or a warning for what is stored as written; a count problem without a
+        value to point at (too few, none) is located at the whole body."""
+        if e.kind == "count" and len(span) == 0:
+            span = body
+        if e.warning:
+            self.sink.warning(STORED_AS_WRITTEN, message, span)
+        else:
+            self.error(BAD_TENSOR, message, span)
 
     def _item_span(self, body: A.NumberBody, index: int) -> Span:
         """The span of the ``index``-th number of a number body (computed only for errors)."""
@@ -573,7 +586,18 @@ class Lowering:
 
     def _float(self, v: A.SingleValue) -> float:
         if isinstance(v, A.Number):
-            return parse_float32(v.text)
+            if v.text[:2] in ("0x", "0X"):
+                self.error(BAD_NUMBER, f"{v.text} is a hex integer, not a float value; write the value in decimal", v.span)
+                return 0.0
+            f = parse_float32(v.text)
+            if math.isinf(f) and literal_kind(v.text) != "special":  # onnx.parser refuses it too ("Failed to parse float")
+                self.error(
+                    BAD_NUMBER,
+                    f"value {v.text} is out of range for a float attribute (largest value 3.4028234663852886e+38); "
+                    "write inf for infinity",
+                    v.span,
+                )
+            return f
         assert isinstance(v, A.TypeValue) and isinstance(v.type, A.TensorType)
         word = v.type.elem.value.lower()
         return math.nan if word == "nan" else math.inf

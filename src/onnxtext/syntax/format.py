@@ -12,7 +12,7 @@ from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.printer import print_ast
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
-__all__ = ["to_text", "format_text", "NotRepresentable"]
+__all__ = ["to_text", "format_text", "NotRepresentable", "check_printable"]
 
 
 def to_text(message: Any) -> str:
@@ -42,8 +42,9 @@ def _to_text(msg: Any, message: Any) -> str:
     return print_ast(tree)
 
 
-def _check_printable(msg: Any) -> None:
-    """Refuse what text would lose: unknown fields (from a newer IR) and non-UTF-8 string fields.
+def _check_printable(msg: Any, *, unknown_fields: bool = True) -> None:
+    """Refuse what text would lose: unknown fields (from a newer IR; unless not
+    ``unknown_fields``) and non-UTF-8 string fields.
 
     Visits every message once; the readable path of a message is built only for an error.
     """
@@ -57,7 +58,7 @@ def _check_printable(msg: Any) -> None:
     while stack:
         entry = stack.pop()
         m = entry[0]
-        unknown = UnknownFieldSet(m)
+        unknown = UnknownFieldSet(m) if unknown_fields else ()
         if len(unknown):
             numbers = sorted({f.field_number for f in unknown})
             raise NotRepresentable(
@@ -78,6 +79,10 @@ def _check_printable(msg: Any) -> None:
                         raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
                 elif type(value) is bytes:
                     raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
+
+
+check_printable = _check_printable
+"""Raise :class:`NotRepresentable` naming the field a model holds that text cannot say."""
 
 
 def _path(entry: tuple[Any, Any, str]) -> str:

@@ -239,7 +239,13 @@ class _Builder(lark.Transformer):  # type: ignore[type-arg]
             return A.Dim(span)
         if t.type == "NUMBER":
             try:
-                return A.Dim(span, value=int(t.value))
+                value = int(t.value)
+                if not -(1 << 63) <= value < 1 << 63:  # dim_value is an int64 (onnx.parser: out of range too)
+                    self.diags.append(
+                        Diagnostic.at(SYNTAX, Severity.ERROR, f"dimension {t.value} does not fit in a 64-bit integer", span, self.source)
+                    )
+                    return A.Dim(span)
+                return A.Dim(span, value=value)
             except ValueError:
                 self.diags.append(
                     Diagnostic.at(SYNTAX, Severity.ERROR, f"a dimension must be a whole number, a name or '?', not {t.value}", span, self.source)

@@ -214,6 +214,7 @@ def digest_view(
     progress: Progress | None = None,
     sources: TensorSources | None = None,
     in_place: bool = False,
+    read_external: bool = True,
 ) -> ModelProto:
     """A copy of ``model`` (``model`` itself if ``in_place``) with every tensor above
     ``threshold_bytes`` replaced by its digest, written as an external-data list without
@@ -223,6 +224,11 @@ def digest_view(
     in the file by :func:`onnxtext.weights.wire.load_lazy`) are digested from a memory map of
     the file, and the smaller ones read in. Tensors whose data cannot be read keep their
     reference (``sources.problems`` says why).
+
+    Without ``read_external``, tensors stored in external data files keep their reference
+    (location, offset, length) and are never read: ``print --weights digest`` must print
+    one tensor the same whether its data files can be found or not (git's textconv prints
+    the old side of a diff from a temporary copy that cannot see them).
     """
     if in_place:
         out = model
@@ -231,6 +237,8 @@ def digest_view(
         out.CopyFrom(model)
     for ref in iter_tensors(out):
         t = ref.tensor
+        if is_external(t) and not read_external:
+            continue
         in_file = sources.range_of(ref) if sources is not None else None
         items: list[tuple[str, str]] | None = None
         if in_file is not None:

@@ -53,10 +53,11 @@ class NodeContext:
 
     # ------------------------------------------------------------ inputs
     def has(self, i: int) -> bool:
-        return i < len(self.inputs) and self.inputs[i] is not None
+        return 0 <= i < len(self.inputs) and self.inputs[i] is not None
 
     def input(self, i: int) -> ValueType:
-        t = self.inputs[i] if i < len(self.inputs) else None
+        # an index from a malformed attribute (num_scan_inputs beyond the inputs) may be negative
+        t = self.inputs[i] if 0 <= i < len(self.inputs) else None
         return t if t is not None else UNKNOWN
 
     def shape(self, i: int) -> Shape:

@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from onnxtext.evaluate._types import np_dtype
+from onnxtext.evaluate.budget import over_budget
 from onnxtext.evaluate.errors import KernelError
 from onnxtext.evaluate.registry import kernel
 
@@ -19,12 +21,24 @@ def if_(cond, *, then_branch, else_branch):
     return tuple(branch())
 
 
-def _stack(values: list[Any]) -> Any:
-    if not values:
+def _empty_scan(body: Any, index: int) -> Any:
+    """The scan output ``index`` of the body after no iteration: an empty tensor of the
+    declared element type (float32 when undeclared), shaped ``[0, *dims]`` when the
+    per-iteration dims are declared numbers, else ``[0]``; an empty sequence for a sequence."""
+    types = body.graph.output_types
+    tp = types[index] if index < len(types) else None
+    kind = tp.WhichOneof("value") if tp is not None else None
+    if kind == "sequence_type":
+        return []
+    if tp is None or kind != "tensor_type" or not tp.tensor_type.elem_type:
         return np.zeros((0,), dtype=np.float32)
-    if isinstance(values[0], list):
-        return [v for seq in values for v in seq] if False else values
-    return np.stack([np.asarray(v) for v in values])
+    tt = tp.tensor_type
+    dims = [d.dim_value if d.HasField("dim_value") else None for d in tt.shape.dim] if tt.HasField("shape") else None
+    shape = (0, *dims) if dims is not None and None not in dims else (0,)
+    try:
+        return np.zeros(shape, dtype=np_dtype(tt.elem_type))
+    except ValueError:  # an element type the evaluator has no array for
+        return np.zeros((0,), dtype=np.float32)
 
 
 @kernel("", "Loop", 1)
@@ -35,6 +49,8 @@ def loop(m=None, cond=None, *carried, body):
     state = list(carried)
     scans: list[list[Any]] | None = None
     i = 0
+    budget = body.evaluator.max_memory
+    stacked = 0
     while keep and (max_trip is None or i < max_trip):
         outs = body(np.array(i, dtype=np.int64), np.array(keep, dtype=np.bool_), *state)
         keep = bool(np.asarray(outs[0]).reshape(-1)[0])
@@ -45,17 +61,25 @@ def loop(m=None, cond=None, *carried, body):
         for lst, v in zip(scans, scan_vals):
             lst.append(v)
         i += 1
+        if budget is not None and scan_vals:
+            step_bytes = sum(int(getattr(v, "nbytes", 0)) for v in scan_vals)
+            stacked += step_bytes
+            # the first iteration tells what every one adds: refuse before the other iterations run
+            planned = step_bytes * max_trip if i == 1 and max_trip is not None and keep else stacked
+            problem = over_budget(f"the scan outputs of {max_trip if planned != stacked else i} iterations", 2 * planned, budget)
+            if problem is not None:
+                raise KernelError(problem)
     n_scan = len(body.output_names) - 1 - n_carried
     if scans is None:
         scans = [[] for _ in range(n_scan)]
-    return tuple(state) + tuple(_stack_scan(s) for s in scans)
+    return tuple(state) + tuple(
+        _stack_scan(s) if s else _empty_scan(body, 1 + n_carried + k) for k, s in enumerate(scans)
+    )
 
 
 def _stack_scan(values: list[Any]) -> Any:
-    if values and isinstance(values[0], list):
+    if isinstance(values[0], list):
         return [x for v in values for x in v]
-    if not values:
-        return np.zeros((0,), dtype=np.float32)
     return np.stack([np.asarray(v) for v in values])
 
 
@@ -87,10 +111,10 @@ def scan(*inputs, body, num_scan_inputs, scan_input_axes=None, scan_input_direct
     out_axes = list(scan_output_axes) if scan_output_axes else [0] * n_out
     out_dirs = list(scan_output_directions) if scan_output_directions else [0] * n_out
     results = []
-    for lst, ax, d in zip(outs_per_step, out_axes, out_dirs):
+    for k, (lst, ax, d) in enumerate(zip(outs_per_step, out_axes, out_dirs)):
         if d:
             lst = lst[::-1]
-        stacked = np.stack(lst) if lst else np.zeros((0,), dtype=np.float32)
+        stacked = np.stack(lst) if lst else _empty_scan(body, n + k)
         a = ax + stacked.ndim if ax < 0 else ax
         results.append(np.moveaxis(stacked, 0, a))
     return tuple(state) + tuple(results)

@@ -45,6 +45,7 @@ from onnxtext.analysis.check.rules.tensor_external_data_keys import ExternalData
 from onnxtext.analysis.check.rules.tensor_external_data_range import ExternalDataRange
 from onnxtext.analysis.check.rules.tensor_data_type import TensorDataType
 from onnxtext.analysis.check.rules.tensor_sparse import SparseTensor
+from onnxtext.analysis.check.rules.tensor_values_range import TensorValuesRange
 from onnxtext.analysis.check.rules.training_bindings import TrainingBindings
 from onnxtext.analysis.check.rules.type_constraint import TypeConstraint
 from onnxtext.analysis.check.rules.type_declared import DeclaredType
@@ -93,6 +94,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             FunctionOpsetCompatible,
             TensorDataSize,
             TensorDataType,
+            TensorValuesRange,
             ExternalData,
             ExternalDataFile,
             ExternalDataRange,

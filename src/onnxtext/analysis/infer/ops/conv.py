@@ -21,7 +21,10 @@ def _spatial(ctx: NodeContext, spatial: tuple[Dim, ...], kernel: list[int], *, p
         if not isinstance(d, int):
             out.append(None)
             continue
-        stride = strides[k]
+        stride = strides[k] if k < len(strides) else 1
+        if not isinstance(d, int) or stride <= 0 or k + n >= len(pads) or k >= len(dilations):
+            out.append(None)  # an attribute the checker reports as invalid: the size stays unknown
+            continue
         if auto_pad in ("SAME_UPPER", "SAME_LOWER"):
             out.append(-(-d // stride))
             continue

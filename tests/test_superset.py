@@ -1,0 +1,111 @@
+"""onnxtext accepts every text onnx.parser accepts, to the same protobuf: literals that do
+not fit their type are stored as written with a located warning (L008), which ``check``
+and the language server report as invalid tensors (E501, E509) and ``parse --strict``
+refuses; what onnx.parser rejects is rejected here, located."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import onnxtext
+from onnxtext.cli.app import main
+from onnxtext.io import load
+from onnxtext.lsp.diagnose import Settings, diagnose
+from onnxtext.proto import ModelProto
+
+TEXT = """\
+<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y)
+<complex64[2] w = {1, 2}, int64[3] c = {1, 2}, int8[2] d = {1, 300}>
+{
+  y = .Identity (x)
+}
+"""
+
+
+def _located(diags: list[onnxtext.Diagnostic]) -> list[tuple[str, str, int, int]]:
+    return [(d.code, str(d.severity), d.span.start.line, d.span.start.column) for d in diags if d.span is not None]
+
+
+def test_parse_gives_onnx_parsers_bytes_with_warnings() -> None:
+    onnx_parser = pytest.importorskip("onnx.parser")
+    doc = onnxtext.parse_document(TEXT)
+    assert _located(doc.diagnostics) == [("L008", "warning", 3, 19), ("L008", "warning", 3, 40), ("L008", "warning", 3, 64)]
+    assert doc.diagnostics[2].message == "value 300 is out of range for int8 (-128 to 127); onnx.parser keeps it as written"
+    ours = onnxtext.parse_model(TEXT).SerializeToString(deterministic=True)
+    assert ours == onnx_parser.parse_model(TEXT).SerializeToString(deterministic=True)
+
+
+def test_strict_api_refuses_warnings() -> None:
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_model(TEXT, strict=True)
+    assert [d.severity for d in caught.value.diagnostics] == [onnxtext.Severity.ERROR] * 3
+
+
+def test_printed_back_losslessly() -> None:
+    model = onnxtext.parse_model(TEXT)
+    text = onnxtext.to_text(model)
+    assert "{1.0, 2.0}" in text and "{1, 300}" in text  # one number per complex element, as stored
+    again = onnxtext.parse_model(text)
+    assert again.SerializeToString(deterministic=True) == model.SerializeToString(deterministic=True)
+
+
+def test_binary_with_wrong_count_prints_losslessly() -> None:
+    model = onnxtext.parse_model(TEXT.replace("int64[3] c = {1, 2}", "int64[3] c = {1, 2, 3}"))
+    model.graph.initializer[1].int64_data.append(4)
+    model.graph.initializer[0].float_data.append(5.5)  # complex64[2] with 3 numbers
+    again = onnxtext.parse_model(onnxtext.to_text(model))
+    assert again.SerializeToString(deterministic=True) == model.SerializeToString(deterministic=True)
+
+
+def test_check_and_language_server_report_the_invalid_tensors() -> None:
+    expected = [
+        ("E501", "error", 3, 2), ("L008", "warning", 3, 19), ("E501", "error", 3, 27), ("L008", "warning", 3, 40),
+        ("E509", "error", 3, 48), ("L008", "warning", 3, 64),
+    ]
+    assert _located(onnxtext.check(TEXT)) == expected
+    assert _located(diagnose(TEXT, "m.onnxtxt", Settings()).diagnostics) == expected
+
+
+def test_cli_parse_warns_and_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "m.onnxtxt"
+    src.write_text(TEXT)
+    out = tmp_path / "m.onnx"
+    assert main(["parse", str(src), "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"{src}:3:64: warning[L008]: value 300 is out of range for int8" in err
+    assert isinstance(load(str(out)), ModelProto)
+
+
+@pytest.mark.parametrize("flag", [["--strict"], ["-W", "error"]])
+def test_cli_parse_strict(tmp_path: Path, capsys: pytest.CaptureFixture[str], flag: list[str]) -> None:
+    src = tmp_path / "m.onnxtxt"
+    src.write_text(TEXT)
+    out = tmp_path / "m.onnx"
+    assert main(["parse", str(src), "-o", str(out), *flag]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:3:64: error[L008]: value 300 is out of range for int8" in err and "warning" not in err
+    assert not out.exists()
+
+
+def test_cli_check_fails_on_stored_literals(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "m.onnxtxt"
+    src.write_text(TEXT)
+    assert main(["check", str(src)]) == 1
+    captured = capsys.readouterr()
+    assert f"{src}:3:48: error[E509]: tensor 'd' holds 300 at element 1: int8 values are -128 to 127" in captured.out + captured.err
+
+
+def test_float_attribute_overflow_is_located() -> None:
+    text = "g (float[2] x) => (float[2] y) {\n  y = Foo <f = 1e400, g = inf, h = -inf> (x)\n}"
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph(text)
+    assert _located(caught.value.diagnostics) == [("L004", "error", 2, 16)]
+    assert "1e400 is out of range for a float attribute" in caught.value.diagnostics[0].message
+
+
+def test_empty_domain_before_the_dot() -> None:
+    node = onnxtext.parse_node("y = .MyOp:ov (x)")
+    assert (node.domain, node.HasField("domain"), node.op_type, node.overload) == ("", True, "MyOp", "ov")
