@@ -20,8 +20,6 @@ from google.protobuf.message import DecodeError
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
-from onnxtext.document import parse_document
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text
 from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
@@ -91,6 +89,8 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
+    from onnxtext.document import parse_document
+
     doc = parse_document(text, "model", _display(path))
     report.diagnostics(doc.diagnostics)
     if not doc.ok or not isinstance(doc.proto, ModelProto):
@@ -135,6 +135,8 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
 
 
 def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
+    from onnxtext.syntax.format import NotRepresentable, to_text
+
     try:
         return to_text(model)
     except NotRepresentable as exc:
@@ -337,6 +339,8 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
 
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → canonical text, in place (or checked, or shown as a diff)."""
+    from onnxtext.syntax.format import format_text
+
     write = not (args.check or args.diff)
     changed = 0
     for path in args.files:
@@ -383,6 +387,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import summarize
     from onnxtext.cli.run_inputs import InputError, build_feeds
+    from onnxtext.document import parse_document
 
     binary = args.model == STDIO or is_binary_path(args.model)
     doc = None
