@@ -171,3 +171,14 @@ def test_packed_fill_is_extend(values: list[float]) -> None:
     extended = TensorProto()
     extended.double_data.extend(f32.astype(np.float64).tolist())
     assert packed.SerializeToString() == extended.SerializeToString()
+
+
+@pytest.mark.parametrize(
+    "values, texts",
+    [
+        ([0.0, -0.0, 1.5, 1e-5, 1e16], ["0.0", "-0.0", "1.5", "1e-05", "1e+16"]),  # all through orjson
+        ([0.0, -0.0, float("inf"), float("-nan"), 2e-7], ["0.0", "-0.0", "inf", "-nan", "2e-07"]),  # the mixed path
+    ],
+)
+def test_float32_zeros_and_specials(values: list[float], texts: list[str]) -> None:
+    assert TD._format_float32(np.array(values, dtype=np.float32).view(np.uint32)) == texts

@@ -690,9 +690,9 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
         if ints.size and (int(ints.min()) < lo or int(ints.max()) > hi):
             return None
         return ints.astype(np.uint64) if code == 13 else ints
-    if any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0"):
-        return None
     d = np.array(values, dtype=np.float64)
+    if not d.all() and (any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")):
+        return None  # a zero, and one may be "-0" (searched only then: "-0" starts many numbers)
     if code == 11:
         return d
     rounded = round_to_format(dtype, d)
@@ -1128,6 +1128,8 @@ def _literal_table(code: int) -> np.ndarray:
 
 
 def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
+    if bits.size and not ((bits & 0x7F800000) == 0x7F800000).any():  # no NaN or infinity: all through orjson
+        return _shortest_float32(bits.astype(np.uint32).view(np.float32))
     b = bits.astype(np.int64)
     n = b.size
     out = np.empty(n, dtype=object)
@@ -1153,7 +1155,7 @@ def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
 
 
 def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
-    """The shortest texts of finite, non-zero float32 values that read back to them.
+    """The shortest texts of finite float32 values that read back to them.
 
     orjson (C) gives the digits (shortest, nearest to the value, as our own vectorised
     search does: checked value for value in the tests); its layout is the tensors' style
@@ -1162,7 +1164,7 @@ def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
     texts = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
     ax = np.abs(x)
     # Generous bounds: a value just below a power of ten may print as that power.
-    for i in np.flatnonzero((ax < np.float32(2e-4)) | (ax >= np.float32(5e12))).tolist():
+    for i in np.flatnonzero(((ax < np.float32(2e-4)) & (ax > 0)) | (ax >= np.float32(5e12))).tolist():
         texts[i] = _relayout(texts[i])
     return texts
 
