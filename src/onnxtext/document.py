@@ -17,6 +17,7 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError
+from onnxtext.lowering.direct import direct_model
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
 from onnxtext.syntax.query import node_at
@@ -190,7 +191,16 @@ def _typed(kind: str, text: str, path: str) -> Any:
 
 
 def parse_model(text: str, path: str = "<text>") -> ModelProto:
-    """Parse a model text; raises :class:`ParseError` listing every problem."""
+    """Parse a model text; raises :class:`ParseError` listing every problem.
+
+    No tree or source map is kept, so a text of the common subset is read by the fast
+    path (:func:`onnxtext.lowering.direct.direct_model`); anything else, and every text
+    with a problem, by the reference path.
+    """
+    with collector_paused():
+        fast = direct_model(text)
+    if fast is not None:
+        return fast
     result: ModelProto = _typed("model", text, path)
     return result
 
