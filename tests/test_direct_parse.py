@@ -22,6 +22,7 @@ from onnxtext.proto import ModelProto
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
+from bench_analysis import document_text  # noqa: E402
 from bench_parse_print import node_heavy, tensor_heavy  # noqa: E402
 from test_differential_texts import MODELS as DIFFERENTIAL_MODELS  # noqa: E402
 from test_golden import split_golden  # noqa: E402
@@ -51,7 +52,11 @@ def _corpus_texts() -> list[tuple[str, str]]:
         if expected is not None:
             texts.append((f"{path.name} (output)", expected))
     texts += [(f"differential[{i}]", t) for i, t in enumerate(DIFFERENTIAL_MODELS)]
-    texts += [("bench node-heavy", node_heavy(200)), ("bench tensor-heavy", tensor_heavy(500))]
+    texts += [
+        ("bench node-heavy", node_heavy(200)),
+        ("bench tensor-heavy", tensor_heavy(500)),
+        ("bench analysis", document_text(25)),  # functions, typed attributes, @references, an If
+    ]
     return texts
 
 
@@ -61,7 +66,7 @@ CORPUS = _corpus_texts()
 def test_corpus_texts() -> None:
     taken = [name for name, text in CORPUS if _same_or_declined(text)]
     assert len(taken) >= 8, taken
-    assert "bench node-heavy" in taken and "bench tensor-heavy" in taken
+    assert {"bench node-heavy", "bench tensor-heavy", "bench analysis"} <= set(taken)
 
 
 def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,8 +1,8 @@
 """Text → protobuf in one pass, for the common subset of the language (the parse fast path).
 
 A model text made of what exported models mostly are (a header of the usual keys, one
-graph of typed inputs and outputs, initializers with number lists, and nodes with
-number, string and list attributes) is read here by recursive descent over the token
+graph of typed inputs and outputs, initializers with number lists, nodes with number,
+string, list, tensor and subgraph attributes, and model-local functions) is read here by recursive descent over the token
 strings of one ``findall`` scan, writing the protobuf messages directly: no token
 objects, no tree, no spans, no source map.
 
@@ -22,7 +22,7 @@ import re
 
 from onnxtext.ir.dtypes import BY_NAME
 from onnxtext.ir.tensor_data import encode_number_text, parse_float32
-from onnxtext.proto import AttributeProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model"]
 
@@ -49,8 +49,18 @@ _INT64 = (-(2**63), 2**63 - 1)
 # Element types whose number lists the fast path stores (encode_number_text's orjson path
 # or its exact path, both without diagnostics); the rest go the reference way.
 _TENSOR_TYPES = frozenset(("float", "double", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
-_HEADER_INTS = frozenset(("ir_version", "model_version"))
-_HEADER_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
+_MODEL_INTS = frozenset(("ir_version", "model_version"))
+_MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
+_FUNCTION_STRINGS = frozenset(("domain", "doc_string", "overload"))
+# Attribute type annotations the fast path reads (`name: float = 1`, `name: ints = []`).
+_ANNOTATIONS = {
+    "float": AttributeProto.FLOAT,
+    "int": AttributeProto.INT,
+    "string": AttributeProto.STRING,
+    "floats": AttributeProto.FLOATS,
+    "ints": AttributeProto.INTS,
+    "strings": AttributeProto.STRINGS,
+}
 
 
 class _Unsupported(Exception):
@@ -124,26 +134,29 @@ class _Reader:
     def model(self) -> ModelProto:
         proto = ModelProto()
         if self.toks[self.i] == "<":
-            self.header(proto)
+            self.header(proto, _MODEL_INTS, _MODEL_STRINGS, defaults=True)
         self.graph(proto.graph)
-        if self.toks[self.i] != "":  # functions, or anything else after the graph
-            raise _Unsupported
+        while self.toks[self.i] != "":
+            self.function(proto.functions.add())
         return proto
 
-    def header(self, proto: ModelProto) -> None:
+    def header(self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool) -> None:
+        """``< key: value, ... >`` of a model or function; ``defaults``: the file-wide keys too."""
         self.expect("<")
         toks = self.toks
         while toks[self.i] != ">":
             key = self.ident()
             self.expect(":")
-            if key in _HEADER_INTS:
+            if key in ints:
                 setattr(proto, key, _int(toks[self.i]))
                 self.i += 1
-            elif key in _HEADER_STRINGS:
+            elif key in strings:
                 setattr(proto, key, _string(toks[self.i]))
                 self.i += 1
             elif key == "opset_import":
                 self.opsets(proto)
+            elif not defaults:
+                raise _Unsupported
             elif key == "node_domain" and toks[self.i] in ("unset", "set"):
                 self.node_domain_unset = toks[self.i] == "unset"
                 self.i += 1
@@ -155,7 +168,7 @@ class _Reader:
             self.comma_before(">")
         self.i += 1
 
-    def opsets(self, proto: ModelProto) -> None:
+    def opsets(self, proto: ModelProto | FunctionProto) -> None:
         toks = self.toks
         self.expect("[")
         while toks[self.i] != "]":
@@ -175,6 +188,51 @@ class _Reader:
             self.i += 1
         elif tok != close:
             raise _Unsupported
+
+    # ------------------------------------------------------------ function
+    def function(self, proto: FunctionProto) -> None:
+        toks = self.toks
+        if toks[self.i] == "<":
+            self.header(proto, frozenset(), _FUNCTION_STRINGS, defaults=False)
+        proto.name = self.ident()
+        if toks[self.i] == "<":
+            self.i += 1
+            if toks[self.i] == ">":
+                self.i += 1
+            else:
+                while True:
+                    if toks[self.i + 1] in (",", ">"):  # a name: an attribute without a default
+                        proto.attribute.append(self.ident())
+                    else:
+                        self.attribute(proto.attribute_proto.add())
+                    if self.after_item(">"):
+                        break
+        self.expect("(")
+        self.parameters(proto, proto.input)
+        self.expect("=>")
+        self.expect("(")
+        self.parameters(proto, proto.output)
+        if toks[self.i] == "<":
+            self.i += 1
+            self.value_infos(proto.value_info, ">")
+        self.expect("{")
+        while toks[self.i] != "}":
+            self.node(proto.node.add())
+        self.i += 1
+
+    def parameters(self, proto: FunctionProto, names: list[str]) -> None:
+        """A function's inputs or outputs up to and past ``)``: names, typed ones in value_info too."""
+        if self.toks[self.i] == ")":
+            self.i += 1
+            return
+        while True:
+            vi = ValueInfoProto()
+            self.value_info(vi)
+            names.append(vi.name)
+            if vi.HasField("type"):
+                proto.value_info.add().CopyFrom(vi)
+            if self.after_item(")"):
+                return
 
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
@@ -298,20 +356,27 @@ class _Reader:
         if toks[self.i] == ":":
             self.i += 1
             proto.overload = self.ident()
-        if toks[self.i] == "<":
-            self.i += 1
-            while True:
-                self.attribute(proto.attribute.add())
-                if self.after_item(">"):
-                    break
+        before = toks[self.i] == "<"
+        if before:
+            self.attributes(proto)
         self.expect("(")
         if toks[self.i] == ")":
             self.i += 1
         else:
             self.names(proto.input, ")")
         after = toks[self.i]
-        if after == "<" or after == "@{":  # attributes after the inputs, a property block
+        if after == "<" and not before:  # the attributes written after the inputs
+            self.attributes(proto)
+            after = toks[self.i]
+        if after == "<" or after == "@{":  # attributes twice (an error), a property block
             raise _Unsupported
+
+    def attributes(self, proto: NodeProto) -> None:
+        self.i += 1
+        while True:
+            self.attribute(proto.attribute.add())
+            if self.after_item(">"):
+                return
 
     def after_item(self, close: str) -> bool:
         """Past the ``,`` or ``close`` after a list item; True at ``close`` (the end of the list)."""
@@ -348,17 +413,31 @@ class _Reader:
     def attribute(self, a: AttributeProto) -> None:
         toks = self.toks
         a.name = self.ident()
+        expected = 0
+        if toks[self.i] == ":":
+            self.i += 1
+            expected = _ANNOTATIONS.get(self.ident(), 0)
+            if not expected:  # tensor, graph, ... annotations: the reference path
+                raise _Unsupported
+            a.type = expected  # type: ignore[assignment]
         self.expect("=")
         tok = toks[self.i]
         self.i += 1
-        if tok == "[":
+        if tok == "@":  # a reference to an attribute of the enclosing function
+            a.ref_attr_name = self.ident()
+        elif tok == "[":
             items: list[str] = []
-            while True:
-                items.append(toks[self.i])
+            if toks[self.i] == "]" and expected:  # `name: ints = []`
                 self.i += 1
-                if self.after_item("]"):
-                    break
-            self.attr_list(a, items)
+            else:
+                while True:
+                    items.append(toks[self.i])
+                    self.i += 1
+                    if self.after_item("]"):
+                        break
+            self.attr_list(a, items, expected)
+        elif expected:
+            self.typed_single(a, tok, expected)
         elif tok[:1] == '"':
             a.type = AttributeProto.STRING
             a.s = _string(tok).encode("ascii")
@@ -384,11 +463,28 @@ class _Reader:
             a.f = _float(tok)
 
     @staticmethod
-    def attr_list(a: AttributeProto, items: list[str]) -> None:
-        if items[0][:1] == '"':
+    def typed_single(a: AttributeProto, tok: str, expected: int) -> None:
+        """One value for an annotated attribute; an int where a float is declared is read as a float."""
+        if expected == AttributeProto.FLOAT:
+            a.f = _float(tok) if _INT.match(tok) is None else _int_as_float(tok)
+        elif expected == AttributeProto.INT:
+            a.i = _int(tok)
+        elif expected == AttributeProto.STRING:
+            a.s = _string(tok).encode("ascii")
+        else:  # a list type given one value
+            raise _Unsupported
+
+    @staticmethod
+    def attr_list(a: AttributeProto, items: list[str], expected: int) -> None:
+        if expected and expected not in (AttributeProto.STRINGS, AttributeProto.INTS, AttributeProto.FLOATS):
+            raise _Unsupported  # a single-value type given a list
+        if not items:
+            if not expected:  # `[]` needs an annotation: the reference path says so
+                raise _Unsupported
+        elif expected == AttributeProto.STRINGS or (not expected and items[0][:1] == '"'):
             a.type = AttributeProto.STRINGS
             a.strings.extend([_string(s).encode("ascii") for s in items])
-        elif all(_INT.match(s) is not None for s in items):
+        elif expected == AttributeProto.INTS or (not expected and all(_INT.match(s) is not None for s in items)):
             a.type = AttributeProto.INTS
             a.ints.extend([_int(s) for s in items])
         else:
