@@ -69,6 +69,32 @@ def test_corpus_texts() -> None:
     assert {"bench node-heavy", "bench tensor-heavy", "bench analysis"} <= set(taken)
 
 
+def _lexer_tokens(text: str) -> list[str] | None:
+    from onnxtext.syntax.lexer import tokenize
+
+    errors: list[object] = []
+    values = [t.value for t in tokenize(text, [], errors)]  # type: ignore[arg-type]
+    return None if errors else values
+
+
+@pytest.mark.parametrize("name", [name for name, _ in CORPUS])
+def test_tokens_are_the_lexers(name: str) -> None:
+    """One findall splits every text as the lexer does (damaged texts too, where it lexes cleanly)."""
+    from onnxtext.lowering.direct import _TOKENS
+
+    text = dict(CORPUS)[name]
+    rng = random.Random(name)
+    for variant in [text, *_edits(text, rng, 20)]:
+        if not variant.isascii():
+            continue
+        expected = _lexer_tokens(variant)
+        if expected is not None:
+            tokens = _TOKENS.findall(variant)
+            while tokens and tokens[-1] == "":  # the end (one or two empty matches)
+                tokens.pop()
+            assert tokens == expected
+
+
 def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     text = node_heavy(20)
     calls: list[str] = []

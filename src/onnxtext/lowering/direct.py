@@ -26,17 +26,19 @@ from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto
 
 __all__ = ["direct_model"]
 
-# One token per match, whitespace and comments skipped before it. The alternatives and
-# their order are the lexer's (syntax/lexer.py), so both split a text the same way;
-# anything else is one character the parser below never accepts. The end of the text
-# (after any whitespace or comment) is the empty token.
+# One token per match, whitespace and comments skipped before it. The tokens are the
+# lexer's (syntax/lexer.py): where two of its alternatives can match at one offset they
+# keep its order (a number list before `{`, hex before decimal, `=>` before `=`), the
+# others come most frequent first. Texts are ASCII here, so a word ends where
+# [A-Za-z0-9_] does. Anything else is one character the parser below never accepts; the
+# end of the text (after any whitespace or comment) is the empty token.
 _TOKENS = re.compile(
-    r"""(?:[ \t\r\n\f\v]+|\#[^\n]*)*
-    ( \{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\}
+    r"""[ \t\r\n\f\v]*(?:\#[^\n]*[ \t\r\n\f\v]*)*
+    ( [A-Za-z_][A-Za-z0-9_]*
+    | =>|@\{|[<>()\[\],:=.?@}]
     | 0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b
-    | [A-Za-z_][A-Za-z0-9_]*(?!\w)
+    | \{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\} | \{
     | "(?:[^"\\]|\\.)*"
-    | =>|@\{|[<>()\[\]{},:=.?@]
     | \Z | . )""",
     re.VERBOSE | re.DOTALL,
 )
@@ -110,13 +112,14 @@ def _string(tok: str) -> str:
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors")
+    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes")
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
         self.i = 0
         self.node_domain_unset = False  # the header's `node_domain: unset`
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
+        self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
 
     def expect(self, tok: str) -> None:
         if self.toks[self.i] != tok:
@@ -372,11 +375,30 @@ class _Reader:
             raise _Unsupported
 
     def attributes(self, proto: NodeProto) -> None:
-        self.i += 1
+        """``< name = value, ... >``; a list of plain values read before is copied, not read again."""
+        toks = self.toks
+        start = self.i + 1
+        try:
+            end = toks.index(">", start)
+        except ValueError:
+            raise _Unsupported from None
+        key = tuple(toks[start:end])
+        # Without a nested construct (subgraph, property block, typed list) the first '>' ends
+        # the list, and the same tokens always read as the same attributes.
+        plain = not ("(" in key or "<" in key or "{" in key or "@{" in key)
+        if plain:
+            known = self.known_attributes.get(key)
+            if known is not None:
+                proto.attribute.extend(known)
+                self.i = end + 1
+                return
+        self.i = start
         while True:
             self.attribute(proto.attribute.add())
             if self.after_item(">"):
-                return
+                break
+        if plain and self.i == end + 1:
+            self.known_attributes[key] = list(proto.attribute)
 
     def after_item(self, close: str) -> bool:
         """Past the ``,`` or ``close`` after a list item; True at ``close`` (the end of the list)."""
