@@ -206,3 +206,13 @@ def test_cli_parse_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.Monke
     source.write_text(node_heavy(10).replace("x3 =", "x3 = ="), encoding="utf-8")  # damaged: reported as before
     assert main(["parse", str(source), "-o", str(tmp_path / "m2.onnx")]) == 1
     assert calls == ["reference"] and not (tmp_path / "m2.onnx").exists()
+
+
+def test_deep_nesting_is_left_to_the_reference_path() -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\nm (float c) => (float y) {\n   y = Relu (c)\n}\n'
+    assert direct_model(text) is not None
+    deep = "leaf () => (float z) { z = Relu (c) }"
+    for d in range(3000):
+        deep = f"g{d} () => (float y) {{ y = If (c) <then_branch = {deep}> }}"
+    nested = text.replace("y = Relu (c)", f"y = If (c) <then_branch = {deep}>")
+    assert direct_model(nested) is None  # RecursionError inside: declined, not raised

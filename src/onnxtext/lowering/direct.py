@@ -80,7 +80,7 @@ def direct_model(text: str) -> ModelProto | None:
     tokens = _TOKENS.findall(text)  # ends with "" (the end)
     try:
         return _Reader(tokens).model()
-    except _Unsupported:
+    except (_Unsupported, RecursionError):  # deep nesting: the reference path says what it says
         return None
 
 
