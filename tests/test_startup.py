@@ -56,6 +56,13 @@ def test_printing_a_binary_model_does_not_load_the_parser() -> None:
     assert "lark" not in loaded and "onnxtext.syntax.parser" not in loaded
 
 
+def test_printing_a_plain_text_does_not_load_lark(tmp_path: Path) -> None:
+    source = tmp_path / "m.onnxtxt"
+    source.write_text(MODEL, encoding="utf-8")
+    loaded = _loaded_after(f"from onnxtext.cli import main\nassert main(['print', {str(source)!r}]) == 0")
+    assert "lark" not in loaded and "onnxtext.syntax.parser" not in loaded  # the fast path read it
+
+
 def test_lazy_public_names_are_the_real_ones() -> None:
     from onnxtext.document import parse_model
     from onnxtext.syntax.format import to_text

@@ -90,13 +90,14 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
     from onnxtext._gc import collector_paused
-    from onnxtext.document import parse_document
     from onnxtext.lowering.direct import direct_model
 
     with collector_paused():
         fast = direct_model(text)  # a text it takes has nothing to report
     if fast is not None:
         return fast
+    from onnxtext.document import parse_document  # the reference path: Lark, the tree, diagnostics
+
     doc = parse_document(text, "model", _display(path))
     report.diagnostics(doc.diagnostics)
     if not doc.ok or not isinstance(doc.proto, ModelProto):
