@@ -444,3 +444,21 @@ def test_float32_nearest_is_the_general_rounding() -> None:
     assert (fast.bits == general.bits).all()
     assert (fast.exact == general.exact).all()
     assert (fast.tie == general.tie).all() and fast.tie.sum() > 100_000
+
+
+@pytest.mark.parametrize(
+    "values, taken",
+    [
+        ([0.0, -0.0, 1.5, -2.25, 1e38, 1.2e-38, 0.1], True),
+        ([1.0, 1.0000000596046448], False),  # halfway between 1 and the next float32
+        ([1.0, 1e-40], False),  # a float32 subnormal
+        ([1.0, 3.5e38], False),  # beyond float32's range
+    ],
+)
+def test_float32_once(values: list[float], taken: bool) -> None:
+    d = np.array(values, dtype=np.float64)
+    bits = D.float32_once(d)
+    assert (bits is not None) == taken
+    if bits is not None:
+        general = round_to_format(BY_NAME["float"], d, sticky=np.zeros(d.size, dtype=np.int8))
+        assert (bits.astype(np.int64) == general.bits).all()

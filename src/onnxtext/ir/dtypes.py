@@ -437,6 +437,23 @@ def round_to_format(
 
 _FLT_MAX = float(np.finfo(np.float32).max)
 _FLT_MIN = 2.0**-126  # the smallest normal float32
+# Halfway between two float32 values: where float32 is normal (24 significant bits of
+# float64's 53), the 29 bits float32 drops are exactly 1000...0.
+_DROPPED = 0x1FFFFFFF
+_HALFWAY = 0x10000000
+
+
+def float32_once(d: npt.NDArray[np.float64]) -> npt.NDArray[np.uint32] | None:
+    """The float32 bits nearest to each value, when rounding the float64 gives what rounding
+    its decimal would: every value zero or in float32's normal range, none halfway between
+    two float32 values. None otherwise (then :func:`round_to_format` with the text's sticky
+    bits decides). Few numpy operations: this is the path of every small float tensor."""
+    ad = np.abs(d)
+    if not bool(((ad < _FLT_MAX) & ((ad >= _FLT_MIN) | (ad == 0))).all()):
+        return None
+    if bool(((d.view(np.uint64) & _DROPPED) == _HALFWAY).any()):
+        return None
+    return d.astype(np.float32).view(np.uint32)
 
 
 def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
@@ -452,9 +469,7 @@ def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
             return None
     f = d.astype(np.float32)
     exact = f.astype(np.float64) == d
-    # Halfway between two float32 values: where float32 is normal (24 significant bits of
-    # float64's 53), the 29 bits float32 drops are exactly 1000...0.
-    tie = (d.view(np.uint64) & 0x1FFFFFFF) == 0x10000000
+    tie = (d.view(np.uint64) & _DROPPED) == _HALFWAY
     tiny = np.abs(d) < _FLT_MIN
     if tiny.any():  # float32's subnormals are coarser: compare with the neighbour on d's side
         sub = np.flatnonzero(tiny & ~exact)

@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float_format, round_to_format
+from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_once, float_format, round_to_format
 from onnxtext.proto import TensorProto
 from onnxtext.weights.wire import encode_varint
 
@@ -475,11 +475,11 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
         return
     field = dtype.field
     if code in (1, 14):
-        f32 = arr.astype(np.uint32).view(np.float32)
+        f32 = np.asarray(arr, dtype=np.uint32).view(np.float32)
         if np.isnan(f32).any():  # through float64 as before: a signalling NaN comes back quiet
             tensor.float_data.extend(f32.astype(np.float64).tolist())
         else:
-            _set_packed(tensor, "float_data", f32.astype("<f4").tobytes())
+            _set_packed(tensor, "float_data", np.asarray(f32, dtype="<f4").tobytes())
     elif code in (11, 15):
         _set_packed(tensor, "double_data", np.asarray(arr, dtype="<f8").tobytes())
     elif dtype.is_packed and dtype.bits in (2, 4):
@@ -491,8 +491,12 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
 def _set_packed(tensor: TensorProto, field: str, data: bytes) -> None:
     """Fill the empty repeated float/double ``field`` from its little-endian bytes in one
     step, as the packed wire form protobuf parses in C (a Python float per value costs 30x)."""
-    number = tensor.DESCRIPTOR.fields_by_name[field].number
-    tensor.MergeFromString(encode_varint(number << 3 | 2) + encode_varint(len(data)) + data)
+    tensor.MergeFromString(_PACKED_TAGS[field] + encode_varint(len(data)) + data)
+
+
+_PACKED_TAGS = {
+    name: encode_varint(TensorProto.DESCRIPTOR.fields_by_name[name].number << 3 | 2) for name in ("float_data", "double_data")
+}
 
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
@@ -695,10 +699,7 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
         return None  # a zero, and one may be "-0" (searched only then: "-0" starts many numbers)
     if code == 11:
         return d
-    rounded = round_to_format(dtype, d)
-    if rounded.tie.any() or rounded.overflow.any() or not bool((np.abs(d) < _FLT_MAX).all()):
-        return None
-    return rounded.bits.astype(np.uint32)
+    return float32_once(d)  # None for a midpoint, a subnormal or beyond float32's range
 
 
 def _byte_table(chars: str) -> npt.NDArray[np.bool_]:
