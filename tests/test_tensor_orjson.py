@@ -183,3 +183,32 @@ def test_packed_fill_is_extend(values: list[float]) -> None:
 )
 def test_float32_zeros_and_specials(values: list[float], texts: list[str]) -> None:
     assert TD._format_float32(np.array(values, dtype=np.float32).view(np.uint32)) == texts
+
+
+def test_float32_text_is_the_joined_literals() -> None:
+    """number_text (one string from orjson's bytes) ≡ ", ".join of the literals, tiny and huge values included."""
+    rng = np.random.default_rng(7)
+    values = np.concatenate(
+        [
+            rng.standard_normal(20_000).astype(np.float32),
+            np.float32([1e-5, -2e-7, 9.99e-5, 1e13, 1e16, -3e38, 1e-40, 0.0, -0.0, 1.5]),
+            rng.integers(0, 2**32, 20_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+        ]
+    )
+    values = values[np.isfinite(values)]
+    # a few values to lay out again (patched into orjson's text), many (joined literals), none
+    for chunk in (values[:20_010], values, values[:1], np.float32([1e-7]), np.float32([0.5, 1e20])):
+        t = TensorProto(data_type=1, dims=[chunk.size])
+        t.float_data.extend(chunk.astype(np.float64).tolist())
+        text, raw = TD.number_text(t, BY_NAME["float"])  # type: ignore[misc]
+        literals = TD.decode_literals(t, BY_NAME["float"])
+        assert text == ", ".join(literals.values) and raw == literals.raw  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("values", [[1.0, float("nan")], [float("inf")], []])
+def test_number_text_leaves_specials_to_the_literals(values: list[float]) -> None:
+    t = TensorProto(data_type=1, dims=[len(values)])
+    t.float_data.extend(values)
+    assert TD.number_text(t, BY_NAME["float"]) is None
+    t = TensorProto(data_type=11, dims=[1], double_data=[1.0])
+    assert TD.number_text(t, BY_NAME["double"]) is None

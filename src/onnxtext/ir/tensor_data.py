@@ -50,6 +50,7 @@ __all__ = [
     "encode_values",
     "encode_number_text",
     "decode_literals",
+    "number_text",
     "literal_kind",
     "format_float32",
     "parse_float32",
@@ -1160,26 +1161,62 @@ def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
 
     orjson (C) gives the digits (shortest, nearest to the value, as our own vectorised
     search does: checked value for value in the tests); its layout is the tensors' style
-    for magnitudes in [1e-4, 1e13), the rest are laid out again from its digits.
+    for magnitudes in [1e-4, 1e13); the rest come from our own vectorised search.
     """
     texts = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
-    ax = np.abs(x)
-    # Generous bounds: a value just below a power of ten may print as that power.
-    for i in np.flatnonzero(((ax < np.float32(2e-4)) & (ax > 0)) | (ax >= np.float32(5e12))).tolist():
-        texts[i] = _relayout(texts[i])
+    odd = _laid_out_again(x)
+    if odd.size:
+        for i, text in zip(odd.tolist(), _general_float32(x[odd])):
+            texts[i] = text
     return texts
 
 
-def _relayout(text: str) -> str:
-    """A JSON number text (``-1.5e-7``, ``0.00001``, ``1e+16``) in the tensors' style."""
-    sign = "-" if text.startswith("-") else ""
-    mantissa, _, exp_text = text.lstrip("-").partition("e")
-    whole, _, fraction = mantissa.partition(".")
-    digits = whole + fraction
-    exp10 = int(exp_text or "0") + len(whole) - 1
-    significant = digits.lstrip("0")
-    exp10 -= len(digits) - len(significant)
-    return _layout(sign, significant.rstrip("0") or "0", exp10)
+def _general_float32(x: npt.NDArray[np.float32]) -> list[str]:
+    """Our own vectorised shortest search (the other float types' path), for the values
+    orjson lays out otherwise (few, or a whole tensor of tiny values)."""
+    mag = x.view(np.uint32).astype(np.int64) & 0x7FFFFFFF
+    lo, hi, even = _intervals(23, 127, mag)
+    return list(_format_codes(x.astype(np.float64), even, lo, hi))
+
+
+def _laid_out_again(x: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Which values orjson may lay out otherwise than the tensors' style (exponent form,
+    or ``0.0000…``). Generous bounds: a value just below a power of ten may print as it."""
+    ax = np.abs(x)
+    return np.flatnonzero(((ax < np.float32(2e-4)) & (ax > 0)) | (ax >= np.float32(5e12)))
+
+
+def _float32_text(x: npt.NDArray[np.float32]) -> str:
+    """``", ".join(_shortest_float32(x))`` made as one string: no list of a million texts."""
+    odd = _laid_out_again(x)
+    if odd.size > x.size // 16:  # many tiny or huge values: patching the text item by item costs more
+        return ", ".join(_shortest_float32(x))
+    data = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1]
+    if odd.size:
+        commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord(","))
+        starts = np.concatenate(([0], commas + 1))[odd].tolist()
+        ends = np.append(commas, len(data))[odd].tolist()
+        pieces = []
+        at = 0
+        for start, end, text in zip(starts, ends, _general_float32(x[odd])):
+            pieces += [data[at:start], text.encode("ascii")]
+            at = end
+        pieces.append(data[at:])
+        data = b"".join(pieces)
+    return data.replace(b",", b", ").decode("ascii")
+
+
+def number_text(tensor: TensorProto, dtype: DType) -> tuple[str, bool] | None:
+    """``", ".join(decode_literals(tensor, dtype).values)`` and its ``raw``, for a float
+    tensor without NaN or infinity, made in C as one string; None for any other tensor
+    (then :func:`decode_literals`). Raises :class:`NotRepresentable` as it does."""
+    if dtype.code != 1:
+        return None
+    arr, raw = _storage(tensor, dtype)
+    bits = np.asarray(arr, dtype=np.uint32)
+    if not bits.size or bool(((bits & 0x7F800000) == 0x7F800000).any()):
+        return None
+    return _float32_text(bits.view(np.float32)), raw
 
 
 def _layout(sign: str, digits: str, exp10: int) -> str:

@@ -32,7 +32,7 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, format_float32
+from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, format_float32, number_text
 
 __all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
@@ -289,7 +289,8 @@ class Lifter:
             if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
                 handled |= {"external_data", "data_location"}
         else:
-            lits = decode_literals(t, dt)
+            fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
+            lits = TensorLiterals([], fast[1]) if fast is not None else decode_literals(t, dt)
             if dt.kind == "string":
                 body = A.LiteralBody(S, [A.Str(S, v) for v in lits.values if isinstance(v, bytes)])
             elif dt.kind == "complex":
@@ -297,7 +298,7 @@ class Lifter:
                 body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
                 # Numbers (and nan/inf) print as one body: no AST object per element.
-                body = A.NumberBody(S, ", ".join(lits.values))  # type: ignore[arg-type]
+                body = A.NumberBody(S, fast[0] if fast is not None else ", ".join(lits.values))  # type: ignore[arg-type]
             handled |= {dt.field, "raw_data"}
             if lits.raw != (self.raw_tensors and dt.kind != "string"):
                 entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))
