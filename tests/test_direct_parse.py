@@ -174,15 +174,17 @@ def test_printed_exporter_models() -> None:
 
     from onnxtext.syntax.format import to_text
 
-    checked = 0
+    checked = taken = 0
     for gen in GENERATORS.values():
         if any(_missing(m) for m in gen.requires):
             continue
         model = ModelProto.FromString(gen.ensure().read_bytes())
-        _same_or_declined(to_text(model))
+        taken += _same_or_declined(to_text(model))
         checked += 1
     if not checked:
         pytest.skip("no exporter installed")
+    if checked == len(GENERATORS):  # every exporter installed: 9 of 18 taken when written
+        assert taken >= 9, taken
 
 
 def _missing(module: str) -> bool:

@@ -51,6 +51,7 @@ _INT64 = (-(2**63), 2**63 - 1)
 # Element types whose number lists the fast path stores (encode_number_text's orjson path
 # or its exact path, both without diagnostics); the rest go the reference way.
 _TENSOR_TYPES = frozenset(("float", "double", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+_NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
 _FUNCTION_STRINGS = frozenset(("domain", "doc_string", "overload"))
@@ -176,11 +177,26 @@ class _Reader:
         self.expect("[")
         while toks[self.i] != "]":
             entry = proto.opset_import.add()
-            entry.domain = _string(toks[self.i])
-            self.i += 1
-            self.expect(":")
-            entry.version = _int(toks[self.i])
-            self.i += 1
+            if toks[self.i] == "{":  # `{version: 7}`: the fields by name (a domain left unset)
+                self.i += 1
+                while toks[self.i] != "}":
+                    key = self.ident()
+                    self.expect(":")
+                    if key == "domain":
+                        entry.domain = _string(toks[self.i])
+                    elif key == "version":
+                        entry.version = _int(toks[self.i])
+                    else:
+                        raise _Unsupported
+                    self.i += 1
+                    self.comma_before("}")
+                self.i += 1
+            else:
+                entry.domain = _string(toks[self.i])
+                self.i += 1
+                self.expect(":")
+                entry.version = _int(toks[self.i])
+                self.i += 1
             self.comma_before("]")
         self.i += 1
 
@@ -240,7 +256,7 @@ class _Reader:
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
         toks = self.toks
-        proto.name = self.ident()
+        proto.name = self.value_name()
         if toks[self.i] == "(":
             self.i += 1
             self.value_infos(proto.input, ")")
@@ -266,13 +282,16 @@ class _Reader:
                 return
 
     def value_info(self, vi: ValueInfoProto) -> None:
+        if self.toks[self.i][:1] == '"':  # a quoted name without a type
+            vi.name = self.value_name()
+            return
         first = self.ident()
         if first in _TYPE_KEYWORDS:
             raise _Unsupported
         after = self.toks[self.i]
-        if after == "[" or after[:1] in _IDENT_START:  # a type, then the name
+        if after == "[" or after[:1] in _IDENT_START or after[:1] == '"':  # a type, then the name
             self.tensor_type(vi, first)
-            vi.name = self.ident()
+            vi.name = self.value_name()
         else:
             vi.name = first
 
@@ -313,7 +332,7 @@ class _Reader:
                 raise _Unsupported
             vi = ValueInfoProto()
             self.tensor_type(vi, elem)
-            name = self.ident()
+            name = self.value_name()
             if toks[self.i] == "=":
                 self.i += 1
                 self.tensor(graph.initializer.add(), name, elem, vi)
@@ -341,11 +360,15 @@ class _Reader:
     # ------------------------------------------------------------ nodes
     def node(self, proto: NodeProto) -> None:
         toks = self.toks
-        if toks[self.i] == "[":
-            proto.name = self.ident_at(self.i + 1)
-            if toks[self.i + 2] != "]":
-                raise _Unsupported
-            self.i += 3
+        if toks[self.i] == "[":  # a label: the node's name
+            self.i += 1
+            if toks[self.i] == "]":
+                proto.name = ""
+            else:
+                proto.name = self.value_name()
+                if toks[self.i] != "]":
+                    raise _Unsupported
+            self.i += 1
         self.names(proto.output, "=")
         op = self.ident()
         domain = ""
@@ -426,12 +449,6 @@ class _Reader:
             return tok
         return _string(tok)
 
-    def ident_at(self, i: int) -> str:
-        tok = self.toks[i]
-        if tok[:1] not in _IDENT_START:
-            raise _Unsupported
-        return tok
-
     def attribute(self, a: AttributeProto) -> None:
         toks = self.toks
         a.name = self.ident()
@@ -466,16 +483,21 @@ class _Reader:
         elif _INT.match(tok) is not None:
             a.type = AttributeProto.INT
             a.i = _int(tok)
-        elif tok in _TENSOR_TYPES and (toks[self.i] == "[" or toks[self.i][:1] == "{"):
-            a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`
+        elif tok in _TENSOR_TYPES and self.tensor_value_ahead():
+            a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`, `float c {0.5}`
             vi = ValueInfoProto()
             self.tensor_type(vi, tok)
             name = ""
-            if toks[self.i][:1] in _IDENT_START:
-                name = self.ident()
+            if toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"':
+                name = self.value_name()
+            unnamed = toks[self.i : self.i + 5] == _NAME_UNSET  # `"" @{name: unset}`: no name field at all
+            if unnamed:
+                self.i += 5
             if toks[self.i] == "=":
                 self.i += 1
             self.tensor(a.t, name, tok, vi)
+            if unnamed:
+                a.t.ClearField("name")
         elif tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and toks[self.i] in ("(", "=>"):
             a.type = AttributeProto.GRAPH  # a subgraph: `name (inputs) => (outputs) { nodes }`
             self.i -= 1
@@ -483,6 +505,13 @@ class _Reader:
         else:
             a.type = AttributeProto.FLOAT
             a.f = _float(tok)
+
+    def tensor_value_ahead(self) -> bool:
+        """After an element type in an attribute value: a tensor follows (a shape, a body, or a name and then one)."""
+        nxt, then = self.toks[self.i], self.toks[self.i + 1]
+        if nxt == "[" or nxt[:1] == "{":
+            return True
+        return (nxt[:1] in _IDENT_START or nxt[:1] == '"') and (then == "=" or then[:1] == "{" or then == "@{")
 
     @staticmethod
     def typed_single(a: AttributeProto, tok: str, expected: int) -> None:
