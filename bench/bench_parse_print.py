@@ -4,7 +4,10 @@ Usage: python bench/bench_parse_print.py [--nodes 30000] [--floats 1000000] [--r
 
 Two texts: node-heavy (a chain of N small nodes, ~50 bytes each) and tensor-heavy
 (one initializer with M float values). Reported: best-of-repeat seconds for each
-tool and the ratio ours / onnx (lower is better).
+tool and the ratio ours / onnx (lower is better). ``parse`` is ``onnxtext.parse_model``
+(the fast path, lowering/direct.py, for texts it knows); ``parse*`` is the reference
+path every text can take (``parse_document``: Lark, tree with spans, lowering with the
+source map), which the editor uses.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ def main() -> int:
     import onnx.printer
 
     import onnxtext
+    from onnxtext.document import parse_document
     from onnxtext.syntax.format import to_text
     from onnxtext.proto import to_onnx
 
@@ -74,6 +78,8 @@ def main() -> int:
         t_ours = best(lambda: onnxtext.parse_model(text), args.repeat)
         size = f"{len(text) / 1e6:.2f} MB"
         print(f"{label:<14}{size:>10}  {'parse':<6}{t_ref:>10.3f}{t_ours:>14.3f}{t_ours / t_ref:>8.1f}")
+        t_doc = best(lambda: parse_document(text), args.repeat)
+        print(f"{label:<14}{size:>10}  {'parse*':<6}{t_ref:>10.3f}{t_doc:>14.3f}{t_doc / t_ref:>8.1f}")
         as_onnx = to_onnx(ours_model)
         p_ref = best(lambda: onnx.printer.to_text(as_onnx), args.repeat)
         p_ours = best(lambda: to_text(ours_model), args.repeat)

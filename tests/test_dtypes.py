@@ -426,3 +426,39 @@ def test_float32_fast_rounding_matches_the_general_path() -> None:
     for got, want in zip(fast, general):
         assert np.array_equal(got, want[:-1])
     assert fast.tie.sum() > 1000  # the midpoints were exercised
+
+
+def test_float32_nearest_is_the_general_rounding() -> None:
+    """The float32 shortcut (numpy's conversion, ties from the dropped bits) ≡ the general bit arithmetic."""
+    rng = np.random.default_rng(126)
+    f32 = rng.integers(0, 2**32, 300_000, dtype=np.uint64).astype(np.uint32).view(np.float32)
+    f32 = f32[np.isfinite(f32) & (np.abs(f32) < np.float32(3e38))]
+    f64 = f32.astype(np.float64)
+    up = np.nextafter(f32, np.float32(np.inf)).astype(np.float64)
+    mids = (f64 + up) / 2  # ties, subnormal ones included
+    tiny = np.array([2.0**-149 * k for k in (0.5, 1.5, 2.5, 3.0, 1000.5)] + [2.0**-126 * (1 - 2**-25), 2.0**-126])
+    d = np.concatenate([f64, mids, np.nextafter(mids, np.inf), rng.standard_normal(50_000), tiny, -tiny])
+    fast = D._float32_nearest(d)
+    assert fast is not None
+    general = D.round_to_format(D.BY_NAME["float"], d, sticky=np.zeros(d.size, dtype=np.int8))  # sticky: the general path
+    assert (fast.bits == general.bits).all()
+    assert (fast.exact == general.exact).all()
+    assert (fast.tie == general.tie).all() and fast.tie.sum() > 100_000
+
+
+@pytest.mark.parametrize(
+    "values, taken",
+    [
+        ([0.0, -0.0, 1.5, -2.25, 1e38, 1.2e-38, 0.1], True),
+        ([1.0, 1.0000000596046448], False),  # halfway between 1 and the next float32
+        ([1.0, 1e-40], False),  # a float32 subnormal
+        ([1.0, 3.5e38], False),  # beyond float32's range
+    ],
+)
+def test_float32_once(values: list[float], taken: bool) -> None:
+    d = np.array(values, dtype=np.float64)
+    bits = D.float32_once(d)
+    assert (bits is not None) == taken
+    if bits is not None:
+        general = round_to_format(BY_NAME["float"], d, sticky=np.zeros(d.size, dtype=np.int8))
+        assert (bits.astype(np.int64) == general.bits).all()

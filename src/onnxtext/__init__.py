@@ -2,19 +2,38 @@
 
 Text → AST → protobuf (``parse_*``), protobuf → text (``to_text``), files in either
 form (``load``/``save``), with located diagnostics for every problem.
+
+The names below are imported on first use (PEP 562): ``import onnxtext`` and a short
+command such as ``onnxtext --version`` do not pay for the parser, numpy or the checker.
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from onnxtext._version import __version__
-from onnxtext.analysis.check import check
-from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
-from onnxtext.document import Document, parse_document, parse_function, parse_graph, parse_model, parse_node, parse_nodes
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text
-from onnxtext.io import load, save
-from onnxtext.syntax.span import Position, Range, SourceFile, Span
+
+if TYPE_CHECKING:
+    from onnxtext import proto as proto
+    from onnxtext.analysis.check import check
+    from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
+    from onnxtext.document import (
+        Document,
+        parse_document,
+        parse_function,
+        parse_graph,
+        parse_model,
+        parse_node,
+        parse_nodes,
+    )
+    from onnxtext.io import load, save
+    from onnxtext.syntax.format import NotRepresentable, format_text, to_text
+    from onnxtext.syntax.span import Position, Range, SourceFile, Span
+    from onnxtext.evaluate import Evaluator
+    from onnxtext.serialization import register_onnx_serializer
+
+    check_model = check
 
 __all__ = [
     "__version__",
@@ -43,24 +62,47 @@ __all__ = [
     "save",
     "to_text",
 ]
-from onnxtext import proto as proto  # noqa: E402  (exposed as onnxtext.proto)
 
-check_model = check
-"""An alias of :func:`check`."""
-
-if TYPE_CHECKING:
-    from onnxtext.evaluate import Evaluator
-    from onnxtext.serialization import register_onnx_serializer
-
-# Imported on first use: the evaluator's kernels take a while to load, and parsing needs none of them.
-_LAZY = {"Evaluator": "onnxtext.evaluate", "register_onnx_serializer": "onnxtext.serialization"}
+# public name → (module, attribute); check_model is an alias of check.
+_LAZY: dict[str, tuple[str, str]] = {
+    "check": ("onnxtext.analysis.check", "check"),
+    "check_model": ("onnxtext.analysis.check", "check"),
+    "Diagnostic": ("onnxtext.diagnostics", "Diagnostic"),
+    "OnnxTextError": ("onnxtext.diagnostics", "OnnxTextError"),
+    "ParseError": ("onnxtext.diagnostics", "ParseError"),
+    "Severity": ("onnxtext.diagnostics", "Severity"),
+    "Document": ("onnxtext.document", "Document"),
+    "parse_document": ("onnxtext.document", "parse_document"),
+    "parse_function": ("onnxtext.document", "parse_function"),
+    "parse_graph": ("onnxtext.document", "parse_graph"),
+    "parse_model": ("onnxtext.document", "parse_model"),
+    "parse_node": ("onnxtext.document", "parse_node"),
+    "parse_nodes": ("onnxtext.document", "parse_nodes"),
+    "NotRepresentable": ("onnxtext.syntax.format", "NotRepresentable"),
+    "format_text": ("onnxtext.syntax.format", "format_text"),
+    "to_text": ("onnxtext.syntax.format", "to_text"),
+    "load": ("onnxtext.io", "load"),
+    "save": ("onnxtext.io", "save"),
+    "Position": ("onnxtext.syntax.span", "Position"),
+    "Range": ("onnxtext.syntax.span", "Range"),
+    "SourceFile": ("onnxtext.syntax.span", "SourceFile"),
+    "Span": ("onnxtext.syntax.span", "Span"),
+    # the evaluator's kernels take a while to load, and parsing needs none of them
+    "Evaluator": ("onnxtext.evaluate", "Evaluator"),
+    "register_onnx_serializer": ("onnxtext.serialization", "register_onnx_serializer"),
+}
 
 
 def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
+    if name == "proto":  # exposed as onnxtext.proto
+        return importlib.import_module("onnxtext.proto")
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'onnxtext' has no attribute {name!r}")
+    value = getattr(importlib.import_module(where[0]), where[1])
+    globals()[name] = value  # later lookups are plain module attributes
+    return value
 
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'onnxtext' has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__) | {"proto"})

@@ -1,8 +1,6 @@
+"""The one place the version is written: hatchling reads it for the wheel (``[tool.hatch.version]``),
+so ``onnxtext --version`` needs no ``importlib.metadata`` lookup at start-up."""
+
 from __future__ import annotations
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("onnxtext")
-except PackageNotFoundError:  # running from a source checkout without installation
-    __version__ = "0.1.0+source"
+__version__ = "0.1.0"

@@ -17,6 +17,7 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
+from onnxtext.lowering.direct import direct_model
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
 from onnxtext.syntax.query import node_at
@@ -196,7 +197,16 @@ def parse_model(text: str, path: str = "<text>", *, strict: bool = False) -> Mod
     """Parse a model text; raises :class:`ParseError` listing every problem.
 
     Warnings (tensor literals stored as written, as onnx.parser stores them) do not
-    raise unless ``strict``; the same holds for every ``parse_*`` function."""
+    raise unless ``strict``; the same holds for every ``parse_*`` function.
+
+    No tree or source map is kept, so a text of the common subset is read by the fast
+    path (:func:`onnxtext.lowering.direct.direct_model`, which takes no text with a
+    problem, warnings included); anything else by the reference path.
+    """
+    with collector_paused():
+        fast = direct_model(text)
+    if fast is not None:
+        return fast
     result: ModelProto = _typed("model", text, path, strict)
     return result
 

@@ -16,8 +16,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from onnxtext.document import parse_model
-from onnxtext.syntax.format import to_text
 from onnxtext.proto import ModelProto, as_own
 
 __all__ = [
@@ -105,6 +103,8 @@ def load(path: PathLike, *, binary: bool | None = None) -> ModelProto:
     if binary:
         return load_bytes(read_bytes(path))
     name = "<stdin>" if str(path) == STDIO else str(path)
+    from onnxtext.document import parse_model  # imported on use: the parser is not needed for binary files
+
     return parse_model(read_text(path), path=name)
 
 
@@ -124,6 +124,8 @@ def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
     """
     if binary is None:
         binary = is_binary_path(path)
+    from onnxtext.syntax.format import to_text
+
     data: bytes | str = model_bytes(model) if binary else to_text(as_own(model, ModelProto))
     write_atomic(path, data)
 

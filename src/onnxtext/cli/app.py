@@ -20,8 +20,6 @@ from google.protobuf.message import DecodeError
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
-from onnxtext.document import parse_document
-from onnxtext.syntax.format import NotRepresentable, check_printable, format_text, to_text
 from onnxtext.io import STDIO, control_bytes, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 
@@ -114,6 +112,15 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
+    from onnxtext._gc import collector_paused
+    from onnxtext.lowering.direct import direct_model
+
+    with collector_paused():
+        fast = direct_model(text)  # a text it takes has nothing to report
+    if fast is not None:
+        return fast
+    from onnxtext.document import parse_document  # the reference path: Lark, the tree, diagnostics
+
     doc = parse_document(text, "model", _display(path))
     failed = report.failed
     report.diagnostics(doc.diagnostics)
@@ -170,6 +177,8 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
 def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:
     """False (reported) if a string field of a binary model holds bytes that are not UTF-8:
     names, operators and domains are text to every command."""
+    from onnxtext.syntax.format import NotRepresentable, check_printable
+
     try:
         check_printable(model, unknown_fields=False)
     except NotRepresentable as exc:
@@ -179,6 +188,8 @@ def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) 
 
 
 def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
+    from onnxtext.syntax.format import NotRepresentable, to_text
+
     try:
         return to_text(model)
     except NotRepresentable as exc:
@@ -412,6 +423,8 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
 
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → canonical text, in place (or checked, or shown as a diff)."""
+    from onnxtext.syntax.format import format_text
+
     write = not (args.check or args.diff)
     changed = 0
     for path in args.files:
@@ -458,6 +471,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import summarize
     from onnxtext.cli.run_inputs import InputError, build_feeds
+    from onnxtext.document import parse_document
 
     binary = args.model == STDIO or is_binary_path(args.model)
     doc = None

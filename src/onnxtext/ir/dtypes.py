@@ -436,6 +436,24 @@ def round_to_format(
 
 
 _FLT_MAX = float(np.finfo(np.float32).max)
+_FLT_MIN = 2.0**-126  # the smallest normal float32
+# Halfway between two float32 values: where float32 is normal (24 significant bits of
+# float64's 53), the 29 bits float32 drops are exactly 1000...0.
+_DROPPED = 0x1FFFFFFF
+_HALFWAY = 0x10000000
+
+
+def float32_once(d: npt.NDArray[np.float64]) -> npt.NDArray[np.uint32] | None:
+    """The float32 bits nearest to each value, when rounding the float64 gives what rounding
+    its decimal would: every value zero or in float32's normal range, none halfway between
+    two float32 values. None otherwise (then :func:`round_to_format` with the text's sticky
+    bits decides). Few numpy operations: this is the path of every small float tensor."""
+    ad = np.abs(d)
+    if not bool(((ad < _FLT_MAX) & ((ad >= _FLT_MIN) | (ad == 0))).all()):
+        return None
+    if bool(((d.view(np.uint64) & _DROPPED) == _HALFWAY).any()):
+        return None
+    return d.astype(np.float32).view(np.uint32)
 
 
 def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
@@ -450,11 +468,16 @@ def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
         if not bool((np.abs(d) < _FLT_MAX).all()):
             return None
     f = d.astype(np.float32)
-    back = f.astype(np.float64)
-    exact = back == d
-    # Halfway between f and its neighbour on d's side? Both differences are exact (Sterbenz).
-    other = np.nextafter(f, np.where(d > back, np.float32(np.inf), np.float32(-np.inf))).astype(np.float64)
-    tie = ~exact & ((d - back) == (other - d))
+    exact = f.astype(np.float64) == d
+    tie = (d.view(np.uint64) & _DROPPED) == _HALFWAY
+    tiny = np.abs(d) < _FLT_MIN
+    if tiny.any():  # float32's subnormals are coarser: compare with the neighbour on d's side
+        sub = np.flatnonzero(tiny & ~exact)
+        ds = d[sub]
+        back = f[sub].astype(np.float64)
+        other = np.nextafter(f[sub], np.where(ds > back, np.float32(np.inf), np.float32(-np.inf))).astype(np.float64)
+        tie[tiny] = False
+        tie[sub] = (ds - back) == (other - ds)  # both differences are exact (Sterbenz)
     none = np.zeros(shape, dtype=bool)
     return RoundedBits(f.view(np.uint32).astype(np.int64).reshape(shape), exact.reshape(shape), tie.reshape(shape), none, none)
 

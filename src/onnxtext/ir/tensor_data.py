@@ -37,10 +37,12 @@ from typing import Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
+import orjson
 
-from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float_format, round_to_format
+from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_once, float_format, round_to_format
 from onnxtext.ir.literal_checks import AS_GIVEN_NOTE, store_as_given
 from onnxtext.proto import TensorProto
+from onnxtext.weights.wire import encode_varint
 
 __all__ = [
     "LiteralError",
@@ -50,6 +52,7 @@ __all__ = [
     "encode_values",
     "encode_number_text",
     "decode_literals",
+    "number_text",
     "literal_kind",
     "format_float32",
     "parse_float32",
@@ -484,34 +487,25 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
         return
     field = dtype.field
     if code in (1, 14):
-        bits = arr.astype(np.uint32)
-        if _signaling_nans(bits):
-            tensor.MergeFromString(_packed_float_data(bits))  # a Python float would quiet them
-            return
-        tensor.float_data.extend(bits.view(np.float32).astype(np.float64).tolist())
+        # packed bytes: one step in C, and every bit pattern kept (a Python float would quiet a signaling NaN)
+        _set_packed(tensor, "float_data", np.asarray(arr, dtype=np.uint32).astype("<u4").tobytes())
     elif code in (11, 15):
-        tensor.double_data.extend(arr.tolist())
+        _set_packed(tensor, "double_data", np.asarray(arr, dtype="<f8").tobytes())
     elif dtype.is_packed and dtype.bits in (2, 4):
         tensor.int32_data.extend(_pack(_codes_for_storage(dtype, arr), dtype.bits).astype(np.int64).tolist())
     else:
         getattr(tensor, field).extend(arr.tolist())
 
 
-def _signaling_nans(bits: npt.NDArray[np.uint32]) -> bool:
-    """True if some float32 bit pattern is a signaling NaN (all-ones exponent, quiet bit clear, payload)."""
-    return bool(np.any(((bits & 0x7FC00000) == 0x7F800000) & ((bits & 0x003FFFFF) != 0)))
+def _set_packed(tensor: TensorProto, field: str, data: bytes) -> None:
+    """Fill the empty repeated float/double ``field`` from its little-endian bytes in one
+    step, as the packed wire form protobuf parses in C (a Python float per value costs 30x)."""
+    tensor.MergeFromString(_PACKED_TAGS[field] + encode_varint(len(data)) + data)
 
 
-def _packed_float_data(bits: npt.NDArray[np.uint32]) -> bytes:
-    """``float_data`` (field 4, packed fixed32) on the wire: the bits exactly as they are."""
-    payload = bits.astype("<u4").tobytes()
-    n, length = len(payload), bytearray()
-    while True:
-        byte, n = n & 0x7F, n >> 7
-        length.append(byte | (0x80 if n else 0))
-        if not n:
-            break
-    return b"\x22" + bytes(length) + payload
+_PACKED_TAGS = {
+    name: encode_varint(TensorProto.DESCRIPTOR.fields_by_name[name].number << 3 | 2) for name in ("float_data", "double_data")
+}
 
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
@@ -633,6 +627,11 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
     """
     if not body.strip(" \t\r\n"):
         return encode_values(tensor, dtype, [], raw=raw)
+    fast = _json_numbers(tensor, dtype, body)
+    if fast is not None:
+        _clear(tensor)
+        _store(tensor, dtype, fast, raw)
+        return []
     items = body.split(",")
     scan = _scan_body(body) if dtype.kind != "string" else None
     if scan is None:
@@ -666,6 +665,54 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
         _store(tensor, dtype, arr, raw)
         return errors
     return store_as_given(tensor, dtype, [_split_literal(s) for s in items], errors, raw=raw, encode=encode_values)
+
+
+# What JSON reads besides numbers (objects, arrays, strings, true, false, null) starts
+# with one of these; a body without them is numbers only, if orjson accepts it.
+_NOT_NUMBERS = ("{", "[", '"', "t", "f", "n")
+# JSON reads the integer "-0" as 0; float and double keep its sign.
+_NEGATIVE_ZERO = ("-0,", "-0 ", "-0\t", "-0\r", "-0\n")
+
+
+def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | None:
+    """The values of a body of plain decimal numbers, read by orjson (C) into the array
+    :func:`_encode_numbers` gives; None for anything else or anything it would report.
+
+    JSON's numbers are a subset of the text's (no hex, nan, inf, ``+1``, ``1.``, leading
+    zeros), read correctly rounded to float64. Only float, double and the integer types
+    take this path, and only when every value is valid and the count matches the shape:
+    the exact path handles (and reports) the rest. Float32 values that land halfway
+    between two float32 values as float64s (where rounding twice could differ from
+    rounding the decimal once) or beyond float32's range also go the exact way.
+    """
+    code = dtype.code
+    if code not in (1, 11) and dtype.kind not in ("int", "uint"):
+        return None
+    if any(c in body for c in _NOT_NUMBERS):
+        return None
+    try:
+        values = orjson.loads("[" + body + "]")
+        if _count_error(tensor, dtype, len(values)) is not None:
+            return None
+    except (orjson.JSONDecodeError, NotRepresentable):
+        return None
+    if dtype.kind in ("int", "uint"):
+        try:
+            ints = np.array(values)
+        except OverflowError:  # beyond both int64 and uint64 together
+            return None
+        if ints.dtype != np.int64:  # a float among them, or beyond int64 (a uint64 above 2**63)
+            return None
+        lo, hi = _int_range(dtype)
+        if ints.size and (int(ints.min()) < lo or int(ints.max()) > hi):
+            return None
+        return ints.astype(np.uint64) if code == 13 else ints
+    d = np.array(values, dtype=np.float64)
+    if not d.all() and (any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")):
+        return None  # a zero, and one may be "-0" (searched only then: "-0" starts many numbers)
+    if code == 11:
+        return d
+    return float32_once(d)  # None for a midpoint, a subnormal or beyond float32's range
 
 
 def _byte_table(chars: str) -> npt.NDArray[np.bool_]:
@@ -1110,6 +1157,8 @@ def _literal_table(code: int) -> np.ndarray:
 
 
 def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
+    if bits.size and not ((bits & 0x7F800000) == 0x7F800000).any():  # no NaN or infinity: all through orjson
+        return _shortest_float32(bits.astype(np.uint32).view(np.float32))
     b = bits.astype(np.int64)
     n = b.size
     out = np.empty(n, dtype=object)
@@ -1130,10 +1179,84 @@ def _format_float32(bits: npt.NDArray[np.uint32]) -> list[str]:
     out[zero] = np.where(negative[zero], "-0.0", "0.0")
     fin = ~(is_nan | is_inf | zero)
     if fin.any():
-        x = b[fin].astype(np.uint32).view(np.float32).astype(np.float64)
-        lo, hi, even = _intervals(23, 127, mag[fin])
-        out[fin] = _format_codes(x, even, lo, hi)
+        out[fin] = _shortest_float32(b[fin].astype(np.uint32).view(np.float32))
     return out.tolist()  # type: ignore[no-any-return]
+
+
+def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
+    """The shortest texts of finite float32 values that read back to them.
+
+    orjson (C) gives the digits (shortest, nearest to the value, as our own vectorised
+    search does: checked value for value in the tests); its layout is the tensors' style
+    for magnitudes in [1e-4, 1e13); the rest come from our own vectorised search.
+    """
+    texts = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
+    odd = _laid_out_again(x)
+    if odd.size:
+        for i, text in zip(odd.tolist(), _general_float32(x[odd])):
+            texts[i] = text
+    return texts
+
+
+def _general_float32(x: npt.NDArray[np.float32]) -> list[str]:
+    """Our own vectorised shortest search (the other float types' path), for the values
+    orjson lays out otherwise (few, or a whole tensor of tiny values)."""
+    mag = x.view(np.uint32).astype(np.int64) & 0x7FFFFFFF
+    lo, hi, even = _intervals(23, 127, mag)
+    return list(_format_codes(x.astype(np.float64), even, lo, hi))
+
+
+def _laid_out_again(x: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
+    """Which values orjson may lay out otherwise than the tensors' style (exponent form,
+    or ``0.0000…``). Generous bounds: a value just below a power of ten may print as it."""
+    ax = np.abs(x)
+    return np.flatnonzero(((ax < np.float32(2e-4)) & (ax > 0)) | (ax >= np.float32(5e12)))
+
+
+def _float32_text(x: npt.NDArray[np.float32]) -> str:
+    """``", ".join(_shortest_float32(x))`` made as one string: no list of a million texts."""
+    odd = _laid_out_again(x)
+    if odd.size > x.size // 16:  # many tiny or huge values: patching the text item by item costs more
+        return ", ".join(_shortest_float32(x))
+    data = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1]
+    if odd.size:
+        commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord(","))
+        starts = np.concatenate(([0], commas + 1))[odd].tolist()
+        ends = np.append(commas, len(data))[odd].tolist()
+        pieces = []
+        at = 0
+        for start, end, text in zip(starts, ends, _general_float32(x[odd])):
+            pieces += [data[at:start], text.encode("ascii")]
+            at = end
+        pieces.append(data[at:])
+        data = b"".join(pieces)
+    return data.replace(b",", b", ").decode("ascii")
+
+
+def number_text(tensor: TensorProto, dtype: DType) -> tuple[str, bool] | None:
+    """``", ".join(decode_literals(tensor, dtype).values)`` and its ``raw``, for a float
+    tensor without NaN or infinity, made in C as one string; None for any other tensor
+    (then :func:`decode_literals`). Raises :class:`NotRepresentable` as it does."""
+    if dtype.code != 1:
+        return None
+    arr, raw = _storage(tensor, dtype)
+    bits = np.asarray(arr, dtype=np.uint32)
+    if not bits.size or bool(((bits & 0x7F800000) == 0x7F800000).any()):
+        return None
+    return _float32_text(bits.view(np.float32)), raw
+
+
+def _layout(sign: str, digits: str, exp10: int) -> str:
+    """Shortest significant ``digits`` (no leading or trailing zeros) times 10**``exp10``
+    in the tensors' style: positional for exponents -4 to 15, else ``d.ddde±XX``."""
+    q = exp10 - (len(digits) - 1)
+    if not -4 <= exp10 < 16:
+        return f"{sign}{digits[0]}{'.' + digits[1:] if len(digits) > 1 else ''}e{exp10:+03d}"
+    if q >= 0:
+        return f"{sign}{digits}{'0' * q}.0"
+    if exp10 >= 0:
+        return f"{sign}{digits[: exp10 + 1]}.{digits[exp10 + 1:]}"
+    return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
 
 
 def format_float32(value: float) -> str:
@@ -1147,16 +1270,7 @@ def format_float32(value: float) -> str:
         return _format_float32(np.array([f], dtype=np.float32).view(np.uint32))[0]
     mantissa, _, exp_text = np.format_float_scientific(f, unique=True, trim="-").partition("e")
     sign = "-" if mantissa.startswith("-") else ""
-    digits = mantissa.lstrip("-").replace(".", "")
-    exp10 = int(exp_text)
-    q = exp10 - (len(digits) - 1)
-    if not -4 <= exp10 < 16:
-        return f"{sign}{digits[0]}{'.' + digits[1:] if len(digits) > 1 else ''}e{exp10:+03d}"
-    if q >= 0:
-        return f"{sign}{digits}{'0' * q}.0"
-    if exp10 >= 0:
-        return f"{sign}{digits[: exp10 + 1]}.{digits[exp10 + 1:]}"
-    return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
+    return _layout(sign, mantissa.lstrip("-").replace(".", ""), int(exp_text))
 
 
 _FLT_MAX = float(np.finfo(np.float32).max)

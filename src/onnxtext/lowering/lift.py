@@ -32,7 +32,7 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.printer import quote
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, decode_literals, element_count, format_float32
+from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
 
 __all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
@@ -302,8 +302,9 @@ class Lifter:
             if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
                 handled |= {"external_data", "data_location"}
         else:
+            fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
             try:
-                lits = decode_literals(t, dt)
+                lits = TensorLiterals([], fast[1]) if fast is not None else decode_literals(t, dt)
             except NotRepresentable as exc:  # say which tensor
                 raise NotRepresentable(f"{where or 'the tensor'}: {exc}", exc.index) from None
             if dt.kind == "string":
@@ -313,7 +314,7 @@ class Lifter:
                 body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
                 # Numbers (and nan/inf) print as one body: no AST object per element.
-                body = A.NumberBody(S, ", ".join(lits.values))  # type: ignore[arg-type]
+                body = A.NumberBody(S, fast[0] if fast is not None else ", ".join(lits.values))  # type: ignore[arg-type]
             handled |= {dt.field, "raw_data"}
             if lits.raw != (self.raw_tensors and dt.kind != "string"):
                 entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))

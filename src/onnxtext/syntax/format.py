@@ -8,7 +8,6 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import ParseError
 from onnxtext.lowering.lift import Lifter, NotRepresentable
-from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.printer import print_ast
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
@@ -99,6 +98,8 @@ def _path(entry: tuple[Any, Any, str]) -> str:
 def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
     """Reformat a text in the canonical style without going through protobuf; comments are kept."""
     with collector_paused():
+        from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
+
         result = parse_text(text, kind, path)
     if not result.ok or result.tree is None:
         raise ParseError(result.diagnostics)

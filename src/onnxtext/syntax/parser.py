@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import os
 import re
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.syntax.lexer import KEYWORDS, Comment, LexError, Tok, tokenize, unescape_string
 from onnxtext.syntax.span import SourceFile, Span
 
-__all__ = ["ParseResult", "parse_text", "ENTRY_POINTS", "grammar_path", "grammar_text"]
+__all__ = ["ParseResult", "parse_text", "ENTRY_POINTS", "grammar_path", "grammar_text", "table_cache_path"]
 
 ENTRY_POINTS = ("model", "graph", "function", "node", "node_list")
 MAX_ERRORS = 25
@@ -50,6 +52,33 @@ def grammar_path() -> Path:
 
 def grammar_text() -> str:
     return grammar_path().read_text(encoding="utf-8")
+
+
+def table_cache_path() -> Path | None:
+    """Where Lark keeps the analysed LALR table between runs, or None to build it every time.
+
+    A per-user cache directory (``$ONNXTEXT_TABLE_CACHE``, else ``$XDG_CACHE_HOME/onnxtext``,
+    else ``~/.cache/onnxtext``), so it works from a read-only site-packages and on a fresh
+    install (the first parse writes it). Lark stores the grammar's and the options' hash in
+    the file and rebuilds when they differ, and falls back to building when the file is
+    unreadable or torn (two processes writing at once), so the cache can only save time.
+    ``ONNXTEXT_TABLE_CACHE=""`` turns it off.
+    """
+    configured = os.environ.get("ONNXTEXT_TABLE_CACHE")
+    if configured == "":
+        return None
+    if configured is not None:
+        folder = Path(configured)
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = Path(base) / "onnxtext"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:  # a read-only or missing home: build the table each time
+        return None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return None
+    return folder / f"lalr-lark{lark.__version__}-py{sys.version_info[0]}{sys.version_info[1]}.pickle"
 
 
 @dataclass
@@ -571,8 +600,10 @@ class _Parser:
 
     def __init__(self) -> None:
         self.builder = _Builder()
+        cache = table_cache_path()
         self.lark = lark.Lark(
             grammar_text(),
+            cache=str(cache) if cache is not None else False,
             parser="lalr",
             lexer=_NoLexer,
             start=list(ENTRY_POINTS),

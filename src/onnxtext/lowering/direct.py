@@ -1,0 +1,549 @@
+"""Text → protobuf in one pass, for the common subset of the language (the parse fast path).
+
+A model text made of what exported models mostly are (a header of the usual keys, one
+graph of typed inputs and outputs, initializers with number lists, nodes with number,
+string, list, tensor and subgraph attributes, and model-local functions) is read here by recursive descent over the token
+strings of one ``findall`` scan, writing the protobuf messages directly: no token
+objects, no tree, no spans, no source map.
+
+The Lark grammar and :mod:`onnxtext.lowering.lower` stay the definition of the
+language: :func:`direct_model` gives up (returns None) on anything it does not know, on
+anything the reference path would report (errors and warnings alike: an out-of-range
+number, a count mismatch, an unknown type name) and on any syntax error, and the caller
+then takes the reference path, which gives the located diagnostics.
+``tests/test_direct_parse.py`` checks that both paths give byte-identical protobufs on
+every corpus text.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from onnxtext.ir.dtypes import BY_NAME
+from onnxtext.ir.tensor_data import encode_number_text, parse_float32
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
+
+__all__ = ["direct_model"]
+
+# One token per match, whitespace and comments skipped before it. The tokens are the
+# lexer's (syntax/lexer.py): where two of its alternatives can match at one offset they
+# keep its order (a number list before `{`, hex before decimal, `=>` before `=`), the
+# others come most frequent first. Texts are ASCII here, so a word ends where
+# [A-Za-z0-9_] does. Anything else is one character the parser below never accepts; the
+# end of the text (after any whitespace or comment) is the empty token.
+_TOKENS = re.compile(
+    r"""[ \t\r\n\f\v]*(?:\#[^\n]*[ \t\r\n\f\v]*)*
+    ( [A-Za-z_][A-Za-z0-9_]*
+    | =>|@\{|[<>()\[\],:=.?@}]
+    | 0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b
+    | \{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\} | \{
+    | "(?:[^"\\]|\\.)*"
+    | \Z | . )""",
+    re.VERBOSE | re.DOTALL,
+)
+_INT = re.compile(r"-?[0-9]+\Z")  # int() reads leading zeros as the reference path does
+_FLOAT = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?\Z")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+# Contextual keywords: a type such as seq(...) is left to the reference path.
+_TYPE_KEYWORDS = frozenset(("seq", "map", "optional", "sparse_tensor", "opaque"))
+_INT64 = (-(2**63), 2**63 - 1)
+# Element types whose number lists the fast path stores (encode_number_text's orjson path
+# or its exact path, both without diagnostics); the rest go the reference way.
+_TENSOR_TYPES = frozenset(("float", "double", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+_NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
+_MODEL_INTS = frozenset(("ir_version", "model_version"))
+_MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
+_FUNCTION_STRINGS = frozenset(("domain", "doc_string", "overload"))
+# Attribute type annotations the fast path reads (`name: float = 1`, `name: ints = []`).
+_ANNOTATIONS = {
+    "float": AttributeProto.FLOAT,
+    "int": AttributeProto.INT,
+    "string": AttributeProto.STRING,
+    "floats": AttributeProto.FLOATS,
+    "ints": AttributeProto.INTS,
+    "strings": AttributeProto.STRINGS,
+}
+
+
+class _Unsupported(Exception):
+    """Raised inside the fast path for anything it leaves to the reference path."""
+
+
+def direct_model(text: str) -> ModelProto | None:
+    """The protobuf of a model text, or None when the reference path must read it.
+
+    None means "not handled here", never "invalid": the caller parses the text with
+    :func:`onnxtext.document.parse_document`, which reports what is wrong, if anything.
+    """
+    if not text.isascii():  # non-ASCII names are lexical errors, strings may need checks
+        return None
+    tokens = _TOKENS.findall(text)  # ends with "" (the end)
+    try:
+        return _Reader(tokens).model()
+    except (_Unsupported, RecursionError):  # deep nesting: the reference path says what it says
+        return None
+
+
+def _int(tok: str, lo: int = _INT64[0], hi: int = _INT64[1]) -> int:
+    if _INT.match(tok) is None:
+        raise _Unsupported
+    value = int(tok)
+    if not lo <= value <= hi:
+        raise _Unsupported
+    return value
+
+
+def _float(tok: str) -> float:
+    if _FLOAT.match(tok) is None:
+        raise _Unsupported
+    value = parse_float32(tok)
+    if math.isinf(value):  # out of float32's range: reported by the reference path
+        raise _Unsupported
+    return value
+
+
+def _string(tok: str) -> str:
+    # A lone '"' is a string left open; escapes are unescaped (and checked) by the reference path.
+    if len(tok) < 2 or tok[0] != '"' or "\\" in tok:
+        raise _Unsupported
+    return tok[1:-1]
+
+
+class _Reader:
+    """Recursive descent over the token strings; ``self.i`` is the next token."""
+
+    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes")
+
+    def __init__(self, toks: list[str]) -> None:
+        self.toks = toks
+        self.i = 0
+        self.node_domain_unset = False  # the header's `node_domain: unset`
+        self.raw_tensors = False  # the header's `tensor_encoding: raw`
+        self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
+
+    def expect(self, tok: str) -> None:
+        if self.toks[self.i] != tok:
+            raise _Unsupported
+        self.i += 1
+
+    def ident(self) -> str:
+        tok = self.toks[self.i]
+        if tok[:1] not in _IDENT_START:
+            raise _Unsupported
+        self.i += 1
+        return tok
+
+    # ------------------------------------------------------------ model
+    def model(self) -> ModelProto:
+        proto = ModelProto()
+        if self.toks[self.i] == "<":
+            self.header(proto, _MODEL_INTS, _MODEL_STRINGS, defaults=True)
+        self.graph(proto.graph)
+        while self.toks[self.i] != "":
+            self.function(proto.functions.add())
+        return proto
+
+    def header(self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool) -> None:
+        """``< key: value, ... >`` of a model or function; ``defaults``: the file-wide keys too."""
+        self.expect("<")
+        toks = self.toks
+        while toks[self.i] != ">":
+            key = self.ident()
+            self.expect(":")
+            if key in ints:
+                setattr(proto, key, _int(toks[self.i]))
+                self.i += 1
+            elif key in strings:
+                setattr(proto, key, _string(toks[self.i]))
+                self.i += 1
+            elif key == "opset_import":
+                self.opsets(proto)
+            elif not defaults:
+                raise _Unsupported
+            elif key == "node_domain" and toks[self.i] in ("unset", "set"):
+                self.node_domain_unset = toks[self.i] == "unset"
+                self.i += 1
+            elif key == "tensor_encoding" and toks[self.i] in ("raw", "typed"):
+                self.raw_tensors = toks[self.i] == "raw"
+                self.i += 1
+            else:
+                raise _Unsupported
+            self.comma_before(">")
+        self.i += 1
+
+    def opsets(self, proto: ModelProto | FunctionProto) -> None:
+        toks = self.toks
+        self.expect("[")
+        while toks[self.i] != "]":
+            entry = proto.opset_import.add()
+            if toks[self.i] == "{":  # `{version: 7}`: the fields by name (a domain left unset)
+                self.i += 1
+                while toks[self.i] != "}":
+                    key = self.ident()
+                    self.expect(":")
+                    if key == "domain":
+                        entry.domain = _string(toks[self.i])
+                    elif key == "version":
+                        entry.version = _int(toks[self.i])
+                    else:
+                        raise _Unsupported
+                    self.i += 1
+                    self.comma_before("}")
+                self.i += 1
+            else:
+                entry.domain = _string(toks[self.i])
+                self.i += 1
+                self.expect(":")
+                entry.version = _int(toks[self.i])
+                self.i += 1
+            self.comma_before("]")
+        self.i += 1
+
+    def comma_before(self, close: str) -> None:
+        """Past the ``,`` after an entry of a list that may end with one (the next token is then ``close``)."""
+        tok = self.toks[self.i]
+        if tok == ",":
+            self.i += 1
+        elif tok != close:
+            raise _Unsupported
+
+    # ------------------------------------------------------------ function
+    def function(self, proto: FunctionProto) -> None:
+        toks = self.toks
+        if toks[self.i] == "<":
+            self.header(proto, frozenset(), _FUNCTION_STRINGS, defaults=False)
+        proto.name = self.ident()
+        if toks[self.i] == "<":
+            self.i += 1
+            if toks[self.i] == ">":
+                self.i += 1
+            else:
+                while True:
+                    if toks[self.i + 1] in (",", ">"):  # a name: an attribute without a default
+                        proto.attribute.append(self.ident())
+                    else:
+                        self.attribute(proto.attribute_proto.add())
+                    if self.after_item(">"):
+                        break
+        self.expect("(")
+        self.parameters(proto, proto.input)
+        self.expect("=>")
+        self.expect("(")
+        self.parameters(proto, proto.output)
+        if toks[self.i] == "<":
+            self.i += 1
+            self.value_infos(proto.value_info, ">")
+        self.expect("{")
+        while toks[self.i] != "}":
+            self.node(proto.node.add())
+        self.i += 1
+
+    def parameters(self, proto: FunctionProto, names: list[str]) -> None:
+        """A function's inputs or outputs up to and past ``)``: names, typed ones in value_info too."""
+        if self.toks[self.i] == ")":
+            self.i += 1
+            return
+        while True:
+            vi = ValueInfoProto()
+            self.value_info(vi)
+            names.append(vi.name)
+            if vi.HasField("type"):
+                proto.value_info.add().CopyFrom(vi)
+            if self.after_item(")"):
+                return
+
+    # ------------------------------------------------------------ graph
+    def graph(self, proto: GraphProto) -> None:
+        toks = self.toks
+        proto.name = self.value_name()
+        if toks[self.i] == "(":
+            self.i += 1
+            self.value_infos(proto.input, ")")
+        self.expect("=>")
+        self.expect("(")
+        self.value_infos(proto.output, ")")
+        if toks[self.i] == "<":
+            self.i += 1
+            self.initializers(proto)
+        self.expect("{")
+        while toks[self.i] != "}":
+            self.node(proto.node.add())
+        self.i += 1
+
+    def value_infos(self, container: object, close: str) -> None:
+        toks = self.toks
+        if toks[self.i] == close:
+            self.i += 1
+            return
+        while True:
+            self.value_info(container.add())  # type: ignore[attr-defined]
+            if self.after_item(close):
+                return
+
+    def value_info(self, vi: ValueInfoProto) -> None:
+        if self.toks[self.i][:1] == '"':  # a quoted name without a type
+            vi.name = self.value_name()
+            return
+        first = self.ident()
+        if first in _TYPE_KEYWORDS:
+            raise _Unsupported
+        after = self.toks[self.i]
+        if after == "[" or after[:1] in _IDENT_START or after[:1] == '"':  # a type, then the name
+            self.tensor_type(vi, first)
+            vi.name = self.value_name()
+        else:
+            vi.name = first
+
+    def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
+        dtype = BY_NAME.get(elem)
+        if dtype is None or elem in _TYPE_KEYWORDS:
+            raise _Unsupported
+        tt = vi.type.tensor_type
+        tt.elem_type = dtype.code
+        toks = self.toks
+        if toks[self.i] != "[":  # `float x` is a scalar: an empty shape
+            tt.shape.SetInParent()
+            return
+        self.i += 1
+        if toks[self.i] == "]":  # `float[] x`: no shape (any rank)
+            self.i += 1
+            return
+        shape = tt.shape
+        while True:
+            tok = toks[self.i]
+            dim = shape.dim.add()
+            if tok[:1] in _IDENT_START:
+                dim.dim_param = tok
+            elif tok != "?":
+                dim.dim_value = _int(tok, 0)
+            self.i += 1
+            if self.after_item("]"):
+                return
+
+    def initializers(self, graph: GraphProto) -> None:
+        toks = self.toks
+        if toks[self.i] == ">":
+            self.i += 1
+            return
+        while True:
+            elem = self.ident()
+            if toks[self.i] == "=" or toks[self.i] == "," or toks[self.i] == ">":  # a value info without a type
+                raise _Unsupported
+            vi = ValueInfoProto()
+            self.tensor_type(vi, elem)
+            name = self.value_name()
+            if toks[self.i] == "=":
+                self.i += 1
+                self.tensor(graph.initializer.add(), name, elem, vi)
+            else:
+                vi.name = name
+                graph.value_info.add().CopyFrom(vi)
+            if self.after_item(">"):
+                return
+
+    def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
+        body = self.toks[self.i]
+        if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
+            raise _Unsupported
+        self.i += 1
+        t.name = name
+        dtype = BY_NAME[elem]
+        t.data_type = dtype.code
+        for dim in vi.type.tensor_type.shape.dim:
+            if not dim.HasField("dim_value"):
+                raise _Unsupported
+            t.dims.append(dim.dim_value)
+        if encode_number_text(t, dtype, body[1:-1], raw=self.raw_tensors):
+            raise _Unsupported  # errors and warnings are the reference path's to report
+
+    # ------------------------------------------------------------ nodes
+    def node(self, proto: NodeProto) -> None:
+        toks = self.toks
+        if toks[self.i] == "[":  # a label: the node's name
+            self.i += 1
+            if toks[self.i] == "]":
+                proto.name = ""
+            else:
+                proto.name = self.value_name()
+                if toks[self.i] != "]":
+                    raise _Unsupported
+            self.i += 1
+        self.names(proto.output, "=")
+        op = self.ident()
+        domain = ""
+        while toks[self.i] == ".":
+            self.i += 1
+            domain = f"{domain}.{op}" if domain else op
+            op = self.ident()
+        if domain or not self.node_domain_unset:
+            proto.domain = domain
+        proto.op_type = op
+        if toks[self.i] == ":":
+            self.i += 1
+            proto.overload = self.ident()
+        before = toks[self.i] == "<"
+        if before:
+            self.attributes(proto)
+        self.expect("(")
+        if toks[self.i] == ")":
+            self.i += 1
+        else:
+            self.names(proto.input, ")")
+        after = toks[self.i]
+        if after == "<" and not before:  # the attributes written after the inputs
+            self.attributes(proto)
+            after = toks[self.i]
+        if after == "<" or after == "@{":  # attributes twice (an error), a property block
+            raise _Unsupported
+
+    def attributes(self, proto: NodeProto) -> None:
+        """``< name = value, ... >``; a list of plain values read before is copied, not read again."""
+        toks = self.toks
+        start = self.i + 1
+        try:
+            end = toks.index(">", start)
+        except ValueError:
+            raise _Unsupported from None
+        key = tuple(toks[start:end])
+        # Without a nested construct (subgraph, property block, typed list) the first '>' ends
+        # the list, and the same tokens always read as the same attributes.
+        plain = not ("(" in key or "<" in key or "{" in key or "@{" in key)
+        if plain:
+            known = self.known_attributes.get(key)
+            if known is not None:
+                proto.attribute.extend(known)
+                self.i = end + 1
+                return
+        self.i = start
+        while True:
+            self.attribute(proto.attribute.add())
+            if self.after_item(">"):
+                break
+        if plain and self.i == end + 1:
+            self.known_attributes[key] = list(proto.attribute)
+
+    def after_item(self, close: str) -> bool:
+        """Past the ``,`` or ``close`` after a list item; True at ``close`` (the end of the list)."""
+        tok = self.toks[self.i]
+        self.i += 1
+        if tok == close:
+            return True
+        if tok != ",":
+            raise _Unsupported
+        return False
+
+    def names(self, container: list[str], close: str) -> None:
+        """Value names separated by commas, up to and past ``close``."""
+        toks = self.toks
+        while True:
+            container.append(self.value_name())
+            if self.after_item(close):
+                return
+
+    def value_name(self) -> str:
+        """A name in a node's inputs or outputs: a word or a quoted name (``""`` for a missing optional value)."""
+        tok = self.toks[self.i]
+        self.i += 1
+        if tok[:1] in _IDENT_START:
+            return tok
+        return _string(tok)
+
+    def attribute(self, a: AttributeProto) -> None:
+        toks = self.toks
+        a.name = self.ident()
+        expected = 0
+        if toks[self.i] == ":":
+            self.i += 1
+            expected = _ANNOTATIONS.get(self.ident(), 0)
+            if not expected:  # tensor, graph, ... annotations: the reference path
+                raise _Unsupported
+            a.type = expected  # type: ignore[assignment]
+        self.expect("=")
+        tok = toks[self.i]
+        self.i += 1
+        if tok == "@":  # a reference to an attribute of the enclosing function
+            a.ref_attr_name = self.ident()
+        elif tok == "[":
+            items: list[str] = []
+            if toks[self.i] == "]" and expected:  # `name: ints = []`
+                self.i += 1
+            else:
+                while True:
+                    items.append(toks[self.i])
+                    self.i += 1
+                    if self.after_item("]"):
+                        break
+            self.attr_list(a, items, expected)
+        elif expected:
+            self.typed_single(a, tok, expected)
+        elif tok[:1] == '"':
+            a.type = AttributeProto.STRING
+            a.s = _string(tok).encode("ascii")
+        elif _INT.match(tok) is not None:
+            a.type = AttributeProto.INT
+            a.i = _int(tok)
+        elif tok in _TENSOR_TYPES and self.tensor_value_ahead():
+            a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`, `float c {0.5}`
+            vi = ValueInfoProto()
+            self.tensor_type(vi, tok)
+            name = ""
+            if toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"':
+                name = self.value_name()
+            unnamed = toks[self.i : self.i + 5] == _NAME_UNSET  # `"" @{name: unset}`: no name field at all
+            if unnamed:
+                self.i += 5
+            if toks[self.i] == "=":
+                self.i += 1
+            self.tensor(a.t, name, tok, vi)
+            if unnamed:
+                a.t.ClearField("name")
+        elif tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and toks[self.i] in ("(", "=>"):
+            a.type = AttributeProto.GRAPH  # a subgraph: `name (inputs) => (outputs) { nodes }`
+            self.i -= 1
+            self.graph(a.g)
+        else:
+            a.type = AttributeProto.FLOAT
+            a.f = _float(tok)
+
+    def tensor_value_ahead(self) -> bool:
+        """After an element type in an attribute value: a tensor follows (a shape, a body, or a name and then one)."""
+        nxt, then = self.toks[self.i], self.toks[self.i + 1]
+        if nxt == "[" or nxt[:1] == "{":
+            return True
+        return (nxt[:1] in _IDENT_START or nxt[:1] == '"') and (then == "=" or then[:1] == "{" or then == "@{")
+
+    @staticmethod
+    def typed_single(a: AttributeProto, tok: str, expected: int) -> None:
+        """One value for an annotated attribute; an int where a float is declared is read as a float."""
+        if expected == AttributeProto.FLOAT:
+            a.f = _float(tok) if _INT.match(tok) is None else _int_as_float(tok)
+        elif expected == AttributeProto.INT:
+            a.i = _int(tok)
+        elif expected == AttributeProto.STRING:
+            a.s = _string(tok).encode("ascii")
+        else:  # a list type given one value
+            raise _Unsupported
+
+    @staticmethod
+    def attr_list(a: AttributeProto, items: list[str], expected: int) -> None:
+        if expected and expected not in (AttributeProto.STRINGS, AttributeProto.INTS, AttributeProto.FLOATS):
+            raise _Unsupported  # a single-value type given a list
+        if not items:
+            if not expected:  # `[]` needs an annotation: the reference path says so
+                raise _Unsupported
+        elif expected == AttributeProto.STRINGS or (not expected and items[0][:1] == '"'):
+            a.type = AttributeProto.STRINGS
+            a.strings.extend([_string(s).encode("ascii") for s in items])
+        elif expected == AttributeProto.INTS or (not expected and all(_INT.match(s) is not None for s in items)):
+            a.type = AttributeProto.INTS
+            a.ints.extend([_int(s) for s in items])
+        else:
+            a.type = AttributeProto.FLOATS
+            a.floats.extend([_float(s) if _INT.match(s) is None else _int_as_float(s) for s in items])
+
+
+def _int_as_float(tok: str) -> float:
+    """An integer in a float list: as the reference path reads it (parse_float32 of its text)."""
+    _int(tok)  # hex and out-of-range integers go the reference way
+    return _float(tok)

@@ -1,0 +1,220 @@
+"""The parse fast path (lowering/direct.py) ≡ the reference path (Lark + lowering), byte for byte.
+
+On every corpus text the fast path either declines (None) or gives exactly the protobuf
+the reference path gives, and the reference path reports nothing for that text. Damaged
+texts (seeded single-character edits) must never get a protobuf the reference path does
+not give. Counts of texts the fast path takes are pinned from below, so these tests
+cannot pass by the fast path declining everything.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from onnxtext import parse_model
+from onnxtext.document import parse_document
+from onnxtext.lowering.direct import direct_model
+from onnxtext.proto import ModelProto
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+from bench_analysis import document_text  # noqa: E402
+from bench_parse_print import node_heavy, tensor_heavy  # noqa: E402
+from test_differential_texts import MODELS as DIFFERENTIAL_MODELS  # noqa: E402
+from test_golden import split_golden  # noqa: E402
+
+
+def _reference(text: str) -> bytes | None:
+    doc = parse_document(text)
+    return doc.proto.SerializeToString() if doc.ok and isinstance(doc.proto, ModelProto) else None
+
+
+def _same_or_declined(text: str) -> bool:
+    """True when the fast path took ``text`` (and agreed); fails the test on any disagreement."""
+    fast = direct_model(text)
+    if fast is None:
+        return False
+    doc = parse_document(text)
+    assert doc.diagnostics == [], "the fast path took a text the reference path reports on"
+    assert fast.SerializeToString() == doc.proto.SerializeToString()
+    return True
+
+
+def _corpus_texts() -> list[tuple[str, str]]:
+    texts = []
+    for path in sorted((ROOT / "tests" / "golden").glob("*.onnxtxt")) + sorted((ROOT / "examples").glob("*.onnxtxt")):
+        source, expected = split_golden(path.read_text(encoding="utf-8"))
+        texts.append((path.name, source))
+        if expected is not None:
+            texts.append((f"{path.name} (output)", expected))
+    texts += [(f"differential[{i}]", t) for i, t in enumerate(DIFFERENTIAL_MODELS)]
+    texts += [
+        ("bench node-heavy", node_heavy(200)),
+        ("bench tensor-heavy", tensor_heavy(500)),
+        ("bench analysis", document_text(25)),  # functions, typed attributes, @references, an If
+    ]
+    return texts
+
+
+CORPUS = _corpus_texts()
+
+
+def test_corpus_texts() -> None:
+    taken = [name for name, text in CORPUS if _same_or_declined(text)]
+    assert len(taken) >= 8, taken
+    assert {"bench node-heavy", "bench tensor-heavy", "bench analysis"} <= set(taken)
+
+
+def _lexer_tokens(text: str) -> list[str] | None:
+    from onnxtext.syntax.lexer import tokenize
+
+    errors: list[object] = []
+    values = [t.value for t in tokenize(text, [], errors)]  # type: ignore[arg-type]
+    return None if errors else values
+
+
+@pytest.mark.parametrize("name", [name for name, _ in CORPUS])
+def test_tokens_are_the_lexers(name: str) -> None:
+    """One findall splits every text as the lexer does (damaged texts too, where it lexes cleanly)."""
+    from onnxtext.lowering.direct import _TOKENS
+
+    text = dict(CORPUS)[name]
+    rng = random.Random(name)
+    for variant in [text, *_edits(text, rng, 20)]:
+        if not variant.isascii():
+            continue
+        expected = _lexer_tokens(variant)
+        if expected is not None:
+            tokens = _TOKENS.findall(variant)
+            while tokens and tokens[-1] == "":  # the end (one or two empty matches)
+                tokens.pop()
+            assert tokens == expected
+
+
+def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = node_heavy(20)
+    calls: list[str] = []
+    import onnxtext.document as document
+
+    real = document.parse_document
+    monkeypatch.setattr(document, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
+    model = parse_model(text)
+    assert calls == [] and len(model.graph.node) == 21
+    with pytest.raises(Exception, match="expected"):  # a damaged text: the reference path's located errors
+        parse_model(text.replace("Relu <", "Relu <<"))
+    assert calls == ["reference"]
+
+
+def _edits(text: str, rng: random.Random, count: int) -> list[str]:
+    pieces = ['"', "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", "=", ".", "@", "-", "1", "1.5", "x", "#", " ", "\\", "é"]
+    out = []
+    for _ in range(count):
+        at = rng.randrange(len(text))
+        kind = rng.random()
+        if kind < 0.4:
+            out.append(text[:at] + text[at + 1:])
+        elif kind < 0.8:
+            out.append(text[:at] + rng.choice(pieces) + text[at:])
+        else:
+            out.append(text[:at] + rng.choice(pieces) + text[at + 1:])
+    return out
+
+
+@pytest.mark.parametrize("name", [name for name, _ in CORPUS if not name.startswith("bench")][:40])
+def test_damaged_texts_agree(name: str) -> None:
+    text = dict(CORPUS)[name]
+    rng = random.Random(name)
+    for damaged in _edits(text, rng, 25):
+        fast = direct_model(damaged)
+        if fast is not None:
+            assert fast.SerializeToString() == _reference(damaged), repr(damaged)
+
+
+def test_damaged_bench_text_agrees() -> None:
+    text = node_heavy(6).replace("\n{\n", "\n   <float[2] w = {1.5, -2}, int64[2] s = {3, 4}>\n{\n", 1)
+    assert direct_model(text) is not None
+    rng = random.Random(15)
+    taken = 0
+    for damaged in _edits(text, rng, 400):
+        fast = direct_model(damaged)
+        if fast is not None:
+            taken += 1
+            assert fast.SerializeToString() == _reference(damaged), repr(damaged)
+    assert taken > 20  # many edits (inside names, numbers, comments) leave a valid text
+
+
+@pytest.mark.slow
+def test_printed_backend_suite() -> None:
+    onnx = pytest.importorskip("onnx")
+    from corpus.backend import all_model_paths
+
+    from onnxtext.syntax.format import NotRepresentable, to_text
+
+    taken = total = 0
+    for path in all_model_paths():
+        model = ModelProto.FromString(path.read_bytes())
+        texts = [onnx.printer.to_text(onnx.load(str(path), load_external_data=False))]
+        try:
+            texts.append(to_text(model))
+        except NotRepresentable:
+            pass
+        for text in texts:
+            total += 1
+            taken += _same_or_declined(text)
+    assert taken > 600, (taken, total)  # 697 of 4048 when written
+
+
+@pytest.mark.slow
+def test_printed_exporter_models() -> None:
+    from corpus.exporters import GENERATORS
+
+    from onnxtext.syntax.format import to_text
+
+    checked = taken = 0
+    for gen in GENERATORS.values():
+        if any(_missing(m) for m in gen.requires):
+            continue
+        model = ModelProto.FromString(gen.ensure().read_bytes())
+        taken += _same_or_declined(to_text(model))
+        checked += 1
+    if not checked:
+        pytest.skip("no exporter installed")
+    if checked == len(GENERATORS):  # every exporter installed: 9 of 18 taken when written
+        assert taken >= 9, taken
+
+
+def _missing(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is None
+
+
+def test_cli_parse_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxtext.document as document
+    from onnxtext.cli import main
+
+    source = tmp_path / "m.onnxtxt"
+    source.write_text(node_heavy(10), encoding="utf-8")
+    calls: list[str] = []
+    real = document.parse_document
+    monkeypatch.setattr(document, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
+    assert main(["parse", str(source), "-o", str(tmp_path / "m.onnx")]) == 0
+    assert calls == []
+    assert (tmp_path / "m.onnx").read_bytes() == _reference(node_heavy(10))
+    source.write_text(node_heavy(10).replace("x3 =", "x3 = ="), encoding="utf-8")  # damaged: reported as before
+    assert main(["parse", str(source), "-o", str(tmp_path / "m2.onnx")]) == 1
+    assert calls == ["reference"] and not (tmp_path / "m2.onnx").exists()
+
+
+def test_deep_nesting_is_left_to_the_reference_path() -> None:
+    text = '<ir_version: 8, opset_import: ["" : 18]>\nm (float c) => (float y) {\n   y = Relu (c)\n}\n'
+    assert direct_model(text) is not None
+    deep = "leaf () => (float z) { z = Relu (c) }"
+    for d in range(3000):
+        deep = f"g{d} () => (float y) {{ y = If (c) <then_branch = {deep}> }}"
+    nested = text.replace("y = Relu (c)", f"y = If (c) <then_branch = {deep}>")
+    assert direct_model(nested) is None  # RecursionError inside: declined, not raised
