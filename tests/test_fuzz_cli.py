@@ -92,8 +92,7 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
     for i in range(n_binaries):
         path = folder / f"b{i}.onnx"
         path.write_bytes(mutate_bytes(rng.choice(binaries), rng))
-        # check on mutated binaries: tests/check/test_mutations.py (the checker's own fuzz test)
-        cases += [["print", str(path)], ["print", str(path), "--weights", "digest"], ["print", str(path), "--weights", "external", "-o", str(folder / f"b{i}.onnxtxt")],
+        cases += [["check", str(path)], ["check", "--format", "json", str(path)], ["print", str(path)], ["print", str(path), "--weights", "digest"], ["print", str(path), "--weights", "external", "-o", str(folder / f"b{i}.onnxtxt")],
                   ["diff", str(path), reference], ["diff", "--unified", str(path), reference], ["run", str(path), "--max-memory", "256M"]]
     return cases
 
@@ -126,7 +125,7 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     escaped = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert escaped == [], escaped[:3]
-    assert len(cases) == 120 * 6 + 120 * 6
+    assert len(cases) == 120 * 6 + 120 * 8
 
 
 NAMES_A_FIELD = re.compile(r"^(the model\b|[a-z_]+(\[\d+\])?(/| |:))")

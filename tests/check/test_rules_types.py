@@ -165,3 +165,13 @@ def test_e704_inside_a_subgraph() -> None:
 def test_e704_not_after_the_nodes_own_type_error() -> None:
     text = g("  y = Add(a, b)", "float[2] a, int64[2] b", "int64[2] y")
     assert [d.code for d in diagnostics(text, "E7")] == ["E702"]
+
+
+def test_e703_conv_attribute_lengths_follow_the_input_rank() -> None:
+    text = g("  y = ConvTranspose <pads = [1, 1, 1]> (a, w)", "float[1, 2, 5, 5] a, float[2, 3, 3, 3] w", "float[] y")
+    diags = diagnostics(text, "E703")
+    assert len(diags) == 1 and "'pads' has 3 values, but input 0 has 2 spatial axes: ConvTranspose needs 4" in diags[0].message
+    pool = g("  y = MaxPool <kernel_shape = [2, 2], strides = [1]> (a)", "float[1, 2, 5, 5] a", "float[] y")
+    assert "'strides' has 1 values" in diagnostics(pool, "E703")[0].message
+    ok = g("  y = ConvTranspose <pads = [1, 1, 1, 1]> (a, w)", "float[1, 2, 5, 5] a, float[2, 3, 3, 3] w", "float[] y")
+    assert located(ok, "E7") == []

@@ -18,6 +18,7 @@ from onnxtext.io import is_binary_path, load_bytes, read_bytes
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.infer.engine import Inference
+from onnxtext.ir.text_fields import decode_text_fields, undecodable_text_fields
 from onnxtext.analysis.check.damage import damage_by_scope
 from onnxtext.syntax.parser import SYNTAX
 from onnxtext.analysis.check.rule import Rule
@@ -69,6 +70,12 @@ def check_proto(
     this model if the caller has it; otherwise the type rules (E7xx) compute it, once.
     """
     own = as_own(model, ModelProto)
+    undecodable: list[str] = []
+    if _doc is None:  # a text's names are always text; a binary's may be any bytes
+        undecodable = undecodable_text_fields(own)
+        if undecodable:  # the rules read names as text: check a copy, each bad byte a U+FFFD
+            own = _copy(own)
+            decode_text_fields(own)
     folder = Path(model_dir) if model_dir is not None else None
     if _doc is not None:
         repairs = [d.offset for d in _doc.diagnostics if d.code == SYNTAX]
@@ -77,11 +84,18 @@ def check_proto(
                            inference=inference, damage=damage)
     else:
         ctx = CheckContext(own, model_dir=folder, inference=inference)
+    ctx.undecodable = undecodable
     walk(ctx, [rule() for rule in select_rules(select, ignore)])
     diags = ctx.diagnostics
     if _doc is not None:
         diags.sort(key=lambda d: d.offset)
     return diags
+
+
+def _copy(model: ModelProto) -> ModelProto:
+    out = ModelProto()
+    out.CopyFrom(model)
+    return out
 
 
 def check(

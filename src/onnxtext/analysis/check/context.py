@@ -188,6 +188,8 @@ class CheckContext:
         self.damage: Mapping[str, Damage] = damage or {}
         """Per graph or function path, what statements damaged in the text hide (see ``damage.py``)."""
         self.diagnostics: list[Diagnostic] = []
+        self.undecodable: list[str] = []
+        """Proto paths of string fields that held bytes, not UTF-8 (the model here has U+FFFD there)."""
         self.ir_version = model.ir_version
         self.resolver = Resolver(model)
         """The one node → schema/function resolution (shared with inference and the evaluator)."""

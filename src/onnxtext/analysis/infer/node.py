@@ -105,7 +105,7 @@ class NodeContext:
 
     # ------------------------------------------------------------ outputs
     def set_output(self, i: int, t: ValueType) -> None:
-        if i < len(self.outputs):
+        if 0 <= i < len(self.outputs):  # a malformed node (Scan's num_scan_inputs) can point anywhere
             self.outputs[i] = t
 
     def set_shape(self, i: int, shape: Sequence[Dim] | None, elem_type: int | None = None) -> None:

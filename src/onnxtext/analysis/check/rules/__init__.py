@@ -26,6 +26,7 @@ from onnxtext.analysis.check.rules.model_opset_version_known import OpsetVersion
 from onnxtext.analysis.check.rules.model_unique_opset_domains import UniqueOpsetDomains
 from onnxtext.analysis.check.rules.model_version import ModelVersion
 from onnxtext.analysis.check.rules.model_versions import IrOpsetCompatible
+from onnxtext.analysis.check.rules.model_text_fields import TextFields
 from onnxtext.analysis.check.rules.names_c90 import C90Names
 from onnxtext.analysis.check.rules.node_arity import InputArity
 from onnxtext.analysis.check.rules.node_attribute_ref import AttributeReference
@@ -63,6 +64,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             UniqueOpsetDomains,
             RepeatedOpsetImport,
             UniqueMetadataKeys,
+            TextFields,
             IrOpsetCompatible,
             ModelVersion,
             DomainNaming,

@@ -4,13 +4,26 @@ from __future__ import annotations
 
 import math
 
-from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.node import NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import Dim
 
 
+def _lengths(ctx: NodeContext, n: int, names: tuple[str, ...]) -> None:
+    """Each of the attributes ``names`` that is given has one value per spatial axis (``pads``
+    two); raises :class:`ShapeMismatch` naming the first that does not."""
+    for name in names:
+        values = ctx.attr_ints(name)
+        want = 2 * n if name == "pads" else n
+        if values is not None and len(values) != want:
+            raise ShapeMismatch(
+                f"'{name}' has {len(values)} values, but input 0 has {n} spatial axes: {ctx.op} needs {want}", 0
+            )
+
+
 def _spatial(ctx: NodeContext, spatial: tuple[Dim, ...], kernel: list[int], *, pooling: bool) -> list[Dim]:
     n = len(spatial)
+    _lengths(ctx, n, ("strides", "dilations", "pads"))
     strides = ctx.attr_ints("strides") or [1] * n
     dilations = ctx.attr_ints("dilations") or [1] * n
     pads = ctx.attr_ints("pads") or [0] * (2 * n)
@@ -89,9 +102,10 @@ def conv_transpose(ctx: NodeContext) -> None:
     if output_shape is not None:
         ctx.set_shape(0, [x[0], channels] + list(output_shape[-n:]))
         return
-    if kernel is None:
+    if kernel is None or len(kernel) != n:
         ctx.set_shape(0, [x[0], channels] + [None] * n)
         return
+    _lengths(ctx, n, ("strides", "dilations", "pads", "output_padding"))
     strides = ctx.attr_ints("strides") or [1] * n
     dilations = ctx.attr_ints("dilations") or [1] * n
     pads = ctx.attr_ints("pads") or [0] * (2 * n)
