@@ -65,6 +65,21 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
     return bytes(out)
 
 
+def accepted_mutations(seeds: list[bytes], count: int, rng: random.Random) -> Iterator[Any]:
+    """The models protobuf accepts among ``count`` mutations of ``seeds`` (our ModelProto)."""
+    from google.protobuf.message import DecodeError
+
+    from onnxtext.proto import ModelProto
+
+    for _ in range(count):
+        model = ModelProto()
+        try:
+            model.ParseFromString(mutate_bytes(rng.choice(seeds), rng))
+        except DecodeError:
+            continue
+        yield model
+
+
 def _seed_binaries() -> list[bytes]:
     """The models of the seed texts that are models (some golden files hold other things)."""
     from onnxtext.document import parse_document
@@ -135,20 +150,10 @@ def test_mutated_binaries_print_losslessly_or_name_the_field() -> None:
     """Every mutated binary the protobuf library accepts: its text parses back to the same
     bytes, or printing is refused naming where (a proto path), never anything else."""
     import onnxtext
-    from google.protobuf.message import DecodeError
-
-    from onnxtext.proto import ModelProto
 
     rng = random.Random(2026)
-    binaries = _seed_binaries()
     accepted = lossless = refused = 0
-    for _ in range(4000):
-        data = mutate_bytes(rng.choice(binaries), rng)
-        model = ModelProto()
-        try:
-            model.ParseFromString(data)
-        except DecodeError:
-            continue
+    for model in accepted_mutations(_seed_binaries(), 4000, rng):
         accepted += 1
         try:
             text = onnxtext.to_text(model)
