@@ -175,3 +175,21 @@ def test_e703_conv_attribute_lengths_follow_the_input_rank() -> None:
     assert "'strides' has 1 values" in diagnostics(pool, "E703")[0].message
     ok = g("  y = ConvTranspose <pads = [1, 1, 1, 1]> (a, w)", "float[1, 2, 5, 5] a, float[2, 3, 3, 3] w", "float[] y")
     assert located(ok, "E7") == []
+
+
+def test_e705_axis_out_of_range_for_the_input_rank() -> None:
+    text = g("  y = Softmax <axis = 5> (a)", "float[2, 3] a", "float[2, 3] y")
+    diags = diagnostics(text, "E705")
+    assert located(text, "E705") == [("E705", 3, 16)]
+    assert diags[0].message == "axis 5 is out of range for input 0 of Softmax, which has rank 2 (an axis from -2 to 1)"
+    assert located(g("  y = Concat <axis = -3> (a, a)", "float[2, 3] a", "float[4, 3] y"), "E705") == [("E705", 3, 15)]
+
+
+def test_e705_in_range_and_flatten_rank() -> None:
+    for body in ("  y = Softmax <axis = -2> (a)", "  y = Flatten <axis = 2> (a)", "  y = Gather <axis = 1> (a, i)"):
+        assert located(g(body, "float[2, 3] a, int64[1] i", "float[] y"), "E705") == [], body
+    assert located(g("  y = Flatten <axis = 3> (a)", "float[2, 3] a", "float[] y"), "E705") == [("E705", 3, 16)]
+
+
+def test_e705_unknown_rank_is_not_an_error() -> None:
+    assert located(g("  y = Softmax <axis = 5> (a)", "float[] a", "float[] y"), "E705") == []

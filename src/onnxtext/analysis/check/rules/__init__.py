@@ -30,6 +30,7 @@ from onnxtext.analysis.check.rules.model_text_fields import TextFields
 from onnxtext.analysis.check.rules.names_c90 import C90Names
 from onnxtext.analysis.check.rules.node_arity import InputArity
 from onnxtext.analysis.check.rules.node_attribute_ref import AttributeReference
+from onnxtext.analysis.check.rules.node_axis_range import AxisInRange
 from onnxtext.analysis.check.rules.node_attribute_single_value import AttributeSingleValue
 from onnxtext.analysis.check.rules.node_attribute_type import AttributeType
 from onnxtext.analysis.check.rules.node_attributes import KnownAttribute
@@ -107,6 +108,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             SameConstraintType,
             ShapeMismatch,
             DeclaredType,
+            AxisInRange,
         ),
         key=lambda r: (r.code[0] == "W", r.code),
     )
