@@ -193,3 +193,36 @@ def test_e705_in_range_and_flatten_rank() -> None:
 
 def test_e705_unknown_rank_is_not_an_error() -> None:
     assert located(g("  y = Softmax <axis = 5> (a)", "float[] a", "float[] y"), "E705") == []
+
+
+def test_e706_if_branches_of_different_types() -> None:
+    text = g(
+        "  y = If(c) <then_branch = t () => (float[2] z) { z = Identity(a) },"
+        " else_branch = e () => (int64[2] z) { z = Identity(b) }>",
+        "bool c, float[2] a, int64[2] b",
+        "float[2] y",
+    )
+    diags = diagnostics(text, "E706")
+    assert located(text, "E706") == [("E706", 3, 7)]
+    assert diags[0].message == "output 0 of If is float[2] in then_branch but int64[2] in else_branch"
+
+
+def test_e706_if_branches_of_different_sizes_are_fine() -> None:
+    text = g(
+        "  y = If(c) <then_branch = t () => (float[2] z) { z = Identity(a) },"
+        " else_branch = e () => (float[3] z) { z = Identity(b) }>",
+        "bool c, float[2] a, float[3] b",
+        "float[] y",
+    )
+    assert located(text, "E7") == []
+
+
+def test_e706_loop_carried_type_changes() -> None:
+    text = g(
+        "  y = Loop(n, c, v) <body = b (int64 i, bool cond, float[2] acc) => (bool c2, int64[2] out) {\n"
+        "    c2 = Identity(cond)\n    out = Cast <to = 7> (acc)\n  }>",
+        "int64 n, bool c, float[2] v",
+        "float[] y",
+    )
+    diags = diagnostics(text, "E706")
+    assert len(diags) == 1 and "loop-carried value 0 enters Loop as float[2] but the body gives back int64[2]" in diags[0].message

@@ -50,6 +50,7 @@ from onnxtext.analysis.check.rules.tensor_sparse import SparseTensor
 from onnxtext.analysis.check.rules.tensor_values_range import TensorValuesRange
 from onnxtext.analysis.check.rules.training_bindings import TrainingBindings
 from onnxtext.analysis.check.rules.type_constraint import TypeConstraint
+from onnxtext.analysis.check.rules.type_control_flow import ControlFlowTypes
 from onnxtext.analysis.check.rules.type_declared import DeclaredType
 from onnxtext.analysis.check.rules.type_same_constraint import SameConstraintType
 from onnxtext.analysis.check.rules.type_shape import ShapeMismatch
@@ -109,6 +110,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             ShapeMismatch,
             DeclaredType,
             AxisInRange,
+            ControlFlowTypes,
         ),
         key=lambda r: (r.code[0] == "W", r.code),
     )

@@ -24,6 +24,25 @@ def union(a: ValueType, b: ValueType) -> ValueType:
     return a if a == b else UNKNOWN
 
 
+def disagree(a: ValueType, b: ValueType) -> bool:
+    """Whether two types of one value (two branches, an iteration's in and out) cannot both be
+    right: different kinds or element types, each known. Sizes may differ."""
+    if a.is_unknown or b.is_unknown or "opaque" in (a.kind, b.kind):
+        return False
+    if (a.kind == "optional") != (b.kind == "optional"):  # an optional may carry its value bare (Loop 16)
+        inner, bare = (a.inner, b) if a.kind == "optional" else (b.inner, a)
+        return inner is not None and disagree(inner, bare)
+    if a.kind != b.kind:
+        return True
+    if a.elem_type and b.elem_type and a.elem_type != b.elem_type:
+        return True
+    return a.inner is not None and b.inner is not None and disagree(a.inner, b.inner)
+
+
+BRANCHES = "E706"
+"""The issue code of types that control flow must keep the same (branches, loop-carried values)."""
+
+
 @shape_fn("", "If")
 def if_(ctx: NodeContext) -> None:
     results = []
@@ -33,7 +52,12 @@ def if_(ctx: NodeContext) -> None:
             results.append(ctx.subgraph(g, name, []))
     if len(results) != 2:
         return
-    for j, (a, b) in enumerate(zip(*results)):
+    then, other = results
+    if len(then) != len(other):
+        ctx.report(BRANCHES, f"then_branch has {len(then)} outputs and else_branch {len(other)}: If needs the same number", None)
+    for j, (a, b) in enumerate(zip(then, other)):
+        if disagree(a, b):
+            ctx.report(BRANCHES, f"output {j} of If is {a} in then_branch but {b} in else_branch", None)
         ctx.set_output(j, union(a, b))
 
 
@@ -49,6 +73,8 @@ def loop(ctx: NodeContext) -> None:
     for j in range(n):
         if 1 + j < len(outs):
             body_out = outs[1 + j]
+            if disagree(carried[j], body_out):
+                ctx.report(BRANCHES, f"loop-carried value {j} enters Loop as {carried[j]} but the body gives back {body_out}", 2 + j)
             ctx.set_output(j, union(carried[j], body_out) if not carried[j].is_unknown else body_out)
     for k, t in enumerate(outs[1 + n :]):
         if t.kind == "tensor":
@@ -81,6 +107,8 @@ def scan(ctx: NodeContext) -> None:
             slices.append(t)
     outs = ctx.subgraph(body, "body", [*states, *slices])
     for j in range(min(n, len(outs))):
+        if disagree(states[j], outs[j]):
+            ctx.report(BRANCHES, f"state variable {j} enters Scan as {states[j]} but the body gives back {outs[j]}", j)
         ctx.set_output(j, outs[j])
     out_axes = ctx.attr_ints("scan_output_axes") or [0] * (len(outs) - n)
     for k, t in enumerate(outs[n:]):
