@@ -174,7 +174,8 @@ def from_type_proto(tp: TypeProto) -> ValueType:
             dims: list[Dim] = []
             for d in tt.shape.dim:
                 if d.HasField("dim_value"):
-                    dims.append(int(d.dim_value))
+                    # a negative size is no size (the checker says so, E209): unknown here
+                    dims.append(int(d.dim_value) if d.dim_value >= 0 else None)
                 elif d.HasField("dim_param") and d.dim_param:
                     dims.append(d.dim_param)
                 else:

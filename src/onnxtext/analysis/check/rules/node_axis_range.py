@@ -5,15 +5,18 @@ from __future__ import annotations
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 
-# operator → (input whose rank bounds 'axis', how far past the last axis it may go): the
-# range is [-rank - extra, rank - 1 + extra]; Flatten's axis may equal the rank.
-_AXIS: dict[str, tuple[int, int]] = {
-    **{op: (0, 0) for op in (
+# operator → (input whose rank r bounds 'axis', below, above): the range is
+# [-r - below, r - 1 + above]. Flatten's axis may equal r, OneHot's adds an axis, DFT's
+# (opset 17 to 19) cannot be the last axis, which holds the real and imaginary parts.
+_AXIS: dict[str, tuple[int, int, int]] = {
+    **{op: (0, 0, 0) for op in (
         "Softmax", "LogSoftmax", "Hardmax", "Concat", "Split", "Gather", "GatherElements", "ScatterElements",
         "ArgMax", "ArgMin", "LayerNormalization", "Compress", "TopK", "LpNormalization", "SplitToSequence",
-        "ConcatFromSequence", "ReverseSequence", "CumSum", "Unique", "GroupNormalization",
+        "ConcatFromSequence", "Unique",
     )},
-    "Flatten": (0, 1),
+    "Flatten": (0, 0, 1),
+    "OneHot": (0, 1, 1),
+    "DFT": (0, 0, -1),
 }
 
 
@@ -30,11 +33,13 @@ class AxisInRange(Rule):
         rule = _AXIS.get(op)
         if rule is None:
             return
-        index = rule[0]
+        index, below, above = rule
         if index >= len(proto.input) or not proto.input[index]:
             return
         types = ctx.inference.graphs.get(node.graph.path, {})
         t = types.get(proto.input[index])
+        if t is not None and t.kind == "sequence" and t.inner is not None:
+            t = t.inner  # ConcatFromSequence: the axis is one of the elements'
         rank = t.rank if t is not None and t.kind == "tensor" else None
         if rank is None:
             return
@@ -42,15 +47,14 @@ class AxisInRange(Rule):
             if a.ref_attr_name:
                 continue
             if a.name == "axis" and a.type == a.INT:
-                extra = rule[1]
-                if op == "ConcatFromSequence":
-                    extra = 1 if any(b.name == "new_axis" and b.i == 1 for b in proto.attribute) else 0
-                if not -rank - extra <= a.i <= rank - 1 + extra:
-                    hi = rank - 1 + extra
+                if op == "ConcatFromSequence" and any(b.name == "new_axis" and b.i == 1 for b in proto.attribute):
+                    below = above = 1
+                lo, hi = -rank - below, rank - 1 + above
+                if not lo <= a.i <= hi:
                     ctx.report(
                         self.code,
                         f"axis {a.i} is out of range for input {index} of {op}, which has rank {rank} "
-                        f"(an axis from {-rank - extra} to {hi})",
+                        f"(an axis from {lo} to {hi})",
                         node.path,
                         token=("attribute", i),
                     )

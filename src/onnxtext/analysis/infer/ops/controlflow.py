@@ -120,3 +120,24 @@ def scan(ctx: NodeContext) -> None:
             ctx.set_output(n + k, t.with_shape(tuple(shape)))
         else:
             ctx.set_output(n + k, t)
+
+
+@shape_fn("", "Scan", 8)
+def scan_batched(ctx: NodeContext) -> None:
+    """Scan of opset 8: input 0 is the optional sequence lengths, every state and scan input has
+    a batch axis first (and scan inputs the sequence axis next); the outputs keep the body's
+    element types, with sizes left unknown."""
+    body = ctx.attr_graph("body")
+    m = ctx.attr_int("num_scan_inputs", 0)
+    n = len(ctx.inputs) - 1 - m
+    if body is None or n < 0 or m < 0:
+        return
+
+    def without(t: ValueType, axes: int) -> ValueType:
+        return t.with_shape(t.shape[axes:]) if t.kind == "tensor" and t.shape is not None and len(t.shape) >= axes else t
+
+    states = [without(ctx.input(1 + i), 1) for i in range(n)]
+    slices = [without(ctx.input(1 + n + k), 2) for k in range(m)]
+    outs = ctx.subgraph(body, "body", [*states, *slices])
+    for j, t in enumerate(outs):
+        ctx.set_output(j, ValueType.tensor(t.elem_type) if t.kind == "tensor" else t)

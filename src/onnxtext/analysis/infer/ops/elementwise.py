@@ -12,7 +12,7 @@ UNARY = (
     "MeanVarianceNormalization Mish Neg Not Reciprocal Relu Round Selu Shrink Sigmoid Sign Sin Sinh "
     "Softmax Softplus Softsign Sqrt Swish Tan Tanh ThresholdedRelu Trilu CumSum ReverseSequence "
     "InstanceNormalization GroupNormalization Binarizer Scaler Normalizer Imputer Scatter ScatterElements "
-    "ScatterND BlackmanWindow HammingWindow HannWindow"
+    "ScatterND"
 ).split()
 BROADCAST = (
     "Add Sub Mul Div Pow Mod And Or Xor Equal Greater Less GreaterOrEqual LessOrEqual BitShift "
@@ -20,7 +20,7 @@ BROADCAST = (
 ).split()
 
 
-@shape_fn("", [op for op in UNARY if op not in ("BlackmanWindow", "HammingWindow", "HannWindow")])
+@shape_fn("", UNARY)
 def same_shape(ctx: NodeContext) -> None:
     """Output 0 has the shape of input 0."""
     ctx.set_shape(0, ctx.shape(0))
@@ -55,11 +55,6 @@ def broadcasting(ctx: NodeContext) -> None:
 def dropout(ctx: NodeContext) -> None:
     ctx.set_shape(0, ctx.shape(0))
     ctx.set_shape(1, ctx.shape(0))
-
-
-@shape_fn("", ["QuantizeLinear", "DequantizeLinear"])
-def quantize(ctx: NodeContext) -> None:
-    ctx.set_shape(0, ctx.shape(0))
 
 
 @shape_fn("", "DynamicQuantizeLinear")

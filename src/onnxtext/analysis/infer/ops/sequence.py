@@ -63,6 +63,9 @@ def split_to_sequence(ctx: NodeContext) -> None:
         return
     axis = ctx.attr_int("axis", 0)
     axis = axis + len(t.shape) if axis < 0 else axis
+    if not 0 <= axis < len(t.shape):  # out of range: the axis rule (E705) reports it
+        ctx.set_output(0, ValueType.sequence(ValueType.tensor(t.elem_type)))
+        return
     keep = ctx.attr_int("keepdims", 1)
     shape = list(t.shape)
     if not ctx.has(1):
@@ -75,7 +78,7 @@ def split_to_sequence(ctx: NodeContext) -> None:
         c = ctx.const(1)
         if split is not None and c is not None and c.ndim == 0:
             d = shape[axis]
-            shape[axis] = split[0] if isinstance(d, int) and d % split[0] == 0 else None
+            shape[axis] = split[0] if isinstance(d, int) and split[0] > 0 and d % split[0] == 0 else None
         elif split is not None and len(set(split)) == 1:
             shape[axis] = split[0]
         else:
