@@ -307,3 +307,34 @@ def test_trace_covers_subgraphs_with_their_path(tmp_path: Path, capsys: pytest.C
     body = [line for line in lines if line.startswith("  [graph/node[2]/attribute[0]/g/node[1]] w:")]
     assert len(body) == 2  # once per iteration
     assert "  [2] y: float32[2] min=1 max=2 mean=1.5" in lines
+
+
+def test_outputs_that_contradict_their_declared_type_are_r003(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text('<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (int64[3] y) { y = Relu (x) }\n')
+    status, out, err = _run(capsys, str(model), "--input", "x=[1, -2]")
+    assert status == 1
+    assert "y: float32[2]" in out  # the value is still shown
+    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element type, size differ)")
+
+
+def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text(
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        "g (float[N] x, float[M] z) => (float[N] y, float[N] w) { y = Relu (x)\n w = Relu (z) }\n"
+    )
+    status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]", "--input", "z=[1, 2]")
+    assert status == 0, err
+    status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]", "--input", "z=[1, 2, 3]")
+    assert status == 1 and "output 'w' is declared float[N] but the run gave float[3] (size of N (already 2) differ)" in err
+
+
+def test_r003_on_a_binary_names_the_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from onnxtext import parse_model
+
+    model = tmp_path / "m.onnx"
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float y) { y = Relu (x) }\n'
+    model.write_bytes(parse_model(text).SerializeToString())
+    status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]")
+    assert status == 1 and "error[R003]" in err and "graph/output[0]" in err and "rank differ" in err

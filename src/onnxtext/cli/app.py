@@ -511,9 +511,27 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         print("outputs:")
     for name, value in zip(evaluator.output_names, outputs):
         print(summarize(name, value, values=True))
+    _check_outputs(model, outputs, doc, args.model, report)
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
+
+
+def _check_outputs(model: ModelProto, outputs: Sequence[Any], doc: Any, path: str, report: _Reporter) -> None:
+    """An error (R003) for each output whose value contradicts its declared type: runtimes
+    refuse such a model, so the text must not pass for right because the evaluator ran it."""
+    from onnxtext.diagnostics import Diagnostic, Severity
+    from onnxtext.evaluate.declared import OUTPUT_MISMATCH, output_mismatches
+
+    diags = []
+    for index, message in output_mismatches(model, outputs):
+        where = f"graph/output[{index}]"
+        span = doc.source_map.span(where) if doc is not None else None
+        if span is not None:
+            diags.append(Diagnostic.at(OUTPUT_MISMATCH, Severity.ERROR, message, span, doc.source))
+        else:
+            diags.append(Diagnostic(OUTPUT_MISMATCH, Severity.ERROR, message, path=where))
+    report.diagnostics(diags, file=_display(path))
 
 
 def _trace_line(graph: Any, name: str, index: int, value: Any) -> None:
@@ -713,7 +731,9 @@ example:
 _RUN_HELP = """\
 Evaluate a model (binary .onnx/.pb or text) with the numpy reference evaluator and
 print each output's dtype, shape and statistics. Runtime errors point at the node
-in the text.
+in the text. An output whose value contradicts its declared type (element type,
+rank, a size, a symbol N of two sizes) is an error (R003) at its declaration: runtimes
+refuse such a model.
 
 VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast to
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
