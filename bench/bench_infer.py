@@ -26,13 +26,21 @@ sys.path.insert(0, str(ROOT / "tests"))
 class Agreement:
     total: int = 0
     same: int = 0
+    more_precise: int = 0
+    """Values where onnx knows less than we do and nothing it knows contradicts us (it gave up
+    on the shape, or on a size, that we inferred)."""
     misses: Counter[str] = field(default_factory=Counter)
-    """Operator producing a value we got wrong → count."""
+    """Operator producing a value we got wrong (or know less of than onnx) → count."""
     examples: dict[str, list[str]] = field(default_factory=dict)
+    precise_ops: Counter[str] = field(default_factory=Counter)
 
     @property
     def share(self) -> float:
         return self.same / self.total if self.total else 1.0
+
+    @property
+    def share_or_more_precise(self) -> float:
+        return (self.same + self.more_precise) / self.total if self.total else 1.0
 
 
 def _model_symbols(model: Any) -> set[str]:
@@ -53,6 +61,22 @@ def canonical(vt: Any, symbols: set[str]) -> Any:
     if vt.kind in ("sequence", "optional") and vt.inner is not None:
         return ValueType(vt.kind, inner=canonical(vt.inner, symbols))
     return vt
+
+
+def refines(ours: Any, theirs: Any) -> bool:
+    """Whether ``ours`` says all ``theirs`` says and more: the same kind and element type, and
+    where onnx knows the rank or a size, the same (onnx's unknowns may be known to us)."""
+    if ours is None or ours.kind != theirs.kind or (theirs.elem_type and ours.elem_type != theirs.elem_type):
+        return False
+    if ours.kind in ("tensor", "sparse_tensor"):
+        if theirs.shape is None:
+            return True
+        if ours.shape is None or len(ours.shape) != len(theirs.shape):
+            return False
+        return all(t is None or o == t for o, t in zip(ours.shape, theirs.shape))
+    if theirs.inner is None:
+        return True
+    return ours.inner is not None and refines(ours.inner, theirs.inner)
 
 
 def compare(path: Path, agreement: Agreement, *, use_declared: bool = True) -> None:
@@ -76,6 +100,10 @@ def compare(path: Path, agreement: Agreement, *, use_declared: bool = True) -> N
             agreement.same += 1
             continue
         op = producer.get(vi.name, "?")
+        if refines(canonical(got, symbols) if got is not None else None, expected):
+            agreement.more_precise += 1
+            agreement.precise_ops[op] += 1
+            continue
         agreement.misses[op] += 1
         agreement.examples.setdefault(op, [])
         if len(agreement.examples[op]) < 3:
@@ -90,7 +118,14 @@ def measure(paths: list[Path], *, use_declared: bool = True) -> Agreement:
 
 
 def report(agreement: Agreement, worst: int = 15) -> str:
-    lines = [f"agreement: {agreement.same}/{agreement.total} = {agreement.share:.4f}"]
+    lines = [
+        f"agreement: {agreement.same}/{agreement.total} = {agreement.share:.4f}",
+        f"onnxtext more precise (onnx gave up on a rank or size we inferred): {agreement.more_precise} "
+        f"({', '.join(f'{op} {n}' for op, n in agreement.precise_ops.most_common(8))})",
+        f"agree or more precise: {agreement.same + agreement.more_precise}/{agreement.total} = "
+        f"{agreement.share_or_more_precise:.4f}",
+        f"differ: {sum(agreement.misses.values())}, by the operator producing the value:",
+    ]
     for op, count in agreement.misses.most_common(worst):
         lines.append(f"  {op:28s} {count:5d}  e.g. {agreement.examples[op][0]}")
     return "\n".join(lines)

@@ -23,3 +23,6 @@ def test_agreement_with_onnx_does_not_regress() -> None:
     print(report(agreement))
     best = float(BEST.read_text().split()[0])
     assert agreement.share >= best, report(agreement)
+    # where onnx gives up on a rank or size we infer, we are more precise, not wrong; every
+    # other difference is listed by the report (the operator producing the value, an example)
+    assert agreement.share_or_more_precise >= 0.995, report(agreement)

@@ -1,6 +1,6 @@
 """Operators whose output element type an attribute or another input decides (the schema's
 type constraints leave it open): BitCast's 'to', Bernoulli's 'dtype', the windows'
-'output_datatype', DequantizeLinear's scale, QuantizeLinear's zero point, LabelEncoder's values."""
+'output_datatype', the Random*Like 'dtype', DequantizeLinear's scale, QuantizeLinear's zero point, LabelEncoder's values."""
 
 from __future__ import annotations
 
@@ -75,3 +75,8 @@ def optimizer(ctx: NodeContext) -> None:
         group, k = divmod(j, n)
         source = 2 + (group if group == 0 else group + 1) * n + k
         ctx.set_output(j, ctx.input(source))
+
+
+@shape_fn("", ["RandomUniformLike", "RandomNormalLike"])
+def random_like(ctx: NodeContext) -> None:
+    ctx.set_shape(0, ctx.shape(0), _attr_elem(ctx, "dtype") or ctx.elem(0) or None)
