@@ -23,7 +23,7 @@ from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import NotRepresentable, to_text
 from onnxtext.weights.external import FileRange
 
-__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
+__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "digest_view_diagnostics", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
 
 EDIT_LIMIT = 64 * 2**20
 """Models up to this many bytes open with every weight, editable."""
@@ -117,3 +117,15 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
     except OSError as exc:
         raise OnnxTextError(f"{path}: cannot write: {exc.strerror or exc}") from None
     return SaveResult(True, False, list(doc.diagnostics))
+
+
+def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """A read-only digest view's diagnostics without the ones its digests cause: each digest
+    is a tensor without data (L002 at the digest, E501 on its line), which the view says anyway."""
+    from onnxtext.lowering.lower import BAD_TENSOR
+
+    digest_lines = {d.span.start.line for d in diags if d.code == BAD_TENSOR and d.span is not None}
+    return [
+        d for d in diags
+        if d.code != BAD_TENSOR and not (d.code == "E501" and d.span is not None and d.span.start.line in digest_lines)
+    ]

@@ -41,7 +41,7 @@ from onnxtext.lsp.convert import (
     live_lens_title,
     signature,
 )
-from onnxtext.lsp.binary import BinaryView, open_binary, save_binary
+from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
@@ -148,11 +148,16 @@ class OnnxTextServer(LanguageServer):
 
     def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
         source = outcome.document.source
+        diags = list(outcome.diagnostics)
+        path = _file(uri)
+        view = self.binaries.get(path) if path is not None else None
+        if view is not None and not view.editable:
+            diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
                 uri=uri,
                 version=version,
-                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in outcome.diagnostics],
+                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in diags],
             )
         )
 

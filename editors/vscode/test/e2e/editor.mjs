@@ -317,12 +317,14 @@ export class Editor {
     const found = await this.waitFor(
       () =>
         this.page.evaluate(() => {
-          const el = document.querySelector(".token-inspect-widget");
-          const scopes = el?.querySelector(".tiw-metadata-scopes");
-          if (!el || !scopes) return null;
-          const list = scopes.innerText.split("\n").map((s) => s.trim()).filter(Boolean);
-          // the TextMate scopes end with the grammar's root scope; until then the widget is still filling in
-          if (!list.some((s) => s.startsWith("source."))) return null;
+          const shown = [...document.querySelectorAll(".token-inspect-widget")].filter((w) => w.getBoundingClientRect().width > 0);
+          const el = shown[shown.length - 1];
+          if (!el) return null;
+          // several scope lists (the theme rule a semantic token matched, the TextMate scopes): the TextMate
+          // ones end with the grammar's root scope, source.onnxtext; until it shows, the widget is filling in
+          const lists = [...el.querySelectorAll(".tiw-metadata-scopes")].map((e) => e.innerText.split("\n").map((s) => s.trim()).filter(Boolean));
+          const list = lists.find((l) => l[l.length - 1] === "source.onnxtext");
+          if (!list) return null;
           return { token: el.querySelector(".tiw-token")?.firstChild?.textContent ?? null, scopes: list, raw: el.innerText };
         }),
       { timeout: 10_000, what: "the token inspector" },
