@@ -9,23 +9,25 @@ from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import ParseError
 from onnxtext.lowering.lift import Lifter, NotRepresentable
 from onnxtext.syntax.parser import parse_text
+from onnxtext.syntax.comments import attach_comments
+from onnxtext.syntax.layout import DEFAULT_WIDTH
 from onnxtext.syntax.printer import print_ast
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
 __all__ = ["to_text", "format_text", "NotRepresentable"]
 
 
-def to_text(message: Any) -> str:
-    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's).
+def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
+    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's), in ``width`` columns.
 
     Raises :class:`NotRepresentable` if the message holds something no text can express yet.
     """
     msg = as_own(message)
     with collector_paused():
-        return _to_text(msg, message)
+        return _to_text(msg, message, width)
 
 
-def _to_text(msg: Any, message: Any) -> str:
+def _to_text(msg: Any, message: Any, width: int) -> str:
     _check_printable(msg)
     lifter = Lifter()
     tree: A.AstNode
@@ -39,7 +41,7 @@ def _to_text(msg: Any, message: Any) -> str:
         tree = lifter.node(msg, "node")
     else:
         raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
-    return print_ast(tree)
+    return print_ast(tree, width=width)
 
 
 def _check_printable(msg: Any) -> None:
@@ -91,12 +93,16 @@ def _path(entry: tuple[Any, Any, str]) -> str:
     return "/".join(reversed(parts)) or "the model"
 
 
-def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
-    """Reformat a text in the canonical style without going through protobuf; comments are kept."""
+def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
+    """Reformat a text in the canonical style for ``width`` columns without going through protobuf.
+
+    Every comment stays where it was written (see ``syntax.comments``), blank lines between
+    statements are kept (runs of them collapse to one). Raises :class:`ParseError` for a text
+    with syntax errors.
+    """
     with collector_paused():
         result = parse_text(text, kind, path)
-    if not result.ok or result.tree is None:
-        raise ParseError(result.diagnostics)
-    if kind == "node_list":
-        return print_ast(result.tree[0], end_comments=result.end_comments)
-    return print_ast(result.tree)
+        if not result.ok or result.tree is None:
+            raise ParseError(result.diagnostics)
+        comments = attach_comments(result.tree, result.comments, text)
+        return print_ast(result.tree, comments, width)
