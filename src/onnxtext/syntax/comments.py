@@ -8,7 +8,8 @@ holds the comment encloses it; among that node's children, the one ending before
   child (``x,  # images``), or, when nothing precedes it inside the enclosing node, right after
   the opening bracket (``<  # first``, an ``open`` comment of the following child);
 - a comment on a line of its own is **leading**: it stays above the following child, or, when
-  nothing follows, below the preceding one (``after``).
+  nothing follows, below the preceding one (``after``);
+- a comment inside empty brackets (``[ # c`` ``]``) is ``dangling`` in the node of the brackets.
 
 A graph or function body is its own region: a comment after ``{`` on its line is an ``open``
 comment of the body, one below the last statement is an ``end`` comment of the body.
@@ -36,6 +37,7 @@ class Note:
     text: str
     start: int
     blank: bool
+    trailing: bool = False
 
 
 @dataclass(slots=True)
@@ -49,6 +51,7 @@ class CommentMap:
     after: dict[int, list[Note]] = field(default_factory=dict)
     body_open: dict[int, list[Note]] = field(default_factory=dict)
     body_end: dict[int, list[Note]] = field(default_factory=dict)
+    dangling: dict[int, list[Note]] = field(default_factory=dict)
 
     def blank_before(self, offset: int) -> bool:
         """Whether an empty line stands between the text before ``offset`` and ``offset``."""
@@ -66,7 +69,7 @@ class CommentMap:
     def kinds(self) -> list[tuple[str, int, int]]:
         """``(kind, node id, comment start)`` of every attached comment (for tests)."""
         out: list[tuple[str, int, int]] = []
-        for kind in ("leading", "trailing", "open", "after", "body_open", "body_end"):
+        for kind in ("leading", "trailing", "open", "after", "body_open", "body_end", "dangling"):
             table: dict[int, list[Note]] = getattr(self, kind)
             for key, notes in table.items():
                 out.extend((kind, key, n.start) for n in notes)
@@ -141,7 +144,7 @@ class _Attacher:
 
     def place(self, root: _Root, c: Comment) -> None:
         trailing = _same_line_as_token_before(self.text, c.start)
-        note = Note(c.text.rstrip(), c.start, self.cmap.blank_before(c.start))
+        note = Note(c.text.rstrip(), c.start, self.cmap.blank_before(c.start), trailing)
         cm = self.cmap
         node: Any = root
         while True:
@@ -151,14 +154,19 @@ class _Attacher:
             if inside is not None:
                 node = inside
                 continue
-            if trailing and prev is not None:
+            if trailing and prev is not None and id(prev) in cm.trailing:
+                # A second comment after the same node (``x  # a`` then ``,  # b``): the comma
+                # between them is no node, so it goes on a line of its own, above what follows.
+                if nxt is not None:
+                    self._add(cm.leading, nxt, note)
+                else:
+                    self._add(cm.body_end if body else cm.after, node if body else prev, note)
+            elif trailing and prev is not None:
                 self._add(cm.trailing, prev, note)
             elif trailing and body:
                 self._add(cm.body_open, node, note)
             elif trailing and nxt is not None:
                 self._add(cm.open, nxt, note)  # right after an opening bracket
-            elif trailing:
-                self._add(cm.trailing, node, note)
             elif nxt is not None:
                 self._add(cm.leading, nxt, note)
             elif body:
@@ -168,8 +176,8 @@ class _Attacher:
             elif isinstance(node, _Root):
                 raise AssertionError("a comment in a text without statements")
             else:
-                # Inside a node with no children around it (``Relu ( # c\n)``): it follows the node.
-                self._add(cm.after, node, note)
+                # Inside empty brackets (``[ # c\n]``): printed inside them.
+                self._add(cm.dangling, node, note)
             return
 
     @staticmethod

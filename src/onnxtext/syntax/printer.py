@@ -155,7 +155,8 @@ class Printer:
         return parts
 
     def _suffix(self, notes: list[Note]) -> Doc:
-        """Trailing comments: the first at the end of the line, any more on lines of their own."""
+        """Trailing comments: the first at the end of the line, any more (each written after a comma
+        or closing bracket of its own) on lines of their own below it."""
         out: list[Doc] = [LineSuffix("  " + _comment(notes[0])), BREAK_PARENT]
         out.extend(OwnLine(_comment(n)) for n in notes[1:])
         return out
@@ -168,18 +169,34 @@ class Printer:
             out.append(OwnLine(_comment(note)))
         return out
 
-    def _list(self, open_: str, items: Sequence[Any], close: str, item: Callable[[Any], Doc] | None = None) -> Doc:
-        """``open item, item close``: one line if it fits, else one item per line, indented."""
+    def _list(self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None) -> Doc:
+        """``open item, item close``: one line if it fits, else one item per line, indented.
+
+        ``owner`` is the node the brackets belong to when nothing else is in it: comments
+        left inside its empty brackets stay there.
+        """
         if not items:
-            return open_ + close
+            inner = self._dangling(owner)
+            return [open_, inner, HARDLINE, close] if inner else open_ + close
         head: list[Doc] = [open_]
         first = items[0]
         opened = self.cm.open.get(id(first)) if self._commented and isinstance(first, A.AstNode) else None
         if opened:
             head.append(self._suffix(opened))
-        make = item or self.doc
-        docs = [make(x) if i or item is not None else self.doc(x, open_done=True) for i, x in enumerate(items)]
+        docs = [self.doc(x, open_done=i == 0) for i, x in enumerate(items)]
         return Group([head, Indent([SOFTLINE, join([",", LINE], docs)]), SOFTLINE, close])
+
+    def _dangling(self, owner: A.AstNode | None) -> Doc:
+        """The comments inside ``owner``'s brackets when it holds nothing else (a line break follows them)."""
+        notes = self.cm.dangling.get(id(owner)) if owner is not None and self._commented else None
+        if not notes:
+            return ""
+        inner: list[Doc] = []
+        if notes[0].trailing:
+            inner.append(self._suffix(notes[:1]))
+            notes = notes[1:]
+        inner.append(Indent(self._own_lines(notes)))
+        return inner
 
     def _error(self, n: A.ErrorNode) -> NoReturn:
         raise ValueError(f"the text has a syntax error at offset {n.span.start}; a damaged {n.kind} cannot be printed")
@@ -212,13 +229,13 @@ class Printer:
 
     # ------------------------------------------------------------ property blocks
     def print_PropEntry(self, n: A.PropEntry) -> Doc:
-        return [n.key.value, ": ", self.doc(n.value)]
+        return [self.doc(n.key), ": ", self.doc(n.value)]
 
     def print_PropList(self, n: A.PropList) -> Doc:
-        return self._list("[", n.items, "]")
+        return self._list("[", n.items, "]", n)
 
     def print_PropDict(self, n: A.PropDict) -> Doc:
-        return self._list("{", n.entries, "}")
+        return self._list("{", n.entries, "}", n)
 
     def print_PropPair(self, n: A.PropPair) -> Doc:
         return [self.doc(n.key), ": ", self.doc(n.value)]
@@ -226,7 +243,7 @@ class Printer:
     def print_Props(self, n: A.Props) -> Doc:
         if n.header:
             if not n.entries:
-                return "<>"
+                return self._list("<", n.entries, ">", n)
             first = n.entries[0]
             head: list[Doc] = ["<"]
             opened = self.cm.open.get(id(first)) if self._commented else None
@@ -234,7 +251,7 @@ class Printer:
                 head.append(self._suffix(opened))
             docs = [self.doc(e, open_done=i == 0) for i, e in enumerate(n.entries)]
             return [head, Indent([HARDLINE, join([",", HARDLINE], docs)]), HARDLINE, ">"]
-        return self._list("@{", n.entries, "}")
+        return self._list("@{", n.entries, "}", n)
 
     def _props(self, props: A.Props | None) -> Doc:
         return "" if props is None or not props.entries else [" ", self.doc(props)]
@@ -267,7 +284,7 @@ class Printer:
         return ["optional(", self.doc(n.elem), ")"]
 
     def print_SparseTensorType(self, n: A.SparseTensorType) -> Doc:
-        return ["sparse_tensor(", self.print_TensorType(n.tensor), ")"]
+        return ["sparse_tensor(", self.doc(n.tensor), ")"]
 
     def print_OpaqueType(self, n: A.OpaqueType) -> Doc:
         parts = [n.domain] if n.domain is not None else []
@@ -275,7 +292,9 @@ class Printer:
             parts.append(n.name)
         elif parts:
             parts.append("")
-        return "opaque(" + ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts) + ")"
+        names = ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts)
+        inner = self._dangling(n)
+        return ["opaque(", inner, Indent([SOFTLINE, names]), SOFTLINE, ")"] if inner else "opaque(" + names + ")"
 
     def print_ValueInfo(self, n: A.ValueInfo) -> Doc:
         head: Doc = [self.doc(n.type), " "] if n.type is not None else ""
@@ -289,8 +308,6 @@ class Printer:
         return self._fill(values)
 
     def _fill(self, values: Sequence[Doc]) -> Doc:
-        if not values:
-            return "{}"
         sep: Doc = [",", LINE]
         parts: list[Doc] = []
         for i, v in enumerate(values):
@@ -304,7 +321,7 @@ class Printer:
 
     def print_LiteralBody(self, n: A.LiteralBody) -> Doc:
         if not n.values:
-            return "{}"
+            return self._list("{", n.values, "}", n)
         first = n.values[0]
         docs = [self.doc(v, open_done=i == 0) for i, v in enumerate(n.values)]
         opened = self.cm.open.get(id(first)) if self._commented else None
@@ -315,10 +332,10 @@ class Printer:
         return body
 
     def print_ExternalBody(self, n: A.ExternalBody) -> Doc:
-        return self._list("[", n.items, "]")
+        return self._list("[", n.items, "]", n)
 
     def print_Initializer(self, n: A.Initializer) -> Doc:
-        info = self.print_ValueInfo(n.info)
+        info = self.doc(n.info)
         if n.body is None:
             return info
         return [info, " = ", self.doc(n.body)]
@@ -343,7 +360,7 @@ class Printer:
         return self._graph(n.graph, nested=True)
 
     def print_AttrList(self, n: A.AttrList) -> Doc:
-        return self._list("[", n.items, "]")
+        return self._list("[", n.items, "]", n)
 
     def print_Attribute(self, n: A.Attribute) -> Doc:
         parts: list[Doc] = [self.doc(n.name)]
