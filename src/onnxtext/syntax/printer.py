@@ -35,7 +35,15 @@ from onnxtext.syntax.layout import (
     render,
 )
 
-__all__ = ["Printer", "print_ast", "quote", "format_string", "DEFAULT_WIDTH"]
+__all__ = ["Printer", "print_ast", "quote", "format_string", "name_text", "DEFAULT_WIDTH", "RESERVED_NAMES", "MODEL_HEADER_ORDER"]
+
+# Words that would read as something else in some name position: names spelled so are quoted.
+RESERVED_NAMES = frozenset(
+    ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
+)
+# The order of a model header's keys (other ModelProto fields follow by field number, then the file-wide defaults).
+MODEL_HEADER_ORDER = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
+_BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
@@ -86,6 +94,36 @@ def _format_bytes(value: bytes) -> str:
     return '"' + "".join(out) + '"'
 
 
+def name_text(name: str) -> str:
+    """A value, graph or function name as the canonical text writes it: bare when it is a plain
+    identifier that reads as nothing else, else a quoted string."""
+    if _BARE_NAME.match(name) and name.lower() not in RESERVED_NAMES:
+        return name
+    return format_string(name.encode("utf-8", "surrogateescape"))
+
+
+def _header_rank(kind: str) -> Callable[[Any], tuple[int, int]]:
+    """Sort key of header entries: the order ``print`` writes them in (``kind``: model or function)."""
+    from onnxtext.lowering.lower import NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
+    from onnxtext.proto import FunctionProto, ModelProto
+
+    fields = (ModelProto if kind == "model" else FunctionProto).DESCRIPTOR.fields_by_name
+    first = MODEL_HEADER_ORDER if kind == "model" else ()
+    last = (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
+
+    def rank(entry: Any) -> tuple[int, int]:
+        key = entry.key.value if isinstance(entry, A.PropEntry) else ""
+        if key in first:
+            return (0, first.index(key))
+        if key in fields:
+            return (1, fields[key].number)
+        if key in last:
+            return (2, last.index(key))
+        return (3, 0)
+
+    return rank
+
+
 def quote(ident: A.Ident) -> str:
     if ident.quoted:
         return format_string(ident.value.encode("utf-8", "surrogateescape"))
@@ -105,6 +143,15 @@ def _comment(note: Note) -> str:
 _NO_COMMENTS = CommentMap("")
 
 
+def _fill_parts(values: Sequence[Doc]) -> list[Doc]:
+    parts: list[Doc] = []
+    for i, v in enumerate(values):
+        if i:
+            parts.append([",", LINE])
+        parts.append(v)
+    return parts
+
+
 class Printer:
     """Builds the layout document of AST nodes; ``doc(node)`` dispatches on the node's class.
 
@@ -116,6 +163,7 @@ class Printer:
         self.cm = comments if comments is not None else _NO_COMMENTS
         self._commented = comments is not None and bool(comments.kinds())
         self.width = width
+        self._row = 0  # values per row of the tensor literal being printed (0: no rows)
         self._dispatch: dict[type, Callable[[Any], Doc]] = {}
         for kind in A.NODE_KINDS:
             method = getattr(self, "print_" + kind.__name__, None)
@@ -126,9 +174,9 @@ class Printer:
         """The text of one node (without a final newline), ``level`` indentation units in."""
         return render(Indent(self.doc(node)) if level else self.doc(node), self.width)
 
-    def doc(self, node: Any, *, open_done: bool = False) -> Doc:
-        """The document of ``node`` with the comments attached to it."""
-        doc = self._dispatch[type(node)](node)
+    def doc(self, node: Any, *, open_done: bool = False, text: Doc | None = None) -> Doc:
+        """The document of ``node`` (or ``text`` in its place) with the comments attached to it."""
+        doc = self._dispatch[type(node)](node) if text is None else text
         if not self._commented:
             return doc
         key = id(node)
@@ -169,7 +217,7 @@ class Printer:
             out.append(OwnLine(_comment(note)))
         return out
 
-    def _list(self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None) -> Doc:
+    def _list(self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None, names: bool = False) -> Doc:
         """``open item, item close``: one line if it fits, else one item per line, indented.
 
         ``owner`` is the node the brackets belong to when nothing else is in it: comments
@@ -183,7 +231,8 @@ class Printer:
         opened = self.cm.open.get(id(first)) if self._commented and isinstance(first, A.AstNode) else None
         if opened:
             head.append(self._suffix(opened))
-        docs = [self.doc(x, open_done=i == 0) for i, x in enumerate(items)]
+        make = self._name if names else self.doc
+        docs = [make(x, open_done=i == 0) for i, x in enumerate(items)]
         return Group([head, Indent([SOFTLINE, join([",", LINE], docs)]), SOFTLINE, close])
 
     def _dangling(self, owner: A.AstNode | None) -> Doc:
@@ -211,6 +260,10 @@ class Printer:
     # ------------------------------------------------------------ leaves
     def print_Ident(self, n: A.Ident) -> Doc:
         return quote(n) if n.value or n.quoted else '""'
+
+    def _name(self, n: A.Ident, open_done: bool = False) -> Doc:
+        """A name in its canonical spelling (``"seq"`` quoted, ``"x"`` bare), comments kept."""
+        return self.doc(n, open_done=open_done, text=name_text(n.value) if n.value else '""')
 
     def print_Str(self, n: A.Str) -> Doc:
         return format_string(n.value)
@@ -241,17 +294,19 @@ class Printer:
         return [self.doc(n.key), ": ", self.doc(n.value)]
 
     def print_Props(self, n: A.Props) -> Doc:
-        if n.header:
-            if not n.entries:
-                return self._list("<", n.entries, ">", n)
-            first = n.entries[0]
-            head: list[Doc] = ["<"]
-            opened = self.cm.open.get(id(first)) if self._commented else None
-            if opened:
-                head.append(self._suffix(opened))
-            docs = [self.doc(e, open_done=i == 0) for i, e in enumerate(n.entries)]
-            return [head, Indent([HARDLINE, join([",", HARDLINE], docs)]), HARDLINE, ">"]
-        return self._list("@{", n.entries, "}", n)
+        return self._header(n, "model") if n.header else self._list("@{", n.entries, "}", n)
+
+    def _header(self, n: A.Props, kind: str) -> Doc:
+        """A model or function header: one key per line, in the order ``print`` writes them."""
+        if not n.entries:
+            return self._list("<", n.entries, ">", n)
+        entries = sorted(n.entries, key=_header_rank(kind))
+        head: list[Doc] = ["<"]
+        opened = self.cm.open.get(id(entries[0])) if self._commented else None
+        if opened:
+            head.append(self._suffix(opened))
+        docs = [self.doc(e, open_done=i == 0) for i, e in enumerate(entries)]
+        return [head, Indent([HARDLINE, join([",", HARDLINE], docs)]), HARDLINE, ">"]
 
     def _props(self, props: A.Props | None) -> Doc:
         return "" if props is None or not props.entries else [" ", self.doc(props)]
@@ -261,7 +316,7 @@ class Printer:
         if n.value is not None:
             text = str(n.value)
         elif n.param is not None:
-            text = format_string(n.param.encode("utf-8", "surrogateescape")) if n.quoted else n.param
+            text = n.param if _BARE_NAME.match(n.param) else format_string(n.param.encode("utf-8", "surrogateescape"))
         else:
             text = "?"
         return [text, self._props(n.props)]
@@ -278,7 +333,7 @@ class Printer:
         return ["seq(", self.doc(n.elem), ")"]
 
     def print_MapType(self, n: A.MapType) -> Doc:
-        return ["map(", self.doc(n.key), ", ", self.doc(n.value), ")"]
+        return Group(["map(", Indent([SOFTLINE, self.doc(n.key), ",", LINE, self.doc(n.value)]), SOFTLINE, ")"])
 
     def print_OptionalType(self, n: A.OptionalType) -> Doc:
         return ["optional(", self.doc(n.elem), ")"]
@@ -298,7 +353,7 @@ class Printer:
 
     def print_ValueInfo(self, n: A.ValueInfo) -> Doc:
         head: Doc = [self.doc(n.type), " "] if n.type is not None else ""
-        return [head, self.doc(n.name), self._props(n.props)]
+        return [head, self._name(n.name), self._props(n.props)]
 
     # ------------------------------------------------------------ tensor data
     def print_NumberBody(self, n: A.NumberBody) -> Doc:
@@ -308,13 +363,35 @@ class Printer:
         return self._fill(values)
 
     def _fill(self, values: Sequence[Doc]) -> Doc:
-        sep: Doc = [",", LINE]
-        parts: list[Doc] = []
-        for i, v in enumerate(values):
-            if i:
-                parts.append(sep)
-            parts.append(v)
-        return Group(["{", Indent([SOFTLINE, Fill(parts)]), SOFTLINE, "}"])
+        """A tensor literal: on one line if it fits, else one row of the matrix per line (a row
+        longer than the width, or a tensor of rank < 2, fills the lines)."""
+        row = self._row
+        if row >= 2 and len(values) % row == 0 and len(values) > row:
+            rows: list[Doc] = [Fill(_fill_parts(values[i : i + row])) for i in range(0, len(values), row)]
+            inner: Doc = join([",", LINE], rows)
+        else:
+            inner = Fill(_fill_parts(values))
+        return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
+
+    def _data(self, body: A.TensorBody, type_: A.Type | None) -> Doc:
+        """The data of a tensor, knowing its type (rows of a matrix start new lines)."""
+        shape = type_.shape if isinstance(type_, A.TensorType) else None
+        dims = [d.value for d in shape or ()]
+        row = 0
+        if len(dims) >= 2 and all(isinstance(d, int) and d > 0 for d in dims):
+            count = 1
+            for d in dims:
+                count *= d  # type: ignore[operator]
+            last = dims[-1]
+            assert last is not None
+            size = len(body.values) if isinstance(body, A.LiteralBody) else body.text.count(",") + 1 if isinstance(body, A.NumberBody) else 0
+            # Complex numbers in one number body: two numbers per element.
+            row = last if size == count else 2 * last if size == 2 * count else 0
+        saved, self._row = self._row, row
+        try:
+            return self.doc(body)
+        finally:
+            self._row = saved
 
     def print_ComplexLiteral(self, n: A.ComplexLiteral) -> Doc:
         return ["(", self.doc(n.real), ", ", self.doc(n.imag), ")"]
@@ -338,20 +415,20 @@ class Printer:
         info = self.doc(n.info)
         if n.body is None:
             return info
-        return [info, " = ", self.doc(n.body)]
+        return [info, " = ", self._data(n.body, n.info.type)]
 
     # ------------------------------------------------------------ attributes
     def print_TensorValue(self, n: A.TensorValue) -> Doc:
         head: list[Doc] = [self.doc(n.type)]
         if n.name is not None:
-            head += [" ", self.doc(n.name)]
+            head += [" ", self._name(n.name)]
         head.append(self._props(n.props))
         if n.has_equal:
             head.append(" =")
-        return [head, " ", self.doc(n.body)]
+        return [head, " ", self._data(n.body, n.type)]
 
     def print_AttrRef(self, n: A.AttrRef) -> Doc:
-        return ["@", self.doc(n.name)]
+        return ["@", self._name(n.name)]
 
     def print_TypeValue(self, n: A.TypeValue) -> Doc:
         return self.doc(n.type)
@@ -375,9 +452,9 @@ class Printer:
     def print_Node(self, n: A.Node) -> Doc:
         lhs: list[Doc] = []
         if n.has_label:
-            lhs.append(["[", self.doc(n.label) if n.label is not None else "", "]"])
+            lhs.append(["[", self._name(n.label) if n.label is not None else "", "]"])
         if n.outputs:
-            outs = [self.doc(o) for o in n.outputs]
+            outs = [self._name(o) for o in n.outputs]
             lhs.append(Group(Indent(join([",", LINE], outs))) if len(outs) > 1 else outs[0])
         parts: list[Doc] = [join(" ", lhs), " = "] if lhs else ["= "]
         for p in n.domain:
@@ -385,7 +462,7 @@ class Printer:
         parts.append(self.doc(n.op_type))
         if n.overload is not None:
             parts += [":", self.doc(n.overload)]
-        inputs = self._list("(", n.inputs, ")")
+        inputs = self._list("(", n.inputs, ")", names=True)
         if n.attributes:
             for a in n.attributes:
                 if isinstance(a, A.ErrorNode):
@@ -437,7 +514,7 @@ class Printer:
         head: list[Doc] = []
         if n.props is not None and n.props.entries:
             head += [self.doc(n.props), " "]
-        head.append(self.doc(n.name))
+        head.append(self._name(n.name))
         head += self._signature(n.inputs, n.outputs)
         inits = self._list("<", n.initializers, ">") if n.initializers else None
         if nested:
@@ -455,8 +532,8 @@ class Printer:
     def print_Function(self, n: A.Function) -> Doc:
         lines: list[Doc] = []
         if n.header is not None:
-            lines += [self.doc(n.header), HARDLINE]
-        head: list[Doc] = [self.doc(n.name)]
+            lines += [self.doc(n.header, text=self._header(n.header, "function")), HARDLINE]
+        head: list[Doc] = [self._name(n.name)]
         if n.attributes:
             head += [" ", self._list("<", n.attributes, ">")]
         head += self._signature(n.inputs, n.outputs)
