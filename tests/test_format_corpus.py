@@ -32,6 +32,10 @@ def serialize(text: str) -> bytes:
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_WRAPPER = re.compile(r"\b(?:seq|optional|sparse_tensor|opaque)\(|\)")
+_SHAPE = re.compile(r"(?<=[A-Za-z0-9_])\[[^\[\](){}<>]*\]")
+# An external-data record (or digest) ``["key": "value", ...]`` stays on one line by design.
+_RECORD = re.compile(r'\[""(?:: "")?(?:, ""(?:: "")?)*\]')
 
 
 def breakable_long_lines(text: str, width: int) -> list[str]:
@@ -39,7 +43,9 @@ def breakable_long_lines(text: str, width: int) -> list[str]:
     place to break: a comma inside the line, or a bracket opened with something after it."""
     out = []
     for line in text.splitlines():
-        code = _STRING.sub('""', line)
+        # Records stay on one line by design, a type's dims break only when they alone
+        # overflow, and ``seq(...)``, ``optional(...)`` hold a single type.
+        code = _WRAPPER.sub("", _SHAPE.sub("", _RECORD.sub("[]", _STRING.sub('""', line))))
         hash_at = code.find("#")
         if hash_at >= 0:
             # Measure the line up to its comment (the code part keeps its real length).
@@ -58,6 +64,7 @@ def test_breakable_long_lines_detector() -> None:
     assert breakable_long_lines('   doc_string: "a long string, with a comma"\n', 10) == []
     assert breakable_long_lines("   y = Relu (x)  # a comment far past the width\n", 20) == []
     assert breakable_long_lines("   block (\n", 5) == []
+    assert breakable_long_lines('   float[2] w = ["location": "w.bin", "offset": "0"],\n', 20) == []
 
 
 @pytest.mark.parametrize("width", [100, 60, 40])

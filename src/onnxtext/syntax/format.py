@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from onnxtext.syntax import ast as A
@@ -10,11 +11,12 @@ from onnxtext.diagnostics import ParseError
 from onnxtext.lowering.lift import Lifter, NotRepresentable
 from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.comments import attach_comments
-from onnxtext.syntax.layout import DEFAULT_WIDTH
-from onnxtext.syntax.printer import print_ast
+from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
+from onnxtext.syntax.printer import Printer, graphs_of, print_ast
+from onnxtext.syntax.span import Span
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
-__all__ = ["to_text", "format_text", "NotRepresentable"]
+__all__ = ["to_text", "format_text", "format_range", "NotRepresentable"]
 
 
 def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
@@ -106,3 +108,90 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
             raise ParseError(result.diagnostics)
         comments = attach_comments(result.tree, result.comments, text)
         return print_ast(result.tree, comments, width)
+
+
+def format_range(text: str, start: int, end: int, path: str = "<text>", width: int = DEFAULT_WIDTH) -> str | None:
+    """The text with only the statements meeting ``[start, end)`` formatted; the rest is left as it is.
+
+    The statements are those of the innermost graph or function body the range falls in (a
+    range inside one node's subgraph formats the subgraph's statements), with their comments,
+    at their canonical indentation. A range meeting no statement formats the
+    function, model header or main graph it is in. The rest of the text may have syntax
+    errors; None when what the range meets is damaged or shares a line with something else.
+    """
+    with collector_paused():
+        result = parse_text(text, "model", path)
+        tree = result.tree
+        if not isinstance(tree, A.Model):
+            return None
+        comments = attach_comments(tree, result.comments, text)
+        bodies = [(tree.graph.nodes, 1)] if isinstance(tree.graph, A.Graph) else []
+        bodies += [(f.nodes, 1) for f in tree.functions if isinstance(f, A.Function)]
+        found = _statements_at(bodies, start, end)
+        if found is not None:
+            picked, depth = found
+        else:
+            # The header or signature of a function, the model header, or the main graph's.
+            tops: list[Any] = [f for f in tree.functions if isinstance(f, A.Function)]
+            tops += [tree.header, tree.graph]
+            owner = next((t for t in tops if t is not None and _meets(t.span, start, end)), None)
+            if owner is None:
+                return None
+            picked, depth = [owner], 0
+        errors = [d.span.offsets for d in result.diagnostics if d.is_error and d.span is not None]
+        return _reprint(text, picked, depth, comments, width, errors)
+
+
+def _meets(span: Span, start: int, end: int) -> bool:
+    return span.start <= end and start <= span.end if start == end else span.start < end and start < span.end
+
+
+def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], start: int, end: int) -> tuple[list[Any], int] | None:
+    """The statements meeting the range in the innermost body that holds it, and their depth."""
+    for nodes, depth in bodies:
+        hits = [n for n in nodes if _meets(n.span, start, end)]
+        if not hits:
+            continue
+        if len(hits) == 1 and isinstance(hits[0], A.Node):
+            inner = []
+            for a in A.intact(hits[0].attributes):
+                # Canonically the attribute is one unit in, a list of graphs one more.
+                step = 3 if isinstance(a.value, A.AttrList) else 2
+                inner += [(g.nodes, depth + step) for g in graphs_of(a.value) if g.nodes]
+            held = [(b, d) for b, d in inner if b[0].span.start <= start and end <= b[-1].span.end]
+            deeper = _statements_at(held, start, end)
+            if deeper is not None:
+                return deeper
+        return hits, depth
+    return None
+
+
+def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
+    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew, ``depth`` units in."""
+    if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
+        return None
+    first, last = picked[0], picked[-1]
+    lead = comments.leading.get(id(first))
+    begin = min([first.span.start] + [c.start for c in lead or ()])
+    finish = last.span.end
+    for note in comments.trailing.get(id(last), ()):
+        finish = max(finish, text.find("\n", note.start) if "\n" in text[note.start :] else len(text))
+    line_start = text.rfind("\n", 0, begin) + 1
+    line_end = text.find("\n", finish)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:begin].strip() or text[finish:line_end].strip():
+        return None  # shares a line with something else: only a larger range can be formatted
+    if any(e.start <= line_end and line_start <= e.end for e in errors):
+        return None  # a syntax error the parser repaired: formatting must not hide it
+    prefix = INDENT * depth
+    printer = Printer(comments, max(width - len(prefix), 20))
+    docs: list[Doc] = []
+    for i, n in enumerate(picked):
+        if i:
+            docs.append(HARDLINE)
+            if printer.blank_above(n):
+                docs.append(BLANK_LINE)
+        docs.append(printer.doc(n))
+    lines = render(docs, printer.width).split("\n")
+    new = "\n".join(prefix + line if line else line for line in lines)
+    return text[:line_start] + new + text[line_end:]

@@ -66,13 +66,18 @@ class BreakParent:
 
 
 class Group:
-    """Contents on one line if they fit, else broken; ``hard`` when something inside must break."""
+    """Contents on one line if they fit, else broken; ``hard`` when something inside must break.
 
-    __slots__ = ("contents", "hard")
+    A ``tight`` group breaks only when its own contents do not fit the rest of the line (what
+    follows it is not measured): a type's dims stay together even before a long literal.
+    """
 
-    def __init__(self, contents: Doc) -> None:
+    __slots__ = ("contents", "hard", "tight")
+
+    def __init__(self, contents: Doc, tight: bool = False) -> None:
         self.contents = contents
         self.hard = _has_hard(contents)
+        self.tight = tight
 
 
 class Indent:
@@ -252,7 +257,7 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
             if mode == _FLAT and not d.hard:
                 stack.append((ind, _FLAT, d.contents))
             else:
-                flat = not d.hard and _fits(d.contents, stack, width - col, bool(pending))
+                flat = not d.hard and _fits(d.contents, [] if d.tight else stack, width - col, bool(pending))
                 stack.append((ind, _FLAT if flat else _BREAK, d.contents))
         elif isinstance(d, Indent):
             stack.append((ind + unit, mode, d.contents))

@@ -130,10 +130,13 @@ def quote(ident: A.Ident) -> str:
     return ident.value
 
 
-def _has_graph(value: Any) -> bool:
+def graphs_of(value: Any) -> list[A.Graph]:
+    """The graphs an attribute value holds (one, a list of them, or none)."""
     if isinstance(value, A.GraphValue):
-        return True
-    return isinstance(value, A.AttrList) and any(isinstance(v, A.GraphValue) for v in value.items)
+        return [value.graph]
+    if isinstance(value, A.AttrList):
+        return [v.graph for v in value.items if isinstance(v, A.GraphValue)]
+    return []
 
 
 def _comment(note: Note) -> str:
@@ -161,6 +164,7 @@ class Printer:
 
     def __init__(self, comments: CommentMap | None = None, width: int = DEFAULT_WIDTH) -> None:
         self.cm = comments if comments is not None else _NO_COMMENTS
+        self._from_text = comments is not None  # blank lines are read from the text
         self._commented = comments is not None and bool(comments.kinds())
         self.width = width
         self._row = 0  # values per row of the tensor literal being printed (0: no rows)
@@ -247,12 +251,16 @@ class Printer:
         inner.append(Indent(self._own_lines(notes)))
         return inner
 
+    def _has_comments(self, node: A.AstNode) -> bool:
+        cm, key = self.cm, id(node)
+        return any(key in table for table in (cm.leading, cm.trailing, cm.open, cm.after, cm.dangling))
+
     def _error(self, n: A.ErrorNode) -> NoReturn:
         raise ValueError(f"the text has a syntax error at offset {n.span.start}; a damaged {n.kind} cannot be printed")
 
-    def _blank(self, node: A.AstNode) -> bool:
+    def blank_above(self, node: A.AstNode) -> bool:
         """Whether an empty line stood above a statement (or above its first comment)."""
-        if not self._commented:
+        if not self._from_text:
             return False
         lead = self.cm.leading.get(id(node))
         return lead[0].blank if lead else self.cm.blank_before(node.span.start)
@@ -327,7 +335,8 @@ class Printer:
             return [elem, "[]"]
         if not n.shape:
             return elem
-        return [elem, self._list("[", n.shape, "]")]
+        dims = self._list("[", n.shape, "]")
+        return [elem, Group(dims.contents, tight=True) if isinstance(dims, Group) else dims]
 
     def print_SeqType(self, n: A.SeqType) -> Doc:
         return ["seq(", self.doc(n.elem), ")"]
@@ -409,7 +418,11 @@ class Printer:
         return body
 
     def print_ExternalBody(self, n: A.ExternalBody) -> Doc:
-        return self._list("[", n.items, "]", n)
+        # A record of where the data is (or of its digest) stays on one line: a changed tensor
+        # changes one line of a diff.
+        if not n.items or self._commented and any(self._has_comments(x) for x in A.walk(n)):
+            return self._list("[", n.items, "]", n)
+        return ["[", join(", ", [self.doc(x) for x in n.items]), "]"]
 
     def print_Initializer(self, n: A.Initializer) -> Doc:
         info = self.doc(n.info)
@@ -468,7 +481,7 @@ class Printer:
                 if isinstance(a, A.ErrorNode):
                     self._error(a)
             attrs = self._list("<", n.attributes, ">")
-            if any(isinstance(a, A.Attribute) and _has_graph(a.value) for a in n.attributes):
+            if any(isinstance(a, A.Attribute) and graphs_of(a.value) for a in n.attributes):
                 parts += [" ", inputs, " ", attrs]
             else:
                 parts += [" ", attrs, " ", inputs]
@@ -490,7 +503,7 @@ class Printer:
             if isinstance(n, A.ErrorNode):
                 self._error(n)
             body.append(HARDLINE)
-            if i and self._blank(n):
+            if i and self.blank_above(n):
                 body.append(BLANK_LINE)
             body.append(self.doc(n, open_done=i == 0))
         if end_notes:
@@ -507,7 +520,8 @@ class Printer:
         parts: list[Doc] = []
         if inputs is not None:
             parts += [" ", self._list("(", inputs, ")")]
-        parts += [" => ", self._list("(", outputs, ")")]
+        # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
+        parts.append(Group(Indent([LINE, "=> ", self._list("(", outputs, ")")])))
         return parts
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
@@ -546,7 +560,7 @@ class Printer:
         parts: list[Doc] = []
         if n.header is not None:
             parts += [self.doc(n.header), HARDLINE]
-            if self._blank(n.graph):
+            if self.blank_above(n.graph):
                 parts.append(BLANK_LINE)
         parts.append(self.doc(n.graph))
         for f in n.functions:
