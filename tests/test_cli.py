@@ -270,7 +270,7 @@ def test_not_representable(tmp_path: Path, capsys: pytest.CaptureFixture[str], m
     model = tmp_path / "m.onnx"
     save(onnxtext.parse_model(MLP), model)
 
-    def refuse(message: object) -> str:
+    def refuse(message: object, width: int = 100) -> str:
         raise NotRepresentable("graph.something cannot be written in text yet")
 
     monkeypatch.setattr("onnxtext.syntax.format.to_text", refuse)  # the CLI imports it on use

@@ -111,11 +111,11 @@ def test_added_and_removed_node() -> None:
 
 def test_inputs_and_outputs() -> None:
     assert d(("float[N, 4] x, float[4] s)", "float[N, 8] x, float[4] s, bool[N] m)")) == [
-        "~ input 'x' float[N,4] → float[N,8]",
+        "~ input 'x' float[N, 4] → float[N, 8]",
         "+ input 'm' bool[N]",
     ]
     assert d(("float[N, 4] x, float[4] s)", "float[4] s, float[N, 4] x)")) == ["~ input order (x, s) → (s, x)"]
-    assert d(("=> (float[N, 4] y)", "=> (float[N, 4] y, float[N, 4] h)")) == ["+ output 'h' float[N,4]"]
+    assert d(("=> (float[N, 4] y)", "=> (float[N, 4] y, float[N, 4] h)")) == ["+ output 'h' float[N, 4]"]
     assert d((", float[4] s)", ")"), ("Mul(h, s)", "Mul(h, h)")) == [
         "- input 's' float[4]",
         "~ node 'h2' (Mul) inputs (h, s) → (h, h)",

@@ -27,11 +27,11 @@ def _git(repo: Path, env: dict[str, str], *args: str) -> str:
     return proc.stdout
 
 
-@pytest.fixture()
-def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+def git_env(home: Path) -> dict[str, str]:
+    """An environment for git in a scratch repository: no user or system config, this onnxtext first."""
     env = {
         **os.environ,
-        "HOME": str(tmp_path),
+        "HOME": str(home),
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_CONFIG_NOSYSTEM": "1",
         "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
@@ -40,6 +40,12 @@ def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     }
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    env = git_env(tmp_path)
     path = tmp_path / "repo"
     path.mkdir()
     _git(path, env, "init", "-q")

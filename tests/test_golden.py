@@ -168,7 +168,7 @@ def test_format_node_list_keeps_comments() -> None:
 
 
 def test_format_node_keeps_comments() -> None:
-    text = "Y = If (c) <then_branch = t () => (float Z)\n{\n   # inside\n   Z = Neg (X)\n}>\n"
+    text = "Y = If (c) <\n   then_branch = t () => (float Z) {\n      # inside\n      Z = Neg (X)\n   }\n>\n"
     assert format_text(text, kind="node") == text
 
 

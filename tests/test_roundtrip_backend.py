@@ -1,4 +1,8 @@
-"""print → parse gives back byte-identical protobufs for every model of the ONNX backend suite."""
+"""print → parse gives back byte-identical protobufs for every model of the ONNX backend suite.
+
+The printed text is also what ``fmt`` makes of it (print and fmt agree), and no line of it is
+wider than 100 columns where it could have been broken.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ pytest.importorskip("onnx")
 from corpus.backend import all_model_paths, case_id  # noqa: E402
 
 from onnxtext import parse_model  # noqa: E402
-from onnxtext.syntax.format import to_text  # noqa: E402
+from onnxtext.syntax.format import format_text, to_text  # noqa: E402
+from test_format_corpus import breakable_long_lines  # noqa: E402
 from onnxtext.proto import ModelProto  # noqa: E402
 
 PATHS = all_model_paths()
@@ -25,3 +30,5 @@ def test_print_parse_is_identity(path: Path) -> None:
     assert back.SerializeToString(deterministic=True) == original.SerializeToString(deterministic=True), text
     # stability: printing the parsed model gives the same text
     assert to_text(back) == text
+    assert format_text(text) == text
+    assert breakable_long_lines(text, 100) == []

@@ -52,7 +52,7 @@ def test_external_round_trip_exact(tmp_path: Path, model_file: Path, capsys: pyt
     sidecar = out.parent / "model.onnxtxt.data"
     assert sidecar.stat().st_size >= 4 * 1024 * 1024
     text = out.read_text()
-    assert 'float[1024,1024] W = ["location": "model.onnxtxt.data", "offset": "0", "length": "4194304"]' in text
+    assert 'float[1024, 1024] W = ["location": "model.onnxtxt.data", "offset": "0", "length": "4194304"]' in text
     assert len(text) < 20000  # only the small and the typed (600 floats) tensors are in the text
     # parse gives the same references; loading the weights gives the original model exactly
     parsed = onnxtext.parse_model(text)
@@ -210,7 +210,7 @@ def test_digest_output(model_file: Path, capsys: pytest.CaptureFixture[str]) -> 
     w = to_numpy(next(t for t in big_model().graph.initializer if t.name == "W"))
     sha = hashlib.sha256(w.astype("<f4").tobytes()).hexdigest()
     line = next(li for li in out.splitlines() if " W = " in li)
-    assert line.strip().startswith(f'float[1024,1024] W = ["digest": "sha256:{sha}", "min": "{w.min():.6g}", "max": "{w.max():.6g}"')
+    assert line.strip().startswith(f'float[1024, 1024] W = ["digest": "sha256:{sha}", "min": "{w.min():.6g}", "max": "{w.max():.6g}"')
     assert f'"mean": "{w.astype(np.float64).mean():.6g}"' in line
     assert "c = {1.0, 2.0, 3.0, 4.0}" in out  # small tensors stay readable
     assert "alpha = 0.01" in out

@@ -21,6 +21,8 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.io import STDIO, control_bytes, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
+from onnxtext.project import SettingsError, check_width, find_settings
+from onnxtext.syntax.layout import DEFAULT_WIDTH
 from onnxtext.proto import ModelProto
 
 if TYPE_CHECKING:
@@ -187,11 +189,11 @@ def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) 
     return True
 
 
-def _to_text(model: ModelProto, path: str, report: _Reporter) -> str | None:
+def _to_text(model: ModelProto, path: str, report: _Reporter, width: int = DEFAULT_WIDTH) -> str | None:
     from onnxtext.syntax.format import NotRepresentable, to_text
 
     try:
-        return to_text(model)
+        return to_text(model, width)
     except NotRepresentable as exc:
         report.error(_display(path), f"cannot be printed as text: {exc}")
         return None
@@ -251,9 +253,12 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
     binary = args.input == STDIO or is_binary_path(args.input)
+    width = _line_width(args, "." if args.output == STDIO else args.output, report)
+    if width is None:
+        return EXIT_USAGE
     if weights == "inline":
         model = _load_model(args.input, binary, report)
-        text = None if model is None else _to_text(model, args.input, report)
+        text = None if model is None else _to_text(model, args.input, report, width)
         if text is None or model is None or not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
             return EXIT_INPUT
         _write(args.output, text, report)
@@ -262,11 +267,11 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     if loaded is None:
         return EXIT_INPUT
     if weights == "external":
-        return _print_external(*loaded, args, report)
-    return _print_digest(*loaded, args, report)
+        return _print_external(*loaded, args, report, width)
+    return _print_digest(*loaded, args, report, width)
 
 
-def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int) -> int:
     """``print --weights digest``: large tensors as digests, computed on memory maps."""
     from onnxtext.weights.digest import DIGEST_HEADER, digest_view
 
@@ -274,7 +279,7 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
         # external data never read: the text must not depend on whether the files can be found (git textconv)
         view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True, read_external=False)
     _note_unread(sources, args.input, report)
-    text = _to_text(view, args.input, report)
+    text = _to_text(view, args.input, report, width)
     if text is None:
         return EXIT_INPUT
     _write(args.output, DIGEST_HEADER + text, report)
@@ -315,7 +320,7 @@ def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto
             return None
 
 
-def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter) -> int:
+def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int) -> int:
     """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically).
 
     Weights are never loaded: a binary input is read with its large ``raw_data`` left in
@@ -331,7 +336,7 @@ def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Na
     except ExternalDataError as exc:
         report.diagnostics(exc.diagnostics)
         return EXIT_INPUT
-    text = _to_text(plan.model, args.input, report)  # before writing anything
+    text = _to_text(plan.model, args.input, report, width)  # before writing anything
     if text is None:
         return EXIT_INPUT
     if plan.pieces:
@@ -421,6 +426,24 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     return 1 if changes else EXIT_OK
 
 
+def _line_width(args: argparse.Namespace, near: str, report: _Reporter) -> int | None:
+    """``--line-width``, else ``[tool.onnxtext] line-width`` of the pyproject.toml nearest ``near``, else 100."""
+    if args.line_width is not None:
+        return int(args.line_width)
+    try:
+        return find_settings(near).line_width
+    except SettingsError as exc:
+        report.error(str(exc.path), exc.message)
+        return None
+
+
+def _width_arg(value: str) -> int:
+    try:
+        return check_width(int(value))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("line-width", "--line-width")) from None
+
+
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → canonical text, in place (or checked, or shown as a diff)."""
     from onnxtext.syntax.format import format_text
@@ -431,11 +454,14 @@ def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
         if path != STDIO and is_binary_path(path):
             report.error(path, "a binary model: fmt formats texts (see 'onnxtext print')")
             continue
+        width = _line_width(args, "." if path == STDIO else path, report)
+        if width is None:
+            continue
         original = _read_text(path, report)
         if original is None:
             continue
         try:
-            formatted = format_text(original, "model", _display(path))
+            formatted = format_text(original, "model", _display(path), width)
         except OnnxTextError as exc:  # ParseError: every syntax error, located
             report.diagnostics(exc.diagnostics)
             report.failed = True
@@ -452,6 +478,12 @@ def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
         report.note(f"{changed} file{'s' if changed != 1 else ''} would be reformatted")
         return EXIT_INPUT
     return report.status
+
+
+def _add_width(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--line-width", metavar="N", type=_width_arg, default=None,
+                   help=f"wrap lines longer than N columns (default: [tool.onnxtext] line-width in the nearest "
+                        f"pyproject.toml, else {DEFAULT_WIDTH})")
 
 
 def _print_diff(path: str, before: str, after: str) -> None:
@@ -838,6 +870,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--copy-external-data", action="store_true",
                    help="(--weights inline) when OUT is in another folder than IN, copy the external data files "
                         "the model refers to next to OUT; without it such an OUT is refused")
+    _add_width(p)
     p.set_defaults(func=cmd_print)
 
     p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
@@ -853,6 +886,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin -> stdout)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
     p.add_argument("--diff", action="store_true", help="change nothing; print a unified diff of the changes")
+    _add_width(p)
     p.set_defaults(func=cmd_fmt)
 
     p = sub.add_parser("run", help="evaluate a model with numpy", description=_RUN_HELP, formatter_class=formatter)

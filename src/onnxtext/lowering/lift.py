@@ -30,17 +30,14 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
-from onnxtext.syntax.printer import quote
+from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
 
 __all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-# Words that would read as something else in some name position.
-RESERVED = frozenset(
-    ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
-)
+RESERVED = RESERVED_NAMES
 _ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
 
 #: The field holding an attribute's value, for the single-value types.
@@ -60,7 +57,7 @@ def _at(where: str, step: str) -> str:
     """The proto path of ``step`` below ``where`` (``ir.paths.ProtoPath``'s form: ``graph/node[3]``)."""
     return f"{where}/{step}" if where else step
 
-_MODEL_HEADER_FIELDS = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
+_MODEL_HEADER_FIELDS = MODEL_HEADER_ORDER
 
 S = NO_SPAN
 
@@ -485,7 +482,11 @@ class Lifter:
         header = A.Props(S, entries, header=True) if entries else None
         attrs: list[A.Attribute] = [A.Attribute(S, _ident(n), None, None) for n in f.attribute]
         for i, ap in enumerate(f.attribute_proto):
-            attrs.append(self.attribute(ap, _at(where, f"attribute_proto[{i}]")))
+            attr = self.attribute(ap, _at(where, f"attribute_proto[{i}]"))
+            if attr.type_name is None and attr.props is None and ap.type in _ATTR_TYPE_NAMES:
+                # A default value says its type, as a function signature is written by hand.
+                attr.type_name = A.Ident(S, _ATTR_TYPE_NAMES[ap.type])
+            attrs.append(attr)
         inputs = [A.ValueInfo(S, None, _ident(n)) for n in f.input]
         outputs = [A.ValueInfo(S, None, _ident(n)) for n in f.output]
         vis = [self.value_info(v, _at(where, f"value_info[{i}]")) for i, v in enumerate(f.value_info)]

@@ -49,7 +49,7 @@ from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.format import format_text
+from onnxtext.syntax.format import format_range, format_text
 from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "build_server"]
@@ -197,19 +197,21 @@ class OnnxTextServer(LanguageServer):
     def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
         """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
         text = self.workspace.get_text_document(uri).source
+        source = SourceFile(text)
         try:
-            formatted = format_text(text, "model", _display_path(uri))
+            if within is None:
+                formatted: str | None = format_text(text, "model", _display_path(uri))
+            else:
+                lo, hi = offset_at(source, within.start), offset_at(source, within.end)
+                formatted = format_range(text, lo, hi, _display_path(uri))
         except OnnxTextError as exc:
             self.window_show_message(
                 L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
             )
             return None
-        source = SourceFile(text)
-        edits = line_edits(text, formatted)
-        if within is not None:
-            lo, hi = offset_at(source, within.start), offset_at(source, within.end)
-            edits = [e for e in edits if e.span.start <= hi and e.span.end >= lo]
-        return text_edits(source, edits)
+        if formatted is None:
+            return None
+        return text_edits(source, line_edits(text, formatted))
 
     def forget(self, uri: str) -> None:
         state = self.states.pop(uri, None)

@@ -2,29 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import ParseError
 from onnxtext.lowering.lift import Lifter, NotRepresentable
-from onnxtext.syntax.printer import print_ast
+from onnxtext.syntax.comments import attach_comments
+from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
+from onnxtext.syntax.printer import Printer, graphs_of, print_ast
+from onnxtext.syntax.span import Span
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
-__all__ = ["to_text", "format_text", "NotRepresentable", "check_printable"]
+__all__ = ["to_text", "format_text", "format_range", "NotRepresentable", "check_printable"]
 
 
-def to_text(message: Any) -> str:
-    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's).
+def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
+    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's), in ``width`` columns.
 
     Raises :class:`NotRepresentable` if the message holds something no text can express yet.
     """
     msg = as_own(message)
     with collector_paused():
-        return _to_text(msg, message)
+        return _to_text(msg, message, width)
 
 
-def _to_text(msg: Any, message: Any) -> str:
+def _to_text(msg: Any, message: Any, width: int) -> str:
     _check_printable(msg)
     lifter = Lifter()
     tree: A.AstNode
@@ -38,7 +42,7 @@ def _to_text(msg: Any, message: Any) -> str:
         tree = lifter.node(msg, "node")
     else:
         raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
-    return print_ast(tree)
+    return print_ast(tree, width=width)
 
 
 def _check_printable(msg: Any, *, unknown_fields: bool = True) -> None:
@@ -95,14 +99,107 @@ def _path(entry: tuple[Any, Any, str]) -> str:
     return "/".join(reversed(parts)) or "the model"
 
 
-def format_text(text: str, kind: str = "model", path: str = "<text>") -> str:
-    """Reformat a text in the canonical style without going through protobuf; comments are kept."""
+def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
+    """Reformat a text in the canonical style for ``width`` columns without going through protobuf.
+
+    Every comment stays where it was written (see ``syntax.comments``), blank lines between
+    statements are kept (runs of them collapse to one). Raises :class:`ParseError` for a text
+    with syntax errors.
+    """
     with collector_paused():
         from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
 
         result = parse_text(text, kind, path)
-    if not result.ok or result.tree is None:
-        raise ParseError(result.diagnostics)
-    if kind == "node_list":
-        return print_ast(result.tree[0], end_comments=result.end_comments)
-    return print_ast(result.tree)
+        if not result.ok or result.tree is None:
+            raise ParseError(result.diagnostics)
+        comments = attach_comments(result.tree, result.comments, text)
+        return print_ast(result.tree, comments, width)
+
+
+def format_range(text: str, start: int, end: int, path: str = "<text>", width: int = DEFAULT_WIDTH) -> str | None:
+    """The text with only the statements meeting ``[start, end)`` formatted; the rest is left as it is.
+
+    The statements are those of the innermost graph or function body the range falls in (a
+    range inside one node's subgraph formats the subgraph's statements), with their comments,
+    at their canonical indentation. A range meeting no statement formats the
+    function, model header or main graph it is in. The rest of the text may have syntax
+    errors; None when what the range meets is damaged or shares a line with something else.
+    """
+    with collector_paused():
+        from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
+
+        result = parse_text(text, "model", path)
+        tree = result.tree
+        if not isinstance(tree, A.Model):
+            return None
+        comments = attach_comments(tree, result.comments, text)
+        bodies = [(tree.graph.nodes, 1)] if isinstance(tree.graph, A.Graph) else []
+        bodies += [(f.nodes, 1) for f in tree.functions if isinstance(f, A.Function)]
+        found = _statements_at(bodies, start, end)
+        if found is not None:
+            picked, depth = found
+        else:
+            # The header or signature of a function, the model header, or the main graph's.
+            tops: list[Any] = [f for f in tree.functions if isinstance(f, A.Function)]
+            tops += [tree.header, tree.graph]
+            owner = next((t for t in tops if t is not None and _meets(t.span, start, end)), None)
+            if owner is None:
+                return None
+            picked, depth = [owner], 0
+        errors = [d.span.offsets for d in result.diagnostics if d.is_error and d.span is not None]
+        return _reprint(text, picked, depth, comments, width, errors)
+
+
+def _meets(span: Span, start: int, end: int) -> bool:
+    return span.start <= end and start <= span.end if start == end else span.start < end and start < span.end
+
+
+def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], start: int, end: int) -> tuple[list[Any], int] | None:
+    """The statements meeting the range in the innermost body that holds it, and their depth."""
+    for nodes, depth in bodies:
+        hits = [n for n in nodes if _meets(n.span, start, end)]
+        if not hits:
+            continue
+        if len(hits) == 1 and isinstance(hits[0], A.Node):
+            inner = []
+            for a in A.intact(hits[0].attributes):
+                # Canonically the attribute is one unit in, a list of graphs one more.
+                step = 3 if isinstance(a.value, A.AttrList) else 2
+                inner += [(g.nodes, depth + step) for g in graphs_of(a.value) if g.nodes]
+            held = [(b, d) for b, d in inner if b[0].span.start <= start and end <= b[-1].span.end]
+            deeper = _statements_at(held, start, end)
+            if deeper is not None:
+                return deeper
+        return hits, depth
+    return None
+
+
+def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
+    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew, ``depth`` units in."""
+    if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
+        return None
+    first, last = picked[0], picked[-1]
+    lead = comments.leading.get(id(first))
+    begin = min([first.span.start] + [c.start for c in lead or ()])
+    finish = last.span.end
+    for note in comments.trailing.get(id(last), ()):
+        finish = max(finish, text.find("\n", note.start) if "\n" in text[note.start :] else len(text))
+    line_start = text.rfind("\n", 0, begin) + 1
+    line_end = text.find("\n", finish)
+    line_end = len(text) if line_end < 0 else line_end
+    if text[line_start:begin].strip() or text[finish:line_end].strip():
+        return None  # shares a line with something else: only a larger range can be formatted
+    if any(e.start <= line_end and line_start <= e.end for e in errors):
+        return None  # a syntax error the parser repaired: formatting must not hide it
+    prefix = INDENT * depth
+    printer = Printer(comments, max(width - len(prefix), 20))
+    docs: list[Doc] = []
+    for i, n in enumerate(picked):
+        if i:
+            docs.append(HARDLINE)
+            if printer.blank_above(n):
+                docs.append(BLANK_LINE)
+        docs.append(printer.doc(n))
+    lines = render(docs, printer.width).split("\n")
+    new = "\n".join(prefix + line if line else line for line in lines)
+    return text[:line_start] + new + text[line_end:]

@@ -1354,6 +1354,7 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
         top = _Body(tree[1], A.intact(tree[0]))
         bodies.append((top, top.nodes))
         collect_nodes(tree[0])
+    statements: dict[int, tuple[list[A.Node], list[int]]] = {}  # per body: its statements and their starts
     for c in comments:
         comment = A.Comment(Span(c.start, c.end), c.text)
         if isinstance(tree, A.Model) and _place_in_model(tree, c.start, comment):
@@ -1370,21 +1371,24 @@ def _attach_comments(tree: Any, comments: list[Comment], text: str) -> list[A.Co
             elif target is not None and hasattr(target, "comments"):
                 target.comments.append(comment)
             continue
-        nodes = A.intact(owner.nodes)
-        placed = False
-        for i, n in enumerate(nodes):
-            if n.span.start > c.start:
-                prev = nodes[i - 1] if i else None
-                if prev is not None and prev.trailing_comment is None and _same_line(text, prev.span.end, c.start):
-                    prev.trailing_comment = comment
-                else:
-                    n.comments.append(comment)
-                placed = True
-                break
-            if n.span.start <= c.start < n.span.end:
-                n.comments.append(comment)
-                placed = True
-                break
+        listed = statements.get(id(owner))
+        if listed is None:
+            kept = A.intact(owner.nodes)
+            listed = statements[id(owner)] = (kept, [n.span.start for n in kept])
+        nodes = listed[0]
+        # Statements do not overlap: the one holding the comment, if any, starts last before it.
+        i = bisect.bisect_right(listed[1], c.start)
+        placed = True
+        if i and c.start < nodes[i - 1].span.end:
+            nodes[i - 1].comments.append(comment)
+        elif i < len(nodes):
+            prev = nodes[i - 1] if i else None
+            if prev is not None and prev.trailing_comment is None and _same_line(text, prev.span.end, c.start):
+                prev.trailing_comment = comment
+            else:
+                nodes[i].comments.append(comment)
+        else:
+            placed = False
         if not placed:
             if nodes and nodes[-1].trailing_comment is None and _same_line(text, nodes[-1].span.end, c.start):
                 nodes[-1].trailing_comment = comment

@@ -1,8 +1,12 @@
-"""AST → text in onnxtext's canonical style: one method per AST node kind.
+"""AST → text in onnxtext's canonical style: one method per AST node kind, each building a layout document.
 
 The style stays close to ``onnx.printer``: a model header, the graph signature,
-initializers and value infos in ``< >``, one node per line with attributes before
-inputs, functions after the graph. Comments attached to nodes are kept.
+initializers in ``< >``, one node per line, functions after the graph. Every list
+(signature, inputs, attributes, property blocks, dims) is a group: on one line when it
+fits the width, else one item per line one indentation unit in; tensor literals fill
+the width. Nodes with a graph attribute write their inputs before the attributes. The
+same tree prints the same text whether it came from a protobuf (``print``) or a text
+(``fmt``, which also passes the comments, attached by ``syntax.comments``).
 """
 
 from __future__ import annotations
@@ -12,9 +16,34 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from onnxtext.syntax import ast as A
-__all__ = ["Printer", "print_ast", "quote", "format_string"]
+from onnxtext.syntax.comments import CommentMap, Note
+from onnxtext.syntax.layout import (
+    BLANK_LINE,
+    BREAK_PARENT,
+    DEFAULT_WIDTH,
+    HARDLINE,
+    INDENT,
+    LINE,
+    SOFTLINE,
+    Doc,
+    Fill,
+    Group,
+    Indent,
+    LineSuffix,
+    OwnLine,
+    join,
+    render,
+)
 
-INDENT = "   "
+__all__ = ["Printer", "print_ast", "quote", "format_string", "name_text", "DEFAULT_WIDTH", "RESERVED_NAMES", "MODEL_HEADER_ORDER"]
+
+# Words that would read as something else in some name position: names spelled so are quoted.
+RESERVED_NAMES = frozenset(
+    ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
+)
+# The order of a model header's keys (other ModelProto fields follow by field number, then the file-wide defaults).
+MODEL_HEADER_ORDER = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
+_BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
@@ -65,271 +94,487 @@ def _format_bytes(value: bytes) -> str:
     return '"' + "".join(out) + '"'
 
 
+def name_text(name: str) -> str:
+    """A value, graph or function name as the canonical text writes it: bare when it is a plain
+    identifier that reads as nothing else, else a quoted string."""
+    if _BARE_NAME.match(name) and name.lower() not in RESERVED_NAMES:
+        return name
+    return format_string(name.encode("utf-8", "surrogateescape"))
+
+
+def _header_rank(kind: str) -> Callable[[Any], tuple[int, int]]:
+    """Sort key of header entries: the order ``print`` writes them in (``kind``: model or function)."""
+    from onnxtext.lowering.lower import NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
+    from onnxtext.proto import FunctionProto, ModelProto
+
+    fields = (ModelProto if kind == "model" else FunctionProto).DESCRIPTOR.fields_by_name
+    first = MODEL_HEADER_ORDER if kind == "model" else ()
+    last = (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
+
+    def rank(entry: Any) -> tuple[int, int]:
+        key = entry.key.value if isinstance(entry, A.PropEntry) else ""
+        if key in first:
+            return (0, first.index(key))
+        if key in fields:
+            return (1, fields[key].number)
+        if key in last:
+            return (2, last.index(key))
+        return (3, 0)
+
+    return rank
+
+
 def quote(ident: A.Ident) -> str:
     if ident.quoted:
         return format_string(ident.value.encode("utf-8", "surrogateescape"))
     return ident.value
 
 
-class Printer:
-    """Renders AST nodes; ``print(node)`` dispatches on the node's class."""
+def graphs_of(value: Any) -> list[A.Graph]:
+    """The graphs an attribute value holds (one, a list of them, or none)."""
+    if isinstance(value, A.GraphValue):
+        return [value.graph]
+    if isinstance(value, A.AttrList):
+        return [v.graph for v in value.items if isinstance(v, A.GraphValue)]
+    return []
 
-    def __init__(self) -> None:
-        self._dispatch: dict[type, Callable[[Any, int], str]] = {}
+
+def _comment(note: Note) -> str:
+    return "#" + note.text
+
+
+_NO_COMMENTS = CommentMap("")
+
+
+def _fill_parts(values: Sequence[Doc]) -> list[Doc]:
+    parts: list[Doc] = []
+    for i, v in enumerate(values):
+        if i:
+            parts.append([",", LINE])
+        parts.append(v)
+    return parts
+
+
+class Printer:
+    """Builds the layout document of AST nodes; ``doc(node)`` dispatches on the node's class.
+
+    ``comments`` (from :func:`syntax.comments.attach_comments`) are written where they
+    were attached; ``print(node)`` renders a node on its own for ``width`` columns.
+    """
+
+    def __init__(self, comments: CommentMap | None = None, width: int = DEFAULT_WIDTH) -> None:
+        self.cm = comments if comments is not None else _NO_COMMENTS
+        self._from_text = comments is not None  # blank lines are read from the text
+        self._commented = comments is not None and bool(comments.kinds())
+        self.width = width
+        self._row = 0  # values per row of the tensor literal being printed (0: no rows)
+        self._dispatch: dict[type, Callable[[Any], Doc]] = {}
         for kind in A.NODE_KINDS:
             method = getattr(self, "print_" + kind.__name__, None)
             if method is not None:
                 self._dispatch[kind] = method
 
     def print(self, node: Any, level: int = 0) -> str:
-        return self._dispatch[type(node)](node, level)
+        """The text of one node (without a final newline), ``level`` indentation units in."""
+        return render(Indent(self.doc(node)) if level else self.doc(node), self.width)
 
-    # ------------------------------------------------------------ leaves
-    def print_Ident(self, n: A.Ident, level: int) -> str:
-        return quote(n)
+    def doc(self, node: Any, *, open_done: bool = False, text: Doc | None = None) -> Doc:
+        """The document of ``node`` (or ``text`` in its place) with the comments attached to it."""
+        doc = self._dispatch[type(node)](node) if text is None else text
+        if not self._commented:
+            return doc
+        key = id(node)
+        cm = self.cm
+        lead, trail, after = cm.leading.get(key), cm.trailing.get(key), cm.after.get(key)
+        opened = None if open_done else cm.open.get(key)
+        if not (lead or trail or after or opened):
+            return doc
+        parts: list[Doc] = []
+        if lead:
+            for i, note in enumerate(lead):
+                if i and note.blank:
+                    parts.append(BLANK_LINE)
+                parts.append(OwnLine(_comment(note)))
+            if cm.blank_before(node.span.start):
+                parts.append(BLANK_LINE)
+        if opened:
+            parts.append(self._suffix(opened))
+        parts.append(doc)
+        if trail:
+            parts.append(self._suffix(trail))
+        if after:
+            parts.extend(self._own_lines(after))
+        return parts
 
-    def print_Str(self, n: A.Str, level: int) -> str:
-        return format_string(n.value)
+    def _suffix(self, notes: list[Note]) -> Doc:
+        """Trailing comments: the first at the end of the line, any more (each written after a comma
+        or closing bracket of its own) on lines of their own below it."""
+        out: list[Doc] = [LineSuffix("  " + _comment(notes[0])), BREAK_PARENT]
+        out.extend(OwnLine(_comment(n)) for n in notes[1:])
+        return out
 
-    def print_Number(self, n: A.Number, level: int) -> str:
-        return n.text
+    def _own_lines(self, notes: list[Note]) -> list[Doc]:
+        out: list[Doc] = []
+        for note in notes:
+            if note.blank:
+                out.append(BLANK_LINE)
+            out.append(OwnLine(_comment(note)))
+        return out
 
-    def print_Word(self, n: A.Word, level: int) -> str:
-        return n.value
+    def _list(self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None, names: bool = False) -> Doc:
+        """``open item, item close``: one line if it fits, else one item per line, indented.
 
-    def print_Comment(self, n: A.Comment, level: int) -> str:
-        return "#" + n.text
+        ``owner`` is the node the brackets belong to when nothing else is in it: comments
+        left inside its empty brackets stay there.
+        """
+        if not items:
+            inner = self._dangling(owner)
+            return [open_, inner, HARDLINE, close] if inner else open_ + close
+        head: list[Doc] = [open_]
+        first = items[0]
+        opened = self.cm.open.get(id(first)) if self._commented and isinstance(first, A.AstNode) else None
+        if opened:
+            head.append(self._suffix(opened))
+        make = self._name if names else self.doc
+        docs = [make(x, open_done=i == 0) for i, x in enumerate(items)]
+        return Group([head, Indent([SOFTLINE, join([",", LINE], docs)]), SOFTLINE, close])
 
-    def print_ErrorNode(self, n: A.ErrorNode, level: int) -> NoReturn:
+    def _dangling(self, owner: A.AstNode | None) -> Doc:
+        """The comments inside ``owner``'s brackets when it holds nothing else (a line break follows them)."""
+        notes = self.cm.dangling.get(id(owner)) if owner is not None and self._commented else None
+        if not notes:
+            return ""
+        inner: list[Doc] = []
+        if notes[0].trailing:
+            inner.append(self._suffix(notes[:1]))
+            notes = notes[1:]
+        inner.append(Indent(self._own_lines(notes)))
+        return inner
+
+    def _has_comments(self, node: A.AstNode) -> bool:
+        cm, key = self.cm, id(node)
+        return any(key in table for table in (cm.leading, cm.trailing, cm.open, cm.after, cm.dangling))
+
+    def _error(self, n: A.ErrorNode) -> NoReturn:
         raise ValueError(f"the text has a syntax error at offset {n.span.start}; a damaged {n.kind} cannot be printed")
 
+    def blank_above(self, node: A.AstNode) -> bool:
+        """Whether an empty line stood above a statement (or above its first comment)."""
+        if not self._from_text:
+            return False
+        lead = self.cm.leading.get(id(node))
+        return lead[0].blank if lead else self.cm.blank_before(node.span.start)
+
+    # ------------------------------------------------------------ leaves
+    def print_Ident(self, n: A.Ident) -> Doc:
+        return quote(n) if n.value or n.quoted else '""'
+
+    def _name(self, n: A.Ident, open_done: bool = False) -> Doc:
+        """A name in its canonical spelling (``"seq"`` quoted, ``"x"`` bare), comments kept."""
+        return self.doc(n, open_done=open_done, text=name_text(n.value) if n.value else '""')
+
+    def print_Str(self, n: A.Str) -> Doc:
+        return format_string(n.value)
+
+    def print_Number(self, n: A.Number) -> Doc:
+        return n.text
+
+    def print_Word(self, n: A.Word) -> Doc:
+        return n.value
+
+    def print_Comment(self, n: A.Comment) -> Doc:
+        return OwnLine("#" + n.text.rstrip())
+
+    def print_ErrorNode(self, n: A.ErrorNode) -> NoReturn:
+        self._error(n)
+
     # ------------------------------------------------------------ property blocks
-    def print_PropEntry(self, n: A.PropEntry, level: int) -> str:
-        return f"{n.key.value}: {self.print(n.value, level)}"
+    def print_PropEntry(self, n: A.PropEntry) -> Doc:
+        return [self.doc(n.key), ": ", self.doc(n.value)]
 
-    def print_PropList(self, n: A.PropList, level: int) -> str:
-        return "[" + ", ".join(self.print(i, level) for i in n.items) + "]"
+    def print_PropList(self, n: A.PropList) -> Doc:
+        return self._list("[", n.items, "]", n)
 
-    def print_PropDict(self, n: A.PropDict, level: int) -> str:
-        return "{" + ", ".join(self.print(e, level) for e in n.entries) + "}"
+    def print_PropDict(self, n: A.PropDict) -> Doc:
+        return self._list("{", n.entries, "}", n)
 
-    def print_PropPair(self, n: A.PropPair, level: int) -> str:
-        return f"{self.print(n.key, level)}: {self.print(n.value, level)}"
+    def print_PropPair(self, n: A.PropPair) -> Doc:
+        return [self.doc(n.key), ": ", self.doc(n.value)]
 
-    def print_Props(self, n: A.Props, level: int) -> str:
-        if n.header:
-            if not n.entries:
-                return "<>"
-            pad = INDENT * (level + 1)
-            body = ",\n".join(pad + self.print(e, level + 1) for e in n.entries)
-            return f"<\n{body}\n{INDENT * level}>"
-        return "@{" + ", ".join(self.print(e, level) for e in n.entries) + "}"
+    def print_Props(self, n: A.Props) -> Doc:
+        return self._header(n, "model") if n.header else self._list("@{", n.entries, "}", n)
 
-    def _props(self, props: A.Props | None, level: int) -> str:
-        return "" if props is None or not props.entries else " " + self.print(props, level)
+    def _header(self, n: A.Props, kind: str) -> Doc:
+        """A model or function header: one key per line, in the order ``print`` writes them."""
+        if not n.entries:
+            return self._list("<", n.entries, ">", n)
+        entries = sorted(n.entries, key=_header_rank(kind))
+        head: list[Doc] = ["<"]
+        opened = self.cm.open.get(id(entries[0])) if self._commented else None
+        if opened:
+            head.append(self._suffix(opened))
+        docs = [self.doc(e, open_done=i == 0) for i, e in enumerate(entries)]
+        return [head, Indent([HARDLINE, join([",", HARDLINE], docs)]), HARDLINE, ">"]
+
+    def _props(self, props: A.Props | None) -> Doc:
+        return "" if props is None or not props.entries else [" ", self.doc(props)]
 
     # ------------------------------------------------------------ types
-    def print_Dim(self, n: A.Dim, level: int) -> str:
-        return self._dim(n) + self._props(n.props, level)
-
-    def _dim(self, n: A.Dim) -> str:
+    def print_Dim(self, n: A.Dim) -> Doc:
         if n.value is not None:
-            return str(n.value)
-        if n.param is not None:
-            return format_string(n.param.encode("utf-8", "surrogateescape")) if n.quoted else n.param
-        return "?"
+            text = str(n.value)
+        elif n.param is not None:
+            text = n.param if _BARE_NAME.match(n.param) else format_string(n.param.encode("utf-8", "surrogateescape"))
+        else:
+            text = "?"
+        return [text, self._props(n.props)]
 
-    def print_TensorType(self, n: A.TensorType, level: int) -> str:
+    def print_TensorType(self, n: A.TensorType) -> Doc:
+        elem = self.doc(n.elem)
         if n.shape is None:
-            return f"{n.elem.value}[]"
+            return [elem, "[]"]
         if not n.shape:
-            return n.elem.value
-        return f"{n.elem.value}[" + ",".join(self.print_Dim(d, level) for d in n.shape) + "]"
+            return elem
+        dims = self._list("[", n.shape, "]")
+        return [elem, Group(dims.contents, tight=True) if isinstance(dims, Group) else dims]
 
-    def print_SeqType(self, n: A.SeqType, level: int) -> str:
-        return f"seq({self.print(n.elem, level)})"
+    def print_SeqType(self, n: A.SeqType) -> Doc:
+        return ["seq(", self.doc(n.elem), ")"]
 
-    def print_MapType(self, n: A.MapType, level: int) -> str:
-        return f"map({n.key.value}, {self.print(n.value, level)})"
+    def print_MapType(self, n: A.MapType) -> Doc:
+        return Group(["map(", Indent([SOFTLINE, self.doc(n.key), ",", LINE, self.doc(n.value)]), SOFTLINE, ")"])
 
-    def print_OptionalType(self, n: A.OptionalType, level: int) -> str:
-        return f"optional({self.print(n.elem, level)})"
+    def print_OptionalType(self, n: A.OptionalType) -> Doc:
+        return ["optional(", self.doc(n.elem), ")"]
 
-    def print_SparseTensorType(self, n: A.SparseTensorType, level: int) -> str:
-        return f"sparse_tensor({self.print_TensorType(n.tensor, level)})"
+    def print_SparseTensorType(self, n: A.SparseTensorType) -> Doc:
+        return ["sparse_tensor(", self.doc(n.tensor), ")"]
 
-    def print_OpaqueType(self, n: A.OpaqueType, level: int) -> str:
+    def print_OpaqueType(self, n: A.OpaqueType) -> Doc:
         parts = [n.domain] if n.domain is not None else []
         if n.name is not None:
             parts.append(n.name)
         elif parts:
             parts.append("")
-        return "opaque(" + ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts) + ")"
+        names = ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts)
+        inner = self._dangling(n)
+        return ["opaque(", inner, Indent([SOFTLINE, names]), SOFTLINE, ")"] if inner else "opaque(" + names + ")"
 
-    def print_ValueInfo(self, n: A.ValueInfo, level: int) -> str:
-        head = self.print(n.type, level) + " " if n.type is not None else ""
-        return head + quote(n.name) + self._props(n.props, level)
+    def print_ValueInfo(self, n: A.ValueInfo) -> Doc:
+        head: Doc = [self.doc(n.type), " "] if n.type is not None else ""
+        return [head, self._name(n.name), self._props(n.props)]
 
     # ------------------------------------------------------------ tensor data
-    def print_NumberBody(self, n: A.NumberBody, level: int) -> str:
-        return "{" + n.text + "}"
+    def print_NumberBody(self, n: A.NumberBody) -> Doc:
+        values = [v.strip() for v in n.text.split(",")]
+        if not all(values):
+            return "{" + " ".join(n.text.split()) + "}"
+        return self._fill(values)
 
-    def print_ComplexLiteral(self, n: A.ComplexLiteral, level: int) -> str:
-        return f"({self.print(n.real, level)}, {self.print(n.imag, level)})"
+    def _fill(self, values: Sequence[Doc]) -> Doc:
+        """A tensor literal: on one line if it fits, else one row of the matrix per line (a row
+        longer than the width, or a tensor of rank < 2, fills the lines)."""
+        row = self._row
+        if row >= 2 and len(values) % row == 0 and len(values) > row:
+            rows: list[Doc] = [Fill(_fill_parts(values[i : i + row])) for i in range(0, len(values), row)]
+            inner: Doc = join([",", LINE], rows)
+        else:
+            inner = Fill(_fill_parts(values))
+        return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
 
-    def print_LiteralBody(self, n: A.LiteralBody, level: int) -> str:
-        return "{" + ", ".join(self.print(v, level) for v in n.values) + "}"
+    def _data(self, body: A.TensorBody, type_: A.Type | None) -> Doc:
+        """The data of a tensor, knowing its type (rows of a matrix start new lines)."""
+        shape = type_.shape if isinstance(type_, A.TensorType) else None
+        dims = [d.value for d in shape or ()]
+        row = 0
+        if len(dims) >= 2 and all(isinstance(d, int) and d > 0 for d in dims):
+            count = 1
+            for d in dims:
+                count *= d  # type: ignore[operator]
+            last = dims[-1]
+            assert last is not None
+            size = len(body.values) if isinstance(body, A.LiteralBody) else body.text.count(",") + 1 if isinstance(body, A.NumberBody) else 0
+            # Complex numbers in one number body: two numbers per element.
+            row = last if size == count else 2 * last if size == 2 * count else 0
+        saved, self._row = self._row, row
+        try:
+            return self.doc(body)
+        finally:
+            self._row = saved
 
-    def print_ExternalBody(self, n: A.ExternalBody, level: int) -> str:
-        return "[" + ", ".join(self.print(i, level) for i in n.items) + "]"
+    def print_ComplexLiteral(self, n: A.ComplexLiteral) -> Doc:
+        return ["(", self.doc(n.real), ", ", self.doc(n.imag), ")"]
 
-    def print_Initializer(self, n: A.Initializer, level: int) -> str:
-        text = self.print_ValueInfo(n.info, level)
-        if n.body is not None:
-            text += " = " + self.print(n.body, level)
-        return text
+    def print_LiteralBody(self, n: A.LiteralBody) -> Doc:
+        if not n.values:
+            return self._list("{", n.values, "}", n)
+        first = n.values[0]
+        docs = [self.doc(v, open_done=i == 0) for i, v in enumerate(n.values)]
+        opened = self.cm.open.get(id(first)) if self._commented else None
+        body = self._fill(docs)
+        if opened:
+            assert isinstance(body, Group) and isinstance(body.contents, list)
+            return Group(["{", self._suffix(opened), *body.contents[1:]])
+        return body
+
+    def print_ExternalBody(self, n: A.ExternalBody) -> Doc:
+        # A record of where the data is (or of its digest) stays on one line: a changed tensor
+        # changes one line of a diff.
+        if not n.items or self._commented and any(self._has_comments(x) for x in A.walk(n)):
+            return self._list("[", n.items, "]", n)
+        return ["[", join(", ", [self.doc(x) for x in n.items]), "]"]
+
+    def print_Initializer(self, n: A.Initializer) -> Doc:
+        info = self.doc(n.info)
+        if n.body is None:
+            return info
+        return [info, " = ", self._data(n.body, n.info.type)]
 
     # ------------------------------------------------------------ attributes
-    def print_TensorValue(self, n: A.TensorValue, level: int) -> str:
-        head = self.print(n.type, level)
+    def print_TensorValue(self, n: A.TensorValue) -> Doc:
+        head: list[Doc] = [self.doc(n.type)]
         if n.name is not None:
-            head += " " + quote(n.name)
-        head += self._props(n.props, level)
+            head += [" ", self._name(n.name)]
+        head.append(self._props(n.props))
         if n.has_equal:
-            head += " ="
-        return head + " " + self.print(n.body, level)
+            head.append(" =")
+        return [head, " ", self._data(n.body, n.type)]
 
-    def print_AttrRef(self, n: A.AttrRef, level: int) -> str:
-        return "@" + quote(n.name)
+    def print_AttrRef(self, n: A.AttrRef) -> Doc:
+        return ["@", self._name(n.name)]
 
-    def print_TypeValue(self, n: A.TypeValue, level: int) -> str:
-        return self.print(n.type, level)
+    def print_TypeValue(self, n: A.TypeValue) -> Doc:
+        return self.doc(n.type)
 
-    def print_GraphValue(self, n: A.GraphValue, level: int) -> str:
-        return self.print_Graph(n.graph, level)
+    def print_GraphValue(self, n: A.GraphValue) -> Doc:
+        return self._graph(n.graph, nested=True)
 
-    def print_AttrList(self, n: A.AttrList, level: int) -> str:
-        return "[" + ", ".join(self.print(i, level) for i in n.items) + "]"
+    def print_AttrList(self, n: A.AttrList) -> Doc:
+        return self._list("[", n.items, "]", n)
 
-    def print_Attribute(self, n: A.Attribute, level: int) -> str:
-        text = n.name.value
+    def print_Attribute(self, n: A.Attribute) -> Doc:
+        parts: list[Doc] = [self.doc(n.name)]
         if n.type_name is not None:
-            text += ": " + n.type_name.value
+            parts += [": ", self.doc(n.type_name)]
         if n.value is not None:
-            text += " = " + self.print(n.value, level)
-        return text + self._props(n.props, level)
+            parts += [" = ", self.doc(n.value)]
+        parts.append(self._props(n.props))
+        return parts
 
     # ------------------------------------------------------------ structure
-    def print_Node(self, n: A.Node, level: int) -> str:
-        parts = []
+    def print_Node(self, n: A.Node) -> Doc:
+        lhs: list[Doc] = []
         if n.has_label:
-            parts.append("[" + (quote(n.label) if n.label is not None else "") + "]")
+            lhs.append(["[", self._name(n.label) if n.label is not None else "", "]"])
         if n.outputs:
-            parts.append(self._ids(n.outputs))
-        parts = [" ".join(parts)] if parts else []
-        parts.append(" = " if parts else "= ")
-        parts.append("".join(p.value + "." for p in n.domain) + n.op_type.value)
+            outs = [self._name(o) for o in n.outputs]
+            lhs.append(Group(Indent(join([",", LINE], outs))) if len(outs) > 1 else outs[0])
+        parts: list[Doc] = [join(" ", lhs), " = "] if lhs else ["= "]
+        for p in n.domain:
+            parts += [self.doc(p), "."]
+        parts.append(self.doc(n.op_type))
         if n.overload is not None:
-            parts.append(":" + n.overload.value)
-        attrs = ""
+            parts += [":", self.doc(n.overload)]
+        inputs = self._list("(", n.inputs, ")", names=True)
         if n.attributes:
-            attrs = " <" + ", ".join(self.print(a, level) for a in n.attributes) + ">"
-        if n.attributes_after:
-            parts.append(" (" + self._ids(n.inputs) + ")" + attrs)
-        else:
-            parts.append(attrs + " (" + self._ids(n.inputs) + ")")
-        parts.append(self._props(n.props, level))
-        return "".join(parts)
-
-    def _ids(self, ids: list[A.Ident]) -> str:
-        return ", ".join(quote(i) if i.value else '""' for i in ids)
-
-    def _nodes(self, nodes: Sequence[A.Node | A.ErrorNode], end_comments: list[A.Comment], level: int) -> str:
-        pad = INDENT * (level + 1)
-        lines = ["{"]
-        for n in nodes:
-            if isinstance(n, A.ErrorNode):
-                self.print_ErrorNode(n, level + 1)
-            for c in n.comments:
-                lines.append(pad + "#" + c.text)
-            line = pad + self.print_Node(n, level + 1)
-            if n.trailing_comment is not None:
-                line += "  #" + n.trailing_comment.text
-            lines.append(line)
-        for c in end_comments:
-            lines.append(pad + "#" + c.text)
-        lines.append(INDENT * level + "}")
-        return "\n".join(lines)
-
-    def print_Graph(self, n: A.Graph, level: int) -> str:
-        head = ""
-        if n.props is not None and n.props.entries:
-            head = self.print(n.props, level) + " "
-        head += quote(n.name)
-        if n.inputs is not None:
-            head += " (" + ", ".join(self.print(i, level) for i in n.inputs) + ")"
-        head += " => (" + ", ".join(self.print(o, level) for o in n.outputs) + ")"
-        lines = [head]
-        if n.initializers:
-            pad = INDENT * (level + 1)
-            items = [self.print(i, level + 1) for i in n.initializers]
-            if sum(len(i) for i in items) + len(pad) < 100:
-                lines.append(pad + "<" + ", ".join(items) + ">")
+            for a in n.attributes:
+                if isinstance(a, A.ErrorNode):
+                    self._error(a)
+            attrs = self._list("<", n.attributes, ">")
+            if any(isinstance(a, A.Attribute) and graphs_of(a.value) for a in n.attributes):
+                parts += [" ", inputs, " ", attrs]
             else:
-                lines.append(pad + "<\n" + ",\n".join(pad + INDENT + i for i in items) + "\n" + pad + ">")
-        lines.append(INDENT * level + self._nodes(n.nodes, n.end_comments, level))
-        text = "\n".join(lines)
-        if n.comments:
-            pad = INDENT * level
-            text = "\n".join(pad + "#" + c.text for c in n.comments) + "\n" + pad + text
-        return text
+                parts += [" ", attrs, " ", inputs]
+        else:
+            parts += [" ", inputs]
+        parts.append(self._props(n.props))
+        return parts
 
-    def print_Function(self, n: A.Function, level: int) -> str:
-        lines = []
-        for c in n.comments:
-            lines.append("#" + c.text)
+    def _statements(self, nodes: Sequence[Any], open_notes: list[Note] | None, end_notes: list[Note] | None) -> Doc:
+        """``{``, one statement per line (an empty line kept where one was), ``}``."""
+        head: list[Doc] = ["{"]
+        if nodes and self._commented:
+            first_open = self.cm.open.get(id(nodes[0]))
+            open_notes = (open_notes or []) + (first_open or [])
+        if open_notes:
+            head.append(self._suffix(open_notes))
+        body: list[Doc] = []
+        for i, n in enumerate(nodes):
+            if isinstance(n, A.ErrorNode):
+                self._error(n)
+            body.append(HARDLINE)
+            if i and self.blank_above(n):
+                body.append(BLANK_LINE)
+            body.append(self.doc(n, open_done=i == 0))
+        if end_notes:
+            if nodes:
+                body.append(HARDLINE)
+            body.extend(self._own_lines(end_notes) if nodes else [OwnLine(_comment(c)) for c in end_notes])
+        return [head, Indent(body), HARDLINE, "}"]
+
+    def _body(self, owner: A.Graph | A.Function) -> Doc:
+        key = id(owner)
+        return self._statements(owner.nodes, self.cm.body_open.get(key), self.cm.body_end.get(key))
+
+    def _signature(self, inputs: Sequence[Any] | None, outputs: Sequence[Any]) -> list[Doc]:
+        parts: list[Doc] = []
+        if inputs is not None:
+            parts += [" ", self._list("(", inputs, ")")]
+        # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
+        parts.append(Group(Indent([LINE, "=> ", self._list("(", outputs, ")")])))
+        return parts
+
+    def _graph(self, n: A.Graph, nested: bool) -> Doc:
+        head: list[Doc] = []
+        if n.props is not None and n.props.entries:
+            head += [self.doc(n.props), " "]
+        head.append(self._name(n.name))
+        head += self._signature(n.inputs, n.outputs)
+        inits = self._list("<", n.initializers, ">") if n.initializers else None
+        if nested:
+            if inits is not None:
+                head += [" ", inits]
+            return [head, " ", self._body(n)]
+        lines: list[Doc] = [head]
+        if inits is not None:
+            lines += [HARDLINE, inits]
+        return [lines, HARDLINE, self._body(n)]
+
+    def print_Graph(self, n: A.Graph) -> Doc:
+        return self._graph(n, nested=False)
+
+    def print_Function(self, n: A.Function) -> Doc:
+        lines: list[Doc] = []
         if n.header is not None:
-            lines.append(self.print(n.header, level))
-        head = quote(n.name)
+            lines += [self.doc(n.header, text=self._header(n.header, "function")), HARDLINE]
+        head: list[Doc] = [self._name(n.name)]
         if n.attributes:
-            head += " <" + ", ".join(self.print(a, level) for a in n.attributes) + ">"
-        head += " (" + ", ".join(self.print(v, level) for v in n.inputs) + ")"
-        head += " => (" + ", ".join(self.print(v, level) for v in n.outputs) + ")"
+            head += [" ", self._list("<", n.attributes, ">")]
+        head += self._signature(n.inputs, n.outputs)
         lines.append(head)
         if n.value_infos:
-            lines.append(INDENT + "<" + ", ".join(self.print(v, level) for v in n.value_infos) + ">")
-        lines.append(self._nodes(n.nodes, n.end_comments, level))
-        return "\n".join(lines)
+            lines += [HARDLINE, self._list("<", n.value_infos, ">")]
+        return [lines, HARDLINE, self._body(n)]
 
-    def print_Model(self, n: A.Model, level: int) -> str:
-        parts = []
-        if n.comments:
-            parts.append("\n".join("#" + c.text for c in n.comments))
+    def print_Model(self, n: A.Model) -> Doc:
+        parts: list[Doc] = []
         if n.header is not None:
-            parts.append(self.print(n.header, level))
-        parts.append(self.print_Graph(n.graph, level))
+            parts += [self.doc(n.header), HARDLINE]
+            if self.blank_above(n.graph):
+                parts.append(BLANK_LINE)
+        parts.append(self.doc(n.graph))
         for f in n.functions:
-            parts.append(self.print(f, level))
-        if n.end_comments:
-            parts.append("\n".join("#" + c.text for c in n.end_comments))
-        return "\n".join(parts) + "\n"
+            if isinstance(f, A.ErrorNode):
+                self._error(f)
+            parts += [HARDLINE, BLANK_LINE, self.doc(f)]
+        return parts
 
 
-_PRINTER: Printer | None = None
-
-
-def print_ast(node: Any, end_comments: list[A.Comment] | None = None) -> str:
-    """The text of an AST node (a model, graph, function, node or list of nodes)."""
-    global _PRINTER
-    if _PRINTER is None:
-        _PRINTER = Printer()
-    if isinstance(node, list):
-        return _PRINTER._nodes(node, end_comments or [], 0) + "\n"
-    if isinstance(node, A.Node):
-        lines = ["#" + c.text for c in node.comments]
-        line = _PRINTER.print_Node(node, 0)
-        if node.trailing_comment is not None:
-            line += "  #" + node.trailing_comment.text
-        return "\n".join(lines + [line]) + "\n"
-    text = _PRINTER.print(node)
-    return text if text.endswith("\n") else text + "\n"
+def print_ast(node: Any, comments: CommentMap | None = None, width: int = DEFAULT_WIDTH) -> str:
+    """The text of an AST node (a model, graph, function, node, or the parser's node list), ending in a newline."""
+    printer = Printer(comments, width)
+    if isinstance(node, tuple):  # a node list: (statements, span of the braces)
+        doc = printer._statements(node[0], None, comments.body_end.get(0) if comments is not None else None)
+    else:
+        doc = printer.doc(node)
+    return render(doc, width) + "\n"

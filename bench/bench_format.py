@@ -1,0 +1,56 @@
+"""Formatting speed next to parsing and printing, on the texts of bench_parse_print.py.
+
+Usage: python bench/bench_format.py [--nodes 30000] [--floats 1000000] [--repeat 3]
+
+For each text: parse (text → protobuf), print (protobuf → text), fmt (text → text, comments
+kept), and fmt of the same text with a trailing comment on every tenth line. Reported:
+best-of-repeat seconds and megabytes of text per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from bench_parse_print import best, node_heavy, tensor_heavy  # noqa: E402
+
+
+def commented(text: str) -> str:
+    """``text`` with a trailing comment on every tenth line that holds a statement."""
+    lines = text.splitlines()
+    return "\n".join(line + "  # note" if i % 10 == 5 and line.strip().endswith(")") else line for i, line in enumerate(lines)) + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for flag, default in (("--nodes", 30000), ("--floats", 1_000_000), ("--repeat", 3)):
+        ap.add_argument(flag, type=int, default=default)
+    args = ap.parse_args()
+
+    import onnxtext
+    from onnxtext.syntax.format import format_text, to_text
+
+    print(f"{'text':<22}{'size':>10}  {'step':<6}{'seconds':>9}{'MB/s':>8}")
+    texts = (
+        ("node-heavy", node_heavy(args.nodes)),
+        ("node-heavy, comments", commented(node_heavy(args.nodes))),
+        ("tensor-heavy", tensor_heavy(args.floats)),
+    )
+    for label, text in texts:
+        model = onnxtext.parse_model(text)
+        canonical = format_text(text)
+        assert format_text(canonical) == canonical
+        mb = len(text) / 1e6
+        steps = [("parse", lambda: onnxtext.parse_model(text)), ("print", lambda: to_text(model)), ("fmt", lambda: format_text(text))]
+        for step, fn in steps:
+            seconds = best(fn, args.repeat)
+            print(f"{label:<22}{mb:>7.2f} MB  {step:<6}{seconds:>9.3f}{mb / seconds:>8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
