@@ -30,6 +30,7 @@ __all__ = [
     "Indent",
     "Line",
     "Fill",
+    "Packed",
     "LineSuffix",
     "OwnLine",
     "LINE",
@@ -98,6 +99,27 @@ class Fill:
         self.hard = any(not isinstance(p, str) and _has_hard(p) for p in self.parts)
 
 
+class Packed:
+    """Plain texts joined by ``", "``, packed as many per line as fit: what :class:`Fill` does
+    with ``[item, [",", LINE], item, ...]`` of strings, laid out in one loop (a tensor of a
+    million numbers would cost a million fill steps otherwise)."""
+
+    __slots__ = ("items", "flat_width")
+    hard = False
+
+    def __init__(self, items: Sequence[str]) -> None:
+        self.items = list(items)
+        self.flat_width = sum(map(len, self.items)) + 2 * max(len(self.items) - 1, 0)
+
+    def as_fill(self) -> Fill:
+        parts: list[Doc] = []
+        for i, item in enumerate(self.items):
+            if i:
+                parts.append([",", LINE])
+            parts.append(item)
+        return Fill(parts)
+
+
 class LineSuffix:
     """Text written at the end of the current line (a trailing comment, with its leading spaces)."""
 
@@ -122,7 +144,7 @@ class OwnLine:
         self.text = text
 
 
-Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, LineSuffix, OwnLine, BreakParent, BlankLine]
+Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, LineSuffix, OwnLine, BreakParent, BlankLine]
 
 LINE = Line(" ")
 SOFTLINE = Line("")
@@ -197,6 +219,11 @@ def _fits(doc: Doc, rest: list[tuple[int, bool, _Cmd]], width: int, suffix_pendi
         elif isinstance(d, Fill):
             for item in reversed(d.parts):
                 stack.append((mode, item))
+        elif isinstance(d, Packed):
+            if suffix_pending:
+                stack.append((mode, d.as_fill()))
+            else:
+                width -= d.flat_width
         elif isinstance(d, LineSuffix):
             suffix_pending = True
         elif isinstance(d, (OwnLine, BlankLine)):
@@ -280,6 +307,33 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
                 stack.append((ind, _BREAK, _FillRest(d.parts, 1)))
                 first = d.parts[0]
                 stack.append((ind, _FLAT if _fits(first, [], width - col, bool(pending)) else _BREAK, first))
+        elif isinstance(d, Packed):
+            if pending or not d.items:
+                stack.append((ind, mode, d.as_fill()))
+                continue
+            if mode == _FLAT:
+                text = ", ".join(d.items)
+                out.append(text)
+                col += len(text)
+                line_start = False
+                continue
+            # as Fill: an item stays on the line if it, its separator and a following comma fit
+            items, last = d.items, len(d.items) - 1
+            first = items[0].lstrip(" ") if line_start else items[0]
+            out.append(first)
+            col += len(first)
+            line_start = False
+            for k in range(1, last + 1):
+                item = items[k]
+                if col + 2 + len(item) + (1 if k < last else 0) <= width:
+                    out.append(", ")
+                    out.append(item)
+                    col += 2 + len(item)
+                else:
+                    out.append(",\n" + " " * ind)
+                    out.append(item)
+                    col = ind + len(item)
+            prev_empty = False
         elif isinstance(d, _FillRest):
             parts, i = d.parts, d.index
             if i + 1 < len(parts):

@@ -22,6 +22,7 @@ from onnxtext.syntax.layout import (
     BREAK_PARENT,
     DEFAULT_WIDTH,
     HARDLINE,
+    Packed,
     INDENT,
     LINE,
     SOFTLINE,
@@ -375,11 +376,16 @@ class Printer:
         """A tensor literal: on one line if it fits, else one row of the matrix per line (a row
         longer than the width, or a tensor of rank < 2, fills the lines)."""
         row = self._row
+        texts = [v for v in values if isinstance(v, str)]
+        plain = len(texts) == len(values)  # numbers without comments: packed in one loop
         if row >= 2 and len(values) % row == 0 and len(values) > row:
-            rows: list[Doc] = [Fill(_fill_parts(values[i : i + row])) for i in range(0, len(values), row)]
+            rows: list[Doc] = [
+                Packed(texts[i : i + row]) if plain else Fill(_fill_parts(values[i : i + row]))
+                for i in range(0, len(values), row)
+            ]
             inner: Doc = join([",", LINE], rows)
         else:
-            inner = Fill(_fill_parts(values))
+            inner = Packed(texts) if plain else Fill(_fill_parts(values))
         return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
 
     def _data(self, body: A.TensorBody, type_: A.Type | None) -> Doc:
