@@ -34,7 +34,7 @@ from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
 
-__all__ = ["Lifter", "NotRepresentable", "is_identifier", "name_text"]
+__all__ = ["Lifter", "NotRepresentable", "domain_counts", "is_identifier", "name_text"]
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 RESERVED = RESERVED_NAMES
@@ -172,13 +172,22 @@ class Lifter:
 
     # ------------------------------------------------------------ model
     def model(self, m: ModelProto) -> A.Model:
-        nodes = list(_all_nodes(m))
-        unset = sum(1 for n in nodes if not n.HasField("domain") and True)
-        set_empty = sum(1 for n in nodes if n.HasField("domain") and n.domain == "")
+        self.decide_defaults(m)
+        header = self.model_header(m)
+        graph = self.graph(m.graph, "graph")
+        functions = [self.function(f, f"functions[{i}]") for i, f in enumerate(m.functions)]
+        return A.Model(S, header, graph, functions)
+
+    def decide_defaults(self, m: ModelProto) -> None:
+        """Set the file-wide defaults a model's header declares from what most of its nodes and tensors hold."""
+        unset, set_empty = domain_counts(_all_nodes(m))
         self.node_domain_unset = unset > set_empty
         tensors = [ref.tensor for ref in iter_tensors(m)]
         raw = sum(1 for t in tensors if t.HasField("raw_data"))
         self.raw_tensors = raw > len(tensors) - raw
+
+    def model_header(self, m: ModelProto) -> A.Props | None:
+        """The model's header (``None`` when it has nothing to say), with the file-wide defaults already decided."""
         entries: list[A.PropEntry] = []
         for name in _MODEL_HEADER_FIELDS:
             fd = ModelProto.DESCRIPTOR.fields_by_name[name]
@@ -196,13 +205,11 @@ class Lifter:
             entries.append(_entry(TENSOR_ENCODING_KEY, _word("raw")))
         if not m.HasField("graph"):
             raise NotRepresentable("graph is not set; onnxtext text always has a main graph")
-        header = A.Props(S, entries, header=True) if entries else None
-        graph = self.graph(m.graph, "graph")
-        functions = [self.function(f, f"functions[{i}]") for i, f in enumerate(m.functions)]
-        return A.Model(S, header, graph, functions)
+        return A.Props(S, entries, header=True) if entries else None
 
     # ------------------------------------------------------------ graph
-    def graph(self, g: GraphProto, where: str) -> A.Graph:
+    def graph(self, g: GraphProto, where: str, *, nodes: bool = True) -> A.Graph:
+        """A graph; without its statements (an empty body) when not ``nodes``."""
         handled = {"name", "input", "output", "value_info", "initializer", "node"}
         extra = self._unknown_fields(g, handled, where)
         pre: list[A.PropEntry] = []
@@ -214,8 +221,8 @@ class Lifter:
         inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, _at(where, f"value_info[{i}]")), None) for i, v in enumerate(g.value_info)]
         for i, t in enumerate(g.initializer):
             inits.append(self.initializer(t, _at(where, f"initializer[{i}]")))
-        nodes = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)]
-        return A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, nodes)
+        body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)] if nodes else []
+        return A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, body)
 
     def value_info(self, v: ValueInfoProto, where: str) -> A.ValueInfo:
         handled = {"name"}
@@ -311,7 +318,7 @@ class Lifter:
                 body = A.LiteralBody(S, [A.ComplexLiteral(S, parts[i], parts[i + 1]) for i in range(0, len(parts), 2)])
             else:
                 # Numbers (and nan/inf) print as one body: no AST object per element.
-                body = A.NumberBody(S, fast[0] if fast is not None else ", ".join(lits.values))  # type: ignore[arg-type]
+                body = A.NumberBody(S, fast[0] if fast is not None else ", ".join(lits.values), True)  # type: ignore[arg-type]
             handled |= {dt.field, "raw_data"}
             if lits.raw != (self.raw_tensors and dt.kind != "string"):
                 entries.append(_entry(ENCODING_KEY, _word("raw" if lits.raw else "typed")))
@@ -476,7 +483,8 @@ class Lifter:
         return A.TensorValue(S, ttype, name, False, body, props)
 
     # ------------------------------------------------------------ functions
-    def function(self, f: FunctionProto, where: str) -> A.Function:
+    def function(self, f: FunctionProto, where: str, *, nodes: bool = True) -> A.Function:
+        """A function; without its statements (an empty body) when not ``nodes``."""
         header_fields = [fd.name for fd, _ in f.ListFields() if fd.name not in {"name", "input", "output", "attribute", "attribute_proto", "node", "value_info"}]
         entries = [self.field_entry(f, f.DESCRIPTOR.fields_by_name[n], where) for n in header_fields]
         header = A.Props(S, entries, header=True) if entries else None
@@ -490,10 +498,10 @@ class Lifter:
         inputs = [A.ValueInfo(S, None, _ident(n)) for n in f.input]
         outputs = [A.ValueInfo(S, None, _ident(n)) for n in f.output]
         vis = [self.value_info(v, _at(where, f"value_info[{i}]")) for i, v in enumerate(f.value_info)]
-        nodes = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(f.node)]
+        body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(f.node)] if nodes else []
         if not f.HasField("name"):
             raise NotRepresentable(f"{where}: a function without a name")
-        return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, nodes)
+        return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, body)
 
 
 def _compatible_annotation(declared: int, inferred: int, value: Any) -> bool:
@@ -509,6 +517,17 @@ def _is_canonical_nan32(f: float) -> bool:
     import struct
 
     return struct.pack("<f", f) == struct.pack("<f", float("nan"))
+
+
+def domain_counts(nodes: Iterable[NodeProto]) -> tuple[int, int]:
+    """How many of ``nodes`` leave ``domain`` unset, and how many set it to ``""``."""
+    unset = set_empty = 0
+    for n in nodes:
+        if not n.HasField("domain"):
+            unset += 1
+        elif n.domain == "":
+            set_empty += 1
+    return unset, set_empty
 
 
 def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:

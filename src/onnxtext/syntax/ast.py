@@ -271,6 +271,8 @@ class NumberBody(AstNode):
     """``{1, 2.5, nan}`` lexed as one token: ``text`` is everything between the braces."""
 
     text: str
+    canonical: bool = False
+    """``text`` is the numbers joined by ``", "`` and nothing else (as ``print`` makes it)."""
 
 
 @dataclass(slots=True, eq=False)

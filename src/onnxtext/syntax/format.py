@@ -9,7 +9,9 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import ParseError
 from onnxtext.lowering.lift import Lifter, NotRepresentable
+from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax.comments import attach_comments
+from onnxtext.syntax.emit import fast_text
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 from onnxtext.syntax.span import Span
@@ -29,7 +31,17 @@ def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
 
 
 def _to_text(msg: Any, message: Any, width: int) -> str:
-    _check_printable(msg)
+    if isinstance(msg, (ModelProto, GraphProto, FunctionProto)):
+        text = fast_text(msg, width)
+        if text is not None:
+            return text
+    return reference_text(msg, message, width)
+
+
+def reference_text(msg: Any, message: Any = None, width: int = DEFAULT_WIDTH) -> str:
+    """``to_text`` through the whole AST (lift, then the layout printer): what the fast path
+    (``syntax.emit``) must equal byte for byte, and what prints what it declines."""
+    check_printable(msg)
     lifter = Lifter()
     tree: A.AstNode
     if isinstance(msg, ModelProto):
@@ -41,62 +53,8 @@ def _to_text(msg: Any, message: Any, width: int) -> str:
     elif isinstance(msg, NodeProto):
         tree = lifter.node(msg, "node")
     else:
-        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message).__name__}")
+        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message if message is not None else msg).__name__}")
     return print_ast(tree, width=width)
-
-
-def _check_printable(msg: Any, *, unknown_fields: bool = True) -> None:
-    """Refuse what text would lose: unknown fields (from a newer IR; unless not
-    ``unknown_fields``) and non-UTF-8 string fields.
-
-    Visits every message once; the readable path of a message is built only for an error.
-    """
-    from google.protobuf.descriptor import FieldDescriptor
-    from google.protobuf.unknown_fields import UnknownFieldSet
-
-    message, string = FieldDescriptor.TYPE_MESSAGE, FieldDescriptor.TYPE_STRING
-    # (message, parent entry, field label): the chain of parents names the path on error.
-    root = "" if msg.DESCRIPTOR.name == "ModelProto" else msg.DESCRIPTOR.name.removesuffix("Proto").lower()
-    stack: list[tuple[Any, Any, str]] = [(msg, None, root)]
-    while stack:
-        entry = stack.pop()
-        m = entry[0]
-        unknown = UnknownFieldSet(m) if unknown_fields else ()
-        if len(unknown):
-            numbers = sorted({f.field_number for f in unknown})
-            raise NotRepresentable(
-                f"{_path(entry)} has fields this onnxtext does not know (numbers {numbers}); "
-                "it was written by a newer ONNX version, and printing it would drop them"
-            )
-        for fd, value in m.ListFields():
-            kind = fd.type
-            if kind == message:
-                if fd.is_repeated:
-                    name = fd.name
-                    stack.extend((v, entry, f"{name}[{i}]") for i, v in enumerate(value))
-                else:
-                    stack.append((value, entry, fd.name))
-            elif kind == string:
-                if fd.is_repeated:
-                    if bytes in map(type, value):
-                        raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
-                elif type(value) is bytes:
-                    raise NotRepresentable(f"{_path(entry)}/{fd.name} holds bytes that are not UTF-8 text")
-
-
-check_printable = _check_printable
-"""Raise :class:`NotRepresentable` naming the field a model holds that text cannot say."""
-
-
-def _path(entry: tuple[Any, Any, str]) -> str:
-    """The proto path (``ir.paths.ProtoPath``'s form, ``graph/node[0]``) of a visited message; ``model`` for the root."""
-    parts = []
-    node: Any = entry
-    while node is not None:
-        if node[2]:
-            parts.append(node[2])
-        node = node[1]
-    return "/".join(reversed(parts)) or "the model"
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:

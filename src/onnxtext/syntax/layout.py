@@ -31,6 +31,7 @@ __all__ = [
     "Line",
     "Fill",
     "Packed",
+    "Numbers",
     "LineSuffix",
     "OwnLine",
     "LINE",
@@ -120,6 +121,77 @@ class Packed:
         return Fill(parts)
 
 
+class Numbers:
+    """The numbers of a tensor literal as one text, ``"1.0, -2.5, 3e-07"`` (joined by ``", "``, no
+    other spaces): laid out as ``join([",", LINE], [Packed(row) for each row])`` would be (every
+    ``row`` numbers start a line: a matrix's rows; ``row`` 0: one run), computed with numpy on
+    the whole text: a million numbers are not a million Python strings.
+    """
+
+    __slots__ = ("text", "row", "flat_width")
+    hard = False
+
+    def __init__(self, text: str, row: int = 0) -> None:
+        self.text = text
+        self.row = row
+        self.flat_width = len(text)
+
+    def as_doc(self) -> Doc:
+        items = self.text.split(", ")
+        if not self.row:
+            return Packed(items)
+        rows = [Packed(items[i : i + self.row]) for i in range(0, len(items), self.row)]
+        return join([",", LINE], rows)
+
+    def lay_out(self, col: int, ind: int, width: int) -> tuple[str, int]:
+        """The text broken for ``width`` columns, starting at column ``col``, continuation lines
+        ``ind`` columns in; and the column where it ends."""
+        return _lay_out_numbers(self.text, self.row, col, ind, width)
+
+
+def _lay_out_numbers(text: str, row: int, col: int, ind: int, width: int) -> tuple[str, int]:
+    import numpy as np
+
+    data = text.encode("ascii")
+    commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 44)  # after each number but the last
+    count = len(commas) + 1
+    starts = np.empty(count, dtype=np.int64)  # where each number starts
+    starts[0] = 0
+    np.add(commas, 2, out=starts[1:])
+    # How far a line reaches with number k on it: its end, and its comma unless it ends its run
+    # (the comma after a run's last number is written, but not counted, when the line breaks after it).
+    reach = np.empty(count, dtype=np.int64)
+    np.add(commas, 1, out=reach[:-1])
+    reach[-1] = len(data)
+    index = np.arange(1, count + 1, dtype=np.int64)  # the number after each
+    if row:
+        run_end = np.arange(row, count + row, row, dtype=np.int64).repeat(row)[:count]
+        reach[row - 1 : -1 : row] -= 1
+    # A line starting with number s (``ind`` columns in) holds the numbers k of its run with
+    # reach[k] - starts[s] <= width - ind: the first of the next line is ``following[s]``.
+    following = np.searchsorted(reach, starts + (width - ind), side="right")
+    np.maximum(following, index, out=following)  # a number wider than the line has it alone
+    if row:
+        np.minimum(following, run_end, out=following)
+    first = int(np.searchsorted(reach, width - col, side="right"))  # the first line starts at ``col``
+    s = min(max(first, 1), row or count)
+    step = following.data  # Python ints, item by item, for the one sequential walk
+    breaks = []
+    while s < count:
+        breaks.append(s)
+        s = step[s]
+    if not breaks:
+        return text, col + len(data)
+    out = bytearray(data)
+    at = starts[np.array(breaks, dtype=np.int64)] - 1  # the space before each line's first number
+    np.frombuffer(out, dtype=np.uint8)[at] = 10
+    end_col = ind + len(data) - int(at[-1]) - 1
+    laid = bytes(out)
+    if ind:
+        laid = laid.replace(b"\n", b"\n" + b" " * ind)
+    return laid.decode("ascii"), end_col
+
+
 class LineSuffix:
     """Text written at the end of the current line (a trailing comment, with its leading spaces)."""
 
@@ -144,7 +216,7 @@ class OwnLine:
         self.text = text
 
 
-Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, LineSuffix, OwnLine, BreakParent, BlankLine]
+Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, Numbers, LineSuffix, OwnLine, BreakParent, BlankLine]
 
 LINE = Line(" ")
 SOFTLINE = Line("")
@@ -222,6 +294,11 @@ def _fits(doc: Doc, rest: list[tuple[int, bool, _Cmd]], width: int, suffix_pendi
         elif isinstance(d, Packed):
             if suffix_pending:
                 stack.append((mode, d.as_fill()))
+            else:
+                width -= d.flat_width
+        elif isinstance(d, Numbers):
+            if suffix_pending:
+                stack.append((mode, d.as_doc()))
             else:
                 width -= d.flat_width
         elif isinstance(d, LineSuffix):
@@ -333,6 +410,18 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
                     out.append(",\n" + " " * ind)
                     out.append(item)
                     col = ind + len(item)
+            prev_empty = False
+        elif isinstance(d, Numbers):
+            if pending or not d.text or len(d.text) < 2048:
+                stack.append((ind, mode, d.as_doc()))
+                continue
+            if mode == _FLAT:
+                out.append(d.text)
+                col += len(d.text)
+            else:
+                laid, col = d.lay_out(col, ind, width)
+                out.append(laid)
+            line_start = False
             prev_empty = False
         elif isinstance(d, _FillRest):
             parts, i = d.parts, d.index

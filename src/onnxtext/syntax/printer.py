@@ -23,6 +23,7 @@ from onnxtext.syntax.layout import (
     DEFAULT_WIDTH,
     HARDLINE,
     Packed,
+    Numbers,
     INDENT,
     LINE,
     SOFTLINE,
@@ -367,10 +368,18 @@ class Printer:
 
     # ------------------------------------------------------------ tensor data
     def print_NumberBody(self, n: A.NumberBody) -> Doc:
+        if n.canonical:
+            return self._numbers(n.text, n.text.count(",") + 1)
         values = [v.strip() for v in n.text.split(",")]
         if not all(values):
             return "{" + " ".join(n.text.split()) + "}"
         return self._fill(values)
+
+    def _numbers(self, text: str, count: int) -> Doc:
+        """Numbers joined by ``", "`` (see ``_fill``), laid out on the whole text at once."""
+        row = self._row
+        inner = Numbers(text, row if row >= 2 and count % row == 0 and count > row else 0)
+        return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
 
     def _fill(self, values: Sequence[Doc]) -> Doc:
         """A tensor literal: on one line if it fits, else one row of the matrix per line (a row
@@ -378,6 +387,10 @@ class Printer:
         row = self._row
         texts = [v for v in values if isinstance(v, str)]
         plain = len(texts) == len(values)  # numbers without comments: packed in one loop
+        if plain and len(texts) >= 256:
+            text = ", ".join(texts)
+            if text.count(" ") == len(texts) - 1 and not any(c in text for c in "\n\t\r\f\v"):
+                return self._numbers(text, len(texts))
         if row >= 2 and len(values) % row == 0 and len(values) > row:
             rows: list[Doc] = [
                 Packed(texts[i : i + row]) if plain else Fill(_fill_parts(values[i : i + row]))
@@ -531,25 +544,33 @@ class Printer:
         return parts
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
+        head = self._graph_head(n)
+        if nested:
+            if n.initializers:
+                head += [" ", self._list("<", n.initializers, ">")]
+            return [head, " ", self._body(n)]
+        return [self.graph_head(n), HARDLINE, self._body(n)]
+
+    def _graph_head(self, n: A.Graph) -> list[Doc]:
         head: list[Doc] = []
         if n.props is not None and n.props.entries:
             head += [self.doc(n.props), " "]
         head.append(self._name(n.name))
         head += self._signature(n.inputs, n.outputs)
-        inits = self._list("<", n.initializers, ">") if n.initializers else None
-        if nested:
-            if inits is not None:
-                head += [" ", inits]
-            return [head, " ", self._body(n)]
-        lines: list[Doc] = [head]
-        if inits is not None:
-            lines += [HARDLINE, inits]
-        return [lines, HARDLINE, self._body(n)]
+        return head
+
+    def graph_head(self, n: A.Graph) -> Doc:
+        """A main graph's lines above its body: name and signature, then its initializers."""
+        lines: list[Doc] = [self._graph_head(n)]
+        if n.initializers:
+            lines += [HARDLINE, self._list("<", n.initializers, ">")]
+        return lines
 
     def print_Graph(self, n: A.Graph) -> Doc:
         return self._graph(n, nested=False)
 
-    def print_Function(self, n: A.Function) -> Doc:
+    def function_head(self, n: A.Function) -> Doc:
+        """A function's lines above its body: header, name, attributes and signature, value infos."""
         lines: list[Doc] = []
         if n.header is not None:
             lines += [self.doc(n.header, text=self._header(n.header, "function")), HARDLINE]
@@ -560,7 +581,10 @@ class Printer:
         lines.append(head)
         if n.value_infos:
             lines += [HARDLINE, self._list("<", n.value_infos, ">")]
-        return [lines, HARDLINE, self._body(n)]
+        return lines
+
+    def print_Function(self, n: A.Function) -> Doc:
+        return [self.function_head(n), HARDLINE, self._body(n)]
 
     def print_Model(self, n: A.Model) -> Doc:
         parts: list[Doc] = []

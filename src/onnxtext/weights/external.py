@@ -44,6 +44,7 @@ __all__ = [
     "UNWRITABLE",
     "TensorRef",
     "iter_tensors",
+    "attribute_tensors",
     "tensor_nbytes",
     "resolve_location",
     "location_problem",
@@ -106,7 +107,7 @@ def _tensors(model: ModelProto | GraphProto, base: str) -> Iterator[TensorRef]:
         proto = site.proto
         if isinstance(proto, FunctionProto):
             for a in proto.attribute_proto:
-                yield from _attr_tensors(a, f"{prefix}attribute '{a.name}'")
+                yield from attribute_tensors(a, f"{prefix}attribute '{a.name}'")
                 # a default graph is no part of the body the walk goes through
                 if a.HasField("g"):
                     yield from _tensors(a.g, f"{prefix}attribute '{a.name}' ")
@@ -121,7 +122,7 @@ def _tensors(model: ModelProto | GraphProto, base: str) -> Iterator[TensorRef]:
         for n in proto.node:
             label = _node_label(n)
             for a in n.attribute:
-                yield from _attr_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'")
+                yield from attribute_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'")
 
 
 def _node_label(n: NodeProto) -> str:
@@ -143,7 +144,7 @@ def _prefix(site: GraphSite) -> str:
     return ""
 
 
-def _attr_tensors(a: AttributeProto, where: str) -> Iterator[TensorRef]:
+def attribute_tensors(a: AttributeProto, where: str) -> Iterator[TensorRef]:
     """The tensors an attribute holds itself (those of the graphs it holds come with the walk)."""
     if a.HasField("t"):
         yield TensorRef(a.t, where, "attribute")

@@ -1,0 +1,355 @@
+"""Protobuf → text without an AST per statement: the fast path of ``to_text``.
+
+The reference printer lifts the whole message to an AST (``lowering.lift``) and lays it
+out (``syntax.printer``, ``syntax.layout``): about 80 µs per node statement. Here the
+statements of the main graph and of the functions are written straight from the
+protobuf when they print on one line, which is what almost every statement does:
+
+* a node is serialized once; its first four fields (inputs, outputs, name, op_type, in
+  that order on the wire) are measured from the strings, and the rest of its bytes (the
+  *tail*: attributes, domain, overload and anything else) is the key of a cache. A tail
+  is analysed once (parsed back, checked, its attributes printed by the reference path)
+  and every node with the same attributes reuses the text;
+* names come from a cache of their canonical spelling (bare or quoted).
+
+Everything else goes through the reference path piece by piece: the header, the
+signatures and initializers, and every statement that holds a graph, needs a property
+block or does not fit the width on one line (laid out alone for the width left by its
+indentation, which is how the whole document would lay it out: a statement is followed
+by a forced line break). The printability check is fused in: the non-statement parts
+are checked as ``check_printable`` checks them, each distinct tail when it is analysed,
+names and op types as they are read; whatever is refused makes the whole message go
+through the reference path, which raises the error it always raises. The file-wide
+defaults (``node_domain``, ``tensor_encoding``) are guessed, counted while writing, and
+the pass is made again in the rare case the guess was wrong.
+
+``tests/test_fast_print.py`` asserts byte-identical text with the reference path on
+every corpus.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any, Union
+
+from google.protobuf.message import DecodeError
+
+from onnxtext.ir.tensor_data import NotRepresentable
+from onnxtext.ir.walk import iter_graphs
+from onnxtext.lowering.lift import Lifter, domain_counts, is_identifier
+from onnxtext.lowering.printable import check_printable
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
+from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
+from onnxtext.syntax.printer import Printer, graphs_of, name_text
+from onnxtext.weights.external import attribute_tensors, iter_tensors
+
+__all__ = ["fast_text"]
+
+_FLAT = 1 << 30  # a width nothing reaches: the flat text of a document
+_HANDLED = frozenset({"attribute", "domain", "overload"})  # tail fields a one-line statement shows
+
+
+class _Decline(Exception):
+    """The fast path does not take this message: the reference path prints it (or says why it cannot)."""
+
+
+class _Counts:
+    """What a statement adds to the file-wide defaults' votes: nodes leaving ``domain`` unset or
+    setting it to ``""``, tensors in ``raw_data`` and all tensors (its own and its graphs')."""
+
+    __slots__ = ("unset", "set_empty", "raw", "tensors")
+
+    def __init__(self, unset: int = 0, set_empty: int = 0, raw: int = 0, tensors: int = 0) -> None:
+        self.unset, self.set_empty, self.raw, self.tensors = unset, set_empty, raw, tensors
+
+    def add(self, other: _Counts, times: int = 1) -> None:
+        self.unset += other.unset * times
+        self.set_empty += other.set_empty * times
+        self.raw += other.raw * times
+        self.tensors += other.tensors * times
+
+
+class _Tail:
+    """A tail's analysis: the text around the op type on a one-line statement (``ok``), and its counts."""
+
+    __slots__ = ("ok", "before_op", "after_op", "counts")
+
+    def __init__(self, ok: bool, before_op: str, after_op: str, counts: _Counts) -> None:
+        self.ok, self.before_op, self.after_op, self.counts = ok, before_op, after_op, counts
+
+
+class _Names(dict[str, str]):
+    """Canonical spellings of names (bare, or quoted), made on first use."""
+
+    def __missing__(self, key: Any) -> str:
+        if type(key) is not str:
+            raise _Decline  # bytes that are not UTF-8: the check names the field
+        text = self[key] = name_text(key) if key else '""'
+        return text
+
+
+class _Sizes(dict[str, int]):
+    """Bytes a string takes as a length-delimited field of number < 16 (tag, length, UTF-8)."""
+
+    def __missing__(self, key: Any) -> int:
+        if type(key) is not str:
+            raise _Decline
+        n = len(key.encode("utf-8"))
+        size = self[key] = 1 + _varint_size(n) + n
+        return size
+
+
+def _varint_size(n: int) -> int:
+    size = 1
+    while n >= 0x80:
+        n >>= 7
+        size += 1
+    return size
+
+
+_Message = Union[ModelProto, GraphProto, FunctionProto]
+
+
+def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
+    """The text ``to_text`` gives for a model, graph or function (``width`` columns), or None
+    when the reference path must print it (something to refuse, or nothing to gain)."""
+    try:
+        check_printable(msg, skip_nodes=True)
+    except NotRepresentable:
+        return None
+    names, sizes = _Names(), _Sizes()
+    try:
+        if not isinstance(msg, ModelProto):
+            return _Pass(msg, width, names, sizes, Lifter()).text()
+        unset, set_empty, raw, total = _guess(msg)
+        for _ in range(2):
+            lifter = Lifter(node_domain_unset=unset > set_empty, raw_tensors=raw > total - raw)
+            run = _Pass(msg, width, names, sizes, lifter)
+            text = run.text()
+            c = run.counts
+            unset, set_empty, raw, total = c.unset, c.set_empty, c.raw, c.tensors
+            if (unset > set_empty, raw > total - raw) == (lifter.node_domain_unset, lifter.raw_tensors):
+                return text
+        return None  # pragma: no cover - the second pass decides with the exact counts
+    except (_Decline, NotRepresentable, DecodeError):
+        return None
+
+
+def _guess(m: ModelProto) -> tuple[int, int, int, int]:
+    """Counts to decide the file-wide defaults from before the pass: everything but the statements
+    of the main graph and the functions, and the first statements of the main graph."""
+    c = _other_counts(m)
+    unset, set_empty = domain_counts(m.graph.node[:64])
+    return c.unset + unset, c.set_empty + set_empty, c.raw, c.tensors
+
+
+def _tensor_counts(refs: Iterable[Any], into: _Counts) -> None:
+    for ref in refs:
+        into.tensors += 1
+        if ref.tensor.HasField("raw_data"):
+            into.raw += 1
+
+
+def _graph_counts(g: GraphProto, into: _Counts) -> None:
+    """A graph's nodes (nested ones too) and tensors, as ``Lifter.decide_defaults`` counts them."""
+    for site in iter_graphs(g):
+        unset, set_empty = domain_counts(site.proto.node)
+        into.unset += unset
+        into.set_empty += set_empty
+    _tensor_counts(iter_tensors(g), into)
+
+
+def _attribute_counts(attributes: Iterable[Any], into: _Counts) -> None:
+    for a in attributes:
+        _tensor_counts(attribute_tensors(a, ""), into)
+        if a.HasField("g"):
+            _graph_counts(a.g, into)
+        for g in a.graphs:
+            _graph_counts(g, into)
+
+
+def _other_counts(m: ModelProto) -> _Counts:
+    """The votes outside the statements of the main graph and the functions."""
+    c = _Counts()
+    g = m.graph
+    for t in g.initializer:
+        c.tensors += 1
+        c.raw += t.HasField("raw_data")
+    for s in g.sparse_initializer:
+        c.tensors += 2
+        c.raw += s.values.HasField("raw_data") + s.indices.HasField("raw_data")
+    for info in m.training_info:
+        for part in ("initialization", "algorithm"):
+            if info.HasField(part):
+                _graph_counts(getattr(info, part), c)
+    for f in m.functions:
+        # A function's attribute defaults: their tensors count, the nodes of their graphs do not.
+        for a in f.attribute_proto:
+            _tensor_counts(attribute_tensors(a, ""), c)
+            if a.HasField("g"):
+                _tensor_counts(iter_tensors(a.g), c)
+            for sub in a.graphs:
+                _tensor_counts(iter_tensors(sub), c)
+    return c
+
+
+def _node_counts(n: NodeProto) -> _Counts:
+    c = _Counts()
+    if not n.HasField("domain"):
+        c.unset = 1
+    elif n.domain == "":
+        c.set_empty = 1
+    _attribute_counts(n.attribute, c)
+    return c
+
+
+class _Pass:
+    """One writing of a message with the file-wide defaults of ``lifter``."""
+
+    def __init__(self, msg: _Message, width: int, names: _Names, sizes: _Sizes, lifter: Lifter) -> None:
+        self.msg = msg
+        self.width = width
+        self.names = names
+        self.sizes = sizes
+        self.lifter = lifter
+        self.printer = Printer(None, width)
+        self.tails: dict[bytes, _Tail] = {}
+        self.ops: dict[str, bytes] = {}
+        self.used: list[_Tail] = []  # the tail of every statement written, for the counts
+        self.counts = _Counts()
+
+    # ------------------------------------------------------------ the message
+    def text(self) -> str:
+        msg, lifter, printer, width = self.msg, self.lifter, self.printer, self.width
+        parts: list[str] = []
+        if isinstance(msg, ModelProto):
+            self.counts = _other_counts(msg)
+            header = lifter.model_header(msg)
+            if header is not None:
+                parts += [render(printer.doc(header), width), "\n"]
+            parts.append(self._graph(msg.graph, "graph"))
+            for i, f in enumerate(msg.functions):
+                parts += ["\n\n", self._function(f, f"functions[{i}]")]
+            by_id = {id(t): t for t in self.used}
+            for key, times in Counter(map(id, self.used)).items():
+                self.counts.add(by_id[key].counts, times)
+        elif isinstance(msg, GraphProto):
+            parts.append(self._graph(msg, "graph"))
+        else:
+            parts.append(self._function(msg, "function"))
+        parts.append("\n")
+        return "".join(parts)
+
+    def _graph(self, g: GraphProto, where: str) -> str:
+        head = self.printer.graph_head(self.lifter.graph(g, where, nodes=False))
+        return render(head, self.width) + "\n" + self._body(g.node, where)
+
+    def _function(self, f: FunctionProto, where: str) -> str:
+        head = self.printer.function_head(self.lifter.function(f, where, nodes=False))
+        return render(head, self.width) + "\n" + self._body(f.node, where)
+
+    # ------------------------------------------------------------ statements
+    def _body(self, nodes: Sequence[NodeProto], where: str) -> str:
+        """``{``, a statement per line one unit in, ``}``."""
+        ind = INDENT
+        room = self.width - len(ind)
+        names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
+        get_name, get_size = names.__getitem__, sizes.__getitem__
+        lines = ["{"]
+        for i, n in enumerate(nodes):
+            wire = n.SerializeToString()
+            op = n.op_type
+            key = ops.get(op)
+            if key is None:
+                key = self._op_key(op)
+            name = n.name
+            jo = ", ".join(map(get_name, n.output))
+            ji = ", ".join(map(get_name, n.input))
+            if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
+                # A quoted or long name: its wire size is not its text's.
+                end = sum(map(get_size, n.output)) + sum(map(get_size, n.input)) + len(key)
+            else:
+                # Bare names of fewer than 128 characters: (tag, length, text) each.
+                end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
+            if name:
+                end += get_size(name)
+                label = "[" + names[name] + "] "
+            elif n.HasField("name"):
+                end += 2
+                label = "[] "
+            else:
+                label = ""
+            tail = None
+            if key and wire.startswith(key, end - len(key)):
+                rest = wire[end:]
+                tail = tails.get(rest)
+                if tail is None:
+                    tail = self._tail(rest)
+            if tail is not None and tail.ok:
+                line = f"{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji})"
+                if len(line) <= room:
+                    lines.append(ind + line)
+                    used.append(tail)
+                    continue
+            lines.append(self._statement(n, f"{where}/node[{i}]", ind))
+            if tail is not None:
+                used.append(tail)
+            else:
+                self.counts.add(_node_counts(n))
+        lines.append("}")
+        return "\n".join(lines)
+
+    def _op_key(self, op: str) -> bytes:
+        """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
+        if type(op) is not str:
+            raise _Decline
+        raw = op.encode("utf-8")
+        key = b'"' + bytes([len(raw)]) + raw if op and is_identifier(op) and len(raw) < 0x80 else b""
+        self.ops[op] = key
+        return key
+
+    def _statement(self, n: NodeProto, where: str, ind: str) -> str:
+        """A statement through the reference path, laid out for the width its indentation leaves."""
+        check_printable(n, unknown_fields=True)  # the reference path's refusal, with its words
+        text = render(self.printer.doc(self.lifter.node(n, where)), self.width - len(ind))
+        return "\n".join(ind + line if line else line for line in text.split("\n"))
+
+    def _tail(self, rest: bytes) -> _Tail:
+        """Analyse the fields of a node after ``op_type`` (cached by their bytes)."""
+        t = NodeProto.FromString(rest)
+        if len(t.input) or len(t.output) or t.HasField("name") or t.HasField("op_type"):
+            raise _Decline  # not the wire order measured: nothing here is to be trusted
+        check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
+        tail = _Tail(False, "", "", _node_counts(t))
+        self.tails[rest] = tail
+        if any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
+            return tail  # doc_string, metadata...: a property block
+        domain = t.domain
+        if domain:
+            parts = domain.split(".")
+            if not all(is_identifier(p) for p in parts):
+                return tail
+            before = domain + "."
+        elif t.HasField("domain") == self.lifter.node_domain_unset:
+            return tail  # the rarer of set-to-empty and unset: a property block
+        else:
+            before = ""
+        after = ""
+        if t.HasField("overload"):
+            if not is_identifier(t.overload):
+                return tail
+            after = ":" + t.overload
+        if len(t.attribute):
+            texts = []
+            for a in t.attribute:
+                attr = self.lifter.attribute(a, "")
+                if graphs_of(attr.value):
+                    return tail  # the graph's lines
+                text = render(self.printer.doc(attr), _FLAT)
+                if "\n" in text:
+                    return tail
+                texts.append(text)
+            after += " <" + ", ".join(texts) + ">"
+        tail.ok, tail.before_op, tail.after_op = True, before, after
+        return tail
