@@ -49,9 +49,9 @@ class _Slow:
         self.count = 0
         original = emit._Pass._statement
 
-        def counted(pass_: Any, n: NodeProto, where: str, ind: str) -> str:
+        def counted(pass_: Any, n: NodeProto, where: str, ind: str, checked: bool = False) -> str:
             self.count += 1
-            return original(pass_, n, where, ind)
+            return original(pass_, n, where, ind, checked)
 
         monkeypatch.setattr(emit._Pass, "_statement", counted)
 
@@ -91,8 +91,45 @@ def test_long_statements_are_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     text = same(chain(3), width=40)
     slow = _Slow(monkeypatch)
     assert fast_text(chain(3), 40) == text
-    assert text is not None and slow.count == 3  # the three Relu lines; the rest fits
+    assert text is not None and slow.count == 0  # broken over lines here too
     assert max(len(line) for line in text.splitlines()) <= 40
+    narrow = same(chain(3), width=16)
+    slow.count = 0
+    assert fast_text(chain(3), 16) == narrow
+    assert slow.count == 3  # an attribute that breaks inside: the reference path
+
+
+def _statement_model(rng: random.Random) -> ModelProto:
+    m = chain(0, functions=False)
+    g = m.graph
+    for i in range(30):
+        n = g.node.add(op_type=rng.choice(["Relu", "Concat", "X"]))
+        if rng.random() < 0.3:
+            n.domain = rng.choice(["com.ms", "d"])
+        if rng.random() < 0.5:
+            n.name = rng.choice(["n", "node_with_a_long_name", "a/b", ""]) + str(i)
+        word = lambda: rng.choice(["x", "value_" * rng.randint(1, 6), "/layer/Op_output_0", "seq"]) + str(rng.randint(0, 99))
+        n.output.extend(word() for _ in range(rng.choice([0, 1, 1, 2, 4])))
+        n.input.extend(word() for _ in range(rng.choice([0, 1, 2, 3, 6])))
+        for k in range(rng.choice([0, 0, 1, 2, 4])):
+            a = n.attribute.add(name=f"a{k}")
+            kind = rng.choice(["i", "ints", "s"])
+            if kind == "i":
+                a.type, a.i = AttributeProto.INT, rng.randint(-5, 10**6)
+            elif kind == "ints":
+                a.type = AttributeProto.INTS
+                a.ints.extend(range(rng.randint(1, 30)))
+            else:
+                a.type, a.s = AttributeProto.STRING, b"text " * rng.randint(0, 12)
+    return m
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_statements(seed: int) -> None:
+    rng = random.Random(seed)
+    model = _statement_model(rng)
+    for width in (20, 45, 70, 100, 130):
+        same(model, width)
 
 
 def _first(model: ModelProto) -> NodeProto:

@@ -71,12 +71,17 @@ class _Counts:
 
 
 class _Tail:
-    """A tail's analysis: the text around the op type on a one-line statement (``ok``), and its counts."""
+    """A tail's analysis, and its counts. When ``ok``, the statement is written here: the text before
+    the op type (domain), after it (overload, then the attributes on one line), and the text of
+    each attribute on one line (``attrs``; None when there are none)."""
 
-    __slots__ = ("ok", "before_op", "after_op", "counts")
+    __slots__ = ("ok", "before_op", "after_op", "overload", "attrs", "counts")
 
-    def __init__(self, ok: bool, before_op: str, after_op: str, counts: _Counts) -> None:
-        self.ok, self.before_op, self.after_op, self.counts = ok, before_op, after_op, counts
+    def __init__(self, counts: _Counts) -> None:
+        self.ok = False
+        self.before_op = self.after_op = self.overload = ""
+        self.attrs: list[str] | None = None
+        self.counts = counts
 
 
 class _Names(dict[str, str]):
@@ -292,7 +297,12 @@ class _Pass:
                     lines.append(ind + line)
                     used.append(tail)
                     continue
-            lines.append(self._statement(n, f"{where}/node[{i}]", ind))
+                laid = _broken(label, n.output, tail.before_op + op + tail.overload, tail.attrs, n.input, names, self.width)
+                if laid is not None:
+                    lines.append(laid)
+                    used.append(tail)
+                    continue
+            lines.append(self._statement(n, f"{where}/node[{i}]", ind, checked=tail is not None))
             if tail is not None:
                 used.append(tail)
             else:
@@ -309,9 +319,11 @@ class _Pass:
         self.ops[op] = key
         return key
 
-    def _statement(self, n: NodeProto, where: str, ind: str) -> str:
-        """A statement through the reference path, laid out for the width its indentation leaves."""
-        check_printable(n, unknown_fields=True)  # the reference path's refusal, with its words
+    def _statement(self, n: NodeProto, where: str, ind: str, checked: bool = False) -> str:
+        """A statement through the reference path, laid out for the width its indentation leaves
+        (``checked``: its tail was, and its names and op type were read)."""
+        if not checked:
+            check_printable(n)  # refused: the reference path says why, with the whole path
         text = render(self.printer.doc(self.lifter.node(n, where)), self.width - len(ind))
         return "\n".join(ind + line if line else line for line in text.split("\n"))
 
@@ -321,10 +333,12 @@ class _Pass:
         if len(t.input) or len(t.output) or t.HasField("name") or t.HasField("op_type"):
             raise _Decline  # not the wire order measured: nothing here is to be trusted
         check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
-        tail = _Tail(False, "", "", _node_counts(t))
+        tail = _Tail(_node_counts(t))
         self.tails[rest] = tail
-        if any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
-            return tail  # doc_string, metadata...: a property block
+        if len(rest) > 4 * self.width or any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
+            # Attributes longer than a line (their text is not shorter than a quarter of their
+            # bytes), or doc_string, metadata...: a property block.
+            return tail
         domain = t.domain
         if domain:
             parts = domain.split(".")
@@ -340,6 +354,7 @@ class _Pass:
             if not is_identifier(t.overload):
                 return tail
             after = ":" + t.overload
+        tail.overload = after
         if len(t.attribute):
             texts = []
             for a in t.attribute:
@@ -351,5 +366,61 @@ class _Pass:
                     return tail
                 texts.append(text)
             after += " <" + ", ".join(texts) + ">"
+            tail.attrs = texts
         tail.ok, tail.before_op, tail.after_op = True, before, after
         return tail
+
+
+def _broken(label: str, outputs: Sequence[str], op: str, attrs: list[str] | None, inputs: Sequence[str],
+            names: _Names, width: int) -> str | None:
+    """A statement too long for its line (one unit in) as the layout breaks it, or None when some
+    attribute would break inside (the reference path lays that out).
+
+    The statement's document is ``[label] outs = op <attrs> (inputs)`` where the outputs (when
+    more than one), the attributes and the inputs are groups; each group stays on one line when
+    it fits with what follows it up to the next place a line may break (the opening bracket of
+    the next group), else puts its items one per line, one unit further in.
+    """
+    ind, inner = len(INDENT), 2 * len(INDENT)
+    after_lhs = f" = {op}" if len(outputs) else f"= {op}"  # ``label`` ends in a space
+    # What follows a group up to the next break: the opening bracket of the next group.
+    opening = " <" if attrs else " (" if len(inputs) else " ()"
+    out = [INDENT, label]
+    col = ind + len(label)
+    outs = [names[o] for o in outputs]
+    if len(outs) > 1:
+        flat = ", ".join(outs)
+        if col + len(flat) + len(after_lhs) + len(opening) <= width:
+            out.append(flat)
+            col += len(flat)
+        else:
+            out.append((",\n" + " " * inner).join(outs))
+            col = inner + len(outs[-1])
+    elif outs:
+        out.append(outs[0])
+        col += len(outs[0])
+    out.append(after_lhs)
+    col += len(after_lhs)
+    if attrs:
+        flat = "<" + ", ".join(attrs) + ">"
+        out.append(" ")
+        col += 1
+        if col + len(flat) + (2 if len(inputs) else 3) <= width:
+            out.append(flat)
+            col += len(flat)
+        else:
+            last = len(attrs) - 1
+            if any(inner + len(a) + (k < last) > width for k, a in enumerate(attrs)):
+                return None  # an attribute breaks inside
+            out += ["<\n", " " * inner, (",\n" + " " * inner).join(attrs), "\n", INDENT, ">"]
+            col = ind + 1
+    if not len(inputs):
+        out.append(" ()")
+    else:
+        ins = [names[i] for i in inputs]
+        flat = "(" + ", ".join(ins) + ")"
+        if col + 1 + len(flat) <= width:
+            out += [" ", flat]
+        else:
+            out += [" (\n", " " * inner, (",\n" + " " * inner).join(ins), "\n", INDENT, ")"]
+    return "".join(out)

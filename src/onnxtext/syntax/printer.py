@@ -49,6 +49,8 @@ _BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 _ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+# What a string literal escapes: the characters above, other control characters as \xNN.
+_ESCAPES = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {ord(k): v for k, v in _ESC.items()}
 
 
 def format_string(value: bytes) -> str:
@@ -59,15 +61,7 @@ def format_string(value: bytes) -> str:
         return _format_bytes(value)
     if _PLAIN.match(text):
         return f'"{text}"'
-    out = []
-    for ch in text:
-        if ch in _ESC:
-            out.append(_ESC[ch])
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"\\x{ord(ch):02x}")
-        else:
-            out.append(ch)
-    return '"' + "".join(out) + '"'
+    return '"' + text.translate(_ESCAPES) + '"'
 
 
 def _format_bytes(value: bytes) -> str:
