@@ -7,7 +7,9 @@ Two texts: node-heavy (a chain of N small nodes, ~50 bytes each) and tensor-heav
 tool and the ratio ours / onnx (lower is better). ``parse`` is ``onnxtext.parse_model``
 (the fast path, lowering/direct.py, for texts it knows); ``parse*`` is the reference
 path every text can take (``parse_document``: Lark, tree with spans, lowering with the
-source map), which the editor uses.
+source map), which the editor uses. Likewise ``print`` is ``to_text`` (the fast path,
+syntax/emit.py) and ``print*`` the reference path every message can take (``reference_text``:
+the whole AST, then the layout), which ``fmt`` uses.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def main() -> int:
 
     import onnxtext
     from onnxtext.document import parse_document
-    from onnxtext.syntax.format import to_text
+    from onnxtext.syntax.format import reference_text, to_text
     from onnxtext.proto import to_onnx
 
     print(f"{'text':<14}{'size':>10}  {'step':<6}{'onnx (s)':>10}{'onnxtext (s)':>14}{'ratio':>8}")
@@ -84,6 +86,8 @@ def main() -> int:
         p_ref = best(lambda: onnx.printer.to_text(as_onnx), args.repeat)
         p_ours = best(lambda: to_text(ours_model), args.repeat)
         print(f"{label:<14}{size:>10}  {'print':<6}{p_ref:>10.3f}{p_ours:>14.3f}{p_ours / p_ref:>8.1f}")
+        p_full = best(lambda: reference_text(ours_model), args.repeat)
+        print(f"{label:<14}{size:>10}  {'print*':<6}{p_ref:>10.3f}{p_full:>14.3f}{p_full / p_ref:>8.1f}")
     return 0
 
 

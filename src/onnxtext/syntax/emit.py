@@ -278,8 +278,10 @@ class _Pass:
                 # Bare names of fewer than 128 characters: (tag, length, text) each.
                 end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
             if name:
-                end += get_size(name)
-                label = "[" + names[name] + "] "
+                text = names[name]
+                # A bare name is its own text (see above); a quoted one is measured.
+                end += len(text) + 2 if text[0] != '"' and len(text) < 128 else get_size(name)
+                label = "[" + text + "] "
             elif n.HasField("name"):
                 end += 2
                 label = "[] "

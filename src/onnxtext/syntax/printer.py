@@ -363,16 +363,19 @@ class Printer:
     # ------------------------------------------------------------ tensor data
     def print_NumberBody(self, n: A.NumberBody) -> Doc:
         if n.canonical:
-            return self._numbers(n.text, n.text.count(",") + 1)
+            return self._numbers(n.text, None)
         values = [v.strip() for v in n.text.split(",")]
         if not all(values):
             return "{" + " ".join(n.text.split()) + "}"
         return self._fill(values)
 
-    def _numbers(self, text: str, count: int) -> Doc:
-        """Numbers joined by ``", "`` (see ``_fill``), laid out on the whole text at once."""
+    def _numbers(self, text: str, count: int | None) -> Doc:
+        """Numbers joined by ``", "`` (see ``_fill``; ``count`` of them, None: to be counted if need
+        be), laid out on the whole text at once."""
         row = self._row
-        inner = Numbers(text, row if row >= 2 and count % row == 0 and count > row else 0)
+        if row >= 2 and count is None:
+            count = text.count(",") + 1
+        inner = Numbers(text, row if row >= 2 and count is not None and count % row == 0 and count > row else 0)
         return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
 
     def _fill(self, values: Sequence[Doc]) -> Doc:
