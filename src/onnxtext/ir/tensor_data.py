@@ -618,6 +618,9 @@ def _split_literal(item: str) -> Literal:
     return (literal_kind(t), t)
 
 
+_BLANK = re.compile(r"[ \t\r\n]*\Z")  # matched from the start: stops at the first other character
+
+
 def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: bool) -> list[LiteralError]:
     """:func:`encode_values` for a body of comma-separated numbers: the text between
     ``{`` and ``}`` (e.g. ``"1.5, -2, nan, 3e-5"``), vectorised.
@@ -625,7 +628,7 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
     Gives exactly what :func:`encode_values` gives for the same literals; error indices
     are item positions. A body that is not only numbers gets an error per bad item.
     """
-    if not body.strip(" \t\r\n"):
+    if _BLANK.match(body):
         return encode_values(tensor, dtype, [], raw=raw)
     fast = _json_numbers(tensor, dtype, body)
     if fast is not None:

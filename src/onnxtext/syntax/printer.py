@@ -164,6 +164,7 @@ class Printer:
         self._commented = comments is not None and bool(comments.kinds())
         self.width = width
         self._row = 0  # values per row of the tensor literal being printed (0: no rows)
+        self._size = 0  # and how many values it has (when it has rows)
         self._dispatch: dict[type, Callable[[Any], Doc]] = {}
         for kind in A.NODE_KINDS:
             method = getattr(self, "print_" + kind.__name__, None)
@@ -374,7 +375,7 @@ class Printer:
         be), laid out on the whole text at once."""
         row = self._row
         if row >= 2 and count is None:
-            count = text.count(",") + 1
+            count = self._size or text.count(",") + 1
         inner = Numbers(text, row if row >= 2 and count is not None and count % row == 0 and count > row else 0)
         return Group(["{", Indent([SOFTLINE, inner]), SOFTLINE, "}"])
 
@@ -402,7 +403,7 @@ class Printer:
         """The data of a tensor, knowing its type (rows of a matrix start new lines)."""
         shape = type_.shape if isinstance(type_, A.TensorType) else None
         dims = [d.value for d in shape or ()]
-        row = 0
+        row = size = 0
         if len(dims) >= 2 and all(isinstance(d, int) and d > 0 for d in dims):
             count = 1
             for d in dims:
@@ -412,11 +413,12 @@ class Printer:
             size = len(body.values) if isinstance(body, A.LiteralBody) else body.text.count(",") + 1 if isinstance(body, A.NumberBody) else 0
             # Complex numbers in one number body: two numbers per element.
             row = last if size == count else 2 * last if size == 2 * count else 0
-        saved, self._row = self._row, row
+        saved, self._row = (self._row, self._size), row
+        self._size = size if row else 0
         try:
             return self.doc(body)
         finally:
-            self._row = saved
+            self._row, self._size = saved
 
     def print_ComplexLiteral(self, n: A.ComplexLiteral) -> Doc:
         return ["(", self.doc(n.real), ", ", self.doc(n.imag), ")"]
