@@ -48,6 +48,7 @@ __all__ = ["fast_text"]
 
 _FLAT = 1 << 30  # a width nothing reaches: the flat text of a document
 _HANDLED = frozenset({"attribute", "domain", "overload"})  # tail fields a one-line statement shows
+_KEPT_TAIL = 4096  # bytes: longer tails are analysed each time they are met
 
 
 class _Decline(Exception):
@@ -336,11 +337,10 @@ class _Pass:
             raise _Decline  # not the wire order measured: nothing here is to be trusted
         check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
         tail = _Tail(_node_counts(t))
-        self.tails[rest] = tail
-        if len(rest) > 4 * self.width or any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
-            # Attributes longer than a line (their text is not shorter than a quarter of their
-            # bytes), or doc_string, metadata...: a property block.
-            return tail
+        if len(rest) <= _KEPT_TAIL:  # a Constant's big tensor is not kept twice in memory
+            self.tails[rest] = tail
+        if any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
+            return tail  # doc_string, metadata...: a property block
         domain = t.domain
         if domain:
             parts = domain.split(".")
@@ -360,6 +360,8 @@ class _Pass:
         if len(t.attribute):
             texts = []
             for a in t.attribute:
+                if a.ByteSize() > 4 * self.width:
+                    return tail  # longer than a line: no value's text is shorter than a quarter of its bytes
                 attr = self.lifter.attribute(a, "")
                 if graphs_of(attr.value):
                     return tail  # the graph's lines
