@@ -39,6 +39,7 @@ from onnxtext.ir.tensor_data import NotRepresentable
 from onnxtext.ir.walk import iter_graphs
 from onnxtext.lowering.lift import Lifter, domain_counts, is_identifier
 from onnxtext.lowering.printable import check_printable
+from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
 from onnxtext.syntax.printer import Printer, graphs_of, name_text
@@ -73,16 +74,66 @@ class _Counts:
 
 class _Tail:
     """A tail's analysis, and its counts. When ``ok``, the statement is written here: the text before
-    the op type (domain), after it (overload, then the attributes on one line), and the text of
-    each attribute on one line (``attrs``; None when there are none)."""
+    the op type (domain), after it (overload, then the attributes on one line), the text of each
+    attribute on one line (``attrs``; None when there are none), and the property block's
+    entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "before_op", "after_op", "overload", "attrs", "counts")
+    __slots__ = ("ok", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "counts")
 
     def __init__(self, counts: _Counts) -> None:
         self.ok = False
-        self.before_op = self.after_op = self.overload = ""
+        self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.attrs: list[str] | None = None
+        self.props: list[_Entry] | None = None
         self.counts = counts
+
+
+class _Entry:
+    """A property block entry ``key: value`` whose value never breaks inside (a string, a number,
+    a word), or is a list of such items or pairs of them (``items``): each item on one line."""
+
+    __slots__ = ("head", "flat", "items")
+
+    def __init__(self, head: str, flat: str, items: list[str] | None) -> None:
+        self.head, self.flat, self.items = head, flat, items
+
+
+_LEAVES = (A.Str, A.Number, A.Word, A.Ident)
+
+
+def _leaf_text(value: Any) -> str | None:
+    """The text of a value with no place to break (a leaf, or a pair of leaves), else None."""
+    if isinstance(value, A.PropPair):
+        key, val = _leaf_text(value.key), _leaf_text(value.value)
+        return None if key is None or val is None else f"{key}: {val}"
+    if isinstance(value, _LEAVES):
+        return str(_LEAF_PRINTER.doc(value))
+    return None
+
+
+_LEAF_PRINTER = Printer()
+
+
+def _entries(props: A.Props) -> list[_Entry] | None:
+    """The entries of a statement's property block, when each is a leaf or a list of leaves."""
+    out = []
+    for entry in props.entries:
+        if not isinstance(entry, A.PropEntry):
+            return None
+        head = f"{_LEAF_PRINTER.doc(entry.key)}: "
+        value = entry.value
+        if isinstance(value, A.PropList):
+            items = [_leaf_text(v) for v in value.items]
+            if any(t is None for t in items):
+                return None
+            texts = [t for t in items if t is not None]
+            out.append(_Entry(head, "[" + ", ".join(texts) + "]", texts if texts else None))
+        else:
+            text = _leaf_text(value)
+            if text is None:
+                return None
+            out.append(_Entry(head, text, None))
+    return out
 
 
 class _Names(dict[str, str]):
@@ -296,11 +347,13 @@ class _Pass:
                     tail = self._tail(rest)
             if tail is not None and tail.ok:
                 line = f"{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji})"
+                if tail.props is not None:
+                    line += " " + tail.props_flat
                 if len(line) <= room:
                     lines.append(ind + line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail.before_op + op + tail.overload, tail.attrs, n.input, names, self.width)
+                laid = _broken(label, n.output, tail, op, n.input, names, self.width)
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
@@ -339,8 +392,7 @@ class _Pass:
         tail = _Tail(_node_counts(t))
         if len(rest) <= _KEPT_TAIL:  # a Constant's big tensor is not kept twice in memory
             self.tails[rest] = tail
-        if any(fd.name not in _HANDLED for fd, _ in t.ListFields()):
-            return tail  # doc_string, metadata...: a property block
+        extra = [fd.name for fd, _ in t.ListFields() if fd.name not in _HANDLED]  # doc_string, metadata...
         domain = t.domain
         if domain:
             parts = domain.split(".")
@@ -371,30 +423,42 @@ class _Pass:
                 texts.append(text)
             after += " <" + ", ".join(texts) + ">"
             tail.attrs = texts
+        if extra:
+            # The property block the reference path writes for them (nothing else goes there:
+            # domain, op type and overload are written bare).
+            props = self.lifter.props_for(t, extra, "")
+            entries = _entries(props) if props is not None else None
+            if entries is None:
+                return tail
+            tail.props = entries
+            tail.props_flat = "@{" + ", ".join(e.head + e.flat for e in entries) + "}"
         tail.ok, tail.before_op, tail.after_op = True, before, after
         return tail
 
 
-def _broken(label: str, outputs: Sequence[str], op: str, attrs: list[str] | None, inputs: Sequence[str],
+def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
             names: _Names, width: int) -> str | None:
     """A statement too long for its line (one unit in) as the layout breaks it, or None when some
     attribute would break inside (the reference path lays that out).
 
-    The statement's document is ``[label] outs = op <attrs> (inputs)`` where the outputs (when
-    more than one), the attributes and the inputs are groups; each group stays on one line when
-    it fits with what follows it up to the next place a line may break (the opening bracket of
-    the next group), else puts its items one per line, one unit further in.
+    The statement's document is ``[label] outs = op <attrs> (inputs) @{props}`` where the outputs
+    (when more than one), the attributes, the inputs, the property block and each list in it are
+    groups; a group stays on one line when it fits with what follows it up to the next place a
+    line may break (the opening bracket of the next group, or a comma before a broken line), else
+    puts its items one per line, one unit further in.
     """
     ind, inner = len(INDENT), 2 * len(INDENT)
-    after_lhs = f" = {op}" if len(outputs) else f"= {op}"  # ``label`` ends in a space
-    # What follows a group up to the next break: the opening bracket of the next group.
-    opening = " <" if attrs else " (" if len(inputs) else " ()"
+    attrs, props = tail.attrs, tail.props
+    after_lhs = f" = {tail.before_op}{op}{tail.overload}" if len(outputs) else f"= {tail.before_op}{op}{tail.overload}"
+    # What follows the inputs up to the next break; before it, the inputs' opening.
+    after_inputs = " @{" if props is not None else ""
+    opening = " (" if len(inputs) else " ()" + after_inputs
     out = [INDENT, label]
     col = ind + len(label)
     outs = [names[o] for o in outputs]
     if len(outs) > 1:
         flat = ", ".join(outs)
-        if col + len(flat) + len(after_lhs) + len(opening) <= width:
+        if col + len(flat) + len(after_lhs) + (2 if attrs else len(opening)) <= width:
             out.append(flat)
             col += len(flat)
         else:
@@ -409,7 +473,7 @@ def _broken(label: str, outputs: Sequence[str], op: str, attrs: list[str] | None
         flat = "<" + ", ".join(attrs) + ">"
         out.append(" ")
         col += 1
-        if col + len(flat) + (2 if len(inputs) else 3) <= width:
+        if col + len(flat) + len(opening) <= width:
             out.append(flat)
             col += len(flat)
         else:
@@ -420,11 +484,32 @@ def _broken(label: str, outputs: Sequence[str], op: str, attrs: list[str] | None
             col = ind + 1
     if not len(inputs):
         out.append(" ()")
+        col += 3
     else:
         ins = [names[i] for i in inputs]
         flat = "(" + ", ".join(ins) + ")"
-        if col + 1 + len(flat) <= width:
+        if col + 1 + len(flat) + len(after_inputs) <= width:
             out += [" ", flat]
+            col += 1 + len(flat)
         else:
             out += [" (\n", " " * inner, (",\n" + " " * inner).join(ins), "\n", INDENT, ")"]
+            col = ind + 1
+    if props is not None:
+        out.append(" ")
+        if col + 1 + len(tail.props_flat) <= width:
+            out.append(tail.props_flat)
+        else:
+            out.append("@{")
+            last = len(props) - 1
+            for k, e in enumerate(props):
+                out += ["\n", " " * inner, e.head]
+                start = inner + len(e.head)
+                if e.items is None or start + len(e.flat) + (k < last) <= width:
+                    out.append(e.flat)
+                else:
+                    deeper = " " * (inner + len(INDENT))
+                    out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
+                if k < last:
+                    out.append(",")
+            out += ["\n", INDENT, "}"]
     return "".join(out)
