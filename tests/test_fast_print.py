@@ -288,3 +288,40 @@ def test_graphs_and_functions_alone() -> None:
     f = FunctionProto()
     f.CopyFrom(model.functions[0])
     assert same(g) is not None and same(f) is not None
+
+
+def _nested_model(depth: int, *, statements: int = 3) -> ModelProto:
+    """An If whose branches hold a Loop whose body holds an If... ``depth`` levels down."""
+
+    def body(level: int, name: str) -> GraphProto:
+        g = GraphProto(name=name)
+        g.output.add(name=f"{name}_out")
+        for k in range(statements):
+            g.node.add(op_type="Relu", input=["x0"], output=[f"{name}_v{k}"], name=f"{name}_n{k}", domain="")
+        if level:
+            n = g.node.add(op_type="If", input=["cond"], output=[f"{name}_out"], domain="")
+            n.attribute.add(name="then_branch", type=AttributeProto.GRAPH, g=body(level - 1, f"{name}t"))
+            n.attribute.add(name="else_branch", type=AttributeProto.GRAPH, g=body(level - 1, f"{name}e"))
+        else:
+            g.node.add(op_type="Identity", input=["x0"], output=[f"{name}_out"], domain="")
+        return g
+
+    m = chain(1)
+    top = m.graph.node.add(op_type="Loop", input=["", "cond"], output=["looped"], domain="")
+    top.attribute.add(name="body", type=AttributeProto.GRAPH, g=body(depth, "b"))
+    lists = m.graph.node.add(op_type="Multi", domain="local", output=["many"])
+    lists.attribute.add(name="branches", type=AttributeProto.GRAPHS, graphs=[body(0, "l0"), GraphProto(name="empty"), body(1, "l1")])
+    odd = m.graph.node.add(op_type="Odd", domain="local", output=["odd"])
+    odd.attribute.add(name="k", type=AttributeProto.INT, i=1, g=body(0, "hidden"))  # a graph in a property block
+    return m
+
+
+@pytest.mark.parametrize("width", [100, 50, 20])
+def test_nested_bodies_are_written_here(monkeypatch: pytest.MonkeyPatch, width: int) -> None:
+    model = _nested_model(4)
+    text = same(model, width)
+    assert text is not None and "b" + "t" * 4 + "_n2" in text
+    slow = _Slow(monkeypatch)
+    fast_text(model, width)
+    if width == 100:
+        assert slow.count == 0

@@ -107,6 +107,9 @@ class Lifter:
     def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False) -> None:
         self.node_domain_unset = node_domain_unset
         self.raw_tensors = raw_tensors
+        self.shallow: list[tuple[A.Graph, GraphProto, str]] | None = None
+        """When a list, every graph lifted goes there, and without its statements (the fast printer
+        writes those itself: ``syntax.emit``)."""
 
     # ------------------------------------------------------------ generic fields
     def value(self, fd: FieldDescriptor, v: Any, where: str) -> A.PropValue:
@@ -221,8 +224,12 @@ class Lifter:
         inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, _at(where, f"value_info[{i}]")), None) for i, v in enumerate(g.value_info)]
         for i, t in enumerate(g.initializer):
             inits.append(self.initializer(t, _at(where, f"initializer[{i}]")))
-        body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)] if nodes else []
-        return A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, body)
+        shallow = self.shallow
+        body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)] if nodes and shallow is None else []
+        graph = A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, body)
+        if shallow is not None:
+            shallow.append((graph, g, where))
+        return graph
 
     def value_info(self, v: ValueInfoProto, where: str) -> A.ValueInfo:
         handled = {"name"}

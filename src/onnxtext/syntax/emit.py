@@ -43,6 +43,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
 from onnxtext.syntax.printer import Printer, graphs_of, name_text
+from onnxtext.syntax.span import NO_SPAN
 from onnxtext.weights.external import attribute_tensors, iter_tensors
 
 __all__ = ["fast_text"]
@@ -50,6 +51,7 @@ __all__ = ["fast_text"]
 _FLAT = 1 << 30  # a width nothing reaches: the flat text of a document
 _HANDLED = frozenset({"attribute", "domain", "overload"})  # tail fields a one-line statement shows
 _KEPT_TAIL = 4096  # bytes: longer tails are analysed each time they are met
+_MARK = "\x01"  # a body's place in a statement's lines (text never holds it: control characters are escaped)
 
 
 class _Decline(Exception):
@@ -78,10 +80,11 @@ class _Tail:
     attribute on one line (``attrs``; None when there are none), and the property block's
     entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "counts")
+    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "counts")
 
     def __init__(self, counts: _Counts) -> None:
         self.ok = False
+        self.nested = False  # it holds graphs: the statement's own lines by the reference path, their bodies here
         self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.attrs: list[str] | None = None
         self.props: list[_Entry] | None = None
@@ -112,6 +115,7 @@ def _leaf_text(value: Any) -> str | None:
 
 
 _LEAF_PRINTER = Printer()
+_MARKER = A.Word(NO_SPAN, _MARK)  # a statement that prints as the marker
 
 
 def _entries(props: A.Props) -> list[_Entry] | None:
@@ -309,11 +313,17 @@ class _Pass:
     # ------------------------------------------------------------ statements
     def _body(self, nodes: Sequence[NodeProto], where: str) -> str:
         """``{``, a statement per line one unit in, ``}``."""
-        ind = INDENT
+        return "\n".join(["{", *self._statements(nodes, where, INDENT, True), "}"])
+
+    def _statements(self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool) -> list[str]:
+        """The lines of ``nodes``, ``ind`` in (their votes counted unless they are in a graph
+        below a statement, whose tail counted them)."""
         room = self.width - len(ind)
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
-        lines = ["{"]
+        lines: list[str] = []
+        if not count:
+            used = []
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
             op = n.op_type
@@ -353,18 +363,21 @@ class _Pass:
                     lines.append(ind + line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail, op, n.input, names, self.width)
+                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind)
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
                     continue
+            if tail is not None and tail.nested:
+                lines.append(self._nested(n, f"{where}/node[{i}]", ind))
+                used.append(tail)
+                continue
             lines.append(self._statement(n, f"{where}/node[{i}]", ind, checked=tail is not None))
             if tail is not None:
                 used.append(tail)
-            else:
+            elif count:
                 self.counts.add(_node_counts(n))
-        lines.append("}")
-        return "\n".join(lines)
+        return lines
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
@@ -380,8 +393,38 @@ class _Pass:
         (``checked``: its tail was, and its names and op type were read)."""
         if not checked:
             check_printable(n)  # refused: the reference path says why, with the whole path
-        text = render(self.printer.doc(self.lifter.node(n, where)), self.width - len(ind))
+        return self._statement_text(self.lifter.node(n, where), ind)
+
+    def _statement_text(self, tree: A.Node, ind: str) -> str:
+        text = render(self.printer.doc(tree), self.width - len(ind))
         return "\n".join(ind + line if line else line for line in text.split("\n"))
+
+    def _nested(self, n: NodeProto, where: str, ind: str) -> str:
+        """A statement holding graphs: its own lines through the reference path (the graphs lifted
+        without their statements, a marker line in each body), each body's statements here."""
+        lifter = self.lifter
+        graphs: list[tuple[A.Graph, GraphProto, str]] = []
+        lifter.shallow = graphs
+        try:
+            tree = lifter.node(n, where)
+        finally:
+            lifter.shallow = None
+        bodies = []
+        for graph, proto, at in graphs:
+            if len(proto.node):
+                graph.nodes = [_MARKER]  # type: ignore[list-item]  # printed as its text
+                bodies.append((proto, at))
+        text = self._statement_text(tree, ind)
+        if not bodies:
+            return text
+        out = []
+        for line in text.split("\n"):
+            if line.endswith(_MARK):
+                proto, at = bodies.pop(0)
+                out += self._statements(proto.node, at, line[: -len(_MARK)], False)
+            else:
+                out.append(line)
+        return "\n".join(out)
 
     def _tail(self, rest: bytes) -> _Tail:
         """Analyse the fields of a node after ``op_type`` (cached by their bytes)."""
@@ -411,6 +454,9 @@ class _Pass:
         tail.overload = after
         if len(t.attribute):
             texts = []
+            if any(a.HasField("g") or len(a.graphs) for a in t.attribute):
+                tail.nested = True
+                return tail
             for a in t.attribute:
                 if a.ByteSize() > 4 * self.width:
                     return tail  # longer than a line: no value's text is shorter than a quarter of its bytes
@@ -437,8 +483,8 @@ class _Pass:
 
 
 def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
-            names: _Names, width: int) -> str | None:
-    """A statement too long for its line (one unit in) as the layout breaks it, or None when some
+            names: _Names, width: int, indent: str) -> str | None:
+    """A statement too long for its line (``indent`` in) as the layout breaks it, or None when some
     attribute would break inside (the reference path lays that out).
 
     The statement's document is ``[label] outs = op <attrs> (inputs) @{props}`` where the outputs
@@ -447,13 +493,14 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
     line may break (the opening bracket of the next group, or a comma before a broken line), else
     puts its items one per line, one unit further in.
     """
-    ind, inner = len(INDENT), 2 * len(INDENT)
+    ind = len(indent)
+    inner = ind + len(INDENT)
     attrs, props = tail.attrs, tail.props
     after_lhs = f" = {tail.before_op}{op}{tail.overload}" if len(outputs) else f"= {tail.before_op}{op}{tail.overload}"
     # What follows the inputs up to the next break; before it, the inputs' opening.
     after_inputs = " @{" if props is not None else ""
     opening = " (" if len(inputs) else " ()" + after_inputs
-    out = [INDENT, label]
+    out = [indent, label]
     col = ind + len(label)
     outs = [names[o] for o in outputs]
     if len(outs) > 1:
@@ -480,7 +527,7 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
             last = len(attrs) - 1
             if any(inner + len(a) + (k < last) > width for k, a in enumerate(attrs)):
                 return None  # an attribute breaks inside
-            out += ["<\n", " " * inner, (",\n" + " " * inner).join(attrs), "\n", INDENT, ">"]
+            out += ["<\n", " " * inner, (",\n" + " " * inner).join(attrs), "\n", indent, ">"]
             col = ind + 1
     if not len(inputs):
         out.append(" ()")
@@ -492,7 +539,7 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
             out += [" ", flat]
             col += 1 + len(flat)
         else:
-            out += [" (\n", " " * inner, (",\n" + " " * inner).join(ins), "\n", INDENT, ")"]
+            out += [" (\n", " " * inner, (",\n" + " " * inner).join(ins), "\n", indent, ")"]
             col = ind + 1
     if props is not None:
         out.append(" ")
@@ -511,5 +558,5 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
                     out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
                 if k < last:
                     out.append(",")
-            out += ["\n", INDENT, "}"]
+            out += ["\n", indent, "}"]
     return "".join(out)
