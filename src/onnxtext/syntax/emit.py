@@ -80,12 +80,13 @@ class _Tail:
     attribute on one line (``attrs``; None when there are none), and the property block's
     entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "counts")
+    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "counts")
 
     def __init__(self, counts: _Counts) -> None:
         self.ok = False
         self.nested = False  # it holds graphs: the statement's own lines by the reference path, their bodies here
         self.before_op = self.after_op = self.overload = self.props_flat = ""
+        self.suffix = ""  # after the inputs on one line: " " and the property block
         self.attrs: list[str] | None = None
         self.props: list[_Entry] | None = None
         self.counts = counts
@@ -318,7 +319,7 @@ class _Pass:
     def _statements(self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool) -> list[str]:
         """The lines of ``nodes``, ``ind`` in (their votes counted unless they are in a graph
         below a statement, whose tail counted them)."""
-        room = self.width - len(ind)
+        width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
         lines: list[str] = []
@@ -356,11 +357,9 @@ class _Pass:
                 if tail is None:
                     tail = self._tail(rest)
             if tail is not None and tail.ok:
-                line = f"{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji})"
-                if tail.props is not None:
-                    line += " " + tail.props_flat
-                if len(line) <= room:
-                    lines.append(ind + line)
+                line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){tail.suffix}"
+                if len(line) <= width:
+                    lines.append(line)
                     used.append(tail)
                     continue
                 laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind)
@@ -478,6 +477,7 @@ class _Pass:
                 return tail
             tail.props = entries
             tail.props_flat = "@{" + ", ".join(e.head + e.flat for e in entries) + "}"
+            tail.suffix = " " + tail.props_flat
         tail.ok, tail.before_op, tail.after_op = True, before, after
         return tail
 
