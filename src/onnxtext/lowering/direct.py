@@ -22,6 +22,7 @@ import re
 
 from onnxtext.ir.dtypes import BY_NAME
 from onnxtext.ir.tensor_data import encode_number_text, parse_float32
+from onnxtext.syntax.lexer import unescape_string
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model"]
@@ -108,6 +109,21 @@ def _string(tok: str) -> str:
     if len(tok) < 2 or tok[0] != '"' or "\\" in tok:
         raise _Unsupported
     return tok[1:-1]
+
+
+def _text(tok: str) -> str:
+    """A string literal's text, escapes decoded (anything the reference path would report is left to it)."""
+    if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"':
+        raise _Unsupported
+    if "\\" not in tok:
+        return tok[1:-1]
+    raw, problems = unescape_string(tok)
+    if problems:
+        raise _Unsupported
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Unsupported from None
 
 
 class _Reader:
@@ -256,6 +272,10 @@ class _Reader:
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
         toks = self.toks
+        props = None
+        if toks[self.i] == "@{":  # applied after the statements, as the reference path does
+            props = self.i
+            self.skip_props()
         proto.name = self.value_name()
         if toks[self.i] == "(":
             self.i += 1
@@ -270,6 +290,59 @@ class _Reader:
         while toks[self.i] != "}":
             self.node(proto.node.add())
         self.i += 1
+        if props is not None:
+            end, self.i = self.i, props
+            self.props(proto)
+            self.i = end
+
+    def skip_props(self) -> None:
+        """Past a property block (read later by :meth:`props`)."""
+        toks = self.toks
+        depth = 0
+        while True:
+            tok = toks[self.i]
+            self.i += 1
+            if tok == "{" or tok == "@{":
+                depth += 1
+            elif tok == "}":
+                depth -= 1
+                if not depth:
+                    return
+            elif tok == "":
+                raise _Unsupported
+
+    def props(self, proto: GraphProto | NodeProto | ValueInfoProto | TensorProto) -> None:
+        """``@{doc_string: "...", metadata_props: ["key": "value", ...]}``: the property block the
+        printer writes for the notes of a graph, a node, a value or a tensor (anything else is
+        the reference path's)."""
+        toks = self.toks
+        self.expect("@{")
+        seen = set()
+        while True:
+            key = self.ident()
+            if key in seen or key not in ("doc_string", "metadata_props"):
+                raise _Unsupported
+            seen.add(key)
+            self.expect(":")
+            if key == "doc_string":
+                proto.doc_string = _text(toks[self.i])
+                self.i += 1
+            else:
+                self.expect("[")
+                if toks[self.i] == "]":
+                    self.i += 1
+                else:
+                    while True:
+                        k = _text(toks[self.i])
+                        if toks[self.i + 1] != ":":
+                            raise _Unsupported
+                        v = _text(toks[self.i + 2])
+                        self.i += 3
+                        proto.metadata_props.add(key=k, value=v)
+                        if self.after_item("]"):
+                            break
+            if self.after_item("}"):
+                return
 
     def value_infos(self, container: object, close: str) -> None:
         toks = self.toks
@@ -294,6 +367,8 @@ class _Reader:
             vi.name = self.value_name()
         else:
             vi.name = first
+        if self.toks[self.i] == "@{":
+            self.props(vi)
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
         dtype = BY_NAME.get(elem)
@@ -333,12 +408,22 @@ class _Reader:
             vi = ValueInfoProto()
             self.tensor_type(vi, elem)
             name = self.value_name()
+            props = self.i if toks[self.i] == "@{" else None
+            if props is not None:
+                self.skip_props()
+            target: TensorProto | ValueInfoProto
             if toks[self.i] == "=":
                 self.i += 1
-                self.tensor(graph.initializer.add(), name, elem, vi)
+                target = graph.initializer.add()
+                self.tensor(target, name, elem, vi)
             else:
                 vi.name = name
-                graph.value_info.add().CopyFrom(vi)
+                target = graph.value_info.add()
+                target.CopyFrom(vi)
+            if props is not None:
+                end, self.i = self.i, props
+                self.props(target)
+                self.i = end
             if self.after_item(">"):
                 return
 
@@ -394,7 +479,10 @@ class _Reader:
         if after == "<" and not before:  # the attributes written after the inputs
             self.attributes(proto)
             after = toks[self.i]
-        if after == "<" or after == "@{":  # attributes twice (an error), a property block
+        if after == "@{":
+            self.props(proto)
+            after = toks[self.i]
+        if after == "<" or after == "@{":  # attributes twice, or after the property block
             raise _Unsupported
 
     def attributes(self, proto: NodeProto) -> None:
