@@ -223,7 +223,8 @@ def test_deep_nesting_is_left_to_the_reference_path() -> None:
 _NOTES = """<ir_version: 9, opset_import: ["" : 18]>
 @{doc_string: "the graph", metadata_props: ["k": "v"]} g (float[2] x @{metadata_props: ["kind": "USER_INPUT"]})
    => (float[2] y)
-   <float[2] w @{doc_string: "a weight"} = {1.0, 2.0}, float[2] v @{doc_string: "a value"}>
+   <float[2] w @{doc_string: "a weight"} = {1.0, 2.0}, float[2] v @{doc_string: "a value"},
+    float[2] r @{encoding: raw} = {3.0, 4.0}, float[2, 2] e = ["location": "w.bin", "offset": "0", "length": "16"]>
 {
    y = Add (x, w) @{doc_string: "adds", metadata_props: ["trace": "File \\"a.py\\", line 3\\n  y = x + w", "b": ""]}
 }
@@ -247,6 +248,16 @@ _NOTES = """<ir_version: 9, opset_import: ["" : 18]>
         lambda t: t.replace('@{doc_string: "a value"}', '@{type: unset}'),
         lambda t: t.replace(") @{", ") <alpha = 1.0> @{"),
         lambda t: t.replace(") @{doc", ") @{} @{doc"),
+        lambda t: t.replace("encoding: raw", "encoding: typed"),
+        lambda t: t.replace("encoding: raw", "encoding: packed"),
+        lambda t: t.replace('@{doc_string: "a value"}', "@{encoding: raw}"),
+        lambda t: t.replace('"location": "w.bin"', '"location": "../w.bin"'),
+        lambda t: t.replace('"location": "w.bin"', '"digest": "sha256:00"'),
+        lambda t: t.replace('"location": "w.bin", ', ""),
+        lambda t: t.replace('["location": "w.bin", "offset": "0", "length": "16"]', "[]"),
+        lambda t: t.replace('"location": "w.bin"', 'location: "w.bin"'),
+        lambda t: t.replace("float[2, 2] e", "float[N, 2] e"),
+        lambda t: t.replace("float[2, 2] e", "bfloat16[2, 2] e"),
     ],
 )
 def test_notes_in_property_blocks(change: object) -> None:

@@ -23,6 +23,7 @@ import re
 from onnxtext.ir.dtypes import BY_NAME
 from onnxtext.ir.tensor_data import encode_number_text, parse_float32
 from onnxtext.syntax.lexer import unescape_string
+from onnxtext.weights.external import location_problem
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model"]
@@ -124,6 +125,27 @@ def _text(tok: str) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise _Unsupported from None
+
+
+_NOTE_KEYS = frozenset(("doc_string", "metadata_props", "encoding"))
+
+
+class _Notes:
+    """What a property block of notes says (see :meth:`_Reader.props`)."""
+
+    __slots__ = ("seen", "doc", "metadata", "raw")
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+        self.doc: str | None = None
+        self.metadata: list[tuple[str, str]] = []
+        self.raw: bool | None = None
+
+    def apply(self, proto: GraphProto | NodeProto | ValueInfoProto | TensorProto) -> None:
+        if self.doc is not None:
+            proto.doc_string = self.doc
+        for key, value in self.metadata:
+            proto.metadata_props.add(key=key, value=value)
 
 
 class _Reader:
@@ -272,10 +294,7 @@ class _Reader:
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
         toks = self.toks
-        props = None
-        if toks[self.i] == "@{":  # applied after the statements, as the reference path does
-            props = self.i
-            self.skip_props()
+        notes = self.props() if toks[self.i] == "@{" else None  # applied after the statements, as the reference path does
         proto.name = self.value_name()
         if toks[self.i] == "(":
             self.i += 1
@@ -290,43 +309,30 @@ class _Reader:
         while toks[self.i] != "}":
             self.node(proto.node.add())
         self.i += 1
-        if props is not None:
-            end, self.i = self.i, props
-            self.props(proto)
-            self.i = end
+        if notes is not None:
+            notes.apply(proto)
 
-    def skip_props(self) -> None:
-        """Past a property block (read later by :meth:`props`)."""
-        toks = self.toks
-        depth = 0
-        while True:
-            tok = toks[self.i]
-            self.i += 1
-            if tok == "{" or tok == "@{":
-                depth += 1
-            elif tok == "}":
-                depth -= 1
-                if not depth:
-                    return
-            elif tok == "":
-                raise _Unsupported
-
-    def props(self, proto: GraphProto | NodeProto | ValueInfoProto | TensorProto) -> None:
+    def props(self, *, tensor: bool = False) -> _Notes:
         """``@{doc_string: "...", metadata_props: ["key": "value", ...]}``: the property block the
-        printer writes for the notes of a graph, a node, a value or a tensor (anything else is
-        the reference path's)."""
+        printer writes for the notes of a graph, a node, a value or a tensor (``tensor``: and its
+        ``encoding: raw|typed``); anything else is the reference path's."""
         toks = self.toks
         self.expect("@{")
-        seen = set()
+        notes = _Notes()
         while True:
             key = self.ident()
-            if key in seen or key not in ("doc_string", "metadata_props"):
+            if key in notes.seen or key not in _NOTE_KEYS or key == "encoding" and not tensor:
                 raise _Unsupported
-            seen.add(key)
+            notes.seen.add(key)
             self.expect(":")
             if key == "doc_string":
-                proto.doc_string = _text(toks[self.i])
+                notes.doc = _text(toks[self.i])
                 self.i += 1
+            elif key == "encoding":
+                word = self.ident()
+                if word not in ("raw", "typed"):
+                    raise _Unsupported
+                notes.raw = word == "raw"
             else:
                 self.expect("[")
                 if toks[self.i] == "]":
@@ -336,13 +342,12 @@ class _Reader:
                         k = _text(toks[self.i])
                         if toks[self.i + 1] != ":":
                             raise _Unsupported
-                        v = _text(toks[self.i + 2])
+                        notes.metadata.append((k, _text(toks[self.i + 2])))
                         self.i += 3
-                        proto.metadata_props.add(key=k, value=v)
                         if self.after_item("]"):
                             break
             if self.after_item("}"):
-                return
+                return notes
 
     def value_infos(self, container: object, close: str) -> None:
         toks = self.toks
@@ -368,7 +373,7 @@ class _Reader:
         else:
             vi.name = first
         if self.toks[self.i] == "@{":
-            self.props(vi)
+            self.props().apply(vi)
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
         dtype = BY_NAME.get(elem)
@@ -408,27 +413,29 @@ class _Reader:
             vi = ValueInfoProto()
             self.tensor_type(vi, elem)
             name = self.value_name()
-            props = self.i if toks[self.i] == "@{" else None
-            if props is not None:
-                self.skip_props()
+            notes = self.props(tensor=True) if toks[self.i] == "@{" else None
             target: TensorProto | ValueInfoProto
             if toks[self.i] == "=":
                 self.i += 1
                 target = graph.initializer.add()
-                self.tensor(target, name, elem, vi)
+                self.tensor(target, name, elem, vi, None if notes is None else notes.raw)
+            elif notes is not None and notes.raw is not None:
+                raise _Unsupported  # an encoding without data
             else:
                 vi.name = name
                 target = graph.value_info.add()
                 target.CopyFrom(vi)
-            if props is not None:
-                end, self.i = self.i, props
-                self.props(target)
-                self.i = end
+            if notes is not None:
+                notes.apply(target)
             if self.after_item(">"):
                 return
 
-    def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
+    def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto, raw: bool | None = None) -> None:
+        """An initializer's data (``raw``: its own encoding, else the file-wide one)."""
         body = self.toks[self.i]
+        if body == "[":
+            self.external(t, name, elem, vi)
+            return
         if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
             raise _Unsupported
         self.i += 1
@@ -439,8 +446,34 @@ class _Reader:
             if not dim.HasField("dim_value"):
                 raise _Unsupported
             t.dims.append(dim.dim_value)
-        if encode_number_text(t, dtype, body[1:-1], raw=self.raw_tensors):
+        if encode_number_text(t, dtype, body[1:-1], raw=self.raw_tensors if raw is None else raw):
             raise _Unsupported  # errors and warnings are the reference path's to report
+
+    def external(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
+        """``["location": "w.bin", "offset": "0", "length": "64"]``: where the tensor's data is."""
+        dtype = BY_NAME.get(elem)
+        toks = self.toks
+        if dtype is None or toks[self.i + 1] == "]":
+            raise _Unsupported
+        self.i += 1
+        t.name = name
+        t.data_type = dtype.code
+        for dim in vi.type.tensor_type.shape.dim:
+            if not dim.HasField("dim_value"):
+                raise _Unsupported
+            t.dims.append(dim.dim_value)
+        t.data_location = TensorProto.EXTERNAL
+        while True:
+            key = _text(toks[self.i])
+            if toks[self.i + 1] != ":":
+                raise _Unsupported
+            value = _text(toks[self.i + 2])
+            self.i += 3
+            if key == "digest" or key == "location" and location_problem(value) is not None:
+                raise _Unsupported  # a digest view, or a path out of the folder: the reference path reports it
+            t.external_data.add(key=key, value=value)
+            if self.after_item("]"):
+                return
 
     # ------------------------------------------------------------ nodes
     def node(self, proto: NodeProto) -> None:
@@ -480,7 +513,7 @@ class _Reader:
             self.attributes(proto)
             after = toks[self.i]
         if after == "@{":
-            self.props(proto)
+            self.props().apply(proto)
             after = toks[self.i]
         if after == "<" or after == "@{":  # attributes twice, or after the property block
             raise _Unsupported
