@@ -42,7 +42,7 @@ from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
-from onnxtext.syntax.printer import Printer, graphs_of, name_text
+from onnxtext.syntax.printer import Printer, format_string, name_text
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.weights.external import attribute_tensors, iter_tensors
 
@@ -117,6 +117,25 @@ def _leaf_text(value: Any) -> str | None:
 
 _LEAF_PRINTER = Printer()
 _MARKER = A.Word(NO_SPAN, _MARK)  # a statement that prints as the marker
+
+
+def _notes(t: NodeProto, extra: list[str]) -> list[_Entry] | None:
+    """The entries the reference path writes for a node's ``doc_string`` and ``metadata_props``
+    (each entry a pair of strings), made without lifting; None for anything else."""
+    out = []
+    for name in extra:
+        if name == "doc_string":
+            out.append(_Entry("doc_string: ", format_string(t.doc_string.encode("utf-8")), None))
+        elif name == "metadata_props":
+            items = []
+            for e in t.metadata_props:
+                if not (e.HasField("key") and e.HasField("value")):
+                    return None  # written as a {...} block
+                items.append(f"{format_string(e.key.encode('utf-8'))}: {format_string(e.value.encode('utf-8'))}")
+            out.append(_Entry("metadata_props: ", "[" + ", ".join(items) + "]", items if items else None))
+        else:
+            return None
+    return out
 
 
 def _entries(props: A.Props) -> list[_Entry] | None:
@@ -278,6 +297,7 @@ class _Pass:
         self.printer = Printer(None, width)
         self.tails: dict[bytes, _Tail] = {}
         self.ops: dict[str, bytes] = {}
+        self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.used: list[_Tail] = []  # the tail of every statement written, for the counts
         self.counts = _Counts()
 
@@ -456,13 +476,14 @@ class _Pass:
             if any(a.HasField("g") or len(a.graphs) for a in t.attribute):
                 tail.nested = True
                 return tail
+            known = self.attributes
             for a in t.attribute:
                 if a.ByteSize() > 4 * self.width:
                     return tail  # longer than a line: no value's text is shorter than a quarter of its bytes
-                attr = self.lifter.attribute(a, "")
-                if graphs_of(attr.value):
-                    return tail  # the graph's lines
-                text = render(self.printer.doc(attr), _FLAT)
+                key = a.SerializeToString()
+                text = known.get(key)
+                if text is None:
+                    text = known[key] = render(self.printer.doc(self.lifter.attribute(a, "")), _FLAT)
                 if "\n" in text:
                     return tail
                 texts.append(text)
@@ -471,8 +492,10 @@ class _Pass:
         if extra:
             # The property block the reference path writes for them (nothing else goes there:
             # domain, op type and overload are written bare).
-            props = self.lifter.props_for(t, extra, "")
-            entries = _entries(props) if props is not None else None
+            entries = _notes(t, extra)
+            if entries is None:
+                props = self.lifter.props_for(t, extra, "")
+                entries = _entries(props) if props is not None else None
             if entries is None:
                 return tail
             tail.props = entries
