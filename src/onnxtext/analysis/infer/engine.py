@@ -33,6 +33,8 @@ class _Env:
     parent: _Env | None = None
     types: dict[str, ValueType] = field(default_factory=dict)
     consts: dict[str, np.ndarray] = field(default_factory=dict)
+    pending: dict[str, list[TensorProto]] = field(default_factory=dict)
+    """Initializers whose values are read when first asked for (most are weights no shape depends on)."""
 
     def type_of(self, name: str) -> ValueType:
         env: _Env | None = self
@@ -47,9 +49,20 @@ class _Env:
         env: _Env | None = self
         while env is not None:
             if name in env.types:
+                pending = env.pending.pop(name, None)
+                if pending is not None:
+                    env.settle(name, pending)
                 return env.consts.get(name)
             env = env.parent
         return None
+
+    def settle(self, name: str, tensors: list[TensorProto]) -> None:
+        """The value of initializer ``name``: the last of its tensors that has one, as if each was read in turn."""
+        for t in reversed(tensors):
+            value = tensor_const(t)
+            if value is not None:
+                self.consts[name] = value
+                return
 
 
 def tensor_type(t: TensorProto) -> ValueType:
@@ -137,9 +150,7 @@ class Inference:
         for t in g.initializer:
             if t.name not in env.types:
                 env.types[t.name] = tensor_type(t)
-            value = tensor_const(t)
-            if value is not None:
-                env.consts[t.name] = value
+            env.pending.setdefault(t.name, []).append(t)
         for st in g.sparse_initializer:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
@@ -179,7 +190,6 @@ class Inference:
         declared_at: dict[str, str] | None = None,
     ) -> None:
         inputs: list[ValueType | None] = [env.type_of(n) if n else None for n in node.input]
-        consts = [env.const_of(n) if n else None for n in node.input]
         attrs: dict[str, AttributeProto] = {}
         for a in node.attribute:
             if a.ref_attr_name:
@@ -198,12 +208,13 @@ class Inference:
 
         issues_before = len(self.issues)
         if fn is not None:
+            consts = [env.const_of(n) if n else None for n in node.input]
             outputs = self.call(fn, node, inputs, consts, attrs, n_out)
         elif schema is not None:
             outputs = _generic(schema, inputs, n_out, sink)
             shape_fn = lookup(domain, node.op_type, version)
             if shape_fn is not None:
-                ctx = NodeContext(node, node.op_type, version or 0, inputs, consts, attrs, outputs, sink)
+                ctx = NodeContext(node, node.op_type, version or 0, inputs, env.const_of, attrs, outputs, sink)
                 ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
                     g,
                     f"{path}/attribute[{_attr_index(node, name)}]/g",
@@ -238,6 +249,7 @@ class Inference:
         if node.op_type == "Constant" and domain == "" and n_out == 1 and node.output[0]:
             value = _constant_value(attrs)
             if value is not None:
+                env.pending.pop(node.output[0], None)  # this value replaces an initializer's of the name
                 env.consts[node.output[0]] = value
 
     def call(
