@@ -21,6 +21,11 @@ class _Checker(ModelVisitor):
         self.hooks = {
             hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS
         }
+        self.node_hooks = [r.node for r in self.hooks["node"]]
+        self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
+        self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
+        self.outputs: dict[int, list[list[str]]] = {}
+        """id(site) → the output names of each of its nodes (read once, for the scopes and the rules)."""
         self.infos: dict[int, GraphInfo] = {}
         """id(site) → its GraphInfo, while the site is being walked (and the main graph's, for training)."""
         self.current: dict[int, NodeInfo] = {}
@@ -86,10 +91,12 @@ class _Checker(ModelVisitor):
             for i, t in enumerate(proto.initializer):
                 self.tensor(t, f"{path}/initializer[{i}]", None)
         self.infos[id(site)] = info
-        for k, node in enumerate(proto.node):
-            for j, out in enumerate(node.output):
-                if out and out not in info.later:
-                    info.later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
+        outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
+        later = info.later
+        for k, names in enumerate(outputs):
+            for j, out in enumerate(names):
+                if out and out not in later:
+                    later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
         for rule in self.hooks["graph"]:
             rule.graph(self.ctx, info)
 
@@ -97,20 +104,24 @@ class _Checker(ModelVisitor):
         info = self.infos[id(site)]
         for rule in self.hooks["graph_end"]:
             rule.graph_end(self.ctx, info)
+        del self.outputs[id(site)]
         if site.kind != "main":  # the main graph's scope is the algorithm graphs' parent
             del self.infos[id(site)]
 
     def enter_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         info = self.infos[id(site)]
-        n = NodeInfo(node, f"{info.path}/node[{index}]", info, self.ctx.resolve(node, info.opsets))
+        n = NodeInfo(node, f"{info.path}/node[{index}]", info, self.ctx.resolve(node, info.opsets), list(node.input),
+                     self.outputs[id(site)][index])
         self.current[id(site)] = n
-        for rule in self.hooks["node"]:
-            rule.node(self.ctx, n)
+        ctx = self.ctx
+        for hook in self.node_hooks:
+            hook(ctx, n)
 
     def attribute(self, site: GraphSite, node_index: int, node: NodeProto, index: int, attr: AttributeProto) -> None:
         n = self.current[id(site)]
-        for rule in self.hooks["attribute"]:
-            rule.attribute(self.ctx, n, index, attr)
+        ctx = self.ctx
+        for hook in self.attribute_hooks:
+            hook(ctx, n, index, attr)
         path = f"{n.path}/attribute[{index}]"
         if attr.HasField("t"):
             self.tensor(attr.t, path, None)
@@ -120,14 +131,15 @@ class _Checker(ModelVisitor):
     def leave_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         n = self.current.pop(id(site))
         info = n.graph
-        for j, out in enumerate(node.output):
+        for j, out in enumerate(n.outputs):
             if out:
                 info.later.pop(out, None)
                 info.scope.define(Definition(out, n.path, ("output", j), "node"))
 
     def tensor(self, tensor: object, path: str, token: Token) -> None:
-        for rule in self.hooks["tensor"]:
-            rule.tensor(self.ctx, tensor, path, token)  # type: ignore[arg-type]
+        ctx = self.ctx
+        for hook in self.tensor_hooks:
+            hook(ctx, tensor, path, token)  # type: ignore[arg-type]
 
 
 def walk(ctx: CheckContext, rules: Sequence[Rule]) -> None:

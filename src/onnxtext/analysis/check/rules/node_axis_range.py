@@ -34,10 +34,10 @@ class AxisInRange(Rule):
         if rule is None:
             return
         index, below, above = rule
-        if index >= len(proto.input) or not proto.input[index]:
+        if index >= len(node.inputs) or not node.inputs[index]:
             return
         types = ctx.inference.graphs.get(node.graph.path, {})
-        t = types.get(proto.input[index])
+        t = types.get(node.inputs[index])
         if t is not None and t.kind == "sequence" and t.inner is not None:
             t = t.inner  # ConcatFromSequence: the axis is one of the elements'
         rank = t.rank if t is not None and t.kind == "tensor" else None

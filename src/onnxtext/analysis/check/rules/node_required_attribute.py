@@ -15,8 +15,11 @@ class RequiredAttribute(Rule):
         schema = node.resolution.schema
         if schema is None:
             return
+        required = schema.required_attributes
+        if not required:
+            return
         given = {a.name for a in node.proto.attribute}
-        for spec in schema.required_attributes:
+        for spec in required:
             if spec.name not in given:
                 ctx.report(
                     self.code,
