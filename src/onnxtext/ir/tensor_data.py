@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_once, float_format, round_to_format
+from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_not_once, float32_once, float_format, round_to_format
 from onnxtext.ir.literal_checks import AS_GIVEN_NOTE, store_as_given
 from onnxtext.proto import TensorProto
 from onnxtext.weights.wire import encode_varint
@@ -51,6 +51,7 @@ __all__ = [
     "TensorLiterals",
     "encode_values",
     "encode_number_text",
+    "encode_number_texts",
     "decode_literals",
     "number_text",
     "literal_kind",
@@ -613,6 +614,68 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
     return store_as_given(tensor, dtype, literals, errors, raw=raw, encode=encode_values)
 
 
+def encode_number_texts(jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: bool) -> list[list[LiteralError]]:
+    """:func:`encode_number_text` of each ``(tensor, dtype, body)``, with the same results.
+
+    The float32 bodies of plain decimal numbers are read together: one orjson call and one
+    numpy pass over all their values (for the many small tensors of a text, numpy's cost
+    per call dwarfs the work). Each tensor the batch cannot take as :func:`_json_numbers`
+    would (a count mismatch, a zero that may be "-0", a value to round the exact way),
+    and each of another type, is encoded on its own.
+    """
+    results: list[list[LiteralError] | None] = [None] * len(jobs)
+    batch = [k for k, (_, dtype, body) in enumerate(jobs) if dtype.code == 1 and _batchable(body)]
+    if batch:
+        _encode_float32_batch(jobs, batch, results, raw)
+    return [found if found is not None else encode_number_text(*jobs[k], raw=raw) for k, found in enumerate(results)]
+
+
+def _batchable(body: str) -> bool:
+    """A body :func:`_json_numbers` may read, which stays in its place in a JSON array of bodies."""
+    return bool(body.strip(" \t\r\n")) and not any(c in body for c in _NOT_NUMBERS) and "]" not in body
+
+
+def _encode_float32_batch(
+    jobs: Sequence[tuple[TensorProto, DType, str]], batch: list[int], results: list[list[LiteralError] | None], raw: bool
+) -> None:
+    """Store each float32 tensor of ``batch`` (indices of ``jobs``) that :func:`_json_numbers`
+    would take, as it would; its result becomes ``[]`` (the others stay None)."""
+    try:
+        lists = orjson.loads("[[" + "],[".join(jobs[k][2] for k in batch) + "]]")
+    except orjson.JSONDecodeError:  # some body is not JSON: each goes its own way
+        return
+    taken: list[int] = []
+    taken_values: list[list[float]] = []
+    for k, values in zip(batch, lists):
+        try:
+            if not values or _count_error(jobs[k][0], jobs[k][1], len(values)) is not None:
+                continue
+        except NotRepresentable:
+            continue
+        taken.append(k)
+        taken_values.append(values)
+    try:
+        d = np.array([v for values in taken_values for v in values], dtype=np.float64)
+    except OverflowError:  # an integer beyond float64: encode_number_text says what it says
+        return
+    if not d.size:
+        return
+    counts = [len(values) for values in taken_values]
+    starts = np.zeros(len(counts), dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    unsure = np.logical_or.reduceat(float32_not_once(d), starts)
+    zero = np.logical_or.reduceat(d == 0, starts)
+    bits = d.astype(np.float32).view(np.uint32)
+    for i, k in enumerate(taken):
+        tensor, dtype, body = jobs[k]
+        if unsure[i] or (zero[i] and _may_hold_negative_zero(body)):
+            continue
+        start = int(starts[i])
+        _clear(tensor)
+        _store(tensor, dtype, bits[start : start + counts[i]], raw)
+        results[k] = []
+
+
 def _split_literal(item: str) -> Literal:
     t = item.strip(" \t\r\n")
     return (literal_kind(t), t)
@@ -708,11 +771,17 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
             return None
         return ints.astype(np.uint64) if code == 13 else ints
     d = np.array(values, dtype=np.float64)
-    if not d.all() and (any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")):
-        return None  # a zero, and one may be "-0" (searched only then: "-0" starts many numbers)
+    if not d.all() and _may_hold_negative_zero(body):
+        return None
     if code == 11:
         return d
     return float32_once(d)  # None for a midpoint, a subnormal or beyond float32's range
+
+
+def _may_hold_negative_zero(body: str) -> bool:
+    """Whether a body with a zero among its values may write one "-0" (JSON reads the integer
+    as 0; searched only for a zero, since "-0" starts many numbers)."""
+    return any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")
 
 
 def _byte_table(chars: str) -> npt.NDArray[np.bool_]:

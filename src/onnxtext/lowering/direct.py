@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 import re
 
-from onnxtext.ir.dtypes import BY_NAME
-from onnxtext.ir.tensor_data import encode_number_text, parse_float32
+from onnxtext.ir.dtypes import BY_NAME, DType
+from onnxtext.ir.tensor_data import encode_number_text, encode_number_texts, parse_float32
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model"]
@@ -113,7 +113,7 @@ def _string(tok: str) -> str:
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes")
+    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes", "initializer_values")
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
@@ -121,6 +121,8 @@ class _Reader:
         self.node_domain_unset = False  # the header's `node_domain: unset`
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
+        self.initializer_values: list[tuple[TensorProto, DType, str]] = []
+        """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
 
     def expect(self, tok: str) -> None:
         if self.toks[self.i] != tok:
@@ -142,6 +144,8 @@ class _Reader:
         self.graph(proto.graph)
         while self.toks[self.i] != "":
             self.function(proto.functions.add())
+        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors)):
+            raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
     def header(self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool) -> None:
@@ -335,7 +339,9 @@ class _Reader:
             name = self.value_name()
             if toks[self.i] == "=":
                 self.i += 1
-                self.tensor(graph.initializer.add(), name, elem, vi)
+                # An initializer is never copied (an attribute's tensor may be): its values can come later.
+                t = graph.initializer.add()
+                self.initializer_values.append((t, self.tensor_header(t, name, elem, vi), self.tensor_body()))
             else:
                 vi.name = name
                 graph.value_info.add().CopyFrom(vi)
@@ -343,10 +349,15 @@ class _Reader:
                 return
 
     def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
+        dtype = self.tensor_header(t, name, elem, vi)
+        if encode_number_text(t, dtype, self.tensor_body(), raw=self.raw_tensors):
+            raise _Unsupported  # errors and warnings are the reference path's to report
+
+    def tensor_header(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> DType:
+        """A tensor's name, element type and dims (before its body); returns its element type."""
         body = self.toks[self.i]
         if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
             raise _Unsupported
-        self.i += 1
         t.name = name
         dtype = BY_NAME[elem]
         t.data_type = dtype.code
@@ -354,8 +365,13 @@ class _Reader:
             if not dim.HasField("dim_value"):
                 raise _Unsupported
             t.dims.append(dim.dim_value)
-        if encode_number_text(t, dtype, body[1:-1], raw=self.raw_tensors):
-            raise _Unsupported  # errors and warnings are the reference path's to report
+        return dtype
+
+    def tensor_body(self) -> str:
+        """The numbers between the braces of the body token."""
+        body = self.toks[self.i]
+        self.i += 1
+        return body[1:-1]
 
     # ------------------------------------------------------------ nodes
     def node(self, proto: NodeProto) -> None:
