@@ -511,18 +511,17 @@ _PACKED_TAGS = {
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
     n = element_count(tensor)
-    dims = list(tensor.dims)
     if _is_complex(dtype):
         want = 2 * n
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {dims}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {list(tensor.dims)}, got {got}",
                 "count",
             )
         return None
     if got != n:
-        return LiteralError(min(got, n), f"expected {n} values for shape {dims}, got {got}", "count")
+        return LiteralError(min(got, n), f"expected {n} values for shape {list(tensor.dims)}, got {got}", "count")
     return None
 
 
@@ -665,14 +664,14 @@ def _encode_float32_batch(
     np.cumsum(counts[:-1], out=starts[1:])
     unsure = np.logical_or.reduceat(float32_not_once(d), starts)
     zero = np.logical_or.reduceat(d == 0, starts)
-    bits = d.astype(np.float32).view(np.uint32)
+    with np.errstate(over="ignore"):  # the values beyond float32 are those of tensors left to encode on their own
+        bits = d.astype(np.float32).view(np.uint32)
     for i, k in enumerate(taken):
         tensor, dtype, body = jobs[k]
         if unsure[i] or (zero[i] and _may_hold_negative_zero(body)):
             continue
         start = int(starts[i])
-        _clear(tensor)
-        _store(tensor, dtype, bits[start : start + counts[i]], raw)
+        _store(tensor, dtype, bits[start : start + counts[i]], raw)  # which clears the storage fields first
         results[k] = []
 
 
@@ -692,8 +691,7 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
         return encode_values(tensor, dtype, [], raw=raw)
     fast = _json_numbers(tensor, dtype, body)
     if fast is not None:
-        _clear(tensor)
-        _store(tensor, dtype, fast, raw)
+        _store(tensor, dtype, fast, raw)  # which clears the storage fields first
         return []
     items = body.split(",")
     scan = _scan_body(body) if dtype.kind != "string" else None

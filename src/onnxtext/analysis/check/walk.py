@@ -81,15 +81,17 @@ class _Checker(ModelVisitor):
             scope = Scope(parent)
             for i, vi in enumerate(proto.input):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
-            for i, t in enumerate(proto.initializer):
-                scope.define(Definition(t.name, f"{path}/initializer[{i}]", "name", "initializer"))
+            initializers = list(proto.initializer)
+            initializer_paths = [f"{path}/initializer[{i}]" for i in range(len(initializers))]
+            for t, where in zip(initializers, initializer_paths):
+                scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
             self._damage(info, owner.graph.incomplete if owner is not None else False)
-            for i, t in enumerate(proto.initializer):
-                self.tensor(t, f"{path}/initializer[{i}]", None)
+            for t, where in zip(initializers, initializer_paths):
+                self.tensor(t, where, None)
         self.infos[id(site)] = info
         outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
         later = info.later
@@ -131,10 +133,13 @@ class _Checker(ModelVisitor):
     def leave_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         n = self.current.pop(id(site))
         info = n.graph
+        later, scope = info.later, info.scope
         for j, out in enumerate(n.outputs):
             if out:
-                info.later.pop(out, None)
-                info.scope.define(Definition(out, n.path, ("output", j), "node"))
+                d = later.pop(out, None)
+                if d is None or d.path != n.path or d.token != ("output", j):  # else it is this one's, made ahead
+                    d = Definition(out, n.path, ("output", j), "node")
+                scope.define(d)
 
     def tensor(self, tensor: object, path: str, token: Token) -> None:
         ctx = self.ctx
