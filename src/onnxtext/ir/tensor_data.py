@@ -471,11 +471,12 @@ def _codes_for_storage(dtype: DType, arr: np.ndarray) -> np.ndarray:
 def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> None:
     _clear(tensor)
     code = dtype.code
+    if code in (1, 14):
+        _store_words(tensor, np.asarray(arr, dtype=np.uint32).astype("<u4").tobytes(), raw)
+        return
     if raw:
         if dtype.is_packed:
             data = _pack(_codes_for_storage(dtype, arr), dtype.bits).tobytes()
-        elif code in (1, 14):
-            data = arr.astype("<u4").tobytes()
         elif code in (11, 15):
             data = arr.astype("<f8").tobytes()
         elif dtype.kind == "float":  # float16, bfloat16, float8: codes
@@ -487,15 +488,22 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
     if arr.size == 0:
         return
     field = dtype.field
-    if code in (1, 14):
-        # packed bytes: one step in C, and every bit pattern kept (a Python float would quiet a signaling NaN)
-        _set_packed(tensor, "float_data", np.asarray(arr, dtype=np.uint32).astype("<u4").tobytes())
-    elif code in (11, 15):
+    if code in (11, 15):
         _set_packed(tensor, "double_data", np.asarray(arr, dtype="<f8").tobytes())
     elif dtype.is_packed and dtype.bits in (2, 4):
         tensor.int32_data.extend(_pack(_codes_for_storage(dtype, arr), dtype.bits).astype(np.int64).tolist())
     else:
         getattr(tensor, field).extend(arr.tolist())
+
+
+def _store_words(tensor: TensorProto, data: bytes, raw: bool) -> None:
+    """Store float32 (or complex64) values given as the little-endian bytes of their bit
+    patterns, in ``raw_data`` or in ``float_data`` (the storage fields are empty)."""
+    if raw:
+        tensor.raw_data = data
+    elif data:
+        # packed bytes: one step in C, and every bit pattern kept (a Python float would quiet a signaling NaN)
+        _set_packed(tensor, "float_data", data)
 
 
 def _set_packed(tensor: TensorProto, field: str, data: bytes) -> None:
@@ -665,13 +673,14 @@ def _encode_float32_batch(
     unsure = np.logical_or.reduceat(float32_not_once(d), starts)
     zero = np.logical_or.reduceat(d == 0, starts)
     with np.errstate(over="ignore"):  # the values beyond float32 are those of tensors left to encode on their own
-        bits = d.astype(np.float32).view(np.uint32)
+        data = d.astype(np.float32).view(np.uint32).astype("<u4", copy=False).tobytes()
     for i, k in enumerate(taken):
         tensor, dtype, body = jobs[k]
         if unsure[i] or (zero[i] and _may_hold_negative_zero(body)):
             continue
-        start = int(starts[i])
-        _store(tensor, dtype, bits[start : start + counts[i]], raw)  # which clears the storage fields first
+        start = 4 * int(starts[i])
+        _clear(tensor)
+        _store_words(tensor, data[start : start + 4 * counts[i]], raw)  # what _store does with the bits
         results[k] = []
 
 
