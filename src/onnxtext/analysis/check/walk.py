@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Scope, Token
+from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
@@ -21,7 +21,9 @@ class _Checker(ModelVisitor):
         self.hooks = {
             hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS
         }
-        self.node_hooks = [r.node for r in self.hooks["node"]]
+        self.node_rules = self.hooks["node"]
+        self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
+        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions are shared by the nodes that call one operator."""
         self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
         self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
         self.outputs: dict[int, list[list[str]]] = {}
@@ -112,11 +114,14 @@ class _Checker(ModelVisitor):
 
     def enter_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         info = self.infos[id(site)]
-        n = NodeInfo(node, f"{info.path}/node[{index}]", info, self.ctx.resolve(node, info.opsets), list(node.input),
-                     self.outputs[id(site)][index])
-        self.current[id(site)] = n
         ctx = self.ctx
-        for hook in self.node_hooks:
+        res = ctx.resolve(node, info.opsets)
+        n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
+        self.current[id(site)] = n
+        found = self.node_hooks.get(id(res))
+        if found is None:
+            found = self.node_hooks[id(res)] = (res, [r.node for r in self.node_rules if r.applies_to(res)])
+        for hook in found[1]:
             hook(ctx, n)
 
     def attribute(self, site: GraphSite, node_index: int, node: NodeProto, index: int, attr: AttributeProto) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 
 # operator → (input whose rank r bounds 'axis', below, above): the range is
@@ -24,6 +24,9 @@ class AxisInRange(Rule):
     code = "E705"
     name = "axis-in-range"
     description = "An 'axis' attribute fits the rank of its input (Softmax, Concat, Gather, Split, Flatten...)."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.schema is not None and resolution.schema.name in _AXIS
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         proto = node.proto

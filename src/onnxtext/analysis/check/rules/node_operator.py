@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from onnxtext.ir.schemas import known_domains, schema_versions, suggest_operator
 from onnxtext.proto import FunctionProto
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import did_you_mean
 
@@ -20,6 +20,15 @@ class KnownOperator(Rule):
     code = "E301"
     name = "known-operator"
     description = "The operator of a node must exist (and not be deprecated) in the imported version of an ONNX domain."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        schema = resolution.schema
+        return (
+            resolution.function is None
+            and resolution.version is not None
+            and resolution.domain in known_domains()
+            and (schema is None or schema.deprecated)
+        )
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         res = node.resolution

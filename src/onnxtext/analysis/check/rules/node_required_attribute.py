@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 
 
@@ -10,6 +10,9 @@ class RequiredAttribute(Rule):
     code = "E307"
     name = "required-attribute"
     description = "Every required attribute of the operator is given."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.schema is not None and bool(resolution.schema.required_attributes)
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         schema = node.resolution.schema
