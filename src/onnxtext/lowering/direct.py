@@ -103,6 +103,14 @@ def _float(tok: str) -> float:
     return value
 
 
+def _element(elem: str) -> DType:
+    """The element type of a tensor type (``seq(...)`` and the like go the reference way)."""
+    dtype = BY_NAME.get(elem)
+    if dtype is None or elem in _TYPE_KEYWORDS:
+        raise _Unsupported
+    return dtype
+
+
 def _string(tok: str) -> str:
     # A lone '"' is a string left open; escapes are unescaped (and checked) by the reference path.
     if len(tok) < 2 or tok[0] != '"' or "\\" in tok:
@@ -300,30 +308,47 @@ class _Reader:
             vi.name = first
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
-        dtype = BY_NAME.get(elem)
-        if dtype is None or elem in _TYPE_KEYWORDS:
-            raise _Unsupported
-        tt = vi.type.tensor_type
-        tt.elem_type = dtype.code
+        self.write_type(vi, _element(elem), self.shape())
+
+    def shape(self) -> list[int | str | None] | None:
+        """The dims after an element type (a size, a symbol, None for ``?``); None without brackets (a scalar)."""
         toks = self.toks
-        if toks[self.i] != "[":  # `float x` is a scalar: an empty shape
-            tt.shape.SetInParent()
-            return
+        if toks[self.i] != "[":
+            return None
         self.i += 1
+        dims: list[int | str | None] = []
         if toks[self.i] == "]":  # `float[] x`: no shape (any rank)
             self.i += 1
-            return
-        shape = tt.shape
+            return dims
         while True:
             tok = toks[self.i]
-            dim = shape.dim.add()
             if tok[:1] in _IDENT_START:
-                dim.dim_param = tok
+                dims.append(tok)
             elif tok != "?":
-                dim.dim_value = _int(tok, 0)
+                dims.append(_int(tok, 0))
+            else:
+                dims.append(None)
             self.i += 1
             if self.after_item("]"):
-                return
+                return dims
+
+    @staticmethod
+    def write_type(vi: ValueInfoProto, dtype: DType, dims: list[int | str | None] | None) -> None:
+        """A tensor type: a scalar has an empty shape, ``[]`` none."""
+        tt = vi.type.tensor_type
+        tt.elem_type = dtype.code
+        if dims is None:
+            tt.shape.SetInParent()
+            return
+        if not dims:
+            return
+        shape = tt.shape
+        for d in dims:
+            dim = shape.dim.add()
+            if isinstance(d, str):
+                dim.dim_param = d
+            elif d is not None:
+                dim.dim_value = d
 
     def initializers(self, graph: GraphProto) -> None:
         toks = self.toks
@@ -334,26 +359,27 @@ class _Reader:
             elem = self.ident()
             if toks[self.i] == "=" or toks[self.i] == "," or toks[self.i] == ">":  # a value info without a type
                 raise _Unsupported
-            vi = ValueInfoProto()
-            self.tensor_type(vi, elem)
+            dtype = _element(elem)
+            dims = self.shape()
             name = self.value_name()
             if toks[self.i] == "=":
                 self.i += 1
                 # An initializer is never copied (an attribute's tensor may be): its values can come later.
                 t = graph.initializer.add()
-                self.initializer_values.append((t, self.tensor_header(t, name, elem, vi), self.tensor_body()))
+                self.initializer_values.append((t, self.tensor_header(t, name, elem, dims), self.tensor_body()))
             else:
+                vi = graph.value_info.add()
+                self.write_type(vi, dtype, dims)
                 vi.name = name
-                graph.value_info.add().CopyFrom(vi)
             if self.after_item(">"):
                 return
 
-    def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
-        dtype = self.tensor_header(t, name, elem, vi)
+    def tensor(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> None:
+        dtype = self.tensor_header(t, name, elem, dims)
         if encode_number_text(t, dtype, self.tensor_body(), raw=self.raw_tensors):
             raise _Unsupported  # errors and warnings are the reference path's to report
 
-    def tensor_header(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> DType:
+    def tensor_header(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> DType:
         """A tensor's name, element type and dims (before its body); returns its element type."""
         body = self.toks[self.i]
         if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
@@ -361,10 +387,11 @@ class _Reader:
         t.name = name
         dtype = BY_NAME[elem]
         t.data_type = dtype.code
-        for dim in vi.type.tensor_type.shape.dim:
-            if not dim.HasField("dim_value"):
+        if dims:
+            sizes = [d for d in dims if isinstance(d, int)]
+            if len(sizes) != len(dims):  # a symbol or '?': the reference path
                 raise _Unsupported
-            t.dims.append(dim.dim_value)
+            t.dims.extend(sizes)
         return dtype
 
     def tensor_body(self) -> str:
@@ -501,8 +528,7 @@ class _Reader:
             a.i = _int(tok)
         elif tok in _TENSOR_TYPES and self.tensor_value_ahead():
             a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`, `float c {0.5}`
-            vi = ValueInfoProto()
-            self.tensor_type(vi, tok)
+            dims = self.shape()
             name = ""
             if toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"':
                 name = self.value_name()
@@ -511,7 +537,7 @@ class _Reader:
                 self.i += 5
             if toks[self.i] == "=":
                 self.i += 1
-            self.tensor(a.t, name, tok, vi)
+            self.tensor(a.t, name, tok, dims)
             if unnamed:
                 a.t.ClearField("name")
         elif tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and toks[self.i] in ("(", "=>"):

@@ -66,7 +66,7 @@ class _Env:
 
 
 def tensor_type(t: TensorProto) -> ValueType:
-    return ValueType.tensor(t.data_type, tuple(int(d) for d in t.dims))
+    return ValueType("tensor", t.data_type, tuple(t.dims))  # the dims are ints already
 
 
 def tensor_const(t: TensorProto) -> np.ndarray | None:
@@ -149,10 +149,12 @@ class Inference:
                 assert given is not None
                 t = merge_declared(given, t) if not given.is_unknown else t
             env.types[vi.name] = t
+        types, pending = env.types, env.pending
         for t in g.initializer:
-            if t.name not in env.types:
-                env.types[t.name] = tensor_type(t)
-            env.pending.setdefault(t.name, []).append(t)
+            name = t.name
+            if name not in types:
+                types[name] = tensor_type(t)
+            pending.setdefault(name, []).append(t)
         for st in g.sparse_initializer:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
