@@ -189,8 +189,13 @@ def test_issue_example_keeps_every_comment_in_place() -> None:
             "g (float x) => (float y) {  # body\n\n\n a = Neg (x)\n\n\n\n y = Abs (a)\n}\n",
             "g (float x) => (float y)\n{  # body\n   a = Neg (x)\n\n   y = Abs (a)\n}\n",
         ),
+        # A property block that holds only a comment is kept for it (found by test_properties).
+        (
+            "g (float x) => (float y) {\n y = Neg (x) @{# only a comment\n }\n}\n",
+            "g (float x) => (float y)\n{\n   y = Neg (x) @{  # only a comment\n   }\n}\n",
+        ),
     ],
-    ids=["tensor-literal", "dims-props-subgraph", "attribute-list", "body-open-blank-lines"],
+    ids=["tensor-literal", "dims-props-subgraph", "attribute-list", "body-open-blank-lines", "comment-only-props"],
 )
 def test_comments_in_lists(text: str, expected: str) -> None:
     assert format_text(text, kind="graph") == expected

@@ -46,3 +46,16 @@ def test_e106_names_that_are_not_utf8() -> None:
     assert len(e106) == 1 and "'op_type' holds bytes that are not UTF-8" in e106[0].message
     assert e106[0].path and e106[0].path.startswith("graph/node[0]")
     assert any(d.code == "E301" and "R\ufffdeu" in d.message for d in diags)  # the others still run
+
+
+def test_undecodable_items_of_repeated_names() -> None:
+    from onnxtext import parse_model
+    from onnxtext.ir.text_fields import decode_text_fields, undecodable_text_fields
+
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] qq, float[2] w) => (float[2] y) { y = Add(w, qq) }\n'
+    model = ModelProto()
+    model.ParseFromString(parse_model(text).SerializeToString().replace(b"qq", b"q\xff"))
+    expected = ["graph/input[0]/name", "graph/node[0]/input[1]"]
+    assert undecodable_text_fields(model) == expected
+    assert decode_text_fields(model) == expected
+    assert list(model.graph.node[0].input) == ["w", "q\ufffd"] and undecodable_text_fields(model) == []

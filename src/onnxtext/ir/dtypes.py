@@ -448,12 +448,18 @@ def float32_once(d: npt.NDArray[np.float64]) -> npt.NDArray[np.uint32] | None:
     its decimal would: every value zero or in float32's normal range, none halfway between
     two float32 values. None otherwise (then :func:`round_to_format` with the text's sticky
     bits decides). Few numpy operations: this is the path of every small float tensor."""
-    ad = np.abs(d)
-    if not bool(((ad < _FLT_MAX) & ((ad >= _FLT_MIN) | (ad == 0))).all()):
-        return None
-    if bool(((d.view(np.uint64) & _DROPPED) == _HALFWAY).any()):
+    if bool(float32_not_once(d).any()):
         return None
     return d.astype(np.float32).view(np.uint32)
+
+
+def float32_not_once(d: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Where :func:`float32_once` cannot take a value (a (contiguous) float64 array): zero
+    is fine, a float32 subnormal, a value beyond float32's range, NaN or a float64 halfway
+    between two float32 values is not."""
+    ad = np.abs(d)
+    usual = (ad < _FLT_MAX) & ((ad >= _FLT_MIN) | (ad == 0))
+    return ~usual | ((d.view(np.uint64) & _DROPPED) == _HALFWAY)
 
 
 def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:

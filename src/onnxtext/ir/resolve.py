@@ -61,7 +61,7 @@ class Resolution:
 class Resolver:
     """Resolves the nodes of one model (its imports and its model-local functions)."""
 
-    __slots__ = ("model", "opsets", "functions")
+    __slots__ = ("model", "opsets", "functions", "_resolved")
 
     def __init__(self, model: ModelProto) -> None:
         self.model = model
@@ -73,6 +73,8 @@ class Resolver:
         """Model-local functions by key, with their index in ``model.functions`` (the first of a key wins)."""
         for i, fn in enumerate(model.functions):
             self.functions.setdefault(function_key(fn), (fn, i))
+        self._resolved: dict[tuple[str, str, str, int | None], Resolution] = {}
+        """(domain as written, op_type, overload, imported version) → its resolution: nodes repeat few operators."""
 
     def opsets_of(self, function: FunctionProto | None = None) -> dict[str, int]:
         """The opsets a function body sees (its own imports), or the model's for ``None``."""
@@ -94,12 +96,20 @@ class Resolver:
 
         ``opsets`` are those of the scope the node is in (:meth:`opsets_of`).
         """
-        domain = normalize_domain(node.domain)
+        written = node.domain
+        domain = normalize_domain(written)
         version = opsets.get(domain)
-        local = self.functions.get((domain, node.op_type, node.overload))
+        key = (written, node.op_type, node.overload, version)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = self._resolution(domain, version, key[1], key[2])
+        return found
+
+    def _resolution(self, domain: str, version: int | None, op_type: str, overload: str) -> Resolution:
+        local = self.functions.get((domain, op_type, overload))
         if local is not None:
             return Resolution(domain, version, function=local[0], function_index=local[1])
-        schema = get_schema(node.op_type, domain, version) if version is not None else None
+        schema = get_schema(op_type, domain, version) if version is not None else None
         return Resolution(domain, version, schema=schema)
 
 

@@ -39,7 +39,7 @@ import numpy as np
 import numpy.typing as npt
 import orjson
 
-from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_once, float_format, round_to_format
+from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_not_once, float32_once, float_format, round_to_format
 from onnxtext.ir.literal_checks import AS_GIVEN_NOTE, store_as_given
 from onnxtext.proto import TensorProto
 from onnxtext.weights.wire import encode_varint
@@ -51,6 +51,7 @@ __all__ = [
     "TensorLiterals",
     "encode_values",
     "encode_number_text",
+    "encode_number_texts",
     "decode_literals",
     "number_text",
     "literal_kind",
@@ -470,11 +471,12 @@ def _codes_for_storage(dtype: DType, arr: np.ndarray) -> np.ndarray:
 def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> None:
     _clear(tensor)
     code = dtype.code
+    if code in (1, 14):
+        _store_words(tensor, np.asarray(arr, dtype=np.uint32).astype("<u4").tobytes(), raw)
+        return
     if raw:
         if dtype.is_packed:
             data = _pack(_codes_for_storage(dtype, arr), dtype.bits).tobytes()
-        elif code in (1, 14):
-            data = arr.astype("<u4").tobytes()
         elif code in (11, 15):
             data = arr.astype("<f8").tobytes()
         elif dtype.kind == "float":  # float16, bfloat16, float8: codes
@@ -486,15 +488,22 @@ def _store(tensor: TensorProto, dtype: DType, arr: np.ndarray, raw: bool) -> Non
     if arr.size == 0:
         return
     field = dtype.field
-    if code in (1, 14):
-        # packed bytes: one step in C, and every bit pattern kept (a Python float would quiet a signaling NaN)
-        _set_packed(tensor, "float_data", np.asarray(arr, dtype=np.uint32).astype("<u4").tobytes())
-    elif code in (11, 15):
+    if code in (11, 15):
         _set_packed(tensor, "double_data", np.asarray(arr, dtype="<f8").tobytes())
     elif dtype.is_packed and dtype.bits in (2, 4):
         tensor.int32_data.extend(_pack(_codes_for_storage(dtype, arr), dtype.bits).astype(np.int64).tolist())
     else:
         getattr(tensor, field).extend(arr.tolist())
+
+
+def _store_words(tensor: TensorProto, data: bytes, raw: bool) -> None:
+    """Store float32 (or complex64) values given as the little-endian bytes of their bit
+    patterns, in ``raw_data`` or in ``float_data`` (the storage fields are empty)."""
+    if raw:
+        tensor.raw_data = data
+    elif data:
+        # packed bytes: one step in C, and every bit pattern kept (a Python float would quiet a signaling NaN)
+        _set_packed(tensor, "float_data", data)
 
 
 def _set_packed(tensor: TensorProto, field: str, data: bytes) -> None:
@@ -510,18 +519,17 @@ _PACKED_TAGS = {
 
 def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | None:
     n = element_count(tensor)
-    dims = list(tensor.dims)
     if _is_complex(dtype):
         want = 2 * n
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {dims}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {list(tensor.dims)}, got {got}",
                 "count",
             )
         return None
     if got != n:
-        return LiteralError(min(got, n), f"expected {n} values for shape {dims}, got {got}", "count")
+        return LiteralError(min(got, n), f"expected {n} values for shape {list(tensor.dims)}, got {got}", "count")
     return None
 
 
@@ -613,6 +621,69 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
     return store_as_given(tensor, dtype, literals, errors, raw=raw, encode=encode_values)
 
 
+def encode_number_texts(jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: bool) -> list[list[LiteralError]]:
+    """:func:`encode_number_text` of each ``(tensor, dtype, body)``, with the same results.
+
+    The float32 bodies of plain decimal numbers are read together: one orjson call and one
+    numpy pass over all their values (for the many small tensors of a text, numpy's cost
+    per call dwarfs the work). Each tensor the batch cannot take as :func:`_json_numbers`
+    would (a count mismatch, a zero that may be "-0", a value to round the exact way),
+    and each of another type, is encoded on its own.
+    """
+    results: list[list[LiteralError] | None] = [None] * len(jobs)
+    batch = [k for k, (_, dtype, body) in enumerate(jobs) if dtype.code == 1 and _batchable(body)]
+    if batch:
+        _encode_float32_batch(jobs, batch, results, raw)
+    return [found if found is not None else encode_number_text(*jobs[k], raw=raw) for k, found in enumerate(results)]
+
+
+def _batchable(body: str) -> bool:
+    """A body :func:`_json_numbers` may read, which stays in its place in a JSON array of bodies."""
+    return bool(body.strip(" \t\r\n")) and not any(c in body for c in _NOT_NUMBERS) and "]" not in body
+
+
+def _encode_float32_batch(
+    jobs: Sequence[tuple[TensorProto, DType, str]], batch: list[int], results: list[list[LiteralError] | None], raw: bool
+) -> None:
+    """Store each float32 tensor of ``batch`` (indices of ``jobs``) that :func:`_json_numbers`
+    would take, as it would; its result becomes ``[]`` (the others stay None)."""
+    try:
+        lists = orjson.loads("[[" + "],[".join(jobs[k][2] for k in batch) + "]]")
+    except orjson.JSONDecodeError:  # some body is not JSON: each goes its own way
+        return
+    taken: list[int] = []
+    taken_values: list[list[float]] = []
+    for k, values in zip(batch, lists):
+        try:
+            if not values or _count_error(jobs[k][0], jobs[k][1], len(values)) is not None:
+                continue
+        except NotRepresentable:
+            continue
+        taken.append(k)
+        taken_values.append(values)
+    try:
+        d = np.array([v for values in taken_values for v in values], dtype=np.float64)
+    except OverflowError:  # an integer beyond float64: encode_number_text says what it says
+        return
+    if not d.size:
+        return
+    counts = [len(values) for values in taken_values]
+    starts = np.zeros(len(counts), dtype=np.intp)
+    np.cumsum(counts[:-1], out=starts[1:])
+    unsure = np.logical_or.reduceat(float32_not_once(d), starts)
+    zero = np.logical_or.reduceat(d == 0, starts)
+    with np.errstate(over="ignore"):  # the values beyond float32 are those of tensors left to encode on their own
+        data = d.astype(np.float32).view(np.uint32).astype("<u4", copy=False).tobytes()
+    for i, k in enumerate(taken):
+        tensor, dtype, body = jobs[k]
+        if unsure[i] or (zero[i] and _may_hold_negative_zero(body)):
+            continue
+        start = 4 * int(starts[i])
+        _clear(tensor)
+        _store_words(tensor, data[start : start + 4 * counts[i]], raw)  # what _store does with the bits
+        results[k] = []
+
+
 def _split_literal(item: str) -> Literal:
     t = item.strip(" \t\r\n")
     return (literal_kind(t), t)
@@ -632,8 +703,7 @@ def encode_number_text(tensor: TensorProto, dtype: DType, body: str, *, raw: boo
         return encode_values(tensor, dtype, [], raw=raw)
     fast = _json_numbers(tensor, dtype, body)
     if fast is not None:
-        _clear(tensor)
-        _store(tensor, dtype, fast, raw)
+        _store(tensor, dtype, fast, raw)  # which clears the storage fields first
         return []
     items = body.split(",")
     scan = _scan_body(body) if dtype.kind != "string" else None
@@ -711,11 +781,17 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
             return None
         return ints.astype(np.uint64) if code == 13 else ints
     d = np.array(values, dtype=np.float64)
-    if not d.all() and (any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")):
-        return None  # a zero, and one may be "-0" (searched only then: "-0" starts many numbers)
+    if not d.all() and _may_hold_negative_zero(body):
+        return None
     if code == 11:
         return d
     return float32_once(d)  # None for a midpoint, a subnormal or beyond float32's range
+
+
+def _may_hold_negative_zero(body: str) -> bool:
+    """Whether a body with a zero among its values may write one "-0" (JSON reads the integer
+    as 0; searched only for a zero, since "-0" starts many numbers)."""
+    return any(z in body for z in _NEGATIVE_ZERO) or body.rstrip(" \t\r\n").endswith("-0")
 
 
 def _byte_table(chars: str) -> npt.NDArray[np.bool_]:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 import re
 
-from onnxtext.ir.dtypes import BY_NAME
-from onnxtext.ir.tensor_data import encode_number_text, parse_float32
+from onnxtext.ir.dtypes import BY_NAME, DType
+from onnxtext.ir.tensor_data import encode_number_text, encode_number_texts, parse_float32
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
@@ -105,6 +105,14 @@ def _float(tok: str) -> float:
     return value
 
 
+def _element(elem: str) -> DType:
+    """The element type of a tensor type (``seq(...)`` and the like go the reference way)."""
+    dtype = BY_NAME.get(elem)
+    if dtype is None or elem in _TYPE_KEYWORDS:
+        raise _Unsupported
+    return dtype
+
+
 def _string(tok: str) -> str:
     # A lone '"' is a string left open; escapes are unescaped (and checked) by the reference path.
     if len(tok) < 2 or tok[0] != '"' or "\\" in tok:
@@ -151,7 +159,7 @@ class _Notes:
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes")
+    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes", "initializer_values")
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
@@ -159,6 +167,8 @@ class _Reader:
         self.node_domain_unset = False  # the header's `node_domain: unset`
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
+        self.initializer_values: list[tuple[TensorProto, DType, str]] = []
+        """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
 
     def expect(self, tok: str) -> None:
         if self.toks[self.i] != tok:
@@ -180,6 +190,8 @@ class _Reader:
         self.graph(proto.graph)
         while self.toks[self.i] != "":
             self.function(proto.functions.add())
+        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors)):
+            raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
     def header(self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool) -> None:
@@ -376,30 +388,47 @@ class _Reader:
             self.props().apply(vi)
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
-        dtype = BY_NAME.get(elem)
-        if dtype is None or elem in _TYPE_KEYWORDS:
-            raise _Unsupported
-        tt = vi.type.tensor_type
-        tt.elem_type = dtype.code
+        self.write_type(vi, _element(elem), self.shape())
+
+    def shape(self) -> list[int | str | None] | None:
+        """The dims after an element type (a size, a symbol, None for ``?``); None without brackets (a scalar)."""
         toks = self.toks
-        if toks[self.i] != "[":  # `float x` is a scalar: an empty shape
-            tt.shape.SetInParent()
-            return
+        if toks[self.i] != "[":
+            return None
         self.i += 1
+        dims: list[int | str | None] = []
         if toks[self.i] == "]":  # `float[] x`: no shape (any rank)
             self.i += 1
-            return
-        shape = tt.shape
+            return dims
         while True:
             tok = toks[self.i]
-            dim = shape.dim.add()
             if tok[:1] in _IDENT_START:
-                dim.dim_param = tok
+                dims.append(tok)
             elif tok != "?":
-                dim.dim_value = _int(tok, 0)
+                dims.append(_int(tok, 0))
+            else:
+                dims.append(None)
             self.i += 1
             if self.after_item("]"):
-                return
+                return dims
+
+    @staticmethod
+    def write_type(vi: ValueInfoProto, dtype: DType, dims: list[int | str | None] | None) -> None:
+        """A tensor type: a scalar has an empty shape, ``[]`` none."""
+        tt = vi.type.tensor_type
+        tt.elem_type = dtype.code
+        if dims is None:
+            tt.shape.SetInParent()
+            return
+        if not dims:
+            return
+        shape = tt.shape
+        for d in dims:
+            dim = shape.dim.add()
+            if isinstance(d, str):
+                dim.dim_param = d
+            elif d is not None:
+                dim.dim_value = d
 
     def initializers(self, graph: GraphProto) -> None:
         toks = self.toks
@@ -410,46 +439,61 @@ class _Reader:
             elem = self.ident()
             if toks[self.i] == "=" or toks[self.i] == "," or toks[self.i] == ">":  # a value info without a type
                 raise _Unsupported
-            vi = ValueInfoProto()
-            self.tensor_type(vi, elem)
+            dtype = _element(elem)
+            dims = self.shape()
             name = self.value_name()
             notes = self.props(tensor=True) if toks[self.i] == "@{" else None
             target: TensorProto | ValueInfoProto
             if toks[self.i] == "=":
                 self.i += 1
+                # An initializer is never copied (an attribute's tensor may be): its values can come later.
                 target = graph.initializer.add()
-                self.tensor(target, name, elem, vi, None if notes is None else notes.raw)
+                if toks[self.i] == "[":
+                    self.external(target, name, elem, dims)
+                elif notes is not None and notes.raw is not None:  # its own encoding: encoded alone
+                    dt = self.tensor_header(target, name, elem, dims)
+                    if encode_number_text(target, dt, self.tensor_body(), raw=notes.raw):
+                        raise _Unsupported  # errors and warnings are the reference path's to report
+                else:
+                    self.initializer_values.append((target, self.tensor_header(target, name, elem, dims), self.tensor_body()))
             elif notes is not None and notes.raw is not None:
                 raise _Unsupported  # an encoding without data
             else:
-                vi.name = name
                 target = graph.value_info.add()
-                target.CopyFrom(vi)
+                self.write_type(target, dtype, dims)
+                target.name = name
             if notes is not None:
                 notes.apply(target)
             if self.after_item(">"):
                 return
 
-    def tensor(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto, raw: bool | None = None) -> None:
-        """An initializer's data (``raw``: its own encoding, else the file-wide one)."""
+    def tensor(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> None:
+        dtype = self.tensor_header(t, name, elem, dims)
+        if encode_number_text(t, dtype, self.tensor_body(), raw=self.raw_tensors):
+            raise _Unsupported  # errors and warnings are the reference path's to report
+
+    def tensor_header(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> DType:
+        """A tensor's name, element type and dims (before its body); returns its element type."""
         body = self.toks[self.i]
-        if body == "[":
-            self.external(t, name, elem, vi)
-            return
         if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
             raise _Unsupported
-        self.i += 1
         t.name = name
         dtype = BY_NAME[elem]
         t.data_type = dtype.code
-        for dim in vi.type.tensor_type.shape.dim:
-            if not dim.HasField("dim_value"):
+        if dims:
+            sizes = [d for d in dims if isinstance(d, int)]
+            if len(sizes) != len(dims):  # a symbol or '?': the reference path
                 raise _Unsupported
-            t.dims.append(dim.dim_value)
-        if encode_number_text(t, dtype, body[1:-1], raw=self.raw_tensors if raw is None else raw):
-            raise _Unsupported  # errors and warnings are the reference path's to report
+            t.dims.extend(sizes)
+        return dtype
 
-    def external(self, t: TensorProto, name: str, elem: str, vi: ValueInfoProto) -> None:
+    def tensor_body(self) -> str:
+        """The numbers between the braces of the body token."""
+        body = self.toks[self.i]
+        self.i += 1
+        return body[1:-1]
+
+    def external(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> None:
         """``["location": "w.bin", "offset": "0", "length": "64"]``: where the tensor's data is."""
         dtype = BY_NAME.get(elem)
         toks = self.toks
@@ -458,10 +502,11 @@ class _Reader:
         self.i += 1
         t.name = name
         t.data_type = dtype.code
-        for dim in vi.type.tensor_type.shape.dim:
-            if not dim.HasField("dim_value"):
+        if dims:
+            sizes = [d for d in dims if isinstance(d, int)]
+            if len(sizes) != len(dims):  # a symbol or '?': the reference path
                 raise _Unsupported
-            t.dims.append(dim.dim_value)
+            t.dims.extend(sizes)
         t.data_location = TensorProto.EXTERNAL
         while True:
             key = _text(toks[self.i])
@@ -606,8 +651,7 @@ class _Reader:
             a.i = _int(tok)
         elif tok in _TENSOR_TYPES and self.tensor_value_ahead():
             a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`, `float c {0.5}`
-            vi = ValueInfoProto()
-            self.tensor_type(vi, tok)
+            dims = self.shape()
             name = ""
             if toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"':
                 name = self.value_name()
@@ -616,7 +660,7 @@ class _Reader:
                 self.i += 5
             if toks[self.i] == "=":
                 self.i += 1
-            self.tensor(a.t, name, tok, vi)
+            self.tensor(a.t, name, tok, dims)
             if unnamed:
                 a.t.ClearField("name")
         elif tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and toks[self.i] in ("(", "=>"):

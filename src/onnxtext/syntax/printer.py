@@ -314,7 +314,10 @@ class Printer:
         return [head, Indent([HARDLINE, join([",", HARDLINE], docs)]), HARDLINE, ">"]
 
     def _props(self, props: A.Props | None) -> Doc:
-        return "" if props is None or not props.entries else [" ", self.doc(props)]
+        """A property block after its owner; an empty one is left out unless comments are in it."""
+        if props is None or not (props.entries or self._dangling(props)):
+            return ""
+        return [" ", self.doc(props)]
 
     # ------------------------------------------------------------ types
     def print_Dim(self, n: A.Dim) -> Doc:

@@ -159,6 +159,10 @@ class NodeInfo:
     path: str
     graph: GraphInfo
     resolution: Resolution
+    inputs: list[str]
+    """``proto.input``, read once: every read of a repeated field builds its strings anew."""
+    outputs: list[str]
+    """``proto.output``, read once."""
 
     @property
     def scope(self) -> Scope:

@@ -6,7 +6,7 @@ from typing import ClassVar
 
 from onnxtext.diagnostics import Severity
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
-from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution
 
 __all__ = ["Rule"]
 
@@ -21,7 +21,8 @@ class Rule:
     tensors), ``graph_end`` after the last node; ``function`` per model-local function
     before its body. The graphs of ``training_info`` are walked after the main graph
     (:attr:`GraphInfo.training` names which one), before the functions. ``finish`` comes
-    last, once (for rules that report a summary of what they saw).
+    last, once (for rules that report a summary of what they saw). A rule whose ``node`` is
+    about some operators only says which in ``applies_to``.
     """
 
     code: ClassVar[str]
@@ -43,6 +44,11 @@ class Rule:
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         pass
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        """Whether :meth:`node` may report on a node that calls ``resolution``: the walk calls it
+        for those nodes only (asking once per operator). A rule about some operators says which."""
+        return True
 
     def attribute(self, ctx: CheckContext, node: NodeInfo, index: int, attr: AttributeProto) -> None:
         pass

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Scope, Token
+from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
@@ -21,6 +21,13 @@ class _Checker(ModelVisitor):
         self.hooks = {
             hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS
         }
+        self.node_rules = self.hooks["node"]
+        self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
+        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions are shared by the nodes that call one operator."""
+        self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
+        self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
+        self.outputs: dict[int, list[list[str]]] = {}
+        """id(site) → the output names of each of its nodes (read once, for the scopes and the rules)."""
         self.infos: dict[int, GraphInfo] = {}
         """id(site) → its GraphInfo, while the site is being walked (and the main graph's, for training)."""
         self.current: dict[int, NodeInfo] = {}
@@ -76,20 +83,24 @@ class _Checker(ModelVisitor):
             scope = Scope(parent)
             for i, vi in enumerate(proto.input):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
-            for i, t in enumerate(proto.initializer):
-                scope.define(Definition(t.name, f"{path}/initializer[{i}]", "name", "initializer"))
+            initializers = list(proto.initializer)
+            initializer_paths = [f"{path}/initializer[{i}]" for i in range(len(initializers))]
+            for t, where in zip(initializers, initializer_paths):
+                scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
             self._damage(info, owner.graph.incomplete if owner is not None else False)
-            for i, t in enumerate(proto.initializer):
-                self.tensor(t, f"{path}/initializer[{i}]", None)
+            for t, where in zip(initializers, initializer_paths):
+                self.tensor(t, where, None)
         self.infos[id(site)] = info
-        for k, node in enumerate(proto.node):
-            for j, out in enumerate(node.output):
-                if out and out not in info.later:
-                    info.later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
+        outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
+        later = info.later
+        for k, names in enumerate(outputs):
+            for j, out in enumerate(names):
+                if out and out not in later:
+                    later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
         for rule in self.hooks["graph"]:
             rule.graph(self.ctx, info)
 
@@ -97,20 +108,27 @@ class _Checker(ModelVisitor):
         info = self.infos[id(site)]
         for rule in self.hooks["graph_end"]:
             rule.graph_end(self.ctx, info)
+        del self.outputs[id(site)]
         if site.kind != "main":  # the main graph's scope is the algorithm graphs' parent
             del self.infos[id(site)]
 
     def enter_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         info = self.infos[id(site)]
-        n = NodeInfo(node, f"{info.path}/node[{index}]", info, self.ctx.resolve(node, info.opsets))
+        ctx = self.ctx
+        res = ctx.resolve(node, info.opsets)
+        n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
         self.current[id(site)] = n
-        for rule in self.hooks["node"]:
-            rule.node(self.ctx, n)
+        found = self.node_hooks.get(id(res))
+        if found is None:
+            found = self.node_hooks[id(res)] = (res, [r.node for r in self.node_rules if r.applies_to(res)])
+        for hook in found[1]:
+            hook(ctx, n)
 
     def attribute(self, site: GraphSite, node_index: int, node: NodeProto, index: int, attr: AttributeProto) -> None:
         n = self.current[id(site)]
-        for rule in self.hooks["attribute"]:
-            rule.attribute(self.ctx, n, index, attr)
+        ctx = self.ctx
+        for hook in self.attribute_hooks:
+            hook(ctx, n, index, attr)
         path = f"{n.path}/attribute[{index}]"
         if attr.HasField("t"):
             self.tensor(attr.t, path, None)
@@ -120,14 +138,18 @@ class _Checker(ModelVisitor):
     def leave_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         n = self.current.pop(id(site))
         info = n.graph
-        for j, out in enumerate(node.output):
+        later, scope = info.later, info.scope
+        for j, out in enumerate(n.outputs):
             if out:
-                info.later.pop(out, None)
-                info.scope.define(Definition(out, n.path, ("output", j), "node"))
+                d = later.pop(out, None)
+                if d is None or d.path != n.path or d.token != ("output", j):  # else it is this one's, made ahead
+                    d = Definition(out, n.path, ("output", j), "node")
+                scope.define(d)
 
     def tensor(self, tensor: object, path: str, token: Token) -> None:
-        for rule in self.hooks["tensor"]:
-            rule.tensor(self.ctx, tensor, path, token)  # type: ignore[arg-type]
+        ctx = self.ctx
+        for hook in self.tensor_hooks:
+            hook(ctx, tensor, path, token)  # type: ignore[arg-type]
 
 
 def walk(ctx: CheckContext, rules: Sequence[Rule]) -> None:

@@ -33,6 +33,8 @@ class _Env:
     parent: _Env | None = None
     types: dict[str, ValueType] = field(default_factory=dict)
     consts: dict[str, np.ndarray] = field(default_factory=dict)
+    pending: dict[str, list[TensorProto]] = field(default_factory=dict)
+    """Initializers whose values are read when first asked for (most are weights no shape depends on)."""
 
     def type_of(self, name: str) -> ValueType:
         env: _Env | None = self
@@ -47,13 +49,24 @@ class _Env:
         env: _Env | None = self
         while env is not None:
             if name in env.types:
+                pending = env.pending.pop(name, None)
+                if pending is not None:
+                    env.settle(name, pending)
                 return env.consts.get(name)
             env = env.parent
         return None
 
+    def settle(self, name: str, tensors: list[TensorProto]) -> None:
+        """The value of initializer ``name``: the last of its tensors that has one, as if each was read in turn."""
+        for t in reversed(tensors):
+            value = tensor_const(t)
+            if value is not None:
+                self.consts[name] = value
+                return
+
 
 def tensor_type(t: TensorProto) -> ValueType:
-    return ValueType.tensor(t.data_type, tuple(int(d) for d in t.dims))
+    return ValueType("tensor", t.data_type, tuple(t.dims))  # the dims are ints already
 
 
 def tensor_const(t: TensorProto) -> np.ndarray | None:
@@ -108,6 +121,8 @@ class Inference:
         """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
         self.issues: list[Issue] = []
         self._depth = 0
+        self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[str, str, int | None]]]] = {}
+        """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
 
     def run(self) -> Inference:
         self.graph(self.model.graph, "graph", None, self.opsets, report=True)
@@ -134,12 +149,12 @@ class Inference:
                 assert given is not None
                 t = merge_declared(given, t) if not given.is_unknown else t
             env.types[vi.name] = t
+        types, pending = env.types, env.pending
         for t in g.initializer:
-            if t.name not in env.types:
-                env.types[t.name] = tensor_type(t)
-            value = tensor_const(t)
-            if value is not None:
-                env.consts[t.name] = value
+            name = t.name
+            if name not in types:
+                types[name] = tensor_type(t)
+            pending.setdefault(name, []).append(t)
         for st in g.sparse_initializer:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
@@ -178,8 +193,10 @@ class Inference:
         attr_scope: dict[str, AttributeProto] | None = None,
         declared_at: dict[str, str] | None = None,
     ) -> None:
-        inputs: list[ValueType | None] = [env.type_of(n) if n else None for n in node.input]
-        consts = [env.const_of(n) if n else None for n in node.input]
+        input_names = list(node.input)  # read once: each read of a repeated field builds its strings anew
+        output_names = list(node.output)
+        type_of = env.type_of
+        inputs: list[ValueType | None] = [type_of(n) if n else None for n in input_names]
         attrs: dict[str, AttributeProto] = {}
         for a in node.attribute:
             if a.ref_attr_name:
@@ -189,7 +206,8 @@ class Inference:
                 attrs[a.name] = a
         res = self.resolver.resolve(node, opsets)
         domain, version, fn, schema = res.domain, res.version, res.function, res.schema
-        n_out = len(node.output)
+        op_type = node.op_type
+        n_out = len(output_names)
         outputs: list[ValueType] = [UNKNOWN] * n_out
 
         def sink(code: str, message: str, index: int | None) -> None:
@@ -198,12 +216,13 @@ class Inference:
 
         issues_before = len(self.issues)
         if fn is not None:
+            consts = [env.const_of(n) if n else None for n in input_names]
             outputs = self.call(fn, node, inputs, consts, attrs, n_out)
         elif schema is not None:
-            outputs = _generic(schema, inputs, n_out, sink)
-            shape_fn = lookup(domain, node.op_type, version)
+            outputs = self.generic(schema, inputs, n_out, sink)
+            shape_fn = lookup(domain, op_type, version)
             if shape_fn is not None:
-                ctx = NodeContext(node, node.op_type, version or 0, inputs, consts, attrs, outputs, sink)
+                ctx = NodeContext(node, op_type, version or 0, inputs, env.const_of, attrs, outputs, sink)
                 ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
                     g,
                     f"{path}/attribute[{_attr_index(node, name)}]/g",
@@ -218,27 +237,50 @@ class Inference:
                 except ShapeMismatch as exc:
                     sink("E703", exc.message, exc.input_index)
                 outputs = ctx.outputs
-        for j, name in enumerate(node.output):
+        types = env.types
+        n_known = len(outputs)
+        for j, name in enumerate(output_names):
             if not name:
                 continue
             given = declared.get(name)
+            if given is None:
+                types[name] = outputs[j] if j < n_known else UNKNOWN
+                continue
             # a node with a type error of its own gives no trustworthy type: one error, not two
             clean = len(self.issues) == issues_before
-            if report and clean and given is not None and declared_at is not None and j < len(outputs) and contradicts(outputs[j], given):
+            if report and clean and declared_at is not None and j < n_known and contradicts(outputs[j], given):
                 self.issues.append(
                     Issue(
                         "E704",
-                        f"'{name}' is declared {_said(given)} but {node.op_type} gives {_said(outputs[j])}",
+                        f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
                         declared_at[name],
                         node_path=path,
                     )
                 )
-            t = merge_declared(outputs[j], given) if j < len(outputs) else UNKNOWN
-            env.types[name] = t
-        if node.op_type == "Constant" and domain == "" and n_out == 1 and node.output[0]:
+            types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN
+        if op_type == "Constant" and domain == "" and n_out == 1 and output_names[0]:
             value = _constant_value(attrs)
             if value is not None:
-                env.consts[node.output[0]] = value
+                env.pending.pop(output_names[0], None)  # this value replaces an initializer's of the name
+                env.consts[output_names[0]] = value
+
+    def generic(
+        self,
+        schema: OpSchema,
+        inputs: list[ValueType | None],
+        n_out: int,
+        report: Callable[[str, str, int | None], None],
+    ) -> list[ValueType]:
+        """:func:`_generic`, once per (schema, input types, output count): nodes repeat few of them."""
+        key = (id(schema), n_out, *inputs)
+        found = self._generic.get(key)
+        if found is None:
+            said: list[tuple[str, str, int | None]] = []
+            outputs = _generic(schema, inputs, n_out, lambda *issue: said.append(issue))
+            found = self._generic[key] = (outputs, said)
+        for issue in found[1]:
+            report(*issue)
+        return list(found[0])
 
     def call(
         self,

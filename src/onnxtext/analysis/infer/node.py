@@ -42,7 +42,9 @@ class NodeContext:
     version: int
     inputs: list[ValueType | None]
     """``None`` for an absent (empty-named or missing) optional input."""
-    consts: list[np.ndarray | None]
+    const_of: Callable[[str], np.ndarray | None]
+    """The value of a constant (initializer or ``Constant`` output) by name; ``None`` for any other value.
+    Read only when a shape function asks (:meth:`const`): most inputs are weights no shape depends on."""
     attrs: dict[str, AttributeProto]
     outputs: list[ValueType]
     report: Callable[[str, str, int | None], None]
@@ -69,7 +71,11 @@ class NodeContext:
         return None if s is None else len(s)
 
     def const(self, i: int) -> np.ndarray | None:
-        return self.consts[i] if i < len(self.consts) else None
+        names = self.node.input
+        if i >= len(names):
+            return None
+        name = names[i]
+        return self.const_of(name) if name else None
 
     def const_ints(self, i: int) -> list[int] | None:
         c = self.const(i)

@@ -21,6 +21,8 @@ __all__ = ["ShapeFn", "shape_fn", "lookup", "registered"]
 ShapeFn = Callable[["NodeContext"], None]
 
 _REGISTRY: dict[tuple[str, str], list[tuple[int, ShapeFn]]] = {}
+_FOUND: dict[tuple[str, str, int | None], ShapeFn | None] = {}
+"""What :func:`lookup` answered, by its arguments; emptied by every registration."""
 
 
 def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1) -> Callable[[ShapeFn], ShapeFn]:
@@ -33,6 +35,7 @@ def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1)
             entries[:] = [e for e in entries if e[0] != since_version]
             entries.append((since_version, fn))
             entries.sort(key=lambda e: e[0])
+        _FOUND.clear()
         return fn
 
     return deco
@@ -40,6 +43,14 @@ def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1)
 
 def lookup(domain: str, op_type: str, version: int | None) -> ShapeFn | None:
     """The function with the highest ``since_version`` ≤ ``version`` (the latest when ``None``)."""
+    key = (domain, op_type, version)
+    if key in _FOUND:
+        return _FOUND[key]
+    found = _FOUND[key] = _lookup(domain, op_type, version)
+    return found
+
+
+def _lookup(domain: str, op_type: str, version: int | None) -> ShapeFn | None:
     entries = _REGISTRY.get((normalize_domain(domain), op_type))
     if not entries:
         return None

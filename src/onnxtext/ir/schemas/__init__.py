@@ -321,6 +321,7 @@ def get_schema(op_type: str, domain: str = "", opset_version: int | None = None)
     return schemas[position - 1] if position else None
 
 
+@lru_cache(maxsize=1)
 def known_domains() -> tuple[str, ...]:
     """Every domain onnx registers (some may have no operators), sorted; ``""`` first."""
     index = _index()

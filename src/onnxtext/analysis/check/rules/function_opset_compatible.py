@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onnxtext.ir.schemas import get_schema
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 
 
@@ -11,6 +11,9 @@ class FunctionOpsetCompatible(Rule):
     code = "E404"
     name = "function-opset-compatible"
     description = "An operator a function uses means the same at the function's and the model's version of its domain."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.schema is not None and resolution.version is not None
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         fn = node.graph.function

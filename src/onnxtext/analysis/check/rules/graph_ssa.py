@@ -65,7 +65,7 @@ class SingleAssignment(Rule):
         )
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
-        outputs = node.proto.output
+        outputs = node.outputs
         for j, name in enumerate(outputs):
             if not name:
                 continue

@@ -16,7 +16,7 @@ class DefinedBeforeUse(Rule):
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         if node.graph.incomplete:
             return  # damaged statements hide which names are defined
-        for i, name in enumerate(node.proto.input):
+        for i, name in enumerate(node.inputs):
             if not name or node.scope.lookup(name) is not None:
                 continue
             later = node.graph.later.get(name)

@@ -46,8 +46,9 @@ class C90Names(Rule):
         if graph.is_function:
             return
         proto = graph.proto
+        inputs = set(graph.input_names())
         for i, t in enumerate(getattr(proto, "initializer")):
-            if t.name not in graph.input_names():
+            if t.name not in inputs:
                 self._check(ctx, t.name, f"{graph.path}/initializer[{i}]", "name", "initializer")
         for kind in ("input", "output"):
             for i, vi in enumerate(getattr(proto, kind)):
@@ -57,7 +58,7 @@ class C90Names(Rule):
                             self._check(ctx, d.dim_param, f"{graph.path}/{kind}[{i}]", "type", "dimension variable")
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
-        for j, name in enumerate(node.proto.output):
+        for j, name in enumerate(node.outputs):
             self._check(ctx, name, node.path, ("output", j), "value name")
 
 

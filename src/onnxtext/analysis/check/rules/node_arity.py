@@ -62,7 +62,7 @@ def check_arity(
 def check_node_arity(ctx: CheckContext, code: str, node: NodeInfo, kind: str) -> None:
     """The node's ``kind`` (``input`` or ``output``) count against what its operator or local function takes."""
     res = node.resolution
-    actual = node.proto.input if kind == "input" else node.proto.output
+    actual = node.inputs if kind == "input" else node.outputs
     if res.schema is not None:
         s = res.schema
         if kind == "input":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 
 # operator → (input whose rank r bounds 'axis', below, above): the range is
@@ -25,6 +25,9 @@ class AxisInRange(Rule):
     name = "axis-in-range"
     description = "An 'axis' attribute fits the rank of its input (Softmax, Concat, Gather, Split, Flatten...)."
 
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.schema is not None and resolution.schema.name in _AXIS
+
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         proto = node.proto
         if node.resolution.schema is None or proto.domain not in ("", "ai.onnx"):
@@ -34,10 +37,10 @@ class AxisInRange(Rule):
         if rule is None:
             return
         index, below, above = rule
-        if index >= len(proto.input) or not proto.input[index]:
+        if index >= len(node.inputs) or not node.inputs[index]:
             return
         types = ctx.inference.graphs.get(node.graph.path, {})
-        t = types.get(proto.input[index])
+        t = types.get(node.inputs[index])
         if t is not None and t.kind == "sequence" and t.inner is not None:
             t = t.inner  # ConcatFromSequence: the axis is one of the elements'
         rank = t.rank if t is not None and t.kind == "tensor" else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from onnxtext.diagnostics import Fix
 from onnxtext.ir.schemas import known_domains
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
 from onnxtext.analysis.check.rules.node_operator import function_path, shown_domain
@@ -14,6 +14,9 @@ class DomainImported(Rule):
     code = "E302"
     name = "domain-imported"
     description = "The domain of a node must be imported by the model (or by the function the node is in)."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.version is None
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         res = node.resolution

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onnxtext.ir.schemas import known_domains
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import closest, did_you_mean
 
@@ -12,6 +12,9 @@ class LocalFunctionResolved(Rule):
     code = "W301"
     name = "local-function-resolved"
     description = "A node in a domain of model-local functions should call one of them."
+
+    def applies_to(self, resolution: Resolution) -> bool:
+        return resolution.function is None and resolution.domain not in known_domains()
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         res = node.resolution

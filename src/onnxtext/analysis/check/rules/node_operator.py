@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from onnxtext.ir.schemas import known_domains, schema_versions, suggest_operator
 from onnxtext.proto import FunctionProto
-from onnxtext.analysis.check.context import CheckContext, NodeInfo
+from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import did_you_mean
 
@@ -21,13 +21,32 @@ class KnownOperator(Rule):
     name = "known-operator"
     description = "The operator of a node must exist (and not be deprecated) in the imported version of an ONNX domain."
 
+    def applies_to(self, resolution: Resolution) -> bool:
+        schema = resolution.schema
+        return (
+            resolution.function is None
+            and resolution.version is not None
+            and resolution.domain in known_domains()
+            and (schema is None or schema.deprecated)
+        )
+
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         res = node.resolution
         if res.function is not None or res.version is None or res.domain not in known_domains():
             return
         op = node.proto.op_type
+        if res.schema is not None:
+            if res.schema.deprecated:
+                ctx.report(
+                    self.code,
+                    f"operator '{op}' is deprecated since opset {res.schema.since_version} of domain "
+                    f"{shown_domain(res.domain)} (the model imports {res.version})",
+                    node.path,
+                    token="op_type",
+                )
+            return
         later = [s.since_version for s in schema_versions(op, res.domain) if s.since_version > res.version]
-        if res.schema is None and later:
+        if later:
             owner = "header" if node.graph.function is None else (function_path(ctx, node.graph.function) or "header")
             ctx.report(
                 self.code,
@@ -37,7 +56,7 @@ class KnownOperator(Rule):
                 token="op_type",
                 fix=ctx.raising_opset(f"import opset {later[0]}", owner, res.domain, later[0]),
             )
-        elif res.schema is None:
+        else:
             hint = suggest_operator(op, res.domain, res.version)
             ctx.report(
                 self.code,
@@ -45,14 +64,6 @@ class KnownOperator(Rule):
                 node.path,
                 token="op_type",
                 fix=ctx.replacing(f"write '{hint}'", node.path, "op_type", hint) if hint else None,
-            )
-        elif res.schema.deprecated:
-            ctx.report(
-                self.code,
-                f"operator '{op}' is deprecated since opset {res.schema.since_version} of domain "
-                f"{shown_domain(res.domain)} (the model imports {res.version})",
-                node.path,
-                token="op_type",
             )
 
 

@@ -22,10 +22,11 @@ class TensorDataSize(Rule):
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
         dt = dtype_by_code(tensor.data_type)
-        if any(d < 0 for d in tensor.dims):
-            ctx.report(self.code, f"{_label(tensor)} has a negative dimension {list(tensor.dims)}", path, token=_tok(token))
+        dims = list(tensor.dims)  # read once: each read of a repeated field builds a view
+        if any(d < 0 for d in dims):
+            ctx.report(self.code, f"{_label(tensor)} has a negative dimension {dims}", path, token=_tok(token))
             return
-        nelem = math.prod(tensor.dims)
+        nelem = math.prod(dims)
         if is_external(tensor):
             if dt is not None:
                 self._external(ctx, tensor, dt, nelem, path, token)
@@ -39,7 +40,7 @@ class TensorDataSize(Rule):
             return
         if not fields:
             if nelem:
-                ctx.report(self.code, f"{label} of shape {list(tensor.dims)} has no values", path, token=_tok(token))
+                ctx.report(self.code, f"{label} of shape {dims} has no values", path, token=_tok(token))
             return
         if dt is None:
             return
@@ -53,7 +54,7 @@ class TensorDataSize(Rule):
             if got != expected:
                 ctx.report(
                     self.code,
-                    f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of raw_data, has {got}",
+                    f"{label} of {dt.name}{dims} needs {expected} bytes of raw_data, has {got}",
                     path,
                     token=_tok(token),
                 )
@@ -74,7 +75,7 @@ class TensorDataSize(Rule):
         if got not in allowed:
             ctx.report(
                 self.code,
-                f"{label} of shape {list(tensor.dims)} needs {min(allowed)} values, has {got}",
+                f"{label} of shape {dims} needs {min(allowed)} values, has {got}",
                 path,
                 token=_tok(token),
             )

@@ -101,11 +101,11 @@ class ExternalData(Rule):
         self.files = Files()
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
-        label = tensor_label(tensor)
         if not is_external(tensor):
             if len(tensor.external_data):
-                ctx.report(self.code, f"{label} has external_data entries but data_location is not EXTERNAL", path, token=tensor_token(token))
+                ctx.report(self.code, f"{tensor_label(tensor)} has external_data entries but data_location is not EXTERNAL", path, token=tensor_token(token))
             return
+        label = tensor_label(tensor)
         found = external_entries(tensor).get("location")
         if found is None:
             ctx.report(self.code, f"{label} is stored externally but has no 'location'", path, token=tensor_token(token))

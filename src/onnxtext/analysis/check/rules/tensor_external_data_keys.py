@@ -15,9 +15,12 @@ class ExternalDataKeys(Rule):
     description = "external_data keys are location, offset, length and checksum, each once."
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
+        entries = tensor.external_data
+        if not entries:
+            return
         seen: set[str] = set()
         label = tensor_label(tensor)
-        for i, entry in enumerate(tensor.external_data):
+        for i, entry in enumerate(entries):
             if entry.key not in EXTERNAL_KEYS:
                 ctx.report(
                     self.code,

@@ -26,8 +26,10 @@ class TensorValuesRange(Rule):
         if dt is None:
             return
         bounds = valid_range(dt)
+        if bounds is None:
+            return
         values = getattr(tensor, dt.field)
-        if bounds is None or not len(values):
+        if not len(values):
             return
         arr = np.array(values, dtype=np.uint64 if dt.field == "uint64_data" else np.int64)
         lo, hi = bounds
