@@ -45,7 +45,8 @@ def _texts() -> list[tuple[str, str]]:
         from tests.corpus.backend import all_model_paths, case_id
     except ImportError:  # pragma: no cover - onnx is a test oracle only
         return texts
-    paths = sorted(all_model_paths())  # the same sample whatever order the cache lists them in
+    # the same sample whatever order the cache lists them in and wherever the suite lies
+    paths = sorted(all_model_paths(), key=case_id)
     rng = random.Random(SEED)
     for path in sorted(rng.sample(paths, min(BACKEND_SAMPLE, len(paths)))):
         try:

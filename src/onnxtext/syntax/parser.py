@@ -574,6 +574,8 @@ TRIAL = 8
 RANK = 32
 # How many enclosing lists a damaged statement may be recovered into.
 MAX_LEVELS = 8
+# How many lines a string read as unclosed may have held that continue the damaged statement.
+LOOK_LINES = 16
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
 _CLOSERS = frozenset(_OPENERS.values())
@@ -629,6 +631,15 @@ class _Parser:
                 else:
                     compiled[str(term)] = (len(arg.expansion), self.callbacks[arg], str(arg.origin.name))
             self.actions[state] = compiled
+        # States of a statement list (a body, or the node entry point): an ERROR shifted there
+        # stands for a damaged node statement. Recovery never pops past the innermost one.
+        self.body_states = frozenset(
+            state
+            for state, row in self.states.items()
+            if (action := row.get("ERROR")) is not None
+            and action[0] is Shift
+            and any(kind is not Shift and rule.alias == "error_node" for kind, rule in self.states[action[1]].values())
+        )
         self.lock = threading.Lock()
 
     def run(self, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
@@ -697,7 +708,7 @@ class _Run:
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
         self.groups: dict[int, int] | None = None
-        """Opening → closing bracket token indices, computed on the first recovery that needs them."""
+        """Bracket token index → index of its partner (opening ↔ closing), computed on the first recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
@@ -954,20 +965,28 @@ class _Run:
         return levels
 
     def _panic(self, tok: Tok, report: bool, below: int | None = None) -> int:
-        """Replace the damaged statement by an ``ERROR`` token and resume at a synchronisation point."""
+        """Replace the damaged statement by an ``ERROR`` token and resume at a synchronisation point.
+
+        Inside a body the damage stays in the body: the error statement never takes the list
+        that holds it (it ends at the body's ``}`` at the latest), and a statement of the body
+        is only looked for where a line starts at the indentation of the body's statements or
+        left of it; deeper lines continue the damaged statement (its attributes, inputs, subgraphs).
+        """
         states, values, tokens = self.states, self.values, self.tokens
         i = self.i
         levels = self._levels(states, below)
-        diag = None
-        if report:
-            diag = Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source)
-            self._report(diag)
         if not levels:
             # Nothing can stand for the damage here (never the case for this grammar): drop the token.
             if tok.type == "$END":  # pragma: no cover
                 raise AssertionError("the grammar takes an ERROR statement at every entry point")
+            if report:
+                self._report(Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source))
             self.i += 1
             return 0
+        message = self._message(tok) if report else ""
+        body, indent, brace = self._body_level(levels) if below is None else (0, 0, 0)
+        if body:
+            levels = levels[: levels.index(body) + 1]
         j = i
         chosen = -1
         while chosen < 0:
@@ -979,19 +998,17 @@ class _Run:
                 self._relex(j, Tok("STRING", self.text[t.start : eol] + '"', t.start, eol), resume=False)
                 self.quiet.update((j, j + 1))
                 t = tokens[j]
-            group_end = self._group_end(j) if t.type in _OPENERS else None
-            if group_end is not None:
-                j = group_end + 1  # a bracketed group inside the damage is damage as a whole
-                continue
             if t.type == "$END":
                 chosen = levels[0]
-                if diag is not None and self.end_diag is None:
-                    self.end_diag = diag  # brackets closed at the end belong to this one mistake
                 break
-            if t.type in _CLOSERS or t.type == "COMMA" or self._line_start(j):
+            line_start = self._line_start(j)
+            if t.type in _CLOSERS or t.type == "COMMA" or line_start:
+                deeper = line_start and self._column(t.start) > indent and not (t.type == "RBRACE" and self._closes(j, brace))
                 for h in levels:
                     if j == i and _start(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
+                    if h == body and deeper:
+                        continue  # a line that continues the damaged statement
                     probe = Tok("ERROR", "", t.start, t.start)
                     # A longer look than a repair's: a statement boundary must really be one.
                     if self._passes(states[:h], [probe, *tokens[j : self._window(j, 6)]]):
@@ -999,7 +1016,17 @@ class _Run:
                         break
                 if chosen >= 0:
                     break
-            j += 1
+            # Tested after the token itself: a group that starts a line (a label `[name]`) may start a statement.
+            group_end = self._group_end(j) if t.type in _OPENERS else None
+            j = group_end + 1 if group_end is not None else j + 1  # a bracketed group inside the damage is damage as a whole
+        if report:
+            # An error at the first token of a statement that parses is the previous statement's:
+            # it is reported where that one ends, not on the statement that is spared.
+            at = tokens[i - 1].end if j == i and i and self._line_start(i) and tok.type != "$END" else None
+            diag = Diagnostic.at(SYNTAX, Severity.ERROR, message, _tok_span(tok) if at is None else Span(at, at), self.source)
+            self._report(diag)
+            if tokens[j].type == "$END" and self.end_diag is None:
+                self.end_diag = diag  # brackets closed at the end belong to this one mistake
         popped = values[chosen - 1 :]
         start = _start(popped)
         if start is None:
@@ -1012,10 +1039,46 @@ class _Run:
         self.pending.append(_ErrorTok(node))
         return chosen
 
+    def _body_level(self, levels: list[int]) -> tuple[int, int, int]:
+        """The stack height of the innermost statement list among ``levels`` (0 if none), the
+        indentation of its statements and the offset of its ``{``.
+
+        The indentation is that of the last intact statement before the damage; when there is
+        none, the damage may be the indentation itself, so every line may start a statement.
+        """
+        states, values, body_states = self.states, self.values, self.p.body_states
+        for h in levels:
+            if states[h - 1] in body_states:
+                brace = next((v.start for v in reversed(values[: h - 1]) if isinstance(v, Tok) and v.type == "LBRACE"), -1)
+                before = values[h - 2] if h >= 2 else None
+                if isinstance(before, lark.Tree):  # the statements already read: node*
+                    for node in reversed(before.children):
+                        if isinstance(node, A.Node):
+                            return h, self._indent(node.span.start), brace
+                return h, sys.maxsize, brace
+        return 0, 0, 0
+
+    def _closes(self, j: int, brace: int) -> bool:
+        """Whether the '}' at token ``j`` closes the body opened at offset ``brace`` (or one outside it)."""
+        if self.groups is None:
+            self.groups = self._match_brackets()
+        opener = self.groups.get(j)
+        return opener is None or self.tokens[opener].start <= brace
+
+    def _column(self, offset: int) -> int:
+        return offset - (self.text.rfind("\n", 0, offset) + 1)
+
+    def _indent(self, offset: int) -> int:
+        """The column of the first character that is not a blank on the line of ``offset``."""
+        line = self.text.rfind("\n", 0, offset) + 1
+        head = self.text[line:offset]
+        return len(head) - len(head.lstrip())
+
     def _group_end(self, j: int) -> int | None:
         """The index of the bracket closing the one at ``j``, when skipping the group is safe: a
         ``(...)`` or ``[...]`` on one line, or a ``{ ... }`` block whose braces are each first on
-        their line, in the same column (a stray block left by a cut line); None otherwise.
+        their line, in the same column, the ``{`` alone on its line (a stray block left by a cut
+        line); None otherwise.
 
         No statement starts inside such a group, so no synchronisation point is looked for
         there. A stray ``{`` or ``(`` typed mid-line has no such partner: it may steal the
@@ -1029,13 +1092,12 @@ class _Run:
         text, tokens = self.text, self.tokens
         if tokens[j].type in ("LPAR", "LSQB"):
             return end if "\n" not in text[tokens[j].end : tokens[end].start] else None
-        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(end):
-            return None
-        column = tokens[j].start - (text.rfind("\n", 0, tokens[j].start) + 1)
-        return end if tokens[end].start - (text.rfind("\n", 0, tokens[end].start) + 1) == column else None
+        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(j + 1) or not self._line_start(end):
+            return None  # a '{' followed on its line by a statement was typed there: it is no block
+        return end if self._column(tokens[end].start) == self._column(tokens[j].start) else None
 
     def _match_brackets(self) -> dict[int, int]:
-        """Index of each opening bracket → index of the bracket that closes it (one linear pass)."""
+        """Index of each opening bracket → index of the bracket that closes it, and back (one linear pass)."""
         stacks: dict[str, list[int]] = {closer: [] for closer in _CLOSERS}
         found: dict[int, int] = {}
         for k, tok in enumerate(self.tokens):
@@ -1043,7 +1105,9 @@ class _Run:
             if closer is not None:
                 stacks[closer].append(k)
             elif tok.type in stacks and stacks[tok.type]:
-                found[stacks[tok.type].pop()] = k
+                opener = stacks[tok.type].pop()
+                found[opener] = k
+                found[k] = opener
         return found
 
     def _defines(self, start: int, stop: int) -> tuple[list[A.Ident], bool]:
@@ -1061,6 +1125,8 @@ class _Run:
             if t.type == "IDENT":
                 names.append(A.Ident(_tspan(t), t.value))
             elif t.type == "STRING":
+                if len(t.value) != t.end - t.start:
+                    break  # a string recovery closed at its line's end: where the name ends is unknown
                 raw, _ = unescape_string(t.value)
                 names.append(A.Ident(_tspan(t), raw.decode("utf-8", "surrogateescape"), True))
             elif t.type != "COMMA":
@@ -1166,15 +1232,14 @@ class _Run:
         text = self.text
         eol = text.find("\n", tok.start)
         fixed = Tok("STRING", text[tok.start : eol] + '"', tok.start, eol)
-        ahead = list(itertools.islice(tokenize(text, None, None, eol), TRIAL))
-        if len(ahead) < TRIAL:
+        ahead = list(itertools.islice(tokenize(text, None, None, eol), LOOK_LINES * TRIAL))
+        if len(ahead) < LOOK_LINES * TRIAL:
             ahead.append(Tok("$END", "", len(text), len(text)))
-        if not self._passes(states, [fixed, *ahead]):
-            # Still worth it if the next line can follow as a statement of its own.
+        if not self._passes(states, [fixed, *ahead[:TRIAL]]):
+            # Still worth it if the next line, or a later one the string held, can follow as a
+            # statement of its own (the lines between continue the damaged statement).
             after = self._after(states, fixed)
-            if after is None or not any(
-                self._passes(after[:h], [Tok("ERROR", "", eol, eol), *ahead]) for h in self._levels(after)
-            ):
+            if after is None or not self._statement_follows(after, ahead, eol, tok.end):
                 return False
             self.quiet.add(k + 1)
         self.states[:] = states
@@ -1182,6 +1247,24 @@ class _Run:
         del self.diags[ndiags:]
         self._relex(k, fixed)
         return True
+
+    def _statement_follows(self, stack: list[Any], ahead: list[Tok], eol: int, stop: int) -> bool:
+        """Whether, after an error statement on ``stack``, a statement can start on the line after
+        ``eol`` or on a later line that starts before offset ``stop`` (``ahead``: the tokens from ``eol``)."""
+        levels = self._levels(stack)
+        text = self.text
+        last = eol
+        lines = 0
+        for n, t in enumerate(ahead):
+            if "\n" in text[last : t.start]:
+                if lines == LOOK_LINES or (lines and t.start >= stop):
+                    return False
+                lines += 1
+                window = [Tok("ERROR", "", t.start, t.start), *ahead[n : n + TRIAL]]
+                if any(self._passes(stack[:h], window) for h in levels):
+                    return True
+            last = t.end
+        return False
 
 
 class _ErrorTok(Tok):
