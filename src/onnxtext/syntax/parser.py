@@ -869,8 +869,10 @@ class _Run:
         at = tokens[i - 1].end if i else tok.start
         # (how, terminal, stack, virtual tokens, index of the first real token after them)
         options: list[tuple[str, str, list[Any], list[Tok], int]] = []
+        # Never close a bracket whose own closer comes later: that one would be left stray.
+        kept = self._closed_later(tok)
         for t in _INSERTABLE:
-            if can_shift(states, t):
+            if t != kept and can_shift(states, t):
                 options.append(("insert", t, states, [Tok(t, _TEXT[t], at, at)], i))
         top = self.values[-1] if self.values else None
         if isinstance(top, Tok) and top.type == "COLON" and len(states) > 1 and can_shift(states[:-1], "EQUAL"):
@@ -920,6 +922,22 @@ class _Run:
             self.i += 1
             self.pending.append(Tok(t, _TEXT[t], tok.start, tok.end))
         return True
+
+    def _closed_later(self, tok: Tok) -> str | None:
+        """The closer of the innermost open bracket when that bracket is closed further on, on a
+        line of its own at the indentation of ``tok``'s line or deeper (as in a body whose last
+        statements are still to come); None otherwise."""
+        opener = self._unclosed()
+        if opener is None:
+            return None
+        if self.groups is None:
+            self.groups = self._match_brackets()
+        tokens = self.tokens
+        k = bisect.bisect_left(tokens, opener.start, key=lambda t: t.start)
+        partner = self.groups.get(k) if k < len(tokens) and tokens[k] is opener else None
+        if partner is None or partner < self.i or not self._line_start(partner):
+            return None
+        return _OPENERS[opener.type] if self._column(tokens[partner].start) >= self._indent(tok.start) else None
 
     def _message(self, tok: Tok) -> str:
         return describe_syntax_error(self.p.expected(self.states), tok)
@@ -987,6 +1005,8 @@ class _Run:
         body, indent, brace = self._body_level(levels) if below is None else (0, 0, 0)
         if body:
             levels = levels[: levels.index(body) + 1]
+        # A group closed on an earlier line is not opened again: the damage is after it.
+        levels = [h for h in levels if h == body or not self._reopens(values[h - 1 :], tok.start)] or levels
         j = i
         chosen = -1
         while chosen < 0:
@@ -1057,6 +1077,20 @@ class _Run:
                             return h, self._indent(node.span.start), brace
                 return h, sys.maxsize, brace
         return 0, 0, 0
+
+    def _reopens(self, popped: list[Any], at: int) -> bool:
+        """Whether ``popped`` (values an error statement would take) holds a bracket closing one
+        opened before them, on a line before offset ``at``."""
+        balance = 0
+        for v in popped:
+            if isinstance(v, Tok):
+                if v.type in _OPENERS:
+                    balance += 1
+                elif v.type in _CLOSERS:
+                    balance -= 1
+                    if balance < 0 and "\n" in self.text[v.end : at]:
+                        return True
+        return False
 
     def _closes(self, j: int, brace: int) -> bool:
         """Whether the '}' at token ``j`` closes the body opened at offset ``brace`` (or one outside it)."""
@@ -1169,8 +1203,11 @@ class _Run:
         """Whether an error at token ``i`` follows from an unclosed string already reported."""
         if i in self.quiet:
             return True
-        prev = self.tokens[i - 1] if i else None
-        return prev is not None and prev.type == "STRING" and prev.end in self.closed
+        tokens, closed = self.tokens, self.closed
+        if tokens[i].type == "STRING" and tokens[i].end in closed:
+            return True  # the string itself, closed by the lexer where it was not
+        prev = tokens[i - 1] if i else None
+        return prev is not None and prev.type == "STRING" and prev.end in closed
 
     def _reread_here(self, tok: Tok) -> bool:
         """The error token is a string spanning a line break: read it as unclosed at its line's end."""
