@@ -297,14 +297,35 @@ def test_a_name_cut_by_a_quote_hides_what_the_statement_defines() -> None:
     assert [x.code for x in onnxtext.check(text)] == ["P003"]
 
 
-def test_a_bracket_typed_at_a_line_start_is_reported_where_the_statement_before_ends() -> None:
-    # `< b = Neg(a)` continues `a = Relu(x)` as its attribute list; the error shows only at `y`,
-    # which starts a statement that parses: it is reported at the end of line 4, not on `y`.
-    text = BODY.format("  a = Relu(x)\n  < b = Neg(a)\n  y = Neg(a)\n")
+def test_an_error_at_the_start_of_a_statement_is_reported_where_the_statement_before_ends() -> None:
+    # The stray `b` starts a statement that never gets its '='; the error shows only at `y`,
+    # which starts a statement that parses: it is reported at the end of line 3, not on `y`.
+    text = BODY.format("  a = Relu(x) b\n  y = Neg(a)\n")
     d = only(text)
-    assert where(d) == ("P001", 4, 15)
-    assert d.message == "expected '=>', found name 'y'"
+    assert where(d) == ("P001", 3, 16)
+    assert d.message == "expected ',' or '=', found name 'y'"
     assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg"]
+
+
+@pytest.mark.parametrize(
+    "lines, line, column",
+    [
+        # `< b = Neg(a)` would continue `a = Relu(x)` as its attribute list
+        ("  a = Relu(x)\n  < b = Neg(a)\n  y = Neg(b)\n", 4, 3),
+        # a '<' alone on a line, before a comment and the next statement
+        ("  a = Relu(x)\n\n<  # then b\n  b = Neg(a)\n  y = Neg(b)\n", 5, 1),
+        # a '[' (a label) alone on a line above the first statement of the body
+        ("  [ # first\n  a = Relu(x)\n  b = Neg(a)\n  y = Neg(b)\n", 3, 3),
+    ],
+)
+def test_a_bracket_typed_at_the_start_or_end_of_a_line_is_dropped(lines: str, line: int, column: int) -> None:
+    text = BODY.format(lines)
+    d = only(text)
+    assert where(d) == ("P001", line, column)
+    assert d.message.startswith("unexpected '")
+    assert d.message.endswith("': the group it opens runs over the statement after it")
+    assert node_ops(text) == ["Relu", "Neg", "Neg"]
+    assert parse_document(fixed(text, d)).ok
 
 
 def test_a_brace_typed_before_a_statement_is_no_block() -> None:

@@ -856,7 +856,7 @@ class _Run:
         if tok.type == "STRING" and "\n" in tok.value and self._reread_here(tok):
             return
         report = not self._quiet(self.i)
-        if report and self._repair(tok):
+        if report and (self._stray_opener() or self._repair(tok)):
             return
         self._panic(tok, report=report)
 
@@ -960,14 +960,21 @@ class _Run:
 
     def _unclosed(self) -> Tok | None:
         """The innermost bracket opened on the stack and not closed yet."""
+        m = self._unclosed_at()
+        return None if m is None else self.values[m]
+
+    def _unclosed_at(self) -> int | None:
+        """Where on the value stack the innermost bracket not closed yet is."""
         depth = 0
-        for v in reversed(self.values):
+        values = self.values
+        for m in range(len(values) - 1, -1, -1):
+            v = values[m]
             if isinstance(v, Tok):
                 if v.type in _CLOSERS:
                     depth += 1
                 elif v.type in _OPENERS:
                     if not depth:
-                        return v
+                        return m
                     depth -= 1
         return None
 
@@ -1235,6 +1242,37 @@ class _Run:
         fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
         message = "string literal is not closed: expected '\"' before the end of the line"
         self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
+
+    def _stray_opener(self) -> bool:
+        """Drop the innermost open bracket if it starts or ends its line (so its group runs over a
+        line break or continues a statement of an earlier line) and the parse then goes through
+        the error point: a bracket typed where nothing closes it, whose group would take the
+        statement after it."""
+        m = self._unclosed_at()
+        if m is None:
+            return False
+        opener: Tok = self.values[m]
+        tokens, i = self.tokens, self.i
+        k = bisect.bisect_left(tokens, opener.start, key=lambda t: t.start)
+        if k >= len(tokens) or tokens[k] is not opener or i - k > 4 * TRIAL:
+            return False  # a virtual bracket, or too far back to be the cause
+        if not (self._line_start(k) or self._line_start(k + 1)):
+            return False  # a bracket inside a line: the repairs at the error point see it
+        states = self.states[: m + 1]
+        if self.states[m + 1] in self.p.body_states or not self._passes(states, tokens[k + 1 : self._window(i)]):
+            return False  # a body's '{' is not typed by mistake, or the parse still fails without it
+        del self.states[m + 1 :]
+        del self.values[m:]
+        kept = [d for d in self.diags if d.offset < opener.start]
+        self.reported -= len(self.diags) - len(kept)
+        self.diags[:] = kept
+        self.snapshot = self.brace = None  # taken on the path just dropped
+        self.i = k + 1
+        span = Span(opener.start, opener.end)
+        fix = Fix(f"delete the '{opener.value}'", (Edit(span, ""),))
+        message = f"unexpected '{opener.value}': the group it opens runs over the statement after it"
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix))
+        return True
 
     def _stray_brace(self) -> bool:
         """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
