@@ -928,16 +928,23 @@ class _Run:
         line of its own at the indentation of ``tok``'s line or deeper (as in a body whose last
         statements are still to come); None otherwise."""
         opener = self._unclosed()
-        if opener is None:
+        k = self._index(opener) if opener is not None else None
+        partner = self._pairs().get(k) if k is not None else None
+        if opener is None or partner is None or partner < self.i or not self._line_start(partner):
             return None
+        return _OPENERS[opener.type] if self._column(self.tokens[partner].start) >= self._indent(tok.start) else None
+
+    def _index(self, tok: Tok) -> int | None:
+        """Where ``tok`` is in the token list (None for a virtual token)."""
+        tokens = self.tokens
+        k = bisect.bisect_left(tokens, tok.start, key=lambda t: t.start)
+        return k if k < len(tokens) and tokens[k] is tok else None
+
+    def _pairs(self) -> dict[int, int]:
+        """The bracket pairs of the token list (``groups``), matched on first use."""
         if self.groups is None:
             self.groups = self._match_brackets()
-        tokens = self.tokens
-        k = bisect.bisect_left(tokens, opener.start, key=lambda t: t.start)
-        partner = self.groups.get(k) if k < len(tokens) and tokens[k] is opener else None
-        if partner is None or partner < self.i or not self._line_start(partner):
-            return None
-        return _OPENERS[opener.type] if self._column(tokens[partner].start) >= self._indent(tok.start) else None
+        return self.groups
 
     def _message(self, tok: Tok) -> str:
         return describe_syntax_error(self.p.expected(self.states), tok)
@@ -1030,7 +1037,7 @@ class _Run:
                 break
             line_start = self._line_start(j)
             if t.type in _CLOSERS or t.type == "COMMA" or line_start:
-                deeper = line_start and self._column(t.start) > indent and not (t.type == "RBRACE" and self._closes(j, brace))
+                deeper = body > 0 and line_start and self._column(t.start) > indent and not (t.type == "RBRACE" and self._closes(j, brace))
                 for h in levels:
                     if j == i and _start(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
@@ -1101,9 +1108,7 @@ class _Run:
 
     def _closes(self, j: int, brace: int) -> bool:
         """Whether the '}' at token ``j`` closes the body opened at offset ``brace`` (or one outside it)."""
-        if self.groups is None:
-            self.groups = self._match_brackets()
-        opener = self.groups.get(j)
+        opener = self._pairs().get(j)
         return opener is None or self.tokens[opener].start <= brace
 
     def _column(self, offset: int) -> int:
@@ -1125,9 +1130,7 @@ class _Run:
         there. A stray ``{`` or ``(`` typed mid-line has no such partner: it may steal the
         closer of the enclosing body, and skipping to that would swallow the statements after it.
         """
-        if self.groups is None:
-            self.groups = self._match_brackets()
-        end = self.groups.get(j)
+        end = self._pairs().get(j)
         if end is None:
             return None
         text, tokens = self.text, self.tokens
@@ -1253,8 +1256,8 @@ class _Run:
             return False
         opener: Tok = self.values[m]
         tokens, i = self.tokens, self.i
-        k = bisect.bisect_left(tokens, opener.start, key=lambda t: t.start)
-        if k >= len(tokens) or tokens[k] is not opener or i - k > 4 * TRIAL:
+        k = self._index(opener)
+        if k is None or i - k > 4 * TRIAL:
             return False  # a virtual bracket, or too far back to be the cause
         if not (self._line_start(k) or self._line_start(k + 1)):
             return False  # a bracket inside a line: the repairs at the error point see it
