@@ -372,3 +372,24 @@ def test_a_bracket_typed_in_a_subgraph_body_does_not_close_it() -> None:
     assert ops(tree) == ["If"]
     then = tree.graph.nodes[0].attributes[0].value.graph
     assert [n.op_type.value if isinstance(n, A.Node) else "<node>" for n in then.nodes] == ["Neg", "<node>", "Neg"]
+
+
+@pytest.mark.parametrize(
+    "statement, line, column, message",
+    [
+        ("  b = Foo <", 4, 12, "expected '>' to close the '<' at line 4, found name 'y'"),
+        ("  b = Foo (a,", 4, 14, "expected ')' to close the '(' at line 4, found name 'y'"),
+        ("  b = Foo <s = 1,", 4, 18, "expected '>' to close the '<' at line 4, found name 'y'"),
+        ("  b =\n", 4, 6, "expected a name or '.' before the end of the line, found the statement at line 6"),
+    ],
+)
+def test_a_statement_left_unfinished_ends_where_the_next_one_starts(statement: str, line: int, column: int, message: str) -> None:
+    # As while typing: the unfinished statement would take the next line's statement (as an
+    # attribute, an input, its operator); that line starts at the statements' indentation and
+    # parses as a statement, so the damaged one ends before it.
+    text = BODY.format(f"  a = Relu(x)\n{statement}\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", line, column)
+    assert d.message == message
+    assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg"]
+    assert node_ops(text) == ["Relu", "Neg"]

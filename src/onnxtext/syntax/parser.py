@@ -856,7 +856,7 @@ class _Run:
         if tok.type == "STRING" and "\n" in tok.value and self._reread_here(tok):
             return
         report = not self._quiet(self.i)
-        if report and (self._stray_opener() or self._repair(tok)):
+        if report and (self._stray_opener() or self._close_before_statement() or self._repair(tok)):
             return
         self._panic(tok, report=report)
 
@@ -972,18 +972,7 @@ class _Run:
 
     def _unclosed_at(self) -> int | None:
         """Where on the value stack the innermost bracket not closed yet is."""
-        depth = 0
-        values = self.values
-        for m in range(len(values) - 1, -1, -1):
-            v = values[m]
-            if isinstance(v, Tok):
-                if v.type in _CLOSERS:
-                    depth += 1
-                elif v.type in _OPENERS:
-                    if not depth:
-                        return m
-                    depth -= 1
-        return None
+        return _innermost_open(self.values)
 
     def _levels(self, states: list[Any], below: int | None = None) -> list[int]:
         """Stack heights (innermost first, under ``below``) where an ``ERROR`` statement can stand."""
@@ -1266,16 +1255,76 @@ class _Run:
             return False  # a body's '{' is not typed by mistake, or the parse still fails without it
         del self.states[m + 1 :]
         del self.values[m:]
-        kept = [d for d in self.diags if d.offset < opener.start]
-        self.reported -= len(self.diags) - len(kept)
-        self.diags[:] = kept
-        self.snapshot = self.brace = None  # taken on the path just dropped
-        self.i = k + 1
+        self._rewind(k + 1, opener.start)
         span = Span(opener.start, opener.end)
         fix = Fix(f"delete the '{opener.value}'", (Edit(span, ""),))
         message = f"unexpected '{opener.value}': the group it opens runs over the statement after it"
         self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix))
         return True
+
+    def _close_before_statement(self) -> bool:
+        """End the damaged statement before a line it ran over when that line starts at the
+        indentation of the body's statements (or left of it) and can start a statement: an
+        unclosed bracket or an unfinished statement must not take the statements after it."""
+        levels = self._levels(self.states)
+        body, indent, _ = self._body_level(levels)
+        start = _start(self.values[body - 1 :]) if body else None
+        if start is None:
+            return False  # not in a body, or the error is at the statement's first token
+        if indent == sys.maxsize:
+            # The first statement of the body: the indentation of its own first line (a slip
+            # that moves it left only makes the cut rarer).
+            indent = self._indent(start)
+        tokens, i = self.tokens, self.i
+        first = bisect.bisect_left(tokens, start, key=lambda t: t.start)
+        stack = self.states[:body]
+        at = next(
+            (
+                j
+                for j in range(max(first + 1, i - 4 * TRIAL), i)  # before the error token: the statement took the start of another
+                if self._line_start(j)
+                and self._column(tokens[j].start) <= indent
+                and self._passes(stack, [Tok("ERROR", "", tokens[j].start, tokens[j].start), *tokens[j : self._window(j, 6)]])
+            ),
+            None,
+        )
+        if at is None:
+            return False
+        end = tokens[at - 1].end
+        message, related = self._unfinished(stack, first, at)
+        node = A.ErrorNode(Span(start, end), "node", *self._defines(start, at))
+        del self.states[body:]
+        del self.values[body - 1 :]
+        self._rewind(at, tokens[at].start)
+        self.pending.append(_ErrorTok(node))
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, Span(end, end), self.source, related=related))
+        return True
+
+    def _unfinished(self, stack: list[Any], first: int, at: int) -> tuple[str, tuple[Related, ...]]:
+        """What the statement of tokens ``first`` to ``at`` (read from ``stack``) lacks at its end:
+        the closer of its innermost open bracket, or what its parser state expects."""
+        tokens = self.tokens
+        k = _innermost_open(tokens[first:at])
+        if k is not None:
+            t = tokens[first + k]
+            line = self.source.range(Span(t.start, t.end)).start.line
+            message = f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, found {_found(tokens[at])}"
+            return message, (Related(f"'{t.value}' opened here", Span(t.start, t.end)),)
+        state: list[Any] | None = stack
+        for k in range(first, at):
+            state = self._after(state, tokens[k]) if state is not None else None
+        wanted = _wanted(self.p.expected(state)) if state is not None else "the rest of the statement"
+        line = self.source.range(Span(tokens[at].start, tokens[at].end)).start.line
+        return f"expected {wanted} before the end of the line, found the statement at line {line}", ()
+
+    def _rewind(self, k: int, offset: int) -> None:
+        """Go back to token ``k`` (the stack is already cut back): what was reported from ``offset``
+        on is read again, and the snapshots were taken on the path left."""
+        kept = [d for d in self.diags if d.offset < offset]
+        self.reported -= len(self.diags) - len(kept)
+        self.diags[:] = kept
+        self.snapshot = self.brace = None
+        self.i = k
 
     def _stray_brace(self) -> bool:
         """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
@@ -1343,6 +1392,22 @@ class _Run:
                     return True
             last = t.end
         return False
+
+
+def _innermost_open(items: Sequence[Any]) -> int | None:
+    """The index of the last bracket among ``items`` (tokens and built values) that none of the
+    items after it closes."""
+    depth = 0
+    for m in range(len(items) - 1, -1, -1):
+        v = items[m]
+        if isinstance(v, Tok):
+            if v.type in _CLOSERS:
+                depth += 1
+            elif v.type in _OPENERS:
+                if not depth:
+                    return m
+                depth -= 1
+    return None
 
 
 class _ErrorTok(Tok):
@@ -1429,6 +1494,11 @@ def _found(tok: Tok) -> str:
 
 def describe_syntax_error(expected: Sequence[str], tok: Tok) -> str:
     """A human sentence: what was expected at a token and what was found."""
+    return f"expected {_wanted(expected)}, found {_found(tok)}"
+
+
+def _wanted(expected: Sequence[str]) -> str:
+    """The terminals a parser state accepts, in words: "a name, ')' or ','"."""
     if "NUMLIST" in expected and "LBRACE" in expected:
         expected = [e for e in expected if e != "NUMLIST"]
     keys = sorted(expected, key=lambda t: (_ORDER.index(t) if t in _ORDER else len(_ORDER), t))
@@ -1441,7 +1511,7 @@ def describe_syntax_error(expected: Sequence[str], tok: Tok) -> str:
         wanted = ", ".join(names[:-1]) + " or " + names[-1]
     else:
         wanted = ", ".join(names[:5]) + " or another token"
-    return f"expected {wanted}, found {_found(tok)}"
+    return wanted
 
 
 _MODEL_HEADER = re.compile(r"<\s*ir_version\s*:")
