@@ -254,3 +254,142 @@ def test_a_deleted_quote_inside_a_damaged_statement_does_not_swallow_the_next_li
     doc = parse_document(text)
     assert [n.op_type for n in doc.proto.graph.node][-1] == "RegexFullMatch"
     assert [d.code for d in doc.diagnostics] == ["P001", "P003"]
+
+
+# ---------------------------------------------------------------- damage stays in its statement
+# One hand case per spill-over the recovery corpus (tests/test_recovery_corpus.py) found: the
+# statements around the damaged one keep their protobuf, and the one diagnostic is located in
+# the damaged statement (or where it ends), never on a statement that is spared.
+
+BODY = HEAD + "main (float[2] x) => (float[2] y) {{\n{}}}\n"
+
+
+def node_ops(text: str) -> list[str]:
+    return [n.op_type for n in parse_document(text).proto.graph.node]
+
+
+def test_an_unclosed_quote_after_a_label_spares_the_next_labelled_statement() -> None:
+    # The quote pairs with the first quote of the next line; read to its line's end, the
+    # next line's label `[second]` is where a statement starts, not a group inside the damage.
+    text = BODY.format('  [first]" a = Relu(x)\n  [second] y = Foo <s = "b"> (x)\n')
+    d = only(text)
+    assert where(d) == ("P003", 3, 10)
+    assert ops(parse_document(text).tree) == ["<node>", "Foo"]
+    (node,) = parse_document(text).proto.graph.node
+    assert node.name == "second" and node.attribute[0].s == b"b"
+
+
+def test_a_quote_typed_at_a_line_start_spares_the_statements_its_string_held() -> None:
+    # The string runs to the quote of `s = "t"`, four lines on: read as unclosed at its line's
+    # end, the lines it held up to `c = ...` continue the damaged statement, `c` starts one.
+    text = BODY.format('  a = Relu(x)\n"  b = Foo (\n    a\n  )\n  c = Neg(a)\n  y = Bar <s = "t"> (c)\n')
+    d = only(text)
+    assert where(d) == ("P003", 4, 1)
+    assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg", "Bar"]
+
+
+def test_a_name_cut_by_a_quote_hides_what_the_statement_defines() -> None:
+    text = BODY.format('  a = Relu(x)\n  b"b = Neg(a)\n  y = Neg(bb)\n')
+    d = only(text)
+    assert where(d) == ("P003", 4, 4)
+    assert node_ops(text) == ["Relu", "Neg"]
+    # `bb` may be what the damaged statement defines: no "not defined" on the spared statement
+    assert [x.code for x in onnxtext.check(text)] == ["P003"]
+
+
+def test_an_error_at_the_start_of_a_statement_is_reported_where_the_statement_before_ends() -> None:
+    # The stray `b` starts a statement that never gets its '='; the error shows only at `y`,
+    # which starts a statement that parses: it is reported at the end of line 3, not on `y`.
+    text = BODY.format("  a = Relu(x) b\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", 3, 16)
+    assert d.message == "expected ',' or '=', found name 'y'"
+    assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg"]
+
+
+@pytest.mark.parametrize(
+    "lines, line, column",
+    [
+        # `< b = Neg(a)` would continue `a = Relu(x)` as its attribute list
+        ("  a = Relu(x)\n  < b = Neg(a)\n  y = Neg(b)\n", 4, 3),
+        # a '<' alone on a line, before a comment and the next statement
+        ("  a = Relu(x)\n\n<  # then b\n  b = Neg(a)\n  y = Neg(b)\n", 5, 1),
+        # a '[' (a label) alone on a line above the first statement of the body
+        ("  [ # first\n  a = Relu(x)\n  b = Neg(a)\n  y = Neg(b)\n", 3, 3),
+    ],
+)
+def test_a_bracket_typed_at_the_start_or_end_of_a_line_is_dropped(lines: str, line: int, column: int) -> None:
+    text = BODY.format(lines)
+    d = only(text)
+    assert where(d) == ("P001", line, column)
+    assert d.message.startswith("unexpected '")
+    assert d.message.endswith("': the group it opens runs over the statement after it")
+    assert node_ops(text) == ["Relu", "Neg", "Neg"]
+    assert parse_document(fixed(text, d)).ok
+
+
+def test_a_brace_typed_before_a_statement_is_no_block() -> None:
+    # The '{' pairs with the body's '}' (same column): it is no stray block to skip as a whole.
+    text = BODY.format("  a = Relu(x)\n{  b = Neg(a)\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", 4, 1)
+    assert "found '{'" in d.message
+    assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg"]
+
+
+def test_deeper_lines_continue_the_damaged_statement() -> None:
+    # A cut line left the attribute lines of a statement, with a subgraph body: the body's
+    # lines are deeper than the statements, so they are not read as statements of the graph
+    # (its '}' would have closed the graph's body), and `y` is spared.
+    text = BODY.format("  a = Relu(x)\n    body = g (float[2] u) => (float[2] v) {\n      v = Neg(u)\n    }\n  >\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", 4, 20)
+    tree = parse_document(text).tree
+    assert ops(tree) == ["Relu", "<node>", "Neg"]
+    err = tree.graph.nodes[1]
+    assert text[err.span.start : err.span.end].endswith("}\n  >")
+
+
+def test_a_bracket_typed_on_a_later_line_does_not_open_a_closed_attribute_list_again() -> None:
+    text = BODY.format("  a = Foo <s = 1> (x)\n\n  ># note\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", 5, 3)
+    assert ops(parse_document(text).tree) == ["Foo", "<node>", "Neg"]
+    assert parse_document(text).proto.graph.node[0].attribute[0].i == 1
+
+
+def test_a_bracket_typed_in_a_subgraph_body_does_not_close_it() -> None:
+    # Inserting '}' before the '>' would close the then-branch here and leave its own '}'
+    # stray, which then closes the graph's body: the damage stays one statement of the branch.
+    text = (
+        HEAD + "main (float[2] x, bool c) => (float[2] y) {\n  y = If (c) <\n    then_branch = g () => (float[2] t) {\n"
+        "      t1 = Neg(x)\n  >   t2 = Neg(t1)\n      t = Neg(t2)\n    },\n"
+        "    else_branch = h () => (float[2] e) {\n      e = Neg(x)\n    }\n  >\n}\n"
+    )
+    d = only(text)
+    assert where(d) == ("P001", 6, 3)
+    tree = parse_document(text).tree
+    assert ops(tree) == ["If"]
+    then = tree.graph.nodes[0].attributes[0].value.graph
+    assert [n.op_type.value if isinstance(n, A.Node) else "<node>" for n in then.nodes] == ["Neg", "<node>", "Neg"]
+
+
+@pytest.mark.parametrize(
+    "statement, line, column, message",
+    [
+        ("  b = Foo <", 4, 12, "expected '>' to close the '<' at line 4, found name 'y'"),
+        ("  b = Foo (a,", 4, 14, "expected ')' to close the '(' at line 4, found name 'y'"),
+        ("  b = Foo <s = 1,", 4, 18, "expected '>' to close the '<' at line 4, found name 'y'"),
+        ("  b =\n", 4, 6, "expected a name or '.' before the end of the line, found the statement at line 6"),
+    ],
+)
+def test_a_statement_left_unfinished_ends_where_the_next_one_starts(statement: str, line: int, column: int, message: str) -> None:
+    # As while typing: the unfinished statement would take the next line's statement (as an
+    # attribute, an input, its operator); that line starts at the statements' indentation and
+    # parses as a statement, so the damaged one ends before it.
+    text = BODY.format(f"  a = Relu(x)\n{statement}\n  y = Neg(a)\n")
+    d = only(text)
+    assert where(d) == ("P001", line, column)
+    assert d.message == message
+    assert ops(parse_document(text).tree) == ["Relu", "<node>", "Neg"]
+    assert node_ops(text) == ["Relu", "Neg"]

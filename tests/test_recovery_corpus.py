@@ -45,7 +45,8 @@ def _texts() -> list[tuple[str, str]]:
         from tests.corpus.backend import all_model_paths, case_id
     except ImportError:  # pragma: no cover - onnx is a test oracle only
         return texts
-    paths = sorted(all_model_paths())  # the same sample whatever order the cache lists them in
+    # the same sample whatever order the cache lists them in and wherever the suite lies
+    paths = sorted(all_model_paths(), key=case_id)
     rng = random.Random(SEED)
     for path in sorted(rng.sample(paths, min(BACKEND_SAMPLE, len(paths)))):
         try:
@@ -132,12 +133,14 @@ def test_corpus_is_large_enough() -> None:
 
 
 # Edits whose neighbours are not fully spared, out of every 1,000. Measured: 3 of the 2,400
-# cases with the old one-line layout; 9 of 2,400 since the canonical layout (syntax/layout.py)
-# breaks long attribute lists and signatures over several lines, which gives the known causes
-# more room: an inserted '<', '"' or '{' that opens a list or string the following lines are
-# read into, a deleted '>' of a multi-line attribute list reported at the next statement.
-# The goal stays 2: lower this as the recovery of those cases improves; never raise it again.
-TOLERATED_PER_MILLE = 4
+# cases with the old one-line layout; 9 of 2,400 once the canonical layout (syntax/layout.py)
+# broke long attribute lists and signatures over several lines; 0 of 2,400 since recovery
+# keeps to the body and its indentation (parser._Run: _panic, _stray_opener and
+# _close_before_statement). With seeds 1 to 20 instead of SEED: 2 of 48,000, both a repair
+# that gives a valid statement of another meaning (a ')' closing an input list early, a ']'
+# read as ',' between two outputs) that the checker then follows. One per mille leaves room
+# for two such cases when the corpus changes; lower it, never raise it again.
+TOLERATED_PER_MILLE = 1
 
 
 def test_single_edits_cost_only_the_damaged_statement() -> None:

@@ -574,6 +574,8 @@ TRIAL = 8
 RANK = 32
 # How many enclosing lists a damaged statement may be recovered into.
 MAX_LEVELS = 8
+# How many lines a string read as unclosed may have held that continue the damaged statement.
+LOOK_LINES = 16
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
 _CLOSERS = frozenset(_OPENERS.values())
@@ -629,6 +631,15 @@ class _Parser:
                 else:
                     compiled[str(term)] = (len(arg.expansion), self.callbacks[arg], str(arg.origin.name))
             self.actions[state] = compiled
+        # States of a statement list (a body, or the node entry point): an ERROR shifted there
+        # stands for a damaged node statement. Recovery never pops past the innermost one.
+        self.body_states = frozenset(
+            state
+            for state, row in self.states.items()
+            if (action := row.get("ERROR")) is not None
+            and action[0] is Shift
+            and any(kind is not Shift and rule.alias == "error_node" for kind, rule in self.states[action[1]].values())
+        )
         self.lock = threading.Lock()
 
     def run(self, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
@@ -697,7 +708,7 @@ class _Run:
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
         self.groups: dict[int, int] | None = None
-        """Opening → closing bracket token indices, computed on the first recovery that needs them."""
+        """Bracket token index → index of its partner (opening ↔ closing), computed on the first recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
@@ -845,7 +856,7 @@ class _Run:
         if tok.type == "STRING" and "\n" in tok.value and self._reread_here(tok):
             return
         report = not self._quiet(self.i)
-        if report and self._repair(tok):
+        if report and (self._stray_opener() or self._close_before_statement() or self._repair(tok)):
             return
         self._panic(tok, report=report)
 
@@ -858,8 +869,10 @@ class _Run:
         at = tokens[i - 1].end if i else tok.start
         # (how, terminal, stack, virtual tokens, index of the first real token after them)
         options: list[tuple[str, str, list[Any], list[Tok], int]] = []
+        # Never close a bracket whose own closer comes later: that one would be left stray.
+        kept = self._closed_later(tok)
         for t in _INSERTABLE:
-            if can_shift(states, t):
+            if t != kept and can_shift(states, t):
                 options.append(("insert", t, states, [Tok(t, _TEXT[t], at, at)], i))
         top = self.values[-1] if self.values else None
         if isinstance(top, Tok) and top.type == "COLON" and len(states) > 1 and can_shift(states[:-1], "EQUAL"):
@@ -910,6 +923,29 @@ class _Run:
             self.pending.append(Tok(t, _TEXT[t], tok.start, tok.end))
         return True
 
+    def _closed_later(self, tok: Tok) -> str | None:
+        """The closer of the innermost open bracket when that bracket is closed further on, on a
+        line of its own at the indentation of ``tok``'s line or deeper (as in a body whose last
+        statements are still to come); None otherwise."""
+        opener = self._unclosed()
+        k = self._index(opener) if opener is not None else None
+        partner = self._pairs().get(k) if k is not None else None
+        if opener is None or partner is None or partner < self.i or not self._line_start(partner):
+            return None
+        return _OPENERS[opener.type] if self._column(self.tokens[partner].start) >= self._indent(tok.start) else None
+
+    def _index(self, tok: Tok) -> int | None:
+        """Where ``tok`` is in the token list (None for a virtual token)."""
+        tokens = self.tokens
+        k = bisect.bisect_left(tokens, tok.start, key=lambda t: t.start)
+        return k if k < len(tokens) and tokens[k] is tok else None
+
+    def _pairs(self) -> dict[int, int]:
+        """The bracket pairs of the token list (``groups``), matched on first use."""
+        if self.groups is None:
+            self.groups = self._match_brackets()
+        return self.groups
+
     def _message(self, tok: Tok) -> str:
         return describe_syntax_error(self.p.expected(self.states), tok)
 
@@ -931,16 +967,12 @@ class _Run:
 
     def _unclosed(self) -> Tok | None:
         """The innermost bracket opened on the stack and not closed yet."""
-        depth = 0
-        for v in reversed(self.values):
-            if isinstance(v, Tok):
-                if v.type in _CLOSERS:
-                    depth += 1
-                elif v.type in _OPENERS:
-                    if not depth:
-                        return v
-                    depth -= 1
-        return None
+        m = self._unclosed_at()
+        return None if m is None else self.values[m]
+
+    def _unclosed_at(self) -> int | None:
+        """Where on the value stack the innermost bracket not closed yet is."""
+        return _innermost_open(self.values)
 
     def _levels(self, states: list[Any], below: int | None = None) -> list[int]:
         """Stack heights (innermost first, under ``below``) where an ``ERROR`` statement can stand."""
@@ -954,20 +986,30 @@ class _Run:
         return levels
 
     def _panic(self, tok: Tok, report: bool, below: int | None = None) -> int:
-        """Replace the damaged statement by an ``ERROR`` token and resume at a synchronisation point."""
+        """Replace the damaged statement by an ``ERROR`` token and resume at a synchronisation point.
+
+        Inside a body the damage stays in the body: the error statement never takes the list
+        that holds it (it ends at the body's ``}`` at the latest), and a statement of the body
+        is only looked for where a line starts at the indentation of the body's statements or
+        left of it; deeper lines continue the damaged statement (its attributes, inputs, subgraphs).
+        """
         states, values, tokens = self.states, self.values, self.tokens
         i = self.i
         levels = self._levels(states, below)
-        diag = None
-        if report:
-            diag = Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source)
-            self._report(diag)
         if not levels:
             # Nothing can stand for the damage here (never the case for this grammar): drop the token.
             if tok.type == "$END":  # pragma: no cover
                 raise AssertionError("the grammar takes an ERROR statement at every entry point")
+            if report:
+                self._report(Diagnostic.at(SYNTAX, Severity.ERROR, self._message(tok), _tok_span(tok), self.source))
             self.i += 1
             return 0
+        message = self._message(tok) if report else ""
+        body, indent, brace = self._body_level(levels) if below is None else (0, 0, 0)
+        if body:
+            levels = levels[: levels.index(body) + 1]
+        # A group closed on an earlier line is not opened again: the damage is after it.
+        levels = [h for h in levels if h == body or not self._reopens(values[h - 1 :], tok.start)] or levels
         j = i
         chosen = -1
         while chosen < 0:
@@ -979,19 +1021,17 @@ class _Run:
                 self._relex(j, Tok("STRING", self.text[t.start : eol] + '"', t.start, eol), resume=False)
                 self.quiet.update((j, j + 1))
                 t = tokens[j]
-            group_end = self._group_end(j) if t.type in _OPENERS else None
-            if group_end is not None:
-                j = group_end + 1  # a bracketed group inside the damage is damage as a whole
-                continue
             if t.type == "$END":
                 chosen = levels[0]
-                if diag is not None and self.end_diag is None:
-                    self.end_diag = diag  # brackets closed at the end belong to this one mistake
                 break
-            if t.type in _CLOSERS or t.type == "COMMA" or self._line_start(j):
+            line_start = self._line_start(j)
+            if t.type in _CLOSERS or t.type == "COMMA" or line_start:
+                deeper = body > 0 and line_start and self._column(t.start) > indent and not (t.type == "RBRACE" and self._closes(j, brace))
                 for h in levels:
                     if j == i and _start(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
+                    if h == body and deeper:
+                        continue  # a line that continues the damaged statement
                     probe = Tok("ERROR", "", t.start, t.start)
                     # A longer look than a repair's: a statement boundary must really be one.
                     if self._passes(states[:h], [probe, *tokens[j : self._window(j, 6)]]):
@@ -999,7 +1039,17 @@ class _Run:
                         break
                 if chosen >= 0:
                     break
-            j += 1
+            # Tested after the token itself: a group that starts a line (a label `[name]`) may start a statement.
+            group_end = self._group_end(j) if t.type in _OPENERS else None
+            j = group_end + 1 if group_end is not None else j + 1  # a bracketed group inside the damage is damage as a whole
+        if report:
+            # An error at the first token of a statement that parses is the previous statement's:
+            # it is reported where that one ends, not on the statement that is spared.
+            at = tokens[i - 1].end if j == i and i and self._line_start(i) and tok.type != "$END" else None
+            diag = Diagnostic.at(SYNTAX, Severity.ERROR, message, _tok_span(tok) if at is None else Span(at, at), self.source)
+            self._report(diag)
+            if tokens[j].type == "$END" and self.end_diag is None:
+                self.end_diag = diag  # brackets closed at the end belong to this one mistake
         popped = values[chosen - 1 :]
         start = _start(popped)
         if start is None:
@@ -1012,30 +1062,75 @@ class _Run:
         self.pending.append(_ErrorTok(node))
         return chosen
 
+    def _body_level(self, levels: list[int]) -> tuple[int, int, int]:
+        """The stack height of the innermost statement list among ``levels`` (0 if none), the
+        indentation of its statements and the offset of its ``{``.
+
+        The indentation is that of the last intact statement before the damage; when there is
+        none, the damage may be the indentation itself, so every line may start a statement.
+        """
+        states, values, body_states = self.states, self.values, self.p.body_states
+        for h in levels:
+            if states[h - 1] in body_states:
+                brace = next((v.start for v in reversed(values[: h - 1]) if isinstance(v, Tok) and v.type == "LBRACE"), -1)
+                before = values[h - 2] if h >= 2 else None
+                if isinstance(before, lark.Tree):  # the statements already read: node*
+                    for node in reversed(before.children):
+                        if isinstance(node, A.Node):
+                            return h, self._indent(node.span.start), brace
+                return h, sys.maxsize, brace
+        return 0, 0, 0
+
+    def _reopens(self, popped: list[Any], at: int) -> bool:
+        """Whether ``popped`` (values an error statement would take) holds a bracket closing one
+        opened before them, on a line before offset ``at``."""
+        balance = 0
+        for v in popped:
+            if isinstance(v, Tok):
+                if v.type in _OPENERS:
+                    balance += 1
+                elif v.type in _CLOSERS:
+                    balance -= 1
+                    if balance < 0 and "\n" in self.text[v.end : at]:
+                        return True
+        return False
+
+    def _closes(self, j: int, brace: int) -> bool:
+        """Whether the '}' at token ``j`` closes the body opened at offset ``brace`` (or one outside it)."""
+        opener = self._pairs().get(j)
+        return opener is None or self.tokens[opener].start <= brace
+
+    def _column(self, offset: int) -> int:
+        return offset - (self.text.rfind("\n", 0, offset) + 1)
+
+    def _indent(self, offset: int) -> int:
+        """The column of the first character that is not a blank on the line of ``offset``."""
+        line = self.text.rfind("\n", 0, offset) + 1
+        head = self.text[line:offset]
+        return len(head) - len(head.lstrip())
+
     def _group_end(self, j: int) -> int | None:
         """The index of the bracket closing the one at ``j``, when skipping the group is safe: a
         ``(...)`` or ``[...]`` on one line, or a ``{ ... }`` block whose braces are each first on
-        their line, in the same column (a stray block left by a cut line); None otherwise.
+        their line, in the same column, the ``{`` alone on its line (a stray block left by a cut
+        line); None otherwise.
 
         No statement starts inside such a group, so no synchronisation point is looked for
         there. A stray ``{`` or ``(`` typed mid-line has no such partner: it may steal the
         closer of the enclosing body, and skipping to that would swallow the statements after it.
         """
-        if self.groups is None:
-            self.groups = self._match_brackets()
-        end = self.groups.get(j)
+        end = self._pairs().get(j)
         if end is None:
             return None
         text, tokens = self.text, self.tokens
         if tokens[j].type in ("LPAR", "LSQB"):
             return end if "\n" not in text[tokens[j].end : tokens[end].start] else None
-        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(end):
-            return None
-        column = tokens[j].start - (text.rfind("\n", 0, tokens[j].start) + 1)
-        return end if tokens[end].start - (text.rfind("\n", 0, tokens[end].start) + 1) == column else None
+        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(j + 1) or not self._line_start(end):
+            return None  # a '{' followed on its line by a statement was typed there: it is no block
+        return end if self._column(tokens[end].start) == self._column(tokens[j].start) else None
 
     def _match_brackets(self) -> dict[int, int]:
-        """Index of each opening bracket → index of the bracket that closes it (one linear pass)."""
+        """Index of each opening bracket → index of the bracket that closes it, and back (one linear pass)."""
         stacks: dict[str, list[int]] = {closer: [] for closer in _CLOSERS}
         found: dict[int, int] = {}
         for k, tok in enumerate(self.tokens):
@@ -1043,7 +1138,9 @@ class _Run:
             if closer is not None:
                 stacks[closer].append(k)
             elif tok.type in stacks and stacks[tok.type]:
-                found[stacks[tok.type].pop()] = k
+                opener = stacks[tok.type].pop()
+                found[opener] = k
+                found[k] = opener
         return found
 
     def _defines(self, start: int, stop: int) -> tuple[list[A.Ident], bool]:
@@ -1061,6 +1158,8 @@ class _Run:
             if t.type == "IDENT":
                 names.append(A.Ident(_tspan(t), t.value))
             elif t.type == "STRING":
+                if len(t.value) != t.end - t.start:
+                    break  # a string recovery closed at its line's end: where the name ends is unknown
                 raw, _ = unescape_string(t.value)
                 names.append(A.Ident(_tspan(t), raw.decode("utf-8", "surrogateescape"), True))
             elif t.type != "COMMA":
@@ -1103,8 +1202,11 @@ class _Run:
         """Whether an error at token ``i`` follows from an unclosed string already reported."""
         if i in self.quiet:
             return True
-        prev = self.tokens[i - 1] if i else None
-        return prev is not None and prev.type == "STRING" and prev.end in self.closed
+        tokens, closed = self.tokens, self.closed
+        if tokens[i].type == "STRING" and tokens[i].end in closed:
+            return True  # the string itself, closed by the lexer where it was not
+        prev = tokens[i - 1] if i else None
+        return prev is not None and prev.type == "STRING" and prev.end in closed
 
     def _reread_here(self, tok: Tok) -> bool:
         """The error token is a string spanning a line break: read it as unclosed at its line's end."""
@@ -1132,6 +1234,97 @@ class _Run:
         fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
         message = "string literal is not closed: expected '\"' before the end of the line"
         self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
+
+    def _stray_opener(self) -> bool:
+        """Drop the innermost open bracket if it starts or ends its line (so its group runs over a
+        line break or continues a statement of an earlier line) and the parse then goes through
+        the error point: a bracket typed where nothing closes it, whose group would take the
+        statement after it."""
+        m = self._unclosed_at()
+        if m is None:
+            return False
+        opener: Tok = self.values[m]
+        tokens, i = self.tokens, self.i
+        k = self._index(opener)
+        if k is None or i - k > 4 * TRIAL:
+            return False  # a virtual bracket, or too far back to be the cause
+        if not (self._line_start(k) or self._line_start(k + 1)):
+            return False  # a bracket inside a line: the repairs at the error point see it
+        states = self.states[: m + 1]
+        if self.states[m + 1] in self.p.body_states or not self._passes(states, tokens[k + 1 : self._window(i)]):
+            return False  # a body's '{' is not typed by mistake, or the parse still fails without it
+        del self.states[m + 1 :]
+        del self.values[m:]
+        self._rewind(k + 1, opener.start)
+        span = Span(opener.start, opener.end)
+        fix = Fix(f"delete the '{opener.value}'", (Edit(span, ""),))
+        message = f"unexpected '{opener.value}': the group it opens runs over the statement after it"
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix))
+        return True
+
+    def _close_before_statement(self) -> bool:
+        """End the damaged statement before a line it ran over when that line starts at the
+        indentation of the body's statements (or left of it) and can start a statement: an
+        unclosed bracket or an unfinished statement must not take the statements after it."""
+        levels = self._levels(self.states)
+        body, indent, _ = self._body_level(levels)
+        start = _start(self.values[body - 1 :]) if body else None
+        if start is None:
+            return False  # not in a body, or the error is at the statement's first token
+        if indent == sys.maxsize:
+            # The first statement of the body: the indentation of its own first line (a slip
+            # that moves it left only makes the cut rarer).
+            indent = self._indent(start)
+        tokens, i = self.tokens, self.i
+        first = bisect.bisect_left(tokens, start, key=lambda t: t.start)
+        stack = self.states[:body]
+        at = next(
+            (
+                j
+                for j in range(max(first + 1, i - 4 * TRIAL), i)  # before the error token: the statement took the start of another
+                if self._line_start(j)
+                and self._column(tokens[j].start) <= indent
+                and self._passes(stack, [Tok("ERROR", "", tokens[j].start, tokens[j].start), *tokens[j : self._window(j, 6)]])
+            ),
+            None,
+        )
+        if at is None:
+            return False
+        end = tokens[at - 1].end
+        message, related = self._unfinished(stack, first, at)
+        node = A.ErrorNode(Span(start, end), "node", *self._defines(start, at))
+        del self.states[body:]
+        del self.values[body - 1 :]
+        self._rewind(at, tokens[at].start)
+        self.pending.append(_ErrorTok(node))
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, Span(end, end), self.source, related=related))
+        return True
+
+    def _unfinished(self, stack: list[Any], first: int, at: int) -> tuple[str, tuple[Related, ...]]:
+        """What the statement of tokens ``first`` to ``at`` (read from ``stack``) lacks at its end:
+        the closer of its innermost open bracket, or what its parser state expects."""
+        tokens = self.tokens
+        k = _innermost_open(tokens[first:at])
+        if k is not None:
+            t = tokens[first + k]
+            line = self.source.range(Span(t.start, t.end)).start.line
+            message = f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, found {_found(tokens[at])}"
+            return message, (Related(f"'{t.value}' opened here", Span(t.start, t.end)),)
+        state: list[Any] | None = stack
+        for k in range(first, at):
+            state = self._after(state, tokens[k]) if state is not None else None
+        wanted = _wanted(self.p.expected(state)) if state is not None else "the rest of the statement"
+        line = self.source.range(Span(tokens[at].start, tokens[at].end)).start.line
+        return f"expected {wanted} before the end of the line, found the statement at line {line}", ()
+
+    def _rewind(self, k: int, offset: int) -> None:
+        """Go back to token ``k`` (the stack is already cut back): what was reported from ``offset``
+        on is read again, and the snapshots were taken on the path left."""
+        kept = [d for d in self.diags if d.offset < offset]
+        self.reported -= len(self.diags) - len(kept)
+        self.diags[:] = kept
+        self.snapshot = self.brace = None
+        self.i = k
 
     def _stray_brace(self) -> bool:
         """Drop the last '}' if the parse then goes through the error point (a body closed too early)."""
@@ -1166,15 +1359,14 @@ class _Run:
         text = self.text
         eol = text.find("\n", tok.start)
         fixed = Tok("STRING", text[tok.start : eol] + '"', tok.start, eol)
-        ahead = list(itertools.islice(tokenize(text, None, None, eol), TRIAL))
-        if len(ahead) < TRIAL:
+        ahead = list(itertools.islice(tokenize(text, None, None, eol), LOOK_LINES * TRIAL))
+        if len(ahead) < LOOK_LINES * TRIAL:
             ahead.append(Tok("$END", "", len(text), len(text)))
-        if not self._passes(states, [fixed, *ahead]):
-            # Still worth it if the next line can follow as a statement of its own.
+        if not self._passes(states, [fixed, *ahead[:TRIAL]]):
+            # Still worth it if the next line, or a later one the string held, can follow as a
+            # statement of its own (the lines between continue the damaged statement).
             after = self._after(states, fixed)
-            if after is None or not any(
-                self._passes(after[:h], [Tok("ERROR", "", eol, eol), *ahead]) for h in self._levels(after)
-            ):
+            if after is None or not self._statement_follows(after, ahead, eol, tok.end):
                 return False
             self.quiet.add(k + 1)
         self.states[:] = states
@@ -1182,6 +1374,40 @@ class _Run:
         del self.diags[ndiags:]
         self._relex(k, fixed)
         return True
+
+    def _statement_follows(self, stack: list[Any], ahead: list[Tok], eol: int, stop: int) -> bool:
+        """Whether, after an error statement on ``stack``, a statement can start on the line after
+        ``eol`` or on a later line that starts before offset ``stop`` (``ahead``: the tokens from ``eol``)."""
+        levels = self._levels(stack)
+        text = self.text
+        last = eol
+        lines = 0
+        for n, t in enumerate(ahead):
+            if "\n" in text[last : t.start]:
+                if lines == LOOK_LINES or (lines and t.start >= stop):
+                    return False
+                lines += 1
+                window = [Tok("ERROR", "", t.start, t.start), *ahead[n : n + TRIAL]]
+                if any(self._passes(stack[:h], window) for h in levels):
+                    return True
+            last = t.end
+        return False
+
+
+def _innermost_open(items: Sequence[Any]) -> int | None:
+    """The index of the last bracket among ``items`` (tokens and built values) that none of the
+    items after it closes."""
+    depth = 0
+    for m in range(len(items) - 1, -1, -1):
+        v = items[m]
+        if isinstance(v, Tok):
+            if v.type in _CLOSERS:
+                depth += 1
+            elif v.type in _OPENERS:
+                if not depth:
+                    return m
+                depth -= 1
+    return None
 
 
 class _ErrorTok(Tok):
@@ -1268,6 +1494,11 @@ def _found(tok: Tok) -> str:
 
 def describe_syntax_error(expected: Sequence[str], tok: Tok) -> str:
     """A human sentence: what was expected at a token and what was found."""
+    return f"expected {_wanted(expected)}, found {_found(tok)}"
+
+
+def _wanted(expected: Sequence[str]) -> str:
+    """The terminals a parser state accepts, in words: "a name, ')' or ','"."""
     if "NUMLIST" in expected and "LBRACE" in expected:
         expected = [e for e in expected if e != "NUMLIST"]
     keys = sorted(expected, key=lambda t: (_ORDER.index(t) if t in _ORDER else len(_ORDER), t))
@@ -1280,7 +1511,7 @@ def describe_syntax_error(expected: Sequence[str], tok: Tok) -> str:
         wanted = ", ".join(names[:-1]) + " or " + names[-1]
     else:
         wanted = ", ".join(names[:5]) + " or another token"
-    return f"expected {wanted}, found {_found(tok)}"
+    return wanted
 
 
 _MODEL_HEADER = re.compile(r"<\s*ir_version\s*:")
