@@ -41,6 +41,11 @@ def _to_text(msg: Any, message: Any, width: int) -> str:
 def reference_text(msg: Any, message: Any = None, width: int = DEFAULT_WIDTH) -> str:
     """``to_text`` through the whole AST (lift, then the layout printer): what the fast path
     (``syntax.emit``) must equal byte for byte, and what prints what it declines."""
+    with collector_paused():
+        return _reference_text(msg, message, width)
+
+
+def _reference_text(msg: Any, message: Any, width: int) -> str:
     check_printable(msg)
     lifter = Lifter()
     tree: A.AstNode
