@@ -27,6 +27,7 @@ Rules, where they differ from or go beyond ``onnx.parser``:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass, replace
@@ -639,7 +640,7 @@ def encode_number_texts(jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: 
 
 def _batchable(body: str) -> bool:
     """A body :func:`_json_numbers` may read, which stays in its place in a JSON array of bodies."""
-    return bool(body.strip(" \t\r\n")) and not any(c in body for c in _NOT_NUMBERS) and "]" not in body
+    return not _BLANK.match(body) and not any(c in body for c in _NOT_NUMBERS) and "]" not in body
 
 
 def _encode_float32_batch(
@@ -661,13 +662,16 @@ def _encode_float32_batch(
             continue
         taken.append(k)
         taken_values.append(values)
+    counts = [len(values) for values in taken_values]
     try:
-        d = np.array([v for values in taken_values for v in values], dtype=np.float64)
+        if len(taken_values) == 1:
+            d = np.array(taken_values[0], dtype=np.float64)
+        else:  # no list of all the values in between
+            d = np.fromiter(itertools.chain.from_iterable(taken_values), dtype=np.float64, count=sum(counts))
     except OverflowError:  # an integer beyond float64: encode_number_text says what it says
         return
     if not d.size:
         return
-    counts = [len(values) for values in taken_values]
     starts = np.zeros(len(counts), dtype=np.intp)
     np.cumsum(counts[:-1], out=starts[1:])
     unsure = np.logical_or.reduceat(float32_not_once(d), starts)
