@@ -267,3 +267,16 @@ def test_notes_in_property_blocks(change: object) -> None:
         assert taken  # the fast path reads the notes exporters write
         model = direct_model(text)
         assert model is not None and model.graph.node[0].metadata_props[0].value == 'File "a.py", line 3\n  y = x + w'
+
+
+def test_damaged_notes_agree() -> None:
+    """Seeded edits of a text full of notes, escapes, an own encoding and external data."""
+    assert direct_model(_NOTES) is not None
+    rng = random.Random(5)
+    taken = 0
+    for damaged in _edits(_NOTES, rng, 400):
+        fast = direct_model(damaged)
+        if fast is not None:
+            taken += 1
+            assert fast.SerializeToString() == _reference(damaged), repr(damaged)
+    assert taken > 20

@@ -325,3 +325,26 @@ def test_nested_bodies_are_written_here(monkeypatch: pytest.MonkeyPatch, width: 
     fast_text(model, width)
     if width == 100:
         assert slow.count == 0
+
+
+@pytest.mark.slow
+def test_damaged_binaries() -> None:
+    """Random bytes changed in backend models (what still parses as a model): both paths print
+    the same text, or both refuse."""
+    pytest.importorskip("onnx")
+    from corpus.backend import all_model_paths
+
+    rng = random.Random(7)
+    datas = [p.read_bytes() for p in rng.sample(sorted(all_model_paths()), 120)]
+    tried = 0
+    for _ in range(1500):
+        data = bytearray(rng.choice(datas))
+        for _ in range(rng.randint(1, 3)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        try:
+            model = ModelProto.FromString(bytes(data))
+        except Exception:  # not a model any more
+            continue
+        tried += 1
+        same(model)
+    assert tried > 300
