@@ -348,3 +348,73 @@ def test_damaged_binaries() -> None:
         tried += 1
         same(model)
     assert tried > 300
+
+
+def _votes_by_definition(m: ModelProto) -> tuple[int, int, int, int]:
+    """The file-wide defaults' votes as the header's meaning defines them: every node of every
+    graph (``iter_graphs``), every tensor (``iter_tensors``)."""
+    from onnxtext.ir.walk import iter_graphs
+    from onnxtext.weights.external import iter_tensors
+
+    nodes = [n for site in iter_graphs(m) for n in site.proto.node]
+    tensors = [ref.tensor for ref in iter_tensors(m)]
+    return (
+        sum(not n.HasField("domain") for n in nodes),
+        sum(n.HasField("domain") and n.domain == "" for n in nodes),
+        sum(t.HasField("raw_data") for t in tensors),
+        len(tensors),
+    )
+
+
+def test_votes_count_what_the_header_means() -> None:
+    """``lift.model_votes`` (the statements' votes plus the rest, as the fast path adds them up)
+    counts every node and tensor of the model once."""
+    from onnxtext.lowering.lift import model_votes
+
+    models = [_nested_model(3), chain(4)]
+    for name in sorted(MUTATIONS):
+        m = chain()
+        MUTATIONS[name](m)
+        models.append(m)
+    with_training = chain(2)
+    info = with_training.training_info.add()
+    info.algorithm.CopyFrom(_nested_model(1).graph)
+    default = with_training.functions[0].attribute_proto.add(name="g", type=AttributeProto.GRAPH)
+    default.g.CopyFrom(_nested_model(1).graph)  # a default's graph: its tensors vote, its nodes do not (no walk enters it)
+    models.append(with_training)
+    for path in TEXTS:
+        from test_golden import load
+
+        models.append(parse_model(load(path)[0], path=str(path)))
+    for m in models:
+        votes = model_votes(m)
+        assert (votes.unset, votes.set_empty, votes.raw, votes.tensors) == _votes_by_definition(m)
+
+
+def test_through_the_cli(tmp_path: Path) -> None:
+    """``onnxtext print`` writes the reference text of a model that takes every fast way (nested
+    bodies, notes, broken statements) and ``onnxtext parse`` reads it back; a model from a newer
+    IR is refused with the field's path, not a traceback."""
+    from test_cli import no_traceback, run
+
+    model = _nested_model(2)
+    note = model.graph.node[0]
+    note.doc_string = "why"
+    note.metadata_props.add(key="pkg.torch.onnx.stack_trace", value='File "x.py", line 3\n  y = f(x)')
+    binary = tmp_path / "m.onnx"
+    binary.write_bytes(model.SerializeToString())
+    printed = run("print", str(binary), "--line-width", "50")
+    assert printed.returncode == 0, printed.stderr.decode()
+    assert printed.stdout.decode() == reference_text(model, width=50)
+    text = tmp_path / "m.onnxtxt"
+    text.write_bytes(printed.stdout)
+    back = run("parse", str(text), "-o", str(tmp_path / "back.onnx"))
+    assert back.returncode == 0, back.stderr.decode()
+    assert (tmp_path / "back.onnx").read_bytes() == model.SerializeToString(deterministic=True)
+
+    _unknown(model.graph.node[1])
+    binary.write_bytes(model.SerializeToString())
+    refused = run("print", str(binary))
+    assert refused.returncode != 0
+    no_traceback(refused.stderr.decode())
+    assert "graph/node[1] has fields this onnxtext does not know" in refused.stderr.decode()

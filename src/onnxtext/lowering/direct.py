@@ -156,6 +156,18 @@ class _Notes:
             proto.metadata_props.add(key=key, value=value)
 
 
+def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str | None] | None) -> DType:
+    """Set a tensor's name, element type and dims (numbers only: a symbol or '?' is the reference path's)."""
+    t.name = name
+    t.data_type = dtype.code
+    if dims:
+        sizes = [d for d in dims if isinstance(d, int)]
+        if len(sizes) != len(dims):
+            raise _Unsupported
+        t.dims.extend(sizes)
+    return dtype
+
+
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
@@ -351,11 +363,7 @@ class _Reader:
                     self.i += 1
                 else:
                     while True:
-                        k = _text(toks[self.i])
-                        if toks[self.i + 1] != ":":
-                            raise _Unsupported
-                        notes.metadata.append((k, _text(toks[self.i + 2])))
-                        self.i += 3
+                        notes.metadata.append(self.string_pair())
                         if self.after_item("]"):
                             break
             if self.after_item("}"):
@@ -477,15 +485,7 @@ class _Reader:
         body = self.toks[self.i]
         if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
             raise _Unsupported
-        t.name = name
-        dtype = BY_NAME[elem]
-        t.data_type = dtype.code
-        if dims:
-            sizes = [d for d in dims if isinstance(d, int)]
-            if len(sizes) != len(dims):  # a symbol or '?': the reference path
-                raise _Unsupported
-            t.dims.extend(sizes)
-        return dtype
+        return _tensor_head(t, name, BY_NAME[elem], dims)
 
     def tensor_body(self) -> str:
         """The numbers between the braces of the body token."""
@@ -496,24 +496,13 @@ class _Reader:
     def external(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> None:
         """``["location": "w.bin", "offset": "0", "length": "64"]``: where the tensor's data is."""
         dtype = BY_NAME.get(elem)
-        toks = self.toks
-        if dtype is None or toks[self.i + 1] == "]":
+        if dtype is None or self.toks[self.i + 1] == "]":
             raise _Unsupported
         self.i += 1
-        t.name = name
-        t.data_type = dtype.code
-        if dims:
-            sizes = [d for d in dims if isinstance(d, int)]
-            if len(sizes) != len(dims):  # a symbol or '?': the reference path
-                raise _Unsupported
-            t.dims.extend(sizes)
+        _tensor_head(t, name, dtype, dims)
         t.data_location = TensorProto.EXTERNAL
         while True:
-            key = _text(toks[self.i])
-            if toks[self.i + 1] != ":":
-                raise _Unsupported
-            value = _text(toks[self.i + 2])
-            self.i += 3
+            key, value = self.string_pair()
             if key == "digest" or key == "location" and location_problem(value) is not None:
                 raise _Unsupported  # a digest view, or a path out of the folder: the reference path reports it
             t.external_data.add(key=key, value=value)
@@ -588,6 +577,16 @@ class _Reader:
                 break
         if plain and self.i == end + 1:
             self.known_attributes[key] = list(proto.attribute)
+
+    def string_pair(self) -> tuple[str, str]:
+        """``"key": "value"``."""
+        toks = self.toks
+        key = _text(toks[self.i])
+        if toks[self.i + 1] != ":":
+            raise _Unsupported
+        value = _text(toks[self.i + 2])
+        self.i += 3
+        return key, value
 
     def after_item(self, close: str) -> bool:
         """Past the ``,`` or ``close`` after a list item; True at ``close`` (the end of the list)."""

@@ -18,7 +18,7 @@ from google.protobuf.message import Message
 from onnxtext.syntax import ast as A
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
 from onnxtext.ir.walk import iter_graphs
-from onnxtext.weights.external import iter_tensors
+from onnxtext.weights.external import attribute_tensors, iter_tensors
 from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
 from onnxtext.proto import (
     AttributeProto,
@@ -34,7 +34,7 @@ from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
 from onnxtext.syntax.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
 
-__all__ = ["Lifter", "NotRepresentable", "domain_counts", "is_identifier", "name_text"]
+__all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "is_identifier", "model_votes", "name_text", "other_votes", "statement_votes"]
 
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 RESERVED = RESERVED_NAMES
@@ -140,23 +140,12 @@ class Lifter:
 
     def message_dict(self, msg: Message, where: str) -> A.PropValue:
         """Any message as ``{field: value, ...}``; pairs (key/value, domain/version) as ``k: v``."""
-        self._check_representable(msg, where)
-        fields = [fd for fd, _ in msg.ListFields()]
-        name = msg.DESCRIPTOR.full_name.rsplit(".", 1)[-1]
-        if name in ("StringStringEntryProto", "OperatorSetIdProto") and len(fields) == 2:
-            f1, f2 = sorted(msg.DESCRIPTOR.fields, key=lambda f: f.number)[:2]
-            return A.PropPair(S, self.value(f1, getattr(msg, f1.name), where), self.value(f2, getattr(msg, f2.name), where))  # type: ignore[return-value]
-        return A.PropDict(S, [self.field_entry(msg, fd, where) for fd in fields])
-
-    def _check_representable(self, msg: Message, where: str) -> None:
-        for fd, _ in msg.ListFields():
-            if fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.name in (
-                "TypeProto",
-                "NodeProto",
-                "AttributeProto",
-                "ValueInfoProto",
-            ):
-                raise NotRepresentable(_at(where, f"{fd.name} ({fd.message_type.name}) cannot be written in text yet"))
+        listed = msg.ListFields()  # in field-number order
+        _check_representable(listed, where)
+        if msg.DESCRIPTOR.name in _PAIRS and len(listed) == 2:
+            (f1, v1), (f2, v2) = listed
+            return A.PropPair(S, self.value(f1, v1, where), self.value(f2, v2, where))  # type: ignore[return-value]
+        return A.PropDict(S, [self.field_entry(msg, fd, where) for fd, _ in listed])
 
     def props_for(self, msg: Message, names: Iterable[str], where: str, extra: Sequence[A.PropEntry] = ()) -> A.Props | None:
         entries = list(extra)
@@ -183,11 +172,9 @@ class Lifter:
 
     def decide_defaults(self, m: ModelProto) -> None:
         """Set the file-wide defaults a model's header declares from what most of its nodes and tensors hold."""
-        unset, set_empty = domain_counts(_all_nodes(m))
-        self.node_domain_unset = unset > set_empty
-        tensors = [ref.tensor for ref in iter_tensors(m)]
-        raw = sum(1 for t in tensors if t.HasField("raw_data"))
-        self.raw_tensors = raw > len(tensors) - raw
+        votes = model_votes(m)
+        self.node_domain_unset = votes.node_domain_unset
+        self.raw_tensors = votes.raw_tensors
 
     def model_header(self, m: ModelProto) -> A.Props | None:
         """The model's header (``None`` when it has nothing to say), with the file-wide defaults already decided."""
@@ -511,6 +498,16 @@ class Lifter:
         return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, body)
 
 
+_PAIRS = frozenset(("StringStringEntryProto", "OperatorSetIdProto"))  # two fields, written ``k: v``
+_NOT_WRITABLE = frozenset(("TypeProto", "NodeProto", "AttributeProto", "ValueInfoProto"))  # inside a {...} block
+
+
+def _check_representable(listed: Sequence[tuple[FieldDescriptor, Any]], where: str) -> None:
+    for fd, _ in listed:
+        if fd.type == FieldDescriptor.TYPE_MESSAGE and fd.message_type.name in _NOT_WRITABLE:
+            raise NotRepresentable(_at(where, f"{fd.name} ({fd.message_type.name}) cannot be written in text yet"))
+
+
 def _compatible_annotation(declared: int, inferred: int, value: Any) -> bool:
     """Whether writing ``name: declared = value`` lowers to ``declared`` with the same data."""
     if declared == AttributeProto.FLOAT and inferred == AttributeProto.FLOAT:
@@ -526,17 +523,98 @@ def _is_canonical_nan32(f: float) -> bool:
     return struct.pack("<f", f) == struct.pack("<f", float("nan"))
 
 
-def domain_counts(nodes: Iterable[NodeProto]) -> tuple[int, int]:
-    """How many of ``nodes`` leave ``domain`` unset, and how many set it to ``""``."""
-    unset = set_empty = 0
-    for n in nodes:
-        if not n.HasField("domain"):
-            unset += 1
-        elif n.domain == "":
-            set_empty += 1
-    return unset, set_empty
+class DefaultVotes:
+    """What decides a model's file-wide defaults: the nodes that leave ``domain`` unset or set it
+    to ``""``, the tensors that keep their values in ``raw_data``, and all tensors (every graph,
+    nested and training ones too, and every function, attribute defaults included)."""
+
+    __slots__ = ("unset", "set_empty", "raw", "tensors")
+
+    def __init__(self) -> None:
+        self.unset = self.set_empty = self.raw = self.tensors = 0
+
+    def add(self, other: DefaultVotes, times: int = 1) -> None:
+        self.unset += other.unset * times
+        self.set_empty += other.set_empty * times
+        self.raw += other.raw * times
+        self.tensors += other.tensors * times
+
+    def copy(self) -> DefaultVotes:
+        votes = DefaultVotes()
+        votes.add(self)
+        return votes
+
+    @property
+    def node_domain_unset(self) -> bool:
+        return self.unset > self.set_empty
+
+    @property
+    def raw_tensors(self) -> bool:
+        return self.raw > self.tensors - self.raw
+
+    def nodes(self, nodes: Iterable[NodeProto]) -> None:
+        for n in nodes:
+            if not n.HasField("domain"):
+                self.unset += 1
+            elif n.domain == "":
+                self.set_empty += 1
+
+    def tensors_of(self, refs: Iterable[Any]) -> None:
+        for ref in refs:
+            self.tensors += 1
+            if ref.tensor.HasField("raw_data"):
+                self.raw += 1
+
+    def graph(self, g: GraphProto) -> None:
+        """A graph's nodes (nested ones too) and tensors."""
+        for site in iter_graphs(g):
+            self.nodes(site.proto.node)
+        self.tensors_of(iter_tensors(g))
 
 
-def _all_nodes(m: ModelProto) -> Iterable[NodeProto]:
-    for site in iter_graphs(m):
-        yield from site.proto.node
+def statement_votes(n: NodeProto) -> DefaultVotes:
+    """The votes of a statement of the main graph or of a function: the node, its attributes'
+    tensors and the graphs it holds."""
+    votes = DefaultVotes()
+    votes.nodes((n,))
+    for a in n.attribute:
+        votes.tensors_of(attribute_tensors(a, ""))
+        if a.HasField("g"):
+            votes.graph(a.g)
+        for g in a.graphs:
+            votes.graph(g)
+    return votes
+
+
+def other_votes(m: ModelProto) -> DefaultVotes:
+    """The votes outside the statements of the main graph and of the functions."""
+    votes = DefaultVotes()
+    g = m.graph
+    for t in g.initializer:
+        votes.tensors += 1
+        votes.raw += t.HasField("raw_data")
+    for sparse in g.sparse_initializer:
+        votes.tensors += 2
+        votes.raw += sparse.values.HasField("raw_data") + sparse.indices.HasField("raw_data")
+    for info in m.training_info:
+        for part in ("initialization", "algorithm"):
+            if info.HasField(part):
+                votes.graph(getattr(info, part))
+    for f in m.functions:
+        # A function's attribute defaults: their tensors count, the nodes of their graphs do not.
+        for a in f.attribute_proto:
+            votes.tensors_of(attribute_tensors(a, ""))
+            if a.HasField("g"):
+                votes.tensors_of(iter_tensors(a.g))
+            for sub in a.graphs:
+                votes.tensors_of(iter_tensors(sub))
+    return votes
+
+
+def model_votes(m: ModelProto) -> DefaultVotes:
+    """All the votes of a model."""
+    votes = other_votes(m)
+    for nodes in [m.graph.node, *(f.node for f in m.functions)]:
+        for n in nodes:
+            votes.add(statement_votes(n))
+    return votes

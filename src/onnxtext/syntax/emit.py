@@ -30,21 +30,19 @@ every corpus.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Union
 
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor_data import NotRepresentable
-from onnxtext.ir.walk import iter_graphs
-from onnxtext.lowering.lift import Lifter, domain_counts, is_identifier
+from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
-from onnxtext.syntax.printer import Printer, format_string, name_text
+from onnxtext.syntax.printer import Printer, name_text
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.weights.external import attribute_tensors, iter_tensors
 
 __all__ = ["fast_text"]
 
@@ -58,38 +56,22 @@ class _Decline(Exception):
     """The fast path does not take this message: the reference path prints it (or says why it cannot)."""
 
 
-class _Counts:
-    """What a statement adds to the file-wide defaults' votes: nodes leaving ``domain`` unset or
-    setting it to ``""``, tensors in ``raw_data`` and all tensors (its own and its graphs')."""
-
-    __slots__ = ("unset", "set_empty", "raw", "tensors")
-
-    def __init__(self, unset: int = 0, set_empty: int = 0, raw: int = 0, tensors: int = 0) -> None:
-        self.unset, self.set_empty, self.raw, self.tensors = unset, set_empty, raw, tensors
-
-    def add(self, other: _Counts, times: int = 1) -> None:
-        self.unset += other.unset * times
-        self.set_empty += other.set_empty * times
-        self.raw += other.raw * times
-        self.tensors += other.tensors * times
-
-
 class _Tail:
-    """A tail's analysis, and its counts. When ``ok``, the statement is written here: the text before
+    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is written here: the text before
     the op type (domain), after it (overload, then the attributes on one line), the text of each
     attribute on one line (``attrs``; None when there are none), and the property block's
     entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "counts")
+    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 
-    def __init__(self, counts: _Counts) -> None:
+    def __init__(self, votes: DefaultVotes) -> None:
         self.ok = False
         self.nested = False  # it holds graphs: the statement's own lines by the reference path, their bodies here
         self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.suffix = ""  # after the inputs on one line: " " and the property block
         self.attrs: list[str] | None = None
         self.props: list[_Entry] | None = None
-        self.counts = counts
+        self.votes = votes
 
 
 class _Entry:
@@ -117,25 +99,6 @@ def _leaf_text(value: Any) -> str | None:
 
 _LEAF_PRINTER = Printer()
 _MARKER = A.Word(NO_SPAN, _MARK)  # a statement that prints as the marker
-
-
-def _notes(t: NodeProto, extra: list[str]) -> list[_Entry] | None:
-    """The entries the reference path writes for a node's ``doc_string`` and ``metadata_props``
-    (each entry a pair of strings), made without lifting; None for anything else."""
-    out = []
-    for name in extra:
-        if name == "doc_string":
-            out.append(_Entry("doc_string: ", format_string(t.doc_string.encode("utf-8")), None))
-        elif name == "metadata_props":
-            items = []
-            for e in t.metadata_props:
-                if not (e.HasField("key") and e.HasField("value")):
-                    return None  # written as a {...} block
-                items.append(f"{format_string(e.key.encode('utf-8'))}: {format_string(e.value.encode('utf-8'))}")
-            out.append(_Entry("metadata_props: ", "[" + ", ".join(items) + "]", items if items else None))
-        else:
-            return None
-    return out
 
 
 def _entries(props: A.Props) -> list[_Entry] | None:
@@ -202,93 +165,28 @@ def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
     names, sizes = _Names(), _Sizes()
     try:
         if not isinstance(msg, ModelProto):
-            return _Pass(msg, width, names, sizes, Lifter()).text()
-        unset, set_empty, raw, total = _guess(msg)
+            return _Pass(msg, width, names, sizes, Lifter(), DefaultVotes()).text()
+        # The file-wide defaults: guessed from the votes outside the statements and the first
+        # statements, then known from the pass; a wrong guess makes a second pass.
+        others = other_votes(msg)
+        votes = others.copy()
+        votes.nodes(msg.graph.node[:64])
         for _ in range(2):
-            lifter = Lifter(node_domain_unset=unset > set_empty, raw_tensors=raw > total - raw)
-            run = _Pass(msg, width, names, sizes, lifter)
+            lifter = Lifter(node_domain_unset=votes.node_domain_unset, raw_tensors=votes.raw_tensors)
+            run = _Pass(msg, width, names, sizes, lifter, others)
             text = run.text()
-            c = run.counts
-            unset, set_empty, raw, total = c.unset, c.set_empty, c.raw, c.tensors
-            if (unset > set_empty, raw > total - raw) == (lifter.node_domain_unset, lifter.raw_tensors):
+            votes = run.votes
+            if (votes.node_domain_unset, votes.raw_tensors) == (lifter.node_domain_unset, lifter.raw_tensors):
                 return text
-        return None  # pragma: no cover - the second pass decides with the exact counts
+        return None  # pragma: no cover - the second pass decides with the exact votes
     except (_Decline, NotRepresentable, DecodeError):
         return None
-
-
-def _guess(m: ModelProto) -> tuple[int, int, int, int]:
-    """Counts to decide the file-wide defaults from before the pass: everything but the statements
-    of the main graph and the functions, and the first statements of the main graph."""
-    c = _other_counts(m)
-    unset, set_empty = domain_counts(m.graph.node[:64])
-    return c.unset + unset, c.set_empty + set_empty, c.raw, c.tensors
-
-
-def _tensor_counts(refs: Iterable[Any], into: _Counts) -> None:
-    for ref in refs:
-        into.tensors += 1
-        if ref.tensor.HasField("raw_data"):
-            into.raw += 1
-
-
-def _graph_counts(g: GraphProto, into: _Counts) -> None:
-    """A graph's nodes (nested ones too) and tensors, as ``Lifter.decide_defaults`` counts them."""
-    for site in iter_graphs(g):
-        unset, set_empty = domain_counts(site.proto.node)
-        into.unset += unset
-        into.set_empty += set_empty
-    _tensor_counts(iter_tensors(g), into)
-
-
-def _attribute_counts(attributes: Iterable[Any], into: _Counts) -> None:
-    for a in attributes:
-        _tensor_counts(attribute_tensors(a, ""), into)
-        if a.HasField("g"):
-            _graph_counts(a.g, into)
-        for g in a.graphs:
-            _graph_counts(g, into)
-
-
-def _other_counts(m: ModelProto) -> _Counts:
-    """The votes outside the statements of the main graph and the functions."""
-    c = _Counts()
-    g = m.graph
-    for t in g.initializer:
-        c.tensors += 1
-        c.raw += t.HasField("raw_data")
-    for s in g.sparse_initializer:
-        c.tensors += 2
-        c.raw += s.values.HasField("raw_data") + s.indices.HasField("raw_data")
-    for info in m.training_info:
-        for part in ("initialization", "algorithm"):
-            if info.HasField(part):
-                _graph_counts(getattr(info, part), c)
-    for f in m.functions:
-        # A function's attribute defaults: their tensors count, the nodes of their graphs do not.
-        for a in f.attribute_proto:
-            _tensor_counts(attribute_tensors(a, ""), c)
-            if a.HasField("g"):
-                _tensor_counts(iter_tensors(a.g), c)
-            for sub in a.graphs:
-                _tensor_counts(iter_tensors(sub), c)
-    return c
-
-
-def _node_counts(n: NodeProto) -> _Counts:
-    c = _Counts()
-    if not n.HasField("domain"):
-        c.unset = 1
-    elif n.domain == "":
-        c.set_empty = 1
-    _attribute_counts(n.attribute, c)
-    return c
 
 
 class _Pass:
     """One writing of a message with the file-wide defaults of ``lifter``."""
 
-    def __init__(self, msg: _Message, width: int, names: _Names, sizes: _Sizes, lifter: Lifter) -> None:
+    def __init__(self, msg: _Message, width: int, names: _Names, sizes: _Sizes, lifter: Lifter, others: DefaultVotes) -> None:
         self.msg = msg
         self.width = width
         self.names = names
@@ -298,24 +196,22 @@ class _Pass:
         self.tails: dict[bytes, _Tail] = {}
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
-        self.used: list[_Tail] = []  # the tail of every statement written, for the counts
-        self.counts = _Counts()
+        self.used: list[_Tail] = []  # the tail of every statement written, for the votes
+        self.votes = others.copy()  # and those outside the statements
 
     # ------------------------------------------------------------ the message
     def text(self) -> str:
         msg, lifter, printer, width = self.msg, self.lifter, self.printer, self.width
         parts: list[str] = []
         if isinstance(msg, ModelProto):
-            self.counts = _other_counts(msg)
             header = lifter.model_header(msg)
             if header is not None:
                 parts += [render(printer.doc(header), width), "\n"]
             parts.append(self._graph(msg.graph, "graph"))
             for i, f in enumerate(msg.functions):
                 parts += ["\n\n", self._function(f, f"functions[{i}]")]
-            by_id = {id(t): t for t in self.used}
-            for key, times in Counter(map(id, self.used)).items():
-                self.counts.add(by_id[key].counts, times)
+            for tail, times in Counter(self.used).items():
+                self.votes.add(tail.votes, times)
         elif isinstance(msg, GraphProto):
             parts.append(self._graph(msg, "graph"))
         else:
@@ -338,13 +234,13 @@ class _Pass:
 
     def _statements(self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool) -> list[str]:
         """The lines of ``nodes``, ``ind`` in (their votes counted unless they are in a graph
-        below a statement, whose tail counted them)."""
+        below a statement, whose votes hold them)."""
         width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
         lines: list[str] = []
         if not count:
-            used = []
+            used = []  # not kept
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
             op = n.op_type
@@ -395,7 +291,7 @@ class _Pass:
             if tail is not None:
                 used.append(tail)
             elif count:
-                self.counts.add(_node_counts(n))
+                self.votes.add(statement_votes(n))
         return lines
 
     def _op_key(self, op: str) -> bytes:
@@ -451,7 +347,7 @@ class _Pass:
         if len(t.input) or len(t.output) or t.HasField("name") or t.HasField("op_type"):
             raise _Decline  # not the wire order measured: nothing here is to be trusted
         check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
-        tail = _Tail(_node_counts(t))
+        tail = _Tail(statement_votes(t))
         if len(rest) <= _KEPT_TAIL:  # a Constant's big tensor is not kept twice in memory
             self.tails[rest] = tail
         extra = [fd.name for fd, _ in t.ListFields() if fd.name not in _HANDLED]  # doc_string, metadata...
@@ -492,10 +388,8 @@ class _Pass:
         if extra:
             # The property block the reference path writes for them (nothing else goes there:
             # domain, op type and overload are written bare).
-            entries = _notes(t, extra)
-            if entries is None:
-                props = self.lifter.props_for(t, extra, "")
-                entries = _entries(props) if props is not None else None
+            props = self.lifter.props_for(t, extra, "")
+            entries = _entries(props) if props is not None else None
             if entries is None:
                 return tail
             tail.props = entries
