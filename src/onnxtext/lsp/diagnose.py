@@ -18,12 +18,14 @@ from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.span import Span
 
-__all__ = ["Settings", "Cancelled", "Outcome", "diagnose", "evaluate", "RUNTIME", "RUNTIME_SKIPPED"]
+__all__ = ["Settings", "Cancelled", "Outcome", "diagnose", "evaluate", "RUNTIME", "RUNTIME_SKIPPED", "UNTRUSTED"]
 
 RUNTIME = "R001"
 """A node failed when the model ran on made-up inputs."""
 RUNTIME_SKIPPED = "R000"
 """The model was not run (over the budget, an input that cannot be made up)."""
+UNTRUSTED = "the folder is not trusted: live values wait until it is (Restricted Mode)"
+"""Why a model is not run in an untrusted workspace (the client said so at start)."""
 
 
 @dataclass
@@ -159,14 +161,19 @@ def evaluate(
     file: str | None,
     cancel: threading.Event | None = None,
     live: bool = False,
+    trusted: bool = True,
 ) -> tuple[LiveResult | None, list[Diagnostic]]:
     """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it.
 
     With ``live`` (the user asked for live values) it runs even when evaluation diagnostics are off.
+    Untrusted (the workspace is in Restricted Mode) it never runs and reads no inputs file: live
+    values say why, evaluation diagnostics are simply absent.
     """
     doc = outcome.document
     if not (settings.evaluate or live) or not doc.ok or not isinstance(doc.proto, ModelProto):
         return None, []
+    if not trusted:
+        return (LiveResult(skipped=UNTRUSTED) if live else None), []
     graph = doc.source_map.span("graph")
     where = Span(graph.start, graph.start) if graph is not None else Span(0, 0)
     try:

@@ -84,6 +84,9 @@ class OnnxTextServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
+        self.trusted = True
+        """The client's workspace is trusted: False (``workspaceTrusted`` in the initialization options,
+        never a setting a workspace could write) and no model runs, no workspace inputs file is read."""
         self.states: dict[str, _State] = {}
         self.binaries: dict[str, BinaryView] = {}
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
@@ -120,12 +123,12 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
-        if not ((self.settings.evaluate or state.live) and outcome.document.ok):
+        if not ((self.settings.evaluate and self.trusted or state.live) and outcome.document.ok):
             return
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
             live, found = await asyncio.get_running_loop().run_in_executor(
-                None, evaluate_cancellable, outcome, self.settings, _file(uri), cancel, state.live
+                None, evaluate_cancellable, outcome, self.settings, _file(uri), cancel, state.live, self.trusted
             )
         except Exception:  # a bug must not kill the server
             log.exception("evaluating %s failed", uri)
@@ -254,6 +257,7 @@ def build_server() -> OnnxTextServer:
         options = params.initialization_options
         if isinstance(options, dict):
             ls.settings = Settings.from_json(options.get("onnxtext", options))
+            ls.trusted = options.get("workspaceTrusted") is not False
 
     @server.feature(L.INITIALIZED)
     async def initialized(ls: OnnxTextServer, params: L.InitializedParams) -> None:
