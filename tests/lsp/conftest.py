@@ -24,11 +24,15 @@ def _env() -> dict[str, str]:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "onnxtext", "lsp"], server_env=_env()),
 )
 async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    params = L.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        # the evaluator's diagnostics follow the fast ones: off here, on in their own tests
-        initialization_options={"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": False}}},
-    )
+    # the evaluator's diagnostics follow the fast ones: off here, on in their own tests
+    await start_session(lsp_client, {"onnxtext": {"debounceMs": 20, "evaluate": {"enabled": False}}})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def start_session(lsp_client: LanguageClient, options: dict[str, object]) -> None:
+    """Initialize as VS Code does, with these initialization options."""
+    params = L.InitializeParams(capabilities=client_capabilities("visual-studio-code"), initialization_options=options)
 
     # A real editor answers the server's refresh requests; so does this client.
     @lsp_client.feature(L.WORKSPACE_CODE_LENS_REFRESH)
@@ -40,8 +44,6 @@ async def client(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
         return None
 
     await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 @pytest.fixture

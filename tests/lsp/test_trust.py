@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsprotocol import types as L
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from onnxtext.lsp.diagnose import RUNTIME, RUNTIME_SKIPPED, UNTRUSTED, Settings, diagnose, evaluate
 
-from lsp.conftest import _env
+from lsp.conftest import _env, start_session
 
 # runs into a shape error (MatMul of [N, 3] by [4, 5]) when it runs
 FAILING = (
@@ -53,20 +53,7 @@ def test_untrusted_evaluation_reads_no_inputs_file_and_runs_nothing(tmp_path: Pa
     config=ClientServerConfig(server_command=[sys.executable, "-m", "onnxtext", "lsp"], server_env=_env()),
 )
 async def untrusted(lsp_client: LanguageClient):  # type: ignore[no-untyped-def]
-    params = L.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"onnxtext": EVALUATE, "workspaceTrusted": False},
-    )
-
-    @lsp_client.feature(L.WORKSPACE_CODE_LENS_REFRESH)
-    def code_lens_refresh(params: None) -> None:
-        return None
-
-    @lsp_client.feature(L.WORKSPACE_INLAY_HINT_REFRESH)
-    def inlay_hint_refresh(params: None) -> None:
-        return None
-
-    await lsp_client.initialize_session(params)
+    await start_session(lsp_client, {"onnxtext": EVALUATE, "workspaceTrusted": False})
     yield
     await lsp_client.shutdown_session()
 
