@@ -1,14 +1,19 @@
 // The onnxtext extension: starts `onnxtext lsp` (found as src/server.ts says) over stdio
 // and adds what the protocol has no word for: `.onnx` files as text (src/binary.ts), saving a
 // text as a model, live values, a status bar item and the server's output channel.
+// In an untrusted folder (Restricted Mode) the server is found without the folder's help and
+// runs no model (it is told `workspaceTrusted: false`); granting trust restarts it in full.
 import * as path from "path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
-import { Discovery, ServerCommand, findServer } from "./server";
+import { Discovery, RESTRICTED, ServerCommand, configuredPath, findServer } from "./server";
 
 const LANGUAGE = "onnxtext";
 const TOGGLE_LIVE = "onnxtext.toggleLiveValues";
+const MANAGE_TRUST = "workbench.trust.manage";
+/** The status bar's text while the folder is untrusted: why live values do not come. */
+const WAITING_FOR_TRUST = "onnxtext: live values wait for trust";
 
 let client: LanguageClient | undefined;
 let starting: Promise<LanguageClient | undefined> | undefined;
@@ -39,6 +44,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("onnxtext.saveAsModel", saveAsModel),
     vscode.commands.registerCommand("onnxtext.runModel", runModel),
     vscode.commands.registerCommand("onnxtext.format", () => vscode.commands.executeCommand("editor.action.formatDocument")),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      output.info("the folder is trusted now: restarting the server with the full discovery");
+      notFoundShown = false;
+      void restart();
+    }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("onnxtext.server.path")) {
         notFoundShown = false;
@@ -78,8 +88,9 @@ async function start(): Promise<LanguageClient | undefined> {
 
 async function launch(): Promise<LanguageClient | undefined> {
   showStatus("starting");
-  const configured = vscode.workspace.getConfiguration("onnxtext").get<string>("server.path", "");
-  const found = await findServer(configured, (line) => output.info(line));
+  const trusted = vscode.workspace.isTrusted;
+  const configured = configuredPath(trusted);
+  const found = await findServer(configured, trusted, (line) => output.info(line));
   if (found.server === undefined) {
     notFound(configured, found);
     return undefined;
@@ -93,7 +104,8 @@ async function launch(): Promise<LanguageClient | undefined> {
       { language: LANGUAGE, scheme: "untitled" },
       { language: LANGUAGE, scheme: SCHEME },
     ],
-    initializationOptions: { onnxtext: settings() },
+    // trust is the client's word, outside the settings a workspace can write
+    initializationOptions: { onnxtext: settings(), workspaceTrusted: trusted },
     synchronize: { configurationSection: "onnxtext" },
     outputChannel: output,
     traceOutputChannel: output,
@@ -142,7 +154,8 @@ function notFound(configured: string, found: Discovery): void {
         "Point it at the onnxtext executable of an environment where `pip install onnxtext` ran."
       : "onnxtext: the language server was not found. Install it with `pip install onnxtext` (Python 3.10 or newer) " +
         "into the environment on your PATH, the workspace's .venv or the Python extension's interpreter, " +
-        "or set onnxtext.server.path to the onnxtext executable.";
+        "or set onnxtext.server.path to the onnxtext executable." +
+        (vscode.workspace.isTrusted ? "" : ` (${RESTRICTED}: its .venv and settings are not used until you trust it.)`);
   void vscode.window.showErrorMessage(text, "Open Settings", "Show Output").then((pick) => {
     if (pick === "Open Settings") {
       void vscode.commands.executeCommand("workbench.action.openSettings", "onnxtext.server.path");
@@ -173,7 +186,17 @@ async function restart(): Promise<void> {
 
 function showStatus(state: "starting" | "running" | "stopped" | "missing", server?: ServerCommand): void {
   const where = server ? `\n\n${server.command} ${server.args.join(" ")}\n(${server.version}, from ${server.source})` : "";
-  if (state === "running") {
+  status.command = "onnxtext.showOutput";
+  if (state === "running" && !vscode.workspace.isTrusted) {
+    status.text = `$(workspace-untrusted) ${WAITING_FOR_TRUST}`;
+    status.tooltip =
+      `onnxtext language server: running in Restricted Mode${where}\n\n` +
+      "This folder is not trusted: highlighting, diagnostics, hover, completion and formatting work, " +
+      "but the model is not run (live values, evaluation diagnostics, evaluate.inputs files) and no program " +
+      "from the folder (.venv, its settings) is used until you trust it.\n\nClick to manage workspace trust.";
+    status.command = MANAGE_TRUST;
+    status.backgroundColor = undefined;
+  } else if (state === "running") {
     status.text = "$(check) onnxtext";
     status.tooltip = `onnxtext language server: running${where}`;
     status.backgroundColor = undefined;
@@ -261,6 +284,15 @@ async function saveAsModel(target?: vscode.Uri): Promise<void> {
 async function runModel(): Promise<void> {
   const editor = activeText();
   if (editor === undefined) {
+    return;
+  }
+  if (!vscode.workspace.isTrusted) {
+    const text = `onnxtext: live values run the model, which waits until you trust this folder (${RESTRICTED}).`;
+    void vscode.window.showInformationMessage(text, "Manage Workspace Trust").then((pick) => {
+      if (pick !== undefined) {
+        void vscode.commands.executeCommand(MANAGE_TRUST);
+      }
+    });
     return;
   }
   try {
