@@ -177,11 +177,22 @@ async function stop(): Promise<void> {
   }
 }
 
+/** A restart that has not read the settings yet: a second request (trust granted also changes the
+ * restricted settings' values) joins it instead of restarting twice. */
+let restartPending: Promise<void> | undefined;
+
 async function restart(): Promise<void> {
-  output.info("restarting the server");
-  await starting?.catch(() => undefined);
-  await stop();
-  await start();
+  if (restartPending !== undefined) {
+    return restartPending;
+  }
+  restartPending = (async () => {
+    output.info("restarting the server");
+    await starting?.catch(() => undefined);
+    await stop();
+    restartPending = undefined;
+    await start();
+  })();
+  return restartPending;
 }
 
 function showStatus(state: "starting" | "running" | "stopped" | "missing", server?: ServerCommand): void {
@@ -287,7 +298,7 @@ async function runModel(): Promise<void> {
     return;
   }
   if (!vscode.workspace.isTrusted) {
-    const text = `onnxtext: live values run the model, which waits until you trust this folder (${RESTRICTED}).`;
+    const text = "onnxtext: live values run the model, which waits until you trust this folder (Restricted Mode).";
     void vscode.window.showInformationMessage(text, "Manage Workspace Trust").then((pick) => {
       if (pick !== undefined) {
         void vscode.commands.executeCommand(MANAGE_TRUST);

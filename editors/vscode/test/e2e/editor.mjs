@@ -105,9 +105,11 @@ async function startCodeServer({ codeServer, vsix, settings, env }) {
     ...base,
     "--auth", "none",
     "--bind-addr", `127.0.0.1:${port}`,
-    "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
+    "--disable-telemetry", "--disable-update-check",
     "--disable-getting-started-override", "--disable-proxy",
   ];
+  // workspace trust stays off unless a test turns it on (test/e2e/restricted.mjs)
+  if (!settings["security.workspace.trust.enabled"]) args.push("--disable-workspace-trust");
   // its own process group: stopping it takes the extension host and the language server along
   const child = spawn(codeServer, args, { env: childEnv, stdio: ["ignore", fd, fd], detached: true });
   fs.closeSync(fd);

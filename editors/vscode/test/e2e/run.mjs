@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Editor, log } from "./editor.mjs";
+import { checkRestrictedMode } from "./restricted.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -318,5 +319,6 @@ await check("the README's screenshot: an example with live values and a hover", 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);
 fs.rmSync(work, { recursive: true, force: true });
+await checkRestrictedMode({ check, codeServer, vsix, onnxtext, out, keep });
 log(`${passed} passed, ${failed.length} failed${failed.length ? `: ${failed.join("; ")}` : ""}`);
 process.exit(failed.length ? 1 : 0);

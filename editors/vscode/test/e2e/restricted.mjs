@@ -1,0 +1,129 @@
+// The extension in a folder that is not trusted (Restricted Mode), in its own code-server with
+// workspace trust on: the folder's .vscode/settings.json and .venv name programs that would leave
+// a marker file; highlighting and the checker must work, the marker must never be written, and
+// the status bar must say why live values wait. Granting trust then restarts the server with the
+// full discovery, which runs the folder's own choice (the marker appears: the test can fail).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Editor, log } from "./editor.mjs";
+
+const MODEL = `# Restricted Mode: highlighting and the checker work, nothing from this folder runs.
+<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 4] x) => (float[N, 4] y)
+{
+  h = Relu (x)
+  y = Reluu (h)
+}
+`;
+
+/** Runs the Restricted-Mode checks through run.mjs's `check`; `onnxtext` is the real server. */
+export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, out, keep }) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "onnxtext-e2e-untrusted-"));
+  const work = path.join(root, "cloned");
+  const marker = path.join(root, "marker.txt");
+  const plant = (rel) => {
+    const file = path.join(work, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `#!/bin/sh\necho "${file} $*" >> "${marker}"\nexec "${onnxtext}" "$@"\n`, { mode: 0o755 });
+    return file;
+  };
+  const planted = plant("tools/onnxtext");
+  plant(".venv/bin/onnxtext");
+  plant("venv/bin/onnxtext");
+  fs.mkdirSync(path.join(work, ".vscode"));
+  fs.writeFileSync(path.join(work, ".vscode", "settings.json"), JSON.stringify({ "onnxtext.server.path": planted, "onnxtext.evaluate.inputs": { x: "x.npy" } }, null, 2));
+  const model = path.join(work, "model.onnxtxt");
+  fs.writeFileSync(model, MODEL);
+  const ran = () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").trim() : "");
+
+  let ed;
+  try {
+    ed = await Editor.launch({
+      codeServer,
+      vsix,
+      folder: work,
+      file: model,
+      // trust on, no start-up question: the folder opens in Restricted Mode; the user's own
+      // onnxtext in the user's settings (PATH would be the login shell's, which VS Code reads)
+      settings: { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "onnxtext.server.path": onnxtext },
+    });
+  } catch (error) {
+    await check("Restricted Mode: the editor starts", async () => {
+      throw error;
+    });
+    return;
+  }
+  const named = async (name, fn) =>
+    check(`Restricted Mode: ${name}`, async () => {
+      try {
+        return await fn();
+      } catch (error) {
+        await ed.screenshot(path.join(out, `restricted-failure-${name.replace(/\W+/g, "-")}.png`)).catch(() => {});
+        throw error;
+      }
+    });
+  const expect = (condition, message) => {
+    if (!condition) throw new Error(message);
+  };
+  const line = (needle) => MODEL.split("\n").findIndex((l) => l.includes(needle)) + 1;
+  const col = (needle) => MODEL.split("\n")[line(needle) - 1].indexOf(needle) + 1;
+
+  await named("the folder is untrusted and the text opens as ONNX Text", async () => {
+    const restricted = await ed.waitFor(async () => (await ed.statusItems()).find((i) => /Restricted Mode/i.test(i.text)), { what: "the Restricted Mode indicator" });
+    await ed.waitFor(async () => (await ed.languageMode()) === "ONNX Text", { what: "language mode ONNX Text" });
+    return restricted.text;
+  });
+
+  await named("TextMate highlighting: comment and operator", async () => {
+    const comment = await ed.scopes(1, 3);
+    expect(comment.scopes.some((s) => s.startsWith("comment.line.number-sign")), `comment: ${comment.scopes}`);
+    const op = await ed.scopes(line("Relu (x)"), col("Relu (x)") + 1);
+    expect(op.scopes.some((s) => s.startsWith("support.function") || s.startsWith("entity.name.function")), `operator: ${op.scopes}`);
+    return op.scopes;
+  });
+
+  await named("the status bar says why live values wait", async () => {
+    const item = await ed.waitFor(async () => (await ed.statusItems()).find((i) => i.id.includes("onnxtext") && /live values wait for trust/.test(i.text)), {
+      timeout: 60_000,
+      what: "the onnxtext status bar item saying live values wait for trust",
+    });
+    return item.text;
+  });
+
+  await named("the server is the user's (not the folder's) onnxtext.server.path and checks the text (squiggle under Reluu)", async () => {
+    const squiggle = await ed.waitFor(async () => (await ed.squiggles()).find((s) => s.severity === "error" && s.text.includes("Reluu")), { timeout: 60_000, what: "an error squiggle under Reluu" });
+    const found = ed.outputLog().split("\n").find((l) => l.includes(`server: ${onnxtext} `) && l.includes("from the onnxtext.server.path setting"));
+    expect(found, `the output channel:\n${ed.outputLog()}`);
+    return `${JSON.stringify(squiggle)}; ${found.trim()}`;
+  });
+
+  await named("Run Model says the model waits for trust", async () => {
+    await ed.focusEditor();
+    await ed.command("onnxtext: Run Model (Live Values)");
+    const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /waits until you trust this folder/.test(n)), { what: "the note on live values" });
+    return note;
+  });
+
+  await named("nothing the folder names ran (no marker file)", async () => {
+    expect(ran() === "", `the folder's program ran: ${ran()}`);
+    return "no marker";
+  });
+
+  await named("trusting the folder restarts the server with the full discovery (the folder's setting now runs)", async () => {
+    await ed.command("Workspaces: Manage Workspace Trust");
+    const button = ed.page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first();
+    await button.waitFor({ state: "visible", timeout: 15_000 });
+    await button.click();
+    const runs = await ed.waitFor(() => (ran().includes(planted) ? ran() : null), { timeout: 60_000, what: "the folder's onnxtext.server.path to run once trusted" });
+    const item = await ed.waitFor(async () => (await ed.statusItems()).find((i) => i.id.includes("onnxtext") && /onnxtext/.test(i.text) && !/wait|no server|stopped/.test(i.text)), {
+      timeout: 60_000,
+      what: "the onnxtext status bar item running in full",
+    });
+    return `${item.text}; ${runs.split("\n")[0]}`;
+  });
+
+  await ed.close({ keep });
+  fs.rmSync(root, { recursive: true, force: true });
+  log("Restricted Mode checks done");
+}
