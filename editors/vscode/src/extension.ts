@@ -7,7 +7,7 @@ import * as path from "path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
-import { Discovery, RESTRICTED, ServerCommand, configuredPath, findServer } from "./server";
+import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
 const LANGUAGE = "onnxtext";
 const TOGGLE_LIVE = "onnxtext.toggleLiveValues";
@@ -155,7 +155,7 @@ function notFound(configured: string, found: Discovery): void {
       : "onnxtext: the language server was not found. Install it with `pip install onnxtext` (Python 3.10 or newer) " +
         "into the environment on your PATH, the workspace's .venv or the Python extension's interpreter, " +
         "or set onnxtext.server.path to the onnxtext executable." +
-        (vscode.workspace.isTrusted ? "" : ` (${RESTRICTED}: its .venv and settings are not used until you trust it.)`);
+        (vscode.workspace.isTrusted ? "" : " In Restricted Mode the folder's .venv and settings are not used until you trust it.");
   void vscode.window.showErrorMessage(text, "Open Settings", "Show Output").then((pick) => {
     if (pick === "Open Settings") {
       void vscode.commands.executeCommand("workbench.action.openSettings", "onnxtext.server.path");

@@ -153,12 +153,12 @@ export async function candidates(configured: string, trusted: boolean): Promise<
   return out;
 }
 
-/** `--version` of a candidate: its version string, or the reason it does not work. */
 interface Probed {
   version?: string;
   problem?: string;
 }
 
+/** `--version` of a candidate: its version string, or the reason it does not work. */
 function probe(candidate: Candidate): Promise<Probed> {
   return new Promise((resolve) => {
     execFile(

@@ -2,7 +2,7 @@
 # The extension's part of CI, from the repository root, after the Python environment exists
 # (.venv with onnxtext installed: the real-editor test runs its language server):
 # set-up of Node 24 / code-server / chromium (cached under ~/.cache/onnxtext-editor), `npm ci`,
-# type check + grammar tests (`npm test`), packaging (`vsce package`), the real-editor test.
+# type check + unit tests + grammar tests (`npm test`), packaging (`vsce package`), the real-editor test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN="$(bash test/e2e/setup.sh)"
