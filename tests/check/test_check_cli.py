@@ -9,8 +9,8 @@ import pytest
 
 from onnxtext.cli import app as cli
 from onnxtext.analysis.check import RULES
-from onnxtext.document import parse_model
-from onnxtext.io import save
+from onnxtext.api import parse_model
+from onnxtext.api import save
 
 GOOD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Relu(x) }\n'
 BAD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Rleu(x) }\n'

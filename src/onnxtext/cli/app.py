@@ -625,7 +625,8 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
 
 def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple[list[Diagnostic], bool]:
     """The diagnostics of one file, and whether it could be read at all."""
-    from onnxtext.analysis.check import check, check_proto
+    from onnxtext.analysis.check import check_proto
+    from onnxtext.api import diagnose, parse_document
 
     data = _read(path, report)
     if data is None:
@@ -639,7 +640,7 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
     text = _decode(data, path, report)
     if text is None:
         return [], False
-    return check(text, select=args.select, ignore=args.ignore, path=_display(path), model_dir=folder), True
+    return diagnose(parse_document(text, "model", _display(path)), args.select, args.ignore, model_dir=folder), True
 
 
 def _codes(value: str) -> list[str]:

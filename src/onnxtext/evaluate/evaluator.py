@@ -13,6 +13,7 @@ from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorReco
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.proto import ModelProto, as_own
 from onnxtext.evaluate.budget import over_budget, planned_bytes
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
@@ -174,11 +175,23 @@ def _type_elem(tp: Any) -> int | None:
     return None
 
 
+def _model(model: Any) -> ModelProto:
+    """Our ModelProto of ``model`` (ours, or onnx's converted); a clear ``TypeError`` for anything else."""
+    try:
+        return as_own(model, ModelProto)
+    except TypeError:
+        raise TypeError(
+            f"Evaluator takes a ModelProto (onnxtext's or onnx's), not a {type(model).__qualname__}: "
+            "read a file with onnxtext.load(path) and a text with onnxtext.parse_model(text)"
+        ) from None
+
+
 class Evaluator:
     """Runs a model with numpy kernels.
 
-    ``model`` is an onnxtext ``ModelProto``, an ``onnx`` ``ModelProto``, a path to a
-    binary model, or onnx text (parsed with :func:`onnxtext.parse_model`).
+    ``model`` is an onnxtext ``ModelProto`` or an ``onnx`` one (read a file with
+    :func:`onnxtext.load`, a text with :func:`onnxtext.parse_model`); anything else is a
+    ``TypeError``.
     ``seed`` seeds the random generator of random ops; each :meth:`run` restarts it.
     ``max_memory`` (bytes) is a budget: a node whose output, sized from its inputs' values
     before it is computed (``ConstantOfShape``, ``Expand``, ``Tile``, broadcasting, ``Loop``
@@ -187,9 +200,7 @@ class Evaluator:
     """
 
     def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None) -> None:
-        from onnxtext.evaluate.loading import load_model
-
-        self.model = load_model(model)
+        self.model = _model(model)
         self.seed = seed
         self.max_memory = max_memory
         self._rng = np.random.default_rng(seed)
