@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from onnxtext._gc import collector_paused
@@ -28,7 +29,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.syntax.parser import SYNTAX
 from onnxtext.syntax.span import Span
 
-__all__ = ["diagnose", "check_document", "knock_on_spans"]
+__all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
 
 _HOLDERS = (A.ValueInfo, A.Initializer, A.Attribute, A.TensorValue, A.PropEntry)
 """The statements a lowering error damages: the innermost one holding it is left out of the
@@ -53,7 +54,7 @@ def diagnose(
         checked = check_document(document, select, ignore, model_dir=model_dir)
     if checked:
         hidden = knock_on_spans(document)
-        found.extend(d for d in checked if not _inside(d, hidden))
+        found.extend(d for d in checked if not hidden.covers(d))
     found.sort(key=lambda d: d.offset)
     return found
 
@@ -90,28 +91,99 @@ def _inference(document: Document) -> Inference:
     return found
 
 
-def knock_on_spans(document: Document) -> list[Span]:
-    """Where a checker finding is a knock-on of a lowering error: the statement holding the
-    error, and every definition and use of the values that statement defines."""
+@dataclass(frozen=True, slots=True)
+class KnockOns:
+    """Where a checker finding is a knock-on of a lowering error: inside one of ``spans`` (any
+    code), or inside one of ``scopes`` with a code that starts with one of its prefixes."""
+
+    spans: tuple[Span, ...] = ()
+    scopes: tuple[tuple[Span, tuple[str, ...]], ...] = ()
+
+    def covers(self, diag: Diagnostic) -> bool:
+        if diag.span is None:
+            return False
+        at = diag.span.offsets
+        return any(_within(at, s) for s in self.spans) or any(
+            _within(at, s) and diag.code.startswith(codes) for s, codes in self.scopes
+        )
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+_OPSET_DEPENDENT = ("E3", "E4", "E7", "W3")
+"""The findings that depend on which operator sets a scope imports (schemas, function bodies, types)."""
+_TYPE_DEPENDENT = ("E7",)
+"""The findings about a value that depend on its type (inference's)."""
+_ATTRIBUTE_DEPENDENT = ("E306", "E307", "E310", "E7")
+"""The findings about a node that depend on its attributes' values (their types, presence; shapes and types)."""
+_STOPS = (A.Node, A.Graph, A.Function, A.Model)
+"""A lowering error damages the outermost holder inside the innermost of these."""
+
+
+def knock_on_spans(document: Document) -> KnockOns:
+    """What the statements holding lowering errors defined, as places in the text (see :class:`KnockOns`).
+
+    The statement holding an error (a value declaration, an initializer, a node's attribute,
+    a header entry) is left out or lowered without what was wrong; the values it defines,
+    and the outputs of every node computed from them, have no (right) type: the type
+    findings at their definitions, uses and type annotations are knock-ons. A node's attribute makes
+    the node's attribute and type findings knock-ons (its subgraphs included); a header's
+    ``opset_import`` entry the operator findings of its whole model or function.
+    """
     spans: list[Span] = []
+    scopes: list[tuple[Span, tuple[str, ...]]] = []
+    tainted: list[ValueSymbol] = []
     for diag in document.diagnostics:
         if not diag.is_error or diag.code.startswith("P") or diag.span is None:
             continue
-        holder = next((n for n in reversed(document.nodes_at(diag.offset)) if isinstance(n, _HOLDERS)), None)
+        around = document.nodes_at(diag.offset)
+        holder: A.AstNode | None = None
+        owner: A.AstNode | None = None
+        for node in reversed(around):
+            if isinstance(node, _STOPS):
+                owner = node
+                break
+            if isinstance(node, _HOLDERS):
+                holder = node
         if holder is None:
             continue
         spans.append(holder.span)
-        info = holder.info if isinstance(holder, A.Initializer) else holder
-        if isinstance(info, A.ValueInfo):
-            symbol = document.symbol_at(info.name.span.start)
-            if isinstance(symbol, ValueSymbol):
-                spans.extend(symbol.definition_spans())
-                spans.extend(symbol.use_spans())
+        if isinstance(holder, A.PropEntry) and holder.key.value == "opset_import" and isinstance(owner, (A.Model, A.Function)):
+            scopes.append((owner.span, _OPSET_DEPENDENT))
+        elif isinstance(holder, A.Attribute) and isinstance(owner, A.Node):
+            scopes.append((owner.span, _ATTRIBUTE_DEPENDENT))
+            tainted.extend(_symbols(document, owner.outputs))
+        elif isinstance(holder, (A.ValueInfo, A.Initializer)):
+            tainted.extend(_symbols(document, [holder.info.name if isinstance(holder, A.Initializer) else holder.name]))
+    scopes.extend((span, _TYPE_DEPENDENT) for span in _flow(document, tainted))
+    return KnockOns(tuple(spans), tuple(scopes))
+
+
+def _symbols(document: Document, names: list[A.Ident]) -> list[ValueSymbol]:
+    found = (document.symbol_at(name.span.start) for name in names)
+    return [s for s in found if isinstance(s, ValueSymbol)]
+
+
+def _flow(document: Document, start: list[ValueSymbol]) -> list[Span]:
+    """The definitions, uses and type annotations of ``start`` and of every value computed from them."""
+    spans: list[Span] = []
+    seen: set[int] = set()
+    work = list(start)
+    while work:
+        symbol = work.pop()
+        if id(symbol) in seen:
+            continue
+        seen.add(id(symbol))
+        spans.extend(symbol.definition_spans())
+        for use in symbol.uses:
+            spans.append(use)
+            around = document.nodes_at(use.start)
+            info = next((n for n in reversed(around) if isinstance(n, A.ValueInfo)), None)
+            if info is not None:
+                spans.append(info.span)  # its declared type is where a type finding points
+            node = next((n for n in reversed(around) if isinstance(n, A.Node)), None)
+            if node is not None and any(i.span == use for i in node.inputs):
+                work.extend(_symbols(document, node.outputs))
     return spans
-
-
-def _inside(diag: Diagnostic, spans: list[Span]) -> bool:
-    if diag.span is None:
-        return False
-    at = diag.span.offsets
-    return any(s.start <= at.start and at.end <= s.end for s in spans)
