@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import onnxtext
+from onnxtext.analysis.check import CODES
 from onnxtext.analysis.diagnose import check_document
 from onnxtext.cli.app import main
 from onnxtext.lsp.diagnose import Settings
@@ -41,7 +42,9 @@ def _located(diags: list[onnxtext.Diagnostic]) -> Located:
 
 
 def _api(path: Path) -> Located:
-    return _located(onnxtext.check(path))
+    found = onnxtext.check(path)
+    assert [(d.code, d.severity) for d in found] == [(d.code, CODES[d.code].severity) for d in found]  # registered, by default
+    return _located(found)
 
 
 def _server(path: Path) -> Located:

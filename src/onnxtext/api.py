@@ -12,16 +12,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnxtext._gc import collector_paused
-from onnxtext.analysis.check import check_proto
-from onnxtext.analysis.diagnose import diagnose
 from onnxtext.diagnostics import Diagnostic
-from onnxtext.document import Document, parse_document
 from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.lowering.direct import direct_model
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+
+if TYPE_CHECKING:
+    from onnxtext.document import Document
 
 __all__ = [
     "check",
@@ -34,6 +34,7 @@ __all__ = [
     "parse_node",
     "parse_nodes",
     "read_model",
+    "read_text_model",
     "save",
 ]
 
@@ -41,6 +42,22 @@ PathLike = str | os.PathLike[str]
 
 
 # ---------------------------------------------------------------- texts
+# The reference path (Lark, the tree, diagnostics) is imported on first use: a text the fast
+# path reads, and a binary model, start without it (``tests/test_startup.py``).
+
+
+def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:
+    """Parse and lower ``text`` as a ``kind`` (model, graph, function, node, node_list): the
+    tree, the best-effort protobuf, every parse and lowering diagnostic, the source map."""
+    from onnxtext.document import parse_document as reference
+
+    return reference(text, kind, path)
+
+
+def _raise_for_errors(diagnostics: list[Diagnostic], strict: bool) -> None:
+    from onnxtext.document import raise_for_errors
+
+    raise_for_errors(diagnostics, strict=strict)
 
 
 def _typed(kind: str, text: str, path: str, strict: bool) -> Any:
@@ -59,12 +76,21 @@ def parse_model(text: str, path: str = "<text>", *, strict: bool = False) -> Mod
     path (:func:`onnxtext.lowering.direct.direct_model`, which takes no text with a
     problem, warnings included); anything else by the reference path.
     """
+    model, diagnostics = read_text_model(text, path)
+    _raise_for_errors(diagnostics, strict)
+    assert model is not None
+    return model
+
+
+def read_text_model(text: str, path: str = "<text>") -> tuple[ModelProto | None, list[Diagnostic]]:
+    """The model of a text (None if it has errors) and every diagnostic of it, warnings included:
+    the fast path for the common subset (nothing to report), the reference path otherwise."""
     with collector_paused():
         fast = direct_model(text)
     if fast is not None:
-        return fast
-    result: ModelProto = _typed("model", text, path, strict)
-    return result
+        return fast, []
+    doc = parse_document(text, "model", path)
+    return (doc.model if doc.ok else None), doc.diagnostics
 
 
 def parse_graph(text: str, path: str = "<text>", *, strict: bool = False) -> GraphProto:
@@ -136,6 +162,28 @@ def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
 # ---------------------------------------------------------------- checking
 
 
+def diagnose(
+    document: Document,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    *,
+    model_dir: PathLike | None = None,
+) -> list[Diagnostic]:
+    """Every diagnostic of a text's document: parse, lowering and checker ones in text order,
+    checking on past errors, knock-ons of lowering errors left out (the policy of
+    :func:`onnxtext.analysis.diagnose.diagnose`, which the command line and the server apply too).
+    ``select``/``ignore`` choose checker rules by code prefix (``"E3"``, ``"W"``)."""
+    from onnxtext.analysis.diagnose import diagnose as policy  # the checker loads on first use: parsing needs none of it
+
+    return policy(document, select, ignore, model_dir=model_dir)
+
+
+def _check_model(model: Any, select: Iterable[str] | None, ignore: Iterable[str] | None, model_dir: PathLike | None) -> list[Diagnostic]:
+    from onnxtext.analysis.check import check_proto
+
+    return check_proto(model, select=select, ignore=ignore, model_dir=model_dir)
+
+
 def _is_path(target: object) -> bool:
     """A ``PathLike``, or a ``str`` with no line break that names an existing file."""
     return isinstance(target, os.PathLike) or (
@@ -151,7 +199,7 @@ def check(
     path: str | None = None,
     model_dir: PathLike | None = None,
 ) -> list[Diagnostic]:
-    """Check a model given as onnxtext text, a file path, binary bytes or a ModelProto.
+    """Check a model given as onnxtext text, a file path, binary bytes, a ModelProto or a parsed Document.
 
     A ``str`` with no newline that names an existing file, or an ``os.PathLike``, is read
     (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. A text's
@@ -166,13 +214,15 @@ def check(
         folder = file.parent if model_dir is None else model_dir
         data = read_bytes(file)
         if is_binary_path(file):
-            return check_proto(read_model(data, file, binary=True), select=select, ignore=ignore, model_dir=folder)
+            return _check_model(read_model(data, file, binary=True), select, ignore, folder)
         text = data.decode("utf-8-sig")
         return diagnose(parse_document(text, "model", path or str(file)), select, ignore, model_dir=folder)
     if isinstance(target, str):
         return diagnose(parse_document(target, "model", path or "<text>"), select, ignore, model_dir=model_dir)
+    from onnxtext.document import Document  # loaded already by whoever made one
+
     if isinstance(target, Document):
         return diagnose(target, select, ignore, model_dir=model_dir)
     if isinstance(target, (bytes, bytearray)):
-        return check_proto(read_model(bytes(target), binary=True), select=select, ignore=ignore, model_dir=model_dir)
-    return check_proto(target, select=select, ignore=ignore, model_dir=model_dir)
+        return _check_model(read_model(bytes(target), binary=True), select, ignore, model_dir)
+    return _check_model(target, select, ignore, model_dir)

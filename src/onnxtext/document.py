@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
     from onnxtext.analysis.infer import Inference, ValueType
 
-__all__ = ["Document", "parse_document", "KINDS"]
+__all__ = ["Document", "parse_document", "raise_for_errors", "KINDS"]
 
 KINDS = ENTRY_POINTS
 
@@ -56,10 +56,7 @@ class Document:
 
     def raise_for_errors(self, *, strict: bool = False) -> None:
         """Raise :class:`ParseError` if there is an error (``strict``: or a warning, reported as an error)."""
-        if strict and any(d.severity is Severity.WARNING for d in self.diagnostics):
-            raise ParseError([as_error(d) for d in self.diagnostics])
-        if not self.ok:
-            raise ParseError(self.diagnostics)
+        raise_for_errors(self.diagnostics, strict=strict)
 
     # ------------------------------------------------------------ analyses, each computed once
     @cached_property
@@ -131,6 +128,14 @@ class Document:
     def path_at(self, offset: int) -> str | None:
         """The proto path of the innermost lowered node at ``offset``."""
         return self.source_map.path_at(offset)
+
+
+def raise_for_errors(diagnostics: list[Diagnostic], *, strict: bool = False) -> None:
+    """Raise :class:`ParseError` if ``diagnostics`` hold an error (``strict``: or a warning, reported as an error)."""
+    if strict and any(d.severity is Severity.WARNING for d in diagnostics):
+        raise ParseError([as_error(d) for d in diagnostics])
+    if any(d.is_error for d in diagnostics):
+        raise ParseError(diagnostics)
 
 
 def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate import _types as T
-from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
+from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
@@ -426,14 +426,14 @@ class Evaluator:
                     size = planned_bytes(step.op_type, step.domain, args, step.attrs)
                     problem = None if size is None else over_budget("its output", size, self.max_memory)
                     if problem is not None:
-                        raise self._error(step, g, problem, None, args=args)
+                        raise self._error(step, g, problem, None, args=args, kind=OVER_BUDGET)
                 try:
                     res = info.fn(*args, **kw)
                 except EvaluationError:
                     raise
                 except KernelError as exc:
                     raise self._error(step, g, str(exc), exc, args=args, input_index=exc.input_index,
-                                      output_index=exc.output_index) from exc
+                                      output_index=exc.output_index, kind=exc.kind) from exc
                 except _WRAPPED as exc:
                     raise self._error(step, g, f"{type(exc).__name__}: {exc}", exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
@@ -474,7 +474,7 @@ class Evaluator:
 
     def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
                args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None) -> EvaluationError:
+               output_index: int | None = None, output_name: str | None = None, kind: str = FAILED) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -493,6 +493,7 @@ class Evaluator:
             path=graph.path.child("node", step.index),
             function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
+            kind=kind,
         )
         return EvaluationError(rec)
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic
+from onnxtext.diagnostics.codes import STAGE_CODES, Code
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.infer.engine import Inference
@@ -25,10 +26,22 @@ from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
 
-__all__ = ["ALL_RULES", "RULES", "Rule", "check_proto", "code_list", "rule_by_code", "run_rules", "select_rules"]
+__all__ = ["ALL_RULES", "CODES", "RULES", "Rule", "check_proto", "code_list", "rule_by_code", "run_rules", "select_rules"]
 
 RULES = ALL_RULES
 """Every rule class, errors first then warnings, by code."""
+
+_PIPELINE = "PLEWXR"
+"""Code letters in pipeline order: parsing, lowering, the checker's errors and warnings, external data, runs."""
+
+CODES: dict[str, Code] = {
+    c.code: c
+    for c in sorted(
+        (*STAGE_CODES, *(Code(r.code, r.severity(), r.name, r.description) for r in ALL_RULES)),
+        key=lambda c: (_PIPELINE.index(c.code[0]), c.code),
+    )
+}
+"""Every diagnostic code onnxtext emits, in pipeline order: the one registry (``onnxtext rules``)."""
 
 
 def _matches(code: str, patterns: Iterable[str]) -> bool:
