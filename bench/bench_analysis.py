@@ -32,7 +32,8 @@ from onnxtext.analysis.infer import infer_model  # noqa: E402
 from onnxtext.analysis.resolutions import node_resolutions  # noqa: E402
 from onnxtext.analysis.symbols import build_symbols  # noqa: E402
 from onnxtext.analysis.value_types import value_types  # noqa: E402
-from onnxtext.document import Document, parse_document, parse_model  # noqa: E402
+from onnxtext.document import Document, parse_document  # noqa: E402
+from onnxtext.api import diagnose, parse_model  # noqa: E402
 from onnxtext.lowering.lower import Lowering  # noqa: E402
 from onnxtext.syntax.parser import parse_text  # noqa: E402
 from onnxtext.syntax.query import node_at  # noqa: E402
@@ -106,7 +107,7 @@ def best(fn: Callable[[], Any], repeat: int) -> float:
 
 def rediagnose(text: str) -> list[Any]:
     """What a server does on each change: a new Document and every diagnostic."""
-    return parse_document(text).all_diagnostics
+    return diagnose(parse_document(text))
 
 
 def main() -> int:
@@ -120,7 +121,7 @@ def main() -> int:
     doc = parse_document(text)
     assert doc.ok and doc.model is not None, doc.diagnostics[:3]
     n_nodes = len(doc.resolutions)
-    errors = [d for d in doc.all_diagnostics if d.is_error]
+    errors = [d for d in diagnose(doc) if d.is_error]
     print(f"document: {len(text):,} characters, {text.count(chr(10)):,} lines, {n_nodes:,} nodes, {len(errors)} errors")
 
     parsed = parse_text(text, "model")

@@ -27,8 +27,9 @@ import backend_cases  # noqa: E402
 
 def _ours(model_bytes: bytes, feeds: list[dict[str, Any]]) -> list[list[Any]]:
     from onnxtext.evaluate import Evaluator
+    from onnxtext.io import load_bytes
 
-    ev = Evaluator(model_bytes)
+    ev = Evaluator(load_bytes(model_bytes))
     return [ev.run(None, f) for f in feeds]
 
 
@@ -166,7 +167,7 @@ def bench_networks(repeat: int) -> None:
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = 1
         sessions = {
-            "onnxtext": Evaluator(mb),
+            "onnxtext": Evaluator(model),
             "onnx.reference": ReferenceEvaluator(model),
             "onnxruntime": ort.InferenceSession(mb, opts, providers=["CPUExecutionProvider"]),
         }

@@ -13,7 +13,8 @@ import pytest
 import onnxtext
 from onnxtext.cli import app as cli
 from onnxtext.syntax.format import NotRepresentable, format_text
-from onnxtext.io import load, save, write_atomic
+from onnxtext.io import write_atomic
+from onnxtext.api import load, save
 from onnxtext.proto import ModelProto
 
 SRC = Path(onnxtext.__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import onnxtext
 from onnxtext.cli import app as cli
 from onnxtext.diff import diff_models
 from onnxtext.weights.sidecar import write_external
-from onnxtext.io import save
+from onnxtext.api import save
 from onnxtext.proto import ModelProto, TensorProto
 from test_external import big_model
 

@@ -98,10 +98,10 @@ def test_tokens_are_the_lexers(name: str) -> None:
 def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
     text = node_heavy(20)
     calls: list[str] = []
-    import onnxtext.document as document
+    import onnxtext.api as api
 
-    real = document.parse_document
-    monkeypatch.setattr(document, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
+    real = api.parse_document
+    monkeypatch.setattr(api, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
     model = parse_model(text)
     assert calls == [] and len(model.graph.node) == 21
     with pytest.raises(Exception, match="expected"):  # a damaged text: the reference path's located errors
@@ -198,14 +198,14 @@ def _missing(module: str) -> bool:
 
 
 def test_cli_parse_takes_the_fast_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import onnxtext.document as document
+    import onnxtext.api as api
     from onnxtext.cli import main
 
     source = tmp_path / "m.onnxtxt"
     source.write_text(node_heavy(10), encoding="utf-8")
     calls: list[str] = []
-    real = document.parse_document
-    monkeypatch.setattr(document, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
+    real = api.parse_document
+    monkeypatch.setattr(api, "parse_document", lambda *a, **k: calls.append("reference") or real(*a, **k))
     assert main(["parse", str(source), "-o", str(tmp_path / "m.onnx")]) == 0
     assert calls == []
     assert (tmp_path / "m.onnx").read_bytes() == _reference(node_heavy(10))

@@ -20,7 +20,8 @@ from onnxtext.weights.external import (
     resolve_location,
 )
 from onnxtext.weights.sidecar import PAGE, SMALL_ALIGN, plan_external, write_external
-from onnxtext.io import load, model_bytes, save
+from onnxtext.io import model_bytes
+from onnxtext.api import load, save
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.ir.tensor_data import to_numpy
 

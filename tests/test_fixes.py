@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from onnxtext import parse_model
-from onnxtext.analysis.check import check, check_proto
+from onnxtext.analysis.check import check_proto
+from onnxtext.api import check
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
 from onnxtext.syntax.span import Span
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import onnxtext
-from onnxtext.io import save
+from onnxtext.api import save
 from test_external import big_model
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

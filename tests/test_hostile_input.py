@@ -10,7 +10,7 @@ import pytest
 
 import onnxtext
 from onnxtext.cli.app import main
-from onnxtext.io import save
+from onnxtext.api import save
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 H = '<ir_version: 8, opset_import: ["" : 18]>\n'

@@ -34,7 +34,7 @@ import pathlib, sys
 import onnxtext
 from onnxtext.syntax.parser import grammar_path
 from onnxtext.syntax.format import to_text
-from onnxtext.io import load
+from onnxtext.api import load
 package = pathlib.Path(onnxtext.__file__).resolve().parent
 assert pathlib.Path(sys.prefix).resolve() in package.parents, package
 assert grammar_path().resolve() == package / "grammar" / "onnxtext.lark", grammar_path()

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.io import save
+from onnxtext.api import save
 from onnxtext.syntax.format import format_text
 from test_git_textconv import git_env
 

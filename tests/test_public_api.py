@@ -24,6 +24,7 @@ EXPECTED_API = {
     "Span",
     "check",
     "check_model",
+    "diagnose",
     "format_text",
     "load",
     "parse_document",

@@ -64,7 +64,7 @@ def test_printing_a_plain_text_does_not_load_lark(tmp_path: Path) -> None:
 
 
 def test_lazy_public_names_are_the_real_ones() -> None:
-    from onnxtext.document import parse_model
+    from onnxtext.api import parse_model
     from onnxtext.syntax.format import to_text
 
     assert onnxtext.parse_model is parse_model

@@ -11,7 +11,7 @@ import pytest
 
 import onnxtext
 from onnxtext.cli.app import main
-from onnxtext.io import load
+from onnxtext.api import load
 from onnxtext.lsp.diagnose import Settings, diagnose
 from onnxtext.proto import ModelProto
 

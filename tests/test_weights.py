@@ -18,7 +18,8 @@ from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.weights.external import iter_tensors, load_external
 from onnxtext.weights.sidecar import write_external
-from onnxtext.io import load, model_bytes, save
+from onnxtext.io import model_bytes
+from onnxtext.api import load, save
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.ir.tensor_data import to_numpy
 from onnxtext.weights.digest import DIGEST_HEADER, ProgressBar, digest_view, is_digest_text, tensor_digest

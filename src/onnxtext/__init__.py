@@ -16,18 +16,20 @@ from onnxtext._version import __version__
 
 if TYPE_CHECKING:
     from onnxtext import proto as proto
-    from onnxtext.analysis.check import check
-    from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
-    from onnxtext.document import (
-        Document,
+    from onnxtext.api import (
+        check,
+        diagnose,
+        load,
         parse_document,
         parse_function,
         parse_graph,
         parse_model,
         parse_node,
         parse_nodes,
+        save,
     )
-    from onnxtext.io import load, save
+    from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
+    from onnxtext.document import Document
     from onnxtext.syntax.format import NotRepresentable, format_text, to_text
     from onnxtext.syntax.span import Position, Range, SourceFile, Span
     from onnxtext.evaluate import Evaluator
@@ -50,6 +52,7 @@ __all__ = [
     "Span",
     "check",
     "check_model",
+    "diagnose",
     "format_text",
     "load",
     "parse_document",
@@ -63,26 +66,27 @@ __all__ = [
     "to_text",
 ]
 
-# public name → (module, attribute); check_model is an alias of check.
+# public name → (module, attribute): the entry points live in onnxtext.api; check_model is an alias of check.
 _LAZY: dict[str, tuple[str, str]] = {
-    "check": ("onnxtext.analysis.check", "check"),
-    "check_model": ("onnxtext.analysis.check", "check"),
+    "check": ("onnxtext.api", "check"),
+    "check_model": ("onnxtext.api", "check"),
+    "diagnose": ("onnxtext.api", "diagnose"),
     "Diagnostic": ("onnxtext.diagnostics", "Diagnostic"),
     "OnnxTextError": ("onnxtext.diagnostics", "OnnxTextError"),
     "ParseError": ("onnxtext.diagnostics", "ParseError"),
     "Severity": ("onnxtext.diagnostics", "Severity"),
     "Document": ("onnxtext.document", "Document"),
-    "parse_document": ("onnxtext.document", "parse_document"),
-    "parse_function": ("onnxtext.document", "parse_function"),
-    "parse_graph": ("onnxtext.document", "parse_graph"),
-    "parse_model": ("onnxtext.document", "parse_model"),
-    "parse_node": ("onnxtext.document", "parse_node"),
-    "parse_nodes": ("onnxtext.document", "parse_nodes"),
+    "parse_document": ("onnxtext.api", "parse_document"),
+    "parse_function": ("onnxtext.api", "parse_function"),
+    "parse_graph": ("onnxtext.api", "parse_graph"),
+    "parse_model": ("onnxtext.api", "parse_model"),
+    "parse_node": ("onnxtext.api", "parse_node"),
+    "parse_nodes": ("onnxtext.api", "parse_nodes"),
     "NotRepresentable": ("onnxtext.syntax.format", "NotRepresentable"),
     "format_text": ("onnxtext.syntax.format", "format_text"),
     "to_text": ("onnxtext.syntax.format", "to_text"),
-    "load": ("onnxtext.io", "load"),
-    "save": ("onnxtext.io", "save"),
+    "load": ("onnxtext.api", "load"),
+    "save": ("onnxtext.api", "save"),
     "Position": ("onnxtext.syntax.span", "Position"),
     "Range": ("onnxtext.syntax.span", "Range"),
     "SourceFile": ("onnxtext.syntax.span", "SourceFile"),

@@ -1,10 +1,10 @@
 """One text, all stages: parse to an AST, lower to protobuf, keep diagnostics and the source map.
 
 A :class:`Document` is one version of a text and the host of its analyses: the symbol
-tables, node resolutions, inferred types and checker diagnostics are computed on first
+tables, node resolutions and inferred types are computed on first
 use and kept, so a language server asks for what a request needs and pays only for that.
 Everything is built from the tree where it can be (symbols work on broken texts); what
-needs the protobuf (types, resolutions, checking) is empty while ``proto`` is None.
+needs the protobuf (types, resolutions) is empty while ``proto`` is None.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
-from onnxtext.lowering.direct import direct_model
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
 from onnxtext.syntax.query import node_at
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
     from onnxtext.analysis.infer import Inference, ValueType
 
-__all__ = ["Document", "parse_document", "KINDS"]
+__all__ = ["Document", "parse_document", "raise_for_errors", "KINDS"]
 
 KINDS = ENTRY_POINTS
 
@@ -40,8 +39,8 @@ class Document:
     The tree and the protobuf are always there: with errors, damaged statements are
     :class:`ast.ErrorNode` in the tree and left out of the protobuf (a best effort:
     every intact statement lowers as it would in the undamaged text).
-    ``diagnostics`` are those of parsing and lowering; :attr:`check_diagnostics` adds the
-    checker's (inference's type and shape errors among them), :attr:`all_diagnostics` all.
+    ``diagnostics`` are those of parsing and lowering; :func:`onnxtext.api.diagnose` adds the
+    checker's (inference's type and shape errors among them).
     """
 
     kind: str
@@ -57,10 +56,7 @@ class Document:
 
     def raise_for_errors(self, *, strict: bool = False) -> None:
         """Raise :class:`ParseError` if there is an error (``strict``: or a warning, reported as an error)."""
-        if strict and any(d.severity is Severity.WARNING for d in self.diagnostics):
-            raise ParseError([as_error(d) for d in self.diagnostics])
-        if not self.ok:
-            raise ParseError(self.diagnostics)
+        raise_for_errors(self.diagnostics, strict=strict)
 
     # ------------------------------------------------------------ analyses, each computed once
     @cached_property
@@ -101,28 +97,11 @@ class Document:
     @cached_property
     def resolutions(self) -> dict[A.Node, Resolution]:
         """The schema or model-local function of every lowered node."""
-        # Imported here: the checker imports this module (parse_document).
         from onnxtext.analysis.resolutions import node_resolutions
 
         if self.model is None:
             return {}
         return node_resolutions(self.model, self.symbols, self.source_map)
-
-    @cached_property
-    def check_diagnostics(self) -> list[Diagnostic]:
-        """Every checker rule's diagnostics, inference shared with :attr:`types`; ``[]`` without a model."""
-        from onnxtext.analysis.check import check_proto
-
-        if self.model is None:
-            return []
-        inference = self.inference
-        with collector_paused():
-            return check_proto(self.model, _doc=self, inference=inference)
-
-    @cached_property
-    def all_diagnostics(self) -> list[Diagnostic]:
-        """Parse, lowering and checker diagnostics, in text order."""
-        return sorted(self.diagnostics + self.check_diagnostics, key=lambda d: d.offset)
 
     # ------------------------------------------------------------ position queries
     def nodes_at(self, offset: int) -> list[A.AstNode]:
@@ -149,6 +128,14 @@ class Document:
     def path_at(self, offset: int) -> str | None:
         """The proto path of the innermost lowered node at ``offset``."""
         return self.source_map.path_at(offset)
+
+
+def raise_for_errors(diagnostics: list[Diagnostic], *, strict: bool = False) -> None:
+    """Raise :class:`ParseError` if ``diagnostics`` hold an error (``strict``: or a warning, reported as an error)."""
+    if strict and any(d.severity is Severity.WARNING for d in diagnostics):
+        raise ParseError([as_error(d) for d in diagnostics])
+    if any(d.is_error for d in diagnostics):
+        raise ParseError(diagnostics)
 
 
 def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:
@@ -185,48 +172,3 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
     source_map = lw.source_map
     diags.sort(key=lambda d: d.offset)
     return Document(kind, result.source, tree, proto, diags, source_map)
-
-
-def _typed(kind: str, text: str, path: str, strict: bool) -> Any:
-    doc = parse_document(text, kind, path)
-    doc.raise_for_errors(strict=strict)
-    return doc.proto
-
-
-def parse_model(text: str, path: str = "<text>", *, strict: bool = False) -> ModelProto:
-    """Parse a model text; raises :class:`ParseError` listing every problem.
-
-    Warnings (tensor literals stored as written, as onnx.parser stores them) do not
-    raise unless ``strict``; the same holds for every ``parse_*`` function.
-
-    No tree or source map is kept, so a text of the common subset is read by the fast
-    path (:func:`onnxtext.lowering.direct.direct_model`, which takes no text with a
-    problem, warnings included); anything else by the reference path.
-    """
-    with collector_paused():
-        fast = direct_model(text)
-    if fast is not None:
-        return fast
-    result: ModelProto = _typed("model", text, path, strict)
-    return result
-
-
-def parse_graph(text: str, path: str = "<text>", *, strict: bool = False) -> GraphProto:
-    result: GraphProto = _typed("graph", text, path, strict)
-    return result
-
-
-def parse_function(text: str, path: str = "<text>", *, strict: bool = False) -> FunctionProto:
-    result: FunctionProto = _typed("function", text, path, strict)
-    return result
-
-
-def parse_node(text: str, path: str = "<text>", *, strict: bool = False) -> NodeProto:
-    result: NodeProto = _typed("node", text, path, strict)
-    return result
-
-
-def parse_nodes(text: str, path: str = "<text>", *, strict: bool = False) -> list[NodeProto]:
-    """Parse a node list ``{ ... }``."""
-    result: list[NodeProto] = _typed("node_list", text, path, strict)
-    return result

@@ -1,7 +1,9 @@
-"""Model files: ``load``/``save`` choosing binary or text by extension, and atomic writes.
+"""Model files: binary or text by extension, bytes in and out, and atomic writes.
+
+:func:`onnxtext.api.load` and :func:`onnxtext.api.save` read and write models with these.
 
 ``.onnx`` and ``.pb`` files are binary protobuf; every other name (``.onnxtxt``,
-``.txt``, …) is onnxtext text. The path ``-`` means standard input for :func:`load`.
+``.txt``, …) is onnxtext text. The path ``-`` means standard input for :func:`read_bytes`.
 Files are written with :func:`write_atomic` (or :func:`atomic_file`): a temporary file in the same directory,
 fsynced and renamed over the target, so a reader never sees a partial or empty file.
 """
@@ -26,9 +28,7 @@ __all__ = [
     "control_bytes",
     "read_bytes",
     "read_text",
-    "load",
     "load_bytes",
-    "save",
     "model_bytes",
     "write_atomic",
     "atomic_file",
@@ -90,44 +90,11 @@ def load_bytes(data: bytes) -> ModelProto:
     return model
 
 
-def load(path: PathLike, *, binary: bool | None = None) -> ModelProto:
-    """Read a model from ``path``: binary for ``.onnx``/``.pb``, onnxtext text otherwise.
-
-    ``binary`` overrides the choice by extension (needed for ``-``, standard input,
-    which is text unless told otherwise). Raises :class:`OSError` for unreadable files,
-    ``DecodeError`` for invalid binary protobuf, :class:`UnicodeDecodeError` for text
-    that is not UTF-8, and :class:`~onnxtext.ParseError` for texts with errors.
-    """
-    if binary is None:
-        binary = is_binary_path(path)
-    if binary:
-        return load_bytes(read_bytes(path))
-    name = "<stdin>" if str(path) == STDIO else str(path)
-    from onnxtext.document import parse_model  # imported on use: the parser is not needed for binary files
-
-    return parse_model(read_text(path), path=name)
-
-
 def model_bytes(model: Any) -> bytes:
     """Deterministic binary serialisation of our model or an ``onnx`` one."""
     own = as_own(model, ModelProto)
     data: bytes = own.SerializeToString(deterministic=True)
     return data
-
-
-def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
-    """Write ``model`` (ours or the ``onnx`` package's) to ``path`` atomically.
-
-    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.syntax.format.to_text`) otherwise, unless
-    ``binary`` says which. Raises :class:`~onnxtext.syntax.format.NotRepresentable` before
-    touching the file if the model cannot be written as text.
-    """
-    if binary is None:
-        binary = is_binary_path(path)
-    from onnxtext.syntax.format import to_text
-
-    data: bytes | str = model_bytes(model) if binary else to_text(as_own(model, ModelProto))
-    write_atomic(path, data)
 
 
 def write_atomic(path: PathLike, data: bytes | str) -> None:

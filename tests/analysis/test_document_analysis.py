@@ -6,6 +6,7 @@ import pytest
 from analysisutil import MODEL, doc, offset, places, where
 
 import onnxtext.analysis.infer as infer_module
+from onnxtext.analysis.diagnose import check_document, diagnose
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.document import Document
 
@@ -20,9 +21,8 @@ def test_analyses_are_lazy_and_computed_once() -> None:
     d = doc()
     assert d.symbols is d.symbols
     computed = set(vars(d))
-    assert "symbols" in computed and not {"inference", "types", "resolutions", "check_diagnostics"} & computed
+    assert "symbols" in computed and not {"inference", "types", "resolutions"} & computed
     assert d.types is d.types and d.resolutions is d.resolutions
-    assert d.check_diagnostics is d.check_diagnostics
 
 
 def test_types_of_values() -> None:
@@ -56,9 +56,9 @@ def test_function_opsets_are_the_functions() -> None:
 
 def test_check_diagnostics_with_positions() -> None:
     d = doc()
-    located = [(x.code, x.span.start.line, x.span.start.column) for x in d.check_diagnostics if x.span is not None]
+    located = [(x.code, x.span.start.line, x.span.start.column) for x in check_document(d) if x.span is not None]
     assert ("E203", 7, 7) in located  # then_branch's t: a name must be assigned once, subgraphs included
-    assert d.all_diagnostics == sorted(d.diagnostics + d.check_diagnostics, key=lambda x: x.offset)
+    assert diagnose(d) == sorted(d.diagnostics + check_document(d), key=lambda x: x.offset)
 
 
 def test_inference_runs_once_for_types_and_checking(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,7 +76,7 @@ def test_inference_runs_once_for_types_and_checking(monkeypatch: pytest.MonkeyPa
     text = MODEL.replace("t = Mul(x, w)", "t = Mul(x, c)")  # a type error inference finds (E702 or E701)
     d = doc(text)
     assert d.types
-    codes = [x.code for x in d.check_diagnostics]
+    codes = [x.code for x in check_document(d)]
     assert {"E701", "E702"} & set(codes)
     assert len(calls) == 1
 
@@ -88,9 +88,9 @@ def test_a_broken_text_is_analysed_where_it_is_intact() -> None:
     ops = [n.op_type for n in d.proto.graph.node]
     assert "Mul" not in ops and ops  # every other statement is there
     # the damaged statement still defines 't': no "undefined" or "never produced" for it
-    assert not [x for x in d.check_diagnostics if "'t'" in x.message]
+    assert not [x for x in check_document(d) if "'t'" in x.message]
     assert d.types and d.resolutions  # intact statements have types and resolutions
-    assert [x.code for x in d.all_diagnostics if x.code.startswith("P")] == [x.code for x in d.diagnostics if x.code.startswith("P")]
+    assert [x.code for x in diagnose(d) if x.code.startswith("P")] == [x.code for x in d.diagnostics if x.code.startswith("P")]
     # what the parser kept still answers queries
     assert places(d, d.definition_at(offset(d, 8, 18))) == [(3, 11)]
 
@@ -107,7 +107,7 @@ def test_graph_documents_have_symbols_only() -> None:
     d = doc("g (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n", "graph")
     assert d.ok and d.model is None
     assert places(d, d.definition_at(offset(d, 2, 12))) == [(1, 13)]
-    assert d.types == {} and d.check_diagnostics == []
+    assert d.types == {} and check_document(d) == []
 
 
 def test_resolution_at() -> None:
@@ -152,4 +152,4 @@ def test_analyses_follow_the_proto_not_the_errors() -> None:
     d.diagnostics.append(Diagnostic("P001", Severity.ERROR, "a damaged statement elsewhere"))
     assert not d.ok and d.model is not None
     assert d.types and d.resolutions
-    assert {x.code for x in d.check_diagnostics} >= {"E203"}
+    assert {x.code for x in check_document(d)} >= {"E203"}

@@ -9,8 +9,8 @@ import pytest
 
 from onnxtext.cli import app as cli
 from onnxtext.analysis.check import RULES
-from onnxtext.document import parse_model
-from onnxtext.io import save
+from onnxtext.api import parse_model
+from onnxtext.api import save
 
 GOOD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Relu(x) }\n'
 BAD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Rleu(x) }\n'
@@ -139,8 +139,8 @@ def test_binary_model_fix_has_no_edits(tmp_path: Path, capsys: pytest.CaptureFix
 def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["rules"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == [r.code for r in RULES]
-    assert lines[0].split()[:3] == ["E101", "error", "ir-version-present"]
+    assert [line.split()[0] for line in lines if line[0] in "EW"] == [r.code for r in RULES]
+    assert [line for line in lines if line.startswith("E101")][0].split()[:3] == ["E101", "error", "ir-version-present"]
 
 
 def test_external_data_is_looked_up_next_to_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import pytest
 
-from onnxtext.analysis.check import check
-from onnxtext.document import parse_model
+from onnxtext.api import check
+from onnxtext.api import parse_model
 from onnxtext.proto import AttributeProto, ModelProto, to_onnx
 
 onnx = pytest.importorskip("onnx")

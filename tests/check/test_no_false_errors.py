@@ -10,7 +10,7 @@ onnx = pytest.importorskip("onnx")
 
 from corpus.backend import all_model_paths, case_id, onnx_checker_rejection  # noqa: E402
 
-from onnxtext.analysis.check import check  # noqa: E402
+from onnxtext.api import check  # noqa: E402
 
 PATHS = all_model_paths()
 

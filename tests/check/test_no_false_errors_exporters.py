@@ -9,7 +9,7 @@ onnx = pytest.importorskip("onnx")
 from corpus.backend import onnx_checker_rejection  # noqa: E402
 from corpus.exporters import GENERATORS, Generator  # noqa: E402
 
-from onnxtext.analysis.check import check  # noqa: E402
+from onnxtext.api import check  # noqa: E402
 from onnxtext.proto import ModelProto  # noqa: E402
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from onnxtext.analysis.check import RULES, check, select_rules
+from onnxtext.analysis.check import RULES, select_rules
+
+from onnxtext.api import check
 
 TESTS = Path(__file__).parent
 

@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from onnxtext.analysis.check import ALL_RULES, check
+from onnxtext.analysis.check import ALL_RULES
+
+from onnxtext.api import check
 from onnxtext.analysis.check.rule import Rule
 
 ROOT = Path(__file__).resolve().parents[2]

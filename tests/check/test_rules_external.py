@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from checkutil import located
 
-from onnxtext.analysis.check import check
-from onnxtext.document import parse_model
-from onnxtext.io import save
+from onnxtext.api import check
+from onnxtext.api import parse_model
+from onnxtext.api import save
 from onnxtext.proto import ModelProto, TensorProto
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'

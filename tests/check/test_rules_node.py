@@ -162,8 +162,8 @@ def test_local_function_call_arity_and_attributes() -> None:
 
 
 def test_e310_attribute_with_two_values() -> None:
-    from onnxtext.analysis.check import check
-    from onnxtext.document import parse_model
+    from onnxtext.api import check
+    from onnxtext.api import parse_model
 
     m = parse_model(g("  y = Softmax <axis = 1> (x)"))
     m.graph.node[0].attribute[0].f = 2.0

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.check import check
+from onnxtext.api import check
 
 HEAD = '<ir_version: 10, opset_import: ["" : 21]>\n'
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from checkutil import check, located
 
-from onnxtext.document import parse_model
+from onnxtext.api import parse_model
 from onnxtext.proto import TensorProto
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from checkutil import diagnostics, located
 
-from onnxtext.analysis.check import check
-from onnxtext.document import parse_model
+from onnxtext.api import check
+from onnxtext.api import parse_model
 from onnxtext.proto import ModelProto
 
 BASE = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) }\n'

@@ -117,6 +117,7 @@ def test_given_inference_is_used_and_not_recomputed() -> None:
 
 def test_inference_runs_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
     import onnxtext.analysis.check.context as context
+    import onnxtext.analysis.infer as infer
     from onnxtext.analysis.infer.engine import infer_model
 
     calls: list[object] = []
@@ -125,7 +126,8 @@ def test_inference_runs_once_per_check(monkeypatch: pytest.MonkeyPatch) -> None:
         calls.append(model)
         return infer_model(model)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(context, "infer_model", counting)
+    monkeypatch.setattr(context, "infer_model", counting)  # a binary model's
+    monkeypatch.setattr(infer, "infer_model", counting)  # a text's: its document's, shared with hover and hints
     diagnostics(g("  y = Add(a, b)", "float[2] a, int64[2] b"), "E7")
     assert len(calls) == 1
     diagnostics(VALID, "E301")  # no type rule selected: no inference

@@ -193,9 +193,10 @@ def assert_close(expected: Any, actual: Any, rtol: float, atol: float, where: st
 def run_case(name: str) -> None:
     """Raise AssertionError (or the evaluator's error) unless every output matches."""
     from onnxtext.evaluate import Evaluator
+    from onnxtext.io import load_bytes
 
     model_bytes, sets, rtol, atol, model = load_case(name)
-    ev = Evaluator(model_bytes)
+    ev = Evaluator(load_bytes(model_bytes))
     for k, (ins, expected) in enumerate(sets):
         feeds = feeds_for(model, ins)
         got = ev.run(None, feeds)

@@ -9,6 +9,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper
 
+import onnxtext
 from onnxtext.evaluate import EvaluationError, Evaluator, TraceEntry
 from onnxtext.proto import ModelProto, as_own
 
@@ -34,18 +35,27 @@ def _mlp():
     return _model(nodes, [_f("x", ["N", "K"])], [_f("y", [None, 2])], initializers=[w, b])
 
 
-def test_accepts_onnx_own_bytes_and_path(tmp_path: Path) -> None:
+def test_accepts_onnx_and_own_models() -> None:
     m = _mlp()
     x = np.ones((2, 3), dtype=np.float32)
     expected = np.maximum(x @ (np.arange(6, dtype=np.float32).reshape(3, 2) - 2) + [0.5, -1], 0)
-    p = tmp_path / "m.onnx"
-    p.write_bytes(m.SerializeToString())
     own = as_own(m)
     assert isinstance(own, ModelProto)
-    for model in (m, own, m.SerializeToString(), p, str(p)):
+    for model in (m, own):
         (y,) = Evaluator(model).run(None, {"x": x})
         np.testing.assert_allclose(y, expected)
         assert y.dtype == np.float32
+
+
+@pytest.mark.parametrize("kind", ["bytes", "path", "str path", "text", "graph", "none"])
+def test_anything_but_a_model_is_a_clear_type_error(tmp_path: Path, kind: str) -> None:
+    """A model only: files and texts are read by onnxtext.load and onnxtext.parse_model, the one loader."""
+    m = _mlp()
+    p = tmp_path / "m.onnx"
+    p.write_bytes(m.SerializeToString())
+    given = {"bytes": m.SerializeToString(), "path": p, "str path": str(p), "text": TEXT, "graph": m.graph, "none": None}[kind]
+    with pytest.raises(TypeError, match=r"Evaluator takes a ModelProto .*onnxtext\.load\(path\)"):
+        Evaluator(given)
 
 
 def test_run_selected_outputs_and_intermediates() -> None:
@@ -212,9 +222,9 @@ agraph (float[N] x) => (float[N] y) {
 
 def test_text_model_and_text_file(tmp_path: Path) -> None:
     x = np.array([-1, 2], np.float32)
-    (y,) = Evaluator(TEXT).run(None, {"x": x})
+    (y,) = Evaluator(onnxtext.parse_model(TEXT)).run(None, {"x": x})
     np.testing.assert_array_equal(y, [1, 0])
-    p = tmp_path / "m.onnxtext"
+    p = tmp_path / "m.onnxtxt"
     p.write_text(TEXT)
-    (y2,) = Evaluator(p).run(None, {"x": x})
+    (y2,) = Evaluator(onnxtext.load(p)).run(None, {"x": x})
     np.testing.assert_array_equal(y2, [1, 0])

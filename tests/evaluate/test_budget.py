@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from onnxtext.api import parse_model
 from onnxtext.cli.app import main
 from onnxtext.evaluate import EvaluationError, Evaluator
 from onnxtext.evaluate.budget import format_bytes, parse_size
@@ -42,7 +43,7 @@ FEEDS = {
 
 @pytest.mark.parametrize("op", sorted(CASES))
 def test_refused_before_allocating(op: str) -> None:
-    ev = Evaluator(H + CASES[op], max_memory=1 << 30)
+    ev = Evaluator(parse_model(H + CASES[op]), max_memory=1 << 30)
     with pytest.raises(EvaluationError) as caught:
         ev.run(None, FEEDS.get(op, {}))
     record = caught.value.record
@@ -51,11 +52,11 @@ def test_refused_before_allocating(op: str) -> None:
 
 
 def test_within_budget_runs() -> None:
-    ev = Evaluator(H + "g () => (float[?] y) { s = Constant <value = int64[1] {1000}> () y = ConstantOfShape (s) }", max_memory=1 << 20)
+    ev = Evaluator(parse_model(H + "g () => (float[?] y) { s = Constant <value = int64[1] {1000}> () y = ConstantOfShape (s) }"), max_memory=1 << 20)
     (y,) = ev.run(None, {})
     assert y.shape == (1000,)
     small_loop = CASES["Loop"].replace(str(BIG), "3")
-    (s,) = Evaluator(H + small_loop, max_memory=1 << 20).run(None, {})
+    (s,) = Evaluator(parse_model(H + small_loop), max_memory=1 << 20).run(None, {})
     assert s.shape == (3, 1000)
 
 

@@ -44,7 +44,7 @@ def _assert_same(model: Any, x: np.ndarray) -> None:
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         reference = np.asarray(ReferenceEvaluator(model).run(None, {"x": x})[0])
-    got = Evaluator(model.SerializeToString()).run(None, {"x": x})[0]
+    got = Evaluator(model).run(None, {"x": x})[0]
     assert got.dtype == reference.dtype and got.shape == reference.shape  # both ml_dtypes arrays
     expected, got = reference.astype(np.float32), got.astype(np.float32)
     nan = np.isnan(expected)
@@ -96,11 +96,11 @@ def test_cast_float8e8m0_follows_the_spec() -> None:
     inf gives E8M0_MAX and values below E8M0_MIN give E8M0_MIN; without, zero gives NaN."""
     to = TensorProto.FLOAT8E8M0
     x = np.array([np.inf, 0.0, 2.0**-130, 1.0, np.nan], np.float32)
-    sat = Evaluator(_model([helper.make_node("Cast", ["x"], ["y"], to=to)], [], to, 24).SerializeToString())
+    sat = Evaluator(_model([helper.make_node("Cast", ["x"], ["y"], to=to)], [], to, 24))
     assert np.array_equal(sat.run(None, {"x": x})[0], np.array([2.0**127, 2.0**-127, 2.0**-127, 1.0, np.nan], np.float32),
                           equal_nan=True)
     node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=0, round_mode="nearest")
-    nosat = Evaluator(_model([node], [], to, 24).SerializeToString())
+    nosat = Evaluator(_model([node], [], to, 24))
     assert np.array_equal(nosat.run(None, {"x": x})[0], np.array([np.nan, np.nan, 2.0**-127, 1.0, np.nan], np.float32),
                           equal_nan=True)
 
@@ -110,13 +110,13 @@ def test_unknown_round_mode_is_an_error() -> None:
 
     to = TensorProto.FLOAT8E8M0
     node = helper.make_node("Cast", ["x"], ["y"], to=to, round_mode="sideways")
-    ev = Evaluator(_model([node], [], to, 24).SerializeToString())
+    ev = Evaluator(_model([node], [], to, 24))
     with pytest.raises(EvaluationError, match="round_mode"):
         ev.run(None, {"x": np.ones(2, np.float32)})
 
 
 @pytest.mark.parametrize("to", NARROW + [TensorProto.FLOAT8E8M0], ids=lambda t: BY_CODE[t].name)
 def test_cast_keeps_a_scalar_a_scalar(to: int) -> None:
-    ev = Evaluator(_model([helper.make_node("Cast", ["x"], ["y"], to=to)], [], to, 24).SerializeToString())
+    ev = Evaluator(_model([helper.make_node("Cast", ["x"], ["y"], to=to)], [], to, 24))
     y = ev.run(None, {"x": np.array(1.0, np.float32)})[0]
     assert y.shape == () and y == 1.0

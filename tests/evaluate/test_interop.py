@@ -17,7 +17,7 @@ g ({src}[3] x) => ({dst}[3] y) {{ y = Cast <to = {to}> (x) }}
 
 
 def _cast(src: str, dst: str, to: int) -> Evaluator:
-    return Evaluator(CAST.format(src=src, dst=dst, to=to))
+    return Evaluator(onnxtext.parse_model(CAST.format(src=src, dst=dst, to=to)))
 
 
 @pytest.mark.parametrize(
@@ -82,7 +82,7 @@ g (int64 n) => (int64[?] s, bfloat16[?, 2] b, float[?] f)
 
 
 def test_zero_iteration_loop_scan_outputs_have_their_declared_types() -> None:
-    ev = Evaluator(LOOP)
+    ev = Evaluator(onnxtext.parse_model(LOOP))
     s, b, f = ev.run(None, {"n": np.array(0, np.int64)})
     assert (s.dtype, s.shape) == (np.int64, (0,))
     assert (b.dtype, b.shape) == (np.dtype(ml_dtypes.bfloat16), (0, 2))

@@ -53,6 +53,14 @@ def test_gemm_conv_pool() -> None:
     assert t["y"] == "float[1, 10]"
 
 
+@pytest.mark.parametrize("op", ["Conv", "ConvTranspose"])
+@pytest.mark.parametrize("weight", ["float", "float[2]"])
+def test_conv_with_a_weight_of_too_low_rank_is_inferred_not_a_crash(op: str, weight: str) -> None:
+    """A scalar or vector weight (a lowering error can leave one) used to raise IndexError."""
+    t = types(f"  y = {op}(x, w)", f"float[1, 1, 4, 4] x, {weight} w")
+    assert t["y"].startswith("float[1, ")  # the batch dimension at least
+
+
 def test_reshape_transpose_with_constants() -> None:
     t = types(
         "  s = Constant <value = int64[3] {0, -1, 2}> ()\n  r = Reshape(x, s)\n  y = Transpose <perm = [2, 0, 1]> (r)",

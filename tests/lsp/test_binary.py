@@ -68,14 +68,15 @@ def test_large_model_opens_read_only_as_digests(tmp_path: Path) -> None:
     with pytest.raises(OnnxTextError, match="digest view"):
         save_binary(view.text.replace("Add", "Sub"), str(path), opened=view)
     # its digests are tensors without data: that is what the view says, not a problem to list
+    from onnxtext.analysis.diagnose import diagnose
     from onnxtext.document import parse_document
     from onnxtext.lsp.binary import digest_view_diagnostics
 
-    diags = list(parse_document(view.text, "model", str(path)).all_diagnostics)
+    diags = list(diagnose(parse_document(view.text, "model", str(path))))
     assert {d.code for d in diags} >= {"L002"}
     assert digest_view_diagnostics(diags) == []
     wrong = view.text.replace("Add (x, w)", "Reluu (x, w)")
-    assert [d.code for d in digest_view_diagnostics(list(parse_document(wrong, "model", str(path)).all_diagnostics))] == ["E301"]
+    assert [d.code for d in digest_view_diagnostics(list(diagnose(parse_document(wrong, "model", str(path)))))] == ["E301"]
 
 
 def test_not_a_model(tmp_path: Path) -> None:

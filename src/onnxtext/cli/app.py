@@ -114,21 +114,14 @@ def _read_text(path: str, report: _Reporter) -> str | None:
 
 def _parse_model_text(text: str, path: str, report: _Reporter) -> ModelProto | None:
     """The model of a text, or None after reporting its errors; warnings are reported too."""
-    from onnxtext._gc import collector_paused
-    from onnxtext.lowering.direct import direct_model
+    from onnxtext.api import read_text_model  # the one loader: the fast path, else the reference path
 
-    with collector_paused():
-        fast = direct_model(text)  # a text it takes has nothing to report
-    if fast is not None:
-        return fast
-    from onnxtext.document import parse_document  # the reference path: Lark, the tree, diagnostics
-
-    doc = parse_document(text, "model", _display(path))
+    model, diagnostics = read_text_model(text, _display(path))
     failed = report.failed
-    report.diagnostics(doc.diagnostics)
-    if report.failed > failed or not doc.ok or not isinstance(doc.proto, ModelProto):
+    report.diagnostics(diagnostics)
+    if report.failed > failed or model is None:
         return None
-    return doc.proto
+    return model
 
 
 def _load_model(path: str, binary: bool, report: _Reporter) -> ModelProto | None:
@@ -147,8 +140,10 @@ def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | No
     if not data:
         report.error(_display(path), "empty file: not a binary ONNX model")
         return None
+    from onnxtext.api import read_model  # the one loader
+
     try:
-        return load_bytes(data)
+        return read_model(data, path, binary=True)
     except DecodeError as exc:
         if looks_like_text(data):
             where = "'-' is read as binary; for a text give its file name" if path == STDIO else "name it .onnxtxt"
@@ -581,9 +576,9 @@ def _report_run_error(exc: Any, model: ModelProto, doc: Any, path: str, report: 
     else:
         diag = exc.diagnostic(model=model)
     report.diagnostics([diag], file=_display(path))
-    from onnxtext.evaluate.budget import BUDGET_WORDS
+    from onnxtext.evaluate.errors import OVER_BUDGET
 
-    if f"beyond the {BUDGET_WORDS}" in exc.record.message:
+    if exc.record.kind == OVER_BUDGET:
         report.note("  help: give more with --max-memory SIZE (e.g. --max-memory 16G)")
 
 
@@ -625,7 +620,8 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
 
 def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple[list[Diagnostic], bool]:
     """The diagnostics of one file, and whether it could be read at all."""
-    from onnxtext.analysis.check import check, check_proto
+    from onnxtext.analysis.check import check_proto
+    from onnxtext.api import diagnose, parse_document
 
     data = _read(path, report)
     if data is None:
@@ -639,7 +635,7 @@ def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple
     text = _decode(data, path, report)
     if text is None:
         return [], False
-    return check(text, select=args.select, ignore=args.ignore, path=_display(path), model_dir=folder), True
+    return diagnose(parse_document(text, "model", _display(path)), args.select, args.ignore, model_dir=folder), True
 
 
 def _codes(value: str) -> list[str]:
@@ -680,11 +676,11 @@ def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
 
 
 def cmd_rules(args: argparse.Namespace, report: _Reporter) -> int:
-    """List every checker rule."""
-    from onnxtext.analysis.check import RULES
+    """List every diagnostic code: parsing, lowering, the checker's rules, external data, runs."""
+    from onnxtext.analysis.check import CODES
 
-    for rule in RULES:
-        print(f"{rule.code}  {rule.severity().value:<7}  {rule.name:<28}  {rule.description}")
+    for c in CODES.values():
+        print(f"{c.code}  {c.severity.value:<7}  {c.name:<28}  {c.description}")
     return EXIT_OK
 
 
@@ -915,7 +911,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
     p.set_defaults(func=cmd_lsp)
 
-    p = sub.add_parser("rules", help="list the checker rules", description="List every checker rule: code, severity, name, description.")
+    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, severity, name, description.")
     p.set_defaults(func=cmd_rules)
     for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
         command_parser.set_defaults(command_parser=command_parser)

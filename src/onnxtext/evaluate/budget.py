@@ -21,7 +21,7 @@ import numpy as np
 
 __all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING", "BUDGET_WORDS"]
 
-#: How an over-budget message names the budget (the CLI adds how to raise it).
+#: How an over-budget message names the budget (such errors are of kind errors.OVER_BUDGET).
 BUDGET_WORDS = "memory budget"
 
 #: Operators whose output has the broadcast shape of their inputs.

@@ -12,7 +12,12 @@ from onnxtext.syntax.span import SourceFile
 
 _GRAPH = ProtoPath.parse("graph")
 
-__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "RUN_ERROR", "describe_value"]
+__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "RUN_ERROR", "FAILED", "OVER_BUDGET", "describe_value"]
+
+FAILED = "failed"
+"""The kind of an evaluation error: a node (or an input, an output) failed."""
+OVER_BUDGET = "over-budget"
+"""The kind of an evaluation error: a node would exceed the memory budget (the CLI says how to raise it)."""
 
 RUN_ERROR = "R002"
 """The code of a runtime error with given inputs (``R001`` is a node failing on made-up inputs, in the editor)."""
@@ -42,6 +47,7 @@ class NodeErrorRecord:
     (``graph/input[0]``), a graph output (``graph/node[3]/attribute[0]/g/output[1]``) or a
     graph. ``node_index`` is the failing node's index in its graph (``None`` when no node
     failed); ``function`` names the model-local function whose body holds it, if any.
+    ``kind`` is :data:`FAILED`, or :data:`OVER_BUDGET` when the memory budget refused the node.
     """
 
     message: str
@@ -57,6 +63,7 @@ class NodeErrorRecord:
     path: ProtoPath = field(default_factory=lambda: _GRAPH)
     function: str | None = None
     cause: str | None = None
+    kind: str = "failed"
 
     def location(self) -> str:
         """``graph/node[1] (MatMul 'mm') input 0 'x'``: the path with what is at it, without the model."""
@@ -92,14 +99,21 @@ class NodeErrorRecord:
 
 
 class KernelError(ValueError):
-    """Raised by a kernel for a semantic error; ``input_index``/``output_index`` point at the culprit."""
+    """Raised by a kernel for a semantic error; ``input_index``/``output_index`` point at the culprit,
+    ``kind`` is the record's (:data:`OVER_BUDGET` when the memory budget refuses it)."""
 
     def __init__(
-        self, message: str, *, input_index: int | None = None, output_index: int | None = None
+        self,
+        message: str,
+        *,
+        input_index: int | None = None,
+        output_index: int | None = None,
+        kind: str = "failed",
     ) -> None:
         super().__init__(message)
         self.input_index = input_index
         self.output_index = output_index
+        self.kind = kind
 
 
 class EvaluationError(OnnxTextError):

@@ -9,10 +9,11 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate import _types as T
-from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
+from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.proto import ModelProto, as_own
 from onnxtext.evaluate.budget import over_budget, planned_bytes
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
@@ -174,11 +175,23 @@ def _type_elem(tp: Any) -> int | None:
     return None
 
 
+def _model(model: Any) -> ModelProto:
+    """Our ModelProto of ``model`` (ours, or onnx's converted); a clear ``TypeError`` for anything else."""
+    try:
+        return as_own(model, ModelProto)
+    except TypeError:
+        raise TypeError(
+            f"Evaluator takes a ModelProto (onnxtext's or onnx's), not a {type(model).__qualname__}: "
+            "read a file with onnxtext.load(path) and a text with onnxtext.parse_model(text)"
+        ) from None
+
+
 class Evaluator:
     """Runs a model with numpy kernels.
 
-    ``model`` is an onnxtext ``ModelProto``, an ``onnx`` ``ModelProto``, a path to a
-    binary model, or onnx text (parsed with :func:`onnxtext.parse_model`).
+    ``model`` is an onnxtext ``ModelProto`` or an ``onnx`` one (read a file with
+    :func:`onnxtext.load`, a text with :func:`onnxtext.parse_model`); anything else is a
+    ``TypeError``.
     ``seed`` seeds the random generator of random ops; each :meth:`run` restarts it.
     ``max_memory`` (bytes) is a budget: a node whose output, sized from its inputs' values
     before it is computed (``ConstantOfShape``, ``Expand``, ``Tile``, broadcasting, ``Loop``
@@ -187,9 +200,7 @@ class Evaluator:
     """
 
     def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None) -> None:
-        from onnxtext.evaluate.loading import load_model
-
-        self.model = load_model(model)
+        self.model = _model(model)
         self.seed = seed
         self.max_memory = max_memory
         self._rng = np.random.default_rng(seed)
@@ -415,14 +426,14 @@ class Evaluator:
                     size = planned_bytes(step.op_type, step.domain, args, step.attrs)
                     problem = None if size is None else over_budget("its output", size, self.max_memory)
                     if problem is not None:
-                        raise self._error(step, g, problem, None, args=args)
+                        raise self._error(step, g, problem, None, args=args, kind=OVER_BUDGET)
                 try:
                     res = info.fn(*args, **kw)
                 except EvaluationError:
                     raise
                 except KernelError as exc:
                     raise self._error(step, g, str(exc), exc, args=args, input_index=exc.input_index,
-                                      output_index=exc.output_index) from exc
+                                      output_index=exc.output_index, kind=exc.kind) from exc
                 except _WRAPPED as exc:
                     raise self._error(step, g, f"{type(exc).__name__}: {exc}", exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
@@ -463,7 +474,7 @@ class Evaluator:
 
     def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
                args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None) -> EvaluationError:
+               output_index: int | None = None, output_name: str | None = None, kind: str = FAILED) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -482,6 +493,7 @@ class Evaluator:
             path=graph.path.child("node", step.index),
             function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
+            kind=kind,
         )
         return EvaluationError(rec)
 

@@ -11,7 +11,8 @@ import os
 import threading
 from dataclasses import dataclass, field
 
-from onnxtext.analysis.check import check_proto, code_list
+from onnxtext.analysis.check import code_list
+from onnxtext.analysis.diagnose import diagnose as diagnose_document
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
@@ -134,19 +135,21 @@ class Outcome:
 
 
 def diagnose(
-    text: str, path: str, settings: Settings, cancel: threading.Event | None = None, doc: Document | None = None
+    text: str,
+    path: str,
+    settings: Settings,
+    cancel: threading.Event | None = None,
+    doc: Document | None = None,
+    model_dir: str | None = None,
 ) -> Outcome:
-    """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already);
+    """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already;
+    ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does);
     raises :class:`Cancelled` between stages once ``cancel`` is set."""
     if doc is None:
         doc = parse_document(text, "model", path)
     _stop_if(cancel)
-    diags: list[Diagnostic] = list(doc.diagnostics)
-    if isinstance(doc.proto, ModelProto):
-        # the document's own inference: hover and inlay hints reuse it
-        diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc, inference=doc.inference))
-    diags.sort(key=lambda d: d.offset)
-    return Outcome(doc, diags)
+    # the one policy the command line and the API apply (the document's inference, which hover and hints reuse)
+    return Outcome(doc, diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir))
 
 
 def _stop_if(cancel: threading.Event | None) -> None:

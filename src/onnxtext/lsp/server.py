@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -111,7 +112,7 @@ class OnnxTextServer(LanguageServer):
         parsed = state.parsed if state is not None and state.parsed_version == version else None
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                None, diagnose, text, _display_path(uri), self.settings, cancel, parsed
+                None, diagnose, text, _display_path(uri), self.settings, cancel, parsed, _folder(uri)
             )
         except Cancelled:
             return
@@ -242,6 +243,12 @@ def _file(uri: str) -> str | None:
     external data and inputs file)."""
     parsed = urlparse(uri)
     return unquote(parsed.path) if parsed.scheme in ("file", MODEL_SCHEME) else None
+
+
+def _folder(uri: str) -> str | None:
+    """The folder of a document's file (where its external data is), None for an unsaved one."""
+    file = _file(uri)
+    return os.path.dirname(file) if file is not None else None
 
 
 def _display_path(uri: str) -> str:

@@ -43,6 +43,7 @@ class LexError:
     """A character sequence that is no token, or a slip read as the token that was meant.
 
     ``replacement`` (when not None) is the text that fixes the slip; ``help`` says so.
+    ``kind`` says which (one of ``LEX_ERROR_KINDS``): the parser chooses the code by it.
     """
 
     message: str
@@ -50,6 +51,12 @@ class LexError:
     end: int
     replacement: str | None = None
     help: str = ""
+    kind: str = "character"
+
+
+LEX_ERROR_KINDS = ("character", "unclosed-string", "single-quotes", "unquoted-name", "arrow")
+"""What a :class:`LexError` is: no token at all, a string not closed on its line, a string in
+single quotes, a name that must be quoted, ``->`` for ``=>``."""
 
 
 KEYWORDS = {
@@ -131,7 +138,7 @@ def tokenize(
                 if errors is not None:
                     where = "line" if eol >= 0 else "text"
                     errors.append(
-                        LexError(f"string literal is not closed: expected '\"' before the end of the {where}", start, stop, text[start:stop] + '"', "close the string")
+                        LexError(f"string literal is not closed: expected '\"' before the end of the {where}", start, stop, text[start:stop] + '"', "close the string", "unclosed-string")
                     )
                 yield Tok("STRING", text[start:stop] + '"', start, stop)
                 restart = eol if eol >= 0 else None
@@ -139,17 +146,17 @@ def tokenize(
             elif kind == "UNAME":
                 value = m.group()
                 if errors is not None:
-                    errors.append(LexError("names outside [A-Za-z0-9_] must be quoted", start, end, f'"{value}"', "quote the name"))
+                    errors.append(LexError("names outside [A-Za-z0-9_] must be quoted", start, end, f'"{value}"', "quote the name", "unquoted-name"))
                 yield Tok("IDENT", value, start, end)
             elif kind == "SQSTRING":
                 value = m.group()
                 if errors is not None:
                     double = '"' + value[1:-1].replace('"', '\\"') + '"'
-                    errors.append(LexError("strings use double quotes", start, end, double, "write the string in double quotes"))
+                    errors.append(LexError("strings use double quotes", start, end, double, "write the string in double quotes", "single-quotes"))
                 yield Tok("STRING", value, start, end)
             elif kind == "SLIPARROW":
                 if errors is not None:
-                    errors.append(LexError("write '=>' for the arrow of a signature", start, end, "=>", "write '=>'"))
+                    errors.append(LexError("write '=>' for the arrow of a signature", start, end, "=>", "write '=>'", "arrow"))
                 yield Tok("ARROW", "->", start, end)
             elif errors is not None:
                 errors.append(LexError(f"unexpected character {m.group()!r}", start, end))

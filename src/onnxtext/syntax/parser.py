@@ -724,7 +724,7 @@ class _Run:
         # unclosed string just re-read (see ``_reread_string``).
         self.quiet: set[int] = set()
         # Ends of strings the lexer closed at their line's end.
-        self.closed = {e.end for e in self.lex_errors if e.message.startswith("string literal is not closed")}
+        self.closed = {e.end for e in self.lex_errors if e.kind == "unclosed-string"}
 
     # ------------------------------------------------------------ the loop
     def parse(self) -> Any:
@@ -1439,7 +1439,7 @@ def _lex_diags(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
     for e in errors:
         span = Span(e.start, e.end)
         fix = Fix(e.help, (Edit(span, e.replacement),)) if e.replacement is not None else None
-        code = BAD_STRING if "string" in e.message else LEXICAL
+        code = BAD_STRING if e.kind in ("unclosed-string", "single-quotes") else LEXICAL
         out.append(Diagnostic.at(code, Severity.ERROR, e.message, span, source, fix=fix))
     return out
 

@@ -20,7 +20,7 @@ given by the caller or computed once. :class:`Scope` maps each visible value nam
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -180,7 +180,7 @@ class CheckContext:
         source_map: SourceMap | None = None,
         tree: A.Model | None = None,
         model_dir: Path | None = None,
-        inference: Inference | None = None,
+        inference: Inference | Callable[[], Inference] | None = None,
         damage: Mapping[str, Damage] | None = None,
     ) -> None:
         self.model = model
@@ -202,9 +202,12 @@ class CheckContext:
 
     @property
     def inference(self) -> Inference:
-        """Types of the model's values and the issues inference found: the one given, or computed on first use."""
+        """Types of the model's values and the issues inference found: the one given (or the one its
+        function gives: a document's, shared with hover and hints), or computed on first use."""
         if self._inference is None:
             self._inference = infer_model(self.model)
+        elif not isinstance(self._inference, Inference):
+            self._inference = self._inference()
         return self._inference
 
     # ------------------------------------------------------------ opsets and resolution

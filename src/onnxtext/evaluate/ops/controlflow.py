@@ -8,7 +8,7 @@ import numpy as np
 
 from onnxtext.evaluate._types import np_dtype
 from onnxtext.evaluate.budget import over_budget
-from onnxtext.evaluate.errors import KernelError
+from onnxtext.evaluate.errors import OVER_BUDGET, KernelError
 from onnxtext.evaluate.registry import kernel
 
 
@@ -68,7 +68,7 @@ def loop(m=None, cond=None, *carried, body):
             planned = step_bytes * max_trip if i == 1 and max_trip is not None and keep else stacked
             problem = over_budget(f"the scan outputs of {max_trip if planned != stacked else i} iterations", 2 * planned, budget)
             if problem is not None:
-                raise KernelError(problem)
+                raise KernelError(problem, kind=OVER_BUDGET)
     n_scan = len(body.output_names) - 1 - n_carried
     if scans is None:
         scans = [[] for _ in range(n_scan)]

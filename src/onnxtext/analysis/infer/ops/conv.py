@@ -62,7 +62,7 @@ def conv(ctx: NodeContext) -> None:
     kernel = ctx.attr_ints("kernel_shape")
     if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
         kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]
-    channels: Dim = w[0] if w is not None else None
+    channels: Dim = w[0] if w else None  # a weight of rank 0 is the checker's to report, not a crash
     if kernel is None or len(kernel) != len(x) - 2:
         ctx.set_shape(0, [x[0], channels] + [None] * (len(x) - 2))
         return
@@ -94,7 +94,7 @@ def conv_transpose(ctx: NodeContext) -> None:
         return
     n = len(x) - 2
     group = ctx.attr_int("group", 1)
-    channels: Dim = w[1] * group if w is not None and isinstance(w[1], int) else None
+    channels: Dim = w[1] * group if w is not None and len(w) > 1 and isinstance(w[1], int) else None
     kernel = ctx.attr_ints("kernel_shape")
     if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
         kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]

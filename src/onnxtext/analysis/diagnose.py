@@ -1,0 +1,189 @@
+"""The one diagnostic policy: every problem of a text's :class:`~onnxtext.document.Document`.
+
+The command line (``onnxtext check``), the Python API (:func:`onnxtext.check`,
+:func:`onnxtext.diagnose`) and the language server all call :func:`diagnose`, so they
+report the same thing for the same text. It goes on past syntax and lowering errors: the
+checker runs on the best-effort protobuf of every text. What a damaged statement hides is
+told to the checker (:mod:`onnxtext.analysis.check.damage`); what a statement the lowering
+rejected defines (an unknown element type, a bad tensor literal, a bad attribute) is read
+off the tree, and the checker's findings about it are knock-ons of the lowering error,
+left out: one mistake, one diagnostic.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from onnxtext._gc import collector_paused
+from onnxtext.analysis.check import run_rules
+from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.check.damage import damage_by_scope
+from onnxtext.analysis.infer.engine import Inference
+from onnxtext.analysis.symbols import ValueSymbol
+from onnxtext.diagnostics import Diagnostic
+from onnxtext.document import Document
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.parser import SYNTAX
+from onnxtext.syntax.span import Span
+
+__all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
+
+_HOLDERS = (A.ValueInfo, A.Initializer, A.Attribute, A.TensorValue, A.PropEntry)
+"""The statements a lowering error damages: the innermost one holding it is left out of the
+protobuf (or lowered without what was wrong), and so is what it defines."""
+
+
+def diagnose(
+    document: Document,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    *,
+    model_dir: str | os.PathLike[str] | None = None,
+) -> list[Diagnostic]:
+    """Parse, lowering and checker diagnostics of ``document``, in text order, knock-ons left out.
+
+    ``select``/``ignore`` choose checker rules by code prefix (parse and lowering
+    diagnostics are always reported); ``model_dir`` is where external data is looked up.
+    A document that is not a model (a graph, a node) has only its parse and lowering ones.
+    """
+    found = list(document.diagnostics)
+    with collector_paused():
+        checked = check_document(document, select, ignore, model_dir=model_dir)
+    if checked:
+        hidden = knock_on_spans(document)
+        found.extend(d for d in checked if not hidden.covers(d))
+    found.sort(key=lambda d: d.offset)
+    return found
+
+
+def check_document(
+    document: Document,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    *,
+    model_dir: str | os.PathLike[str] | None = None,
+) -> list[Diagnostic]:
+    """The checker's diagnostics of ``document``'s model, located in its text (knock-ons included);
+    ``[]`` for a document that is not a model."""
+    model = document.model
+    if model is None:
+        return []
+    repairs = [d.offset for d in document.diagnostics if d.code == SYNTAX]
+    damage = damage_by_scope(document.symbols, document.source_map, repairs) if not document.ok else {}
+    ctx = CheckContext(
+        model,
+        source=document.source,
+        source_map=document.source_map,
+        tree=document.tree,
+        model_dir=Path(model_dir) if model_dir is not None else None,
+        inference=lambda: _inference(document),  # only if a type rule asks; shared with hover and inlay hints
+        damage=damage,
+    )
+    return run_rules(ctx, select, ignore)
+
+
+def _inference(document: Document) -> Inference:
+    found = document.inference
+    assert found is not None, "a document with a model has its inference"
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class KnockOns:
+    """Where a checker finding is a knock-on of a lowering error: inside one of ``spans`` (any
+    code), or inside one of ``scopes`` with a code that starts with one of its prefixes."""
+
+    spans: tuple[Span, ...] = ()
+    scopes: tuple[tuple[Span, tuple[str, ...]], ...] = ()
+
+    def covers(self, diag: Diagnostic) -> bool:
+        if diag.span is None:
+            return False
+        at = diag.span.offsets
+        return any(_within(at, s) for s in self.spans) or any(
+            _within(at, s) and diag.code.startswith(codes) for s, codes in self.scopes
+        )
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+_OPSET_DEPENDENT = ("E3", "E4", "E7", "W3")
+"""The findings that depend on which operator sets a scope imports (schemas, function bodies, types)."""
+_TYPE_DEPENDENT = ("E7",)
+"""The findings about a value that depend on its type (inference's)."""
+_ATTRIBUTE_DEPENDENT = ("E306", "E307", "E310", "E7")
+"""The findings about a node that depend on its attributes' values (their types, presence; shapes and types)."""
+_STOPS = (A.Node, A.Graph, A.Function, A.Model)
+"""A lowering error damages the outermost holder inside the innermost of these."""
+
+
+def knock_on_spans(document: Document) -> KnockOns:
+    """What the statements holding lowering errors defined, as places in the text (see :class:`KnockOns`).
+
+    The statement holding an error (a value declaration, an initializer, a node's attribute,
+    a header entry) is left out or lowered without what was wrong; the values it defines,
+    and the outputs of every node computed from them, have no (right) type: the type
+    findings at their definitions, uses and type annotations are knock-ons. A node's attribute makes
+    the node's attribute and type findings knock-ons (its subgraphs included); a header's
+    ``opset_import`` entry the operator findings of its whole model or function.
+    """
+    spans: list[Span] = []
+    scopes: list[tuple[Span, tuple[str, ...]]] = []
+    tainted: list[ValueSymbol] = []
+    for diag in document.diagnostics:
+        if not diag.is_error or diag.code.startswith("P") or diag.span is None:
+            continue
+        around = document.nodes_at(diag.offset)
+        holder: A.AstNode | None = None
+        owner: A.AstNode | None = None
+        for node in reversed(around):
+            if isinstance(node, _STOPS):
+                owner = node
+                break
+            if isinstance(node, _HOLDERS):
+                holder = node
+        if holder is None:
+            continue
+        spans.append(holder.span)
+        if isinstance(holder, A.PropEntry) and holder.key.value == "opset_import" and isinstance(owner, (A.Model, A.Function)):
+            scopes.append((owner.span, _OPSET_DEPENDENT))
+        elif isinstance(holder, A.Attribute) and isinstance(owner, A.Node):
+            scopes.append((owner.span, _ATTRIBUTE_DEPENDENT))
+            tainted.extend(_symbols(document, owner.outputs))
+        elif isinstance(holder, (A.ValueInfo, A.Initializer)):
+            tainted.extend(_symbols(document, [holder.info.name if isinstance(holder, A.Initializer) else holder.name]))
+    scopes.extend((span, _TYPE_DEPENDENT) for span in _flow(document, tainted))
+    return KnockOns(tuple(spans), tuple(scopes))
+
+
+def _symbols(document: Document, names: list[A.Ident]) -> list[ValueSymbol]:
+    found = (document.symbol_at(name.span.start) for name in names)
+    return [s for s in found if isinstance(s, ValueSymbol)]
+
+
+def _flow(document: Document, start: list[ValueSymbol]) -> list[Span]:
+    """The definitions, uses and type annotations of ``start`` and of every value computed from them."""
+    spans: list[Span] = []
+    seen: set[int] = set()
+    work = list(start)
+    while work:
+        symbol = work.pop()
+        if id(symbol) in seen:
+            continue
+        seen.add(id(symbol))
+        spans.extend(symbol.definition_spans())
+        for use in symbol.uses:
+            spans.append(use)
+            around = document.nodes_at(use.start)
+            info = next((n for n in reversed(around) if isinstance(n, A.ValueInfo)), None)
+            if info is not None:
+                spans.append(info.span)  # its declared type is where a type finding points
+            node = next((n for n in reversed(around) if isinstance(n, A.Node)), None)
+            if node is not None and any(i.span == use for i in node.inputs):
+                work.extend(_symbols(document, node.outputs))
+    return spans

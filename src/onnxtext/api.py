@@ -1,0 +1,228 @@
+"""The front door: every public entry point, re-exported by :mod:`onnxtext`.
+
+Texts are parsed here (``parse_*``), model files read and written here (:func:`load`,
+:func:`save`, :func:`read_model`: the one loader), and texts or models checked here
+(:func:`check`, :func:`diagnose`: the one diagnostic policy, which the command line and
+the language server call too). The stages below (``syntax/``, ``lowering/``,
+``analysis/``, ``io``) import nothing from this module.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from onnxtext._gc import collector_paused
+from onnxtext.diagnostics import Diagnostic
+from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
+from onnxtext.lowering.direct import direct_model
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+
+if TYPE_CHECKING:
+    from onnxtext.document import Document
+
+__all__ = [
+    "check",
+    "diagnose",
+    "load",
+    "parse_document",
+    "parse_function",
+    "parse_graph",
+    "parse_model",
+    "parse_node",
+    "parse_nodes",
+    "read_model",
+    "read_text_model",
+    "save",
+]
+
+PathLike = str | os.PathLike[str]
+
+
+# ---------------------------------------------------------------- texts
+# The reference path (Lark, the tree, diagnostics) is imported on first use: a text the fast
+# path reads, and a binary model, start without it (``tests/test_startup.py``).
+
+
+def parse_document(text: str, kind: str = "model", path: str = "<text>") -> Document:
+    """Parse and lower ``text`` as a ``kind`` (model, graph, function, node, node_list): the
+    tree, the best-effort protobuf, every parse and lowering diagnostic, the source map."""
+    from onnxtext.document import parse_document as reference
+
+    return reference(text, kind, path)
+
+
+def _raise_for_errors(diagnostics: list[Diagnostic], strict: bool) -> None:
+    from onnxtext.document import raise_for_errors
+
+    raise_for_errors(diagnostics, strict=strict)
+
+
+def _typed(kind: str, text: str, path: str, strict: bool) -> Any:
+    doc = parse_document(text, kind, path)
+    doc.raise_for_errors(strict=strict)
+    return doc.proto
+
+
+def parse_model(text: str, path: str = "<text>", *, strict: bool = False) -> ModelProto:
+    """Parse a model text; raises :class:`~onnxtext.ParseError` listing every problem.
+
+    Warnings (tensor literals stored as written, as onnx.parser stores them) do not
+    raise unless ``strict``; the same holds for every ``parse_*`` function.
+
+    No tree or source map is kept, so a text of the common subset is read by the fast
+    path (:func:`onnxtext.lowering.direct.direct_model`, which takes no text with a
+    problem, warnings included); anything else by the reference path.
+    """
+    model, diagnostics = read_text_model(text, path)
+    _raise_for_errors(diagnostics, strict)
+    assert model is not None
+    return model
+
+
+def read_text_model(text: str, path: str = "<text>") -> tuple[ModelProto | None, list[Diagnostic]]:
+    """The model of a text (None if it has errors) and every diagnostic of it, warnings included:
+    the fast path for the common subset (nothing to report), the reference path otherwise."""
+    with collector_paused():
+        fast = direct_model(text)
+    if fast is not None:
+        return fast, []
+    doc = parse_document(text, "model", path)
+    return (doc.model if doc.ok else None), doc.diagnostics
+
+
+def parse_graph(text: str, path: str = "<text>", *, strict: bool = False) -> GraphProto:
+    result: GraphProto = _typed("graph", text, path, strict)
+    return result
+
+
+def parse_function(text: str, path: str = "<text>", *, strict: bool = False) -> FunctionProto:
+    result: FunctionProto = _typed("function", text, path, strict)
+    return result
+
+
+def parse_node(text: str, path: str = "<text>", *, strict: bool = False) -> NodeProto:
+    result: NodeProto = _typed("node", text, path, strict)
+    return result
+
+
+def parse_nodes(text: str, path: str = "<text>", *, strict: bool = False) -> list[NodeProto]:
+    """Parse a node list ``{ ... }``."""
+    result: list[NodeProto] = _typed("node_list", text, path, strict)
+    return result
+
+
+# ---------------------------------------------------------------- files
+
+
+def read_model(data: bytes, path: PathLike = "<bytes>", *, binary: bool) -> ModelProto:
+    """The model of a file's bytes: binary protobuf, or onnxtext text (UTF-8, a BOM dropped).
+
+    The one loader: :func:`load`, :func:`check` and the command line read models through it.
+    Raises ``google.protobuf.message.DecodeError`` for invalid binary protobuf,
+    :class:`UnicodeDecodeError` for text that is not UTF-8 and :class:`~onnxtext.ParseError`
+    for a text with errors.
+    """
+    if binary:
+        return load_bytes(data)
+    return parse_model(data.decode("utf-8-sig"), path=_name(path))
+
+
+def _name(path: PathLike) -> str:
+    return "<stdin>" if str(path) == STDIO else str(path)
+
+
+def load(path: PathLike, *, binary: bool | None = None) -> ModelProto:
+    """Read a model from ``path``: binary for ``.onnx``/``.pb``, onnxtext text otherwise.
+
+    ``binary`` overrides the choice by extension (needed for ``-``, standard input,
+    which is text unless told otherwise). Raises :class:`OSError` for unreadable files,
+    and what :func:`read_model` raises.
+    """
+    return read_model(read_bytes(path), path, binary=is_binary_path(path) if binary is None else binary)
+
+
+def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
+    """Write ``model`` (ours or the ``onnx`` package's) to ``path`` atomically.
+
+    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.syntax.format.to_text`) otherwise, unless
+    ``binary`` says which. Raises :class:`~onnxtext.syntax.format.NotRepresentable` before
+    touching the file if the model cannot be written as text.
+    """
+    if binary is None:
+        binary = is_binary_path(path)
+    from onnxtext.syntax.format import to_text  # imported on use: printing is not needed to read
+
+    data: bytes | str = model_bytes(model) if binary else to_text(as_own(model, ModelProto))
+    write_atomic(path, data)
+
+
+# ---------------------------------------------------------------- checking
+
+
+def diagnose(
+    document: Document,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    *,
+    model_dir: PathLike | None = None,
+) -> list[Diagnostic]:
+    """Every diagnostic of a text's document: parse, lowering and checker ones in text order,
+    checking on past errors, knock-ons of lowering errors left out (the policy of
+    :func:`onnxtext.analysis.diagnose.diagnose`, which the command line and the server apply too).
+    ``select``/``ignore`` choose checker rules by code prefix (``"E3"``, ``"W"``)."""
+    from onnxtext.analysis.diagnose import diagnose as policy  # the checker loads on first use: parsing needs none of it
+
+    return policy(document, select, ignore, model_dir=model_dir)
+
+
+def _check_model(model: Any, select: Iterable[str] | None, ignore: Iterable[str] | None, model_dir: PathLike | None) -> list[Diagnostic]:
+    from onnxtext.analysis.check import check_proto
+
+    return check_proto(model, select=select, ignore=ignore, model_dir=model_dir)
+
+
+def _is_path(target: object) -> bool:
+    """A ``PathLike``, or a ``str`` with no line break that names an existing file."""
+    return isinstance(target, os.PathLike) or (
+        isinstance(target, str) and "\n" not in target and len(target) < 4096 and Path(target).is_file()
+    )
+
+
+def check(
+    model_or_text_or_path: Any,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    path: str | None = None,
+    model_dir: PathLike | None = None,
+) -> list[Diagnostic]:
+    """Check a model given as onnxtext text, a file path, binary bytes, a ModelProto or a parsed Document.
+
+    A ``str`` with no newline that names an existing file, or an ``os.PathLike``, is read
+    (binary for ``.onnx``/``.pb``, text otherwise); any other ``str`` is text. A text's
+    diagnostics are :func:`diagnose`'s (parse, lowering and checker ones in text order,
+    with spans; checking goes on past errors); a binary model's carry readable proto paths.
+    ``model_dir`` (by default the folder of a file path) is where external data is
+    looked up; without it only the shape of external data locations is checked.
+    """
+    target = model_or_text_or_path
+    if _is_path(target):
+        file = Path(target)
+        folder = file.parent if model_dir is None else model_dir
+        data = read_bytes(file)
+        if is_binary_path(file):
+            return _check_model(read_model(data, file, binary=True), select, ignore, folder)
+        text = data.decode("utf-8-sig")
+        return diagnose(parse_document(text, "model", path or str(file)), select, ignore, model_dir=folder)
+    if isinstance(target, str):
+        return diagnose(parse_document(target, "model", path or "<text>"), select, ignore, model_dir=model_dir)
+    from onnxtext.document import Document  # loaded already by whoever made one
+
+    if isinstance(target, Document):
+        return diagnose(target, select, ignore, model_dir=model_dir)
+    if isinstance(target, (bytes, bytearray)):
+        return _check_model(read_model(bytes(target), binary=True), select, ignore, model_dir)
+    return _check_model(target, select, ignore, model_dir)

@@ -1,0 +1,79 @@
+"""One front door: ``onnxtext.api`` holds the entry points, and no stage imports it or climbs back.
+
+The import cycle ``analysis/check ↔ document ↔ io`` (once hidden by deferred imports) stays
+gone: imports are read from the source, deferred ones included.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import onnxtext
+from onnxtext import api
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
+    modules = {}
+    for path in SRC.rglob("*.py"):
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
+        modules[name] = path
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found.add(node.module)
+                found.update(f"{node.module}.{a.name}" for a in node.names)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names)
+        graph[name] = {m for m in found if m in modules and m != name}
+    return graph
+
+
+def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        if here == goal:
+            return True
+        if here not in seen:
+            seen.add(here)
+            todo.extend(graph.get(here, ()))
+    return False
+
+
+GRAPH = _imports()
+
+
+@pytest.mark.parametrize(
+    "start, goal",
+    [
+        ("onnxtext.analysis.check", "onnxtext.document"),
+        ("onnxtext.analysis.check", "onnxtext.io"),
+        ("onnxtext.document", "onnxtext.analysis.check"),
+        ("onnxtext.document", "onnxtext.io"),
+        ("onnxtext.io", "onnxtext.document"),
+        ("onnxtext.evaluate.evaluator", "onnxtext.document"),
+    ],
+)
+def test_no_arrow_runs_back(start: str, goal: str) -> None:
+    assert not _reaches(GRAPH, start, goal)
+
+
+def test_only_the_package_and_its_commands_import_the_front_door() -> None:
+    users = sorted(m for m, deps in GRAPH.items() if "onnxtext.api" in deps)
+    assert all(m == "onnxtext" or m.startswith("onnxtext.cli") for m in users), users
+
+
+def test_public_entry_points_are_the_front_doors() -> None:
+    exported = set(api.__all__) & set(onnxtext.__all__)
+    assert exported == {"check", "diagnose", "load", "save"} | {n for n in api.__all__ if n.startswith("parse_")}
+    for name in exported:
+        assert getattr(onnxtext, name) is getattr(api, name), name
