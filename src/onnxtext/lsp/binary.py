@@ -34,7 +34,7 @@ TEXT_LIMIT = 12 * 2**20
 """Characters of the largest text shown with every weight: safely below VS Code's 20 MB."""
 LINE_LIMIT = 200_000
 """Lines of the largest text shown with every weight: safely below VS Code's 300,000."""
-INLINE_BUDGET = 4 * 2**20
+INLINE_BUDGET = 2**20
 """Characters the weights kept inline may take in a view by reference."""
 HELD_EDITED = "X006"
 """A tensor shown by reference was edited in the text (its digest, record, type or shape)."""
