@@ -241,3 +241,37 @@ def test_only_the_digest_records_own_diagnostics_are_expected(tmp_path: Path) ->
     broken = view.text.replace("float[1] b = {0.5}", "float[1] b = {0.5, oops}")
     result = save_binary(broken, str(path), opened=view)
     assert not result.written and {(d.code, d.span.start.line) for d in result.diagnostics if d.span} == {("L002", _line_of(broken, "oops"))}
+
+
+@pytest.mark.asyncio
+async def test_the_server_opens_by_reference_and_saves_twice(client, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from lsprotocol import types as L
+
+    path = tmp_path / "big.onnx"
+    weights = _model(path, [400_000, 400_000])  # 3.2 MB: its whole text would be above 12 MB
+    opened = await client.protocol.send_request_async("onnxtext/openBinary", {"uri": path.as_uri()})
+    assert opened.editable is True and "by reference" in opened.note and opened.text.count("sha256:") == 2
+    uri = "onnx-model:" + str(path)
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, opened.text)))
+
+    async def published() -> list[L.Diagnostic]:
+        while True:
+            await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if uri in client.diagnostics:
+                return client.diagnostics[uri]
+
+    diags = await asyncio.wait_for(published(), timeout=60)
+    assert [d for d in diags if d.severity == L.DiagnosticSeverity.Error] == []  # the records are what the view is
+    text = opened.text.replace("y = Add (t1, b)", "u = Relu (t1)\n   y = Add (u, b)")
+    first = await client.protocol.send_request_async("onnxtext/saveBinary", {"uri": path.as_uri(), "text": text})
+    assert first.written is True
+    text = text.replace("u = Relu", "u = Sigmoid")
+    second = await client.protocol.send_request_async("onnxtext/saveBinary", {"uri": path.as_uri(), "text": text})
+    assert second.written is True and [n.op_type for n in onnxtext.load(path).graph.node] == ["Add", "Add", "Sigmoid", "Add"]
+    assert {k: v for k, v in _raw(path).items() if k != "b"} == weights
+    refused = await client.protocol.send_request_async(
+        "onnxtext/saveBinary", {"uri": path.as_uri(), "text": text.replace("float[400000] w1", "float[400001] w1")}
+    )
+    assert refused.written is False and [(d.code, d.range.start.line + 1) for d in refused.diagnostics] == [(HELD_EDITED, _line_of(text, "w1 = ["))]
