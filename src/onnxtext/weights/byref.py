@@ -17,7 +17,9 @@ atomically, and says where they are in the new file.
 from __future__ import annotations
 
 import hashlib
+import mmap
 import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -92,26 +94,52 @@ def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[Mo
         candidates.append((len(in_file) if in_file is not None else tensor_nbytes(t), ref.tensor, in_file))
     candidates.sort(key=lambda c: c[0])
     spent = 0.0
+    by_ref: list[tuple[TensorProto, FileRange | None]] = []
     for size, t, in_file in candidates:
         if size <= SMALL_TENSOR or spent + size * TEXT_PER_BYTE <= inline_budget:
             spent += size * TEXT_PER_BYTE
             if in_file is not None:
                 in_file.inline_into(t)
             continue
-        _hold(t, in_file, held)
+        by_ref.append((t, in_file))
+    in_file_digests = _range_digests(path, [r for _, r in by_ref if r is not None])
+    for t, in_file in by_ref:
+        _hold(t, in_file_digests[in_file] if in_file is not None else None, held)
     return model, held
 
 
-def _hold(t: TensorProto, in_file: FileRange | None, held: HeldTensors) -> None:
-    """Replace the data of ``t`` by its digest record, keeping the data in ``held``."""
+def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dict[FileRange, str]:
+    """The SHA-256 hex of each range of the file at ``path``, hashed from one memory map
+    (no copies) by two threads (hashlib lets go of the GIL): the cost of opening a big model."""
+    if not ranges:
+        return {}
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        view = memoryview(mm)
+        try:
+            def digest(r: FileRange) -> str:
+                h = hashlib.sha256()
+                for start in range(r.offset, r.offset + r.length, _HASH_BLOCK):
+                    with view[start : min(start + _HASH_BLOCK, r.offset + r.length)] as block:
+                        h.update(block)
+                return h.hexdigest()
+
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                return dict(zip(ranges, pool.map(digest, ranges)))
+        finally:
+            view.release()
+
+
+_HASH_BLOCK = 1 << 24
+
+
+def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
+    """Replace the data of ``t`` by its digest record (``file_digest`` when its bytes are in
+    the file), keeping the data in ``held``."""
     storage = TensorProto()
     storage.CopyFrom(t)
     for name in ("name", "doc_string", "metadata_props", "dims", "data_type", "segment"):
         storage.ClearField(name)  # type: ignore[arg-type]
-    if in_file is not None:
-        digest = in_file.sha256().hex()
-    else:
-        digest = hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
+    digest = file_digest if file_digest is not None else hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
     key = f"sha256:{digest}"
     held.by_digest.setdefault(key, Held(t.data_type, tuple(t.dims), storage))
     for name in STORAGE_FIELDS:
