@@ -275,3 +275,25 @@ async def test_the_server_opens_by_reference_and_saves_twice(client, tmp_path: P
         "onnxtext/saveBinary", {"uri": path.as_uri(), "text": text.replace("float[400000] w1", "float[400001] w1")}
     )
     assert refused.written is False and [(d.code, d.range.start.line + 1) for d in refused.diagnostics] == [(HELD_EDITED, _line_of(text, "w1 = ["))]
+
+
+def test_equal_bytes_of_different_shapes_are_each_held(tmp_path: Path) -> None:
+    # zeros of the same size and different shapes have one digest: both restore, a third shape is refused
+    model = onnxtext.parse_model(HEADER + "g (float[2, 4096] x) => (float[2, 4096] y, float[8192] z) { y = Add (x, a)\n z = Identity (b) }")
+    for name, dims in (("a", [2, 4096]), ("b", [8192])):
+        t = model.graph.initializer.add()
+        t.name, t.data_type = name, TensorProto.FLOAT
+        t.dims.extend(dims)
+        t.raw_data = bytes(4 * 8192)
+    path = tmp_path / "zeros.onnx"
+    path.write_bytes(model_bytes(model))
+    view = open_binary(str(path), text_limit=20_000)
+    assert view.held is not None and len(view.held) == 2 and len(view.held.by_digest) == 1
+    assert save_binary(view.text.replace("Identity (b)", "Neg (b)"), str(path), opened=view).written
+    back = {t.name: (list(t.dims), t.raw_data) for t in onnxtext.load(path).graph.initializer}
+    assert back == {"a": ([2, 4096], bytes(4 * 8192)), "b": ([8192], bytes(4 * 8192))}
+    again = open_binary(str(path), text_limit=20_000)
+    wrong = again.text.replace("float[8192] b", "float[4, 2048] b")
+    (problem,) = save_binary(wrong, str(path), opened=again).diagnostics
+    assert problem.code == HELD_EDITED and "must stay float[2,4096] or float[8192] (the text says float[4,2048])" in problem.message
+    assert problem.span is not None and problem.span.start.line == _line_of(wrong, "float[4, 2048] b")

@@ -169,7 +169,7 @@ def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held
     problems = restore_held(model, held)
     if problems:
         return SaveResult(False, False, [
-            Diagnostic.at(HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest), source) for p in problems
+            Diagnostic.at(HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest, p.occurrence), source) for p in problems
         ])
     try:
         moved = write_held(model, held, path)
@@ -194,9 +194,15 @@ def runnable_model(view: BinaryView | None, diagnostics: list[Diagnostic], model
     return None if restore_held(copy, view.held, as_reference=True) else copy
 
 
-def _digest_span(text: str, digest: str) -> Span:
-    """Where the text writes ``digest`` (the start of the text if nowhere)."""
-    at = text.find(f'"{digest}"')
+def _digest_span(text: str, digest: str, occurrence: int) -> Span:
+    """Where the text writes ``digest`` for the ``occurrence``-th time (from 0; the text's
+    start if nowhere)."""
+    at = -1
+    for _ in range(occurrence + 1):
+        found = text.find(f'"{digest}"', at + 1)
+        if found < 0:
+            break
+        at = found
     return Span(at, at + len(digest) + 2) if at >= 0 else Span(0, 0)
 
 

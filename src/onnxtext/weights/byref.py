@@ -59,18 +59,21 @@ class HeldTensors:
     """The held tensors of one view, by digest, and where their bytes are."""
 
     lazy: LazyRawData
-    by_digest: dict[str, Held] = field(default_factory=dict)
+    by_digest: dict[str, list[Held]] = field(default_factory=dict)
+    """Equal bytes may be tensors of several types or shapes (zeros): one entry each."""
 
     def __len__(self) -> int:
-        return len(self.by_digest)
+        return sum(len(found) for found in self.by_digest.values())
 
 
 @dataclass(frozen=True, slots=True)
 class HeldProblem:
-    """A reference edited in the text: ``digest`` is what the text says (to find the line)."""
+    """A reference edited in the text: ``digest`` is what the text says and ``occurrence``
+    how many tensors before it (in :func:`iter_tensors` order) say it too (to find the line)."""
 
     digest: str
     message: str
+    occurrence: int = 0
 
 
 def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[ModelProto, HeldTensors]:
@@ -141,7 +144,9 @@ def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
         storage.ClearField(name)  # type: ignore[arg-type]
     digest = file_digest if file_digest is not None else hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
     key = f"sha256:{digest}"
-    held.by_digest.setdefault(key, Held(t.data_type, tuple(t.dims), storage))
+    found = held.by_digest.setdefault(key, [])
+    if not any((h.data_type, h.dims) == (t.data_type, tuple(t.dims)) for h in found):
+        found.append(Held(t.data_type, tuple(t.dims), storage))
     for name in STORAGE_FIELDS:
         t.ClearField(name)  # type: ignore[arg-type]
     t.data_location = TensorProto.EXTERNAL
@@ -157,25 +162,29 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
     With ``as_reference``, data held in the file becomes an external-data reference to its
     bytes in the model file itself (what a run loads, from the model's folder), not a token."""
     problems: list[HeldProblem] = []
+    seen: dict[str, int] = {}
     for ref in iter_tensors(model):
         t = ref.tensor
         entries = [(e.key, e.value) for e in t.external_data]
         digest = next((v for k, v in entries if k == DIGEST_KEY), None)
         if digest is None or not is_external(t):
             continue
-        h = held.by_digest.get(digest)
-        if h is None:
+        occurrence = seen[digest] = seen.get(digest, -1) + 1
+        found = held.by_digest.get(digest)
+        if not found:
             problems.append(HeldProblem(digest, f"{ref.where} is shown by reference and its digest was edited: "
-                                        "no tensor of the model file has this digest (weights cannot be edited in this view)"))
+                                        "no tensor of the model file has this digest (weights cannot be edited in this view)", occurrence))
             continue
         if len(entries) != 1:
             problems.append(HeldProblem(digest, f"{ref.where} is shown by reference: its record holds only the digest "
-                                        f"(remove {', '.join(repr(k) for k, _ in entries if k != DIGEST_KEY)})"))
+                                        f"(remove {', '.join(repr(k) for k, _ in entries if k != DIGEST_KEY)})", occurrence))
             continue
-        now = Held(t.data_type, tuple(t.dims), h.storage)
-        if (now.data_type, now.dims) != (h.data_type, h.dims):
-            problems.append(HeldProblem(digest, f"{ref.where} is shown by reference: its type must stay {h.type_text()} "
-                                        f"(the text says {now.type_text()}); weights cannot be reshaped in this view"))
+        h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
+        if h is None:
+            now = Held(t.data_type, tuple(t.dims), found[0].storage)
+            was = " or ".join(x.type_text() for x in found)
+            problems.append(HeldProblem(digest, f"{ref.where} is shown by reference: its type must stay {was} "
+                                        f"(the text says {now.type_text()}); weights cannot be reshaped in this view", occurrence))
             continue
         del t.external_data[:]
         t.ClearField("data_location")
@@ -219,10 +228,11 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
     extents = [moved.get(e, e) for e in held.lazy.extents]
     kept = {index for index, e in enumerate(held.lazy.extents) if e in moved}
     lazy = LazyRawData(os.fspath(path), held.lazy.token, tuple(extents))
-    by_digest = {
-        digest: h for digest, h in held.by_digest.items()
-        if (index := _token_index(h.storage, lazy)) is None or index in kept
-    }
+    by_digest: dict[str, list[Held]] = {}
+    for digest, found in held.by_digest.items():
+        still = [h for h in found if (index := _token_index(h.storage, lazy)) is None or index in kept]
+        if still:
+            by_digest[digest] = still
     return HeldTensors(lazy, by_digest)
 
 
