@@ -1,6 +1,8 @@
 // `.onnx` files as text. A file-system provider serves `onnx-model:/path/m.onnx` as the model's
 // text (the server prints it) and writes the text back as the binary model (the server parses
-// it and replaces the file atomically; a text nobody changed leaves the bytes untouched). The
+// it and replaces the file atomically; a text nobody changed leaves the bytes untouched). A
+// model whose whole text would be too large to colour and fold comes with its large tensors
+// by reference (digests): still editable, the server copies their bytes back on save. The
 // custom editor for `*.onnx` only redirects to that text document, as vscode-mlir does for
 // MLIR bytecode, so every language feature works on it.
 import * as fs from "fs";
@@ -104,7 +106,9 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
     this.views.set(uri.toString(), { size: bytes.length, editable: result.editable, note: result.note });
     if (result.note) {
       this.log(`${file.fsPath}: ${result.note}`);
-      void vscode.window.showWarningMessage(`${vscode.workspace.asRelativePath(file)}: ${result.note}`);
+      // a view by reference is editable: a note, not a warning; a read-only view is a warning
+      const show = result.editable ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
+      void show(`${vscode.workspace.asRelativePath(file)}: ${result.note}`);
     }
     return bytes;
   }

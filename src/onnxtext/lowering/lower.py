@@ -39,6 +39,8 @@ __all__ = ["SourceMap", "Lowering"]
 # Diagnostic codes of the lowering.
 UNKNOWN_TYPE = "L001"
 BAD_TENSOR = "L002"
+DIGEST_RECORD = "this tensor is a digest"
+"""How the L002 of a digest record starts (an editor's view by reference expects them)."""
 ATTR_TYPE = "L003"
 BAD_NUMBER = "L004"
 BAD_HEADER = "L005"
@@ -384,12 +386,11 @@ class Lowering:
             if any(isinstance(i, A.PropPair) and isinstance(i.key, A.Str) and i.key.value == b"digest" for i in body.items):
                 self.error(
                     BAD_TENSOR,
-                    "this tensor is a digest (sha256 and statistics from 'onnxtext print --weights digest'), not data: "
+                    DIGEST_RECORD + " (sha256 and statistics from 'onnxtext print --weights digest'), not data: "
                     "digest texts are for reading and diffing only and cannot be parsed back; "
                     "print the model with --weights inline or --weights external",
                     body.span,
-                )
-                return
+                )  # the record is still stored: an editor's view by reference restores it (lsp/binary.py)
             t.data_location = TensorProto.EXTERNAL
             for item in body.items:
                 entry = t.external_data.add()

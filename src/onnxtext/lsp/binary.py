@@ -1,10 +1,13 @@
 """Binary models in the editor: a ``.onnx`` file shown as text, and the text saved back.
 
-A model small enough is shown with every weight and can be edited and saved; a larger
-one is shown with its large tensors as digests (sha256 and statistics), read-only, so
-that opening a 2 GB model never freezes the editor. Saving a text nobody changed writes
-the original bytes back untouched (a model the text round-trips byte for byte anyway,
-but a file written by another tool may order its fields differently).
+The view is decided by the size of the *text*: VS Code turns colours, folding and code
+lenses off above 20 MB (or 300,000 lines) and refuses documents above 50 MB. A model whose
+whole text fits :data:`TEXT_LIMIT` is shown with every weight; a larger one is shown with
+its large tensors by reference (``["digest": "sha256:…"]``, :mod:`onnxtext.weights.byref`),
+the structure editable: saving restores their bytes from the file (copied, byte for byte,
+never loaded) and refuses a reference edited in the text. Saving a text nobody changed
+writes nothing (a model the text round-trips byte for byte anyway, but a file written by
+another tool may order its fields differently).
 """
 
 from __future__ import annotations
@@ -16,30 +19,38 @@ from dataclasses import dataclass
 
 from google.protobuf.message import DecodeError
 
-from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.document import parse_document
 from onnxtext.io import load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import NotRepresentable, to_text
-from onnxtext.weights.external import FileRange
+from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
+from onnxtext.weights.external import ExternalDataError, FileRange
 
-__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "digest_view_diagnostics", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
+__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "digest_view_diagnostics", "TEXT_LIMIT", "LINE_LIMIT", "INLINE_BUDGET", "HELD_EDITED", "runnable_model"]
 
-EDIT_LIMIT = 64 * 2**20
-"""Models up to this many bytes open with every weight, editable."""
-DIGEST_THRESHOLD = 1024
-"""In the read-only view of a larger model, tensors above this many bytes are digests."""
+TEXT_LIMIT = 12 * 2**20
+"""Characters of the largest text shown with every weight: safely below VS Code's 20 MB."""
+LINE_LIMIT = 200_000
+"""Lines of the largest text shown with every weight: safely below VS Code's 300,000."""
+INLINE_BUDGET = 2**20
+"""Characters the weights kept inline may take in a view by reference."""
+HELD_EDITED = "X006"
+"""A tensor shown by reference was edited in the text (its digest, record, type or shape)."""
 
 
 @dataclass(frozen=True)
 class BinaryView:
-    """The text of a binary model; ``editable`` is False for a digest view (``note`` says why)."""
+    """The text of a binary model; ``held`` is the data of the tensors shown by reference."""
 
     text: str
     editable: bool
     note: str | None
     digest: str
-    """SHA-256 of the file's bytes when it was opened (to tell whether the file changed since)."""
+    """What the file was when opened (SHA-256 of its bytes; size, time and inode for a view
+    by reference, which hashed its tensors already), to tell whether it changed since."""
+    held: HeldTensors | None = None
 
 
 @dataclass(frozen=True)
@@ -47,16 +58,24 @@ class SaveResult:
     written: bool
     unchanged: bool
     diagnostics: list[Diagnostic]
+    view: BinaryView | None = None
+    """After a write by reference: the view of the new file (its tensors moved)."""
 
 
-def open_binary(path: str, *, edit_limit: int = EDIT_LIMIT) -> BinaryView:
+def open_binary(path: str, *, text_limit: int = TEXT_LIMIT, inline_budget: int = INLINE_BUDGET) -> BinaryView:
     """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason."""
     try:
         size = os.path.getsize(path)
     except OSError as exc:
         raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    if size > edit_limit:
-        return _digest_view(path, size, edit_limit)
+    if size * TEXT_PER_BYTE <= text_limit:
+        view = _full_view(path)
+        if len(view.text) <= text_limit and view.text.count("\n") <= LINE_LIMIT:
+            return view
+    return _reference_view(path, size, text_limit, min(inline_budget, text_limit // 2))
+
+
+def _full_view(path: str) -> BinaryView:
     try:
         data = read_bytes(path)
         model = load_bytes(data)
@@ -64,34 +83,41 @@ def open_binary(path: str, *, edit_limit: int = EDIT_LIMIT) -> BinaryView:
         raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
     except DecodeError:
         raise OnnxTextError(f"{path}: not a valid binary ONNX model") from None
+    return BinaryView(_text(path, model), True, None, hashlib.sha256(data).hexdigest())
+
+
+def _text(path: str, model: ModelProto) -> str:
     try:
-        text = to_text(model)
+        return to_text(model)
     except NotRepresentable as exc:
         raise OnnxTextError(f"{path}: cannot be shown as text: {exc}") from None
-    return BinaryView(text, True, None, hashlib.sha256(data).hexdigest())
 
 
-def _digest_view(path: str, size: int, limit: int) -> BinaryView:
-    from onnxtext.weights.digest import DIGEST_HEADER, digest_view
-    from onnxtext.weights.external import TensorSources
-    from onnxtext.weights.wire import WireError, load_lazy
+def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView:
+    from onnxtext.weights.wire import WireError
 
     try:
-        model, lazy = load_lazy(path, DIGEST_THRESHOLD)
-    except (OSError, WireError, DecodeError) as exc:
-        raise OnnxTextError(f"{path}: not a readable binary ONNX model ({exc})") from None
-    sources = TensorSources(os.path.dirname(os.path.abspath(path)), source=path, lazy=lazy)
-    view = digest_view(model, DIGEST_THRESHOLD, sources=sources, in_place=True)
-    try:
-        text = DIGEST_HEADER + to_text(view)
-    except NotRepresentable as exc:
-        raise OnnxTextError(f"{path}: cannot be shown as text: {exc}") from None
-    note = (
-        f"{size / 2**20:.0f} MB is more than the {limit / 2**20:.0f} MB an editable view holds: tensors above "
-        f"{DIGEST_THRESHOLD} bytes are shown as digests and the view is read-only "
-        "(to edit, use 'onnxtext print --weights external')"
+        stamp = _stamp(path)
+        model, held = reference_view(path, budget)
+    except OSError as exc:
+        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (WireError, DecodeError):
+        raise OnnxTextError(f"{path}: not a valid binary ONNX model") from None
+    return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held)
+
+
+def _reference_note(size: int, limit: int, held: HeldTensors) -> str:
+    return (
+        f"its text would be about {size * TEXT_PER_BYTE / 2**20:.0f} MB, more than the {limit / 2**20:.0f} MB an editor "
+        f"colours and folds: {len(held)} large tensors are shown by reference (their digest). The structure is "
+        "editable; saving copies their bytes from the file unchanged, and refuses an edited reference"
     )
-    return BinaryView(text, False, note, _file_digest(path))
+
+
+def _stamp(path: str) -> str:
+    """Size, modification time and inode of a file: changed when the file is rewritten."""
+    st = os.stat(path)
+    return f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
 
 
 def _file_digest(path: str) -> str:
@@ -99,33 +125,102 @@ def _file_digest(path: str) -> str:
     return FileRange(Path(path), 0, os.path.getsize(path)).sha256().hex()
 
 
+def _identity(path: str, view: BinaryView) -> str:
+    return _stamp(path) if view.held is not None else _file_digest(path)
+
+
 def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> SaveResult:
     """Write the model of ``text`` to ``path`` atomically; nothing is written on errors.
 
     When ``text`` is the text ``opened`` gave and the file is still what was opened, the
-    file is left as it is (``unchanged``): its bytes stay identical.
+    file is left as it is (``unchanged``): its bytes stay identical. A view by reference
+    gets its held tensors back from the file (an edited reference is an ``X006`` error).
     """
-    if opened is not None and text == opened.text and os.path.exists(path) and _file_digest(path) == opened.digest:
+    if opened is not None and text == opened.text and os.path.exists(path) and _identity(path, opened) == opened.digest:
         return SaveResult(False, True, [])
     if opened is not None and not opened.editable:
         raise OnnxTextError("a digest view cannot be saved as a model: its large tensors are not in the text")
+    held = opened.held if opened is not None else None
     doc = parse_document(text, "model", path)
-    if not doc.ok or not isinstance(doc.proto, ModelProto):
-        return SaveResult(False, False, list(doc.diagnostics))
+    diags = digest_view_diagnostics(list(doc.diagnostics)) if held is not None else list(doc.diagnostics)
+    if any(d.is_error for d in diags) or not isinstance(doc.proto, ModelProto):
+        return SaveResult(False, False, diags)
+    if held is None:
+        try:
+            write_atomic(path, model_bytes(doc.proto))
+        except OSError as exc:
+            raise OnnxTextError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        return SaveResult(True, False, diags)
+    assert opened is not None
+    return _save_held(text, path, doc.proto, opened, held, diags)
+
+
+def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held: HeldTensors, diags: list[Diagnostic]) -> SaveResult:
     try:
-        write_atomic(path, model_bytes(doc.proto))
-    except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    return SaveResult(True, False, list(doc.diagnostics))
+        same = _stamp(held.lazy.path) == opened.digest
+    except OSError:
+        same = False
+    if not same:
+        raise OnnxTextError(
+            f"{held.lazy.path} changed on disk since it was opened: the weights this text refers to are no "
+            "longer where they were; not saved (reopen the model)"
+        )
+    source = SourceFile(text, path)
+    problems = restore_held(model, held)
+    if problems:
+        return SaveResult(False, False, [
+            Diagnostic.at(HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest, p.occurrence), source) for p in problems
+        ])
+    try:
+        moved = write_held(model, held, path)
+    except ExternalDataError as exc:
+        raise OnnxTextError(f"{path}: {exc}") from None
+    size = os.path.getsize(path)
+    view = BinaryView(text, True, _reference_note(size, TEXT_LIMIT, moved), _stamp(path), moved)
+    return SaveResult(True, False, diags, view)
+
+
+def runnable_model(view: BinaryView | None, diagnostics: list[Diagnostic], model: object) -> ModelProto | None:
+    """The model of a view by reference as a run takes it: a copy of ``model`` (parsed from
+    its text, with ``diagnostics``) whose tensors shown by reference refer to their bytes in
+    the model file; None when ``view`` is no view by reference, or the text has errors or
+    edited references (which saving reports)."""
+    if view is None or view.held is None or not isinstance(model, ModelProto):
+        return None
+    if any(d.is_error for d in digest_view_diagnostics(diagnostics)):
+        return None
+    copy = ModelProto()
+    copy.CopyFrom(model)
+    return None if restore_held(copy, view.held, as_reference=True) else copy
+
+
+def _digest_span(text: str, digest: str, occurrence: int) -> Span:
+    """Where the text writes ``digest`` for the ``occurrence``-th time (from 0; the text's
+    start if nowhere)."""
+    at = -1
+    for _ in range(occurrence + 1):
+        found = text.find(f'"{digest}"', at + 1)
+        if found < 0:
+            break
+        at = found
+    return Span(at, at + len(digest) + 2) if at >= 0 else Span(0, 0)
 
 
 def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """A read-only digest view's diagnostics without the ones its digests cause: each digest
-    is a tensor without data (L002 at the digest, E501 on its line), which the view says anyway."""
-    from onnxtext.lowering.lower import BAD_TENSOR
+    """A digest view's diagnostics without the ones its digests cause: each digest is a
+    tensor without data (L002 at the digest; on its line, the checker's E501, E503 and W501
+    about its storage), which the view says anyway. Every other diagnostic stays."""
+    from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
 
-    digest_lines = {d.span.start.line for d in diags if d.code == BAD_TENSOR and d.span is not None}
+    def is_digest(d: Diagnostic) -> bool:
+        return d.code == BAD_TENSOR and d.message.startswith(DIGEST_RECORD)
+
+    digest_lines = {d.span.start.line for d in diags if is_digest(d) and d.span is not None}
     return [
         d for d in diags
-        if d.code != BAD_TENSOR and not (d.code == "E501" and d.span is not None and d.span.start.line in digest_lines)
+        if not is_digest(d) and not (d.code in _STORAGE_CODES and d.span is not None and d.span.start.line in digest_lines)
     ]
+
+
+_STORAGE_CODES = frozenset({"E501", "E503", "W501"})
+"""The checker's rules about where a tensor's data is, which a digest record breaks."""

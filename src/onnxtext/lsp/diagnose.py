@@ -165,15 +165,21 @@ def evaluate(
     cancel: threading.Event | None = None,
     live: bool = False,
     trusted: bool = True,
+    runnable: ModelProto | None = None,
 ) -> tuple[LiveResult | None, list[Diagnostic]]:
     """Run a model without errors on made-up inputs; a failing node becomes a diagnostic on it.
 
     With ``live`` (the user asked for live values) it runs even when evaluation diagnostics are off.
     Untrusted (the workspace is in Restricted Mode) it never runs and reads no inputs file: live
-    values say why, evaluation diagnostics are simply absent.
+    values say why, evaluation diagnostics are simply absent. ``runnable`` is the model to run
+    instead of the document's (a binary model's view by reference: its large tensors are in the
+    file, ``lsp/binary.runnable_model``).
     """
     doc = outcome.document
-    if not (settings.evaluate or live) or not doc.ok or not isinstance(doc.proto, ModelProto):
+    if not (settings.evaluate or live):
+        return None, []
+    model = runnable if runnable is not None else doc.proto
+    if runnable is None and not doc.ok or not isinstance(model, ModelProto):
         return None, []
     if not trusted:
         return (LiveResult(skipped=UNTRUSTED) if live else None), []
@@ -185,7 +191,7 @@ def evaluate(
         return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
     model_dir = os.path.dirname(file) if file is not None else None
     result = run_live(
-        doc.proto, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
+        model, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
     )
     if cancel is not None and cancel.is_set():
         return None, []

@@ -42,7 +42,7 @@ from onnxtext.lsp.convert import (
     live_lens_title,
     signature,
 )
-from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary
+from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, runnable_model, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
@@ -124,12 +124,14 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
-        if not ((self.settings.evaluate and self.trusted or state.live) and outcome.document.ok):
+        path = _file(uri)
+        runnable = runnable_model(self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto)
+        if not ((self.settings.evaluate and self.trusted or state.live) and (outcome.document.ok or runnable is not None)):
             return
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
             live, found = await asyncio.get_running_loop().run_in_executor(
-                None, evaluate_cancellable, outcome, self.settings, _file(uri), cancel, state.live, self.trusted
+                None, evaluate_cancellable, outcome, self.settings, path, cancel, state.live, self.trusted, runnable
             )
         except Exception:  # a bug must not kill the server
             log.exception("evaluating %s failed", uri)
@@ -155,7 +157,7 @@ class OnnxTextServer(LanguageServer):
         diags = list(outcome.diagnostics)
         path = _file(uri)
         view = self.binaries.get(path) if path is not None else None
-        if view is not None and not view.editable:
+        if view is not None and (not view.editable or view.held is not None):
             diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
@@ -404,7 +406,9 @@ def build_server() -> OnnxTextServer:
             result = save_binary(text, path, opened=ls.binaries.get(path))
         except OnnxTextError as exc:
             raise JsonRpcInvalidParams(str(exc)) from None
-        if result.written:
+        if result.view is not None:
+            ls.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+        elif result.written:
             ls.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
         source = SourceFile(text, path)
         uri = getattr(params, "uri", "")

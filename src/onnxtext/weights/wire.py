@@ -21,12 +21,13 @@ import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Union, cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
 from onnxtext.proto import ModelProto, TensorProto
 
-__all__ = ["Extent", "LazyRawData", "WireError", "strip_raw_data", "load_lazy", "encode_varint"]
+__all__ = ["Extent", "LazyRawData", "Part", "WireError", "strip_raw_data", "splice_raw_data", "load_lazy", "encode_varint"]
 
 _LEN = 2  # wire type of length-delimited fields
 MAX_DEPTH = 100  # protobuf's own recursion limit: deeper input is refused (by the full parse too)
@@ -103,18 +104,29 @@ def encode_varint(v: int) -> bytes:
     return bytes(out)
 
 
+Part = Union[bytes, memoryview, Extent]
+"""A piece of a rewritten message: bytes, or (when splicing) an extent of another file."""
+
+
 class _Scan:
     def __init__(self, buf: memoryview, threshold: int, token: bytes) -> None:
         self.buf, self.threshold, self.token = buf, threshold, token
         self.extents: list[Extent] = []
 
-    def message(self, start: int, end: int, kind: str, depth: int = 0) -> tuple[list[bytes | memoryview], int] | None:
+    def raw_data(self, body: int, n: int) -> tuple[list[Part], int] | None:
+        """What stands for the ``raw_data`` of ``n`` bytes at ``body`` (longer than the
+        threshold): a token naming its extent; None to keep it."""
+        self.extents.append(Extent(body, n))
+        token = self.token + struct.pack(">Q", len(self.extents) - 1)
+        return [token], len(token)
+
+    def message(self, start: int, end: int, kind: str, depth: int = 0) -> tuple[list[Part], int] | None:
         """The parts of the message in ``buf[start:end]`` with large ``raw_data``
         replaced, and their total length; None when nothing in it changes."""
         if depth > MAX_DEPTH:
             raise WireError(f"messages nested more than {MAX_DEPTH} deep")
         buf, children = self.buf, _PATHS[kind]
-        parts: list[bytes | memoryview] | None = None
+        parts: list[Part] | None = None
         size = 0
         copied = start  # buf[start:copied] is in parts already
         pos = start
@@ -131,9 +143,10 @@ class _Scan:
                     continue
                 field = tag >> 3
                 if kind == _TENSOR and field == _RAW_DATA:
-                    self.extents.append(Extent(body, n))
-                    body_parts: list[bytes | memoryview] = [self.token + struct.pack(">Q", len(self.extents) - 1)]
-                    body_size = len(body_parts[0])
+                    raw = self.raw_data(body, n)
+                    if raw is None:
+                        continue
+                    body_parts, body_size = raw
                 else:
                     child = children.get(field)
                     sub = None if child is None else self.message(body, pos, child, depth + 1)
@@ -179,11 +192,41 @@ def strip_raw_data(data: bytes | bytearray | memoryview | mmap.mmap, threshold: 
         if result is None:
             return None, []
         parts, _ = result
-        stripped = b"".join(parts)
+        stripped = b"".join(cast("list[bytes | memoryview]", parts))  # the strip scan makes no extents
         for p in parts:  # free the views of ``data`` (an mmap cannot close while they live)
             if isinstance(p, memoryview):
                 p.release()
         return stripped, scan.extents
+
+
+class _Splice(_Scan):
+    """The inverse scan: each ``raw_data`` that is a token of ``lazy`` becomes its extent."""
+
+    def __init__(self, buf: memoryview, lazy: LazyRawData) -> None:
+        super().__init__(buf, len(lazy.token) + 7, lazy.token)  # a token is 8 bytes longer than the prefix
+        self.lazy = lazy
+
+    def raw_data(self, body: int, n: int) -> tuple[list[Part], int] | None:
+        token = self.token
+        if n != len(token) + 8 or self.buf[body : body + len(token)] != token:
+            return None
+        (index,) = struct.unpack(">Q", self.buf[body + len(token) : body + n])
+        if index >= len(self.lazy.extents):
+            raise WireError(f"token {index} names no extent of {self.lazy.path!r}")
+        extent = self.lazy.extents[index]
+        return [extent], extent.length
+
+
+def splice_raw_data(data: bytes, lazy: LazyRawData) -> list[Part]:
+    """The parts of the serialized model ``data`` with every ``raw_data`` token of ``lazy``
+    replaced by its :class:`Extent` of ``lazy.path``: written one after the other (the
+    extents copied from that file), they are the model with its weights back."""
+    with memoryview(data) as buf:
+        scan = _Splice(buf, lazy)
+        result = scan.message(0, len(buf), _MODEL)
+        if result is None:
+            return [bytes(data)]
+        return [bytes(p) if isinstance(p, memoryview) else p for p in result[0]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Editor, log } from "./editor.mjs";
+import { checkBigModel } from "./big_model.mjs";
 import { checkRestrictedMode } from "./restricted.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -82,15 +83,6 @@ fs.symlinkSync(onnxtext, path.join(work, ".venv", "bin", "onnxtext"));
 const binary = path.join(work, "block.onnx");
 execFileSync(onnxtext, ["parse", path.join(work, "model.onnxtxt"), "-o", binary]);
 const printedBefore = execFileSync(onnxtext, ["print", binary], { encoding: "utf8" });
-// a model above the editable limit (64 MB): 72 MB of weights
-const large = path.join(work, "large.onnx");
-execFileSync(path.join(pythonBin, "python"), ["-c", `
-import sys, numpy as np, onnx
-from onnx import helper, numpy_helper, TensorProto
-w = numpy_helper.from_array(np.arange(18 * 2**20, dtype=np.float32), "w")
-g = helper.make_graph([helper.make_node("Identity", ["w"], ["y"])], "large", [], [helper.make_tensor_value_info("y", TensorProto.FLOAT, [18 * 2**20])], [w])
-onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)]), sys.argv[1])
-`, large]);
 // what Format Document must give: the command line's formatter on a copy
 const expectedMessy = (() => {
   const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "onnxtext-fmt-")), "messy.onnxtxt");
@@ -277,25 +269,7 @@ await check("editing the .onnx text and saving writes the binary (onnxtext print
   return line.trim();
 });
 
-await check("a model above 64 MB opens read-only with its weights as digests, and says so", async () => {
-  const t = Date.now();
-  await ed.quickOpen(large);
-  await ed.waitForTab("large.onnx");
-  const text = await ed.waitFor(async () => {
-    const l = Object.values(await ed.lines()).join("\n");
-    return /sha256/.test(l) ? l : null;
-  }, { what: "the digest view" });
-  const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /read-only/.test(n) && /digest/.test(n)), { what: "the note" });
-  const opened = Date.now() - t;
-  await ed.goto(1, 1);
-  await ed.type("zzz");
-  await ed.press("Enter");
-  // (inlay hints may still arrive and change the line texts: look for the typing only)
-  const typed = await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => l.includes("zzz")), { timeout: 2000, what: "" }).catch(() => false);
-  expect(!typed, "the digest view took an edit");
-  await ed.escape();
-  return `${opened} ms to open; ${note.slice(0, 80)}…; ${text.split("\n").find((l) => /sha256/.test(l)).trim().slice(0, 60)}`;
-});
+await checkBigModel({ ed, check, expect, work, pythonBin });
 
 await check("no error notification, nothing sent off the machine", async () => {
   const notes = await ed.notifications();
