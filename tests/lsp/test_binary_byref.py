@@ -231,13 +231,14 @@ def test_a_few_hundred_mb_model_opens_fast_and_saves_byte_exact(tmp_path: Path) 
 
 
 def test_only_the_digest_records_own_diagnostics_are_expected(tmp_path: Path) -> None:
+    from onnxtext.analysis.diagnose import diagnose
     from onnxtext.document import parse_document
     from onnxtext.lsp.binary import digest_view_diagnostics
 
     path = tmp_path / "m.onnx"
     _model(path, [20_000, 20_000])
     view = open_binary(str(path), text_limit=LIMIT)
-    assert digest_view_diagnostics(list(parse_document(view.text, "model", str(path)).all_diagnostics)) == []
+    assert digest_view_diagnostics(diagnose(parse_document(view.text, "model", str(path)), model_dir=str(tmp_path))) == []
     broken = view.text.replace("float[1] b = {0.5}", "float[1] b = {0.5, oops}")
     result = save_binary(broken, str(path), opened=view)
     assert not result.written and {(d.code, d.span.start.line) for d in result.diagnostics if d.span} == {("L002", _line_of(broken, "oops"))}
