@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from onnxtext.analysis.check import check_proto, code_list
 from onnxtext.diagnostics import Diagnostic, Severity
@@ -142,9 +142,16 @@ def diagnose(
     diags: list[Diagnostic] = list(doc.diagnostics)
     if isinstance(doc.proto, ModelProto):
         # the document's own inference: hover and inlay hints reuse it
-        diags.extend(check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc, inference=doc.inference))
+        checked = check_proto(doc.proto, select=settings.select, ignore=settings.ignore, _doc=doc, inference=doc.inference)
+        diags.extend(editor_severity(d) for d in checked)
     diags.sort(key=lambda d: d.offset)
     return Outcome(doc, diags)
+
+
+def editor_severity(diag: Diagnostic) -> Diagnostic:
+    """The checker's information (W201's exporter names) is a hint in the editor: seen in the
+    text, kept out of the Problems list a person works through."""
+    return replace(diag, severity=Severity.HINT) if diag.severity is Severity.INFO else diag
 
 
 def _stop_if(cancel: threading.Event | None) -> None:

@@ -85,7 +85,9 @@ def check_proto(
     else:
         ctx = CheckContext(own, model_dir=folder, inference=inference)
     ctx.undecodable = undecodable
-    walk(ctx, [rule() for rule in select_rules(select, ignore)])
+    rules = select_rules(select, ignore)
+    ctx.severities = {rule.code: rule.severity(select) for rule in rules}
+    walk(ctx, [rule() for rule in rules])
     diags = ctx.diagnostics
     if _doc is not None:
         diags.sort(key=lambda d: d.offset)

@@ -194,6 +194,8 @@ class CheckContext:
         self.diagnostics: list[Diagnostic] = []
         self.undecodable: list[str] = []
         """Proto paths of string fields that held bytes, not UTF-8 (the model here has U+FFFD there)."""
+        self.severities: dict[str, Severity] = {}
+        """Each selected rule's severity (its default unless selected by its code); by the code letter otherwise."""
         self.ir_version = model.ir_version
         self.resolver = Resolver(model)
         """The one node → schema/function resolution (shared with inference and the evaluator)."""
@@ -229,7 +231,7 @@ class CheckContext:
         severity: Severity | None = None,
     ) -> Diagnostic:
         """Record a diagnostic at ``path`` (+ ``token``); ``related`` holds (message, path, token) notes."""
-        sev = severity if severity is not None else severity_of(code)
+        sev = severity if severity is not None else self.severities.get(code) or severity_of(code)
         span = self.locate(path, token)
         if span is not None and self.source is not None:
             notes = []
