@@ -15,6 +15,7 @@ from onnxtext.analysis.check import check_proto, code_list
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
+from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.span import Span
 
@@ -181,8 +182,11 @@ def evaluate(
     except InputFileError as exc:
         return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
     model_dir = os.path.dirname(file) if file is not None else None
+    # a node the checker rejected has its diagnostic: running it would stack a vaguer one on it
+    skip = rejected_nodes(doc.proto, outcome.diagnostics, doc.source_map.path_at)
     result = run_live(
-        doc.proto, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
+        doc.proto, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs,
+        skip=skip,
     )
     if cancel is not None and cancel.is_set():
         return None, []
