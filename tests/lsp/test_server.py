@@ -411,6 +411,26 @@ async def test_type_inlay_hints_in_every_graph(client: LanguageClient, uri: str)
 
 
 @pytest.mark.asyncio
+async def test_inlay_hints_do_not_drop_right_after_a_change(client: LanguageClient, uri: str) -> None:
+    """Right after a keystroke the hints come from the last analysis, moved with the edit (an
+    empty answer made every hinted line jump twice per edit)."""
+    await _ready(client, uri, NAV)
+    whole = L.Range(L.Position(0, 0), L.Position(20, 0))
+
+    async def hints() -> dict[tuple[int, int], str]:
+        found = await client.text_document_inlay_hint_async(L.InlayHintParams(L.TextDocumentIdentifier(uri), whole))
+        return {(h.position.line, h.position.character): str(h.label) for h in found or []}
+
+    before = await hints()
+    assert before[(2, 4)] == ": float[N, 4]"
+    _change(client, uri, 2, (2, 3), (2, 3), "  ")  # two spaces before the `a` of line 2
+    after = await hints()  # asked before the new analysis (debounced) is ready
+    assert len(after) == len(before)
+    assert after[(2, 6)] == ": float[N, 4]"  # moved with its name
+    assert after[(3, 4)] == before[(3, 4)]  # another line: unchanged
+
+
+@pytest.mark.asyncio
 async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient, tmp_path: Path) -> None:
     import json
 

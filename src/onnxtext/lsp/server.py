@@ -43,6 +43,7 @@ from onnxtext.lsp.convert import (
 )
 from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.resolve import import_table
@@ -76,6 +77,8 @@ class _State:
     parsed_version: int | None = None
     live: bool = False
     """Live values are on: the model runs after each change and every value is shown."""
+    answered_stale: bool = False
+    """Inlay hints were answered from an older analysis: ask for them again once the new one is ready."""
 
 
 class OnnxTextServer(LanguageServer):
@@ -120,6 +123,9 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
+        if state.answered_stale:
+            state.answered_stale = False
+            self.refresh_views()
         if not ((self.settings.evaluate or state.live) and outcome.document.ok):
             return
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
@@ -169,6 +175,19 @@ class OnnxTextServer(LanguageServer):
         if state.outcome_version != self.workspace.get_text_document(uri).version:
             return None
         return state.outcome
+
+    def latest(self, uri: str) -> tuple[Outcome, Shift | None, SourceFile] | None:
+        """The last analysis, even of an older version, with the edit from its text to the current
+        one (None when it is current) and the current text: answers keep coming while a new
+        analysis runs, their positions carried through the edit."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        outcome = state.outcome
+        if state.outcome_version == document.version:
+            return outcome, None, outcome.document.source
+        return outcome, shift_between(outcome.document.source.text, document.source), SourceFile(document.source)
 
     def analysis(self, uri: str) -> Outcome:
         """The analysis of the current version; before its diagnostics are ready, its document alone."""
@@ -364,14 +383,19 @@ def build_server() -> OnnxTextServer:
     def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
         uri = params.text_document.uri
         state = ls.states.get(uri)
-        outcome = ls.current(uri)
-        if outcome is None or state is None:
+        latest = ls.latest(uri)
+        if latest is None or state is None:
             return []
-        doc = outcome.document
+        outcome, shift, source = latest
+        state.answered_stale = shift is not None
         live = outcome.live if state.live else None
-        lo, hi = offset_at(doc.source, params.range.start), offset_at(doc.source, params.range.end)
-        found = inlay_hints(doc, ls.settings.type_hints, live)
-        return [L.InlayHint(lsp_position(doc.source, h.offset), h.label, padding_left=True) for h in found if lo <= h.offset <= hi]
+        lo, hi = offset_at(source, params.range.start), offset_at(source, params.range.end)
+        hints = []
+        for hint in inlay_hints(outcome.document, ls.settings.type_hints, live):
+            offset = hint.offset if shift is None else shift.offset(hint.offset)
+            if offset is not None and lo <= offset <= hi:
+                hints.append(L.InlayHint(lsp_position(source, offset), hint.label, padding_left=True))
+        return hints
 
     @server.feature(OPEN_BINARY)
     def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
