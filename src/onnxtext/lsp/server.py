@@ -345,7 +345,9 @@ def build_server() -> OnnxTextServer:
         context = context_at(text, offset)
         outcome = ls.current(uri) or ls.states.get(uri, _State()).outcome  # the last analysis, even if older
         opsets, functions = _imports(outcome)
-        values = values_in_scope(outcome.document, offset) if outcome is not None and context.kind == "value" else []
+        values: list[tuple[str, str]] = []
+        if context.kind == "value":  # names of the current text (none deleted since), typed once it is analysed
+            values = values_in_scope(ls.analysis(uri).document, offset, typed=ls.current(uri) is not None)
         items = complete(context, opsets, functions, values)
         return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
 
