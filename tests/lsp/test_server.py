@@ -305,14 +305,17 @@ async def test_binary_model_opens_as_text_and_saves_back(client: LanguageClient,
         "onnxtext/saveBinary", {"uri": path.as_uri(), "text": opened.text.replace("Relu (x)", "Relu (x")}
     )
     assert broken.written is False and broken.diagnostics and path.read_bytes() == before
+    assert broken.refused.startswith("not saved: line 7: expected ')'") and str(path) not in broken.refused
     edited = await client.protocol.send_request_async(
         "onnxtext/saveBinary", {"uri": path.as_uri(), "text": opened.text.replace("Relu", "Neg")}
     )
     assert edited.written is True and onnxtext.load(path).graph.node[0].op_type == "Neg"
-    with pytest.raises(Exception, match="not a valid binary ONNX model"):
-        junk = tmp_path / "junk.onnx"
-        junk.write_bytes(b"\xff\xff\xff")
+    assert edited.refused is None
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(b"\xff\xff\xff")
+    with pytest.raises(Exception, match="not a valid binary ONNX model") as refused:
         await client.protocol.send_request_async("onnxtext/openBinary", {"uri": junk.as_uri()})
+    assert str(junk) not in str(refused.value)  # the editor names the file once, beside the reason
 
 
 @pytest.mark.asyncio

@@ -23,7 +23,7 @@ from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import NotRepresentable, to_text
 from onnxtext.weights.external import FileRange
 
-__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "digest_view_diagnostics", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
+__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "save_refusal", "digest_view_diagnostics", "EDIT_LIMIT", "DIGEST_THRESHOLD"]
 
 EDIT_LIMIT = 64 * 2**20
 """Models up to this many bytes open with every weight, editable."""
@@ -50,24 +50,25 @@ class SaveResult:
 
 
 def open_binary(path: str, *, edit_limit: int = EDIT_LIMIT) -> BinaryView:
-    """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason."""
+    """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason (without
+    the path: the editor names the file once, beside the reason)."""
     try:
         size = os.path.getsize(path)
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     if size > edit_limit:
         return _digest_view(path, size, edit_limit)
     try:
         data = read_bytes(path)
         model = load_bytes(data)
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     except DecodeError:
-        raise OnnxTextError(f"{path}: not a valid binary ONNX model") from None
+        raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
     try:
         text = to_text(model)
     except NotRepresentable as exc:
-        raise OnnxTextError(f"{path}: cannot be shown as text: {exc}") from None
+        raise OnnxTextError(f"cannot be shown as text: {exc}") from None
     return BinaryView(text, True, None, hashlib.sha256(data).hexdigest())
 
 
@@ -79,13 +80,13 @@ def _digest_view(path: str, size: int, limit: int) -> BinaryView:
     try:
         model, lazy = load_lazy(path, DIGEST_THRESHOLD)
     except (OSError, WireError, DecodeError) as exc:
-        raise OnnxTextError(f"{path}: not a readable binary ONNX model ({exc})") from None
+        raise OnnxTextError(f"not a readable binary ONNX model ({exc})") from None
     sources = TensorSources(os.path.dirname(os.path.abspath(path)), source=path, lazy=lazy)
     view = digest_view(model, DIGEST_THRESHOLD, sources=sources, in_place=True)
     try:
         text = DIGEST_HEADER + to_text(view)
     except NotRepresentable as exc:
-        raise OnnxTextError(f"{path}: cannot be shown as text: {exc}") from None
+        raise OnnxTextError(f"cannot be shown as text: {exc}") from None
     note = (
         f"{size / 2**20:.0f} MB is more than the {limit / 2**20:.0f} MB an editable view holds: tensors above "
         f"{DIGEST_THRESHOLD} bytes are shown as digests and the view is read-only "
@@ -115,8 +116,21 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
     try:
         write_atomic(path, model_bytes(doc.proto))
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot write: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"not saved: cannot write: {exc.strerror or exc}") from None
     return SaveResult(True, False, list(doc.diagnostics))
+
+
+def save_refusal(result: SaveResult) -> str | None:
+    """Why a text was not saved, once: ``not saved: line 4: unknown operator …`` (its first error);
+    None when it was saved (or left unchanged)."""
+    if result.written or result.unchanged:
+        return None
+    errors = [d for d in result.diagnostics if d.is_error] or result.diagnostics
+    if not errors:
+        return "not saved: the text is not a valid model"
+    first = errors[0]
+    where = f"line {first.span.start.line}: " if first.span is not None else ""
+    return f"not saved: {where}{first.message}"
 
 
 def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:

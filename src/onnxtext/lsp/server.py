@@ -41,7 +41,7 @@ from onnxtext.lsp.convert import (
     live_lens_title,
     signature,
 )
-from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary
+from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary, save_refusal
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.textdiff import line_edits
@@ -61,7 +61,8 @@ TOGGLE_LIVE = "onnxtext.toggleLiveValues"
 OPEN_BINARY = "onnxtext/openBinary"
 """Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
 SAVE_BINARY = "onnxtext/saveBinary"
-"""Request ``{uri, text}`` → ``{written, unchanged, diagnostics}``: the text's model written to the file."""
+"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
+file (``refused``: why not, ``not saved: line N: …``)."""
 
 
 @dataclass
@@ -426,6 +427,7 @@ def build_server() -> OnnxTextServer:
         return {
             "written": result.written,
             "unchanged": result.unchanged,
+            "refused": save_refusal(result),
             "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
         }
 
