@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Editor, log } from "./editor.mjs";
+import { steadyChecks, writeSteadyFiles } from "./steady.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -76,6 +77,7 @@ fs.writeFileSync(path.join(work, "broken.onnxtxt"), BROKEN);
 fs.writeFileSync(path.join(work, "messy.onnxtxt"), MESSY);
 const EXAMPLE = fs.readFileSync(path.join(REPO, "examples", "mlp.onnxtxt"), "utf8");
 fs.writeFileSync(path.join(work, "mlp.onnxtxt"), EXAMPLE);
+writeSteadyFiles(work);
 fs.mkdirSync(path.join(work, ".venv", "bin"), { recursive: true });
 fs.symlinkSync(onnxtext, path.join(work, ".venv", "bin", "onnxtext"));
 const binary = path.join(work, "block.onnx");
@@ -314,6 +316,8 @@ await check("the README's screenshot: an example with live values and a hover", 
   expect(/Softmax/.test(text), `hover: ${JSON.stringify(text)}`);
   return shot;
 });
+
+await steadyChecks({ ed, check, expect, work, at });
 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);
