@@ -23,7 +23,7 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.analysis.outline import folding_ranges, outline
 from onnxtext.analysis.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
-from onnxtext.analysis.hints import inlay_hints, live_labels
+from onnxtext.analysis.hints import fit_label, inlay_hints, live_labels
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
@@ -397,7 +397,9 @@ def build_server() -> OnnxTextServer:
         for hint in inlay_hints(outcome.document, ls.settings.type_hints, live):
             offset = hint.offset if shift is None else shift.offset(hint.offset)
             if offset is not None and lo <= offset <= hi:
-                hints.append(L.InlayHint(lsp_position(source, offset), hint.label, padding_left=True))
+                shown = fit_label(hint.label)  # cut between numbers, the whole label on hover
+                tooltip = hint.label.strip() if shown != hint.label else None
+                hints.append(L.InlayHint(lsp_position(source, offset), shown, tooltip=tooltip, padding_left=True))
         return hints
 
     @server.feature(OPEN_BINARY)
