@@ -99,14 +99,34 @@ def test_fix_edit_replaces_the_operator_name() -> None:
 
 
 def test_missing_header_is_written() -> None:
-    text = "g (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"
-    fixed = text
-    for code in ("E101", "E103"):
-        (diag,) = _with_fix(fixed, code)
-        assert diag.fix is not None
-        fixed = diag.fix.apply(fixed)
-    assert fixed.startswith("<")
+    """A model without a header hears of ir_version and opset_import at once, and one fix writes
+    the header as ``fmt`` writes it."""
+    from onnxtext.syntax.format import format_text
+
+    text = "g (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n"
+    assert [d.code for d in check(text) if d.is_error] == ["E101"]
+    (diag,) = _with_fix(text, "E101")
+    assert diag.message == "the model has no ir_version and imports no operator set"
+    assert diag.fix is not None and "'ir_version: " in diag.fix.message and "'opset_import: [" in diag.fix.message
+    fixed = diag.fix.apply(text)
     assert [d.code for d in check(fixed) if d.is_error] == []
+    assert format_text(fixed) == fixed
+
+
+def test_entries_are_added_as_fmt_writes_them() -> None:
+    """In a header written one entry a line, a new entry gets a line of its own."""
+    from onnxtext.syntax.format import format_text
+
+    text = '<\n   producer_name: "x"\n>\ng (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n'
+    (diag,) = _with_fix(text, "E101")
+    assert diag.fix is not None
+    fixed = diag.fix.apply(text)
+    assert fixed.startswith('<\n   ir_version: ') and '\n   opset_import: ["": ' in fixed
+    assert format_text(fixed) == fixed
+    assert [d.code for d in check(fixed) if d.is_error] == []
+    one_line = '<producer_name: "x", ir_version: 10>\ng (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n'
+    (e103,) = _with_fix(one_line, "E103")
+    assert e103.fix is not None and e103.fix.apply(one_line).startswith('<opset_import: ["": ')
 
 
 def test_custom_domain_fix_has_no_edit() -> None:
