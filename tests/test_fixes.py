@@ -62,6 +62,7 @@ CASES: list[tuple[str, str]] = [
     ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),
     ("L011", g("  y = Elu <alpha = 2.0 @{type: FLAOT}> (x)")),
     ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("L002", g("  c = Constant <value = float[3] {1.0, 2.0 3.0}> ()\n  y = Identity(x)")),
 ]
 
 
@@ -85,7 +86,7 @@ def test_every_rule_with_a_suggestion_has_a_case() -> None:
     """The sites of this file are the ones the sources offer a fix at (update both together)."""
     assert {code for code, _ in CASES} == {
         "E101", "E103", "W101", "E202", "E204", "E205", "E301", "E302", "W301", "E305", "E306", "E309",
-        "L001", "L003", "L010", "L011",
+        "L001", "L002", "L003", "L010", "L011",
     }  # fmt: skip
 
 
@@ -149,3 +150,21 @@ def test_fix_apply_applies_edits_from_the_end() -> None:
     fix = Fix("swap", (Edit(Span(0, 1), "xyz"), Edit(Span(2, 3), "")))
     assert fix.apply("a-b-c") == "xyz--c"
     assert Fix("insert", (Edit(Span(1, 1), "+"),)).apply("ab") == "a+b"
+
+
+def test_a_missing_comma_in_tensor_data_is_one_error_with_a_fix() -> None:
+    """Not "has no values" nor "invalid number '2.0 3.0'" with a count mismatch: the comma is
+    what is missing, the values are read as meant, and the fix inserts the commas."""
+    from onnxtext.document import parse_document
+
+    text = H + "g (float[3] x) => (float[3] y)\n<float[3] w = {1.0 2.0 3.0}>\n{\n   y = Add (x, w)\n}\n"
+    found = check(text)
+    assert [(d.code, d.span.start.line, d.span.start.column) for d in found] == [("L002", 3, 19)]  # type: ignore[union-attr]
+    assert found[0].message == "missing ',' between '1.0' and '2.0'"
+    assert found[0].fix is not None and found[0].fix.message == "insert the 2 commas"
+    assert "{1.0, 2.0, 3.0}" in found[0].fix.apply(text)
+    doc = parse_document(text)
+    assert list(doc.proto.graph.initializer[0].float_data or []) or doc.proto.graph.initializer[0].raw_data  # read as meant
+    from onnxtext.lsp.diagnose import Settings, diagnose
+
+    assert [d.code for d in diagnose(text, "<t>", Settings()).diagnostics] == ["L002"]  # the editor: no E501 either
