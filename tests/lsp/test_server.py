@@ -413,11 +413,20 @@ async def test_type_inlay_hints_in_every_graph(client: LanguageClient, uri: str)
     assert any(label == ": float[N, 4]" and line == 3 and char > 50 for (line, char), label in labels.items())  # u in a branch
 
 
+async def _slow_analysis(client: LanguageClient, uri: str) -> None:
+    """A 5 s debounce (the open document analysed once more, at once): a request sent right
+    after a change then surely comes before the change's analysis."""
+    settings = {"onnxtext": {"debounceMs": 5000, "evaluate": {"enabled": False}}}
+    client.workspace_did_change_configuration(L.DidChangeConfigurationParams(settings=settings))
+    await _diagnostics(client, uri)
+
+
 @pytest.mark.asyncio
 async def test_inlay_hints_do_not_drop_right_after_a_change(client: LanguageClient, uri: str) -> None:
     """Right after a keystroke the hints come from the last analysis, moved with the edit (an
     empty answer made every hinted line jump twice per edit)."""
     await _ready(client, uri, NAV)
+    await _slow_analysis(client, uri)
     whole = L.Range(L.Position(0, 0), L.Position(20, 0))
 
     async def hints() -> dict[tuple[int, int], str]:
@@ -431,6 +440,21 @@ async def test_inlay_hints_do_not_drop_right_after_a_change(client: LanguageClie
     assert len(after) == len(before)
     assert after[(2, 6)] == ": float[N, 4]"  # moved with its name
     assert after[(3, 4)] == before[(3, 4)]  # another line: unchanged
+
+
+@pytest.mark.asyncio
+async def test_quick_fixes_right_after_a_change(client: LanguageClient, uri: str) -> None:
+    """A quick fix asked for right after a keystroke comes from the last analysis, moved with the edit."""
+    await _ready(client, uri, TYPO)
+    await _slow_analysis(client, uri)
+    _change(client, uri, 2, (1, 0), (1, 0), "\n")  # a line inserted above the typo (now on line 3)
+    where = L.Range(L.Position(3, 7), L.Position(3, 11))
+    actions = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), where, L.CodeActionContext(diagnostics=[]))
+    )
+    assert actions and actions[0].title == "write 'Relu'"  # type: ignore[union-attr]
+    (edit,) = actions[0].edit.document_changes[0].edits  # type: ignore[union-attr, index]
+    assert edit.range == where and edit.new_text == "Relu"
 
 
 @pytest.mark.asyncio

@@ -48,3 +48,20 @@ def test_random_edits_map_every_kept_character_to_itself() -> None:
             moved = shift.offset(i)
             if moved is not None and (i < shift.start or i >= shift.old_end) and i != shift.start:
                 assert new[moved] == old[i]
+
+
+def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
+    from onnxtext.analysis.check import check
+    from onnxtext.lsp.shift import moved_fixes
+    from onnxtext.syntax.span import SourceFile
+
+    old = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y, float[2] z) {\n   y = Rleu (x)\n   z = Nge (x)\n}\n'
+    diags = [d for d in check(old) if d.fix is not None and d.fix.edits]
+    assert [d.code for d in diags] == ["E301", "E301"]
+    new = old.replace("   z = Nge", "\n   z = Nge").replace("Rleu", "Rle")  # a line inserted, the first typo edited
+    shift = shift_between(old, new)
+    moved = list(moved_fixes(diags, shift, SourceFile(new)))
+    assert len(moved) == 1  # the edit touched Rleu: its fix is left out
+    suggested = diags[1].fix.edits[0].new_text  # type: ignore[union-attr]
+    assert moved[0].fix is not None and moved[0].fix.apply(new) == new.replace("Nge", suggested)
+    assert moved[0].span is not None and moved[0].span.start.line == 5  # one line down

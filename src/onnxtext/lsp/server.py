@@ -43,7 +43,7 @@ from onnxtext.lsp.convert import (
 )
 from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, save_binary, save_refusal
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
-from onnxtext.lsp.shift import Shift, shift_between
+from onnxtext.lsp.shift import Shift, moved_fixes, shift_between
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.resolve import import_table
@@ -310,11 +310,13 @@ def build_server() -> OnnxTextServer:
     )
     def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
         uri = params.text_document.uri
-        outcome = ls.current(uri)
-        if outcome is None:
+        latest = ls.latest(uri)
+        if latest is None:
             return []
+        outcome, shift, source = latest
+        diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
         version = ls.workspace.get_text_document(uri).version
-        return quick_fixes(outcome.diagnostics, outcome.document.source, uri, version, params.range)
+        return quick_fixes(diags, source, uri, version, params.range)
 
     @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:

@@ -8,9 +8,13 @@ what the edit replaced has no place in the new text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Shift", "shift_between"]
+from onnxtext.diagnostics import Diagnostic, Edit, Fix
+from onnxtext.syntax.span import SourceFile, Span
+
+__all__ = ["Shift", "shift_between", "moved_fixes"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,27 @@ class Shift:
         if old >= self.old_end:
             return old + self.new_end - self.old_end
         return None
+
+
+    def span(self, old: Span) -> Span | None:
+        """``old`` in the new text; None when the edit touched it."""
+        start, end = self.offset(old.start), self.offset(old.end)
+        if start is None or end is None or (old.start < self.old_end and old.end > self.start):
+            return None
+        return Span(start, end)
+
+
+def moved_fixes(diagnostics: Iterable[Diagnostic], shift: Shift, source: SourceFile) -> Iterator[Diagnostic]:
+    """The diagnostics with a fix of the last analysis, located in the current text (``source``):
+    quick fixes stay offered while the new analysis runs; one the edit touched is left out."""
+    for diag in diagnostics:
+        if diag.fix is None or not diag.fix.edits or diag.span is None:
+            continue
+        span = shift.span(diag.span.offsets)
+        edits = [Edit(moved, e.new_text) for e in diag.fix.edits if (moved := shift.span(e.span)) is not None]
+        if span is None or len(edits) != len(diag.fix.edits):
+            continue
+        yield Diagnostic.at(diag.code, diag.severity, diag.message, span, source, fix=Fix(diag.fix.message, tuple(edits)))
 
 
 def shift_between(old: str, new: str) -> Shift:
