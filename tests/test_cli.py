@@ -458,3 +458,14 @@ def test_write_atomic_text_and_mode(tmp_path: Path) -> None:
     write_atomic(target, b"again")
     assert target.stat().st_mode & 0o777 == 0o640
     assert [p.name for p in tmp_path.iterdir()] == ["t.onnxtxt"]
+
+
+def test_check_counts_information_apart_from_warnings(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """W201 is information by default: the summary does not call it a warning."""
+    from onnxtext.cli.app import main
+
+    path = tmp_path / "m.onnxtxt"
+    path.write_text('<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] "/y") { "/y" = Relu (x) }\n')
+    assert main(["check", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert "0 error(s), 0 warning(s), 1 note(s)" in err

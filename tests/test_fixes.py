@@ -63,6 +63,7 @@ CASES: list[tuple[str, str]] = [
     ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),
     ("L011", g("  y = Elu <alpha = 2.0 @{type: FLAOT}> (x)")),
     ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("L002", g("  c = Constant <value = float[3] {1.0, 2.0 3.0}> ()\n  y = Identity(x)")),
 ]
 
 
@@ -86,7 +87,7 @@ def test_every_rule_with_a_suggestion_has_a_case() -> None:
     """The sites of this file are the ones the sources offer a fix at (update both together)."""
     assert {code for code, _ in CASES} == {
         "E101", "E103", "W101", "E202", "E204", "E205", "E301", "E302", "W301", "E305", "E306", "E309",
-        "L001", "L003", "L010", "L011",
+        "L001", "L002", "L003", "L010", "L011",
     }  # fmt: skip
 
 
@@ -100,14 +101,34 @@ def test_fix_edit_replaces_the_operator_name() -> None:
 
 
 def test_missing_header_is_written() -> None:
-    text = "g (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n"
-    fixed = text
-    for code in ("E101", "E103"):
-        (diag,) = _with_fix(fixed, code)
-        assert diag.fix is not None
-        fixed = diag.fix.apply(fixed)
-    assert fixed.startswith("<")
+    """A model without a header hears of ir_version and opset_import at once, and one fix writes
+    the header as ``fmt`` writes it."""
+    from onnxtext.syntax.format import format_text
+
+    text = "g (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n"
+    assert [d.code for d in check(text) if d.is_error] == ["E101"]
+    (diag,) = _with_fix(text, "E101")
+    assert diag.message == "the model has no ir_version and imports no operator set"
+    assert diag.fix is not None and "'ir_version: " in diag.fix.message and "'opset_import: [" in diag.fix.message
+    fixed = diag.fix.apply(text)
     assert [d.code for d in check(fixed) if d.is_error] == []
+    assert format_text(fixed) == fixed
+
+
+def test_entries_are_added_as_fmt_writes_them() -> None:
+    """In a header written one entry a line, a new entry gets a line of its own."""
+    from onnxtext.syntax.format import format_text
+
+    text = '<\n   producer_name: "x"\n>\ng (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n'
+    (diag,) = _with_fix(text, "E101")
+    assert diag.fix is not None
+    fixed = diag.fix.apply(text)
+    assert fixed.startswith('<\n   ir_version: ') and '\n   opset_import: ["": ' in fixed
+    assert format_text(fixed) == fixed
+    assert [d.code for d in check(fixed) if d.is_error] == []
+    one_line = '<producer_name: "x", ir_version: 10>\ng (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n'
+    (e103,) = _with_fix(one_line, "E103")
+    assert e103.fix is not None and e103.fix.apply(one_line).startswith('<opset_import: ["": ')
 
 
 def test_custom_domain_fix_has_no_edit() -> None:
@@ -130,3 +151,21 @@ def test_fix_apply_applies_edits_from_the_end() -> None:
     fix = Fix("swap", (Edit(Span(0, 1), "xyz"), Edit(Span(2, 3), "")))
     assert fix.apply("a-b-c") == "xyz--c"
     assert Fix("insert", (Edit(Span(1, 1), "+"),)).apply("ab") == "a+b"
+
+
+def test_a_missing_comma_in_tensor_data_is_one_error_with_a_fix() -> None:
+    """Not "has no values" nor "invalid number '2.0 3.0'" with a count mismatch: the comma is
+    what is missing, the values are read as meant, and the fix inserts the commas."""
+    from onnxtext.document import parse_document
+
+    text = H + "g (float[3] x) => (float[3] y)\n<float[3] w = {1.0 2.0 3.0}>\n{\n   y = Add (x, w)\n}\n"
+    found = check(text)
+    assert [(d.code, d.span.start.line, d.span.start.column) for d in found] == [("L002", 3, 19)]  # type: ignore[union-attr]
+    assert found[0].message == "missing ',' between '1.0' and '2.0'"
+    assert found[0].fix is not None and found[0].fix.message == "insert the 2 commas"
+    assert "{1.0, 2.0, 3.0}" in found[0].fix.apply(text)
+    doc = parse_document(text)
+    assert list(doc.proto.graph.initializer[0].float_data or []) or doc.proto.graph.initializer[0].raw_data  # read as meant
+    from onnxtext.lsp.diagnose import Settings, diagnose
+
+    assert [d.code for d in diagnose(text, "<t>", Settings()).diagnostics] == ["L002"]  # the editor: no E501 either

@@ -31,6 +31,10 @@ def _ctx(text: str):  # type: ignore[no-untyped-def]
         (HEAD + "g (float[2] x, |", "dtype", ""),
         ("<ir_v|", "header_key", "ir_v"),
         ("<ir_version: 8, |", "header_key", ""),
+        ("<\n   ir_version: 8\n   op|", "header_key", "op"),
+        ("<\n   ir_version: 8,\n   opset_import: [\"\" : 18]\n   |", "header_key", ""),
+        ("<\n   ir_version: 8,\n   producer_name: |", "none", ""),
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{\n      doc_string: \"a\"\n      na|", "property_key", "na"),
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{doc|", "property_key", "doc"),
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y|", "none", "y"),
         (HEAD + "g (float[2] x|", "none", "x"),
@@ -79,7 +83,7 @@ def test_dtype_value_and_key_items() -> None:
     dtypes = {i.label for i in complete(_ctx(HEAD + "g (|"), {"": 18})}
     assert {"float", "int64", "bfloat16", "seq", "map"} <= dtypes
     codes = complete(_ctx(HEAD + "g (x) => (y) {\n   y = Cast <to = |"), {"": 18})
-    assert ("1", "float") in {(i.label, i.detail) for i in codes}
+    assert ("FLOAT (1)", "float", "1") in {(i.label, i.detail, i.insert) for i in codes}
     values = complete(_ctx(HEAD + "g (x) => (y) {\n   y = Relu (|"), {"": 18}, values=[("x", "float[2]")])
     assert [(i.label, i.detail) for i in values] == [("x", "float[2]")]
     keys = {i.label for i in complete(_ctx("<|"), {})}
@@ -129,7 +133,50 @@ def test_values_in_scope_see_enclosing_graphs() -> None:
     )
     doc = parse_document(text)
     inside = dict(values_in_scope(doc, text.index("Neg (a)") + 5))
-    assert {"u", "a", "x", "c", "y"} <= set(inside) and "v" not in inside
+    assert set(inside) == {"a", "x", "c"}  # not u (the node's own output), y (the If's), v (the other branch)
     assert inside["a"] == "float[2]"
     outside = dict(values_in_scope(doc, text.index("a = Relu")))
     assert "u" not in outside and outside["x"] == "float[2]"
+
+
+def test_cast_to_offers_named_types_inserting_the_number() -> None:
+    items = complete(_ctx(HEAD + "g (x) => (y) {\n   y = Cast <to = |"), {"": 18})
+    by_label = {i.label: i for i in items}
+    assert by_label["FLOAT (1)"].insert == "1"
+    assert by_label["INT64 (7)"].insert == "7"
+    assert by_label["BFLOAT16 (16)"].detail == "bfloat16"
+    assert [i.label for i in items][:2] == ["FLOAT (1)", "UINT8 (2)"]
+
+
+VALUES = HEAD + (
+    "g (float[2] x, bool c) => (float[2] y) {\n"
+    "   a = Relu (x)\n"
+    "   b = Neg (|)\n"
+    "   d = Abs (b)\n"
+    "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+    "}\n"
+)
+
+
+def _values(text: str) -> set[str]:
+    from onnxtext.analysis.complete import values_in_scope
+    from onnxtext.document import parse_document
+
+    doc = parse_document(text.replace("|", ""))
+    return {name for name, _ in values_in_scope(doc, text.index("|"))}
+
+
+def test_inputs_offered_are_defined_before_the_node() -> None:
+    """Not the node's own outputs (b), nor values defined after it (d, y): single assignment,
+    nodes in topological order."""
+    assert _values(VALUES) == {"x", "c", "a"}
+
+
+def test_inputs_in_a_subgraph_see_outer_values_defined_before_its_node() -> None:
+    text = VALUES.replace("b = Neg (|)", "b = Neg (a)").replace("u = Neg (a)", "u = Neg (|)")
+    assert _values(text) == {"x", "c", "a", "b", "d"}
+
+
+def test_inputs_of_a_node_being_typed_at_the_end() -> None:
+    text = HEAD + "g (float[2] x) => (float[2] y) {\n   a = Relu (x)\n   y = Add (a, |\n}\n"
+    assert _values(text) == {"x", "a"}

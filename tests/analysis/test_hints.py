@@ -59,3 +59,16 @@ def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
     assert ("y", " = float32[2] min=0 max=1 mean=0.5") in hints
     assert any(label == " = bool[]" for _, label in hints)  # the input c
     assert ("v", ": float[2]") in hints  # the branch that did not run keeps its inferred type
+
+
+def test_long_labels_are_cut_between_numbers() -> None:
+    """VS Code cuts a hint over 43 characters mid-number; the label is cut between words first."""
+    from onnxtext.analysis.hints import HINT_WIDTH, fit_label
+
+    label = " = float32[2, 4] min=-0.966945 max=0.825511 mean=-0.0123"
+    shown = fit_label(label)
+    assert shown == " = float32[2, 4] min=-0.966945…"
+    assert len(shown) <= HINT_WIDTH and shown.endswith("…")
+    assert label.startswith(shown[:-1]) and label[len(shown) - 1] == " "  # cut at a space: whole numbers
+    assert fit_label(" : float[N, 4]") == " : float[N, 4]"
+    assert fit_label("x" * 60).endswith("…") and len(fit_label("x" * 60)) == HINT_WIDTH

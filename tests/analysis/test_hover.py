@@ -65,3 +65,21 @@ def test_local_function_call_shows_its_signature() -> None:
 def test_nothing_to_say() -> None:
     doc = parse_document(TEXT)
     assert hover_at(doc, TEXT.index("{\n   a")) is None
+
+
+def test_value_hover_separates_definition_and_uses() -> None:
+    """Markdown joins consecutive lines: the definition and the uses are one line with a separator."""
+    text = _hover("a, w", shift=0)
+    assert "node output, defined at line 5; 1 use" in text
+
+
+def test_dimensions() -> None:
+    assert _hover("N, 4] x", shift=0).startswith("**N**: a symbolic dimension (`dim_param`)")
+    assert "(3 times in this text)" in _hover("N, 4] x", shift=0)
+    assert _hover("4] x", shift=0) == "**4**: a fixed dimension (`dim_value`)"
+
+
+def test_header_keys() -> None:
+    assert _hover("ir_version").startswith("**ir_version**: `ModelProto.ir_version`, the version of the IR")
+    assert _hover("opset_import").startswith("**opset_import**: `ModelProto.opset_import`")
+    assert _hover("overload").startswith("**overload**: `FunctionProto.overload`")

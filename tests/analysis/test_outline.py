@@ -83,3 +83,60 @@ def test_folding_ranges() -> None:
 def test_outline_of_nothing() -> None:
     assert outline(None) == []
     assert folding_ranges(None, _tree().source) == []
+
+
+WEIGHTS = """<ir_version: 8, opset_import: ["" : 18]>
+main (float[2] x) => (float[2] y)
+<
+   float[2] w = {
+      1, 2
+   },
+   # a comment with < and > and {
+   float[2] b = {3, 4}
+>
+{
+   a = Add (x, w)
+   y = Add (a, b)
+}
+
+<domain: "local", opset_import: ["" : 18]>
+twice (p) => (q)
+<float r>
+{
+   r = Add (p, p)
+   q = Identity (r)
+}
+"""
+
+
+def test_initializer_list_and_body_fold() -> None:
+    """The ``<…>`` of the initializers and the ``{…}`` of the nodes fold on their own (the weights
+    fold away to reach the nodes); a function's body too."""
+    result = parse_text(WEIGHTS)
+    assert result.ok, result.diagnostics
+    folds = folding_ranges(result.tree, result.source)
+    assert Fold(2, 8) in folds  # the initializer list, < to >
+    assert Fold(9, 12) in folds  # the node body, { to }
+    assert Fold(1, 12) in folds  # the whole graph
+    assert Fold(17, 20) in folds  # the function's body
+    assert Fold(3, 5) in folds  # one tensor
+
+
+def test_same_line_lists_do_not_fold() -> None:
+    result = parse_text(TEXT.replace("{1,\n               2}", "{1, 2}"))
+    folds = folding_ranges(result.tree, result.source)
+    assert Fold(7, 8) not in folds
+    assert Fold(8, 16) in folds  # the body
+
+
+def test_nodes_read_as_operations_in_the_outline() -> None:
+    """A node is an Operator symbol (a Field reads as a piece of data)."""
+    from lsprotocol import types as L
+
+    from onnxtext.lsp.convert import document_symbols
+
+    result = _tree()
+    symbols = document_symbols(outline(result.tree), result.source)
+    kinds = {(c.name, c.kind) for c in symbols[0].children or []}
+    assert ("a", L.SymbolKind.Operator) in kinds
+    assert ("w", L.SymbolKind.Constant) in kinds

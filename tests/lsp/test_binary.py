@@ -82,7 +82,21 @@ def test_large_model_opens_editable_with_its_tensors_by_reference(tmp_path: Path
 def test_not_a_model(tmp_path: Path) -> None:
     path = tmp_path / "junk.onnx"
     path.write_bytes(b"\xff\xff\xff\xff garbage")
-    with pytest.raises(OnnxTextError, match="not a valid binary ONNX model"):
+    with pytest.raises(OnnxTextError, match="not a valid binary ONNX model") as refused:
         open_binary(str(path))
+    assert str(path) not in str(refused.value)  # the editor names the file once, beside the reason
     with pytest.raises(OnnxTextError, match="cannot read"):
         open_binary(str(tmp_path / "missing.onnx"))
+
+
+def test_a_refused_save_says_why_once(onnx_file: Path) -> None:
+    from onnxtext.lsp.binary import save_refusal
+
+    view = open_binary(str(onnx_file))
+    result = save_binary(view.text.replace("Relu", "Reluu"), str(onnx_file), opened=view)
+    assert result.written  # a checker error is no reason to refuse: the text is a model
+    broken = save_binary(view.text + "\n)))\n", str(onnx_file), opened=view)
+    message = save_refusal(broken)
+    assert message is not None and message.startswith("not saved: line ")
+    assert "Permission" not in message and str(onnx_file) not in message and "\n" not in message
+    assert save_refusal(result) is None

@@ -22,6 +22,8 @@ interface OpenResult {
 interface SaveResult {
   written: boolean;
   unchanged: boolean;
+  /** Why the text was not saved, once: `not saved: line N: …` (null when saved). */
+  refused?: string | null;
   diagnostics: { message: string; severity?: number; range: { start: { line: number; character: number } } }[];
 }
 
@@ -100,7 +102,8 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
     try {
       result = await this.requests.request<OpenResult>(OPEN_BINARY, { uri: file.toString() });
     } catch (error) {
-      throw vscode.FileSystemError.Unavailable(`${file.fsPath}: ${message(error)}`);
+      // the reason alone: the editor names the file beside it (a FileSystemError would add its code)
+      throw new Error(message(error));
     }
     const bytes = new TextEncoder().encode(result.text);
     this.views.set(uri.toString(), { size: bytes.length, editable: result.editable, note: result.note });
@@ -120,13 +123,11 @@ export class ModelFileSystem implements vscode.FileSystemProvider {
     try {
       result = await this.requests.request<SaveResult>(SAVE_BINARY, { uri: file.toString(), text });
     } catch (error) {
-      throw vscode.FileSystemError.NoPermissions(`${file.fsPath}: ${message(error)}`);
+      throw new Error(message(error));
     }
-    const errors = result.diagnostics.filter((d) => d.severity === undefined || d.severity === 1);
     if (!result.written && !result.unchanged) {
-      const first = errors[0] ?? result.diagnostics[0];
-      const where = first ? `line ${first.range.start.line + 1}: ${first.message}` : "the text has errors";
-      throw vscode.FileSystemError.NoPermissions(`not saved, the text is not a valid model (${where})`);
+      // not a permissions problem: the text is no model (VS Code shows "Failed to save 'm.onnx': <this>")
+      throw new Error(result.refused ?? refusal(result));
     }
     this.views.set(uri.toString(), { size: content.length, editable: true, note: null });
     this.log(`${file.fsPath}: ${result.unchanged ? "unchanged, bytes left as they were" : "written"}`);
@@ -171,6 +172,13 @@ export async function openAsText(file: vscode.Uri, column?: vscode.ViewColumn): 
   const document = await vscode.workspace.openTextDocument(textUri(file));
   const typed = document.languageId === "onnxtext" ? document : await vscode.languages.setTextDocumentLanguage(document, "onnxtext");
   return vscode.window.showTextDocument(typed, { viewColumn: column, preview: false });
+}
+
+/** `not saved: line N: …` from the diagnostics, for a server that does not say it. */
+function refusal(result: SaveResult): string {
+  const errors = result.diagnostics.filter((d) => d.severity === undefined || d.severity === 1);
+  const first = errors[0] ?? result.diagnostics[0];
+  return first ? `not saved: line ${first.range.start.line + 1}: ${first.message.split("\n")[0]}` : "not saved: the text is not a valid model";
 }
 
 function page(body: string): string {

@@ -117,8 +117,11 @@ def context_at(text: str, offset: int) -> Context:
     stack = _open_brackets(tokens)
     inner = stack[-1] if stack else None
 
+    # a key on a line of its own after an entry without its comma: still a key (the comma is what
+    # the parser reports missing), so the editor offers keys rather than words of the comments
+    next_entry = prev is not None and prev.type not in ("COLON", "EQUAL") and "\n" in text[prev.end : word_start]
     if inner is not None and inner[1].type == "PROPS":
-        if prev is not None and prev.type in ("PROPS", "COMMA"):
+        if prev is not None and (prev.type in ("PROPS", "COMMA") or next_entry):
             return Context("property_key", prefix, replace, header=_props_owner(tokens, inner[0]))
         return Context("none", prefix, replace)
     if inner is not None and inner[1].type == "LT":
@@ -130,7 +133,7 @@ def context_at(text: str, offset: int) -> Context:
                 return Context("attribute_value", prefix, replace, op=op, attribute=tokens[-2].value)
             return Context("none", prefix, replace)
         if inner[0] == 0 or tokens[inner[0] - 1].type == "RBRACE":
-            if prev is not None and prev.type in ("LT", "COMMA"):
+            if prev is not None and (prev.type in ("LT", "COMMA") or next_entry):
                 return Context("header_key", prefix, replace, header="model" if inner[0] == 0 else "function")
         if prev is not None and prev.type in ("LT", "COMMA"):
             return Context("dtype", prefix, replace)  # initializer list `<float[2] w = ...>`
@@ -257,7 +260,12 @@ def complete(
             for a in schema.attributes
         ]
     if kind == "attribute_value" and context.op is not None and context.attribute in ("to", "dtype", "output_dtype"):
-        return [Item(str(d.code), "dtype", d.name, sort=f"{d.code:04d}") for d in ALL_DTYPES if d.code]
+        # the attribute holds the number: the label says which type it is, the number is inserted
+        return [
+            Item(f"{d.enum_name} ({d.code})", "dtype", d.name, insert=str(d.code), sort=f"{d.code:04d}")
+            for d in ALL_DTYPES
+            if d.code
+        ]
     if kind == "dtype":
         words = [d.name for d in ALL_DTYPES if d.code] + ["seq", "map", "optional", "sparse_tensor"]
         return [Item(w, "dtype") for w in words]
@@ -319,17 +327,30 @@ def documentation(data: object) -> str | None:
     return None
 
 
-def values_in_scope(doc: Document, offset: int) -> list[tuple[str, str]]:
-    """The value names visible at ``offset`` (its graph's, then the enclosing graphs'), with their types."""
+def values_in_scope(doc: Document, offset: int, *, typed: bool = True) -> list[tuple[str, str]]:
+    """The value names a node's input at ``offset`` may read (its graph's, then the enclosing
+    graphs'), with their types (``typed``; else what defines them): only values defined before
+    the statement being written, so neither its own outputs nor later ones (single assignment,
+    nodes in topological order)."""
     scope = doc.symbols.scope_at(offset)
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
     while scope is not None:
+        cutoff = _statement_start(scope.node.nodes, offset)
         for name, symbol in scope.values.items():
             if name in seen or not name:
                 continue
             seen.add(name)
-            found = doc.type_of(symbol)
+            if cutoff is not None and all(d.span.start >= cutoff for d in symbol.definitions):
+                continue
+            found = doc.type_of(symbol) if typed else None
             out.append((name, str(found) if found is not None else symbol.kind))
         scope = scope.parent
     return out
+
+
+def _statement_start(statements: Sequence[Any], offset: int) -> int | None:
+    """The start of the last statement starting before ``offset`` (the one being written, or
+    the one holding the subgraph being written); None before the first."""
+    starts = [s.span.start for s in statements if s.span.start < offset]
+    return max(starts) if starts else None

@@ -11,7 +11,11 @@ from onnxtext.document import Document
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.syntax import ast as A
 
-__all__ = ["Hint", "value_hints", "inlay_hints", "live_labels"]
+__all__ = ["Hint", "value_hints", "inlay_hints", "live_labels", "fit_label", "HINT_WIDTH"]
+
+HINT_WIDTH = 43
+"""VS Code's default ``editor.inlayHints.maximumLength``: it cuts a longer label wherever the
+limit falls, mid-number (``max=0.825511…``)."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,17 @@ def _hint(ident: A.Ident, label_of: Callable[[str], str | None]) -> Iterator[Hin
     label = label_of(ident.value)
     if label:
         yield Hint(ident.span.end, label, ident.value)
+
+
+def fit_label(label: str, width: int = HINT_WIDTH) -> str:
+    """``label`` cut to ``width`` characters between words (``min=-1 max=2`` whole or not at all),
+    ending in ``…`` when cut; the full label goes to the hint's tooltip."""
+    if len(label) <= width:
+        return label
+    cut = label.rfind(" ", 0, width)  # the last space that leaves room for the ellipsis
+    while cut > 0 and label[:cut].endswith(" "):
+        cut -= 1
+    return (label[:cut] if cut > 0 else label[: width - 1]) + "…"
 
 
 def live_labels(live: LiveResult) -> dict[str, dict[str, str]]:

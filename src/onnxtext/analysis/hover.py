@@ -49,6 +49,12 @@ def hover_at(doc: Document, offset: int, live: Mapping[str, Mapping[str, str]] |
         return _attribute(doc, node, attribute)
     if node is not None and attribute is not None and isinstance(inner, A.Number) and parent is attribute:
         return _dtype_code(doc, node, attribute, inner)
+    dim = next((p for p in reversed(path) if isinstance(p, A.Dim)), None)
+    if dim is not None:
+        return _dimension(doc, dim)
+    entry = next((p for p in reversed(path) if isinstance(p, A.PropEntry)), None)
+    if entry is not None and isinstance(inner, A.Ident) and inner is entry.key:
+        return _header_key(path, entry)
     symbol = doc.symbol_at(offset)
     if isinstance(symbol, ValueSymbol):
         occurrence = doc.symbols.occurrence_at(offset)
@@ -108,14 +114,61 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
     kind = _KIND_WORDS.get(symbol.kind, symbol.kind)
     inferred = doc.type_of(symbol)
     head = f"**{symbol.name}**: " + (f"`{inferred}`" if inferred is not None else "type unknown")
-    lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}"]
+    uses = f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else "")
+    # one line (markdown joins consecutive lines: "defined at line 40 1 use")
+    lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}; {uses}"]
     if len(symbol.definitions) > 1:
-        lines.append(f"⚠ defined {len(symbol.definitions)} times")
-    lines.append(f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else ""))
+        lines += ["", f"⚠ defined {len(symbol.definitions)} times"]
     value = (live or {}).get(doc.source_map.path_of(symbol.scope.node) or "", {}).get(symbol.name)
     if value:
         lines += ["", f"live value: `{value}`"]
     return "\n".join(lines)
+
+
+def _dimension(doc: Document, dim: A.Dim) -> HoverInfo:
+    if dim.param is not None:
+        same = sum(1 for n in A.walk(doc.tree) if isinstance(n, A.Dim) and n.param == dim.param) if doc.tree is not None else 1
+        text = (
+            f"**{dim.param}**: a symbolic dimension (`dim_param`): one size wherever it is written "
+            f"({same} time{'s' if same != 1 else ''} in this text), chosen when the model runs"
+        )
+    elif dim.value is not None:
+        text = f"**{dim.value}**: a fixed dimension (`dim_value`)"
+    else:
+        text = "**?**: a dimension of unknown size (neither `dim_value` nor `dim_param`)"
+    return HoverInfo(text, dim.span)
+
+
+# What the common header keys mean (the IR spec's words, shortened); other keys show their field alone.
+_KEY_WORDS = {
+    "ir_version": "the version of the IR (the ONNX file format) the model follows",
+    "opset_import": "the operator sets the model uses, each a domain and its version",
+    "producer_name": "the tool that wrote the model",
+    "producer_version": "the version of that tool",
+    "domain": "a reverse-DNS name of the model's (or function's) namespace",
+    "model_version": "the version of the model itself (an integer)",
+    "doc_string": "documentation (Markdown allowed)",
+    "metadata_props": "free key/value notes",
+    "overload": "tells apart functions of the same domain and name",
+    "node_domain": "onnxtext: the domain every node has unless it says otherwise (unset: no domain field)",
+    "tensor_encoding": "onnxtext: how initializers are stored (raw bytes or typed fields)",
+}
+
+
+def _header_key(path: Sequence[A.AstNode], entry: A.PropEntry) -> HoverInfo | None:
+    from onnxtext.proto import FunctionProto, ModelProto
+
+    props = next((p for p in reversed(path) if isinstance(p, A.Props)), None)
+    if props is None or not props.header:
+        return None
+    message = FunctionProto if any(isinstance(p, A.Function) for p in path) else ModelProto
+    key = entry.key.value
+    field = message.DESCRIPTOR.fields_by_name.get(key)
+    if field is None and key not in _KEY_WORDS:
+        return None
+    where = f"`{message.DESCRIPTOR.name}.{key}`" if field is not None else "a file-wide default"
+    words = _KEY_WORDS.get(key)
+    return HoverInfo(f"**{key}**: {where}" + (f", {words}" if words else ""), entry.key.span)
 
 
 def _where(doc: Document, spans: Sequence[Span]) -> str:

@@ -143,8 +143,50 @@ def folding_ranges(tree: A.AstNode | None, source: SourceFile) -> list[Fold]:
             end = source.position(max(node.span.start, node.span.end - 1)).line - 1
             if end > start:
                 folds.add(Fold(start, end))
+        if isinstance(node, (A.Graph, A.Function)):
+            folds.update(_list_folds(node, source))
     folds.update(_comment_runs(sorted(set(comment_lines)), source))
     return sorted(folds, key=lambda f: (f.start, -f.end, f.kind))
+
+
+def _list_folds(owner: A.Graph | A.Function, source: SourceFile) -> Iterator[Fold]:
+    """The ``<…>`` list after the signature (initializers, a function's value infos) and the ``{…}``
+    body: 16,000 lines of weights fold away to show the nodes."""
+    text = source.text
+    outputs = owner.outputs
+    after = _skip_to(text, outputs[-1].span.end if outputs else owner.name.span.end, ")")
+    listed = owner.initializers if isinstance(owner, A.Graph) else owner.value_infos
+    if listed and after is not None and text.startswith("<", after):
+        closing = _skip_to(text, listed[-1].span.end, ",")
+        if closing is not None and text.startswith(">", closing):
+            yield from _fold_between(after, closing, source)
+            after = _skip_to(text, closing + 1, "")
+    body, last = after, owner.span.end - 1
+    if body is not None and text.startswith("{", body) and last > body and text.startswith("}", last):
+        yield from _fold_between(body, last, source)
+
+
+def _skip_to(text: str, position: int, skipped: str) -> int | None:
+    """The offset of the first character at or after ``position`` that is not blank, in a comment,
+    or one of ``skipped``; None at the end of the text."""
+    index = position
+    while index < len(text):
+        char = text[index]
+        if char == "#":
+            newline = text.find("\n", index)
+            index = len(text) if newline < 0 else newline
+        elif char.isspace() or char in skipped:
+            index += 1
+        else:
+            return index
+    return None
+
+
+def _fold_between(opening: int, closing: int, source: SourceFile) -> Iterator[Fold]:
+    start = source.position(opening).line - 1
+    end = source.position(closing).line - 1
+    if end > start:
+        yield Fold(start, end)
 
 
 def _comment_runs(lines: list[int], source: SourceFile) -> Iterator[Fold]:

@@ -18,7 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 from google.protobuf.message import DecodeError
 
 from onnxtext._version import __version__
-from onnxtext.diagnostics import Diagnostic, OnnxTextError, as_error
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity, as_error
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.io import STDIO, control_bytes, is_binary_path, load_bytes, looks_like_text, model_bytes, read_bytes, write_atomic
 from onnxtext.project import SettingsError, check_width, find_settings
@@ -669,9 +669,10 @@ def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
         for path, diag in results:
             print(render_diagnostic(diag, file=_display(path)))
         errors = sum(d.is_error for _, d in results)
-        warnings = len(results) - errors
+        warnings = sum(d.severity is Severity.WARNING for _, d in results)
+        notes = len(results) - errors - warnings
         if results:
-            print(f"{errors} error(s), {warnings} warning(s)", file=sys.stderr)
+            print(f"{errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""), file=sys.stderr)
     return EXIT_INPUT if failed else EXIT_OK
 
 

@@ -169,8 +169,11 @@ def _sarif_fixes(diag: Diagnostic, uri: str) -> list[dict[str, Any]]:
     ]
 
 
+_SARIF_LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.HINT: "note"}
+
+
 def _sarif_result(diag: Diagnostic, file: str, index: dict[str, int]) -> dict[str, Any]:
-    level = {"error": "error", "warning": "warning"}.get(diag.severity.value, "note")
+    level = _SARIF_LEVELS[diag.severity]
     result: dict[str, Any] = {"ruleId": diag.code, "level": level, "message": {"text": diag.message}}
     if diag.code in index:
         result["ruleIndex"] = index[diag.code]
@@ -196,7 +199,7 @@ def sarif_log(
             "id": rule.code,
             "name": rule.name,
             "shortDescription": {"text": rule.description},
-            "defaultConfiguration": {"level": "error" if rule.severity() is Severity.ERROR else "warning"},
+            "defaultConfiguration": {"level": _SARIF_LEVELS[rule.severity()]},  # selected by code, it warns
         }
         for rule in rules
     ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,6 +11,7 @@ import numpy as np
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.registry import KernelInfo, lookup
+from onnxtext.evaluate.rejected import downstream
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.proto import ModelProto, as_own
@@ -199,7 +200,8 @@ class Evaluator:
     allocating (see :mod:`onnxtext.evaluate.budget`); None: no budget.
     """
 
-    def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None) -> None:
+    def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None,
+                 skip: Collection[int] = ()) -> None:
         self.model = _model(model)
         self.seed = seed
         self.max_memory = max_memory
@@ -209,14 +211,22 @@ class Evaluator:
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self._fn_depth = 0
         self._trace_all: DeepTraceCallback | None = None
-        self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"))
+        self.skipped = downstream(self.model.graph, skip) if skip else frozenset()
+        """Nodes of the main graph left out (``skip``: nodes the checker rejected) with those reading their values."""
+        self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"), skip=self.skipped)
         self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
+        if self.skipped:  # what the left-out nodes would compute is no output of the run
+            unmade = {name for i in self.skipped for name in self.model.graph.node[i].output}
+            kept = [k for k, name in enumerate(self.graph.output_names) if name not in unmade]
+            self.graph.output_names = [self.graph.output_names[k] for k in kept]
+            self.graph.output_types = [self.graph.output_types[k] for k in kept]
         self.output_names = list(self.graph.output_names)
 
     # -- compilation ------------------------------------------------------------------
 
     def _compile_graph(self, graph: Any, opsets: dict[str, int], path: ProtoPath,
-                       outer_types: dict[str, int] | None = None, function: str | None = None) -> CompiledGraph:
+                       outer_types: dict[str, int] | None = None, function: str | None = None,
+                       skip: Collection[int] = ()) -> CompiledGraph:
         cg = CompiledGraph(graph.name, path, function)
         # element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name
         types: dict[str, int] = dict(outer_types or {})
@@ -236,6 +246,8 @@ class Evaluator:
         cg.output_names = [o.name for o in graph.output]
         cg.output_types = [o.type if o.HasField("type") else None for o in graph.output]
         for index, node in enumerate(graph.node):
+            if index in skip:
+                continue
             step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
         cg.value_types = types
@@ -287,7 +299,7 @@ class Evaluator:
             try:
                 attrs[name] = attribute_value(a2)
             except _WRAPPED as exc:
-                raise self._error(step, graph, f"bad attribute {name!r}: {exc}", exc) from exc
+                raise self._error(step, graph, f"attribute {name!r} cannot be read: expected a value of the type it declares", exc) from exc
         step.attrs = attrs
         if types is not None:
             step.input_types = [types.get(n) for n in step.inputs]
@@ -435,7 +447,7 @@ class Evaluator:
                     raise self._error(step, g, str(exc), exc, args=args, input_index=exc.input_index,
                                       output_index=exc.output_index, kind=exc.kind) from exc
                 except _WRAPPED as exc:
-                    raise self._error(step, g, f"{type(exc).__name__}: {exc}", exc, args=args) from exc
+                    raise self._error(step, g, _failure_text(step, args), exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
             outs = step.outputs
             for i, name in enumerate(outs):
@@ -496,6 +508,28 @@ class Evaluator:
             kind=kind,
         )
         return EvaluationError(rec)
+
+
+def _failure_text(step: Step, args: list[Any]) -> str:
+    """A kernel's failure phrased as a diagnostic (what ran on what, what was expected), never
+    the Python exception's text (kept in the record's ``cause``)."""
+    inputs = ", ".join(describe_value(a) for a in args) or "no inputs"
+    attrs = ", ".join(f"{name} = {_attr_text(value)}" for name, value in step.attrs.items())
+    given = f" with {attrs}" if attrs else ""
+    return f"{step.op_type} cannot be computed on {inputs}{given}: expected inputs and attributes its schema allows"
+
+
+def _attr_text(value: Any) -> str:
+    """An attribute's value as the text writes it (arrays and long lists by their type)."""
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)) and len(value) <= 8 and all(isinstance(v, (int, float, str)) for v in value):
+        return "[" + ", ".join(_attr_text(v) for v in value) + "]"
+    return describe_value(value)
 
 
 def _check_fed(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:

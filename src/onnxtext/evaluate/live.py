@@ -13,7 +13,7 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,12 +83,14 @@ def run_live(
     seed: int = 0,
     cancel: threading.Event | None = None,
     inputs: Mapping[str, str] | None = None,
+    skip: Collection[int] = (),
 ) -> LiveResult:
     """Evaluate a model (a message, or its serialized bytes) on synthesized inputs in a child process.
 
     Setting ``cancel`` (from another thread) stops the child early; the result then says so.
     ``inputs`` gives some inputs' values as ``onnxtext run --input`` takes them: a JSON
     literal, or a ``.npy``/``.pb`` file (relative to ``model_dir``); the rest are made up.
+    ``skip``: main-graph nodes left out with what depends on them (the checker rejected them).
     """
     if isinstance(model, bytes):
         data, weights = model, _weight_bytes(ModelProto.FromString(model))
@@ -100,7 +102,7 @@ def run_live(
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(
         target=_child,
-        args=(send, data, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {})),
+        args=(send, data, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {}), frozenset(skip)),
         daemon=True,
     )
     child.start()
@@ -135,11 +137,12 @@ def _weight_bytes(model: ModelProto) -> int:
 
 
 def _child(
-    send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int, inputs: dict[str, str]
+    send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int,
+    inputs: dict[str, str], skip: frozenset[int],
 ) -> None:
     _limit_memory(memory_mb)
     try:
-        result = _evaluate(model_bytes, model_dir, sizes, seed, inputs)
+        result = _evaluate(model_bytes, model_dir, sizes, seed, inputs, skip)
     except MemoryError:
         result = LiveResult(skipped=f"the evaluation needs more than {memory_mb} MB")
     send.send(result)
@@ -158,7 +161,9 @@ def _limit_memory(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, inputs: dict[str, str]) -> LiveResult:
+def _evaluate(
+    model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, inputs: dict[str, str], skip: frozenset[int]
+) -> LiveResult:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import stats
     from onnxtext.cli.run_inputs import InputError
@@ -190,7 +195,7 @@ def _evaluate(model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], 
         seen[key] = LiveValue(name, index, stats(value), key[0], before.runs + 1 if before is not None else 1)
 
     try:
-        evaluator = Evaluator(model, seed=seed)
+        evaluator = Evaluator(model, seed=seed, skip=skip)
         try:
             outputs = evaluator.run(None, made.feeds, trace_all=record)
         finally:

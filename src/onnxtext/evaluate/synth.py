@@ -5,6 +5,8 @@ symbol the same size everywhere, so ``float[N, 3] x`` and ``float[N] m`` agree),
 unknown dimension 1. Values are chosen not to make a correct model fail: floats are
 spread over [-1, 1], integers are 0 (a valid index, count or axis in any dimension of
 size ≥ 1), booleans false, strings "a"; a sequence holds one element, a map one entry.
+An input that is a Loop's trip count is 1 and one that is its condition true, so that the
+loop body runs (0 and false would skip it: no live values inside).
 """
 
 from __future__ import annotations
@@ -49,11 +51,27 @@ def synthesize(
     rng = np.random.default_rng(seed)
     initialized = {t.name for t in graph.initializer}
     feeds = dict(given or {})
+    fills = _loop_controls(graph)
     for vi in graph.input:
         if vi.name in feeds or vi.name in initialized:
             continue
-        feeds[vi.name] = _value(vi.name, vi.type if vi.HasField("type") else None, chosen, rng, default_size)
+        value = _value(vi.name, vi.type if vi.HasField("type") else None, chosen, rng, default_size)
+        if vi.name in fills and isinstance(value, np.ndarray) and value.dtype.kind in "iub":
+            value = np.full(value.shape, fills[vi.name], dtype=value.dtype)
+        feeds[vi.name] = value
     return Synthesized(feeds, chosen)
+
+
+def _loop_controls(graph: GraphProto) -> dict[str, int]:
+    """The values that make a Loop run its body: 1 for a trip count, 1 (true) for a condition,
+    by the name of the input the main graph's Loops read them from."""
+    out: dict[str, int] = {}
+    for node in graph.node:
+        if node.op_type == "Loop" and node.domain in ("", "ai.onnx"):
+            for name in node.input[:2]:
+                if name:
+                    out[name] = 1
+    return out
 
 
 def _value(name: str, tp: TypeProto | None, sizes: dict[str, int], rng: np.random.Generator, default: int) -> Any:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
-from onnxtext.diagnostics import Diagnostic
+from onnxtext.diagnostics import Diagnostic, Edit, Fix
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
 from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
@@ -414,6 +415,13 @@ class Lowering:
         # The file-wide default never applies to strings, which have no raw encoding.
         use_raw = (self.raw_tensors and dt.kind != "string") if raw is None else raw
         if isinstance(body, A.NumberBody):
+            gaps = _missing_commas(body)
+            if gaps:  # read as meant (the commas there), one error with a fix per item that lacks them
+                self._report_missing_commas(body, gaps)
+                errors = encode_number_text(t, dt, _with_commas(body, gaps), raw=use_raw)
+                for e in errors[:5]:
+                    self._literal_problem(e, e.message, body.span, body.span)
+                return
             errors = encode_number_text(t, dt, body.text, raw=use_raw)
             for e in errors[:5]:
                 span = self._item_span(body, e.index)
@@ -465,6 +473,15 @@ class Lowering:
             self.sink.warning(STORED_AS_WRITTEN, message, span)
         else:
             self.error(BAD_TENSOR, message, span)
+
+    def _report_missing_commas(self, body: A.NumberBody, gaps: list[list[int]]) -> None:
+        start = body.span.start + 1
+        for item in gaps:
+            first = item[0]
+            before = body.text[: first - start].split(",")[-1].split()[-1]
+            after = body.text[first - start :].split(",")[0].split()[0]
+            fix = Fix("insert ','" if len(item) == 1 else f"insert the {len(item)} commas", tuple(Edit(Span(g, g), ",") for g in item))
+            self.sink.error(BAD_TENSOR, f"missing ',' between '{before}' and '{after}'", Span(first, first + 1), fix)
 
     def _item_span(self, body: A.NumberBody, index: int) -> Span:
         """The span of the ``index``-th number of a number body (computed only for errors)."""
@@ -713,3 +730,28 @@ def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
 
 
 _ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
+
+
+_NUMBER_WORD = re.compile(r"[-+]?[0-9A-Za-z_.]+")
+
+
+def _missing_commas(body: A.NumberBody) -> list[list[int]]:
+    """Per item of a number list that holds several numbers separated by blanks (``{1.0, 2.0 3.0}``),
+    the offsets where its commas are missing (right after each number but the last)."""
+    found: list[list[int]] = []
+    offset = body.span.start + 1
+    for part in body.text.split(","):
+        words = list(re.finditer(r"\S+", part))
+        if len(words) > 1 and all(_NUMBER_WORD.fullmatch(w.group()) for w in words):
+            found.append([offset + w.end() for w in words[:-1]])
+        offset += len(part) + 1
+    return found
+
+
+def _with_commas(body: A.NumberBody, gaps: list[list[int]]) -> str:
+    """The number list with the missing commas in."""
+    start = body.span.start + 1
+    text = body.text
+    for at in sorted((g for item in gaps for g in item), reverse=True):
+        text = text[: at - start] + "," + text[at - start :]
+    return text

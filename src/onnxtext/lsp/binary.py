@@ -28,7 +28,7 @@ from onnxtext.syntax.span import SourceFile, Span
 from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
 from onnxtext.weights.external import ExternalDataError, FileRange
 
-__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "digest_view_diagnostics", "TEXT_LIMIT", "LINE_LIMIT", "INLINE_BUDGET", "HELD_EDITED", "runnable_model"]
+__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "save_refusal", "digest_view_diagnostics", "TEXT_LIMIT", "LINE_LIMIT", "INLINE_BUDGET", "HELD_EDITED", "runnable_model"]
 
 TEXT_LIMIT = 12 * 2**20
 """Characters of the largest text shown with every weight: safely below VS Code's 20 MB."""
@@ -63,11 +63,12 @@ class SaveResult:
 
 
 def open_binary(path: str, *, text_limit: int = TEXT_LIMIT, inline_budget: int = INLINE_BUDGET) -> BinaryView:
-    """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason."""
+    """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason (without
+    the path: the editor names the file once, beside the reason)."""
     try:
         size = os.path.getsize(path)
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     if size * TEXT_PER_BYTE <= text_limit:
         view = _full_view(path)
         if len(view.text) <= text_limit and view.text.count("\n") <= LINE_LIMIT:
@@ -80,9 +81,9 @@ def _full_view(path: str) -> BinaryView:
         data = read_bytes(path)
         model = load_bytes(data)
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     except DecodeError:
-        raise OnnxTextError(f"{path}: not a valid binary ONNX model") from None
+        raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
     return BinaryView(_text(path, model), True, None, hashlib.sha256(data).hexdigest())
 
 
@@ -90,7 +91,7 @@ def _text(path: str, model: ModelProto) -> str:
     try:
         return to_text(model)
     except NotRepresentable as exc:
-        raise OnnxTextError(f"{path}: cannot be shown as text: {exc}") from None
+        raise OnnxTextError(f"cannot be shown as text: {exc}") from None
 
 
 def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView:
@@ -100,9 +101,9 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView
         stamp = _stamp(path)
         model, held = reference_view(path, budget)
     except OSError as exc:
-        raise OnnxTextError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     except (WireError, DecodeError):
-        raise OnnxTextError(f"{path}: not a valid binary ONNX model") from None
+        raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
     return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held)
 
 
@@ -149,7 +150,7 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
         try:
             write_atomic(path, model_bytes(doc.proto))
         except OSError as exc:
-            raise OnnxTextError(f"{path}: cannot write: {exc.strerror or exc}") from None
+            raise OnnxTextError(f"not saved: cannot write: {exc.strerror or exc}") from None
         return SaveResult(True, False, diags)
     assert opened is not None
     return _save_held(text, path, doc.proto, opened, held, diags)
@@ -162,8 +163,8 @@ def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held
         same = False
     if not same:
         raise OnnxTextError(
-            f"{held.lazy.path} changed on disk since it was opened: the weights this text refers to are no "
-            "longer where they were; not saved (reopen the model)"
+            "not saved: the model changed on disk since it was opened: the weights this text refers to are no "
+            "longer where they were (reopen the model)"
         )
     source = SourceFile(text, path)
     problems = restore_held(model, held)
@@ -174,7 +175,7 @@ def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held
     try:
         moved = write_held(model, held, path)
     except ExternalDataError as exc:
-        raise OnnxTextError(f"{path}: {exc}") from None
+        raise OnnxTextError(f"not saved: {exc}") from None
     size = os.path.getsize(path)
     view = BinaryView(text, True, _reference_note(size, TEXT_LIMIT, moved), _stamp(path), moved)
     return SaveResult(True, False, diags, view)
@@ -204,6 +205,19 @@ def _digest_span(text: str, digest: str, occurrence: int) -> Span:
             break
         at = found
     return Span(at, at + len(digest) + 2) if at >= 0 else Span(0, 0)
+
+
+def save_refusal(result: SaveResult) -> str | None:
+    """Why a text was not saved, once: ``not saved: line 4: unknown operator …`` (its first error);
+    None when it was saved (or left unchanged)."""
+    if result.written or result.unchanged:
+        return None
+    errors = [d for d in result.diagnostics if d.is_error] or result.diagnostics
+    if not errors:
+        return "not saved: the text is not a valid model"
+    first = errors[0]
+    where = f"line {first.span.start.line}: " if first.span is not None else ""
+    return f"not saved: {where}{first.message}"
 
 
 def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -38,7 +38,7 @@ _SYMBOL_KINDS = {
     "input": L.SymbolKind.Variable,
     "output": L.SymbolKind.Variable,
     "initializer": L.SymbolKind.Constant,
-    "node": L.SymbolKind.Field,
+    "node": L.SymbolKind.Operator,  # a node is an application of an operator (Field read as data)
 }
 
 

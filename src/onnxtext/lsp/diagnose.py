@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from onnxtext.analysis.check import code_list
 from onnxtext.analysis.diagnose import diagnose as diagnose_document
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
+from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.span import Span
 
@@ -149,7 +150,14 @@ def diagnose(
         doc = parse_document(text, "model", path)
     _stop_if(cancel)
     # the one policy the command line and the API apply (the document's inference, which hover and hints reuse)
-    return Outcome(doc, diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir))
+    diags = diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir)
+    return Outcome(doc, [editor_severity(d) for d in diags])
+
+
+def editor_severity(diag: Diagnostic) -> Diagnostic:
+    """The checker's information (W201's exporter names) is a hint in the editor: seen in the
+    text, kept out of the Problems list a person works through."""
+    return replace(diag, severity=Severity.HINT) if diag.severity is Severity.INFO else diag
 
 
 def _stop_if(cancel: threading.Event | None) -> None:
@@ -190,8 +198,11 @@ def evaluate(
     except InputFileError as exc:
         return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
     model_dir = os.path.dirname(file) if file is not None else None
+    # a node the checker rejected has its diagnostic: running it would stack a vaguer one on it
+    skip = rejected_nodes(doc.proto, outcome.diagnostics, doc.source_map.path_at)
     result = run_live(
-        model, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs
+        model, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs,
+        skip=skip,
     )
     if cancel is not None and cancel.is_set():
         return None, []

@@ -24,7 +24,7 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.analysis.outline import folding_ranges, outline
 from onnxtext.analysis.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
-from onnxtext.analysis.hints import inlay_hints, live_labels
+from onnxtext.analysis.hints import fit_label, inlay_hints, live_labels
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
@@ -42,8 +42,9 @@ from onnxtext.lsp.convert import (
     live_lens_title,
     signature,
 )
-from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, runnable_model, save_binary
+from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, open_binary, runnable_model, save_binary, save_refusal
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.shift import Shift, moved_fixes, shift_between
 from onnxtext.lsp.textdiff import line_edits
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.ir.resolve import import_table
@@ -61,7 +62,8 @@ TOGGLE_LIVE = "onnxtext.toggleLiveValues"
 OPEN_BINARY = "onnxtext/openBinary"
 """Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
 SAVE_BINARY = "onnxtext/saveBinary"
-"""Request ``{uri, text}`` → ``{written, unchanged, diagnostics}``: the text's model written to the file."""
+"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
+file (``refused``: why not, ``not saved: line N: …``)."""
 
 
 @dataclass
@@ -77,6 +79,8 @@ class _State:
     parsed_version: int | None = None
     live: bool = False
     """Live values are on: the model runs after each change and every value is shown."""
+    answered_stale: bool = False
+    """Inlay hints were answered from an older analysis: ask for them again once the new one is ready."""
 
 
 class OnnxTextServer(LanguageServer):
@@ -124,6 +128,9 @@ class OnnxTextServer(LanguageServer):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
+        if state.answered_stale:
+            state.answered_stale = False
+            self.refresh_views()
         path = _file(uri)
         runnable = runnable_model(self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto)
         if not ((self.settings.evaluate and self.trusted or state.live) and (outcome.document.ok or runnable is not None)):
@@ -175,6 +182,19 @@ class OnnxTextServer(LanguageServer):
         if state.outcome_version != self.workspace.get_text_document(uri).version:
             return None
         return state.outcome
+
+    def latest(self, uri: str) -> tuple[Outcome, Shift | None, SourceFile] | None:
+        """The last analysis, even of an older version, with the edit from its text to the current
+        one (None when it is current) and the current text: answers keep coming while a new
+        analysis runs, their positions carried through the edit."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        outcome = state.outcome
+        if state.outcome_version == document.version:
+            return outcome, None, outcome.document.source
+        return outcome, shift_between(outcome.document.source.text, document.source), SourceFile(document.source)
 
     def analysis(self, uri: str) -> Outcome:
         """The analysis of the current version; before its diagnostics are ready, its document alone."""
@@ -303,11 +323,13 @@ def build_server() -> OnnxTextServer:
     )
     def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
         uri = params.text_document.uri
-        outcome = ls.current(uri)
-        if outcome is None:
+        latest = ls.latest(uri)
+        if latest is None:
             return []
+        outcome, shift, source = latest
+        diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
         version = ls.workspace.get_text_document(uri).version
-        return quick_fixes(outcome.diagnostics, outcome.document.source, uri, version, params.range)
+        return quick_fixes(diags, source, uri, version, params.range)
 
     @server.feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
     def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
@@ -339,7 +361,9 @@ def build_server() -> OnnxTextServer:
         context = context_at(text, offset)
         outcome = ls.current(uri) or ls.states.get(uri, _State()).outcome  # the last analysis, even if older
         opsets, functions = _imports(outcome)
-        values = values_in_scope(outcome.document, offset) if outcome is not None and context.kind == "value" else []
+        values: list[tuple[str, str]] = []
+        if context.kind == "value":  # names of the current text (none deleted since), typed once it is analysed
+            values = values_in_scope(ls.analysis(uri).document, offset, typed=ls.current(uri) is not None)
         items = complete(context, opsets, functions, values)
         return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
 
@@ -377,14 +401,21 @@ def build_server() -> OnnxTextServer:
     def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
         uri = params.text_document.uri
         state = ls.states.get(uri)
-        outcome = ls.current(uri)
-        if outcome is None or state is None:
+        latest = ls.latest(uri)
+        if latest is None or state is None:
             return []
-        doc = outcome.document
+        outcome, shift, source = latest
+        state.answered_stale = shift is not None
         live = outcome.live if state.live else None
-        lo, hi = offset_at(doc.source, params.range.start), offset_at(doc.source, params.range.end)
-        found = inlay_hints(doc, ls.settings.type_hints, live)
-        return [L.InlayHint(lsp_position(doc.source, h.offset), h.label, padding_left=True) for h in found if lo <= h.offset <= hi]
+        lo, hi = offset_at(source, params.range.start), offset_at(source, params.range.end)
+        hints = []
+        for hint in inlay_hints(outcome.document, ls.settings.type_hints, live):
+            offset = hint.offset if shift is None else shift.offset(hint.offset)
+            if offset is not None and lo <= offset <= hi:
+                shown = fit_label(hint.label)  # cut between numbers, the whole label on hover
+                tooltip = hint.label.strip() if shown != hint.label else None
+                hints.append(L.InlayHint(lsp_position(source, offset), shown, tooltip=tooltip, padding_left=True))
+        return hints
 
     @server.feature(OPEN_BINARY)
     def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
@@ -415,6 +446,7 @@ def build_server() -> OnnxTextServer:
         return {
             "written": result.written,
             "unchanged": result.unchanged,
+            "refused": save_refusal(result),
             "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
         }
 

@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import { Editor, log } from "./editor.mjs";
 import { checkBigModel } from "./big_model.mjs";
 import { checkRestrictedMode } from "./restricted.mjs";
+import { steadyChecks, writeSteadyFiles } from "./steady.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -78,6 +79,7 @@ fs.writeFileSync(path.join(work, "broken.onnxtxt"), BROKEN);
 fs.writeFileSync(path.join(work, "messy.onnxtxt"), MESSY);
 const EXAMPLE = fs.readFileSync(path.join(REPO, "examples", "mlp.onnxtxt"), "utf8");
 fs.writeFileSync(path.join(work, "mlp.onnxtxt"), EXAMPLE);
+writeSteadyFiles(work);
 fs.mkdirSync(path.join(work, ".venv", "bin"), { recursive: true });
 fs.symlinkSync(onnxtext, path.join(work, ".venv", "bin", "onnxtext"));
 const binary = path.join(work, "block.onnx");
@@ -233,7 +235,7 @@ await check("Format Document gives what onnxtext fmt gives", async () => {
   await ed.waitFor(
     async () => {
       const lines = await ed.lines();
-      return want.every((l, i) => (lines[i + 1] ?? "") === l);
+      return want.every((l, i) => (lines[i + 1] ?? "").replace(/\s?: float\[[^\]]*\]/g, "") === l); // type hints stay shown while the edit is analysed
     },
     { timeout: 30_000, what: `the formatted text:\n${want.join("\n")}` },
   );
@@ -289,6 +291,8 @@ await check("the README's screenshot: an example with live values and a hover", 
   expect(/Softmax/.test(text), `hover: ${JSON.stringify(text)}`);
   return shot;
 });
+
+await steadyChecks({ ed, check, expect, work, at });
 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);

@@ -68,7 +68,9 @@ def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] | No
 
 def run_rules(ctx: CheckContext, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[Diagnostic]:
     """Walk the model of ``ctx`` with the rules ``select``/``ignore`` choose; their diagnostics in walk order."""
-    walk(ctx, [rule() for rule in select_rules(select, ignore)])
+    rules = select_rules(select, ignore)
+    ctx.severities = {rule.code: rule.severity(select) for rule in rules}
+    walk(ctx, [rule() for rule in rules])
     return ctx.diagnostics
 
 

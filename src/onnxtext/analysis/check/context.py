@@ -20,7 +20,7 @@ given by the caller or computed once. :class:`Scope` maps each visible value nam
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -42,6 +42,7 @@ from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.syntax.layout import INDENT
 
 __all__ = [
     "Token",
@@ -194,6 +195,8 @@ class CheckContext:
         self.diagnostics: list[Diagnostic] = []
         self.undecodable: list[str] = []
         """Proto paths of string fields that held bytes, not UTF-8 (the model here has U+FFFD there)."""
+        self.severities: dict[str, Severity] = {}
+        """Each selected rule's severity (its default unless selected by its code); by the code letter otherwise."""
         self.ir_version = model.ir_version
         self.resolver = Resolver(model)
         """The one node → schema/function resolution (shared with inference and the evaluator)."""
@@ -232,7 +235,7 @@ class CheckContext:
         severity: Severity | None = None,
     ) -> Diagnostic:
         """Record a diagnostic at ``path`` (+ ``token``); ``related`` holds (message, path, token) notes."""
-        sev = severity if severity is not None else severity_of(code)
+        sev = severity if severity is not None else self.severities.get(code) or severity_of(code)
         span = self.locate(path, token)
         if span is not None and self.source is not None:
             notes = []
@@ -294,36 +297,51 @@ class CheckContext:
 
         A missing header is written.
         """
-        edit = self._entry_edit(path, key, value, item=False)
+        return self.adding_entries(message, path, [(key, value)])
+
+    def adding_entries(self, message: str, path: str, entries: Sequence[tuple[str, str]]) -> Fix:
+        """A fix adding ``key: value`` entries to a header, as ``fmt`` writes them: one per line in a
+        header written over several lines, a missing header written whole."""
+        edit = self._entries_edit(path, [f"{key}: {value}" for key, value in entries])
         return Fix(message, (edit,) if edit is not None else ())
 
     def adding_item(self, message: str, path: str, key: str, item: str) -> Fix:
         """A fix adding ``item`` to the list entry ``key`` of a header (writing ``key: [item]`` if absent)."""
-        edit = self._entry_edit(path, key, item, item=True)
+        owner = self._header_owner(path)
+        if owner is not None and owner.header is not None:
+            for entry in A.intact(owner.header.entries):
+                if entry.key.value == key and isinstance(entry.value, A.PropList):
+                    items = entry.value.items
+                    if items:
+                        return Fix(message, (Edit(Span(items[-1].span.end, items[-1].span.end), f", {item}"),))
+                    inside = entry.value.span.start + 1  # just after the '['
+                    return Fix(message, (Edit(Span(inside, inside), item),))
+        edit = self._entries_edit(path, [f"{key}: [{item}]"])
         return Fix(message, (edit,) if edit is not None else ())
 
-    def _entry_edit(self, path: str, key: str, value: str, *, item: bool) -> Edit | None:
+    def _header_owner(self, path: str) -> A.Model | A.Function | None:
         if self.source_map is None or self.tree is None:
             return None
         owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.entries.get(path)
-        if not isinstance(owner, (A.Model, A.Function)):
+        return owner if isinstance(owner, (A.Model, A.Function)) else None
+
+    def _entries_edit(self, path: str, entries: list[str]) -> Edit | None:
+        owner = self._header_owner(path)
+        if owner is None or self.source is None:
             return None
         props = owner.header
-        entry_text = f"{key}: [{value}]" if item else f"{key}: {value}"
         if props is None:
-            return Edit(Span(owner.span.start, owner.span.start), f"<{entry_text}>\n")
-        for entry in A.intact(props.entries):
-            if item and entry.key.value == key and isinstance(entry.value, A.PropList):
-                items = entry.value.items
-                if items:
-                    return Edit(Span(items[-1].span.end, items[-1].span.end), f", {value}")
-                inside = entry.value.span.start + 1  # just after the '['
-                return Edit(Span(inside, inside), value)
+            lines = "".join(f"{INDENT}{entry}{',' if i < len(entries) - 1 else ''}\n" for i, entry in enumerate(entries))
+            return Edit(Span(owner.span.start, owner.span.start), f"<\n{lines}>\n")
         if props.entries:
             first = props.entries[0].span.start
-            return Edit(Span(first, first), f"{entry_text}, ")
+            text = self.source.text
+            if "\n" in text[props.span.start : first]:  # one entry a line: the new ones too, at its indentation
+                indent = text[text.rfind("\n", 0, first) + 1 : first]
+                return Edit(Span(first, first), "".join(f"{entry},\n{indent}" for entry in entries))
+            return Edit(Span(first, first), "".join(f"{entry}, " for entry in entries))
         inside = props.span.start + 1  # just after the '<'
-        return Edit(Span(inside, inside), entry_text)
+        return Edit(Span(inside, inside), ", ".join(entries))
 
     def raising_opset(self, message: str, path: str, domain: str, version: int) -> Fix:
         """A fix setting the imported version of ``domain`` in the header of the model (``path``

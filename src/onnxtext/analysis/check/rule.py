@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import ClassVar
 
 from onnxtext.diagnostics import Severity
@@ -29,9 +30,18 @@ class Rule:
     name: ClassVar[str]
     description: ClassVar[str]
 
+    default_severity: ClassVar[Severity | None] = None
+    """How the rule reports unless asked otherwise; None: what its code says (``W…`` a warning,
+    anything else an error). A rule about something a person rarely acts on says ``INFO``."""
+
     @classmethod
-    def severity(cls) -> Severity:
-        return Severity.WARNING if cls.code.startswith("W") else Severity.ERROR
+    def severity(cls, select: Iterable[str] | None = None) -> Severity:
+        """The rule's severity: its default, or what its code says when ``select`` names the code
+        in full (``--select W201`` reports W201 as a warning again)."""
+        by_code = Severity.WARNING if cls.code.startswith("W") else Severity.ERROR
+        if cls.default_severity is None or any(s.strip().upper() == cls.code for s in select or ()):
+            return by_code
+        return cls.default_severity
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         pass

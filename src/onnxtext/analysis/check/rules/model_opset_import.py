@@ -21,7 +21,7 @@ class OpsetImportPresent(Rule):
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         if not model.opset_import and model.ir_version >= 3:
-            entry = f'"" : {latest_opset_for_ir("", model.ir_version)}'
+            entry = f'"": {latest_opset_for_ir("", model.ir_version)}'
             ctx.report(
                 self.code,
                 "the model imports no operator set",

@@ -1,4 +1,5 @@
-"""W201: names follow the C90 identifier rule of the IR spec.
+"""W201: names follow the C90 identifier rule of the IR spec (information by default: a
+person cannot act on an exporter's names; ``select`` it by its code to have it as a warning).
 
 Exporters name every value after its module path (``/l1/Gemm_output_0``): one warning per
 name would bury everything else, so a model gets one warning for all of them, at the first,
@@ -6,6 +7,7 @@ with the others as related locations."""
 
 from __future__ import annotations
 
+from onnxtext.diagnostics import Severity
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import C90_NAME
@@ -15,6 +17,7 @@ class C90Names(Rule):
     code = "W201"
     name = "c90-names"
     description = "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters often break it)."
+    default_severity = Severity.INFO
 
     def __init__(self) -> None:
         self.found: list[tuple[str, str, Token, str]] = []

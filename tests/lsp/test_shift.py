@@ -1,0 +1,67 @@
+"""Offsets of the last analysed text carried through the edit to the current one."""
+
+from __future__ import annotations
+
+import random
+
+from onnxtext.lsp.shift import Shift, shift_between
+
+
+def test_an_insertion_moves_what_follows() -> None:
+    shift = shift_between("a = Relu (x)\nb = Neg (a)\n", "a = Relu (x)\n\nb = Neg (a)\n")
+    assert shift == Shift(13, 13, 14)
+    assert shift.offset(5) == 5
+    assert shift.offset(13) == 13  # right at the insertion: stays
+    assert shift.offset(20) == 21
+
+
+def test_a_replacement_drops_what_it_replaced() -> None:
+    shift = shift_between("y = Relu (x)", "y = Sigmoid (x)")
+    assert (shift.start, shift.old_end, shift.new_end) == (4, 8, 11)
+    assert shift.offset(6) is None
+    assert shift.offset(8) == 11
+    assert shift.offset(12) == 15
+
+
+def test_equal_texts_move_nothing() -> None:
+    shift = shift_between("abc", "abc")
+    assert [shift.offset(i) for i in range(4)] == [0, 1, 2, 3]
+
+
+def test_repeated_characters_never_overlap_prefix_and_suffix() -> None:
+    shift = shift_between("aaaa", "aaaaaa")
+    assert shift.start <= shift.old_end and shift.start <= shift.new_end
+    assert shift.new_end - shift.old_end == 2
+
+
+def test_random_edits_map_every_kept_character_to_itself() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        old = "".join(rng.choice("ab\n ") for _ in range(rng.randrange(0, 30)))
+        lo = rng.randrange(0, len(old) + 1)
+        hi = rng.randrange(lo, len(old) + 1)
+        new = old[:lo] + "".join(rng.choice("ab") for _ in range(rng.randrange(0, 4))) + old[hi:]
+        shift = shift_between(old, new)
+        assert old[: shift.start] == new[: shift.start]
+        assert old[shift.old_end :] == new[shift.new_end :]
+        for i in range(len(old)):
+            moved = shift.offset(i)
+            if moved is not None and (i < shift.start or i >= shift.old_end) and i != shift.start:
+                assert new[moved] == old[i]
+
+
+def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
+    from onnxtext.analysis.check import check
+    from onnxtext.lsp.shift import moved_fixes
+    from onnxtext.syntax.span import SourceFile
+
+    old = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y, float[2] z) {\n   y = Rleu (x)\n   z = Nge (x)\n}\n'
+    diags = [d for d in check(old) if d.fix is not None and d.fix.edits]
+    assert [d.code for d in diags] == ["E301", "E301"]
+    new = old.replace("   z = Nge", "\n   z = Nge").replace("Rleu", "Rle")  # a line inserted, the first typo edited
+    shift = shift_between(old, new)
+    moved = list(moved_fixes(diags, shift, SourceFile(new)))
+    assert len(moved) == 1  # the edit touched Rleu: its fix is left out
+    suggested = diags[1].fix.edits[0].new_text  # type: ignore[union-attr]
+    assert moved[0].fix is not None and moved[0].fix.apply(new) == new.replace("Nge", suggested)
+    assert moved[0].span is not None and moved[0].span.start.line == 5  # one line down
