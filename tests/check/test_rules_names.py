@@ -15,7 +15,7 @@ def test_c90_names_ok() -> None:
 
 def test_w201_non_c90_value_name_is_information() -> None:
     text = H + 'g (float[N] x) => (float[N] y) {\n  "/layer/Relu_output_0" = Relu(x)\n  y = Neg("/layer/Relu_output_0")\n}\n'
-    from onnxtext.analysis.check import check
+    from onnxtext.api import check
 
     diags = [d for d in check(text) if d.code == "W201"]
     assert located(text, "W201") == [("W201", 3, 3)]
@@ -28,7 +28,7 @@ NAMED = H + 'g (float[N] x) => (float[N] y) {\n  "/a" = Relu(x)\n  y = Neg("/a")
 
 def test_w201_selected_by_its_code_is_a_warning() -> None:
     """The usual settings make it a warning again: naming W201 in ``select`` (a prefix does not)."""
-    from onnxtext.analysis.check import check
+    from onnxtext.api import check
 
     assert [d.severity for d in check(NAMED, select=["W201"])] == [Severity.WARNING]
     assert [d.severity for d in check(NAMED, select=["W"]) if d.code == "W201"] == [Severity.INFO]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from onnxtext import parse_model
-from onnxtext.analysis.check import check_proto
+from onnxtext.analysis.diagnose import diagnose
 from onnxtext.document import parse_document
 from onnxtext.evaluate import EvaluationError, Evaluator
 from onnxtext.evaluate.rejected import downstream, rejected_nodes
@@ -21,7 +21,7 @@ def _text(body: str, functions: str = "") -> str:
 
 def _rejected(text: str) -> frozenset[int]:
     doc = parse_document(text)
-    diags = check_proto(doc.proto, _doc=doc)
+    diags = diagnose(doc)
     return rejected_nodes(doc.proto, diags, doc.source_map.path_at)
 
 

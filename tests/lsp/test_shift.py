@@ -51,7 +51,7 @@ def test_random_edits_map_every_kept_character_to_itself() -> None:
 
 
 def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
-    from onnxtext.analysis.check import check
+    from onnxtext.api import check
     from onnxtext.lsp.shift import moved_fixes
     from onnxtext.syntax.span import SourceFile
 
