@@ -11,6 +11,7 @@ import numpy as np
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.registry import KernelInfo, lookup
+from onnxtext.ir.attribute_ranges import attribute_range_problems
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.evaluate.budget import over_budget, planned_bytes
@@ -278,6 +279,11 @@ class Evaluator:
             except _WRAPPED as exc:
                 raise self._error(step, graph, f"bad attribute {name!r}: {exc}", exc) from exc
         step.attrs = attrs
+        for problem in attribute_range_problems(dom, node.op_type, version, node.attribute,
+                                                len(step.inputs), len(step.outputs)):
+            if resolution.function is not None:
+                break
+            raise self._error(step, graph, problem.message(node.op_type), None, attribute_index=problem.index)
         if types is not None:
             step.input_types = [types.get(n) for n in step.inputs]
             _infer_types(step, types)
@@ -425,6 +431,8 @@ class Evaluator:
                                       output_index=exc.output_index) from exc
                 except _WRAPPED as exc:
                     raise self._error(step, g, f"{type(exc).__name__}: {exc}", exc, args=args) from exc
+                except MemoryError as exc:  # numpy refuses an allocation: the node's sizes, not the run's budget
+                    raise self._error(step, g, f"out of memory: {exc or 'an allocation failed'}", exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
             outs = step.outputs
             for i, name in enumerate(outs):
@@ -463,7 +471,8 @@ class Evaluator:
 
     def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
                args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None) -> EvaluationError:
+               output_index: int | None = None, output_name: str | None = None,
+               attribute_index: int | None = None) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -479,7 +488,8 @@ class Evaluator:
             output_index=output_index,
             output_name=output_name,
             input_shapes=[describe_value(a) for a in args] if args is not None else [],
-            path=graph.path.child("node", step.index),
+            path=graph.path.child("node", step.index) if attribute_index is None
+            else graph.path.child("node", step.index).child("attribute", attribute_index),
             function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
         )
