@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic
+from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
 from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
@@ -45,6 +46,8 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
+TOO_DEEP = "L009"  # graphs nested deeper than protobuf reads back
+_STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
 ATTRIBUTE_TYPES: dict[str, int] = {
     "float": AttributeProto.FLOAT,
@@ -179,6 +182,8 @@ class Lowering:
         self.node_domain_unset = False
         self.raw_tensors = False
         self._attr_raw: bool | None = None
+        self._deepest = 0
+        """The depth of the deepest graph lowered (the model at 0): protobuf reads to PROTOBUF_DEPTH_LIMIT."""
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -203,7 +208,28 @@ class Lowering:
         self.graph(m.graph, proto.graph, "graph")
         for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
             self.function(f, proto.functions.add(), f"functions[{i}]")
+        if self._deepest > DEEP_GRAPH:
+            self._check_depth(proto, m.span)
         return proto
+
+    def _check_depth(self, proto: ModelProto, whole: Span) -> None:
+        """L009 at the first statement (in the text) holding a message protobuf cannot read back."""
+        spans = []
+        for path in too_deep(proto):
+            statement = next(
+                (p for p in path.ancestors() if p and p[-1][0] in _STATEMENTS and str(p) in self.source_map.entries),
+                None,
+            )
+            node = self.source_map.entries.get(str(statement)) if statement is not None else None
+            spans.append((node.span if node is not None else whole, len(path)))
+        if spans:
+            span, depth = min(spans, key=lambda s: s[0].start)
+            self.error(
+                TOO_DEEP,
+                f"nested too deeply: protobuf reads messages at most {PROTOBUF_DEPTH_LIMIT} levels deep, "
+                f"this statement holds one {depth} levels deep",
+                span,
+            )
 
     def _model_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         key = entry.key.value
@@ -225,6 +251,14 @@ class Lowering:
     # ------------------------------------------------------------ graphs
     def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
         self._mark(path, g)
+        depth = path.count("/") + 1
+        self._deepest = max(self._deepest, depth)
+        if depth > PROTOBUF_DEPTH_LIMIT:
+            # _check_depth reports it. Nothing below is lowered, and the tree loses it too: every
+            # analysis of the document (symbols, outline, tokens) then sees a bounded nesting.
+            proto.SetInParent()
+            g.inputs, g.outputs, g.initializers, g.nodes = None, [], None, []
+            return proto
         proto.name = self.name(g.name)
         if g.inputs is not None:
             for i, item in enumerate(A.intact(g.inputs)):

@@ -24,7 +24,7 @@ class Issue:
     input_index: int | None = None
     node_path: str | None = None
     """E704: the node that produces the value (or the initializer that holds it)."""
-    node_token: object = "op_type"
+    node_token: str = "op_type"
     """E704: what to point at in :attr:`node_path`."""
 
 
