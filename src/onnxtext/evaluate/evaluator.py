@@ -15,6 +15,7 @@ from onnxtext.ir.attribute_ranges import attribute_range_problems
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.evaluate.budget import over_budget, planned_bytes
+from onnxtext.evaluate.declared import value_mismatch
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
@@ -70,7 +71,7 @@ class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
     __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function", "path", "function", "value_types")
+                 "input_types", "output_types", "is_function", "path", "function", "value_types", "declared")
 
     def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
@@ -87,6 +88,9 @@ class CompiledGraph:
         self.value_types: dict[str, int] = {}
         """Element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name."""
         self.is_function = False
+        self.declared: list[tuple[str, ProtoPath, Any, bool]] = []
+        """A subgraph's declared tensor values: (name, declaration, ``TypeProto.Tensor``, whether
+        its element type can be told from the value), checked each time the body runs."""
 
 
 class BoundGraph:
@@ -199,6 +203,9 @@ class Evaluator:
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self._fn_depth = 0
         self._trace_all: DeepTraceCallback | None = None
+        self.declared_mismatches: dict[ProtoPath, str] = {}
+        """After :meth:`run`: each value declared in a subgraph (value_info, outputs) that contradicted
+        its declaration in some run of the body, at the declaration, with the first contradiction."""
         self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"))
         self.input_names = [n for n in self.graph.input_names if n not in self.graph.initializers]
         self.output_names = list(self.graph.output_names)
@@ -229,6 +236,12 @@ class Evaluator:
             step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
         cg.value_types = types
+        if len(path) > 1 and function is None:  # a subgraph of the model (the main graph's outputs: run's R003)
+            for kind in ("value_info", "output"):
+                for k, vi in enumerate(getattr(graph, kind)):
+                    if vi.type.HasField("tensor_type"):
+                        tt = vi.type.tensor_type
+                        cg.declared.append((vi.name, path.child(kind, k), tt, tt.elem_type not in _AMBIGUOUS))
         return cg
 
     def _decode_or_fail(self, tensor: Any, path: ProtoPath, function: str | None) -> Any:
@@ -371,6 +384,7 @@ class Evaluator:
             if name not in env:
                 env[name] = to_internal(_as_value(feeds[name]))  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
+        self.declared_mismatches = {}
         wanted = list(output_names) if output_names is not None else g.output_names
         self._trace_all = trace_all
         try:
@@ -458,7 +472,21 @@ class Evaluator:
                     message=f"graph output {name!r} was not computed", output_index=i, output_name=name,
                     path=g.path.child("output", i), function=g.function))
             out.append(env[name])
+        if g.declared:
+            self._check_declared(g, env)
         return out
+
+    def _check_declared(self, g: CompiledGraph, env: Mapping[str, Any]) -> None:
+        """Record the first value of each of the body's declarations that contradicts it."""
+        for name, where, tt, elem in g.declared:
+            value = env.get(name)
+            if where in self.declared_mismatches or not isinstance(value, np.ndarray):
+                continue
+            # each run of the body may give a symbol another size: a symbol is checked within one value
+            found = value_mismatch(tt, value, {}, elem=elem)
+            if found is not None:
+                declared, got, what = found
+                self.declared_mismatches[where] = f"'{name}' is declared {declared} but the body gave {got} ({what} differ)"
 
     def _call_function(self, step: Step, args: list[Any]) -> list[Any]:
         fg = step.function

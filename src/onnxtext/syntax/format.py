@@ -117,7 +117,7 @@ def format_range(text: str, start: int, end: int, path: str = "<text>", width: i
         return _reprint(text, picked, depth, comments, width, errors)
 
 
-def _refuse_too_deep(tree: A.AstNode, source: SourceFile) -> None:
+def _refuse_too_deep(tree: object, source: SourceFile) -> None:
     """ParseError (L009) for a graph nested deeper than protobuf could read: no text is made of it."""
     graph = first_too_deep_graph(tree)
     if graph is None:

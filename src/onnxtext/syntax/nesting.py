@@ -13,9 +13,11 @@ MAX_GRAPH_NESTING = (PROTOBUF_DEPTH_LIMIT + 2) // 3
 (node, attribute, graph), so the graph at nesting k is 3k - 2 deep."""
 
 
-def first_too_deep_graph(tree: A.AstNode) -> A.Graph | None:
-    """The first graph (in the text) nested more than :data:`MAX_GRAPH_NESTING` graphs deep, if any."""
-    stack: list[tuple[A.AstNode, int]] = [(tree, 0)]
+def first_too_deep_graph(tree: object) -> A.Graph | None:
+    """The first graph (in the text) nested more than :data:`MAX_GRAPH_NESTING` graphs deep, if any;
+    ``tree`` is any parse result (a node list's is a list of nodes and its span)."""
+    roots = tree[0] if isinstance(tree, tuple) else [tree]
+    stack: list[tuple[A.AstNode, int]] = [(node, 0) for node in reversed(roots) if isinstance(node, A.AstNode)]
     while stack:
         node, graphs = stack.pop()
         if isinstance(node, A.Graph):
