@@ -770,7 +770,8 @@ Evaluate a model (binary .onnx/.pb or text) with the numpy reference evaluator a
 print each output's dtype, shape and statistics. Runtime errors point at the node
 in the text. An output whose value contradicts its declared type (element type,
 rank, a size, a symbol N of two sizes) is an error (R003) at its declaration: runtimes
-refuse such a model.
+refuse such a model. A value declared inside a subgraph (a Loop, Scan or If body)
+that some run of the body contradicts is a warning (R003) at its declaration.
 
 VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast to
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
