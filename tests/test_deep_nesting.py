@@ -137,3 +137,20 @@ def test_format_far_past_the_limit_is_refused() -> None:
         (d,) = info.value.diagnostics
         assert d.code == "L009" and d.span is not None and d.span.start.line == 3
         assert format_range(text, 50, 60) is None
+
+
+@pytest.mark.parametrize("kind", ["graph", "node", "node_list"])
+def test_other_entry_points_past_the_limit(kind: str) -> None:
+    from onnxtext.document import parse_graph, parse_node, parse_nodes
+
+    statement = nested_if(3000).splitlines()[2].strip()
+    parse = {"graph": parse_graph, "node": parse_node, "node_list": parse_nodes}[kind]
+    text = {
+        "graph": "g (bool c, float[2] a) => (float[2] z) {\n  " + statement + "\n}\n",
+        "node": statement,
+        "node_list": "{\n  " + statement + "\n}\n",
+    }[kind]
+    doc = parse_document(text, kind)
+    assert [d.code for d in doc.diagnostics] == ["L009"]
+    with pytest.raises(ParseError):
+        parse(text)
