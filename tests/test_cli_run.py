@@ -338,3 +338,55 @@ def test_r003_on_a_binary_names_the_output(tmp_path: Path, capsys: pytest.Captur
     model.write_bytes(parse_model(text).SerializeToString())
     status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]")
     assert status == 1 and "error[R003]" in err and "graph/output[0]" in err and "rank differ" in err
+
+
+GROWING_LOOP = """\
+<ir_version: 10, opset_import: ["" : 21]>
+g (float[1, 2, 4] x) => (float[1, 5, 4] y) {
+  n = Constant <value = int64 {3}> ()
+  c = Constant <value = bool {1}> ()
+  zero = Constant <value = int64[1] {0}> ()
+  one = Constant <value = int64[1] {1}> ()
+  y = Loop (n, c, x) <body = b (int64 i, bool cond, float[1, N, 4] h) => (bool co, float[d, 0, 4] h2)
+  <float[1, 1, 4] row>
+  {
+    co = Identity (cond)
+    row = Slice (h, zero, one, one)
+    h2 = Concat <axis = 1> (h, row)
+  }>
+}
+"""
+
+
+def test_declarations_inside_a_loop_body_are_r003_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    model = tmp_path / "m.onnxtxt"
+    model.write_text(GROWING_LOOP)
+    x = "x=[[[1, 1, 1, 1], [2, 2, 2, 2]]]"
+    status, out, err = _run(capsys, str(model), "--input", x)
+    assert status == 0 and "y: float32[1, 5, 4]" in out  # a warning: the run goes on, as onnxruntime's does
+    assert err.count("R003") == 1
+    assert err.startswith(
+        f"{model}:7:84: warning[R003]: 'h2' is declared float[d, 0, 4] but the body gave float[1, 3, 4] (size differ)"
+    )
+    model.write_text(GROWING_LOOP.replace("float[1, 1, 4] row", "float[1, 2, 4] row"))  # declared before h2
+    status, _, err = _run(capsys, str(model), "--input", x)
+    assert status == 0
+    assert [line.split(": warning")[0] for line in err.splitlines() if "warning[R003]" in line] == [
+        f"{model}:8:4", f"{model}:7:84"
+    ]
+    model.write_text(GROWING_LOOP.replace("float[d, 0, 4] h2", "float[1, M, 4] h2"))  # a symbol may grow
+    status, _, err = _run(capsys, str(model), "--input", x)
+    assert status == 0 and "R003" not in err
+
+
+def test_declared_mismatches_through_the_evaluator_api() -> None:
+    from onnxtext import parse_model
+
+    evaluator = Evaluator(parse_model(GROWING_LOOP))
+    (y,) = evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
+    assert y.shape == (1, 5, 4)
+    assert {str(k): v for k, v in evaluator.declared_mismatches.items()} == {
+        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] but the body gave float[1, 3, 4] (size differ)"
+    }
+    evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
+    assert len(evaluator.declared_mismatches) == 1  # each run starts afresh

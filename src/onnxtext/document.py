@@ -152,21 +152,27 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         tree = tree[0]
     lw = Lowering(result.source)
     proto: Any
+    whole = Span(0, len(text))
     if kind == "model":
         assert isinstance(tree, A.Model)
         proto = lw.model(tree)
+        lw.check_depth(proto, whole)
     elif kind == "graph":
         proto = lw.graph(tree, GraphProto(), "graph")
+        lw.check_depth(proto, whole, "graph")
     elif kind == "function":
         # A function text damaged beyond its body is one error node: an empty function stands for it.
         proto = lw.function(tree, FunctionProto(), "function") if isinstance(tree, A.Function) else FunctionProto()
+        lw.check_depth(proto, whole, "function")
     elif kind == "node":
         proto = NodeProto()
         if isinstance(tree, A.Node):
             lw.node(tree, proto, "node")
+        lw.check_depth(proto, whole, "node")
     else:
         holder = GraphProto()
         lw.nodes(tree, holder.node, "nodes")
+        lw.check_depth(holder, whole, "nodes")
         proto = list(holder.node)
     diags.extend(lw.diagnostics)
     source_map = lw.source_map

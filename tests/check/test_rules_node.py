@@ -170,3 +170,42 @@ def test_e310_attribute_with_two_values() -> None:
     diags = check(m, select=["E310"])
     assert [(d.code, d.path) for d in diags] == [("E310", "graph/node[0] (Softmax) attribute 'axis'")]
     assert check(g("  y = Softmax <axis = 1> (x)"), select=["E310"]) == []
+
+
+def test_e311_blocksize_zero() -> None:
+    for op in ("DepthToSpace", "SpaceToDepth"):
+        text = g(f"  y = {op} <blocksize = 0> (x)", "float[1, 8, 2, 2] x", "float[1, 2, 4, 4] y")
+        assert located(text, "E311") == [("E311", 3, 21)]
+        (d,) = diagnostics(text, "E311")
+        assert d.message == f"attribute 'blocksize' of {op} is 0; it must be at least 1"
+        assert located(text.replace("blocksize = 0", "blocksize = 2"), "E311") == []
+        assert "E311" in {d.code for d in diagnostics(text)}  # all rules: inference does not divide by it
+
+
+def test_e311_scan_inputs_beyond_the_inputs() -> None:
+    body = "body = g2 (float[2] s, float[2] e) => (float[2] s2) { s2 = Add(s, e) }"
+    text = g(f"  y = Scan <num_scan_inputs = 1099511627776, {body}> (x, x)", "float[2] x")
+    assert located(text, "E311") == [("E311", 3, 13)]
+    assert "it must be from 1 to 2" in diagnostics(text, "E311")[0].message
+    assert located(text.replace("1099511627776", "1"), "E311") == []
+
+
+def test_e311_split_num_outputs_counts_the_outputs() -> None:
+    text = g("  a, b = Split <axis = 0, num_outputs = 3> (x)", "float[4] x", "float[2] a, float[2] b")
+    assert located(text, "E311") == [("E311", 3, 27)]
+    assert diagnostics(text, "E311")[0].message.endswith("is 3; it must be 2")
+    assert located(text.replace("num_outputs = 3", "num_outputs = 2"), "E311") == []
+
+
+def test_e311_hidden_size_and_binary_models_by_path() -> None:
+    from onnxtext import parse_model
+    from onnxtext.analysis.check import check_proto
+
+    text = g(
+        "  y = RNN <hidden_size = -1> (x, w, r)",
+        "float[1, 1, 2] x, float[1, 3, 2] w, float[1, 3, 3] r",
+        "float[1, 1, 1, 3] y",
+    )
+    assert located(text, "E311") == [("E311", 3, 12)]
+    (d,) = [d for d in check_proto(parse_model(text)) if d.code == "E311"]
+    assert d.path == "graph/node[0] (RNN) attribute 'hidden_size'"

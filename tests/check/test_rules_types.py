@@ -228,3 +228,25 @@ def test_e706_loop_carried_type_changes() -> None:
     )
     diags = diagnostics(text, "E706")
     assert len(diags) == 1 and "loop-carried value 0 enters Loop as float[2] but the body gives back int64[2]" in diags[0].message
+
+
+def test_e704_value_info_contradicts_its_initializer() -> None:
+    text = H + "g (float[4] x) => (float[4] y)\n<float[4] b = {1, 2, 3, 4}, int64[4] b>\n{\n  y = Add(x, b)\n}\n"
+    assert located(text, "E7") == [("E704", 3, 29)]
+    (d,) = diagnostics(text, "E704")
+    assert d.message == "'b' is declared int64[4] but its initializer is float[4]"
+    assert [(r.message, r.span.start.line, r.span.start.column) for r in d.related] == [  # type: ignore[union-attr]
+        ("initialized here", 3, 11)
+    ]
+    assert located(text.replace("int64[4] b>", "float[4] b>"), "E7") == []
+    assert located(text.replace("int64[4] b>", "float[N] b>"), "E7") == []
+
+
+def test_e704_initializer_in_a_binary_model_by_path() -> None:
+    from onnxtext import parse_model
+    from onnxtext.analysis.check import check_proto
+
+    text = H + "g (float[4] x) => (float[4] y)\n<float[4] b = {1, 2, 3, 4}, float[2, 2] b>\n{\n  y = Add(x, b)\n}\n"
+    (d,) = [d for d in check_proto(parse_model(text)) if d.code == "E704"]
+    assert d.message == "'b' is declared float[2, 2] but its initializer is float[4]"
+    assert d.path is not None and d.path.startswith("graph/value_info[0]")

@@ -228,3 +228,32 @@ def test_text_model_and_text_file(tmp_path: Path) -> None:
     p.write_text(TEXT)
     (y2,) = Evaluator(onnxtext.load(p)).run(None, {"x": x})
     np.testing.assert_array_equal(y2, [1, 0])
+
+
+def test_attribute_out_of_range_is_located_at_the_attribute() -> None:
+    node = helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=0)
+    m = _model([node], [_f("x", [1, 8, 2, 2])], [_f("y")])
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(m)
+    assert str(info.value.record.path) == "graph/node[0]/attribute[0]"
+    assert "attribute 'blocksize' of DepthToSpace is 0; it must be at least 1" in str(info.value)
+
+
+def test_an_allocation_numpy_refuses_is_a_located_error() -> None:
+    node = helper.make_node("RNN", ["x", "w", "r"], ["y"], hidden_size=2**40)
+    inputs = [_f("x", [1, 1, 2]), _f("w", [1, 3, 2]), _f("r", [1, 3, 3])]
+    m = _model([node], inputs, [_f("y")])
+    feeds = {"x": np.ones((1, 1, 2), np.float32), "w": np.ones((1, 3, 2), np.float32), "r": np.ones((1, 3, 3), np.float32)}
+    with pytest.raises(EvaluationError) as info:
+        Evaluator(m).run(None, feeds)
+    assert str(info.value.record.path) == "graph/node[0]" and "out of memory" in str(info.value)
+
+
+def test_tfidf_huge_skip_count_ends() -> None:
+    node = helper.make_node(
+        "TfIdfVectorizer", ["x"], ["y"], mode="TF", min_gram_length=2, max_gram_length=2**40, max_skip_count=2**40,
+        ngram_counts=[0, 2], ngram_indexes=[0, 1, 2], pool_int64s=[2, 3, 5, 4],
+    )
+    m = _model([node], [helper.make_tensor_value_info("x", TensorProto.INT64, [6])], [_f("y")])
+    (y,) = Evaluator(m).run(None, {"x": np.array([1, 5, 3, 5, 4, 5], np.int64)})
+    assert y.tolist() == [0.0, 0.0, 2.0]

@@ -12,7 +12,7 @@ import argparse
 import difflib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from google.protobuf.message import DecodeError
@@ -538,26 +538,31 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         print("outputs:")
     for name, value in zip(evaluator.output_names, outputs):
         print(summarize(name, value, values=True))
-    _check_outputs(model, outputs, doc, args.model, report)
+    _check_outputs(model, outputs, doc, args.model, report, evaluator.declared_mismatches)
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
 
 
-def _check_outputs(model: ModelProto, outputs: Sequence[Any], doc: Any, path: str, report: _Reporter) -> None:
+def _check_outputs(
+    model: ModelProto, outputs: Sequence[Any], doc: Any, path: str, report: _Reporter, inside: Mapping[Any, str]
+) -> None:
     """An error (R003) for each output whose value contradicts its declared type: runtimes
-    refuse such a model, so the text must not pass for right because the evaluator ran it."""
+    refuse such a model, so the text must not pass for right because the evaluator ran it.
+    A warning (R003) for each declaration inside a subgraph that a run of the body contradicted
+    (``inside``: the evaluator's ``declared_mismatches``): runtimes warn about those."""
     from onnxtext.diagnostics import Diagnostic, Severity
     from onnxtext.evaluate.declared import OUTPUT_MISMATCH, output_mismatches
 
+    found = [(f"graph/output[{index}]", Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
+    found += [(str(where), Severity.WARNING, message) for where, message in inside.items()]
     diags = []
-    for index, message in output_mismatches(model, outputs):
-        where = f"graph/output[{index}]"
+    for where, severity, message in found:
         span = doc.source_map.span(where) if doc is not None else None
         if span is not None:
-            diags.append(Diagnostic.at(OUTPUT_MISMATCH, Severity.ERROR, message, span, doc.source))
+            diags.append(Diagnostic.at(OUTPUT_MISMATCH, severity, message, span, doc.source))
         else:
-            diags.append(Diagnostic(OUTPUT_MISMATCH, Severity.ERROR, message, path=where))
+            diags.append(Diagnostic(OUTPUT_MISMATCH, severity, message, path=where))
     report.diagnostics(diags, file=_display(path))
 
 
@@ -762,7 +767,8 @@ Evaluate a model (binary .onnx/.pb or text) with the numpy reference evaluator a
 print each output's dtype, shape and statistics. Runtime errors point at the node
 in the text. An output whose value contradicts its declared type (element type,
 rank, a size, a symbol N of two sizes) is an error (R003) at its declaration: runtimes
-refuse such a model.
+refuse such a model. A value declared inside a subgraph (a Loop, Scan or If body)
+that some run of the body contradicts is a warning (R003) at its declaration.
 
 VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast to
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,

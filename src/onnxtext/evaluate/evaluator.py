@@ -12,10 +12,12 @@ from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.evaluate.rejected import downstream
+from onnxtext.ir.attribute_ranges import attribute_range_problems
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.evaluate.budget import over_budget, planned_bytes
+from onnxtext.evaluate.declared import value_mismatch
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
 from onnxtext.evaluate.values import attribute_value, tensor_value
 
@@ -71,7 +73,7 @@ class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
     __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function", "path", "function", "value_types")
+                 "input_types", "output_types", "is_function", "path", "function", "value_types", "declared")
 
     def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
@@ -88,6 +90,9 @@ class CompiledGraph:
         self.value_types: dict[str, int] = {}
         """Element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name."""
         self.is_function = False
+        self.declared: list[tuple[str, ProtoPath, Any, bool]] = []
+        """A subgraph's declared tensor values: (name, declaration, ``TypeProto.Tensor``, whether
+        its element type can be told from the value), checked each time the body runs."""
 
 
 class BoundGraph:
@@ -211,6 +216,9 @@ class Evaluator:
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self._fn_depth = 0
         self._trace_all: DeepTraceCallback | None = None
+        self.declared_mismatches: dict[ProtoPath, str] = {}
+        """After :meth:`run`: each value declared in a subgraph (value_info, outputs) that contradicted
+        its declaration in some run of the body, at the declaration, with the first contradiction."""
         self.skipped = downstream(self.model.graph, skip) if skip else frozenset()
         """Nodes of the main graph left out (``skip``: nodes the checker rejected) with those reading their values."""
         self.graph = self._compile_graph(self.model.graph, self.opsets, ProtoPath.parse("graph"), skip=self.skipped)
@@ -251,6 +259,12 @@ class Evaluator:
             step = self._compile_node(index, node, opsets, cg, None, types=types)
             cg.steps.append(step)
         cg.value_types = types
+        if len(path) > 1 and function is None:  # a subgraph of the model (the main graph's outputs: run's R003)
+            for kind in ("value_info", "output"):
+                for k, vi in enumerate(getattr(graph, kind)):
+                    if vi.type.HasField("tensor_type"):
+                        tt = vi.type.tensor_type
+                        cg.declared.append((vi.name, path.child(kind, k), tt, tt.elem_type not in _AMBIGUOUS))
         return cg
 
     def _decode_or_fail(self, tensor: Any, path: ProtoPath, function: str | None) -> Any:
@@ -301,6 +315,11 @@ class Evaluator:
             except _WRAPPED as exc:
                 raise self._error(step, graph, f"attribute {name!r} cannot be read: expected a value of the type it declares", exc) from exc
         step.attrs = attrs
+        for problem in attribute_range_problems(dom, node.op_type, version, node.attribute,
+                                                len(step.inputs), len(step.outputs)):
+            if resolution.function is not None:
+                break
+            raise self._error(step, graph, problem.message(node.op_type), None, attribute_index=problem.index)
         if types is not None:
             step.input_types = [types.get(n) for n in step.inputs]
             _infer_types(step, types)
@@ -388,6 +407,7 @@ class Evaluator:
             if name not in env:
                 env[name] = to_internal(_as_value(feeds[name]))  # feeding an intermediate value is allowed
         self._rng = np.random.default_rng(self.seed)
+        self.declared_mismatches = {}
         wanted = list(output_names) if output_names is not None else g.output_names
         self._trace_all = trace_all
         try:
@@ -448,6 +468,8 @@ class Evaluator:
                                       output_index=exc.output_index, kind=exc.kind) from exc
                 except _WRAPPED as exc:
                     raise self._error(step, g, _failure_text(step, args), exc, args=args) from exc
+                except MemoryError as exc:  # numpy refuses an allocation: the node's sizes, not the run's budget
+                    raise self._error(step, g, f"out of memory: {exc or 'an allocation failed'}", exc, args=args) from exc
                 results = res if isinstance(res, tuple) else (res,)
             outs = step.outputs
             for i, name in enumerate(outs):
@@ -473,7 +495,21 @@ class Evaluator:
                     message=f"graph output {name!r} was not computed", output_index=i, output_name=name,
                     path=g.path.child("output", i), function=g.function))
             out.append(env[name])
+        if g.declared:
+            self._check_declared(g, env)
         return out
+
+    def _check_declared(self, g: CompiledGraph, env: Mapping[str, Any]) -> None:
+        """Record the first value of each of the body's declarations that contradicts it."""
+        for name, where, tt, elem in g.declared:
+            value = env.get(name)
+            if where in self.declared_mismatches or not isinstance(value, np.ndarray):
+                continue
+            # each run of the body may give a symbol another size: a symbol is checked within one value
+            found = value_mismatch(tt, value, {}, elem=elem)
+            if found is not None:
+                declared, got, what = found
+                self.declared_mismatches[where] = f"'{name}' is declared {declared} but the body gave {got} ({what} differ)"
 
     def _call_function(self, step: Step, args: list[Any]) -> list[Any]:
         fg = step.function
@@ -486,7 +522,8 @@ class Evaluator:
 
     def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
                args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None, kind: str = FAILED) -> EvaluationError:
+               output_index: int | None = None, output_name: str | None = None, kind: str = FAILED,
+               attribute_index: int | None = None) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -502,7 +539,8 @@ class Evaluator:
             output_index=output_index,
             output_name=output_name,
             input_shapes=[describe_value(a) for a in args] if args is not None else [],
-            path=graph.path.child("node", step.index),
+            path=graph.path.child("node", step.index) if attribute_index is None
+            else graph.path.child("node", step.index).child("attribute", attribute_index),
             function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
             kind=kind,

@@ -202,6 +202,8 @@ def _evaluate(
             result.values = list(seen.values())
     except EvaluationError as exc:
         rec = exc.record
+        if rec.cause == "MemoryError":  # under this process's memory limit: the budget, not the node
+            raise MemoryError(rec.message) from exc
         result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
         return result
     result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]

@@ -24,6 +24,7 @@ from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor_data import encode_number_text, encode_number_texts, parse_float32
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
+from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model"]
@@ -171,7 +172,7 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes", "initializer_values")
+    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes", "initializer_values", "depth")
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
@@ -181,6 +182,8 @@ class _Reader:
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
         """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
+        self.depth = -2
+        """The message depth of the graph being read (the model at 0; each nested graph 3 deeper)."""
 
     def expect(self, tok: str) -> None:
         if self.toks[self.i] != tok:
@@ -317,6 +320,13 @@ class _Reader:
 
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
+        self.depth += 3
+        if self.depth > DEEP_GRAPH:  # near protobuf's depth limit: the reference path measures every message
+            raise _Unsupported
+        self._graph(proto)
+        self.depth -= 3
+
+    def _graph(self, proto: GraphProto) -> None:
         toks = self.toks
         notes = self.props() if toks[self.i] == "@{" else None  # applied after the statements, as the reference path does
         proto.name = self.value_name()

@@ -19,7 +19,9 @@ from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
+from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
 from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
 from onnxtext.proto import (
@@ -48,6 +50,8 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
+TOO_DEEP = "L009"  # graphs nested deeper than protobuf reads back
+_STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
 ATTRIBUTE_TYPES: dict[str, int] = {
     "float": AttributeProto.FLOAT,
@@ -182,6 +186,11 @@ class Lowering:
         self.node_domain_unset = False
         self.raw_tensors = False
         self._attr_raw: bool | None = None
+        self._deepest = 0
+        """The depth of the deepest graph lowered (the root message at 0): protobuf reads to PROTOBUF_DEPTH_LIMIT."""
+        self._below_root = 0
+        """How deep the first step of a path is: 1 in a model (``graph`` is a field of it); 0 when the
+        message at the first step is the root (a graph, function or node text)."""
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
@@ -197,6 +206,7 @@ class Lowering:
     # ------------------------------------------------------------ model and header
     def model(self, m: A.Model) -> ModelProto:
         proto = ModelProto()
+        self._below_root = 1
         if m.header is not None:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
             for entry in A.intact(m.header.entries):
@@ -207,6 +217,29 @@ class Lowering:
         for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
             self.function(f, proto.functions.add(), f"functions[{i}]")
         return proto
+
+    def check_depth(self, root: Message, whole: Span, prefix: str = "") -> None:
+        """L009 at the first statement (in the text) holding a message protobuf cannot read back, once
+        the lowering of ``root`` (a graph, function or node text: the paths start with ``prefix``) is done."""
+        if self._deepest <= DEEP_GRAPH:
+            return
+        spans = []
+        for found in too_deep(root):
+            path = ProtoPath(ProtoPath.parse(prefix) + found) if prefix else found
+            statement = next(
+                (p for p in path.ancestors() if p and p[-1][0] in _STATEMENTS and str(p) in self.source_map.entries),
+                None,
+            )
+            node = self.source_map.entries.get(str(statement)) if statement is not None else None
+            spans.append((node.span if node is not None else whole, len(found)))
+        if spans:
+            span, depth = min(spans, key=lambda s: s[0].start)
+            self.error(
+                TOO_DEEP,
+                f"nested too deeply: protobuf reads messages at most {PROTOBUF_DEPTH_LIMIT} levels deep, "
+                f"this statement holds one {depth} levels deep",
+                span,
+            )
 
     def _model_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         key = entry.key.value
@@ -228,6 +261,14 @@ class Lowering:
     # ------------------------------------------------------------ graphs
     def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
         self._mark(path, g)
+        depth = path.count("/") + self._below_root
+        self._deepest = max(self._deepest, depth)
+        if depth > PROTOBUF_DEPTH_LIMIT:
+            # _check_depth reports it. Nothing below is lowered, and the tree loses it too: every
+            # analysis of the document (symbols, outline, tokens) then sees a bounded nesting.
+            proto.SetInParent()
+            g.inputs, g.outputs, g.initializers, g.nodes = None, [], None, []
+            return proto
         proto.name = self.name(g.name)
         if g.inputs is not None:
             for i, item in enumerate(A.intact(g.inputs)):

@@ -7,14 +7,15 @@ from typing import Any
 
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
-from onnxtext.diagnostics import ParseError
+from onnxtext.diagnostics import Diagnostic, ParseError, Severity
 from onnxtext.lowering.lift import Lifter, NotRepresentable
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax.comments import attach_comments
 from onnxtext.syntax.emit import fast_text
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
-from onnxtext.syntax.span import Span
+from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, first_too_deep_graph
+from onnxtext.syntax.span import SourceFile, Span
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
 __all__ = ["to_text", "format_text", "format_range", "NotRepresentable", "check_printable"]
@@ -75,6 +76,7 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
         result = parse_text(text, kind, path)
         if not result.ok or result.tree is None:
             raise ParseError(result.diagnostics)
+        _refuse_too_deep(result.tree, result.source)
         comments = attach_comments(result.tree, result.comments, text)
         return print_ast(result.tree, comments, width)
 
@@ -95,6 +97,8 @@ def format_range(text: str, start: int, end: int, path: str = "<text>", width: i
         tree = result.tree
         if not isinstance(tree, A.Model):
             return None
+        if first_too_deep_graph(tree) is not None:
+            return None
         comments = attach_comments(tree, result.comments, text)
         bodies = [(tree.graph.nodes, 1)] if isinstance(tree.graph, A.Graph) else []
         bodies += [(f.nodes, 1) for f in tree.functions if isinstance(f, A.Function)]
@@ -111,6 +115,17 @@ def format_range(text: str, start: int, end: int, path: str = "<text>", width: i
             picked, depth = [owner], 0
         errors = [d.span.offsets for d in result.diagnostics if d.is_error and d.span is not None]
         return _reprint(text, picked, depth, comments, width, errors)
+
+
+def _refuse_too_deep(tree: object, source: SourceFile) -> None:
+    """ParseError (L009) for a graph nested deeper than protobuf could read: no text is made of it."""
+    graph = first_too_deep_graph(tree)
+    if graph is None:
+        return
+    from onnxtext.lowering.lower import TOO_DEEP
+
+    message = f"nested too deeply: graphs more than {MAX_GRAPH_NESTING} deep cannot be read back by protobuf"
+    raise ParseError([Diagnostic.at(TOO_DEEP, Severity.ERROR, message, graph.span, source)])
 
 
 def _meets(span: Span, start: int, end: int) -> bool:

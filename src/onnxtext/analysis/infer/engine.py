@@ -166,6 +166,8 @@ class Inference:
                     if vi.HasField("type") and vi.name not in declared:
                         declared[vi.name] = from_type_proto(vi.type)
                         declared_at[vi.name] = f"{path}/{kind}[{i}]"
+            if report:
+                self._initializers_as_declared(g, path, declared, declared_at)
         for k, node in enumerate(g.node):
             self.node(
                 node, f"{path}/node[{k}]", env, opsets, declared,
@@ -179,6 +181,21 @@ class Inference:
                 t = merge_declared(t, from_type_proto(vi.type))
             outputs.append(t)
         return outputs
+
+    def _initializers_as_declared(
+        self, g: GraphProto, path: str, declared: dict[str, ValueType], declared_at: dict[str, str]
+    ) -> None:
+        """E704 for a declared type (value_info, output) that contradicts the initializer of its value."""
+        for i, t in enumerate(g.initializer):
+            given = declared.get(t.name)
+            if given is None:
+                continue
+            held = tensor_type(t)
+            if contradicts(held, given):
+                self.issues.append(Issue(
+                    "E704", f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
+                    declared_at[t.name], node_path=f"{path}/initializer[{i}]", node_token="name",
+                ))
 
     # ------------------------------------------------------------ nodes
     def node(

@@ -23,7 +23,9 @@ class Issue:
     """The proto path of the node (``graph/node[3]``); of the declaration for E704."""
     input_index: int | None = None
     node_path: str | None = None
-    """E704: the node that produces the value."""
+    """E704: the node that produces the value (or the initializer that holds it)."""
+    node_token: str = "op_type"
+    """E704: what to point at in :attr:`node_path`."""
 
 
 class ShapeMismatch(Exception):

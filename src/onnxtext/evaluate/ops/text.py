@@ -83,8 +83,9 @@ def tfidf_vectorizer(x, *, max_gram_length, max_skip_count, min_gram_length, mod
     out = np.zeros((rows.shape[0], width), dtype=np.float64)
     for r in range(rows.shape[0]):
         row = [v if isinstance(v, str) else int(v) for v in rows[r]]
-        for n in range(min_gram_length, max_gram_length + 1):
-            skips = range(max_skip_count + 1) if n > 1 else [0]
+        # no n-gram is longer than the row, no skip wider than it: the bounds need go no further
+        for n in range(min_gram_length, min(max_gram_length, len(row)) + 1):
+            skips = range(min(max_skip_count, len(row)) + 1) if n > 1 else [0]
             for sk in skips:
                 stepw = sk + 1
                 for i in range(len(row) - (n - 1) * stepw):

@@ -29,6 +29,7 @@ from onnxtext.analysis.check.rules.model_versions import IrOpsetCompatible
 from onnxtext.analysis.check.rules.model_text_fields import TextFields
 from onnxtext.analysis.check.rules.names_c90 import C90Names
 from onnxtext.analysis.check.rules.node_arity import InputArity
+from onnxtext.analysis.check.rules.node_attribute_range import AttributeRange
 from onnxtext.analysis.check.rules.node_attribute_ref import AttributeReference
 from onnxtext.analysis.check.rules.node_axis_range import AxisInRange
 from onnxtext.analysis.check.rules.node_attribute_single_value import AttributeSingleValue
@@ -91,6 +92,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             UniqueAttributes,
             AttributeReference,
             AttributeSingleValue,
+            AttributeRange,
             LocalFunctionResolved,
             UniqueFunctions,
             FunctionSignature,

@@ -90,6 +90,8 @@ def scan(ctx: NodeContext) -> None:
         return
     m = ctx.attr_int("num_scan_inputs", 0)
     n = len(ctx.inputs) - m
+    if n < 0 or m < 0:
+        return  # E311: more scanned inputs than inputs
     axes = ctx.attr_ints("scan_input_axes") or [0] * m
     states = [ctx.input(i) for i in range(n)]
     slices: list[ValueType | None] = []

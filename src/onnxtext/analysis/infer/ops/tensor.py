@@ -405,6 +405,8 @@ def depth_space(ctx: NodeContext) -> None:
     if s is None or len(s) != 4:
         return
     b = ctx.attr_int("blocksize", 1)
+    if b < 1:
+        return  # E311
     n, c, h, w = s
     up = ctx.op == "DepthToSpace"
 
