@@ -14,7 +14,8 @@ from onnxtext import cli
 from onnxtext.analysis.check import check_proto
 from onnxtext.analysis.infer.engine import infer_model
 from onnxtext.diagnostics import ParseError
-from onnxtext.document import parse_document, parse_model
+from onnxtext.api import parse_model
+from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.ir.depth import PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.lsp.diagnose import Settings, diagnose
@@ -141,7 +142,7 @@ def test_format_far_past_the_limit_is_refused() -> None:
 
 @pytest.mark.parametrize("kind", ["graph", "node", "node_list"])
 def test_other_entry_points_past_the_limit(kind: str) -> None:
-    from onnxtext.document import parse_graph, parse_node, parse_nodes
+    from onnxtext.api import parse_graph, parse_node, parse_nodes
 
     statement = nested_if(3000).splitlines()[2].strip()
     parse = {"graph": parse_graph, "node": parse_node, "node_list": parse_nodes}[kind]

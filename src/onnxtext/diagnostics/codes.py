@@ -43,6 +43,7 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("L006", _E, "bad-name", "A name that is not valid UTF-8 text."),
     Code("L007", _E, "not-tensor", "A value with data (an initializer, a tensor attribute) whose type is not a tensor type."),
     Code("L008", _W, "stored-as-written", "A tensor literal that does not fit its type, stored as onnx.parser stores it."),
+    Code("L009", _E, "too-deep", "Graphs nested deeper than protobuf can read back (at the first statement past the limit)."),
     Code("L010", _E, "unknown-key", "A property block key that the message has no field for."),
     Code("L011", _E, "bad-value", "A property block value of the wrong kind or out of range for its field."),
     Code("X001", _E, "unsafe-location", "An external data location that is absolute, escapes the model's folder or is empty."),
