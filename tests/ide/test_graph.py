@@ -106,8 +106,8 @@ g (float[2] x) => (float[2] z) {
 """
     doc, graph = _graph(text)
     assert not doc.ok
-    kinds = [(n.kind, n.label) for n in graph.nodes]
-    assert ("op", "Relu") in kinds and ("op", "Neg") in kinds
+    kinds = [(n.kind, n.op, n.label) for n in graph.nodes]
+    assert ("op", "Relu", "a") in kinds and ("op", "Neg", "z") in kinds
     damaged = next(n for n in graph.nodes if n.kind == "damaged")
     assert damaged.severity == "error" and damaged.label == "b"
     neg = next(n for n in graph.nodes if n.op == "Neg")

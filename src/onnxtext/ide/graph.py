@@ -325,7 +325,8 @@ class _Builder:
             wanted = prefix + (outputs[0] if outputs else label or f"{op}@{stmt.span.start}")
             node_group = self._scope_group(stmt, group, scoped, prefix)
             calls = self.functions.get((domain, op))
-            node = self._add(GraphNode(self._unique(wanted), "op", label or op, stmt.span, op, domain, node_group, calls))
+            name = label or ", ".join(outputs) or op
+            node = self._add(GraphNode(self._unique(wanted), "op", name, stmt.span, op, domain, node_group, calls))
             for name in (i.value for i in stmt.inputs):
                 source = env.get(name) if name else None
                 if source is not None and body is not None:
