@@ -190,3 +190,15 @@ def test_torch_exports_fold_into_their_modules(name: str) -> None:
     edges = {(e.value, e.target) for e in graph.edges}
     for value, k in _expected_edges(doc.model.graph if doc.model else model.graph):
         assert (value, ids[k]) in edges
+
+
+def test_live_values_label_their_edges() -> None:
+    from onnxtext.evaluate.live import LiveResult, LiveValue
+    from onnxtext.evaluate.summary import Stats
+
+    doc = _doc((EXAMPLES[0].parent / "mlp.onnxtxt").read_text())
+    live = LiveResult(values=[LiveValue("hidden", 2, Stats("float32", (2, 8), 0.0, 1.5, 0.5))])
+    graph = graph_model(doc, live=live)
+    (edge,) = [e for e in graph.edges if e.value == "hidden"]
+    assert edge.live == Stats("float32", (2, 8), 0.0, 1.5, 0.5).text() and edge.type == "float[N, 8]"
+    assert all(e.live == "" for e in graph.edges if e.value != "hidden")
