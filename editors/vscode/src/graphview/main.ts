@@ -4,7 +4,7 @@
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
 import { GraphData, Position, Range, View, ancestors, buildView, nodeAt } from "./model";
-import { renderView } from "./render";
+import { Box, renderView } from "./render";
 
 interface Host {
   postMessage(message: unknown): void;
@@ -31,6 +31,8 @@ class GraphApp {
   private view: View | undefined;
   private selected: string | null = null;
   private elements = new Map<string, Element>();
+  /** What is drawn (graph coordinates): the screen and a screen around it; undefined: everything. */
+  private drawn: Box | undefined;
   private matches: string[] = [];
   private match = -1;
   private fitted = false;
@@ -88,24 +90,47 @@ class GraphApp {
     const start = performance.now();
     const view = buildView(this.data, this.open);
     layoutView(view);
-    this.viewport.innerHTML = renderView(view);
+    const laid = performance.now();
     this.view = view;
-    this.elements.clear();
-    for (const e of this.viewport.querySelectorAll("[data-id],[data-group]")) {
-      this.elements.set(e.getAttribute("data-id") ?? e.getAttribute("data-group")!, e);
-    }
-    this.showSelection(false);
-    this.markMatches();
     if (!this.fitted) {
       this.fitted = true;
       this.fit();
     }
+    this.draw();
     this.applyTransform();
     this.renders++;
     document.body.dataset.renderMs = (performance.now() - start).toFixed(1);
+    document.body.dataset.layoutMs = (laid - start).toFixed(1);
     document.body.dataset.renders = String(this.renders);
-    document.body.dataset.shown = String(this.elements.size);
+    document.body.dataset.shown = String(view.items.size - 1);
     this.persist();
+  }
+
+  /** The graph's rectangle on screen, and as much again on every side. */
+  private onScreen(): Box | undefined {
+    const box = this.svg.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) {
+      return undefined; // not laid out yet (a hidden panel): draw everything
+    }
+    const { x, y, k } = this.t;
+    const w = box.width / k;
+    const h = box.height / k;
+    return { x0: -x / k - w, y0: -y / k - h, x1: -x / k + 2 * w, y1: -y / k + 2 * h };
+  }
+
+  private draw(): void {
+    if (this.view === undefined) {
+      return;
+    }
+    this.drawn = this.onScreen();
+    this.viewport.innerHTML = renderView(this.view, this.drawn);
+    this.elements.clear();
+    for (const e of this.viewport.querySelectorAll("[data-id],[data-group]")) {
+      this.elements.set(e.getAttribute("data-id") ?? e.getAttribute("data-group")!, e);
+    }
+    document.body.dataset.drawn = String(this.elements.size);
+    this.showSelection(false);
+    this.markMatches();
   }
 
   // ------------------------------------------------------------ selection
@@ -123,7 +148,7 @@ class GraphApp {
       return;
     }
     const shown = this.view.shownAs.get(this.selected);
-    const element = shown !== undefined ? this.elements.get(shown) : undefined;
+    const element = shown !== undefined ? (scroll ? this.elementOf(shown) : this.elements.get(shown)) : undefined;
     if (element === undefined || shown === undefined) {
       return;
     }
@@ -131,6 +156,14 @@ class GraphApp {
     if (scroll) {
       this.reveal(shown);
     }
+  }
+
+  /** The element of a visible item, drawn first if it is off what is drawn. */
+  private elementOf(id: string): Element | undefined {
+    if (!this.elements.has(id) && this.view?.items.has(id)) {
+      this.reveal(id);
+    }
+    return this.elements.get(id);
   }
 
   /** Pan so that item `id` is on screen (centred if it was not). */
@@ -186,6 +219,11 @@ class GraphApp {
   private applyTransform(): void {
     this.viewport.setAttribute("transform", `translate(${this.t.x.toFixed(1)},${this.t.y.toFixed(1)}) scale(${this.t.k.toFixed(4)})`);
     this.svg.classList.toggle("far", this.t.k < 0.45);
+    const want = this.onScreen();
+    const have = this.drawn;
+    if (have !== undefined && (want === undefined || !within(want, have))) {
+      this.draw(); // panned or zoomed out past what is drawn
+    }
   }
 
   private find(query: string): void {
@@ -246,7 +284,7 @@ class GraphApp {
     if (root === undefined) {
       return;
     }
-    const svg = standaloneSvg(this.viewport.innerHTML, root.width, root.height);
+    const svg = standaloneSvg(renderView(this.view!), root.width, root.height);
     if (this.host !== undefined) {
       this.host.postMessage({ type: "exportSvg", svg });
       return;
@@ -342,6 +380,10 @@ class GraphApp {
       }
     });
   }
+}
+
+function within(inner: Box, outer: Box): boolean {
+  return inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
 }
 
 /** The drawn view as a standalone SVG document (the stylesheet inside it). */

@@ -20,11 +20,27 @@ export function edgeLabel(edges: GraphEdge[]): string {
   return e.live ? `${typed} = ${e.live}` : typed;
 }
 
-export function renderView(view: View): string {
+/** A rectangle of the graph's coordinates. */
+export interface Box {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+function meets(box: Box | undefined, x: number, y: number, w: number, h: number): boolean {
+  return box === undefined || (x <= box.x1 && x + w >= box.x0 && y <= box.y1 && y + h >= box.y0);
+}
+
+/** The view's markup; with `area`, only what meets it (a big graph draws what is on screen). */
+export function renderView(view: View, area?: Box): string {
   const frames: string[] = [];
   const nodes: string[] = [];
   const walk = (item: Item): void => {
     for (const child of item.children) {
+      if (!meets(area, child.x, child.y, child.width, child.height)) {
+        continue;
+      }
       if (child.group !== undefined && child.open) {
         frames.push(frame(child));
         walk(child);
@@ -45,6 +61,9 @@ export function renderView(view: View): string {
     const y1 = s.y + s.height;
     const x2 = t.x + t.width / 2;
     const y2 = t.y;
+    if (!meets(area, Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1) + 200, Math.abs(y2 - y1))) {
+      continue;
+    }
     const bend = Math.max(20, Math.abs(y2 - y1) / 2);
     const values = escape(edge.edges.map((e) => e.value).join(" "));
     paths.push(`<path class="edge" data-values="${values}" d="M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}"/>`);

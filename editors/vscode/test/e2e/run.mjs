@@ -16,6 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Editor, log } from "./editor.mjs";
+import { graphChecks } from "./graph.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -314,6 +315,8 @@ await check("the README's screenshot: an example with live values and a hover", 
   expect(/Softmax/.test(text), `hover: ${JSON.stringify(text)}`);
   return shot;
 });
+
+await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext });
 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);
