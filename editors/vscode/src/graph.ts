@@ -64,6 +64,8 @@ class GraphPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private asked = 0;
+  /** When a click in the view last moved the focus to the text (ms). */
+  private revealed = 0;
 
   constructor(
     private readonly document: vscode.TextDocument,
@@ -80,6 +82,13 @@ class GraphPanel {
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
+    // The workbench hears of a click in the webview (which focuses it) a moment after the
+    // click's message arrives: focus given to the text just before is given back to it.
+    this.panel.onDidChangeViewState(() => {
+      if (this.panel.active && Date.now() - this.revealed < 1000) {
+        void this.focusText();
+      }
+    });
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
@@ -126,9 +135,15 @@ class GraphPanel {
   private async reveal(message: Reveal): Promise<void> {
     const { start, end } = message.range;
     const selection = new vscode.Selection(end.line, end.character, start.line, start.character);
-    const visible = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-    const editor = await vscode.window.showTextDocument(this.document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false, selection });
+    this.revealed = Date.now();
+    const editor = await this.focusText();
+    editor.selection = selection; // (the `selection` option is a range: it would put the cursor at the end)
     editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private async focusText(): Promise<vscode.TextEditor> {
+    const visible = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    return vscode.window.showTextDocument(this.document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false });
   }
 
   private async exportSvg(message: ExportSvg): Promise<void> {

@@ -413,7 +413,10 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
         paths.append(f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} {x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>')
         # on the curve a third of the way down: edges meeting at one node part before that
         lx, ly = 0.741 * x1 + 0.259 * x2, y1 + 0.259 * (y2 - y1) + 0.222 * bend
-        labels.append(f'<text class="edge-label" x="{lx + 4:.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>')
+        # an edge coming from the left says its value to the left: labels of edges meeting at a node part
+        left = x1 < x2 - 1
+        side = ' class="edge-label left"' if left else ' class="edge-label"'
+        labels.append(f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>')
     w, h = int(view.root.width + 33), int(view.root.height + 33)
     body = f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
     return f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" height="{h}"><style><![CDATA[{stylesheet()}]]></style><g>{body}</g></svg>\n'

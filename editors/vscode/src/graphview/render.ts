@@ -71,7 +71,9 @@ export function renderView(view: View, area?: Box): string {
     // on the curve a third of the way down: edges meeting at one node part before that
     const lx = 0.741 * x1 + 0.259 * x2;
     const ly = y1 + 0.259 * (y2 - y1) + 0.222 * bend;
-    labels.push(`<text class="edge-label" x="${(lx + 4).toFixed(1)}" y="${(ly + 4).toFixed(1)}">${label}</text>`);
+    // an edge coming from the left says its value to the left: labels of edges meeting at a node part
+    const left = x1 < x2 - 1;
+    labels.push(`<text class="edge-label${left ? " left" : ""}" x="${(lx + (left ? -4 : 4)).toFixed(1)}" y="${(ly + 4).toFixed(1)}">${label}</text>`);
   }
   return `<g class="frames">${frames.join("")}</g><g class="edges">${paths.join("")}</g><g class="nodes">${nodes.join("")}</g><g class="edge-labels">${labels.join("")}</g>`;
 }

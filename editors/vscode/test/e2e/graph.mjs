@@ -59,7 +59,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     await frame.click('svg.graph .node.kind-op[aria-label^="Softmax"]');
     const text = await ed.waitFor(async () => {
       const t = await cursorText(ed);
-      return t.startsWith(`Ln ${softmax.line}, Col ${softmax.col}`) ? t : null;
+      return new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}\\b`).test(t) ? t : null;
     }, { what: `the cursor at ${softmax.line}:${softmax.col} (the Softmax statement)` });
     const selected = await frame.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label"));
     expect(/Softmax/.test(selected), `selected in the view: ${selected}`);
@@ -103,7 +103,8 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const file = path.join(work, "big3000.onnxtxt");
     const text = bigText(3000, 30);
     fs.writeFileSync(file, text);
-    await ed.quickOpen(file);
+    // a file written now: Quick Open lists it once the workbench has seen it
+    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "big3000.onnxtxt in Quick Open" });
     await ed.waitForTab("big3000.onnxtxt");
     await ed.command("onnxtext: Show Graph");
     const view = await ed.waitFor(async () => {
