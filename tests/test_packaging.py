@@ -72,6 +72,8 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
         "onnxtext/__main__.py",
         "onnxtext/cli/app.py",
         "onnxtext/proto/onnxtext_ir_pb2.py",
+        "onnxtext/ide/assets/graphview.js",  # onnxtext graph -o x.html, x.svg
+        "onnxtext/ide/assets/graph.css",
     ):
         assert needed in names, f"{needed} missing from {wheels[0].name}"
     assert not any(name.startswith(("tests/", "src/")) for name in names)
@@ -90,6 +92,8 @@ def test_wheel_installs_and_runs(tmp_path: Path) -> None:
     _run([str(bindir / "onnxtext"), "parse", "mlp.onnxtxt", "-o", "mlp.onnx"], cwd=work)
     printed = _run([str(bindir / "onnxtext"), "print", "mlp.onnx"], cwd=work)
     assert "MatMul" in printed.stdout
+    _run([str(bindir / "onnxtext"), "graph", "mlp.onnxtxt", "-o", "mlp.html"], cwd=work)
+    assert "MatMul" in (work / "mlp.html").read_text(encoding="utf-8")
     checked = _run([str(python), "-c", CHECK_SCRIPT], cwd=work)
     assert checked.stdout.startswith("ok "), checked.stdout
     installed_version = checked.stdout.split()[1]

@@ -7,6 +7,7 @@ import * as path from "path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
+import { GraphPanels } from "./graph";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
 const LANGUAGE = "onnxtext";
@@ -30,6 +31,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(output, status);
 
   const requests = { request: <R>(method: string, params: object) => request<R>(method, params) };
+  const graphs = new GraphPanels(context.extensionUri, requests.request, output);
+  context.subscriptions.push(graphs, vscode.commands.registerCommand("onnxtext.showGraph", () => graphs.show(vscode.window.activeTextEditor)));
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, new ModelFileSystem(requests, (l) => output.info(l)), {
       isCaseSensitive: process.platform === "linux",

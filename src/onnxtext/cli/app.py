@@ -681,6 +681,35 @@ def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
     return EXIT_INPUT if failed else EXIT_OK
 
 
+def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
+    """Write a model's data-flow graph as DOT, SVG or HTML (the format from OUT's extension)."""
+    from onnxtext.ide.graph_export import FORMATS, export
+
+    fmt = FORMATS.get(os.path.splitext(args.output)[1].lower())
+    if fmt is None:
+        args.command_parser.error(f"cannot tell the format of '{args.output}': name it .dot, .svg or .html")
+        return EXIT_USAGE
+    path = args.input
+    if path == STDIO or is_binary_path(path):
+        data = _read(path, report)
+        model = _decode_binary(data, path, report) if data is not None else None
+        text = _to_text(model, path, report) if model is not None else None
+    else:
+        text = _read_text(path, report)
+    if text is None:
+        return EXIT_INPUT
+    from onnxtext.document import parse_document
+    from onnxtext.ide.graph import graph_json, graph_model
+
+    doc = parse_document(text, "model", _display(path))
+    report.diagnostics(doc.diagnostics)  # a damaged text still has a graph: its errors are said, it is written
+    graph = graph_json(graph_model(doc, diagnostics=doc.all_diagnostics), doc.source)
+    title = "stdin" if path == STDIO else os.path.basename(path)
+    if not _write(args.output, export(graph, fmt, title), report):
+        return EXIT_INPUT
+    return EXIT_INPUT if report.failed else EXIT_OK
+
+
 def cmd_rules(args: argparse.Namespace, report: _Reporter) -> int:
     """List every diagnostic code: parsing, lowering, the checker's rules, external data, runs."""
     from onnxtext.analysis.check import CODES
@@ -795,6 +824,18 @@ W = every warning); 'onnxtext rules' lists the codes.
 example:
   onnxtext check examples/*.onnxtxt
   onnxtext check model.onnx --ignore W201 --format sarif > check.sarif"""
+
+_GRAPH_HELP = """\
+Write the data-flow graph of a model (text or binary .onnx/.pb) to OUT, the format from
+its extension: .dot (Graphviz), .svg (laid out, standalone) or .html (one offline page:
+the editor's graph view with folding, zoom and search). Groups fold subgraphs, local
+functions and the layers exporters record (torch's /encoder/layer.0/... names, the dynamo
+exporter's name scopes); a big model's SVG is drawn folded to its top groups. A damaged
+text still gives a graph: its errors are reported (exit status 1) and OUT is written.
+
+example:
+  onnxtext graph examples/mlp.onnxtxt -o mlp.svg
+  onnxtext graph model.onnx -o model.html"""
 
 _LSP_HELP = """\
 Run the onnxtext language server (Language Server Protocol over stdio) for editors:
@@ -912,6 +953,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
     p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("graph", help="the model's graph as .dot, .svg or .html", description=_GRAPH_HELP, formatter_class=formatter)
+    p.add_argument("input", metavar="MODEL", help="text or binary model to read ('-' for a binary on stdin)")
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write: .dot, .svg or .html")
+    p.set_defaults(func=cmd_graph)
 
     p = sub.add_parser("lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter)
     p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")

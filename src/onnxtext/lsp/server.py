@@ -28,6 +28,7 @@ from onnxtext.analysis.hints import fit_label, inlay_hints, live_labels
 from onnxtext.analysis.hover import hover_at
 from onnxtext.analysis.rename import rename_problem
 from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.diagnostics.render import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.diagnostics.render import lsp_position, lsp_range
 from onnxtext.diagnostics.render import lsp_quick_fixes as quick_fixes
@@ -64,6 +65,8 @@ OPEN_BINARY = "onnxtext/openBinary"
 SAVE_BINARY = "onnxtext/saveBinary"
 """Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
 file (``refused``: why not, ``not saved: line N: …``)."""
+GRAPH = "onnxtext/graph"
+"""Request ``{textDocument: {uri}}`` → ``{nodes, edges, groups}``: the data-flow graph (``ide/graph``)."""
 
 
 @dataclass
@@ -449,6 +452,16 @@ def build_server() -> OnnxTextServer:
             "refused": save_refusal(result),
             "diagnostics": [to_lsp_diagnostic(d, source, uri) for d in result.diagnostics],
         }
+
+    @server.feature(GRAPH)
+    def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+        uri = getattr(getattr(params, "textDocument", None), "uri", None)
+        if not isinstance(uri, str):
+            raise JsonRpcInvalidParams("onnxtext/graph needs 'textDocument': {'uri': ...}")
+        outcome = ls.analysis(uri)
+        live = outcome.live if ls.states.get(uri, _State()).live else None
+        graph = graph_model(outcome.document, live=live, diagnostics=outcome.diagnostics or outcome.document.diagnostics)
+        return graph_json(graph, outcome.document.source)
 
     @server.feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]))
     def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams) -> L.SignatureHelp | None:

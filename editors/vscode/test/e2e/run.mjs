@@ -19,6 +19,7 @@ import { Editor, log } from "./editor.mjs";
 import { checkBigModel } from "./big_model.mjs";
 import { checkRestrictedMode } from "./restricted.mjs";
 import { steadyChecks, writeSteadyFiles } from "./steady.mjs";
+import { graphChecks } from "./graph.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -293,6 +294,7 @@ await check("the README's screenshot: an example with live values and a hover", 
 });
 
 await steadyChecks({ ed, check, expect, work, at });
+await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext });
 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);

@@ -1,0 +1,182 @@
+// `onnxtext: Show Graph`: a webview beside the text (src/graphview/ draws it), fed by the
+// server's `onnxtext/graph` request after every change, synced both ways with the cursor.
+import * as path from "path";
+import * as vscode from "vscode";
+
+export const GRAPH_REQUEST = "onnxtext/graph";
+const VIEW_TYPE = "onnxtext.graph";
+/** Quiet time after an edit before the graph is asked for again (ms). */
+const REFRESH_MS = 60;
+
+type Request = <R>(method: string, params: object) => Promise<R>;
+type Log = { warn(message: string): void };
+
+interface Reveal {
+  type: "reveal";
+  range: { start: { line: number; character: number }; end: { line: number; character: number } };
+}
+interface ExportSvg {
+  type: "exportSvg";
+  svg: string;
+}
+
+/** One graph view per document. */
+export class GraphPanels implements vscode.Disposable {
+  private readonly panels = new Map<string, GraphPanel>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly request: Request,
+    private readonly log: Log,
+  ) {
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((event) => this.panels.get(event.document.uri.toString())?.schedule()),
+      vscode.languages.onDidChangeDiagnostics((event) => event.uris.forEach((uri) => this.panels.get(uri.toString())?.schedule())),
+      vscode.window.onDidChangeTextEditorSelection((event) => this.panels.get(event.textEditor.document.uri.toString())?.cursor(event.selections[0].active)),
+    ];
+  }
+
+  async show(editor: vscode.TextEditor | undefined): Promise<void> {
+    if (editor === undefined || editor.document.languageId !== "onnxtext") {
+      void vscode.window.showInformationMessage("onnxtext: open an onnxtext document first.");
+      return;
+    }
+    const key = editor.document.uri.toString();
+    const found = this.panels.get(key);
+    if (found !== undefined) {
+      found.panel.reveal(vscode.ViewColumn.Beside, true);
+      return;
+    }
+    const panel = new GraphPanel(editor.document, this.extensionUri, this.request, this.log);
+    this.panels.set(key, panel);
+    panel.panel.onDidDispose(() => this.panels.delete(key));
+  }
+
+  dispose(): void {
+    this.subscriptions.forEach((s) => s.dispose());
+    this.panels.forEach((p) => p.panel.dispose());
+  }
+}
+
+class GraphPanel {
+  readonly panel: vscode.WebviewPanel;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private ready = false;
+  private asked = 0;
+  /** When a click in the view last moved the focus to the text (ms). */
+  private revealed = 0;
+
+  constructor(
+    private readonly document: vscode.TextDocument,
+    extensionUri: vscode.Uri,
+    private readonly request: Request,
+    private readonly log: Log,
+  ) {
+    const dist = vscode.Uri.joinPath(extensionUri, "dist");
+    this.panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      `Graph: ${path.basename(document.uri.path)}`,
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
+    );
+    const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
+    this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
+    // The workbench hears of a click in the webview (which focuses it) a moment after the
+    // click's message arrives: focus given to the text just before is given back to it.
+    this.panel.onDidChangeViewState(() => {
+      if (this.panel.active && Date.now() - this.revealed < 1000) {
+        void this.focusText();
+      }
+    });
+    this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
+      if (message.type === "ready") {
+        this.ready = true;
+        void this.update();
+      } else if (message.type === "reveal") {
+        void this.reveal(message as Reveal);
+      } else if (message.type === "exportSvg") {
+        void this.exportSvg(message as ExportSvg);
+      }
+    });
+  }
+
+  schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.update(), REFRESH_MS);
+  }
+
+  cursor(position: vscode.Position): void {
+    if (this.ready) {
+      void this.panel.webview.postMessage({ type: "cursor", position: { line: position.line, character: position.character } });
+    }
+  }
+
+  private async update(): Promise<void> {
+    if (!this.ready) {
+      return;
+    }
+    const asked = ++this.asked;
+    try {
+      const data = await this.request<object>(GRAPH_REQUEST, { textDocument: { uri: this.document.uri.toString() } });
+      if (asked === this.asked) {
+        await this.panel.webview.postMessage({ type: "graph", data });
+        const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+        if (editor !== undefined) {
+          this.cursor(editor.selection.active);
+        }
+      }
+    } catch (error) {
+      this.log.warn(`the graph of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** A node clicked in the view: its statement selected in the text, cursor at its start. */
+  private async reveal(message: Reveal): Promise<void> {
+    const { start, end } = message.range;
+    const selection = new vscode.Selection(end.line, end.character, start.line, start.character);
+    this.revealed = Date.now();
+    const editor = await this.focusText();
+    editor.selection = selection; // (the `selection` option is a range: it would put the cursor at the end)
+    editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private async focusText(): Promise<vscode.TextEditor> {
+    const visible = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
+    return vscode.window.showTextDocument(this.document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false });
+  }
+
+  private async exportSvg(message: ExportSvg): Promise<void> {
+    const base = this.document.uri.scheme === "file" ? this.document.uri.fsPath.replace(/\.[^./\\]+$/, "") : "graph";
+    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${base}.svg`), filters: { SVG: ["svg"] }, saveLabel: "Export SVG" });
+    if (target !== undefined) {
+      await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(message.svg));
+    }
+  }
+}
+
+function page(cspSource: string, script: string, nonceValue: string): string {
+  // Nothing from the network: the script is the extension's own file; styles are set from it.
+  const csp = `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonceValue}';`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<title>Graph</title>
+</head>
+<body>
+<script nonce="${nonceValue}" src="${script}"></script>
+</body>
+</html>`;
+}
+
+function nonce(): string {
+  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  let out = "";
+  for (let i = 0; i < 32; i++) {
+    out += chars.charAt(Math.floor(Math.random() * chars.length));
+  }
+  return out;
+}

@@ -1,0 +1,418 @@
+// The graph view: a webview beside the text in VS Code (messages from src/graph.ts), or a
+// standalone page (`onnxtext graph -o model.html`: the graph in <script id="graph-data">).
+// Folding, zoom and pan, search, selection synced with the cursor, SVG export.
+import css from "../../media/graph.css";
+import { layoutView } from "./layout";
+import { GraphData, Position, Range, View, ancestors, buildView, nodeAt } from "./model";
+import { Box, renderView } from "./render";
+
+interface Host {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+declare function acquireVsCodeApi(): Host;
+
+interface Saved {
+  open: string[];
+  known: string[];
+  t: { x: number; y: number; k: number };
+}
+
+/** Above this many nodes, groups start folded (as Model Explorer opens a big model). */
+const FOLD_ABOVE = 400;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+class GraphApp {
+  private data: GraphData = { nodes: [], edges: [], groups: [] };
+  private open = new Set<string>();
+  private known = new Set<string>();
+  private t = { x: 16, y: 16, k: 1 };
+  private view: View | undefined;
+  private selected: string | null = null;
+  private elements = new Map<string, Element>();
+  /** What is drawn (graph coordinates): the screen and a screen around it; undefined: everything. */
+  private drawn: Box | undefined;
+  private matches: string[] = [];
+  private match = -1;
+  private fitted = false;
+  private renders = 0;
+  private readonly svg: SVGSVGElement;
+  private readonly viewport: SVGGElement;
+  private readonly search: HTMLInputElement;
+  private readonly count: HTMLElement;
+  private readonly status: HTMLElement;
+
+  constructor(private readonly host: Host | undefined) {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    const bar = el("div", "toolbar");
+    this.search = el("input", "search") as HTMLInputElement;
+    this.search.type = "search";
+    this.search.placeholder = "Search names and operators";
+    this.search.setAttribute("aria-label", "Search names and operators");
+    this.count = el("span", "count");
+    this.status = el("span", "status");
+    bar.append(this.search, this.count, button("Fit", () => this.fit()), button("Unfold all", () => this.setAll(true)), button("Fold all", () => this.setAll(false)), button("Export SVG", () => this.exportSvg()), this.status);
+    this.svg = document.createElementNS(SVG_NS, "svg");
+    this.svg.classList.add("graph");
+    this.svg.setAttribute("role", "listbox");
+    this.svg.setAttribute("aria-label", "Model graph");
+    this.viewport = document.createElementNS(SVG_NS, "g");
+    this.svg.append(this.viewport);
+    document.body.append(bar, this.svg);
+    const saved = host?.getState() as Saved | undefined;
+    if (saved !== undefined && saved !== null && Array.isArray(saved.open)) {
+      this.open = new Set(saved.open);
+      this.known = new Set(saved.known);
+      this.t = saved.t;
+      this.fitted = true;
+    }
+    this.listen();
+  }
+
+  setData(data: GraphData): void {
+    this.data = data;
+    const small = data.nodes.length <= FOLD_ABOVE;
+    for (const g of data.groups) {
+      if (!this.known.has(g.id)) {
+        this.known.add(g.id);
+        if (small) {
+          this.open.add(g.id);
+        }
+      }
+    }
+    this.render();
+  }
+
+  private render(): void {
+    const start = performance.now();
+    const view = buildView(this.data, this.open);
+    layoutView(view);
+    const laid = performance.now();
+    this.view = view;
+    if (!this.fitted) {
+      this.fitted = true;
+      this.fit();
+    }
+    this.draw();
+    this.applyTransform();
+    this.renders++;
+    document.body.dataset.renderMs = (performance.now() - start).toFixed(1);
+    document.body.dataset.layoutMs = (laid - start).toFixed(1);
+    document.body.dataset.renders = String(this.renders);
+    document.body.dataset.shown = String(view.items.size - 1);
+    this.persist();
+  }
+
+  /** The graph's rectangle on screen, and as much again on every side. */
+  private onScreen(): Box | undefined {
+    const box = this.svg.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) {
+      return undefined; // not laid out yet (a hidden panel): draw everything
+    }
+    const { x, y, k } = this.t;
+    const w = box.width / k;
+    const h = box.height / k;
+    return { x0: -x / k - w, y0: -y / k - h, x1: -x / k + 2 * w, y1: -y / k + 2 * h };
+  }
+
+  private draw(): void {
+    if (this.view === undefined) {
+      return;
+    }
+    this.drawn = this.onScreen();
+    this.viewport.innerHTML = renderView(this.view, this.drawn);
+    this.elements.clear();
+    for (const e of this.viewport.querySelectorAll("[data-id],[data-group]")) {
+      this.elements.set(e.getAttribute("data-id") ?? e.getAttribute("data-group")!, e);
+    }
+    document.body.dataset.drawn = String(this.elements.size);
+    this.showSelection(false);
+    this.markMatches();
+  }
+
+  // ------------------------------------------------------------ selection
+  /** Select node `id` (or the folded group that shows it); `scroll` brings it into view. */
+  select(id: string | null, scroll: boolean): void {
+    this.selected = id;
+    this.showSelection(scroll);
+  }
+
+  private showSelection(scroll: boolean): void {
+    for (const e of this.viewport.querySelectorAll('[aria-selected="true"]')) {
+      e.setAttribute("aria-selected", "false");
+    }
+    if (this.selected === null || this.view === undefined) {
+      return;
+    }
+    const shown = this.view.shownAs.get(this.selected);
+    const element = shown !== undefined ? (scroll ? this.elementOf(shown) : this.elements.get(shown)) : undefined;
+    if (element === undefined || shown === undefined) {
+      return;
+    }
+    element.setAttribute("aria-selected", "true");
+    if (scroll) {
+      this.reveal(shown);
+    }
+  }
+
+  /** The element of a visible item, drawn first if it is off what is drawn. */
+  private elementOf(id: string): Element | undefined {
+    if (!this.elements.has(id) && this.view?.items.has(id)) {
+      this.reveal(id);
+    }
+    return this.elements.get(id);
+  }
+
+  /** Pan so that item `id` is on screen (centred if it was not). */
+  private reveal(id: string): void {
+    const item = this.view?.items.get(id);
+    if (item === undefined) {
+      return;
+    }
+    const box = this.svg.getBoundingClientRect();
+    const left = item.x * this.t.k + this.t.x;
+    const top = item.y * this.t.k + this.t.y;
+    const inside = left >= 0 && top >= 0 && left + item.width * this.t.k <= box.width && top + item.height * this.t.k <= box.height;
+    if (!inside) {
+      this.t.x = box.width / 2 - (item.x + item.width / 2) * this.t.k;
+      this.t.y = box.height / 2 - (item.y + item.height / 2) * this.t.k;
+      this.applyTransform();
+      this.persist();
+    }
+  }
+
+  cursor(position: Position): void {
+    const node = nodeAt(this.data, position);
+    this.select(node?.id ?? null, true);
+  }
+
+  // ------------------------------------------------------------ folding, zoom, search
+  private toggle(group: string, open: boolean): void {
+    if (open) {
+      this.open.add(group);
+    } else {
+      this.open.delete(group);
+    }
+    this.render();
+  }
+
+  private setAll(open: boolean): void {
+    this.open = open ? new Set(this.data.groups.map((g) => g.id)) : new Set();
+    this.render();
+  }
+
+  private fit(): void {
+    const root = this.view?.root;
+    const box = this.svg.getBoundingClientRect();
+    if (root === undefined || root.width === 0 || box.width === 0) {
+      return;
+    }
+    const k = Math.min(1.5, Math.max(0.05, Math.min((box.width - 32) / root.width, (box.height - 32) / root.height)));
+    this.t = { k, x: (box.width - root.width * k) / 2, y: 16 };
+    this.applyTransform();
+    this.persist();
+  }
+
+  private applyTransform(): void {
+    this.viewport.setAttribute("transform", `translate(${this.t.x.toFixed(1)},${this.t.y.toFixed(1)}) scale(${this.t.k.toFixed(4)})`);
+    this.svg.classList.toggle("far", this.t.k < 0.45);
+    const want = this.onScreen();
+    const have = this.drawn;
+    if (have !== undefined && (want === undefined || !within(want, have))) {
+      this.draw(); // panned or zoomed out past what is drawn
+    }
+  }
+
+  private find(query: string): void {
+    const q = query.trim().toLowerCase();
+    this.matches = q === "" ? [] : this.data.nodes.filter((n) => n.label.toLowerCase().includes(q) || n.op.toLowerCase().includes(q) || n.id.toLowerCase().includes(q)).map((n) => n.id);
+    this.match = -1;
+    this.markMatches();
+    this.count.textContent = q === "" ? "" : `${this.matches.length} found`;
+  }
+
+  private markMatches(): void {
+    for (const e of this.viewport.querySelectorAll(".match")) {
+      e.classList.remove("match");
+    }
+    for (const id of this.matches) {
+      const shown = this.view?.shownAs.get(id);
+      const element = shown !== undefined ? this.elements.get(shown) : undefined;
+      element?.classList.add("match");
+    }
+  }
+
+  private nextMatch(step: number): void {
+    if (this.matches.length === 0) {
+      return;
+    }
+    this.match = (this.match + step + this.matches.length) % this.matches.length;
+    const id = this.matches[this.match];
+    const node = this.data.nodes.find((n) => n.id === id)!;
+    const groups = new Map(this.data.groups.map((g) => [g.id, g]));
+    const closed = ancestors(groups, node.group).filter((g) => !this.open.has(g));
+    if (closed.length > 0) {
+      closed.forEach((g) => this.open.add(g));
+      this.render();
+    }
+    this.count.textContent = `${this.match + 1} of ${this.matches.length}`;
+    this.choose(id);
+  }
+
+  /** A node picked in the view: selected here, and its statement selected in the text. */
+  private choose(id: string): void {
+    this.select(id, true);
+    const node = this.data.nodes.find((n) => n.id === id);
+    if (node !== undefined) {
+      this.goTo(node.range);
+    }
+  }
+
+  private goTo(range: Range): void {
+    if (this.host !== undefined) {
+      this.host.postMessage({ type: "reveal", range });
+    } else {
+      this.status.textContent = `line ${range.start.line + 1}`;
+    }
+  }
+
+  private exportSvg(): void {
+    const root = this.view?.root;
+    if (root === undefined) {
+      return;
+    }
+    const svg = standaloneSvg(renderView(this.view!), root.width, root.height);
+    if (this.host !== undefined) {
+      this.host.postMessage({ type: "exportSvg", svg });
+      return;
+    }
+    const link = document.createElement("a");
+    link.href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+    link.download = "graph.svg";
+    link.click();
+  }
+
+  private persist(): void {
+    this.host?.setState({ open: [...this.open], known: [...this.known], t: this.t } satisfies Saved);
+  }
+
+  // ------------------------------------------------------------ events
+  private listen(): void {
+    this.svg.addEventListener("click", (event) => {
+      const target = event.target as Element;
+      const node = target.closest("[data-id]");
+      if (node !== null) {
+        this.choose(node.getAttribute("data-id")!);
+        return;
+      }
+      const group = target.closest("[data-group]");
+      if (group !== null) {
+        const id = group.getAttribute("data-group")!;
+        const folded = group.getAttribute("aria-expanded") === "false";
+        if (folded || target.closest(".frame-label") !== null) {
+          this.toggle(id, folded);
+        }
+      }
+    });
+    this.svg.addEventListener("dblclick", (event) => {
+      const calls = (event.target as Element).closest("[data-calls]")?.getAttribute("data-calls");
+      if (calls) {
+        this.open.add(calls);
+        this.render();
+        const first = this.data.nodes.find((n) => n.group === calls);
+        if (first !== undefined) {
+          this.select(first.id, true);
+        }
+      }
+    });
+    this.svg.addEventListener(
+      "wheel",
+      (event) => {
+        event.preventDefault();
+        const box = this.svg.getBoundingClientRect();
+        const px = event.clientX - box.left;
+        const py = event.clientY - box.top;
+        const k = Math.min(4, Math.max(0.02, this.t.k * Math.exp(-event.deltaY * 0.0015)));
+        this.t = { k, x: px - ((px - this.t.x) * k) / this.t.k, y: py - ((py - this.t.y) * k) / this.t.k };
+        this.applyTransform();
+        this.persist();
+      },
+      { passive: false },
+    );
+    let drag: { x: number; y: number; tx: number; ty: number } | undefined;
+    this.svg.addEventListener("pointerdown", (event) => {
+      if ((event.target as Element).closest("[data-id],[data-group]") === null || event.button === 1) {
+        drag = { x: event.clientX, y: event.clientY, tx: this.t.x, ty: this.t.y };
+        this.svg.setPointerCapture(event.pointerId);
+      }
+    });
+    this.svg.addEventListener("pointermove", (event) => {
+      if (drag !== undefined) {
+        this.t.x = drag.tx + event.clientX - drag.x;
+        this.t.y = drag.ty + event.clientY - drag.y;
+        this.applyTransform();
+      }
+    });
+    this.svg.addEventListener("pointerup", () => {
+      if (drag !== undefined) {
+        drag = undefined;
+        this.persist();
+      }
+    });
+    this.search.addEventListener("input", () => this.find(this.search.value));
+    this.search.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") {
+        this.nextMatch(event.shiftKey ? -1 : 1);
+      } else if (event.key === "Escape") {
+        this.search.value = "";
+        this.find("");
+      }
+    });
+    window.addEventListener("message", (event: MessageEvent) => {
+      const message = event.data as { type?: string; data?: GraphData; position?: Position };
+      if (message.type === "graph" && message.data !== undefined) {
+        this.setData(message.data);
+      } else if (message.type === "cursor" && message.position !== undefined) {
+        this.cursor(message.position);
+      }
+    });
+  }
+}
+
+function within(inner: Box, outer: Box): boolean {
+  return inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
+}
+
+/** The drawn view as a standalone SVG document (the stylesheet inside it). */
+export function standaloneSvg(content: string, width: number, height: number): string {
+  const w = Math.ceil(width + 32);
+  const h = Math.ceil(height + 32);
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 ${w} ${h}" width="${w}" height="${h}">` +
+    `<style><![CDATA[${css}]]></style><g>${content}</g></svg>\n`
+  );
+}
+
+function el(tag: string, className: string): HTMLElement {
+  const e = document.createElement(tag);
+  e.className = className;
+  return e;
+}
+
+function button(label: string, action: () => void): HTMLButtonElement {
+  const b = el("button", "tool") as HTMLButtonElement;
+  b.textContent = label;
+  b.addEventListener("click", action);
+  return b;
+}
+
+const host = typeof acquireVsCodeApi === "function" ? acquireVsCodeApi() : undefined;
+const app = new GraphApp(host);
+const embedded = document.getElementById("graph-data");
+if (embedded?.textContent) {
+  app.setData(JSON.parse(embedded.textContent) as GraphData);
+}
+host?.postMessage({ type: "ready" });

@@ -1,0 +1,164 @@
+// The graph beside the text (issue 22), checked in the real editor: Show Graph opens the view
+// beside an example, a click on a node moves the cursor to its statement, moving the cursor
+// selects the node (aria-selected="true"), edits re-render it; the standalone page of
+// `onnxtext graph -o x.html` opens a 30,000-node export folded. Called from run.mjs.
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/** The frame of the graph view (a webview is an iframe inside an iframe). */
+async function graphFrame(ed) {
+  return ed.waitFor(
+    async () => {
+      for (const frame of ed.page.frames()) {
+        const found = await frame.evaluate(() => !!document.querySelector("svg.graph [data-id]")).catch(() => false);
+        if (found) return frame;
+      }
+      return null;
+    },
+    { timeout: 60_000, what: "the graph view with nodes" },
+  );
+}
+
+async function cursorText(ed) {
+  return ed.page.$eval('.part.statusbar [id="status.editor.selection"]', (e) => e.textContent.trim()).catch(() => "");
+}
+
+/** A text of `nodes` chained nodes, each labelled with a torch-like module path. */
+function bigText(nodes, layers) {
+  const lines = ['<ir_version: 10, opset_import: ["": 21]>', "big (float[1, 16] x0) => (float[1, 16] y) {"];
+  const ops = ["Relu", "Neg", "Abs", "Sigmoid"];
+  for (let i = 0; i < nodes; i++) {
+    const layer = Math.floor((i * layers) / nodes);
+    lines.push(`   ["/encoder/layer.${layer}/block${i % 7}/${ops[i % 4]}_${i}"] x${i + 1} = ${ops[i % 4]} (x${i})`);
+  }
+  lines.push(`   y = Identity (x${nodes})`, "}", "");
+  return lines.join("\n");
+}
+
+export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext }) {
+  const example = fs.readFileSync(path.join(work, "mlp.onnxtxt"), "utf8");
+  let frame;
+
+  await check("Show Graph opens the graph beside an example", async () => {
+    await ed.quickOpen(path.join(work, "mlp.onnxtxt"));
+    await ed.waitForTab("mlp.onnxtxt");
+    await ed.command("onnxtext: Show Graph");
+    frame = await graphFrame(ed);
+    const groups = await ed.page.$$eval(".part.editor .editor-group-container", (els) => els.length);
+    expect(groups >= 2, `the view is not beside the text (${groups} editor group)`);
+    const ops = await frame.$$eval("svg.graph .node.kind-op .op", (els) => els.map((e) => e.textContent));
+    for (const op of ["MatMul", "Add", "Relu", "Softmax"]) expect(ops.includes(op), `${op} not drawn: ${ops}`);
+    const labels = await frame.$$eval("svg.graph .edge-label", (els) => els.map((e) => e.textContent));
+    expect(labels.some((l) => /^X: float\[N, 4\]/.test(l)), `edge labels with inferred types: ${labels.slice(0, 4)}`);
+    return `${ops.length} operators, ${labels.length} edge labels, e.g. "${labels[0]}"`;
+  });
+
+  await check("clicking a node moves the cursor to its statement", async () => {
+    const softmax = at(example, "probs = Softmax <");
+    await frame.click('svg.graph .node.kind-op[aria-label^="Softmax"]');
+    const text = await ed.waitFor(async () => {
+      const t = await cursorText(ed);
+      return new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}\\b`).test(t) ? t : null;
+    }, { what: `the cursor at ${softmax.line}:${softmax.col} (the Softmax statement)` });
+    const selected = await frame.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label"));
+    expect(/Softmax/.test(selected), `selected in the view: ${selected}`);
+    return text;
+  });
+
+  await check("moving the cursor selects its node in the view", async () => {
+    const relu = at(example, "hidden = Relu");
+    await ed.goto(relu.line, relu.col + 3);
+    const selected = await ed.waitFor(
+      () => frame.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label")).catch(() => null).then((l) => (l && /^Relu/.test(l) ? l : null)),
+      { what: 'the Relu node with aria-selected="true"' },
+    );
+    const count = await frame.$$eval('svg.graph [aria-selected="true"]', (els) => els.length);
+    expect(count === 1, `${count} nodes selected`);
+    await ed.press("Control+B"); // the side bar closed: text and graph side by side for the screenshot
+    await ed.screenshot(path.join(out, "graph.png"));
+    await ed.press("Control+B");
+    return `${selected}; screenshot ${path.join(out, "graph.png")}`;
+  });
+
+  await check("an edit re-renders the graph (and keeps the view)", async () => {
+    const before = Number(await frame.evaluate(() => document.body.dataset.renders));
+    const transform = await frame.$eval("svg.graph > g", (g) => g.getAttribute("transform"));
+    const relu = at(example, "hidden = Relu");
+    await ed.goto(relu.line, relu.col + "hidden = ".length);
+    for (let i = 0; i < 4; i++) await ed.press("Shift+ArrowRight");
+    await ed.type("Tanh");
+    const ops = await ed.waitFor(async () => {
+      const o = await frame.$$eval("svg.graph .node.kind-op .op", (els) => els.map((e) => e.textContent));
+      return o.includes("Tanh") && !o.includes("Relu") ? o : null;
+    }, { what: "Tanh in the graph" });
+    const after = Number(await frame.evaluate(() => document.body.dataset.renders));
+    expect(after > before, "no new render");
+    expect((await frame.$eval("svg.graph > g", (g) => g.getAttribute("transform"))) === transform, "zoom and pan were reset");
+    for (let i = 0; i < 8; i++) await ed.press("Control+Z");
+    return `${after - before} renders; ${ops.length} operators`;
+  });
+
+  await check("a 3,000-node text: edits re-render the view in time", async () => {
+    const file = path.join(work, "big3000.onnxtxt");
+    const text = bigText(3000, 30);
+    fs.writeFileSync(file, text);
+    // a file written now: Quick Open lists it once the workbench has seen it
+    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "big3000.onnxtxt in Quick Open" });
+    await ed.waitForTab("big3000.onnxtxt");
+    await ed.command("onnxtext: Show Graph");
+    const view = await ed.waitFor(async () => {
+      for (const f of ed.page.frames()) {
+        const shown = await f.evaluate(() => document.title === "Graph" && Number(document.body.dataset.shown || 0) > 0).catch(() => false);
+        if (shown && (await f.evaluate(() => !!document.querySelector('[data-group="group:scope:/encoder"]')).catch(() => false))) return f;
+      }
+      return null;
+    }, { timeout: 60_000, what: "the big graph's view" });
+    // everything open: the 3,000 nodes drawn
+    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Unfold all").click());
+    const shown = await ed.waitFor(async () => Number(await view.evaluate(() => document.body.dataset.shown)) >= 3000 && view, { what: "3,000 nodes drawn" });
+    const renders = Number(await view.evaluate(() => document.body.dataset.renders));
+    const line = at(text, "x1501 = ");
+    await ed.goto(line.line, line.col + "x1501 = ".length);
+    const t0 = Date.now();
+    await ed.press("Shift+ArrowRight");
+    await ed.type("T");
+    await ed.waitFor(async () => Number(await view.evaluate(() => document.body.dataset.renders)) > renders, { interval: 20, what: "a re-render after the edit" });
+    const keyToView = Date.now() - t0;
+    const renderMs = Number(await view.evaluate(() => document.body.dataset.renderMs));
+    expect(renderMs < 300, `the view took ${renderMs} ms to re-render 3,000 nodes`);
+    await ed.press("Control+Z");
+    const drawn = await shown.evaluate(() => document.body.dataset.drawn);
+    return `view re-render ${renderMs} ms for ${await shown.evaluate(() => document.body.dataset.shown)} items (${drawn} on and around the screen drawn); key press to re-rendered view ${keyToView} ms (debounce, server, render)`;
+  });
+
+  await check("a 30,000-node export opens folded in the standalone page (onnxtext graph -o x.html)", async () => {
+    const src = path.join(work, "big30000.onnxtxt");
+    fs.writeFileSync(src, bigText(30000, 12));
+    const html = path.join(work, "big30000.html");
+    const t0 = Date.now();
+    execFileSync(onnxtext, ["graph", src, "-o", html]);
+    const cli = Date.now() - t0;
+    // a context of its own: the editor's lets only its server through, this one only the file
+    const context = await ed.browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const fetched = [];
+    await context.route("**/*", (route) => {
+      const url = route.request().url();
+      if (url.startsWith("file:")) return route.continue();
+      fetched.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const t1 = Date.now();
+    await page.goto(`file://${html}`);
+    await page.waitForFunction(() => document.body.dataset.renders === "1", null, { timeout: 30_000 });
+    const opened = Date.now() - t1;
+    const shown = await page.evaluate(() => Number(document.body.dataset.shown));
+    const folded = await page.$$eval('svg.graph .group.folded[aria-expanded="false"]', (els) => els.map((e) => e.getAttribute("aria-label")));
+    await context.close();
+    expect(fetched.length === 0, `the page fetched ${fetched}`);
+    expect(folded.length === 1 && /encoder/.test(folded[0]) && shown <= 4, `shown ${shown}: ${folded}`);
+    expect(opened < 2000, `the page took ${opened} ms to open`);
+    return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}); onnxtext graph took ${cli} ms`;
+  });
+}

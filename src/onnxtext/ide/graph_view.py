@@ -1,0 +1,422 @@
+"""A drawn graph without a browser: folding, the layered layout and the SVG of ``onnxtext graph -o x.svg``.
+
+The same algorithm as the editor's view (``editors/vscode/src/graphview/model.ts``,
+``layout.ts``, ``render.ts``) and the same stylesheet (``ide/assets/graph.css``, the
+extension's ``media/graph.css``), so a standalone SVG looks as the view did: longest-path
+layers with sources pulled down next to their first consumer, barycentre ordering sweeps,
+each layer placed at its parents' barycentres without overlaps, and an open group laid out
+as a graph of its own and placed as one box in its container.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from html import escape as _escape
+from importlib import resources
+from typing import Any
+
+__all__ = ["FOLD_ABOVE", "Item", "View", "build_view", "layout_view", "render_svg", "default_open", "stylesheet"]
+
+FOLD_ABOVE = 400
+"""Above this many nodes, groups start folded (as the editor's view opens a big model)."""
+
+NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT = 36, 26, 40
+PAD, HEADER, GAP_X, GAP_Y, SWEEPS = 14, 22, 24, 48, 4
+_CHAR = 7
+
+_CATEGORIES: list[tuple[str, Any]] = []
+
+
+def _category_table() -> list[tuple[str, Any]]:
+    import re
+
+    if not _CATEGORIES:
+        words = {
+            "control": r"^(If|Loop|Scan|SequenceMap)$",
+            "conv": r"^(Conv|ConvTranspose|ConvInteger|QLinearConv|DeformConv|.*Pool|Col2Im|Im2Col)$",
+            "matmul": r"^(MatMul|Gemm|MatMulInteger|QLinearMatMul|Einsum|Attention|MultiHeadAttention|FusedMatMul)$",
+            "norm": r"Normalization$|^(LRN|LpNormalization|MeanVarianceNormalization|SkipLayerNormalization)$",
+            "activation": r"^(Relu|LeakyRelu|PRelu|Sigmoid|HardSigmoid|Tanh|Gelu|FastGelu|Elu|Selu|Celu|Softplus|Softsign|Softmax|LogSoftmax|Hardmax|HardSwish|Mish|ThresholdedRelu|Swish|QuickGelu)$",
+            "reduce": r"^(Reduce.*|ArgMax|ArgMin|TopK|CumSum|CumProd)$",
+            "quant": r"Quantize",
+            "constant": r"^(Constant|ConstantOfShape|EyeLike|Range|RandomNormal|RandomUniform|RandomNormalLike|RandomUniformLike|Multinomial|Bernoulli)$",
+            "shape": r"^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$",
+            "math": r"^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$",
+        }
+        _CATEGORIES.extend((name, re.compile(pattern)) for name, pattern in words.items())
+    return _CATEGORIES
+
+
+def category(node: dict[str, Any]) -> str:
+    """The operator's category (its colour): as ``category`` in ``model.ts``."""
+    if node["kind"] != "op":
+        return str(node["kind"])
+    for name, pattern in _category_table():
+        if pattern.search(node["op"]):
+            return name
+    return "function" if node.get("calls") else "other"
+
+
+def text_width(text: str, least: int) -> int:
+    return max(least, min(len(text), 48) * _CHAR + 20)
+
+
+@dataclass(eq=False)
+class Item:
+    """A box of the view: a node, a folded group, or an open group holding items of its own."""
+
+    id: str
+    node: dict[str, Any] | None = None
+    group: dict[str, Any] | None = None
+    open: bool = False
+    children: list[Item] = field(default_factory=list)
+    width: float = 0
+    height: float = 0
+    x: float = 0
+    y: float = 0
+    count: int = 0
+
+
+@dataclass
+class View:
+    root: Item
+    items: dict[str, Item]
+    edges: list[tuple[str, str, list[dict[str, Any]]]]
+    shown_as: dict[str, str]
+
+
+def default_open(graph: dict[str, Any]) -> set[str]:
+    """Every group of a small graph; none of a big one (it opens folded to its top groups)."""
+    return {g["id"] for g in graph["groups"]} if len(graph["nodes"]) <= FOLD_ABOVE else set()
+
+
+def _ancestors(groups: dict[str, dict[str, Any]], group: str | None) -> list[str]:
+    out: list[str] = []
+    while group is not None and group not in out and group in groups:
+        out.append(group)
+        group = groups[group]["parent"]
+    return out
+
+
+def build_view(graph: dict[str, Any], opened: set[str]) -> View:
+    """The items drawn when the groups in ``opened`` are open and every other is folded."""
+    groups = {g["id"]: g for g in graph["groups"]}
+    root = Item("", open=True)
+    items: dict[str, Item] = {"": root}
+
+    def shown_group(gid: str) -> str:
+        for g in reversed(_ancestors(groups, gid)):  # outermost first
+            if g not in opened:
+                return g
+        return gid
+
+    def ensure(gid: str) -> Item:
+        found = items.get(gid)
+        if found is None:
+            group = groups[gid]
+            found = Item(gid, group=group, open=gid in opened, width=text_width(f"▸ {group['label']}", 90), height=GROUP_HEIGHT)
+            items[gid] = found
+            parent = ensure(group["parent"]) if group["parent"] in groups else root
+            parent.children.append(found)
+        return found
+
+    shown_as: dict[str, str] = {}
+    for node in graph["nodes"]:
+        gid = node["group"] if node["group"] in groups else None
+        if gid is not None:
+            shown = shown_group(gid)
+            if shown != gid or gid not in opened:
+                ensure(shown).count += 1
+                shown_as[node["id"]] = shown
+                continue
+            ensure(gid)
+        is_op = node["kind"] == "op"
+        top = node["op"] if is_op else node["label"]
+        wide = node["label"] if is_op and node["label"] != node["op"] and len(node["label"]) > len(top) else top
+        tall = NODE_HEIGHT if node["kind"] in ("op", "damaged") else VALUE_HEIGHT
+        item = Item(node["id"], node=node, width=text_width(wide, 70 if is_op else 50), height=tall)
+        items[node["id"]] = item
+        items[gid or ""].children.append(item)
+        shown_as[node["id"]] = node["id"]
+    for item in items.values():
+        if item.group is not None and item.open and not item.children:
+            item.open = False
+    merged: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for edge in graph["edges"]:
+        s, t = shown_as.get(edge["source"]), shown_as.get(edge["target"])
+        if s is None or t is None or s == t:
+            continue
+        merged.setdefault((s, t), []).append(edge)
+    return View(root, items, [(s, t, e) for (s, t), e in merged.items()], shown_as)
+
+
+def layout_view(view: View) -> None:
+    """Positions every item (absolute x, y) and sizes the open groups and the root."""
+    parent: dict[str, Item] = {}
+
+    def visit(item: Item) -> None:
+        for child in item.children:
+            parent[child.id] = item
+            if child.open:
+                visit(child)
+
+    visit(view.root)
+
+    def chain(id_: str) -> list[str]:
+        out = [id_]
+        while id_ in parent:
+            id_ = parent[id_].id
+            out.append(id_)
+        return out
+
+    local: dict[str, list[tuple[str, str]]] = {}
+    for source, target, _ in view.edges:
+        a, b = chain(source), chain(target)
+        in_b = set(b)
+        i = next((k for k, x in enumerate(a) if x in in_b), len(a))
+        if i == 0 or i >= len(a):
+            continue
+        j = b.index(a[i])
+        if j == 0:
+            continue
+        local.setdefault(a[i], []).append((a[i - 1], b[j - 1]))
+
+    def place(item: Item) -> None:
+        for child in item.children:
+            if child.open:
+                place(child)
+        width, height = layered(item.children, local.get(item.id, []))
+        if item is view.root:
+            item.width, item.height = width, height
+            return
+        for child in item.children:
+            child.x += PAD
+            child.y += PAD + HEADER
+        item.width = max(item.width, width + 2 * PAD)
+        item.height = height + 2 * PAD + HEADER
+
+    def absolute(item: Item) -> None:
+        for child in item.children:
+            child.x += item.x
+            child.y += item.y
+            if child.open:
+                absolute(child)
+
+    place(view.root)
+    absolute(view.root)
+
+
+def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, float]:
+    """Lays out ``items`` (their x, y, relative) for ``edges`` between them; returns the size taken."""
+    n = len(items)
+    if n == 0:
+        return 0.0, 0.0
+    index = {item.id: i for i, item in enumerate(items)}
+    succ: list[list[int]] = [[] for _ in items]
+    pred: list[list[int]] = [[] for _ in items]
+    seen: set[tuple[int, int]] = set()
+    for s, t in edges:
+        a, b = index.get(s), index.get(t)
+        if a is None or b is None or a == b or (a, b) in seen:
+            continue
+        seen.add((a, b))
+        succ[a].append(b)
+        pred[b].append(a)
+    indeg = [len(p) for p in pred]
+    queue = [i for i in range(n) if indeg[i] == 0]
+    done = [False] * n
+    order: list[int] = []
+    head = 0
+    while len(order) < n:
+        if head == len(queue):
+            queue.append(next(k for k in range(n) if not done[k]))  # a cycle: break it in text order
+        v = queue[head]
+        head += 1
+        if done[v]:
+            continue
+        done[v] = True
+        order.append(v)
+        for w in succ[v]:
+            indeg[w] -= 1
+            if indeg[w] == 0:
+                queue.append(w)
+    position = [0] * n
+    for i, v in enumerate(order):
+        position[v] = i
+    rank = [0] * n
+    for v in order:
+        for p in pred[v]:
+            if position[p] < position[v]:
+                rank[v] = max(rank[v], rank[p] + 1)
+    for v in reversed(order):
+        if not pred[v] and succ[v]:
+            rank[v] = max(0, min(rank[w] for w in succ[v]) - 1)
+    depth = max(rank) + 1
+    layers: list[list[int]] = [[] for _ in range(depth)]
+    for i in range(n):
+        layers[rank[i]].append(i)
+    slot = [0.0] * n
+
+    def renumber(layer: list[int]) -> None:
+        for i, v in enumerate(layer):
+            slot[v] = i
+
+    for layer in layers:
+        renumber(layer)
+
+    def sweep(layer: list[int], near: list[list[int]]) -> None:
+        keys = [sum(slot[u] for u in near[v]) / len(near[v]) if near[v] else slot[v] for v in layer]
+        ranked = sorted(range(len(layer)), key=lambda i: (keys[i], i))
+        layer[:] = [layer[i] for i in ranked]
+        renumber(layer)
+
+    for _ in range(SWEEPS):
+        for layer in layers[1:]:
+            sweep(layer, pred)
+        for layer in reversed(layers[:-1]):
+            sweep(layer, succ)
+    cx = [0.0] * n
+    placed = [False] * n
+
+    def place_layer(layer: list[int], near: Any) -> None:
+        wanted: list[float | None] = []
+        for v in layer:
+            around = near(v)
+            wanted.append(sum(cx[u] for u in around) / len(around) if around else None)
+        right: float | None = None
+        shift, counted = 0.0, 0
+        for v, want in zip(layer, wanted):
+            w = items[v].width
+            desired = want if want is not None else (0.0 if right is None else right + GAP_X) + w / 2
+            x = desired if right is None else max(desired, right + GAP_X + w / 2)
+            cx[v] = x
+            right = x + w / 2
+            if want is not None:
+                shift += x - want
+                counted += 1
+        if counted:
+            by = shift / counted
+            for v in layer:
+                cx[v] -= by
+
+    for depth_index, layer in enumerate(layers):
+        if depth_index == 0:
+            x = 0.0
+            for v in layer:
+                cx[v] = x + items[v].width / 2
+                x += items[v].width + GAP_X
+        else:
+            place_layer(layer, lambda v: [u for u in pred[v] if placed[u]])
+        for v in layer:
+            placed[v] = True
+    for layer in reversed(layers[:-1]):
+        if any(not pred[v] and succ[v] for v in layer):
+            place_layer(layer, lambda v: succ[v] if not pred[v] else pred[v])
+    min_x = min(cx[i] - items[i].width / 2 for i in range(n))
+    max_x = max(cx[i] + items[i].width / 2 for i in range(n))
+    y = 0.0
+    for layer in layers:
+        tall = max(items[v].height for v in layer)
+        for v in layer:
+            items[v].x = cx[v] - items[v].width / 2 - min_x
+            items[v].y = y + (tall - items[v].height) / 2
+        y += tall + GAP_Y
+    return max_x - min_x, y - GAP_Y
+
+
+# ---------------------------------------------------------------- SVG (as render.ts draws it)
+
+
+def _e(text: str) -> str:
+    return _escape(text, quote=True)
+
+
+def _clip(text: str, most: int = 48) -> str:
+    return text[: most - 1] + "…" if len(text) > most else text
+
+
+def edge_label(edges: list[dict[str, Any]]) -> str:
+    if len(edges) > 1:
+        return f"{len(edges)} values"
+    e = edges[0]
+    typed = f"{e['value']}: {e['type']}" if e["type"] else e["value"]
+    return f"{typed} = {e['live']}" if e["live"] else typed
+
+
+def _node(item: Item) -> str:
+    n = item.node
+    assert n is not None
+    severity = f" sev-{n['severity']}" if n["severity"] else ""
+    is_op = n["kind"] == "op"
+    top = n["op"] if is_op else n["label"]
+    name = (n["label"] if n["label"] != n["op"] else "") if is_op else n["kind"]
+    badge = f'<circle class="badge{severity}" cx="{item.width - 2}" cy="2" r="6"><title>{_e(n["severity"])}</title></circle>' if n["severity"] else ""
+    if n["kind"] in ("op", "damaged"):
+        lines = f'<text class="op" x="{item.width / 2:g}" y="15">{_e(_clip(top))}</text><text class="name" x="{item.width / 2:g}" y="29">{_e(_clip(name))}</text>'
+    else:
+        lines = f'<text class="value" x="{item.width / 2:g}" y="17">{_e(_clip(top))}</text>'
+    return (
+        f'<g class="node cat-{category(n)} kind-{n["kind"]}{severity}" data-id="{_e(n["id"])}" '
+        f'transform="translate({item.x:.1f},{item.y:.1f})"><rect width="{item.width:g}" height="{item.height:g}" rx="5"/>{lines}{badge}</g>'
+    )
+
+
+def _folded(item: Item) -> str:
+    g = item.group
+    assert g is not None
+    return (
+        f'<g class="group folded kind-{g["kind"]}" data-group="{_e(g["id"])}" transform="translate({item.x:.1f},{item.y:.1f})">'
+        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="op" x="{item.width / 2:g}" y="17">▸ {_e(_clip(g["label"]))}</text>'
+        f'<text class="name" x="{item.width / 2:g}" y="31">{item.count} nodes</text></g>'
+    )
+
+
+def _frame(item: Item) -> str:
+    g = item.group
+    assert g is not None
+    return (
+        f'<g class="frame kind-{g["kind"]}" data-group="{_e(g["id"])}" transform="translate({item.x:.1f},{item.y:.1f})">'
+        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="frame-label" x="10" y="16">▾ {_e(_clip(g["label"], 80))}</text></g>'
+    )
+
+
+def stylesheet() -> str:
+    """The view's stylesheet (a copy of the extension's ``media/graph.css``)."""
+    return resources.files("onnxtext.ide").joinpath("assets/graph.css").read_text("utf-8")
+
+
+def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
+    """A standalone SVG of the graph, laid out, folded as ``opened`` says (default: :func:`default_open`)."""
+    view = build_view(graph, default_open(graph) if opened is None else opened)
+    layout_view(view)
+    frames: list[str] = []
+    boxes: list[str] = []
+
+    def walk(item: Item) -> None:
+        for child in item.children:
+            if child.group is not None and child.open:
+                frames.append(_frame(child))
+                walk(child)
+            elif child.group is not None:
+                boxes.append(_folded(child))
+            else:
+                boxes.append(_node(child))
+
+    walk(view.root)
+    paths: list[str] = []
+    labels: list[str] = []
+    for source, target, edges in view.edges:
+        s, t = view.items[source], view.items[target]
+        x1, y1, x2, y2 = s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y
+        bend = max(20.0, abs(y2 - y1) / 2)
+        values = _e(" ".join(e["value"] for e in edges))
+        paths.append(f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} {x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>')
+        # on the curve a third of the way down: edges meeting at one node part before that
+        lx, ly = 0.741 * x1 + 0.259 * x2, y1 + 0.259 * (y2 - y1) + 0.222 * bend
+        # an edge coming from the left says its value to the left: labels of edges meeting at a node part
+        left = x1 < x2 - 1
+        side = ' class="edge-label left"' if left else ' class="edge-label"'
+        labels.append(f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>')
+    w, h = int(view.root.width + 33), int(view.root.height + 33)
+    body = f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
+    return f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" height="{h}"><style><![CDATA[{stylesheet()}]]></style><g>{body}</g></svg>\n'

@@ -1,0 +1,200 @@
+"""``onnxtext graph MODEL -o OUT``: DOT parses as a digraph, SVG as XML (laid out, nothing
+overlapping), HTML is one offline page holding the editor's view and the graph."""
+
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+import onnxtext
+from onnxtext.cli import app as cli
+from onnxtext.document import parse_document
+from onnxtext.ide.graph import graph_json, graph_model
+from onnxtext.ide.graph_export import to_dot
+from onnxtext.ide.graph_view import build_view, layout_view, render_svg
+from onnxtext.io import save
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((REPO / "examples").glob("*.onnxtxt"))
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _graph(text: str) -> dict:
+    doc = parse_document(text)
+    return graph_json(graph_model(doc), doc.source)
+
+
+def _write(model: Path, out: Path) -> int:
+    return cli.main(["graph", str(model), "-o", str(out)])
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_dot_parses_as_the_same_digraph(path: Path, tmp_path: Path) -> None:
+    pydot = pytest.importorskip("pydot")
+    out = tmp_path / "g.dot"
+    assert _write(path, out) == 0
+    graph = _graph(path.read_text())
+    (parsed,) = pydot.graph_from_dot_data(out.read_text())
+    assert parsed.get_type() == "digraph"
+
+    def nodes(g: object) -> list[str]:
+        found = [n.get_name().strip('"') for n in g.get_nodes() if n.get_name() not in ("node", "edge", "graph")]  # type: ignore[attr-defined]
+        for sub in g.get_subgraphs():  # type: ignore[attr-defined]
+            found += nodes(sub)
+        return found
+
+    assert sorted(nodes(parsed)) == sorted(n["id"].replace("\\", "\\\\") for n in graph["nodes"])
+    edges = {(e.get_source().strip('"'), e.get_destination().strip('"')) for e in parsed.get_edges()}
+    assert edges == {(e["source"], e["target"]) for e in graph["edges"]}
+    clusters = re.findall(r'subgraph "cluster_([^"]+)"', out.read_text())
+    assert sorted(clusters) == sorted(g["id"] for g in graph["groups"])
+
+
+def test_dot_quotes_what_it_must() -> None:
+    text = to_dot({"nodes": [{"id": 'a"b\\c', "kind": "input", "label": 'a"b', "op": "", "domain": "", "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "group": None, "calls": None, "severity": None}], "edges": [], "groups": []})
+    assert '"a\\"b\\\\c"' in text
+
+
+def _boxes(root: ET.Element) -> list[tuple[float, float, float, float, str]]:
+    """Every node and folded group: (x, y, width, height, id)."""
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        ident = g.get("data-id") or (g.get("data-group") if "folded" in (g.get("class") or "") else None)
+        if ident is None:
+            continue
+        x, y = map(float, re.match(r"translate\(([-\d.]+),([-\d.]+)\)", g.get("transform", "")).groups())  # type: ignore[union-attr]
+        rect = g.find(f"{SVG}rect")
+        assert rect is not None
+        out.append((x, y, float(rect.get("width", 0)), float(rect.get("height", 0)), ident))
+    return out
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_svg_is_xml_laid_out_without_overlaps(path: Path, tmp_path: Path) -> None:
+    out = tmp_path / "g.svg"
+    assert _write(path, out) == 0
+    root = ET.fromstring(out.read_text())
+    assert root.tag == f"{SVG}svg"
+    graph = _graph(path.read_text())
+    boxes = _boxes(root)
+    assert sorted(b[4] for b in boxes) == sorted(n["id"] for n in graph["nodes"])  # small: every group open
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            apart = a[0] + a[2] <= b[0] or b[0] + b[2] <= a[0] or a[1] + a[3] <= b[1] or b[1] + b[3] <= a[1]
+            assert apart, (a, b)
+    assert len(root.findall(f".//{SVG}path")) == len({(e["source"], e["target"]) for e in graph["edges"]})
+
+
+def test_producers_sit_above_their_consumers() -> None:
+    graph = _graph((REPO / "examples" / "mlp.onnxtxt").read_text())
+    view = build_view(graph, set())
+    layout_view(view)
+    for source, target, _ in view.edges:
+        assert view.items[source].y + view.items[source].height <= view.items[target].y
+
+
+def _scoped_text(nodes: int) -> str:
+    lines = ['<ir_version: 10, opset_import: ["": 21]>', "g (float[2] x0) => (float[2] y) {"]
+    for i in range(nodes):
+        lines.append(f'   ["/block{i * 4 // nodes}/layer{i % 3}/Relu_{i}"] x{i + 1} = Relu (x{i})')
+    lines.append(f"   y = Identity (x{nodes})")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def test_a_big_graph_is_drawn_folded_to_its_top_groups() -> None:
+    graph = _graph(_scoped_text(600))
+    root = ET.fromstring(render_svg(graph))
+    folded = [g.get("data-group") for g in root.iter(f"{SVG}g") if "folded" in (g.get("class") or "")]
+    assert sorted(folded) == [f"group:scope:/block{i}" for i in range(4)]
+    assert len([g for g in root.iter(f"{SVG}g") if g.get("data-id")]) == 3  # x0, the Identity, y
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.loads: list[str] = []
+        self.scripts: list[dict[str, str | None]] = []
+        self.csp = ""
+        self._in: dict[str, str | None] | None = None
+        self.bodies: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        self.loads += [f"{tag}[{k}]={v}" for k, v in attrs if k in ("src", "href", "action", "srcset", "poster", "data")]
+        if tag == "meta" and (found.get("http-equiv") or "").lower() == "content-security-policy":
+            self.csp = found.get("content") or ""
+        if tag == "script":
+            self.scripts.append(found)
+            self._in = found
+            self.bodies.append("")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._in = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in is not None:
+            self.bodies[-1] += data
+
+
+def test_html_is_one_offline_page_with_the_view_and_the_graph(tmp_path: Path) -> None:
+    import base64
+    import hashlib
+
+    model = tmp_path / "m.onnx"
+    save(onnxtext.parse_model((REPO / "examples" / "attention.onnxtxt").read_text()), model)
+    out = tmp_path / "g.html"
+    assert _write(model, out) == 0  # a binary model: through its text
+    page = _Page()
+    page.feed(out.read_text())
+    assert page.loads == []  # nothing to fetch: no src, href...
+    assert "default-src 'none'" in page.csp
+    data_script, view_script = page.scripts
+    assert data_script.get("type") == "application/json"
+    graph = json.loads(page.bodies[0])
+    assert {n["op"] for n in graph["nodes"] if n["kind"] == "op"} >= {"MatMul", "Softmax"}
+    digest = base64.b64encode(hashlib.sha256(page.bodies[1].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in page.csp  # the view's script runs, nothing else does
+    assert (REPO / "src/onnxtext/ide/assets/graphview.js").read_text() == page.bodies[1]
+
+
+def test_html_data_cannot_close_its_script(tmp_path: Path) -> None:
+    text = '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] "</script><b>") => (float[2] y) {\n   y = Relu ("</script><b>")\n}\n'
+    src = tmp_path / "m.onnxtxt"
+    src.write_text(text)
+    out = tmp_path / "g.html"
+    assert _write(src, out) == 0
+    html = out.read_text()
+    assert html.count("</script>") == 2
+
+
+def test_a_broken_text_still_gives_a_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "m.onnxtxt"
+    src.write_text('<ir_version: 10, opset_import: ["": 21]>\ng (float[2] x) => (float[2] y) {\n   h = Relu (x\n   y = Neg (h)\n}\n')
+    out = tmp_path / "g.dot"
+    assert _write(src, out) == 1
+    assert re.search(r"m\.onnxtxt:3:\d+: error\[P\d+\]", capsys.readouterr().err)
+    assert '"y" [label="Neg' in out.read_text()
+
+
+def test_an_unknown_format_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _write(REPO / "examples" / "mlp.onnxtxt", tmp_path / "g.png")
+    assert stop.value.code == 2
+    assert "name it .dot, .svg or .html" in capsys.readouterr().err
+
+
+def test_the_packaged_view_is_the_extensions() -> None:
+    """The Python package's copies of the view: `node esbuild.mjs --python-assets` in editors/vscode makes them."""
+    assets = REPO / "src" / "onnxtext" / "ide" / "assets"
+    assert (assets / "graph.css").read_text() == (REPO / "editors" / "vscode" / "media" / "graph.css").read_text()
+    built = REPO / "editors" / "vscode" / "dist" / "graphview.js"
+    if not built.exists():
+        pytest.skip("the extension is not built (npm run build in editors/vscode)")
+    assert (assets / "graphview.js").read_bytes() == built.read_bytes()
