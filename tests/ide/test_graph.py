@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from onnxtext.analysis.diagnose import diagnose
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.graph import GraphModel, graph_json, graph_model, scope_path
 from onnxtext.proto import GraphProto, ModelProto
@@ -22,7 +23,7 @@ def _doc(text: str) -> Document:
 
 def _graph(text: str) -> tuple[Document, GraphModel]:
     doc = _doc(text)
-    return doc, graph_model(doc, diagnostics=doc.all_diagnostics)
+    return doc, graph_model(doc, diagnostics=diagnose(doc))
 
 
 def _expected_edges(g: GraphProto, outer: frozenset[str] = frozenset()) -> set[tuple[str, int]]:

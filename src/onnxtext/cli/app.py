@@ -698,12 +698,13 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
         text = _read_text(path, report)
     if text is None:
         return EXIT_INPUT
+    from onnxtext.analysis.diagnose import diagnose
     from onnxtext.document import parse_document
     from onnxtext.ide.graph import graph_json, graph_model
 
     doc = parse_document(text, "model", _display(path))
     report.diagnostics(doc.diagnostics)  # a damaged text still has a graph: its errors are said, it is written
-    graph = graph_json(graph_model(doc, diagnostics=doc.all_diagnostics), doc.source)
+    graph = graph_json(graph_model(doc, diagnostics=diagnose(doc)), doc.source)
     title = "stdin" if path == STDIO else os.path.basename(path)
     if not _write(args.output, export(graph, fmt, title), report):
         return EXIT_INPUT
