@@ -300,8 +300,8 @@ class Lifter:
             if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
                 handled |= {"external_data", "data_location"}
         else:
-            fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
             try:
+                fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
                 lits = TensorLiterals([], fast[1]) if fast is not None else decode_literals(t, dt)
             except NotRepresentable as exc:  # say which tensor
                 raise NotRepresentable(f"{where or 'the tensor'}: {exc}", exc.index) from None
