@@ -520,8 +520,14 @@ class Printer:
         parts: list[Doc] = []
         if inputs is not None:
             parts += [" ", self._list("(", inputs, ")")]
-        # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
-        parts.append(Group(Indent([LINE, "=> ", self._list("(", outputs, ")")])))
+        outs = self._list("(", outputs, ")")
+        if isinstance(outs, Group) and outs.hard:
+            # The outputs break anyway (a comment in them): ``) => (`` on one line, the outputs
+            # one indent in, as C-family formatters break a parameter list.
+            parts += [" => ", outs]
+        else:
+            # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
+            parts.append(Group(Indent([LINE, "=> ", outs])))
         return parts
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
