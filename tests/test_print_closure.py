@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from onnxtext import ParseError, parse_model
+from onnxtext import ParseError, check, parse_model
 from onnxtext.syntax.format import format_text, reference_text, to_text
 from test_fuzz_cli import SEED_TEXTS, mutate_text
 
@@ -67,7 +67,11 @@ def _corpus_seeds() -> list[str]:
 def test_value_count_other_than_the_shape() -> None:
     text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2, 3] x) => (float[2, 3] y)\n{\n   w = Constant <value = float[2, 3] {1, 2, 3, 4}> ()\n   y = Add (x, w)\n}\n'
     assert closes(text)
-    assert "float[2, 3] {1.0, 2.0, 3.0, 4.0}" in to_text(parse_model(text))
+    printed = to_text(parse_model(text))
+    assert "float[2, 3] {1.0, 2.0, 3.0, 4.0}" in printed
+    # written as stored, it is still the tensor check reports: L008 when parsed, E501 checked
+    codes = [(d.code, d.span.start.line, d.span.start.column) for d in check(printed) if d.span is not None]
+    assert codes == [("E501", 7, 18), ("L008", 7, 38)]  # the attribute; its values
 
 
 @pytest.mark.parametrize(
