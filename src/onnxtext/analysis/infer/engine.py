@@ -14,6 +14,7 @@ import numpy as np
 
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.scoping import attribute_values, call_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
 from onnxtext.ir.tensor_data import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
@@ -197,13 +198,7 @@ class Inference:
         output_names = list(node.output)
         type_of = env.type_of
         inputs: list[ValueType | None] = [type_of(n) if n else None for n in input_names]
-        attrs: dict[str, AttributeProto] = {}
-        for a in node.attribute:
-            if a.ref_attr_name:
-                if attr_scope is not None and a.ref_attr_name in attr_scope:
-                    attrs[a.name] = attr_scope[a.ref_attr_name]
-            else:
-                attrs[a.name] = a
+        attrs = attribute_values(node, attr_scope)
         res = self.resolver.resolve(node, opsets)
         domain, version, fn, schema = res.domain, res.version, res.function, res.schema
         op_type = node.op_type
@@ -294,8 +289,7 @@ class Inference:
         """Output types of a call of a model-local function, inferred through its body."""
         if self._depth >= _MAX_FUNCTION_DEPTH:
             return [UNKNOWN] * n_out
-        scope = {a.name: a for a in fn.attribute_proto}
-        scope.update(attrs)
+        scope = call_scope(fn, attrs)
         env = _Env(None)
         for i, name in enumerate(fn.input):
             t = inputs[i] if i < len(inputs) else None

@@ -1,0 +1,116 @@
+"""One of each (DESIGN.md, "One of each"): the ideas every stage shares are written once.
+
+Each test pins one of them: the module that holds it, and that no other module of
+``src/onnxtext`` writes its own copy (a scan of the sources, so a new copy fails here).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from onnxtext.ir.scoping import attribute_values, bound_attributes, call_scope
+from onnxtext.ir.varint import WireError, decode_varint, encode_varint, varint_size
+from onnxtext.ir.versioned import VersionedRegistry, normalize_domain
+from onnxtext.proto import AttributeProto, FunctionProto, NodeProto, TensorProto
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "onnxtext"
+
+
+def _sources() -> dict[str, str]:
+    return {
+        str(p.relative_to(SRC)): p.read_text(encoding="utf-8")
+        for p in sorted(SRC.rglob("*.py"))
+        if not p.name.endswith("_pb2.py") and p.name != "_table.py"
+    }
+
+
+def _holders(pattern: str) -> set[str]:
+    """The source files where ``pattern`` (a regex) matches."""
+    rx = re.compile(pattern)
+    return {name for name, text in _sources().items() if rx.search(text)}
+
+
+# ------------------------------------------------------------------ varint
+def test_one_varint() -> None:
+    # the loops of a varint: 7 bits a byte, continuation bit 0x80
+    assert _holders(r">>=\s*7\b|<<\s*7\b|\bshift\s*\+=\s*7\b") == {"ir/varint.py"}
+    assert _holders(r"def \w*varint\w*\(") == {"ir/varint.py"}
+
+
+@pytest.mark.parametrize("value", [0, 1, 127, 128, 300, 16383, 16384, 2**31 - 1, 2**32, 2**63 - 1, 2**64 - 1])
+def test_varint_agrees_with_protobuf(value: int) -> None:
+    # protobuf's own encoding: a uint64 field (uint64_data, number 11, packed) holding the value
+    wire = TensorProto(uint64_data=[value]).SerializeToString()
+    body = encode_varint(value)
+    assert wire == bytes([11 << 3 | 2]) + encode_varint(len(body)) + body
+    assert varint_size(value) == len(body)
+    assert decode_varint(memoryview(body + b"\x01"), 0, len(body) + 1) == (value, len(body))
+
+
+def test_varint_truncated_or_overlong_is_a_wire_error() -> None:
+    with pytest.raises(WireError):
+        decode_varint(memoryview(b"\x80\x80"), 0, 2)
+    with pytest.raises(WireError):
+        decode_varint(memoryview(b"\xff" * 11 + b"\x01"), 0, 12)
+
+
+# ------------------------------------------------------------------ domains and the versioned registry
+def test_one_domain_normaliser() -> None:
+    # comparing a domain with the default domain's spellings is normalize_domain's business
+    spelled = r"""(==|!=|\bin|\bnot in)\s*\(?\s*(["']["']\s*,\s*)?["']ai\.onnx["']|["']ai\.onnx["']\s*(==|!=)"""
+    assert _holders(spelled) == set()
+    assert _holders(r"""frozenset\(\{\s*["']["'],\s*["']ai\.onnx["']""") == {"ir/versioned.py"}
+    assert normalize_domain("ai.onnx") == normalize_domain("") == ""
+    assert normalize_domain("ai.onnx.ml") == "ai.onnx.ml"
+
+
+def test_one_versioned_registry() -> None:
+    from onnxtext.analysis.infer import registry as shape_functions
+    from onnxtext.evaluate import registry as kernels
+
+    assert isinstance(kernels._REGISTRY, VersionedRegistry)
+    assert isinstance(shape_functions._REGISTRY, VersionedRegistry)
+    assert _holders(r"bisect_right\(\[e\[0\]") == {"ir/versioned.py"}
+    # both answer the default domain under either spelling, at the version in force
+    for lookup in (kernels.lookup, shape_functions.lookup):
+        assert lookup("ai.onnx", "Relu", 14) is lookup("", "Relu", 14) is not None
+        assert lookup("", "Relu", 0) is None
+
+
+def test_versioned_registry_lookup() -> None:
+    reg: VersionedRegistry[str] = VersionedRegistry()
+    reg.add("ai.onnx", "Op", 1, "v1")
+    reg.add("", "Op", 13, "v13")
+    assert [reg.lookup(d, "Op", v) for d, v in [("", 0), ("", 1), ("ai.onnx", 12), ("", 13), ("", 99), ("", None)]] == [
+        None, "v1", "v1", "v13", "v13", "v13"]
+    reg.add("", "Op", 13, "v13b")  # a registration replaces the one of its version, and forgets what was looked up
+    assert reg.lookup("", "Op", 20) == "v13b"
+    assert reg.lookup("com.x", "Op", 20) is None
+    assert reg.registered() == [("", "Op", 1), ("", "Op", 13)]
+
+
+# ------------------------------------------------------------------ a call's attributes
+def test_one_attribute_binding() -> None:
+    # reading a reference to bind it is ir/scoping's business (the checker's rules read them to report)
+    assert _holders(r"\.ref_attr_name\b") - {"ir/scoping.py"} <= {
+        name for name in _sources() if name.startswith(("analysis/check/", "lowering/", "syntax/"))
+    } | {"diff.py"}
+
+
+def test_call_attribute_binding() -> None:
+    alpha = AttributeProto(name="alpha", type=AttributeProto.FLOAT, f=0.5)
+    node = NodeProto(op_type="LeakyRelu", attribute=[
+        AttributeProto(name="alpha", type=AttributeProto.FLOAT, ref_attr_name="a"),
+        AttributeProto(name="beta", type=AttributeProto.FLOAT, ref_attr_name="unbound"),
+        AttributeProto(name="gamma", type=AttributeProto.INT, i=3),
+    ])
+    assert [(i, name, a.f or a.i) for i, name, a in bound_attributes(node, {"a": alpha})] == [
+        (0, "alpha", 0.5), (2, "gamma", 3)]
+    assert list(attribute_values(node, None)) == ["gamma"]  # outside a body a reference binds nothing
+    fn = FunctionProto(name="f", attribute_proto=[AttributeProto(name="a", type=AttributeProto.FLOAT, f=1.0),
+                                                  AttributeProto(name="b", type=AttributeProto.INT, i=7)])
+    scope = call_scope(fn, {"a": alpha})
+    assert scope["a"].f == 0.5 and scope["b"].i == 7  # the call's own over the declared defaults
