@@ -114,3 +114,62 @@ def test_call_attribute_binding() -> None:
                                                   AttributeProto(name="b", type=AttributeProto.INT, i=7)])
     scope = call_scope(fn, {"a": alpha})
     assert scope["a"].f == 0.5 and scope["b"].i == 7  # the call's own over the declared defaults
+
+
+# ------------------------------------------------------------------ proto paths and locate
+_PATH_STRING = r"""f["'][^"'\n]*(\{[a-z_.]*path[a-z_]*\}/|\b(node|input|output|initializer|value_info|attribute|attribute_proto|functions|training_info|graphs|tensors|type_protos|sparse_tensors|dim)\[\{)"""
+"""An f-string writing a proto path by hand (``f"{path}/node[{i}]"``, ``f"functions[{i}]"``)."""
+
+_WITH_PROTO_PATHS = (
+    "lowering/lower.py",
+    "lowering/fields.py",
+    "lowering/source_map.py",
+    "document.py",
+    "ir/walk.py",
+    "evaluate/",
+    "cli/",
+    "lsp/",
+)
+"""The modules that name messages by :class:`ProtoPath` only (the lowering's source map and its users)."""
+
+
+def test_proto_paths_are_not_written_by_hand() -> None:
+    held = {name for name in _holders(_PATH_STRING) if name.startswith(_WITH_PROTO_PATHS)}
+    assert held == set()
+
+
+def test_source_map_is_keyed_by_proto_paths() -> None:
+    from onnxtext.document import parse_document
+    from onnxtext.ir.paths import ROOT, ProtoPath
+
+    text = (
+        "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+        "g (float[2] x) => (float[2] y) {\n"
+        "  y = If <then_branch = g1 () => (float[2] a) { a = Relu (x) }, else_branch = g2 () => (float[2] b) { b = Neg (x) }> (c)\n"
+        "}\n"
+    )
+    doc = parse_document(text)
+    assert doc.ok, doc.diagnostics
+    entries = doc.source_map.entries
+    assert entries and all(type(path) is ProtoPath for path in entries)
+    assert ROOT in entries  # the header, standing for the model
+    relu = ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]")
+    assert doc.source_map.path_of(entries[relu]) == relu
+    assert doc.source_map.path_at(entries[relu].span.start) == relu
+    # one locate: exact, with a token, and the closest enclosing thing the text has
+    assert doc.source_map.locate(relu) == entries[relu].span
+    assert text[slice(*_bounds(doc.source_map.locate(relu, "op_type")))] == "Relu"
+    assert doc.source_map.locate(relu / "attribute" / "t") == entries[relu].span
+    assert doc.source_map.locate("graph/node[0]/attribute[0]/g/node[7]") == entries[relu.parent].span  # type: ignore[index]
+    assert doc.source_map.locate("opset_import[5]") is None  # the header answers for the model only
+
+
+def _bounds(span: object) -> tuple[int, int]:
+    assert span is not None
+    return span.start, span.end  # type: ignore[attr-defined]
+
+
+def test_one_locate() -> None:
+    # the walk from a path up to what the text has is SourceMap.locate's (lower.py only fills the map)
+    assert _holders(r"source_map\.entries\b") <= {"lowering/lower.py"}
+    assert _holders(r"\.ancestors\(\)") == set()

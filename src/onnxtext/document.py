@@ -17,6 +17,7 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.lowering.direct import direct_model
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
@@ -146,7 +147,7 @@ class Document:
                 return (node, found) if found is not None else None
         return None
 
-    def path_at(self, offset: int) -> str | None:
+    def path_at(self, offset: int) -> ProtoPath | None:
         """The proto path of the innermost lowered node at ``offset``."""
         return self.source_map.path_at(offset)
 
@@ -169,17 +170,17 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         assert isinstance(tree, A.Model)
         proto = lw.model(tree)
     elif kind == "graph":
-        proto = lw.graph(tree, GraphProto(), "graph")
+        proto = lw.graph(tree, GraphProto(), ROOT / "graph")
     elif kind == "function":
         # A function text damaged beyond its body is one error node: an empty function stands for it.
-        proto = lw.function(tree, FunctionProto(), "function") if isinstance(tree, A.Function) else FunctionProto()
+        proto = lw.function(tree, FunctionProto(), ROOT / "function") if isinstance(tree, A.Function) else FunctionProto()
     elif kind == "node":
         proto = NodeProto()
         if isinstance(tree, A.Node):
-            lw.node(tree, proto, "node")
+            lw.node(tree, proto, ROOT / "node")
     else:
         holder = GraphProto()
-        lw.nodes(tree, holder.node, "nodes")
+        lw.nodes(tree, holder.node, ROOT / "nodes")
         proto = list(holder.node)
     diags.extend(lw.diagnostics)
     source_map = lw.source_map

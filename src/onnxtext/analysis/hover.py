@@ -112,7 +112,7 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
     if len(symbol.definitions) > 1:
         lines.append(f"⚠ defined {len(symbol.definitions)} times")
     lines.append(f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else ""))
-    value = (live or {}).get(doc.source_map.path_of(symbol.scope.node) or "", {}).get(symbol.name)
+    value = (live or {}).get(str(doc.source_map.path_of(symbol.scope.node) or ""), {}).get(symbol.name)
     if value:
         lines += ["", f"live value: `{value}`"]
     return "\n".join(lines)

@@ -554,15 +554,16 @@ def _check_outputs(model: ModelProto, outputs: Sequence[Any], doc: Any, path: st
     refuse such a model, so the text must not pass for right because the evaluator ran it."""
     from onnxtext.diagnostics import Diagnostic, Severity
     from onnxtext.evaluate.declared import OUTPUT_MISMATCH, output_mismatches
+    from onnxtext.ir.paths import ProtoPath
 
     diags = []
     for index, message in output_mismatches(model, outputs):
-        where = f"graph/output[{index}]"
-        span = doc.source_map.span(where) if doc is not None else None
+        where = ProtoPath.parse("graph").child("output", index)
+        span = doc.source_map.locate(where) if doc is not None else None
         if span is not None:
             diags.append(Diagnostic.at(OUTPUT_MISMATCH, Severity.ERROR, message, span, doc.source))
         else:
-            diags.append(Diagnostic(OUTPUT_MISMATCH, Severity.ERROR, message, path=where))
+            diags.append(Diagnostic(OUTPUT_MISMATCH, Severity.ERROR, message, path=str(where)))
     report.diagnostics(diags, file=_display(path))
 
 
@@ -570,7 +571,7 @@ def _trace_line(graph: Any, name: str, index: int, value: Any) -> None:
     """One ``--trace`` line: ``[3] y: float32[2] ...`` in the main graph, the graph's path before it elsewhere."""
     from onnxtext.evaluate.summary import summarize
 
-    where = f"{index}" if str(graph) == "graph" else f"{graph}/node[{index}]"
+    where = f"{index}" if str(graph) == "graph" else str(graph.child("node", index))
     print(f"  [{where}] {summarize(name, value, values=False)}")
 
 
