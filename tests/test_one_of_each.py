@@ -173,3 +173,31 @@ def test_one_locate() -> None:
     # the walk from a path up to what the text has is SourceMap.locate's (lower.py only fills the map)
     assert _holders(r"source_map\.entries\b") <= {"lowering/lower.py"}
     assert _holders(r"\.ancestors\(\)") == set()
+
+
+# ------------------------------------------------------------------ type rules
+def test_type_rules_are_decided_by_inference_and_coded_by_their_rule() -> None:
+    from onnxtext.analysis.check.rule import InferenceRule
+    from onnxtext.analysis.check.rules import ALL_RULES
+    from onnxtext.analysis.infer.node import Finding
+
+    by_finding = {rule.finding: rule.code for rule in ALL_RULES if issubclass(rule, InferenceRule)}
+    assert by_finding == {
+        Finding.TYPE_CONSTRAINT: "E701",
+        Finding.SAME_CONSTRAINT: "E702",
+        Finding.SHAPE: "E703",
+        Finding.DECLARED: "E704",
+        Finding.CONTROL_FLOW: "E706",
+    }
+    # inference names what it proved, never a checker code; the rules do not re-announce by hand
+    assert {name for name in _holders(r"""["']E7\d\d["']""") if name.startswith("analysis/infer/")} == set()
+    assert _holders(r"inference\.issues") == {"analysis/check/rule.py"}
+
+
+def test_an_issue_knows_where_it_is() -> None:
+    from onnxtext.analysis.infer.node import Finding, Issue
+
+    assert Issue(Finding.SHAPE, "m", "graph/node[1]", 0).token == ("input", 0)
+    assert Issue(Finding.CONTROL_FLOW, "m", "graph/node[1]").token == "op_type"
+    declared = Issue(Finding.DECLARED, "m", "graph/output[0]", node_path="graph/node[2]")
+    assert (declared.token, declared.related) == ("type", (("produced here", "graph/node[2]", "op_type"),))

@@ -18,7 +18,7 @@ from onnxtext.ir.scoping import attribute_values, call_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
 from onnxtext.ir.tensor_data import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
-from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
+from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
 from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
@@ -122,7 +122,7 @@ class Inference:
         """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
         self.issues: list[Issue] = []
         self._depth = 0
-        self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[str, str, int | None]]]] = {}
+        self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[Finding, str, int | None]]]] = {}
         """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
 
     def run(self) -> Inference:
@@ -205,9 +205,9 @@ class Inference:
         n_out = len(output_names)
         outputs: list[ValueType] = [UNKNOWN] * n_out
 
-        def sink(code: str, message: str, index: int | None) -> None:
+        def sink(finding: Finding, message: str, index: int | None) -> None:
             if report:
-                self.issues.append(Issue(code, message, path, index))
+                self.issues.append(Issue(finding, message, path, index))
 
         issues_before = len(self.issues)
         if fn is not None:
@@ -230,7 +230,7 @@ class Inference:
                 try:
                     shape_fn(ctx)
                 except ShapeMismatch as exc:
-                    sink("E703", exc.message, exc.input_index)
+                    sink(Finding.SHAPE, exc.message, exc.input_index)
                 outputs = ctx.outputs
         types = env.types
         n_known = len(outputs)
@@ -246,7 +246,7 @@ class Inference:
             if report and clean and declared_at is not None and j < n_known and contradicts(outputs[j], given):
                 self.issues.append(
                     Issue(
-                        "E704",
+                        Finding.DECLARED,
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
                         declared_at[name],
                         node_path=path,
@@ -264,13 +264,13 @@ class Inference:
         schema: OpSchema,
         inputs: list[ValueType | None],
         n_out: int,
-        report: Callable[[str, str, int | None], None],
+        report: Callable[[Finding, str, int | None], None],
     ) -> list[ValueType]:
         """:func:`_generic`, once per (schema, input types, output count): nodes repeat few of them."""
         key = (id(schema), n_out, *inputs)
         found = self._generic.get(key)
         if found is None:
-            said: list[tuple[str, str, int | None]] = []
+            said: list[tuple[Finding, str, int | None]] = []
             outputs = _generic(schema, inputs, n_out, lambda *issue: said.append(issue))
             found = self._generic[key] = (outputs, said)
         for issue in found[1]:
@@ -352,9 +352,9 @@ def _generic(
     schema: OpSchema,
     inputs: Sequence[ValueType | None],
     n_out: int,
-    report: Callable[[str, str, int | None], None],
+    report: Callable[[Finding, str, int | None], None],
 ) -> list[ValueType]:
-    """Check inputs against the type constraints (E701, E702); output types the schema implies."""
+    """Check inputs against the type constraints (type-constraint and same-constraint findings); output types the schema implies."""
     bound: dict[str, tuple[ValueType, int]] = {}
     for i, t in enumerate(inputs):
         formal = _formal(schema.inputs, i)
@@ -370,7 +370,7 @@ def _generic(
             shown = ", ".join(allowed[:6]) + (", ..." if len(allowed) > 6 else "")
             what = f"type constraint '{formal.type_str}'" if schema.type_constraint(formal.type_str) else "it"
             report(
-                "E701",
+                Finding.TYPE_CONSTRAINT,
                 f"input {i} ('{formal.name}') of '{schema.name}' is {text}, but {what} allows {shown}",
                 i,
             )
@@ -383,7 +383,7 @@ def _generic(
             bound[formal.type_str] = (t, i)
         elif previous[0].type_str() != text:
             report(
-                "E702",
+                Finding.SAME_CONSTRAINT,
                 f"input {i} of '{schema.name}' is {text}, but input {previous[1]} is {previous[0].type_str()}: "
                 f"both are '{formal.type_str}' and must have the same type",
                 i,
