@@ -201,3 +201,44 @@ def test_an_issue_knows_where_it_is() -> None:
     assert Issue(Finding.CONTROL_FLOW, "m", "graph/node[1]").token == "op_type"
     declared = Issue(Finding.DECLARED, "m", "graph/output[0]", node_path="graph/node[2]")
     assert (declared.token, declared.related) == ("type", (("produced here", "graph/node[2]", "op_type"),))
+
+
+# ------------------------------------------------------------------ scopes
+def test_one_scope_chain_and_one_scoping_policy() -> None:
+    from onnxtext.analysis.check.context import Scope as CheckScope
+    from onnxtext.analysis.infer.engine import _Env
+    from onnxtext.analysis.symbols import Scope as SymbolScope
+    from onnxtext.ir.scoping import ScopeChain
+
+    # three tables for three purposes (AST symbols, the checker's definitions, inference's types), one chain
+    assert all(issubclass(cls, ScopeChain) for cls in (CheckScope, SymbolScope, _Env))
+    assert _holders(r"\b(scope|env|root) = (scope|env|root)\.parent\b") == {"ir/scoping.py"}
+    # and every table picks the scope a graph sees through the one policy
+    assert {"analysis/symbols.py", "analysis/check/walk.py", "analysis/infer/engine.py", "ir/walk.py"} <= _holders(
+        r"\bouter_scope\(")
+
+
+def test_scoping_policy() -> None:
+    from onnxtext.ir.scoping import outer_scope
+
+    enclosing, main, state = object(), object(), object()
+    seen = {kind: outer_scope(kind, enclosing=enclosing, main=main, state=state)  # type: ignore[arg-type]
+            for kind in ("main", "subgraph", "function", "algorithm", "initialization")}
+    assert seen == {"main": None, "subgraph": enclosing, "function": None, "algorithm": main, "initialization": state}
+
+
+def test_training_graphs_see_per_their_kind() -> None:
+    from onnxtext.document import parse_document
+
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21], training_info: [{initialization: init () => (float[2] s0) '
+        '{ s0 = Identity (w) }, algorithm: algo () => (float[2] w_next) { w_next = Add (w, y) }}]>\n'
+        "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add (x, w) }\n"
+    )
+    doc = parse_document(text)
+    assert doc.ok, doc.diagnostics
+    by_name = {scope.node.name.value: scope for scope in doc.symbols.scopes}
+    main, init, algo = by_name["g"], by_name["init"], by_name["algo"]
+    # the symbol tables have no scope of the state variables alone: the main graph's stands for it
+    assert init.parent is main and algo.parent is main
+    assert algo.lookup("y") is main.values["y"] and init.lookup("w") is main.values["w"]

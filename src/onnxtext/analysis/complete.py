@@ -321,15 +321,14 @@ def documentation(data: object) -> str | None:
 
 def values_in_scope(doc: Document, offset: int) -> list[tuple[str, str]]:
     """The value names visible at ``offset`` (its graph's, then the enclosing graphs'), with their types."""
-    scope = doc.symbols.scope_at(offset)
+    innermost = doc.symbols.scope_at(offset)
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
-    while scope is not None:
+    for scope in innermost.chain() if innermost is not None else ():
         for name, symbol in scope.values.items():
             if name in seen or not name:
                 continue
             seen.add(name)
             found = doc.type_of(symbol)
             out.append((name, str(found) if found is not None else symbol.kind))
-        scope = scope.parent
     return out

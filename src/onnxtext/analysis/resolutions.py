@@ -22,9 +22,7 @@ def resolve_node(resolver: Resolver, node: NodeProto, opsets: dict[str, int]) ->
 
 def _opsets(resolver: Resolver, scope: Scope, source_map: SourceMap) -> dict[str, int]:
     """The opsets a scope's nodes resolve in: its function's imports, else the model's."""
-    root = scope
-    while root.parent is not None:
-        root = root.parent
+    *_, root = scope.chain()
     if isinstance(root.node, A.Function):
         path = source_map.path_of(root.node)
         fn = path.resolve(resolver.model) if path is not None else None

@@ -1,6 +1,17 @@
-"""What a function body sees: the one binding of a call's attributes (IR spec, "Functions").
+"""Scoping, once: what a graph sees of the names around it, and how a call binds a function's attributes.
 
-A node inside a function body may take an attribute's value from the call
+**Values.** Three tables keep scopes, for different things: the symbol tables of the text
+(``analysis/symbols.Scope``: AST definitions and uses, for the editor), the checker's
+definitions (``analysis/check/context.Scope``: proto paths to report at) and inference's
+types and constants (``analysis/infer/engine._Env``). They share the chain
+(:class:`ScopeChain`: a scope and the scope it is nested in, searched innermost first) and
+the policy of which scope that is (:func:`outer_scope`, after the IR spec): a subgraph sees
+the scope of the node holding it; a function body sees nothing outside it (its inputs, its
+own nodes, and the call's attributes below); the main graph sees nothing; a training
+algorithm graph runs after the main graph and sees it; an initialization graph sees the
+state variables (the initializers it may bind).
+
+**Attributes.** A node inside a function body may take an attribute's value from the call
 (``alpha = @scale``: ``ref_attr_name``). A reference the call does not bind leaves the
 attribute unset (the operator's default applies); a call binds the function's declared
 attributes from its own attributes, over the defaults the function declares
@@ -10,11 +21,56 @@ what a body computes with and what it is inferred with cannot differ.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any, Literal, TypeVar
 
 from onnxtext.proto import AttributeProto, FunctionProto, NodeProto
 
-__all__ = ["AttributeScope", "bound_attributes", "attribute_values", "call_scope"]
+__all__ = [
+    "GraphKind",
+    "ScopeChain",
+    "outer_scope",
+    "AttributeScope",
+    "bound_attributes",
+    "attribute_values",
+    "call_scope",
+]
+
+GraphKind = Literal["main", "subgraph", "function", "initialization", "algorithm"]
+"""Where a graph stands in a model: what it sees follows from it (:func:`outer_scope`)."""
+
+S = TypeVar("S")
+C = TypeVar("C", bound="ScopeChain")
+
+
+def outer_scope(kind: GraphKind, *, enclosing: S | None = None, main: S | None = None, state: S | None = None) -> S | None:
+    """The scope whose names a graph of ``kind`` sees (``None``: only its own).
+
+    ``enclosing`` is the scope of the node holding a subgraph, ``main`` the main graph's,
+    ``state`` the state variables' (for an initialization graph).
+    """
+    if kind == "subgraph":
+        return enclosing
+    if kind == "algorithm":
+        return main
+    if kind == "initialization":
+        return state
+    return None  # the main graph; a function body
+
+
+class ScopeChain:
+    """A scope nested in :attr:`parent` (chosen by :func:`outer_scope`); lookups go innermost first."""
+
+    __slots__ = ()
+    parent: Any
+
+    def chain(self: C) -> Iterator[C]:
+        """This scope, then each enclosing one out to the outermost."""
+        scope: C | None = self
+        while scope is not None:
+            yield scope
+            scope = scope.parent
+
 
 AttributeScope = Mapping[str, AttributeProto]
 """The attributes a function body's references resolve to (by the function's attribute name)."""

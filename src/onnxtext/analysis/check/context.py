@@ -40,6 +40,7 @@ from onnxtext.proto import (
 from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
+from onnxtext.ir.scoping import ScopeChain
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
 
@@ -74,8 +75,9 @@ class Definition:
 
 
 @dataclass(slots=True)
-class Scope:
-    """The value names one graph (or function body) defines, with the scope it is nested in."""
+class Scope(ScopeChain):
+    """The value names one graph (or function body) defines, with the scope it is nested in
+    (``ir/scoping``: the proto paths of definitions, to report at)."""
 
     parent: Scope | None = None
     names: dict[str, Definition] = field(default_factory=dict)
@@ -85,12 +87,10 @@ class Scope:
 
     def lookup(self, name: str) -> Definition | None:
         """The definition of ``name`` here or in an outer scope."""
-        scope: Scope | None = self
-        while scope is not None:
+        for scope in self.chain():
             found = scope.names.get(name)
             if found is not None:
                 return found
-            scope = scope.parent
         return None
 
     def define(self, definition: Definition) -> None:
@@ -98,10 +98,8 @@ class Scope:
         self.names.setdefault(definition.name, definition)
 
     def visible(self) -> Iterator[str]:
-        scope: Scope | None = self
-        while scope is not None:
+        for scope in self.chain():
             yield from scope.names
-            scope = scope.parent
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ import numpy as np
 
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.ir.resolve import Resolver
-from onnxtext.ir.scoping import attribute_values, call_scope
+from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
 from onnxtext.ir.tensor_data import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
@@ -30,7 +30,9 @@ _MAX_FUNCTION_DEPTH = 16
 
 
 @dataclass(slots=True)
-class _Env:
+class _Env(ScopeChain):
+    """A graph's value types and constants (``ir/scoping``: what inference knows of each name)."""
+
     parent: _Env | None = None
     types: dict[str, ValueType] = field(default_factory=dict)
     consts: dict[str, np.ndarray] = field(default_factory=dict)
@@ -38,23 +40,19 @@ class _Env:
     """Initializers whose values are read when first asked for (most are weights no shape depends on)."""
 
     def type_of(self, name: str) -> ValueType:
-        env: _Env | None = self
-        while env is not None:
+        for env in self.chain():
             found = env.types.get(name)
             if found is not None:
                 return found
-            env = env.parent
         return UNKNOWN
 
     def const_of(self, name: str) -> np.ndarray | None:
-        env: _Env | None = self
-        while env is not None:
+        for env in self.chain():
             if name in env.types:
                 pending = env.pending.pop(name, None)
                 if pending is not None:
                     env.settle(name, pending)
                 return env.consts.get(name)
-            env = env.parent
         return None
 
     def settle(self, name: str, tensors: list[TensorProto]) -> None:
@@ -126,7 +124,7 @@ class Inference:
         """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
 
     def run(self) -> Inference:
-        self.graph(self.model.graph, "graph", None, self.opsets, report=True)
+        self.graph(self.model.graph, "graph", outer_scope("main"), self.opsets, report=True)
         return self
 
     # ------------------------------------------------------------ graphs
@@ -221,7 +219,7 @@ class Inference:
                 ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
                     g,
                     f"{path}/attribute[{_attr_index(node, name)}]/g",
-                    env,
+                    outer_scope("subgraph", enclosing=env),
                     opsets,
                     report=report and attr_scope is None,
                     input_types=types,
@@ -290,7 +288,7 @@ class Inference:
         if self._depth >= _MAX_FUNCTION_DEPTH:
             return [UNKNOWN] * n_out
         scope = call_scope(fn, attrs)
-        env = _Env(None)
+        env = _Env(outer_scope("function"))
         for i, name in enumerate(fn.input):
             t = inputs[i] if i < len(inputs) else None
             env.types[name] = t if t is not None else UNKNOWN
