@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
@@ -27,6 +28,9 @@ __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
 
 MAX_CONST_ELEMENTS = 4096
 _MAX_FUNCTION_DEPTH = 16
+_GRAPH = ROOT / "graph"
+_FUNCTION_BODY = ROOT / "function"
+"""Where a called function's body is inferred (per call, reporting nothing)."""
 
 
 @dataclass(slots=True)
@@ -124,14 +128,14 @@ class Inference:
         """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
 
     def run(self) -> Inference:
-        self.graph(self.model.graph, "graph", outer_scope("main"), self.opsets, report=True)
+        self.graph(self.model.graph, _GRAPH, outer_scope("main"), self.opsets, report=True)
         return self
 
     # ------------------------------------------------------------ graphs
     def graph(
         self,
         g: GraphProto,
-        path: str,
+        path: ProtoPath,
         parent: _Env | None,
         opsets: dict[str, int],
         *,
@@ -158,19 +162,19 @@ class Inference:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
         declared: dict[str, ValueType] = {}
-        declared_at: dict[str, str] = {}
+        declared_at: dict[str, ProtoPath] = {}
         if self.use_declared:
             for kind in ("value_info", "output"):
                 for i, vi in enumerate(getattr(g, kind)):
                     if vi.HasField("type") and vi.name not in declared:
                         declared[vi.name] = from_type_proto(vi.type)
-                        declared_at[vi.name] = f"{path}/{kind}[{i}]"
+                        declared_at[vi.name] = path.child(kind, i)
         for k, node in enumerate(g.node):
             self.node(
-                node, f"{path}/node[{k}]", env, opsets, declared,
+                node, path.child("node", k), env, opsets, declared,
                 report=report, attr_scope=attr_scope, declared_at=declared_at,
             )
-        self.graphs[path] = env.types
+        self.graphs[str(path)] = env.types
         outputs = []
         for vi in g.output:
             t = env.type_of(vi.name)
@@ -183,14 +187,14 @@ class Inference:
     def node(
         self,
         node: NodeProto,
-        path: str,
+        path: ProtoPath,
         env: _Env,
         opsets: dict[str, int],
         declared: dict[str, ValueType],
         *,
         report: bool,
         attr_scope: dict[str, AttributeProto] | None = None,
-        declared_at: dict[str, str] | None = None,
+        declared_at: dict[str, ProtoPath] | None = None,
     ) -> None:
         input_names = list(node.input)  # read once: each read of a repeated field builds its strings anew
         output_names = list(node.output)
@@ -205,7 +209,7 @@ class Inference:
 
         def sink(finding: Finding, message: str, index: int | None) -> None:
             if report:
-                self.issues.append(Issue(finding, message, path, index))
+                self.issues.append(Issue(finding, message, str(path), index))
 
         issues_before = len(self.issues)
         if fn is not None:
@@ -218,7 +222,7 @@ class Inference:
                 ctx = NodeContext(node, op_type, version or 0, inputs, env.const_of, attrs, outputs, sink)
                 ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
                     g,
-                    f"{path}/attribute[{_attr_index(node, name)}]/g",
+                    path.child("attribute", _attr_index(node, name)) / "g",
                     outer_scope("subgraph", enclosing=env),
                     opsets,
                     report=report and attr_scope is None,
@@ -246,8 +250,8 @@ class Inference:
                     Issue(
                         Finding.DECLARED,
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
-                        declared_at[name],
-                        node_path=path,
+                        str(declared_at[name]),
+                        node_path=str(path),
                     )
                 )
             types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN
@@ -299,7 +303,7 @@ class Inference:
         self._depth += 1
         try:
             for k, body_node in enumerate(fn.node):
-                self.node(body_node, f"function/node[{k}]", env, opsets, {}, report=False, attr_scope=scope)
+                self.node(body_node, _FUNCTION_BODY.child("node", k), env, opsets, {}, report=False, attr_scope=scope)
         finally:
             self._depth -= 1
         return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
