@@ -82,21 +82,21 @@ def bound_attributes(node: NodeProto, scope: AttributeScope | None) -> list[tupl
     An attribute referring to ``@ref`` takes the value ``scope`` binds to ``ref``, and is
     left out when ``scope`` (``None`` outside a function body) does not bind it.
     """
-    bound: list[tuple[int, str, AttributeProto]] = []
-    for index, a in enumerate(node.attribute):
-        ref = a.ref_attr_name
-        if not ref:
-            bound.append((index, a.name, a))
-        elif scope is not None:
-            value = scope.get(ref)
-            if value is not None:
-                bound.append((index, a.name, value))
-    return bound
+    return [(i, a.name, v) for i, a in enumerate(node.attribute) if (v := _value(a, scope)) is not None]
 
 
 def attribute_values(node: NodeProto, scope: AttributeScope | None) -> dict[str, AttributeProto]:
     """The attributes ``node`` sets, by name, references resolved through ``scope`` (see :func:`bound_attributes`)."""
-    return {name: a for _, name, a in bound_attributes(node, scope)}
+    # inference binds every node's attributes: no list of tuples on the way
+    return {a.name: v for a in node.attribute if (v := _value(a, scope)) is not None}
+
+
+def _value(a: AttributeProto, scope: AttributeScope | None) -> AttributeProto | None:
+    """The attribute holding ``a``'s value: ``a``, or what ``scope`` binds its reference to (``None`` if nothing)."""
+    ref = a.ref_attr_name
+    if not ref:
+        return a
+    return scope.get(ref) if scope is not None else None
 
 
 def call_scope(function: FunctionProto, call: Mapping[str, AttributeProto]) -> dict[str, AttributeProto]:

@@ -44,6 +44,9 @@ class _Env(ScopeChain):
     """Initializers whose values are read when first asked for (most are weights no shape depends on)."""
 
     def type_of(self, name: str) -> ValueType:
+        found = self.types.get(name)  # most names are the graph's own (a call per node input)
+        if found is not None:
+            return found
         for env in self.chain():
             found = env.types.get(name)
             if found is not None:

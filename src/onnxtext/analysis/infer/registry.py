@@ -34,9 +34,9 @@ def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1)
     return deco
 
 
-def lookup(domain: str, op_type: str, version: int | None) -> ShapeFn | None:
-    """The function with the highest ``since_version`` ≤ ``version`` (the latest when ``None``)."""
-    return _REGISTRY.lookup(domain, op_type, version)
+lookup = _REGISTRY.lookup
+"""``lookup(domain, op_type, version)``: the function with the highest ``since_version`` ≤ ``version``
+(the latest when ``None``); the registry's own method (inference asks once per node)."""
 
 
 def registered() -> list[tuple[str, str, int]]:
