@@ -9,7 +9,6 @@ e.g. every node gets ``domain`` set unless the text says it is unset.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
 

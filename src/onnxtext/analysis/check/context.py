@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
