@@ -21,7 +21,7 @@ what a body computes with and what it is inferred with cannot differ.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
 from onnxtext.proto import AttributeProto, FunctionProto, NodeProto
@@ -59,17 +59,22 @@ def outer_scope(kind: GraphKind, *, enclosing: S | None = None, main: S | None =
 
 
 class ScopeChain:
-    """A scope nested in :attr:`parent` (chosen by :func:`outer_scope`); lookups go innermost first."""
+    """A scope nested in :attr:`parent` (chosen by :func:`outer_scope`); lookups go innermost first.
 
-    __slots__ = ()
+    A subclass is a dataclass with a ``parent`` field, set once: the enclosing scopes are
+    listed when it is made (lookups run per node input; a list, not a walk up the parents).
+    """
+
+    __slots__ = ("_outer",)
     parent: Any
 
-    def chain(self: C) -> Iterator[C]:
+    def __post_init__(self) -> None:
+        parent = self.parent
+        self._outer: tuple[Any, ...] = (parent, *parent._outer) if parent is not None else ()
+
+    def chain(self: C) -> tuple[C, ...]:
         """This scope, then each enclosing one out to the outermost."""
-        scope: C | None = self
-        while scope is not None:
-            yield scope
-            scope = scope.parent
+        return (self, *self._outer)
 
 
 AttributeScope = Mapping[str, AttributeProto]
