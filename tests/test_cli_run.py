@@ -14,7 +14,7 @@ from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.evaluate.errors import NodeErrorRecord
 from onnxtext.evaluate.errors import EvaluationError
-from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
 from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
@@ -148,16 +148,16 @@ def test_locate_and_readable_path_direct() -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
     rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul",
                           path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]"))
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
     rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("functions[0]/node[0]"),
                           function="F", input_index=1, input_name="w")
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("z = MatMul")
     assert readable_path(rec, doc.proto) == "functions[0]/node[0] (MatMul) in function 'F' input 1 'w'"
     # a path the text does not have: the closest enclosing thing it has
     rec = NodeErrorRecord(message="x", path=ProtoPath.parse("graph/node[0]/attribute[1]/g/output[5]"))
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("eb ()")
 
 

@@ -553,16 +553,18 @@ def _check_outputs(
     (``inside``: the evaluator's ``declared_mismatches``): runtimes warn about those."""
     from onnxtext.diagnostics import Diagnostic, Severity
     from onnxtext.evaluate.declared import OUTPUT_MISMATCH, output_mismatches
+    from onnxtext.ir.paths import ProtoPath
 
-    found = [(f"graph/output[{index}]", Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
-    found += [(str(where), Severity.WARNING, message) for where, message in inside.items()]
+    outputs_path = ProtoPath.parse("graph")
+    found = [(outputs_path.child("output", index), Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
+    found += [(ProtoPath.parse(str(where)), Severity.WARNING, message) for where, message in inside.items()]
     diags = []
     for where, severity, message in found:
-        span = doc.source_map.span(where) if doc is not None else None
+        span = doc.source_map.locate(where) if doc is not None else None
         if span is not None:
             diags.append(Diagnostic.at(OUTPUT_MISMATCH, severity, message, span, doc.source))
         else:
-            diags.append(Diagnostic(OUTPUT_MISMATCH, severity, message, path=where))
+            diags.append(Diagnostic(OUTPUT_MISMATCH, severity, message, path=str(where)))
     report.diagnostics(diags, file=_display(path))
 
 
@@ -570,7 +572,7 @@ def _trace_line(graph: Any, name: str, index: int, value: Any) -> None:
     """One ``--trace`` line: ``[3] y: float32[2] ...`` in the main graph, the graph's path before it elsewhere."""
     from onnxtext.evaluate.summary import summarize
 
-    where = f"{index}" if str(graph) == "graph" else f"{graph}/node[{index}]"
+    where = f"{index}" if str(graph) == "graph" else str(graph.child("node", index))
     print(f"  [{where}] {summarize(name, value, values=False)}")
 
 

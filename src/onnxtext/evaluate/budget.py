@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from onnxtext.ir.versioned import normalize_domain
+
 __all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING", "BUDGET_WORDS"]
 
 #: How an over-budget message names the budget (such errors are of kind errors.OVER_BUDGET).
@@ -164,7 +166,7 @@ _PLANNERS: dict[str, Callable[[Sequence[Any], dict[str, Any]], int | None]] = {
 
 def planned_bytes(op_type: str, domain: str, args: Sequence[Any], attrs: dict[str, Any]) -> int | None:
     """How many bytes the node's output will take, for the nodes sized by input values; None otherwise."""
-    if domain not in ("", "ai.onnx"):
+    if normalize_domain(domain):  # not the default domain
         return None
     if op_type in BROADCASTING:
         return _broadcasting(args, attrs)

@@ -43,7 +43,7 @@ import orjson
 from onnxtext.ir.dtypes import BY_CODE, BY_NAME, DType, float32_not_once, float32_once, float_format, round_to_format
 from onnxtext.ir.literal_checks import AS_GIVEN_NOTE, store_as_given
 from onnxtext.proto import TensorProto
-from onnxtext.weights.wire import encode_varint
+from onnxtext.ir.varint import encode_varint
 
 __all__ = [
     "LiteralError",

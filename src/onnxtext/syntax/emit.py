@@ -36,6 +36,7 @@ from typing import Any, Union
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor_data import NotRepresentable
+from onnxtext.ir.varint import varint_size
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
@@ -141,16 +142,8 @@ class _Sizes(dict[str, int]):
         if type(key) is not str:
             raise _Decline
         n = len(key.encode("utf-8"))
-        size = self[key] = 1 + _varint_size(n) + n
+        size = self[key] = 1 + varint_size(n) + n
         return size
-
-
-def _varint_size(n: int) -> int:
-    size = 1
-    while n >= 0x80:
-        n >>= 7
-        size += 1
-    return size
 
 
 _Message = Union[ModelProto, GraphProto, FunctionProto]

@@ -33,7 +33,8 @@ from onnxtext.ir.walk import GraphSite, iter_graphs
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.syntax.span import SourceFile
 from onnxtext.ir.tensor_data import NotRepresentable, element_count
-from onnxtext.weights.wire import LazyRawData, encode_varint
+from onnxtext.ir.varint import encode_varint
+from onnxtext.weights.wire import LazyRawData
 
 __all__ = [
     "ExternalDataError",

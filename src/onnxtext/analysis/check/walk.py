@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.scoping import outer_scope
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
 
@@ -69,18 +70,15 @@ class _Checker(ModelVisitor):
         if isinstance(proto, FunctionProto):
             for rule in self.hooks["function"]:
                 rule.function(self.ctx, proto, path)
-            scope = Scope(None)
+            scope = Scope(outer_scope("function"))
             for i, name in enumerate(proto.input):
                 scope.define(Definition(name, path, ("input", i), "function-input"))
             info = GraphInfo(path, scope, site.opsets, proto, function=proto)
             self._damage(info, False)
         else:
-            parent: Scope | None = None
-            if site.kind == "initialization":
-                parent = self.state_scope(self.ctx.model)
-            elif site.parent is not None:
-                parent = self.infos[id(site.parent)].scope
-            scope = Scope(parent)
+            outer = self.infos[id(site.parent)].scope if site.parent is not None else None  # the walk's outer_scope
+            state = self.state_scope(self.ctx.model) if site.kind == "initialization" else None
+            scope = Scope(outer_scope(site.kind, enclosing=outer, main=outer, state=state))
             for i, vi in enumerate(proto.input):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
             initializers = list(proto.initializer)

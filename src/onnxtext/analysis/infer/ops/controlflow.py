@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.node import Finding, NodeContext
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, Dim, ValueType
 
@@ -39,8 +39,8 @@ def disagree(a: ValueType, b: ValueType) -> bool:
     return a.inner is not None and b.inner is not None and disagree(a.inner, b.inner)
 
 
-BRANCHES = "E706"
-"""The issue code of types that control flow must keep the same (branches, loop-carried values)."""
+BRANCHES = Finding.CONTROL_FLOW
+"""The finding of types that control flow must keep the same (branches, loop-carried values)."""
 
 
 @shape_fn("", "If")
