@@ -142,11 +142,8 @@ class Lowering:
         spans = []
         for found in too_deep(root):
             path = ProtoPath(prefix + found) if prefix else found
-            statement = next(
-                (p for p in path.ancestors() if p and p[-1][0] in _STATEMENTS and p in self.source_map.entries),
-                None,
-            )
-            node = self.source_map.entries.get(statement) if statement is not None else None
+            statement = self.source_map.enclosing(path, _STATEMENTS)
+            node = self.source_map.get(statement) if statement is not None else None
             spans.append((node.span if node is not None else whole, len(found)))
         if spans:
             span, depth = min(spans, key=lambda s: s[0].start)
@@ -173,7 +170,7 @@ class Lowering:
     # ------------------------------------------------------------ graphs
     def graph(self, g: A.Graph, proto: GraphProto, path: ProtoPath) -> GraphProto:
         self._mark(path, g)
-        depth = path.count("/") + self._below_root
+        depth = len(path) - 1 + self._below_root  # the steps below the first
         self._deepest = max(self._deepest, depth)
         if depth > PROTOBUF_DEPTH_LIMIT:
             # _check_depth reports it. Nothing below is lowered, and the tree loses it too: every

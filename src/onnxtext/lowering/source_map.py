@@ -13,6 +13,7 @@ AST nodes back to proto paths.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -75,6 +76,16 @@ class SourceMap:
                 if token is not None and end == len(path):
                     return token_span(node, token) or node.span
                 return node.span
+        return None
+
+    def enclosing(self, path: PathLike, fields: Container[str]) -> ProtoPath | None:
+        """The closest of ``path`` and its ancestors that the text has and whose last step is one
+        of ``fields`` (a statement: ``node``, ``initializer``...); ``None`` if none is."""
+        path = _path(path)
+        for end in range(len(path), 0, -1):
+            here = path if end == len(path) else ProtoPath(path[:end])
+            if here[-1][0] in fields and here in self.entries:
+                return here
         return None
 
     # ---- the other way: text → proto paths (indexes built on the first query)
