@@ -170,7 +170,7 @@ def test_cli_api_and_server_agree_on_the_recovery_corpus(tmp_path: Path, capsys:
     """Every case of the recovery corpus (2,400 seeded edits of goldens, examples and backend models)."""
     from tests.test_recovery_corpus import _cases
 
-    for k, (name, text, edit) in enumerate(_cases()):
+    for k, (_, text, edit) in enumerate(_cases()):
         case = tmp_path / str(k)
         case.mkdir()
         _all_three(case, edit.apply(text), capsys)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnx")
 import onnx.parser  # noqa: E402
 
 import onnxtext  # noqa: E402

@@ -47,7 +47,7 @@ def test_names_are_onnx_parser_names() -> None:
     for name in NAMES:
         g = onnx.parser.parse_graph(f"g ({name}[1] x) => ({name}[1] y) {{ y = Identity(x) }}")
         assert g.input[0].type.tensor_type.elem_type == BY_NAME[name].code
-    with pytest.raises(Exception):
+    with pytest.raises(onnx.parser.ParseError):
         onnx.parser.parse_graph("g (floaty[1] x) => (float[1] y) { y = Identity(x) }")
 
 

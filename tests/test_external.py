@@ -167,7 +167,7 @@ def test_write_external_round_trip_exact(tmp_path: Path) -> None:
     assert sidecar.stat().st_size >= 4 * 1024 * 1024
     moved = {r.where: r.tensor for r in iter_tensors(out) if r.tensor.data_location == TensorProto.EXTERNAL}
     assert set(moved) == {"initializer 'W'", "initializer 'b'", "initializer 'idx'", "node 'k' attribute 'value'"}
-    for where, t in moved.items():
+    for t in moved.values():
         entries = {e.key: e.value for e in t.external_data}
         assert entries["location"] == "model.data"
         offset, length = int(entries["offset"]), int(entries["length"])

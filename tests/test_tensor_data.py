@@ -207,7 +207,7 @@ def test_hard_cases_same_as_onnx_parser(name: str, body: str) -> None:
 
 @pytest.mark.parametrize("body", ["1e39", "-3.4028235677973367e38", "340282356779733661637539395458142568448", "1e999", "9" * 400])
 def test_float_overflow_is_an_error_like_onnx_parser(body: str) -> None:
-    with pytest.raises(Exception):
+    with pytest.raises(RuntimeError, match="Failed to parse float"):
         onnx_parse("float", [1], body)
     _, errors = encode("float", [1], lits(body))
     shown = body if len(body) <= 40 else body[:37] + "..."

@@ -353,7 +353,7 @@ def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[
 def _diff_attributes(la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, out: list[str], values: Values) -> None:
     """Attributes (of a node, or a function's defaults) aligned by name; ``lead`` starts
     every item (``"node 'y' (Relu) "``, ``"function 'f': "``)."""
-    for k, aa, ab in _align(la, lb, lambda a: a.name):
+    for _, aa, ab in _align(la, lb, lambda a: a.name):
         if aa is None and ab is not None:
             out.append(f"+ {lead}attribute {attr_text(ab)}")
         elif ab is None and aa is not None:

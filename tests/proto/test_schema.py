@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Union
+from typing import Any
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
@@ -26,7 +26,7 @@ GEN_SCRIPT = REPO_ROOT / "scripts" / "gen_proto.py"
 OWN_PREFIX = "onnxtext.ir."
 ONNX_PREFIX = "onnx."
 
-TypeDescriptor = Union[Descriptor, EnumDescriptor]
+TypeDescriptor = Descriptor | EnumDescriptor
 
 
 # --------------------------------------------------------------------------- helpers

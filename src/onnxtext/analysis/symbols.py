@@ -27,7 +27,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
@@ -143,7 +143,7 @@ class AttributeSymbol:
         return self.references + self.arguments
 
 
-Symbol = Union[ValueSymbol, FunctionSymbol, AttributeSymbol]
+Symbol = ValueSymbol | FunctionSymbol | AttributeSymbol
 
 
 @dataclass(slots=True, eq=False)

@@ -20,8 +20,6 @@ from typing import Any
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto
-from onnxtext.ir.paths import ProtoPath
-from onnxtext.proto import ModelProto
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 

@@ -614,7 +614,6 @@ class _Reader:
 
     def names(self, container: list[str], close: str) -> None:
         """Value names separated by commas, up to and past ``close``."""
-        toks = self.toks
         while True:
             container.append(self.value_name())
             if self.after_item(close):

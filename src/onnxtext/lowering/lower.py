@@ -152,7 +152,7 @@ class _SpanIndex:
         self.keys = [path for _, _, path in items]
         self.parent: list[int] = []
         open_: list[int] = []
-        for i, (start, neg_end, _) in enumerate(items):
+        for i, (start, _, _) in enumerate(items):
             while open_ and self.ends[open_[-1]] <= start:
                 open_.pop()
             self.parent.append(open_[-1] if open_ else -1)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 from google.protobuf.message import DecodeError
 
@@ -153,7 +153,7 @@ def _varint_size(n: int) -> int:
     return size
 
 
-_Message = Union[ModelProto, GraphProto, FunctionProto]
+_Message = ModelProto | GraphProto | FunctionProto
 
 
 def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:

@@ -21,7 +21,7 @@ import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union, cast
+from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -104,7 +104,7 @@ def encode_varint(v: int) -> bytes:
     return bytes(out)
 
 
-Part = Union[bytes, memoryview, Extent]
+Part = bytes | memoryview | Extent
 """A piece of a rewritten message: bytes, or (when splicing) an extent of another file."""
 
 

@@ -19,11 +19,10 @@ given by the caller or computed once. :class:`Scope` maps each visible value nam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
@@ -55,7 +54,7 @@ __all__ = [
     "severity_of",
 ]
 
-Token = Union[str, tuple[Any, ...], None]
+Token = str | tuple[Any, ...] | None
 """A finer target inside the object a path names; see :meth:`CheckContext.locate`."""
 
 def severity_of(code: str) -> Severity:

@@ -65,7 +65,7 @@ def label_encoder(x, *, default_float=-0.0, default_int64=-1, default_string="_U
         vals = values_tensor.reshape(-1)
         vdtype = values_tensor.dtype
         default = default_tensor.reshape(-1)[0] if default_tensor is not None else (
-            "_Unused" if vdtype == object else -1 if vdtype.kind in "iu" else -0.0)
+            "_Unused" if vdtype.kind == "O" else -1 if vdtype.kind in "iu" else -0.0)
     elif values_floats is not None:
         vals, vdtype, default = np.asarray(values_floats, dtype=np.float32), np.dtype(np.float32), default_float
     elif values_int64s is not None:

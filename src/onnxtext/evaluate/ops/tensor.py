@@ -59,10 +59,10 @@ def eye_like(x, *, dtype=None, k=0):
 
 @kernel("", "Range", 11)
 def range_(start, limit, delta):
-    s, l, d = start.item(), limit.item(), delta.item()
+    s, lim, d = start.item(), limit.item(), delta.item()
     if d == 0:
         raise KernelError("delta must not be zero", input_index=2)
-    n = max(int(np.ceil((l - s) / d)), 0)
+    n = max(int(np.ceil((lim - s) / d)), 0)
     return (s + np.arange(n, dtype=np.float64 if start.dtype.kind == "f" else np.int64) * d).astype(start.dtype)
 
 

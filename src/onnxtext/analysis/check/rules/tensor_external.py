@@ -18,10 +18,10 @@ from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label, tensor_token
 
 __all__ = [
+    "EXTERNAL_KEYS",
+    "INTEGER",
     "ExternalData",
-    "ExternalDataFile",
-    "ExternalDataKeys",
-    "ExternalDataRange",
+    "Files",
     "entry_token",
     "external_entries",
     "integer_entry",
