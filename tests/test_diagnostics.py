@@ -45,7 +45,7 @@ def check(text: str, *expected: Expected, kind: str = "model", strict: bool = Fa
     errs = errors_of(text, kind, strict=strict)
     got = [(*where(d), d.message) for d in errs]
     assert [g[:3] for g in got] == [(e.code, e.line, e.column) for e in expected], got
-    for (_, _, _, message), e in zip(got, expected):
+    for (_, _, _, message), e in zip(got, expected, strict=True):
         assert e.fragment in message, (e.fragment, message)
     return errs
 

@@ -416,7 +416,7 @@ def test_fast_path_same_as_slow_path(name: str, data: st.DataObject) -> None:
     n = data.draw(st.sampled_from([len(texts), len(texts) + 1, max(0, len(texts) - 1)]))
     dims = [n // 2 if BY_NAME[name].kind == "complex" else n]
     seps = data.draw(st.lists(st.sampled_from([",", ", ", " ,\n", "\t,  "]), min_size=len(texts), max_size=len(texts)))
-    body = "".join(t + s for t, s in zip(texts, seps))[: -len(seps[-1])] if texts else ""
+    body = "".join(t + s for t, s in zip(texts, seps, strict=True))[: -len(seps[-1])] if texts else ""
     raw = data.draw(st.booleans())
     t_slow, e_slow = encode(name, dims, lits(*texts), raw=raw)
     t_fast, e_fast = encode_fast(name, dims, body, raw=raw)
@@ -658,7 +658,7 @@ def test_float32_shortest_matches_numpy_dragon4() -> None:
     t = new_tensor("float", [values.size])
     t.raw_data = values.tobytes()
     texts = decode_literals(t, BY_NAME["float"]).values
-    for v, text in zip(values.tolist(), texts):
+    for v, text in zip(values.tolist(), texts, strict=True):
         ref = np.format_float_scientific(np.float32(v), unique=True)
         assert Decimal(text) == Decimal(ref), (v, text, ref)
         assert isinstance(text, str) and ("." in text or "e" in text)
@@ -671,7 +671,7 @@ def test_float16_shortest_matches_numpy_for_every_value() -> None:
     finite = np.isfinite(values)
     ref = values[finite].astype(str)
     ours = texts[finite]
-    assert all(Decimal(a) == Decimal(b) for a, b in zip(ours.tolist(), ref.tolist()))
+    assert all(Decimal(a) == Decimal(b) for a, b in zip(ours.tolist(), ref.tolist(), strict=True))
 
 
 @pytest.mark.parametrize("name", BITS_FLOATS)

@@ -203,7 +203,7 @@ def _other_fields(a: Any, b: Any, ignore: set[str]) -> str | None:
         fa, fb = getattr(a, name), getattr(b, name)
         fd = a.DESCRIPTOR.fields_by_name[name]
         if fd.is_repeated:
-            same = len(fa) == len(fb) and all(_eq(x, y) for x, y in zip(fa, fb))
+            same = len(fa) == len(fb) and all(_eq(x, y) for x, y in zip(fa, fb, strict=True))
         else:
             same = a.HasField(name) == b.HasField(name) and _eq(fa, fb) if fd.has_presence else _eq(fa, fb)
         if not same:
@@ -373,7 +373,7 @@ def _diff_attribute(aa: AttributeProto, ab: AttributeProto, lead: str, out: list
         out.extend(sub if sub else [f"{head} changed"])
         return
     if len(aa.graphs) and len(aa.graphs) == len(ab.graphs) and aa.type == ab.type:
-        for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs)):
+        for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs, strict=True)):
             out.extend(diff_graphs(x, y, f"{lead}attribute {ab.name}[{i}]: ", values))
         return
     va, vb = _attr_value(aa), _attr_value(ab)

@@ -536,7 +536,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         return EXIT_INPUT
     if args.trace:
         print("outputs:")
-    for name, value in zip(evaluator.output_names, outputs):
+    for name, value in zip(evaluator.output_names, outputs, strict=True):
         print(summarize(name, value, values=True))
     _check_outputs(model, outputs, doc, args.model, report, evaluator.declared_mismatches)
     if args.output_dir is not None:
@@ -601,7 +601,7 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         report.error(directory, f"cannot create directory: {exc.strerror or exc}")
         return
     used: set[str] = set()
-    for name, value in zip(names, outputs):
+    for name, value in zip(names, outputs, strict=True):
         if not isinstance(value, np.ndarray):
             report.note(f"note: output {name!r} is not a tensor ({type(value).__name__}); not written")
             continue

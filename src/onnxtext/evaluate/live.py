@@ -204,7 +204,7 @@ def _evaluate(
             raise MemoryError(rec.message) from exc
         result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
         return result
-    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
+    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs, strict=True)]
     return result
 
 

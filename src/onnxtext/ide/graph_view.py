@@ -285,7 +285,7 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, flo
             wanted.append(sum(cx[u] for u in around) / len(around) if around else None)
         right: float | None = None
         shift, counted = 0.0, 0
-        for v, want in zip(layer, wanted):
+        for v, want in zip(layer, wanted, strict=True):
             w = items[v].width
             desired = want if want is not None else (0.0 if right is None else right + GAP_X) + w / 2
             x = desired if right is None else max(desired, right + GAP_X + w / 2)

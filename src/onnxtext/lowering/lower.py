@@ -700,7 +700,7 @@ class Lowering:
             self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
             return
         proto.type = _LIST_OF[item_expected]  # type: ignore[assignment]
-        for k, v in zip(kinds, lst.items):
+        for k, v in zip(kinds, lst.items, strict=True):
             if isinstance(v, A.AttrRef):
                 self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
                 continue

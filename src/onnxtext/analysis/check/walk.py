@@ -85,14 +85,14 @@ class _Checker(ModelVisitor):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
             initializers = list(proto.initializer)
             initializer_paths = [f"{path}/initializer[{i}]" for i in range(len(initializers))]
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
             self._damage(info, owner.graph.incomplete if owner is not None else False)
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)
         self.infos[id(site)] = info
         outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]

@@ -98,7 +98,7 @@ def merge_declared(inferred: ValueType, declared: ValueType | None) -> ValueType
         if shape is None:
             shape = declared.shape
         elif declared.shape is not None and len(declared.shape) == len(shape):
-            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape))
+            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape, strict=True))
         return ValueType(inferred.kind, elem, shape)
     if inferred.kind in ("sequence", "optional"):
         if inferred.inner is None:

@@ -113,7 +113,7 @@ def contradicts(inferred: ValueType, declared: ValueType) -> bool:
             return False
         if len(a) != len(b):
             return True
-        return any(isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(a, b))
+        return any(isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(a, b, strict=True))
     if inferred.inner is not None and declared.inner is not None:
         return contradicts(inferred.inner, declared.inner)
     return False

@@ -276,7 +276,7 @@ def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape,
     else:
         strides_el = np.cumprod((1,) + spatial[::-1][:-1])[::-1]
     grids = np.meshgrid(*[np.arange(sz) for sz in spatial], indexing="ij")
-    lin = sum(g * int(st) for g, st in zip(grids, strides_el)) if nsp else np.zeros(())
+    lin = sum(g * int(st) for g, st in zip(grids, strides_el, strict=True)) if nsp else np.zeros(())
     lin = np.asarray(lin, dtype=np.int64)[None, None]
     linp = _pad_spatial(lin, pb, pe2, -1)
     lwin = _windows(linp, k, s, d, out).reshape((1, 1) + tuple(out) + (-1,))
