@@ -156,7 +156,7 @@ def main() -> int:
         elif name == "rediagnose":
             note = f"  (target {TARGET:.3f}: {seconds / TARGET:.1f}x the budget)"
         elif name == "batch":
-            note = f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: {seconds / BATCH_TARGET:.1f}x)"
+            note = f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: " f"{seconds / BATCH_TARGET:.1f}x)"
         print(f"{name:<14}{seconds:>10.4f}{note}")
 
     # Per keystroke: position queries on the document (already analysed).

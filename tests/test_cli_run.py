@@ -315,7 +315,7 @@ def test_outputs_that_contradict_their_declared_type_are_r003(tmp_path: Path, ca
     status, out, err = _run(capsys, str(model), "--input", "x=[1, -2]")
     assert status == 1
     assert "y: float32[2]" in out  # the value is still shown
-    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element type, size differ)")
+    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element " "type, size differ)")
 
 
 def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

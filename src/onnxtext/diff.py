@@ -127,7 +127,7 @@ def tensor_change(a: TensorProto, b: TensorProto, values: Values = to_numpy) -> 
             ea = [(e.key, e.value) for e in a.external_data]
             eb = [(e.key, e.value) for e in b.external_data]
             return None if ea == eb else f"{tensor_sig(b)}: external data {_ext(ea)} → {_ext(eb)} (not loaded)"
-        return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} (not loaded)"
+        return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} " "(not loaded)"
     if a.HasField("raw_data") and b.HasField("raw_data") and a.raw_data == b.raw_data:  # also equal content tokens
         summary = None
     else:
@@ -451,7 +451,7 @@ def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> l
         elif mb is None and ma is not None:
             out.append(f"- metadata {key} = {_short(format_string(ma.value.encode()), 80)}")
         elif ma is not None and mb is not None and ma.value != mb.value:
-            out.append(f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → {_short(format_string(mb.value.encode()), 80)}")
+            out.append(f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → " f"{_short(format_string(mb.value.encode()), 80)}")
     rest = _other_fields(a, b, set(_HEADER) | {"opset_import", "metadata_props", "graph", "functions"})
     if rest:
         out.append(f"~ model {rest}")

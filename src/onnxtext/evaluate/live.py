@@ -95,7 +95,7 @@ def run_live(
     else:
         data, weights = model.SerializeToString(), _weight_bytes(model)
     if weights > budget.weights_mb * 2**20:
-        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of {budget.weights_mb} MB")
+        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of " f"{budget.weights_mb} MB")
     ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(

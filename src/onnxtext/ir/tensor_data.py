@@ -386,7 +386,7 @@ def _encode_numbers(
                 elif d[j] < 0:
                     msg = f"{dtype.name} has no negative values"
                 elif underflow[j]:
-                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value {_fmt_float(2.0**-127)})"
+                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value " f"{_fmt_float(2.0**-127)})"
             if msg is not None:
                 errors.append(LiteralError(int(val_idx[j]), msg))
     return codes
@@ -525,7 +525,7 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {list(tensor.dims)}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape " f"{list(tensor.dims)}, got {got}",
                 "count",
             )
         return None

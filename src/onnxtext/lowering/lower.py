@@ -595,7 +595,7 @@ class Lowering:
             else:
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared {_ATTR_NAMES.get(expected, '?')}",
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared " f"{_ATTR_NAMES.get(expected, '?')}",
                     v.span,
                 )
                 return
@@ -707,7 +707,7 @@ class Lowering:
             if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds {_ATTR_NAMES.get(item_expected, '?')} values",
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds " f"{_ATTR_NAMES.get(item_expected, '?')} values",
                     v.span,
                 )
                 continue

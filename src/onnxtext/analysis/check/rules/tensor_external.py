@@ -95,7 +95,7 @@ class Files:
 class ExternalData(Rule):
     code = "E503"
     name = "external-data"
-    description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own."
+    description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and " "holds no values of its own."
 
     def __init__(self) -> None:
         self.files = Files()
