@@ -386,7 +386,7 @@ def test_declared_mismatches_through_the_evaluator_api() -> None:
     (y,) = evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert y.shape == (1, 5, 4)
     assert {str(k): v for k, v in evaluator.declared_mismatches.items()} == {
-        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] but the body gave float[1, 3, 4] (size differ)"
+        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] " "but the body gave float[1, 3, 4] (size differ)"
     }
     evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert len(evaluator.declared_mismatches) == 1  # each run starts afresh

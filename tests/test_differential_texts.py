@@ -38,7 +38,7 @@ GRAPHS = [
     "g (float[2] X) => (float[2] Y) { Y, Z = com.microsoft.Foo:v2 (X, , \"\") }",
     "g (float[2] X) => (float[2] Y) { Y = Foo(X,) Z = Bar(,X) W = Baz(,) V = Qux() }",
     "g (float[2] X) => (float[2] Y) { = Print(X) Y = Identity(X) }",
-    "g (float[2] X) => (float[2] Y) { Y = Foo <a = 1, b = 2.5, c = \"s\", d = [1, 2], e = [1.5, 2.0], f = [\"x\", \"y\"]> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a = 1, b = 2.5, c = \"s\", " "d = [1, 2], e = [1.5, 2.0], f = [\"x\", \"y\"]> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo (X) <a = 1, b = -2.5e-3> }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <a: float = 1, b: ints = [], c: floats = [1, 2], d: int = -7> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <t = float[2] {1, 2}, u = int64[1] named {5}, v = float[1] " "n2 = {3}> (X) }",

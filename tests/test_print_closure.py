@@ -81,7 +81,7 @@ def test_value_count_other_than_the_shape() -> None:
 )
 def test_literals_stored_as_written(literal: str) -> None:
     ttype, values = literal.split(" {", 1)
-    text = f"<ir_version: 8, opset_import: [\"\" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n{{\n   y = Constant <value = {literal}> ()\n}}\n"
+    text = f"<ir_version: 8, opset_import: [\"\" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n" f"{{\n   y = Constant <value = {literal}> ()\n}}\n"
     assert closes(text)
 
 

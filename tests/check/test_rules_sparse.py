@@ -14,7 +14,7 @@ def _e504(text: str) -> list[tuple[int, int, str]]:
 def test_valid_sparse_initializer_and_attribute() -> None:
     text = (
         HEAD
-        + '@{sparse_initializer: [{values: float[2] v {1, 2}, indices: int64[2] {1, 3}, dims: [5]}]} g (float[5] x) => (float[5] y) {\n'
+        + '@{sparse_initializer: [{values: float[2] v {1, 2}, indices: int64[2] {1, 3}, dims: [5]}]} ' 'g (float[5] x) => (float[5] y) {\n'
         + "   c = Constant <sparse_value = {values: float[2] w {1, 2}, indices: int64[2, 2] {0, 1, 1, 0}, " "dims: [2, 2]}> ()\n"
         + "   y = Identity (x)\n}\n"
     )
@@ -28,7 +28,7 @@ def test_index_out_of_bounds_in_attribute() -> None:
 
 
 def test_unsorted_indices_in_sparse_initializer() -> None:
-    text = HEAD + '@{sparse_initializer: [{values: float[2] v {1, 2}, indices: int64[2] {3, 1}, dims: [5]}]} g (float[5] x) => (float[5] y) {\n   y = Identity (x)\n}\n'
+    text = HEAD + '@{sparse_initializer: [{values: float[2] v {1, 2}, indices: int64[2] {3, 1}, dims: [5]}]} ' 'g (float[5] x) => (float[5] y) {\n   y = Identity (x)\n}\n'
     (found,) = _e504(text)
     assert found[:2] == (2, 1) and "ascending" in found[2]
 

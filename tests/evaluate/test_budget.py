@@ -16,7 +16,7 @@ H = '<ir_version: 8, opset_import: ["" : 18]>\n'
 BIG = 10**12
 
 CASES = {
-    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () y = ConstantOfShape (s) }}",
+    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () " "y = ConstantOfShape (s) }",
     "Expand": f"g (float[2] x) => (float[?, 2] y) {{ s = Constant <value = int64[2] {{{BIG}, 2}}> () y = Expand (x, " f"s) }}",
     "Tile": f"g (float[2] x) => (float[?] y) {{ r = Constant <value = int64[1] {{{BIG}}}> () y = Tile (x, r) }}",
     "Range": f"g () => (int64[?] y) {{ a = Constant <value = int64 {{0}}> () b = Constant <value = int64 {{{BIG}}}> " f"() d = Constant <value = int64 {{1}}> () y = Range (a, b, d) }}",

@@ -335,7 +335,7 @@ g (float[N, 4] x, bool c) => (float[N, 4] y) {
    a = Softmax <axis = 1> (x)
    y = If (c) <then_branch = t () => (float[N, 4] u) { u = Neg (a) }, else_branch = e () => (float[N, 4] v) { v = Abs (a) }>
 }
-"""
+"""  # noqa: E501 (the If stays on one line: the tests point at its columns)
 
 
 def _pos(text: str, word: str, shift: int = 0) -> L.Position:

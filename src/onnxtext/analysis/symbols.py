@@ -82,7 +82,8 @@ class ValueSymbol:
 
     @property
     def kind(self) -> str:
-        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``, ``function-input``, ``unknown``."""
+        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``,
+        ``function-input``, ``unknown``."""
         return self.definitions[0].kind
 
     def definition_spans(self) -> list[Span]:
@@ -294,7 +295,8 @@ def call_key(node: A.Node) -> FunctionKey:
 
 
 def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
-    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own scope owns what it holds)."""
+    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own
+    scope owns what it holds)."""
     stack = list(reversed(list(node.children())))
     while stack:
         current = stack.pop()

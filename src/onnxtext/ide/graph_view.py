@@ -36,12 +36,12 @@ def _category_table() -> list[tuple[str, Any]]:
             "conv": r"^(Conv|ConvTranspose|ConvInteger|QLinearConv|DeformConv|.*Pool|Col2Im|Im2Col)$",
             "matmul": r"^(MatMul|Gemm|MatMulInteger|QLinearMatMul|Einsum|Attention|MultiHeadAttention|FusedMatMul)$",
             "norm": r"Normalization$|^(LRN|LpNormalization|MeanVarianceNormalization|SkipLayerNormalization)$",
-            "activation": r"^(Relu|LeakyRelu|PRelu|Sigmoid|HardSigmoid|Tanh|Gelu|FastGelu|Elu|Selu|Celu|Softplus|Softsign|Softmax|LogSoftmax|Hardmax|HardSwish|Mish|ThresholdedRelu|Swish|QuickGelu)$",
+            "activation": r"^(Relu|LeakyRelu|PRelu|Sigmoid|HardSigmoid|Tanh|Gelu|FastGelu|Elu|Selu|Celu|" r"Softplus|Softsign|Softmax|LogSoftmax|Hardmax|HardSwish|Mish|ThresholdedRelu|Swish|QuickGelu)$",
             "reduce": r"^(Reduce.*|ArgMax|ArgMin|TopK|CumSum|CumProd)$",
             "quant": r"Quantize",
-            "constant": r"^(Constant|ConstantOfShape|EyeLike|Range|RandomNormal|RandomUniform|RandomNormalLike|RandomUniformLike|Multinomial|Bernoulli)$",
-            "shape": r"^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$",
-            "math": r"^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$",
+            "constant": r"^(Constant|ConstantOfShape|EyeLike|Range|RandomNormal|RandomUniform|RandomNormalLike|" r"RandomUniformLike|Multinomial|Bernoulli)$",
+            "shape": r"^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|" r"Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|" r"Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$",
+            "math": r"^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|" r"Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|" r"Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$",
         }
         _CATEGORIES.extend((name, re.compile(pattern)) for name, pattern in words.items())
     return _CATEGORIES

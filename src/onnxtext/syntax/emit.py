@@ -58,10 +58,11 @@ class _Decline(Exception):
 
 
 class _Tail:
-    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is written here: the text before
-    the op type (domain), after it (overload, then the attributes on one line), the text of each
-    attribute on one line (``attrs``; None when there are none), and the property block's
-    entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
+    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is
+    written here: the text before the op type (domain), after it (overload, then the
+    attributes on one line), the text of each attribute on one line (``attrs``; None when
+    there are none), and the property block's entries (``props``; None when there is none)
+    with its one-line text (``props_flat``)."""
 
     __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 

@@ -708,7 +708,8 @@ class _Run:
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
         self.groups: dict[int, int] | None = None
-        """Bracket token index → index of its partner (opening ↔ closing), computed on the first recovery that needs them."""
+        """Bracket token index → index of its partner (opening ↔ closing), computed on the
+        first recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []

@@ -23,7 +23,8 @@ class _Checker(ModelVisitor):
         }
         self.node_rules = self.hooks["node"]
         self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
-        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions are shared by the nodes that call one operator."""
+        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions
+        are shared by the nodes that call one operator."""
         self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
         self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
         self.outputs: dict[int, list[list[str]]] = {}

@@ -122,7 +122,8 @@ class Inference:
         self.issues: list[Issue] = []
         self._depth = 0
         self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[str, str, int | None]]]] = {}
-        """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
+        """What :meth:`generic` found, by (id of the schema, output count, input types);
+        schemas live as long as the process."""
 
     def run(self) -> Inference:
         self.graph(self.model.graph, "graph", None, self.opsets, report=True)

@@ -1,6 +1,8 @@
-"""E503: A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own.
+"""E503: A tensor stored externally names its file ('location', relative and inside the
+model's folder) and holds no values of its own.
 
-Its helpers are shared with ``tensor_data_size``, ``tensor_external_data_file``, ``tensor_external_data_keys``, ``tensor_external_data_range``, ``tensor_data_type``.
+Its helpers are shared with ``tensor_data_size``, ``tensor_external_data_file``,
+``tensor_external_data_keys``, ``tensor_external_data_range``, ``tensor_data_type``.
 """
 
 from __future__ import annotations

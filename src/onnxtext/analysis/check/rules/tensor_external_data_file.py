@@ -1,4 +1,5 @@
-"""E505: The file an external tensor's 'location' names exists in the model's folder (checked when the model is read from a file)."""
+"""E505: The file an external tensor's 'location' names exists in the model's folder
+(checked when the model is read from a file)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""E509: A tensor's typed values fit its element type (an int8 holds no 300, a bool only 0 and 1, a float16 bit pattern 16 bits).
+"""E509: A tensor's typed values fit its element type (an int8 holds no 300, a bool only
+0 and 1, a float16 bit pattern 16 bits).
 
 onnx.parser keeps such literals as written and so does ``onnxtext parse`` (with a warning);
 the stored tensor is still invalid, and this rule says so.
