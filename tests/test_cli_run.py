@@ -315,7 +315,7 @@ def test_outputs_that_contradict_their_declared_type_are_r003(tmp_path: Path, ca
     status, out, err = _run(capsys, str(model), "--input", "x=[1, -2]")
     assert status == 1
     assert "y: float32[2]" in out  # the value is still shown
-    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element type, size differ)")
+    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element " "type, size differ)")
 
 
 def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -386,7 +386,7 @@ def test_declared_mismatches_through_the_evaluator_api() -> None:
     (y,) = evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert y.shape == (1, 5, 4)
     assert {str(k): v for k, v in evaluator.declared_mismatches.items()} == {
-        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] but the body gave float[1, 3, 4] (size differ)"
+        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] " "but the body gave float[1, 3, 4] (size differ)"
     }
     evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert len(evaluator.declared_mismatches) == 1  # each run starts afresh

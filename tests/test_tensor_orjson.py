@@ -105,7 +105,7 @@ def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]
         jobs.append((TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims), BY_NAME[dtype_name], body))
         alone.append(_encode(dtype_name, dims, body, raw, True))
     errors = TD.encode_number_texts(jobs, raw=raw)
-    together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors)]
+    together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors, strict=True)]
     assert together == alone
 
 

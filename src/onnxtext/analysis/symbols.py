@@ -27,7 +27,7 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
@@ -83,7 +83,8 @@ class ValueSymbol:
 
     @property
     def kind(self) -> str:
-        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``, ``function-input``, ``unknown``."""
+        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``,
+        ``function-input``, ``unknown``."""
         return self.definitions[0].kind
 
     def definition_spans(self) -> list[Span]:
@@ -144,7 +145,7 @@ class AttributeSymbol:
         return self.references + self.arguments
 
 
-Symbol = Union[ValueSymbol, FunctionSymbol, AttributeSymbol]
+Symbol = ValueSymbol | FunctionSymbol | AttributeSymbol
 
 
 @dataclass(slots=True, eq=False)
@@ -288,7 +289,8 @@ def call_key(node: A.Node) -> FunctionKey:
 
 
 def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
-    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own scope owns what it holds)."""
+    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own
+    scope owns what it holds)."""
     stack = list(reversed(list(node.children())))
     while stack:
         current = stack.pop()

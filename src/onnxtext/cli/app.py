@@ -536,7 +536,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         return EXIT_INPUT
     if args.trace:
         print("outputs:")
-    for name, value in zip(evaluator.output_names, outputs):
+    for name, value in zip(evaluator.output_names, outputs, strict=True):
         print(summarize(name, value, values=True))
     _check_outputs(model, outputs, doc, args.model, report, evaluator.declared_mismatches)
     if args.output_dir is not None:
@@ -603,7 +603,7 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         report.error(directory, f"cannot create directory: {exc.strerror or exc}")
         return
     used: set[str] = set()
-    for name, value in zip(names, outputs):
+    for name, value in zip(names, outputs, strict=True):
         if not isinstance(value, np.ndarray):
             report.note(f"note: output {name!r} is not a tensor ({type(value).__name__}); not written")
             continue
@@ -614,7 +614,7 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         used.add(stem.lower())
         arr = value.astype(str) if value.dtype == object else to_internal(value)
         if arr.dtype != value.dtype and value.dtype != object:  # .npy has no bfloat16, float8, int4...
-            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds its values exactly")
+            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds " "its values exactly")
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         target = os.path.join(directory, stem + ".npy")
@@ -876,7 +876,7 @@ def cmd_lsp(args: argparse.Namespace, report: _Reporter) -> int:
     try:
         from onnxtext.lsp.server import serve
     except ImportError as exc:  # pygls/lsprotocol missing from a hand-made environment
-        report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install 'pygls>=2,<3' lsprotocol")
+        report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install " "'pygls>=2,<3' lsprotocol")
         return EXIT_INPUT
     try:
         serve(args.tcp)
@@ -967,7 +967,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
     p.set_defaults(func=cmd_lsp)
 
-    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, severity, name, description.")
+    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, " "severity, name, description.")
     p.set_defaults(func=cmd_rules)
     for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
         command_parser.set_defaults(command_parser=command_parser)

@@ -118,7 +118,7 @@ class BoundGraph:
         g = self.graph
         env: dict[str, Any] = dict(self.outer)
         env.update(g.initializers)
-        for name, value in zip(g.input_names, inputs):
+        for name, value in zip(g.input_names, inputs, strict=False):
             env[name] = value
         return self.evaluator._run_steps(g, env, None)
 
@@ -401,7 +401,7 @@ class Evaluator:
         finally:
             self._trace_all = None
         result = []
-        declared = dict(zip(g.output_names, g.output_types))
+        declared = dict(zip(g.output_names, g.output_types, strict=True))
         for name in wanted:
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",

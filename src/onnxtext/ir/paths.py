@@ -10,13 +10,13 @@ path names the model itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 
 __all__ = ["ProtoPath", "Step", "ROOT", "describe"]
 
-Step = Union[tuple[str], tuple[str, int]]
+Step = tuple[str] | tuple[str, int]
 """A field (``("graph",)``) or an element of a repeated field (``("node", 3)``)."""
 
 

@@ -294,7 +294,7 @@ def _encode_numbers(
                     errors.append(LiteralError(i, f"bool needs true, false, 0 or 1, got '{_show(texts[i])}'"))
                 else:
                     errors.append(LiteralError(i, f"{dtype.name} needs an integer, got '{_show(texts[i])}'"))
-            texts = [t if ok else "0" for t, ok in zip(texts, is_int.tolist())]
+            texts = [t if ok else "0" for t, ok in zip(texts, is_int.tolist(), strict=True)]
         lo, hi = _int_range(dtype)
         arr, big = _parse_ints(texts)
         if big is not None:
@@ -386,7 +386,7 @@ def _encode_numbers(
                 elif d[j] < 0:
                     msg = f"{dtype.name} has no negative values"
                 elif underflow[j]:
-                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value {_fmt_float(2.0**-127)})"
+                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value " f"{_fmt_float(2.0**-127)})"
             if msg is not None:
                 errors.append(LiteralError(int(val_idx[j]), msg))
     return codes
@@ -525,7 +525,7 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {list(tensor.dims)}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape " f"{list(tensor.dims)}, got {got}",
                 "count",
             )
         return None
@@ -654,7 +654,7 @@ def _encode_float32_batch(
         return
     taken: list[int] = []
     taken_values: list[list[float]] = []
-    for k, values in zip(batch, lists):
+    for k, values in zip(batch, lists, strict=True):
         try:
             if not values or _count_error(jobs[k][0], jobs[k][1], len(values)) is not None:
                 continue
@@ -1276,7 +1276,7 @@ def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
     texts = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
     odd = _laid_out_again(x)
     if odd.size:
-        for i, text in zip(odd.tolist(), _general_float32(x[odd])):
+        for i, text in zip(odd.tolist(), _general_float32(x[odd]), strict=True):
             texts[i] = text
     return texts
 
@@ -1308,7 +1308,7 @@ def _float32_text(x: npt.NDArray[np.float32]) -> str:
         ends = np.append(commas, len(data))[odd].tolist()
         pieces = []
         at = 0
-        for start, end, text in zip(starts, ends, _general_float32(x[odd])):
+        for start, end, text in zip(starts, ends, _general_float32(x[odd]), strict=True):
             pieces += [data[at:start], text.encode("ascii")]
             at = end
         pieces.append(data[at:])

@@ -505,7 +505,7 @@ class Lowering:
             else:
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared {_ATTR_NAMES.get(expected, '?')}",
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared " f"{_ATTR_NAMES.get(expected, '?')}",
                     v.span,
                 )
                 return
@@ -610,14 +610,14 @@ class Lowering:
             self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
             return
         proto.type = _LIST_OF[item_expected]  # type: ignore[assignment]
-        for k, v in zip(kinds, lst.items):
+        for k, v in zip(kinds, lst.items, strict=True):
             if isinstance(v, A.AttrRef):
                 self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
                 continue
             if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds {_ATTR_NAMES.get(item_expected, '?')} values",
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds " f"{_ATTR_NAMES.get(item_expected, '?')} values",
                     v.span,
                 )
                 continue

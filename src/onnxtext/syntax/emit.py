@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 from google.protobuf.message import DecodeError
 
@@ -59,10 +59,11 @@ class _Decline(Exception):
 
 
 class _Tail:
-    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is written here: the text before
-    the op type (domain), after it (overload, then the attributes on one line), the text of each
-    attribute on one line (``attrs``; None when there are none), and the property block's
-    entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
+    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is
+    written here: the text before the op type (domain), after it (overload, then the
+    attributes on one line), the text of each attribute on one line (``attrs``; None when
+    there are none), and the property block's entries (``props``; None when there is none)
+    with its one-line text (``props_flat``)."""
 
     __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 
@@ -146,7 +147,7 @@ class _Sizes(dict[str, int]):
         return size
 
 
-_Message = Union[ModelProto, GraphProto, FunctionProto]
+_Message = ModelProto | GraphProto | FunctionProto
 
 
 def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:

@@ -21,7 +21,7 @@ import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union, cast
+from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
@@ -78,7 +78,7 @@ _MODEL = ModelProto.DESCRIPTOR.full_name
 _TENSOR = TensorProto.DESCRIPTOR.full_name
 
 
-Part = Union[bytes, memoryview, Extent]
+Part = bytes | memoryview | Extent
 """A piece of a rewritten message: bytes, or (when splicing) an extent of another file."""
 
 

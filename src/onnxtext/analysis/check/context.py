@@ -19,7 +19,6 @@ given by the caller or computed once. :class:`Scope` maps each visible value nam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -24,7 +24,8 @@ class _Checker(ModelVisitor):
         }
         self.node_rules = self.hooks["node"]
         self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
-        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions are shared by the nodes that call one operator."""
+        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions
+        are shared by the nodes that call one operator."""
         self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
         self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
         self.outputs: dict[int, list[list[str]]] = {}
@@ -83,14 +84,14 @@ class _Checker(ModelVisitor):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
             initializers = list(proto.initializer)
             initializer_paths = [f"{path}/initializer[{i}]" for i in range(len(initializers))]
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
             self._damage(info, owner.graph.incomplete if owner is not None else False)
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)
         self.infos[id(site)] = info
         outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]

@@ -104,7 +104,7 @@ def merge_declared(inferred: ValueType, declared: ValueType | None) -> ValueType
         if shape is None:
             shape = declared.shape
         elif declared.shape is not None and len(declared.shape) == len(shape):
-            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape))
+            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape, strict=True))
         return ValueType(inferred.kind, elem, shape)
     if inferred.kind in ("sequence", "optional"):
         if inferred.inner is None:
@@ -128,7 +128,8 @@ class Inference:
         self.issues: list[Issue] = []
         self._depth = 0
         self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[Finding, str, int | None]]]] = {}
-        """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
+        """What :meth:`generic` found, by (id of the schema, output count, input types);
+        schemas live as long as the process."""
 
     def run(self) -> Inference:
         self.graph(self.model.graph, _GRAPH, outer_scope("main"), self.opsets, report=True)

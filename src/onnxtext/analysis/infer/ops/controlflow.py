@@ -15,7 +15,7 @@ def union(a: ValueType, b: ValueType) -> ValueType:
         elem = a.elem_type if a.elem_type == b.elem_type else 0
         if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
             return ValueType.tensor(elem)
-        dims: list[Dim] = [x if x == y else None for x, y in zip(a.shape, b.shape)]
+        dims: list[Dim] = [x if x == y else None for x, y in zip(a.shape, b.shape, strict=True)]
         return ValueType.tensor(elem, tuple(dims))
     if a.kind in ("sequence", "optional"):
         if a.inner is None or b.inner is None:
@@ -55,7 +55,7 @@ def if_(ctx: NodeContext) -> None:
     then, other = results
     if len(then) != len(other):
         ctx.report(BRANCHES, f"then_branch has {len(then)} outputs and else_branch {len(other)}: If needs the same number", None)
-    for j, (a, b) in enumerate(zip(then, other)):
+    for j, (a, b) in enumerate(zip(then, other, strict=False)):
         if disagree(a, b):
             ctx.report(BRANCHES, f"output {j} of If is {a} in then_branch but {b} in else_branch", None)
         ctx.set_output(j, union(a, b))
