@@ -356,6 +356,20 @@ def test_raw_default_does_not_apply_to_string_tensors() -> None:
     assert list(model.graph.initializer[1].string_data) == [b"x"]
 
 
+def test_tensor_name_default() -> None:
+    """``tensor_name: unset``: a tensor literal written without a name leaves ``name`` unset; a
+    written name (``""`` too) is set. Only ``unset`` and ``set`` are values."""
+    body = 'g () => (a, b, c)\n{\n   a = Constant <value = float[1] {1}> ()\n   b = Constant <value = float[1] "" {1}> ()\n' \
+        '   c = Constant <value = float[1] w {1}> ()\n}\n'
+    head = '<ir_version: 10, opset_import: ["": 21], tensor_name: unset>\n'
+    tensors = [n.attribute[0].t for n in onnxtext.parse_model(head + body).graph.node]
+    assert [(t.HasField("name"), t.name) for t in tensors] == [(False, ""), (True, ""), (True, "w")]
+    tensors = [n.attribute[0].t for n in onnxtext.parse_model(head.replace("unset", "set") + body).graph.node]
+    assert [(t.HasField("name"), t.name) for t in tensors] == [(True, ""), (True, ""), (True, "w")]
+    (d,) = errors_of(head.replace("unset", "maybe") + body)
+    assert where(d) == ("L005", 1, 55) and "'tensor_name' takes 'unset' or 'set'" in d.message
+
+
 @pytest.mark.parametrize(
     "text, first",
     [

@@ -224,8 +224,8 @@ def test_mutations(name: str, width: int) -> None:
 
 
 def test_the_pass_runs_again_when_the_guess_is_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
-    model = chain(3)
-    _constants(model, raw=True)  # three raw attribute tensors, no initializer: raw wins
+    model = chain(70)
+    _constants(model, raw=True)  # three raw attribute tensors past the 64 statements the guess reads: raw wins
     passes = []
     original = emit._Pass.text
 
@@ -418,3 +418,23 @@ def test_through_the_cli(tmp_path: Path) -> None:
     assert refused.returncode != 0
     no_traceback(refused.stderr.decode())
     assert "graph/node[1] has fields this onnxtext does not know" in refused.stderr.decode()
+
+
+@pytest.mark.parametrize("unset", [0, 1, 2, 3])
+def test_unnamed_attribute_tensors_follow_the_file_wide_default(unset: int) -> None:
+    """Attribute tensors without a name field outvote those named "" (or not): the header's
+    ``tensor_name: unset`` says it once; the minority is written out; the round trip is exact."""
+    model = chain(2)
+    _constants(model, raw=False)
+    for i, n in enumerate(model.graph.node[-3:]):
+        n.attribute[0].t.name = ""  # set, to nothing: what onnx.parser and onnx.helper write
+        if i < unset:
+            n.attribute[0].t.ClearField("name")
+    text = same(model)
+    assert text is not None
+    assert ("tensor_name: unset" in text) == (unset >= 2)
+    assert text.count("@{name: unset}") == (unset if unset < 2 else 0)
+    assert text.count('float[2] "" {') == (3 - unset if unset >= 2 else 0)
+    assert parse_model(text).SerializeToString() == model.SerializeToString()
+    for width in (60, 24):
+        same(model, width)

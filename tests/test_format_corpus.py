@@ -115,9 +115,9 @@ def test_fmt_check_passes_on_the_examples() -> None:
     [
         # Names that read as keywords are quoted, plain names are bare.
         '<ir_version: 9, opset_import: ["": 19]>\ng (float "x", float seq) => (float "map")\n{\n   "map" = Add (x, "seq")\n}\n',
-        # Function header keys in field order; default values keep their type.
+        # Function header keys written in field order; default values keep their type.
         '<ir_version: 9, opset_import: ["": 19, "d": 1]>\ng (float x) => (float y)\n{\n   y = d.F (x)\n}\n'
-        '<domain: "d", opset_import: ["": 19]>\nF <a: float = 0.5> (x) => (y)\n{\n   y = Relu (x)\n}\n',
+        '<opset_import: ["": 19], domain: "d">\nF <a: float = 0.5> (x) => (y)\n{\n   y = Relu (x)\n}\n',
         # Inputs before the attributes when an attribute holds a graph.
         '<ir_version: 9, opset_import: ["": 19]>\ng (bool c, float x) => (float y)\n{\n'
         "   y = If <then_branch = t () => (float a) { a = Neg (x) }, else_branch = e () => (float b) { b = Abs (x) }> (c)\n}\n",
@@ -127,6 +127,19 @@ def test_fmt_check_passes_on_the_examples() -> None:
 def test_print_and_fmt_agree(text: str) -> None:
     formatted = format_text(text)
     assert to_text(onnxtext.parse_model(text)) == formatted
+
+
+def test_fmt_keeps_header_keys_in_written_order() -> None:
+    """A formatter never reorders what a person wrote; ``print`` writes the canonical order."""
+    text = (
+        '<\n   producer_name: "me",  # who\n   ir_version: 9,\n   opset_import: ["": 19, "d": 1]\n>\n'
+        "g (float x) => (float y)\n{\n   y = d.F (x)\n}\n\n"
+        '<\n   domain: "d",  # the domain first\n   opset_import: ["": 19]\n>\nF (x) => (y)\n{\n   y = Relu (x)\n}\n'
+    )
+    assert format_text(text) == text
+    printed = to_text(onnxtext.parse_model(text))
+    assert printed.startswith('<\n   ir_version: 9,\n   opset_import: ["": 19, "d": 1],\n   producer_name: "me"\n>\n')
+    assert '<\n   opset_import: ["": 19],\n   domain: "d"\n>\nF (x)' in printed
 
 
 def test_line_width_parameter() -> None:

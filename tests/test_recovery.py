@@ -105,6 +105,16 @@ def test_brace_typed_too_early() -> None:
     assert ops(parse_document(text).tree) == ["Relu", "Neg"]
 
 
+@pytest.mark.parametrize("after", ["", '\n<domain: "f", opset_import: ["": 18]>\nf (a) => (b) {\n  b = Relu(a)\n}\n'])
+def test_stray_brace_after_a_complete_model(after: str) -> None:
+    text = GOOD + "}\n" + after
+    d = only(text)
+    assert where(d) == ("P001", 6, 1)  # the extra '}', not the body's own on line 5
+    assert "found '}'" in d.message
+    assert fixed(text, d) == GOOD + "\n" + after
+    assert ops(parse_document(text).tree) == ["Relu", "Neg"]
+
+
 # ---------------------------------------------------------------- error nodes
 
 

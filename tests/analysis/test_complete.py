@@ -83,7 +83,7 @@ def test_dtype_value_and_key_items() -> None:
     values = complete(_ctx(HEAD + "g (x) => (y) {\n   y = Relu (|"), {"": 18}, values=[("x", "float[2]")])
     assert [(i.label, i.detail) for i in values] == [("x", "float[2]")]
     keys = {i.label for i in complete(_ctx("<|"), {})}
-    assert {"ir_version", "opset_import", "producer_name", "node_domain", "tensor_encoding"} <= keys
+    assert {"ir_version", "opset_import", "producer_name", "node_domain", "tensor_encoding", "tensor_name"} <= keys
     node_keys = {i.label for i in complete(_ctx(HEAD + "g (x) => (y) {\n   y = Relu (x) @{|"), {})}
     assert {"doc_string", "name", "domain"} <= node_keys
 

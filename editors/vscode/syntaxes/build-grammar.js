@@ -38,7 +38,7 @@ const COMPOSITE = '(?:seq|map|optional|sparse_tensor|opaque)';
 const HEADER_KEYS = [
   'ir_version', 'opset_import', 'producer_name', 'producer_version', 'domain', 'model_version',
   'doc_string', 'metadata_props', 'training_info', 'configuration', 'overload',
-  'node_domain', 'tensor_encoding',
+  'node_domain', 'tensor_encoding', 'tensor_name',
 ];
 const CONSTANT_WORDS = '(?:unset|raw|typed|true|false)';
 // An operator name: domain parts, the op type, an optional `:overload`.

@@ -209,7 +209,7 @@ _MESSAGES: dict[str, Any] = {
     "value_info": ValueInfoProto,
     "tensor": TensorProto,
 }
-_FILE_DEFAULTS = {"node_domain": "unset | set", "tensor_encoding": "raw | typed"}
+_FILE_DEFAULTS = {"node_domain": "unset | set", "tensor_encoding": "raw | typed", "tensor_name": "unset | set"}
 
 
 def _literal_snippet(spec: AttributeSpec) -> str:

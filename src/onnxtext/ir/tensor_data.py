@@ -1322,7 +1322,7 @@ def number_text(tensor: TensorProto, dtype: DType) -> tuple[str, bool] | None:
     (then :func:`decode_literals`). Raises :class:`NotRepresentable` as it does."""
     if dtype.code != 1:
         return None
-    arr, raw = _storage(tensor, dtype)
+    arr, raw = _storage(tensor, dtype, as_given=True)
     bits = np.asarray(arr, dtype=np.uint32)
     if not bits.size or bool(((bits & 0x7F800000) == 0x7F800000).any()):
         return None

@@ -171,12 +171,13 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "raw_tensors", "known_attributes", "initializer_values")
+    __slots__ = ("toks", "i", "node_domain_unset", "tensor_name_unset", "raw_tensors", "known_attributes", "initializer_values")
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
         self.i = 0
         self.node_domain_unset = False  # the header's `node_domain: unset`
+        self.tensor_name_unset = False  # the header's `tensor_name: unset`
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
@@ -228,6 +229,9 @@ class _Reader:
                 self.i += 1
             elif key == "tensor_encoding" and toks[self.i] in ("raw", "typed"):
                 self.raw_tensors = toks[self.i] == "raw"
+                self.i += 1
+            elif key == "tensor_name" and toks[self.i] in ("unset", "set"):
+                self.tensor_name_unset = toks[self.i] == "unset"
                 self.i += 1
             else:
                 raise _Unsupported
@@ -652,11 +656,13 @@ class _Reader:
             a.type = AttributeProto.TENSOR  # `float[2] {1, 2}`, `int64[1] name = {3}`, `float c {0.5}`
             dims = self.shape()
             name = ""
-            if toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"':
+            named = toks[self.i][:1] in _IDENT_START or toks[self.i][:1] == '"'
+            if named:
                 name = self.value_name()
-            unnamed = toks[self.i : self.i + 5] == _NAME_UNSET  # `"" @{name: unset}`: no name field at all
-            if unnamed:
+            explicit = toks[self.i : self.i + 5] == _NAME_UNSET  # `"" @{name: unset}`: no name field at all
+            if explicit:
                 self.i += 5
+            unnamed = explicit or (not named and self.tensor_name_unset)  # so under the header's `tensor_name: unset`
             if toks[self.i] == "=":
                 self.i += 1
             self.tensor(a.t, name, tok, dims)

@@ -19,7 +19,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
 from onnxtext.ir.walk import iter_graphs
 from onnxtext.weights.external import attribute_tensors, iter_tensors
-from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
+from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -104,9 +104,10 @@ def _float_text(value: float) -> str:
 class Lifter:
     """Builds an AST from protobuf messages; one instance per printed object."""
 
-    def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False) -> None:
+    def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False, tensor_name_unset: bool = False) -> None:
         self.node_domain_unset = node_domain_unset
         self.raw_tensors = raw_tensors
+        self.tensor_name_unset = tensor_name_unset
         self.shallow: list[tuple[A.Graph, GraphProto, str]] | None = None
         """When a list, every graph lifted goes there, and without its statements (the fast printer
         writes those itself: ``syntax.emit``)."""
@@ -172,9 +173,7 @@ class Lifter:
 
     def decide_defaults(self, m: ModelProto) -> None:
         """Set the file-wide defaults a model's header declares from what most of its nodes and tensors hold."""
-        votes = model_votes(m)
-        self.node_domain_unset = votes.node_domain_unset
-        self.raw_tensors = votes.raw_tensors
+        self.node_domain_unset, self.raw_tensors, self.tensor_name_unset = model_votes(m).defaults
 
     def model_header(self, m: ModelProto) -> A.Props | None:
         """The model's header (``None`` when it has nothing to say), with the file-wide defaults already decided."""
@@ -193,6 +192,8 @@ class Lifter:
             entries.append(_entry(NODE_DOMAIN_KEY, _word("unset")))
         if self.raw_tensors:
             entries.append(_entry(TENSOR_ENCODING_KEY, _word("raw")))
+        if self.tensor_name_unset:
+            entries.append(_entry(TENSOR_NAME_KEY, _word("unset")))
         if not m.HasField("graph"):
             raise NotRepresentable("graph is not set; onnxtext text always has a main graph")
         return A.Props(S, entries, header=True) if entries else None
@@ -300,8 +301,8 @@ class Lifter:
             if all(e.HasField("key") and e.HasField("value") for e in t.external_data):
                 handled |= {"external_data", "data_location"}
         else:
-            fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
             try:
+                fast = number_text(t, dt)  # a float tensor's text made in C, without a list of literals
                 lits = TensorLiterals([], fast[1]) if fast is not None else decode_literals(t, dt)
             except NotRepresentable as exc:  # say which tensor
                 raise NotRepresentable(f"{where or 'the tensor'}: {exc}", exc.index) from None
@@ -470,11 +471,12 @@ class Lifter:
     def tensor_value(self, t: TensorProto, where: str) -> A.TensorValue:
         """An attribute's tensor; fields the syntax does not show go to its own ``@{...}``."""
         ttype, body, entries = self.tensor_parts(t, where)
-        if not t.HasField("name"):
-            entries.append(_entry("name", _word("unset")))
+        named = t.HasField("name")
+        if not named and (entries or not self.tensor_name_unset):
+            entries.append(_entry("name", _word("unset")))  # written after a name, '""'
         props = A.Props(S, entries) if entries else None
-        name = _ident(t.name) if t.name or props is not None else None
-        return A.TensorValue(S, ttype, name, False, body, props)
+        shown = t.name or props is not None or (named and self.tensor_name_unset)  # '""': set, to nothing
+        return A.TensorValue(S, ttype, _ident(t.name) if shown else None, False, body, props)
 
     # ------------------------------------------------------------ functions
     def function(self, f: FunctionProto, where: str, *, nodes: bool = True) -> A.Function:
@@ -525,19 +527,22 @@ def _is_canonical_nan32(f: float) -> bool:
 
 class DefaultVotes:
     """What decides a model's file-wide defaults: the nodes that leave ``domain`` unset or set it
-    to ``""``, the tensors that keep their values in ``raw_data``, and all tensors (every graph,
-    nested and training ones too, and every function, attribute defaults included)."""
+    to ``""``, the tensors that keep their values in ``raw_data``, all tensors (every graph,
+    nested and training ones too, and every function, attribute defaults included), and the
+    attributes' tensors that leave ``name`` unset or set it to ``""``."""
 
-    __slots__ = ("unset", "set_empty", "raw", "tensors")
+    __slots__ = ("unset", "set_empty", "raw", "tensors", "name_unset", "name_empty")
 
     def __init__(self) -> None:
-        self.unset = self.set_empty = self.raw = self.tensors = 0
+        self.unset = self.set_empty = self.raw = self.tensors = self.name_unset = self.name_empty = 0
 
     def add(self, other: DefaultVotes, times: int = 1) -> None:
         self.unset += other.unset * times
         self.set_empty += other.set_empty * times
         self.raw += other.raw * times
         self.tensors += other.tensors * times
+        self.name_unset += other.name_unset * times
+        self.name_empty += other.name_empty * times
 
     def copy(self) -> DefaultVotes:
         votes = DefaultVotes()
@@ -552,6 +557,15 @@ class DefaultVotes:
     def raw_tensors(self) -> bool:
         return self.raw > self.tensors - self.raw
 
+    @property
+    def tensor_name_unset(self) -> bool:
+        return self.name_unset > self.name_empty
+
+    @property
+    def defaults(self) -> tuple[bool, bool, bool]:
+        """``node_domain_unset``, ``raw_tensors``, ``tensor_name_unset``: :class:`Lifter`'s keywords in order."""
+        return self.node_domain_unset, self.raw_tensors, self.tensor_name_unset
+
     def nodes(self, nodes: Iterable[NodeProto]) -> None:
         for n in nodes:
             if not n.HasField("domain"):
@@ -561,9 +575,15 @@ class DefaultVotes:
 
     def tensors_of(self, refs: Iterable[Any]) -> None:
         for ref in refs:
+            t = ref.tensor
             self.tensors += 1
-            if ref.tensor.HasField("raw_data"):
+            if t.HasField("raw_data"):
                 self.raw += 1
+            if ref.kind == "attribute":
+                if not t.HasField("name"):
+                    self.name_unset += 1
+                elif not t.name:
+                    self.name_empty += 1
 
     def graph(self, g: GraphProto) -> None:
         """A graph's nodes (nested ones too) and tensors."""

@@ -77,6 +77,8 @@ _SPECIAL_FLOATS = ("nan", "inf", "infinity")
 # Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
 NODE_DOMAIN_KEY = "node_domain"
 TENSOR_ENCODING_KEY = "tensor_encoding"
+# `tensor_name: unset`: a tensor literal written without a name leaves TensorProto.name unset (not "").
+TENSOR_NAME_KEY = "tensor_name"
 ENCODING_KEY = "encoding"
 
 
@@ -178,6 +180,7 @@ class Lowering:
         self.track = track
         self.node_domain_unset = False
         self.raw_tensors = False
+        self.tensor_name_unset = False
         self._attr_raw: bool | None = None
 
     @property
@@ -198,7 +201,7 @@ class Lowering:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
             for entry in A.intact(m.header.entries):
                 self._model_key(proto, entry, self.sink)
-            apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=[NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY])
+            apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=list(DEFAULT_KEYS))
             self._mark("header", m.header)
         self.graph(m.graph, proto.graph, "graph")
         for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
@@ -208,19 +211,15 @@ class Lowering:
     def _model_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         key = entry.key.value
         value = entry.value
-        if key == NODE_DOMAIN_KEY:
-            if isinstance(value, A.Word) and value.value in (UNSET, "set"):
-                self.node_domain_unset = value.value == UNSET
-            else:
-                self.error(BAD_HEADER, f"'{NODE_DOMAIN_KEY}' takes 'unset' or 'set'", value.span)
-            return True
-        if key == TENSOR_ENCODING_KEY:
-            if isinstance(value, A.Word) and value.value in ("raw", "typed"):
-                self.raw_tensors = value.value == "raw"
-            else:
-                self.error(BAD_HEADER, f"'{TENSOR_ENCODING_KEY}' takes 'raw' or 'typed'", value.span)
-            return True
-        return False
+        switch = _DEFAULT_SWITCHES.get(key)
+        if switch is None:
+            return False
+        attr, on, off = switch
+        if isinstance(value, A.Word) and value.value in (on, off):
+            setattr(self, attr, value.value == on)
+        else:
+            self.error(BAD_HEADER, f"'{key}' takes '{on}' or '{off}'", value.span)
+        return True
 
     # ------------------------------------------------------------ graphs
     def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
@@ -604,7 +603,10 @@ class Lowering:
 
     def _tensor_value(self, v: A.TensorValue, t: TensorProto, path: str) -> None:
         self._mark(path, v)
-        t.name = self.name(v.name) if v.name is not None else ""
+        if v.name is not None:
+            t.name = self.name(v.name)
+        elif not self.tensor_name_unset:
+            t.name = ""
         raw = self._encoding(v.props)
         self.tensor_data(t, v.type, v.body, v.span, self._attr_raw if raw is None else raw)
         self._apply_tensor_props(t, v.props, path)
@@ -708,7 +710,16 @@ class Lowering:
 
 
 def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
-    return entry.key.value in (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
+    return entry.key.value in DEFAULT_KEYS
 
+
+#: The model header's file-wide defaults (no field of ModelProto): the Lowering attribute each
+#: sets, the word that sets it, the word that clears it.
+_DEFAULT_SWITCHES = {
+    NODE_DOMAIN_KEY: ("node_domain_unset", UNSET, "set"),
+    TENSOR_ENCODING_KEY: ("raw_tensors", "raw", "typed"),
+    TENSOR_NAME_KEY: ("tensor_name_unset", UNSET, "set"),
+}
+DEFAULT_KEYS = tuple(_DEFAULT_SWITCHES)
 
 _ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}

@@ -20,7 +20,7 @@ by a forced line break). The printability check is fused in: the non-statement p
 are checked as ``check_printable`` checks them, each distinct tail when it is analysed,
 names and op types as they are read; whatever is refused makes the whole message go
 through the reference path, which raises the error it always raises. The file-wide
-defaults (``node_domain``, ``tensor_encoding``) are guessed, counted while writing, and
+defaults (``node_domain``, ``tensor_encoding``, ``tensor_name``) are guessed, counted while writing, and
 the pass is made again in the rare case the guess was wrong.
 
 ``tests/test_fast_print.py`` asserts byte-identical text with the reference path on
@@ -37,6 +37,7 @@ from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor_data import NotRepresentable
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
+from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
@@ -170,13 +171,18 @@ def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
         # statements, then known from the pass; a wrong guess makes a second pass.
         others = other_votes(msg)
         votes = others.copy()
-        votes.nodes(msg.graph.node[:64])
+        head = msg.graph.node[:64]
+        votes.nodes(head)
+        for n in head:
+            for a in n.attribute:
+                votes.tensors_of(attribute_tensors(a, ""))
         for _ in range(2):
-            lifter = Lifter(node_domain_unset=votes.node_domain_unset, raw_tensors=votes.raw_tensors)
+            guess = votes.defaults
+            lifter = Lifter(node_domain_unset=guess[0], raw_tensors=guess[1], tensor_name_unset=guess[2])
             run = _Pass(msg, width, names, sizes, lifter, others)
             text = run.text()
             votes = run.votes
-            if (votes.node_domain_unset, votes.raw_tensors) == (lifter.node_domain_unset, lifter.raw_tensors):
+            if votes.defaults == guess:
                 return text
         return None  # pragma: no cover - the second pass decides with the exact votes
     except (_Decline, NotRepresentable, DecodeError):

@@ -1336,15 +1336,22 @@ class _Run:
             return False  # too far back to be the cause
         if not self._passes(states, self.tokens[k + 1 : self._window(self.i)]):
             return False
-        tok = self.tokens[k]
-        self.states[:] = states
-        self.values[:] = values
-        del self.diags[ndiags:]
-        self.i = k + 1
+        here = self.tokens[self.i]
+        if self.i == k + 1 and here.type == "RBRACE" and self._passes(self.states, self.tokens[k + 2 : self._window(k + 2)]):
+            # Two '}' in a row: either gone leaves the same tokens; the extra one is the second.
+            span = Span(here.start, here.end)
+            message = f"{self._message(here)} (one '}}' too many)"
+            self.i = k + 2
+        else:
+            self.states[:] = states
+            self.values[:] = values
+            del self.diags[ndiags:]
+            self.i = k + 1
+            span = Span(self.tokens[k].start, self.tokens[k].end)
+            message = "unexpected '}': it closes the body before its end"
         self.pending.clear()
-        span = Span(tok.start, tok.end)
         fix = Fix("delete the '}'", (Edit(span, ""),))
-        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, "unexpected '}': it closes the body before its end", span, self.source, fix=fix))
+        self._report(Diagnostic.at(SYNTAX, Severity.ERROR, message, span, self.source, fix=fix))
         return True
 
     def _reread_string(self) -> bool:

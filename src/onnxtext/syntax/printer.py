@@ -98,28 +98,6 @@ def name_text(name: str) -> str:
     return format_string(name.encode("utf-8", "surrogateescape"))
 
 
-def _header_rank(kind: str) -> Callable[[Any], tuple[int, int]]:
-    """Sort key of header entries: the order ``print`` writes them in (``kind``: model or function)."""
-    from onnxtext.lowering.lower import NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY
-    from onnxtext.proto import FunctionProto, ModelProto
-
-    fields = (ModelProto if kind == "model" else FunctionProto).DESCRIPTOR.fields_by_name
-    first = MODEL_HEADER_ORDER if kind == "model" else ()
-    last = (NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY)
-
-    def rank(entry: Any) -> tuple[int, int]:
-        key = entry.key.value if isinstance(entry, A.PropEntry) else ""
-        if key in first:
-            return (0, first.index(key))
-        if key in fields:
-            return (1, fields[key].number)
-        if key in last:
-            return (2, last.index(key))
-        return (3, 0)
-
-    return rank
-
-
 def quote(ident: A.Ident) -> str:
     if ident.quoted:
         return format_string(ident.value.encode("utf-8", "surrogateescape"))
@@ -299,13 +277,14 @@ class Printer:
         return [self.doc(n.key), ": ", self.doc(n.value)]
 
     def print_Props(self, n: A.Props) -> Doc:
-        return self._header(n, "model") if n.header else self._list("@{", n.entries, "}", n)
+        return self._header(n) if n.header else self._list("@{", n.entries, "}", n)
 
-    def _header(self, n: A.Props, kind: str) -> Doc:
-        """A model or function header: one key per line, in the order ``print`` writes them."""
+    def _header(self, n: A.Props) -> Doc:
+        """A model or function header: one key per line, in the order of the tree (a formatter
+        never reorders what a person wrote; the lifter gives ``print``'s canonical order)."""
         if not n.entries:
             return self._list("<", n.entries, ">", n)
-        entries = sorted(n.entries, key=_header_rank(kind))
+        entries = n.entries
         head: list[Doc] = ["<"]
         opened = self.cm.open.get(id(entries[0])) if self._commented else None
         if opened:
@@ -541,8 +520,14 @@ class Printer:
         parts: list[Doc] = []
         if inputs is not None:
             parts += [" ", self._list("(", inputs, ")")]
-        # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
-        parts.append(Group(Indent([LINE, "=> ", self._list("(", outputs, ")")])))
+        outs = self._list("(", outputs, ")")
+        if isinstance(outs, Group) and outs.hard:
+            # The outputs break anyway (a comment in them): ``) => (`` on one line, the outputs
+            # one indent in, as C-family formatters break a parameter list.
+            parts += [" => ", outs]
+        else:
+            # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
+            parts.append(Group(Indent([LINE, "=> ", outs])))
         return parts
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
@@ -575,7 +560,7 @@ class Printer:
         """A function's lines above its body: header, name, attributes and signature, value infos."""
         lines: list[Doc] = []
         if n.header is not None:
-            lines += [self.doc(n.header, text=self._header(n.header, "function")), HARDLINE]
+            lines += [self.doc(n.header, text=self._header(n.header)), HARDLINE]
         head: list[Doc] = [self._name(n.name)]
         if n.attributes:
             head += [" ", self._list("<", n.attributes, ">")]
