@@ -87,6 +87,23 @@ def test_plain_statements_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) ->
     assert slow.count == 0
 
 
+def test_node_notes_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each node's own metadata_props (dynamo's stack traces) leave the analysed tails shared."""
+    model = chain(40)
+    _notes(model.graph.node)
+    tails = []
+    analyse = emit._Pass._tail
+    monkeypatch.setattr(emit._Pass, "_tail", lambda pass_, rest: tails.append(rest) or analyse(pass_, rest))
+    for width in (100, 40):
+        text = same(model, width)
+        slow = _Slow(monkeypatch)
+        tails.clear()
+        assert fast_text(model, width) == text
+        assert text is not None and '"pkg.torch.onnx.stack_trace": "File \\"/src/model.py\\", line 38,' in text
+        assert slow.count == 0
+        assert len(tails) == 3  # one for the 40 Relu nodes (notes apart), the call's, the function's nodes'
+
+
 def test_long_statements_are_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     text = same(chain(3), width=40)
     slow = _Slow(monkeypatch)
@@ -178,7 +195,29 @@ MUTATIONS: dict[str, Any] = {
     "unknown_field_node": lambda m: _unknown(_first(m)),
     "unknown_field_attribute": lambda m: _unknown(_first(m).attribute[1]),
     "unknown_field_function_node": lambda m: _unknown(m.functions[0].node[1]),
+    "notes_every_node": lambda m: _notes(m.graph.node),
+    "notes_function_nodes": lambda m: _notes(m.functions[0].node),
+    "notes_and_doc": lambda m: (_notes(m.graph.node), setattr(_first(m), "doc_string", "why")),
+    "notes_key_only": lambda m: (_notes(m.graph.node), _first(m).metadata_props.add(key="k")),
+    "notes_value_only": lambda m: (_notes(m.graph.node), _first(m).metadata_props.add(value="v")),
+    "notes_empty_strings": lambda m: _first(m).metadata_props.add(key="", value=""),
+    "notes_unknown_field_entry": lambda m: (_notes(m.graph.node), _unknown(_first(m).metadata_props[0])),
+    "notes_then_unknown_field": lambda m: (_notes(m.graph.node), _unknown(_first(m))),
+    "notes_then_device_configuration": lambda m: (
+        _notes(m.graph.node),
+        _first(m).device_configurations.add(configuration_id="c"),
+    ),
+    "notes_graph_attribute": lambda m: (_graph_attribute(m), _notes(m.graph.node), _notes(m.graph.node[0].attribute[-1].g.node)),
 }
+
+
+def _notes(nodes: Any) -> None:
+    """Node notes as the dynamo exporter writes them: a few entries, each node's own (escapes, long lines, non-ASCII)."""
+    for i, n in enumerate(nodes):
+        n.metadata_props.add(key="namespace", value=f": __main__.Net/layer.{i}: Linear/linear: aten.linear.default")
+        n.metadata_props.add(key="pkg.torch.onnx.name_scopes", value=f"['', 'layer.{i}', \"lin\"]")
+        trace = f'File "/src/model.py", line {i}, in forward\n    x = self.layer(x)  # é\t\x01\n' * (i % 3)
+        n.metadata_props.add(key="pkg.torch.onnx.stack_trace", value=trace)
 
 
 def _rename(m: ModelProto, old: str, new: str) -> None:

@@ -52,7 +52,7 @@ _TYPE_KEYWORDS = frozenset(("seq", "map", "optional", "sparse_tensor", "opaque")
 _INT64 = (-(2**63), 2**63 - 1)
 # Element types whose number lists the fast path stores (encode_number_text's orjson path
 # or its exact path, both without diagnostics); the rest go the reference way.
-_TENSOR_TYPES = frozenset(("float", "double", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+_TENSOR_TYPES = frozenset(("float", "double", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
 _NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
@@ -120,12 +120,21 @@ def _string(tok: str) -> str:
     return tok[1:-1]
 
 
+# An escape other than those Python's unicode_escape reads as the lexer does (`\\n \\t \\r \\" \\\\`,
+# `\\'`, `\\a \\b \\f \\v`, a backslash before a line break, `\\xNN` below 0x80): `\\0` (octal there),
+# `\\u`/`\\U` (surrogates), `\\x80` and up (a byte here, a code point there), unknown ones.
+_ODD_ESCAPE = re.compile(r"""\\(?![ntr"\\'abfv\n]|x[0-7][0-9a-fA-F])""")
+
+
 def _text(tok: str) -> str:
     """A string literal's text, escapes decoded (anything the reference path would report is left to it)."""
     if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"':
         raise _Unsupported
     if "\\" not in tok:
         return tok[1:-1]
+    if _ODD_ESCAPE.search(tok) is None:
+        # Only escapes Python's unicode_escape reads as the lexer does (the text is ASCII): in C.
+        return tok[1:-1].encode("ascii").decode("unicode_escape")
     raw, problems = unescape_string(tok)
     if problems:
         raise _Unsupported

@@ -42,7 +42,7 @@ from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
-from onnxtext.syntax.printer import Printer, name_text
+from onnxtext.syntax.printer import Printer, name_text, string_text
 from onnxtext.syntax.span import NO_SPAN
 
 __all__ = ["fast_text"]
@@ -63,11 +63,12 @@ class _Tail:
     attribute on one line (``attrs``; None when there are none), and the property block's
     entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
+    __slots__ = ("ok", "nested", "notes", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 
     def __init__(self, votes: DefaultVotes) -> None:
         self.ok = False
         self.nested = False  # it holds graphs: the statement's own lines by the reference path, their bodies here
+        self.notes = False  # it holds metadata_props (a node's own are cut off its tail: see _Pass._notes)
         self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.suffix = ""  # after the inputs on one line: " " and the property block
         self.attrs: list[str] | None = None
@@ -202,6 +203,7 @@ class _Pass:
         self.tails: dict[bytes, _Tail] = {}
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
+        self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
 
@@ -249,6 +251,13 @@ class _Pass:
             used = []  # not kept
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
+            notes = None
+            if len(n.metadata_props):
+                # The node's notes (last on the wire) are written here, its tail keyed without them.
+                cut = self._notes_size(n)
+                if cut:
+                    wire = wire[:-cut]
+                    notes = n.metadata_props
             op = n.op_type
             key = ops.get(op)
             if key is None:
@@ -278,13 +287,22 @@ class _Pass:
                 tail = tails.get(rest)
                 if tail is None:
                     tail = self._tail(rest)
+                if notes is not None and tail.notes:
+                    raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
+            elif notes is not None:
+                notes = None  # the statement goes the reference way, notes and all: check them there
+                tail = None
             if tail is not None and tail.ok:
-                line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){tail.suffix}"
+                props, suffix = tail.props, tail.suffix
+                if notes is not None:
+                    props = [*props, self._notes_entry(notes)] if props else [self._notes_entry(notes)]
+                    suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
+                line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind)
+                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind, props, suffix[1:])
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
@@ -299,6 +317,35 @@ class _Pass:
             elif count:
                 self.votes.add(statement_votes(n))
         return lines
+
+    def _notes_size(self, n: NodeProto) -> int:
+        """The bytes of a node's ``metadata_props`` on its wire when each entry is a key and a value
+        (strings) and nothing else, and nothing follows them (no ``device_configurations``); else 0."""
+        if len(n.device_configurations):
+            return 0
+        total = 0
+        for e in n.metadata_props:
+            key, value = e.key, e.value
+            if type(key) is not str or type(value) is not str:
+                return 0
+            k, v = len(key) if key.isascii() else len(key.encode()), len(value) if value.isascii() else len(value.encode())
+            size = 2 + _varint_size(k) + k + _varint_size(v) + v  # key (1) and value (2): one-byte tags
+            if e.ByteSize() != size:
+                return 0  # a field missing, or one more: the reference path writes it
+            total += 1 + _varint_size(size) + size
+        return total
+
+    def _notes_entry(self, notes: Sequence[Any]) -> _Entry:
+        """The property block entry of a node's ``metadata_props`` (checked by :meth:`_notes_size`)."""
+        keys = self.note_keys
+        items = []
+        for e in notes:
+            key = e.key
+            text = keys.get(key)
+            if text is None:
+                text = keys[key] = string_text(key) + ": "
+            items.append(text + string_text(e.value))
+        return _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
@@ -354,6 +401,7 @@ class _Pass:
             raise _Decline  # not the wire order measured: nothing here is to be trusted
         check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
         tail = _Tail(statement_votes(t))
+        tail.notes = len(t.metadata_props) > 0
         if len(rest) <= _KEPT_TAIL:  # a Constant's big tensor is not kept twice in memory
             self.tails[rest] = tail
         extra = [fd.name for fd, _ in t.ListFields() if fd.name not in _HANDLED]  # doc_string, metadata...
@@ -406,7 +454,7 @@ class _Pass:
 
 
 def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
-            names: _Names, width: int, indent: str) -> str | None:
+            names: _Names, width: int, indent: str, props: list[_Entry] | None, props_flat: str) -> str | None:
     """A statement too long for its line (``indent`` in) as the layout breaks it, or None when some
     attribute would break inside (the reference path lays that out).
 
@@ -418,7 +466,7 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
     """
     ind = len(indent)
     inner = ind + len(INDENT)
-    attrs, props = tail.attrs, tail.props
+    attrs = tail.attrs
     after_lhs = f" = {tail.before_op}{op}{tail.overload}" if len(outputs) else f"= {tail.before_op}{op}{tail.overload}"
     # What follows the inputs up to the next break; before it, the inputs' opening.
     after_inputs = " @{" if props is not None else ""
@@ -466,8 +514,8 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
             col = ind + 1
     if props is not None:
         out.append(" ")
-        if col + 1 + len(tail.props_flat) <= width:
-            out.append(tail.props_flat)
+        if col + 1 + len(props_flat) <= width:
+            out.append(props_flat)
         else:
             out.append("@{")
             last = len(props) - 1
