@@ -31,17 +31,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, Callable, Optional, Union
 
+import numpy as np
 from google.protobuf.message import DecodeError
 
-from onnxtext.ir.tensor_data import NotRepresentable
+from onnxtext.ir.tensor_data import NotRepresentable, float32_texts
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, name_text, string_text
 from onnxtext.syntax.span import NO_SPAN
 
@@ -155,6 +156,10 @@ def _varint_size(n: int) -> int:
 
 
 _Message = Union[ModelProto, GraphProto, FunctionProto]
+# An item of a list group: its one-line text (None when it has a line break) and its document,
+# or a function that makes it (needed only when the item does not fit its line).
+_Item = tuple[Optional[str], Union[Doc, Callable[[], Doc]]]
+_GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
 def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
@@ -204,6 +209,7 @@ class _Pass:
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
+        self.types: dict[bytes, str] = {}  # a value type's one-line text by its bytes ("\n": none)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
 
@@ -228,8 +234,111 @@ class _Pass:
         return "".join(parts)
 
     def _graph(self, g: GraphProto, where: str) -> str:
-        head = self.printer.graph_head(self.lifter.graph(g, where, nodes=False))
-        return render(head, self.width) + "\n" + self._body(g.node, where)
+        head = self._graph_head(g, where)
+        if head is None:
+            head = render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)
+        return head + "\n" + self._body(g.node, where)
+
+    # ------------------------------------------------------------ a graph's head
+    def _graph_head(self, g: GraphProto, where: str) -> str | None:
+        """A main graph's name, signature and initializers as the layout writes them (``Printer.graph_head``),
+        each value from its one-line text (a value info's type text made once per type), or None
+        when the reference path must lay it out (an unset name, an output that must break)."""
+        if not g.HasField("name"):
+            return None
+        lifter, printer, width = self.lifter, self.printer, self.width
+        name = self.names[g.name]
+        inputs = [self._value_item(v, f"{where}/input[{i}]") for i, v in enumerate(g.input)]
+        outputs = [self._value_item(v, f"{where}/output[{i}]") for i, v in enumerate(g.output)]
+        if any(flat is None for flat, _ in outputs):
+            return None  # ``) => (`` then the outputs: the reference path's
+        extra = [fd.name for fd, _ in g.ListFields() if fd.name not in _GRAPH_FIELDS]
+        if extra:
+            # The property block before the name, laid out with what follows it up to the first
+            # place a line may break: the name and the inputs' opening.
+            props = lifter.props_for(g, extra, where)
+            assert props is not None
+            opening = " (" if inputs else " ()"
+            text = render([printer.doc(props), " ", name, opening], width)[: -len(opening)]
+        else:
+            text = name
+        out = [text]
+        col = len(text) - text.rfind("\n") - 1
+        if inputs:
+            out.append(" ")
+            col = self._items("(", inputs, ")", out, col + 1, 0)
+        else:
+            out.append(" ()")
+            col += 3
+        # ``=> (outputs)`` on the same line when it fits, else on a line of its own, one unit in.
+        flat_outputs = "(" + ", ".join([flat for flat, _ in outputs if flat is not None]) + ")"
+        if col + 4 + len(flat_outputs) <= width:
+            out += [" => ", flat_outputs]
+        else:
+            out += ["\n", INDENT, "=> "]
+            if outputs:
+                self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
+            else:
+                out.append("()")
+        inits = [self._value_item(v, f"{where}/value_info[{i}]") for i, v in enumerate(g.value_info)]
+        small = _small_float_tensors(g.initializer, self.lifter.raw_tensors)
+        for i, t in enumerate(g.initializer):
+            numbers = small.get(i)
+            if numbers is None:
+                inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
+            else:
+                head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
+                inits.append((f"{head}{self.names[t.name]} = {{{numbers}}}", self._initializer_doc(t, f"{where}/initializer[{i}]")))
+        if inits:
+            out.append("\n")
+            self._items("<", inits, ">", out, 0, 0)
+        return "".join(out)
+
+    def _items(self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int) -> int:
+        """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
+        break: on one line if it fits, else an item per line; returns the column after it."""
+        width = self.width
+        if all(flat is not None for flat, _ in items):
+            line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
+            if col + len(line) <= width:
+                out.append(line)
+                return col + len(line)
+        inner = ind + len(INDENT)
+        pad = "\n" + " " * inner
+        last = len(items) - 1
+        out.append(open_)
+        for k, (flat, doc) in enumerate(items):
+            comma = "," if k < last else ""
+            if flat is not None and inner + len(flat) + len(comma) <= width:
+                out += [pad, flat, comma]
+            else:  # laid out alone for the width its indentation leaves (a line break follows it)
+                text = render([doc() if callable(doc) else doc, comma], width - inner)
+                out += [pad, "\n".join([" " * inner + line if line else line for line in text.split("\n")])[inner:]]
+        out += ["\n", " " * ind, close]
+        return ind + len(close)
+
+    def _value_item(self, v: Any, where: str) -> _Item:
+        """A value info's one-line text (None when it has a line break) and its document (made when needed)."""
+        if v.HasField("name") and v.HasField("type") and not v.HasField("doc_string") and not len(v.metadata_props):
+            key = v.type.SerializeToString()
+            type_text = self.types.get(key)
+            if type_text is None:
+                type_, extra = self.lifter.type(v.type, where)
+                flat = render(self.printer.doc(type_), _FLAT) if extra is None else "\n"
+                type_text = self.types[key] = flat
+            if "\n" not in type_text:
+                return type_text + " " + self.names[v.name], lambda: self.printer.doc(self.lifter.value_info(v, where))
+        doc = self.printer.doc(self.lifter.value_info(v, where))
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
+
+    def _initializer_doc(self, t: TensorProto, where: str) -> Callable[[], Doc]:
+        return lambda: self.printer.doc(self.lifter.initializer(t, where))
+
+    def _initializer_item(self, t: Any, where: str) -> _Item:
+        doc = self.printer.doc(self.lifter.initializer(t, where))
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
 
     def _function(self, f: FunctionProto, where: str) -> str:
         head = self.printer.function_head(self.lifter.function(f, where, nodes=False))
@@ -451,6 +560,50 @@ class _Pass:
             tail.suffix = " " + tail.props_flat
         tail.ok, tail.before_op, tail.after_op = True, before, after
         return tail
+
+
+# The fields of a float32 tensor given in float_data or raw_data (dims, data_type, float_data or
+# raw_data, name; without dims for a scalar): field numbers in wire order.
+_PLAIN_FLOAT_FIELDS = frozenset(((1, 2, 4, 8), (2, 4, 8), (1, 2, 8, 9), (2, 8, 9)))
+_SMALL = 256  # elements: a bigger tensor is a tensor-heavy text's, formatted on its own
+
+
+def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> dict[int, str]:
+    """The number texts of the small float32 initializers printed without a property block (named,
+    stored as the file-wide encoding says, values as many as the shape's, none NaN or infinite),
+    made together (:func:`float32_texts`), by index in ``tensors``."""
+    typed: list[tuple[int, int]] = []
+    raw: list[tuple[int, int]] = []
+    typed_values: list[float] = []
+    raw_values: list[bytes] = []
+    for i, t in enumerate(tensors):
+        if t.data_type != 1:
+            continue
+        n = 1
+        for d in t.dims:
+            n *= d
+        if not 0 < n <= _SMALL:
+            continue
+        is_raw = t.HasField("raw_data")
+        if is_raw != raw_default or tuple([fd.number for fd, _ in t.ListFields()]) not in _PLAIN_FLOAT_FIELDS:
+            continue
+        if is_raw:
+            if len(t.raw_data) != 4 * n:
+                continue
+            raw.append((i, n))
+            raw_values.append(t.raw_data)
+        else:
+            if len(t.float_data) != n:
+                continue
+            typed.append((i, n))
+            typed_values.extend(t.float_data)
+    out: dict[int, str] = {}
+    for group, values in ((typed, np.array(typed_values, dtype=np.float32)), (raw, np.frombuffer(b"".join(raw_values), dtype="<f4"))):
+        if group:
+            texts = float32_texts(values.astype(np.float32), [n for _, n in group])
+            if texts is not None:
+                out.update(zip([i for i, _ in group], texts))
+    return out
 
 
 def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
