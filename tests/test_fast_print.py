@@ -572,6 +572,6 @@ def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
     text = same(model, 100)
     rendered.clear()
     assert fast_text(model, 100) == text
-    # the header, the three types (float[N, 4], float[4], float[2, 2]), the int64 initializer, and the big
-    # one twice (its one-line text, then its lines); before, the 45 values were lifted and laid out as lists
-    assert len(rendered) == 7
+    # the header, the three types (float[N, 4], float[4], float[2, 2]), the int64 initializer and the big
+    # one's lines (never on one line first); before, the 45 values were lifted and laid out as lists
+    assert len(rendered) == 6

@@ -36,13 +36,13 @@ from typing import Any, Callable, Optional, Union
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from onnxtext.ir.tensor_data import NotRepresentable, float32_texts
+from onnxtext.ir.tensor_data import TYPED_FIELDS, NotRepresentable, float32_texts
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
-from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, Doc, render
+from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
 from onnxtext.syntax.printer import Printer, name_text, string_text
 from onnxtext.syntax.span import NO_SPAN
 
@@ -311,9 +311,11 @@ class _Pass:
             comma = "," if k < last else ""
             if flat is not None and inner + len(flat) + len(comma) <= width:
                 out += [pad, flat, comma]
-            else:  # laid out alone for the width its indentation leaves (a line break follows it)
-                text = render([doc() if callable(doc) else doc, comma], width - inner)
-                out += [pad, "\n".join([" " * inner + line if line else line for line in text.split("\n")])[inner:]]
+            else:  # laid out alone, as in the list (a line break follows it)
+                item: Doc = [HARDLINE, doc() if callable(doc) else doc, comma]
+                for _ in range(inner // len(INDENT)):
+                    item = Indent(item)
+                out.append(render(item, width))
         out += ["\n", " " * ind, close]
         return ind + len(close)
 
@@ -337,6 +339,11 @@ class _Pass:
 
     def _initializer_item(self, t: Any, where: str) -> _Item:
         doc = self.printer.doc(self.lifter.initializer(t, where))
+        # Each stored value takes a column and a ", " at least (a raw element 16 bytes at most): a
+        # tensor whose values cannot fit a line is not laid out on one first.
+        stored = len(t.raw_data) // 16 + sum(len(getattr(t, f)) for f in TYPED_FIELDS)
+        if 3 * stored - 2 > self.width:
+            return None, doc
         flat = render(doc, _FLAT)
         return (None if "\n" in flat else flat), doc
 
