@@ -26,7 +26,7 @@ from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
-__all__ = ["direct_model"]
+__all__ = ["direct_model", "scan", "model_of_tokens"]
 
 # One token per match, whitespace and comments skipped before it. The tokens are the
 # lexer's (syntax/lexer.py): where two of its alternatives can match at one offset they
@@ -78,9 +78,18 @@ def direct_model(text: str) -> ModelProto | None:
     None means "not handled here", never "invalid": the caller parses the text with
     :func:`onnxtext.document.parse_document`, which reports what is wrong, if anything.
     """
-    if not text.isascii():  # non-ASCII names are lexical errors, strings may need checks
-        return None
-    tokens = _TOKENS.findall(text)  # ends with "" (the end)
+    tokens = scan(text)
+    return None if tokens is None else model_of_tokens(tokens)
+
+
+def scan(text: str) -> list[str] | None:
+    """The token strings of ``text`` (whitespace and comments left out; the last is ``""``, the end),
+    or None for a text that is not ASCII (non-ASCII names are lexical errors, strings may need checks)."""
+    return _TOKENS.findall(text) if text.isascii() else None
+
+
+def model_of_tokens(tokens: list[str]) -> ModelProto | None:
+    """:func:`direct_model` of the text whose :func:`scan` is ``tokens``."""
     try:
         return _Reader(tokens).model()
     except (_Unsupported, RecursionError):  # deep nesting: the reference path says what it says
