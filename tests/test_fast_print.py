@@ -175,6 +175,8 @@ MUTATIONS: dict[str, Any] = {
     "name_quoted": lambda m: _rename(m, "x1", "onnx::Relu_1"),
     "name_unicode": lambda m: _rename(m, "x1", "é"),
     "name_escape": lambda m: _rename(m, "x1", 'a"b\n'),
+    "name_comma_space": lambda m: _rename(m, "x1", "a, b"),  # reads as two bare names when joined
+    "name_reserved_case": lambda m: _rename(m, "x1", "Infinity"),
     "name_long": lambda m: _rename(m, "x1", "v" * 200),
     "name_long_quoted": lambda m: _rename(m, "x1", "v/" * 100),
     "input_empty": lambda m: _first(m).input.insert(0, ""),

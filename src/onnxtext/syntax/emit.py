@@ -29,6 +29,7 @@ every corpus.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Callable, Optional, Union
@@ -43,7 +44,7 @@ from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
-from onnxtext.syntax.printer import Printer, name_text, string_text
+from onnxtext.syntax.printer import RESERVED_NAMES, Printer, name_text, string_text
 from onnxtext.syntax.span import NO_SPAN
 
 __all__ = ["fast_text"]
@@ -156,6 +157,9 @@ def _varint_size(n: int) -> int:
 
 
 _Message = Union[ModelProto, GraphProto, FunctionProto]
+# Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
+_BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
+_BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
 # An item of a list group: its one-line text (None when it has a line break) and its document,
 # or a function that makes it (needed only when the item does not fit its line).
 _Item = tuple[Optional[str], Union[Doc, Callable[[], Doc]]]
@@ -362,6 +366,7 @@ class _Pass:
         width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
+        bare = _BARE_NAMES.match
         lines: list[str] = []
         if not count:
             used = []  # not kept
@@ -379,8 +384,16 @@ class _Pass:
             if key is None:
                 key = self._op_key(op)
             name = n.name
-            jo = ", ".join(map(get_name, n.output))
-            ji = ", ".join(map(get_name, n.input))
+            outs, ins = n.output, n.input
+            try:
+                jo, ji = ", ".join(outs), ", ".join(ins)
+            except TypeError:  # bytes that are not UTF-8: the check names the field
+                raise _Decline from None
+            # Names that are all bare are their own text (one regex for all); else name by name.
+            if not (bare(jo) and jo.count(",") == len(outs) - 1):
+                jo = ", ".join(map(get_name, outs))
+            if not (bare(ji) and ji.count(",") == len(ins) - 1):
+                ji = ", ".join(map(get_name, ins))
             if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
                 # A quoted or long name: its wire size is not its text's.
                 end = sum(map(get_size, n.output)) + sum(map(get_size, n.input)) + len(key)
