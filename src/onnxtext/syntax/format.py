@@ -96,6 +96,11 @@ _BLANK_LINE = re.compile(r"(?<!\n\})(?<!\n\}\r)\n[ \t\r\f\v]*\n")
 _STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|(#)', re.DOTALL)
 
 
+def _unspaced(numbers: str) -> str:
+    """A number list token without the spaces and line breaks it may hold (the lexer's: `` \t\r\n``)."""
+    return numbers.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "")
+
+
 def _printed_alike(text: str, width: int) -> str | None:
     """``format_text`` of a model text the parse fast path reads, without comments or blank lines, when
     printing its protobuf gives the very tokens of the text (or None: the tree's way then).
@@ -125,7 +130,7 @@ def _printed_alike(text: str, width: int) -> str | None:
     for a, b in zip(tokens, again):
         # A number list is one token, spaces and line breaks included: the formatter lays its
         # numbers out again (each number is read without spaces in it, or the fast path declines).
-        if a != b and not (a[:1] == "{" and b[:1] == "{" and "".join(a.split()) == "".join(b.split())):
+        if a != b and not (a[:1] == "{" and b[:1] == "{" and _unspaced(a) == _unspaced(b)):
             return None
     return printed
 
