@@ -14,7 +14,9 @@ The printer builds a :data:`Doc` for a tree; :func:`render` lays it out for a wi
   written before the next line break, or before the next token that is not a closing
   bracket or comma, after which the line breaks (the comment never swallows a token);
 - :class:`OwnLine`: a comment on a line of its own: a line break before it unless the line
-  is empty, and one after it before anything else is written. Groups around it break.
+  is empty, and one after it before anything else is written. Groups around it break;
+- :class:`IfBroken`: one document if a group laid out before it broke, another if it did not
+  (``) => (`` after a broken input list).
 
 Comments never count toward the width. Trailing spaces are never written.
 """
@@ -34,6 +36,7 @@ __all__ = [
     "Numbers",
     "LineSuffix",
     "OwnLine",
+    "IfBroken",
     "LINE",
     "SOFTLINE",
     "HARDLINE",
@@ -80,6 +83,18 @@ class Group:
         self.contents = contents
         self.hard = _has_hard(contents)
         self.tight = tight
+
+
+class IfBroken:
+    """``broken`` where ``group`` (laid out earlier in the document) broke, else ``flat``."""
+
+    __slots__ = ("group", "broken", "flat", "hard")
+
+    def __init__(self, group: Group, broken: Doc, flat: Doc) -> None:
+        self.group = group
+        self.broken = broken
+        self.flat = flat
+        self.hard = _has_hard(broken) or _has_hard(flat)
 
 
 class Indent:
@@ -216,7 +231,7 @@ class OwnLine:
         self.text = text
 
 
-Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, Numbers, LineSuffix, OwnLine, BreakParent, BlankLine]
+Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, Numbers, LineSuffix, OwnLine, BreakParent, BlankLine, IfBroken]
 
 LINE = Line(" ")
 SOFTLINE = Line("")
@@ -234,7 +249,7 @@ def _has_hard(doc: Doc) -> bool:
             continue
         if isinstance(d, list):
             stack.extend(d)
-        elif isinstance(d, (Group, Indent, Fill)):
+        elif isinstance(d, (Group, Indent, Fill, IfBroken)):
             if d.hard:
                 return True
         elif isinstance(d, Line):
@@ -307,6 +322,8 @@ def _fits(doc: Doc, rest: list[tuple[int, bool, _Cmd]], width: int, suffix_pendi
             return True
         elif isinstance(d, _FillRest):
             stack.append((mode, d.parts[d.index :]))
+        elif isinstance(d, IfBroken):
+            stack.append((mode, d.broken if d.group.hard else d.flat))
     return False
 
 
@@ -320,6 +337,7 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
     unit = len(indent)
     prev_empty = True  # the line before the current one is empty (or there is none)
     stack: list[tuple[int, bool, _Cmd]] = [(0, _BREAK, doc)]
+    broke: set[int] = set()  # the groups laid out broken (for IfBroken)
 
     def newline(ind: int) -> None:
         nonlocal col, line_start, fresh, prev_empty
@@ -363,6 +381,8 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
             else:
                 flat = not d.hard and _fits(d.contents, [] if d.tight else stack, width - col, bool(pending))
                 stack.append((ind, _FLAT if flat else _BREAK, d.contents))
+                if not flat:
+                    broke.add(id(d))
         elif isinstance(d, Indent):
             stack.append((ind + unit, mode, d.contents))
         elif isinstance(d, Line):
@@ -441,6 +461,8 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
                 stack.append((ind, _FLAT if fits else _BREAK, sep))
         elif isinstance(d, LineSuffix):
             pending.append(d.text)
+        elif isinstance(d, IfBroken):
+            stack.append((ind, mode, d.broken if id(d.group) in broke else d.flat))
         elif isinstance(d, BlankLine):
             fresh = False
             if not line_start or pending:

@@ -30,6 +30,7 @@ from onnxtext.syntax.layout import (
     Doc,
     Fill,
     Group,
+    IfBroken,
     Indent,
     LineSuffix,
     OwnLine,
@@ -523,16 +524,21 @@ class Printer:
 
     def _signature(self, inputs: Sequence[Any] | None, outputs: Sequence[Any]) -> list[Doc]:
         parts: list[Doc] = []
-        if inputs is not None:
-            parts += [" ", self._list("(", inputs, ")")]
+        ins = self._list("(", inputs, ")") if inputs is not None else None
+        if ins is not None:
+            parts += [" ", ins]
         outs = self._list("(", outputs, ")")
+        # ``) => (`` on one line, the outputs one indent in, as C-family formatters break a
+        # parameter list, when the outputs break anyway (a comment in them) or the inputs broke.
+        joined: Doc = [" => ", outs]
+        # Otherwise, when the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
+        own_line: Doc = Group(Indent([LINE, "=> ", outs]))
         if isinstance(outs, Group) and outs.hard:
-            # The outputs break anyway (a comment in them): ``) => (`` on one line, the outputs
-            # one indent in, as C-family formatters break a parameter list.
-            parts += [" => ", outs]
+            parts.append(joined)
+        elif isinstance(ins, Group):
+            parts.append(IfBroken(ins, joined, own_line))
         else:
-            # When the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
-            parts.append(Group(Indent([LINE, "=> ", outs])))
+            parts.append(own_line)
         return parts
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
