@@ -268,17 +268,23 @@ class _Pass:
             text = name
         out = [text]
         col = len(text) - text.rfind("\n") - 1
+        broke = False
         if inputs:
             out.append(" ")
-            col = self._items("(", inputs, ")", out, col + 1, 0)
+            col, broke = self._items("(", inputs, ")", out, col + 1, 0)
         else:
             out.append(" ()")
             col += 3
-        # ``=> (outputs)`` on the same line when it fits, else on a line of its own, one unit in.
         flat_outputs = "(" + ", ".join([flat for flat, _ in outputs if flat is not None]) + ")"
-        if col + 4 + len(flat_outputs) <= width:
+        if broke:  # after inputs one per line, ``) => (`` on one line, the outputs as they fit
+            out.append(" => ")
+            if outputs:
+                self._items("(", outputs, ")", out, col + 4, 0)
+            else:
+                out.append("()")
+        elif col + 4 + len(flat_outputs) <= width:  # ``=> (outputs)`` on the same line when it fits
             out += [" => ", flat_outputs]
-        else:
+        else:  # else on a line of its own, one unit in
             out += ["\n", INDENT, "=> "]
             if outputs:
                 self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
@@ -298,15 +304,16 @@ class _Pass:
             self._items("<", inits, ">", out, 0, 0)
         return "".join(out)
 
-    def _items(self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int) -> int:
+    def _items(self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int) -> tuple[int, bool]:
         """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
-        break: on one line if it fits, else an item per line; returns the column after it."""
+        break: on one line if it fits, else an item per line; returns the column after it and
+        whether it broke."""
         width = self.width
         if all(flat is not None for flat, _ in items):
             line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
             if col + len(line) <= width:
                 out.append(line)
-                return col + len(line)
+                return col + len(line), False
         inner = ind + len(INDENT)
         pad = "\n" + " " * inner
         last = len(items) - 1
@@ -321,7 +328,7 @@ class _Pass:
                     item = Indent(item)
                 out.append(render(item, width))
         out += ["\n", " " * ind, close]
-        return ind + len(close)
+        return ind + len(close), True
 
     def _value_item(self, v: Any, where: str) -> _Item:
         """A value info's one-line text (None when it has a line break) and its document (made when needed)."""
