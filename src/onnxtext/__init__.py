@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
     from onnxtext.document import Document
     from onnxtext.syntax.format import NotRepresentable, format_text, to_text
-    from onnxtext.syntax.span import Position, Range, SourceFile, Span
+    from onnxtext.span import Position, Range, SourceFile, Span
     from onnxtext.evaluate import Evaluator
     from onnxtext.serialization import register_onnx_serializer
 
@@ -87,10 +87,10 @@ _LAZY: dict[str, tuple[str, str]] = {
     "to_text": ("onnxtext.syntax.format", "to_text"),
     "load": ("onnxtext.api", "load"),
     "save": ("onnxtext.api", "save"),
-    "Position": ("onnxtext.syntax.span", "Position"),
-    "Range": ("onnxtext.syntax.span", "Range"),
-    "SourceFile": ("onnxtext.syntax.span", "SourceFile"),
-    "Span": ("onnxtext.syntax.span", "Span"),
+    "Position": ("onnxtext.span", "Position"),
+    "Range": ("onnxtext.span", "Range"),
+    "SourceFile": ("onnxtext.span", "SourceFile"),
+    "Span": ("onnxtext.span", "Span"),
     # the evaluator's kernels take a while to load, and parsing needs none of them
     "Evaluator": ("onnxtext.evaluate", "Evaluator"),
     "register_onnx_serializer": ("onnxtext.serialization", "register_onnx_serializer"),

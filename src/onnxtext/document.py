@@ -21,7 +21,7 @@ from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
 from onnxtext.syntax.query import node_at
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution

@@ -27,7 +27,7 @@ from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.parser import SYNTAX
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
 

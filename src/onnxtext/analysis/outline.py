@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import print_ast
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["OutlineItem", "Fold", "outline", "folding_ranges"]
 

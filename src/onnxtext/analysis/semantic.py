@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "semantic_tokens"]
 

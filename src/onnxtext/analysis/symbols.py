@@ -33,7 +33,7 @@ from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import format_string
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = [
     "AttributeSymbol",

@@ -31,7 +31,7 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
-from onnxtext.syntax.span import NO_SPAN
+from onnxtext.span import NO_SPAN
 from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
 
 __all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "is_identifier", "model_votes", "name_text", "other_votes", "statement_votes"]

@@ -34,7 +34,7 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
 
 __all__ = ["SourceMap", "Lowering"]

@@ -18,7 +18,7 @@ from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["Settings", "Cancelled", "Outcome", "diagnose", "evaluate", "RUNTIME", "RUNTIME_SKIPPED", "UNTRUSTED"]
 

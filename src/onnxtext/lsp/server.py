@@ -53,7 +53,7 @@ from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_range, format_text
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "build_server"]
 

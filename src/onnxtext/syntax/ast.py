@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TypeVar, Union
 
-from onnxtext.syntax.span import NO_SPAN, Span
+from onnxtext.span import NO_SPAN, Span
 
 __all__ = [
     "intact",

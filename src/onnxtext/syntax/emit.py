@@ -43,7 +43,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
 from onnxtext.syntax.printer import Printer, name_text
-from onnxtext.syntax.span import NO_SPAN
+from onnxtext.span import NO_SPAN
 
 __all__ = ["fast_text"]
 

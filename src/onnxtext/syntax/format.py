@@ -15,7 +15,7 @@ from onnxtext.syntax.emit import fast_text
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, first_too_deep_graph
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
 __all__ = ["to_text", "format_text", "format_range", "NotRepresentable", "check_printable"]

@@ -26,7 +26,7 @@ from lark.parsers.lalr_analysis import Shift
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
 from onnxtext.syntax.lexer import KEYWORDS, Comment, LexError, Tok, tokenize, unescape_string
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["ParseResult", "parse_text", "ENTRY_POINTS", "grammar_path", "grammar_text", "table_cache_path"]
 
