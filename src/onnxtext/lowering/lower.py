@@ -35,6 +35,7 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.vocabulary import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
 from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
 
 __all__ = ["SourceMap", "Lowering"]
@@ -80,14 +81,6 @@ _SINGLETON: dict[int, int] = {
 }
 _LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
 _SPECIAL_FLOATS = ("nan", "inf", "infinity")
-
-# Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
-NODE_DOMAIN_KEY = "node_domain"
-TENSOR_ENCODING_KEY = "tensor_encoding"
-# `tensor_name: unset`: a tensor literal written without a name leaves TensorProto.name unset (not "").
-TENSOR_NAME_KEY = "tensor_name"
-ENCODING_KEY = "encoding"
-
 
 @dataclass
 class SourceMap:

@@ -36,13 +36,14 @@ from typing import Any, Union
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor_data import NotRepresentable
-from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
+from onnxtext.lowering.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
-from onnxtext.syntax.printer import Printer, name_text
+from onnxtext.syntax.printer import Printer
+from onnxtext.syntax.vocabulary import is_identifier, name_text
 from onnxtext.span import NO_SPAN
 
 __all__ = ["fast_text"]
