@@ -33,7 +33,7 @@ CHECK_SCRIPT = """
 import pathlib, sys
 import onnxtext
 from onnxtext.syntax.parser import grammar_path
-from onnxtext.syntax.format import to_text
+from onnxtext.printing.text import to_text
 from onnxtext.api import load
 package = pathlib.Path(onnxtext.__file__).resolve().parent
 assert pathlib.Path(sys.prefix).resolve() in package.parents, package

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     )
     from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
     from onnxtext.document import Document
-    from onnxtext.syntax.format import NotRepresentable, format_text, to_text
+    from onnxtext.syntax.format import format_text
+    from onnxtext.printing.text import NotRepresentable, to_text
     from onnxtext.span import Position, Range, SourceFile, Span
     from onnxtext.evaluate import Evaluator
     from onnxtext.serialization import register_onnx_serializer
@@ -82,9 +83,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_model": ("onnxtext.api", "parse_model"),
     "parse_node": ("onnxtext.api", "parse_node"),
     "parse_nodes": ("onnxtext.api", "parse_nodes"),
-    "NotRepresentable": ("onnxtext.syntax.format", "NotRepresentable"),
+    "NotRepresentable": ("onnxtext.printing.text", "NotRepresentable"),
     "format_text": ("onnxtext.syntax.format", "format_text"),
-    "to_text": ("onnxtext.syntax.format", "to_text"),
+    "to_text": ("onnxtext.printing.text", "to_text"),
     "load": ("onnxtext.api", "load"),
     "save": ("onnxtext.api", "save"),
     "Position": ("onnxtext.span", "Position"),

@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from onnxtext.lowering.lift import Lifter, NotRepresentable
+from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import format_string
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, ValueInfoProto

@@ -35,6 +35,7 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.nesting import TOO_DEEP
 from onnxtext.syntax.vocabulary import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
 from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
 
@@ -51,7 +52,6 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
-TOO_DEEP = "L009"  # graphs nested deeper than protobuf reads back
 _STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
 ATTRIBUTE_TYPES: dict[str, int] = {

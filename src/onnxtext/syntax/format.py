@@ -1,4 +1,4 @@
-"""Protobuf → text (``to_text``) and text → text (``format_text``, keeping comments)."""
+"""Text → text (``format_text``, ``format_range``), keeping comments, without going through protobuf."""
 
 from __future__ import annotations
 
@@ -8,59 +8,13 @@ from typing import Any
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity
-from onnxtext.lowering.lift import Lifter, NotRepresentable
-from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax.comments import attach_comments
-from onnxtext.syntax.emit import fast_text
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
-from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, first_too_deep_graph
+from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, TOO_DEEP, first_too_deep_graph
 from onnxtext.span import SourceFile, Span
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
 
-__all__ = ["to_text", "format_text", "format_range", "NotRepresentable", "check_printable"]
-
-
-def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
-    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's), in ``width`` columns.
-
-    Raises :class:`NotRepresentable` if the message holds something no text can express yet.
-    """
-    msg = as_own(message)
-    with collector_paused():
-        return _to_text(msg, message, width)
-
-
-def _to_text(msg: Any, message: Any, width: int) -> str:
-    if isinstance(msg, (ModelProto, GraphProto, FunctionProto)):
-        text = fast_text(msg, width)
-        if text is not None:
-            return text
-    return reference_text(msg, message, width)
-
-
-def reference_text(msg: Any, message: Any = None, width: int = DEFAULT_WIDTH) -> str:
-    """``to_text`` through the whole AST (lift, then the layout printer): what the fast path
-    (``syntax.emit``) must equal byte for byte, and what prints what it declines."""
-    with collector_paused():
-        return _reference_text(msg, message, width)
-
-
-def _reference_text(msg: Any, message: Any, width: int) -> str:
-    check_printable(msg)
-    lifter = Lifter()
-    tree: A.AstNode
-    if isinstance(msg, ModelProto):
-        tree = lifter.model(msg)
-    elif isinstance(msg, GraphProto):
-        tree = lifter.graph(msg, "graph")
-    elif isinstance(msg, FunctionProto):
-        tree = lifter.function(msg, "function")
-    elif isinstance(msg, NodeProto):
-        tree = lifter.node(msg, "node")
-    else:
-        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message if message is not None else msg).__name__}")
-    return print_ast(tree, width=width)
+__all__ = ["format_text", "format_range"]
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
@@ -122,8 +76,6 @@ def _refuse_too_deep(tree: object, source: SourceFile) -> None:
     graph = first_too_deep_graph(tree)
     if graph is None:
         return
-    from onnxtext.lowering.lower import TOO_DEEP
-
     message = f"nested too deeply: graphs more than {MAX_GRAPH_NESTING} deep cannot be read back by protobuf"
     raise ParseError([Diagnostic.at(TOO_DEEP, Severity.ERROR, message, graph.span, source)])
 

@@ -98,7 +98,7 @@ class Lifter:
         self.tensor_name_unset = tensor_name_unset
         self.shallow: list[tuple[A.Graph, GraphProto, str]] | None = None
         """When a list, every graph lifted goes there, and without its statements (the fast printer
-        writes those itself: ``syntax.emit``)."""
+        writes those itself: ``printing.emit``)."""
 
     # ------------------------------------------------------------ generic fields
     def value(self, fd: FieldDescriptor, v: Any, where: str) -> A.PropValue:
