@@ -85,7 +85,7 @@ def test_version_is_the_wheels() -> None:
 
 _PARSE = (
     "import onnxtext\n"
-    "from onnxtext.syntax.parser import table_cache_path\n"
+    "from onnxtext.syntax.tables import table_cache_path\n"
     f"m = onnxtext.parse_document({MODEL!r}).proto\n"  # the Lark path (parse_model may not need it)
     "print(m.graph.node[0].op_type, table_cache_path())"
 )

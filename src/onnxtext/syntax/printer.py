@@ -203,9 +203,6 @@ class Printer:
     def print_Word(self, n: A.Word) -> Doc:
         return n.value
 
-    def print_Comment(self, n: A.Comment) -> Doc:
-        return OwnLine("#" + n.text.rstrip())
-
     def print_ErrorNode(self, n: A.ErrorNode) -> NoReturn:
         self._error(n)
 
