@@ -17,8 +17,12 @@ from onnxtext import api
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def _imports() -> dict[str, set[str]]:
-    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
+def _imports(*, submodules_as_such: bool = False) -> dict[str, set[str]]:
+    """Each onnxtext module → the onnxtext modules it imports anywhere in its source (deferred imports included).
+
+    ``from pkg import sub`` counts as importing ``pkg`` and ``pkg.sub``; with ``submodules_as_such``,
+    as importing only the module ``pkg.sub`` (as ``import pkg.sub`` does: a package's ``__init__``
+    runs before any of its modules, which is no arrow of its own)."""
     modules = {}
     for path in SRC.rglob("*.py"):
         name = ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
@@ -28,7 +32,9 @@ def _imports() -> dict[str, set[str]]:
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
+                subs = {f"{node.module}.{a.name}" for a in node.names} & modules.keys()
+                if not (submodules_as_such and len(subs) == len(node.names)):
+                    found.add(node.module)
                 found.update(f"{node.module}.{a.name}" for a in node.names)
             elif isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)

@@ -25,7 +25,8 @@ from hypothesis import strategies as st  # noqa: E402
 from onnx import AttributeProto, TensorProto, helper, numpy_helper  # noqa: E402
 
 import onnxtext  # noqa: E402
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text  # noqa: E402
+from onnxtext.syntax.format import format_text  # noqa: E402
+from onnxtext.printing.text import NotRepresentable, to_text
 from onnxtext.proto import as_own  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]

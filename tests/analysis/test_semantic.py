@@ -19,7 +19,7 @@ main (float[N] x) => (float[N] y)
 def _words() -> list[tuple[str, str, tuple[str, ...]]]:
     result = parse_text(TEXT)
     assert result.ok, result.diagnostics
-    return [(TEXT[t.span.start : t.span.end], t.type, t.modifiers) for t in semantic_tokens(result.tree)]
+    return [(TEXT[t.span.start : t.span.end], t.type, t.modifiers) for t in semantic_tokens(result.tree, result.comments)]
 
 
 def test_every_kind_is_classified() -> None:
@@ -43,12 +43,21 @@ def test_every_kind_is_classified() -> None:
 
 def test_tokens_are_ordered_and_disjoint() -> None:
     result = parse_text(TEXT)
-    tokens = semantic_tokens(result.tree)
+    tokens = semantic_tokens(result.tree, result.comments)
     for a, b in zip(tokens, tokens[1:], strict=False):
         assert a.span.end <= b.span.start
 
 
 def test_deprecated_operators_are_marked() -> None:
     result = parse_text(TEXT)
-    tokens = semantic_tokens(result.tree, deprecated=lambda node: node.op_type.value == "Mul")
+    tokens = semantic_tokens(result.tree, result.comments, deprecated=lambda node: node.op_type.value == "Mul")
     assert [t.modifiers for t in tokens if TEXT[t.span.start : t.span.end] == "Mul"] == [("defaultLibrary", "deprecated")]
+
+
+def test_every_comment_is_a_token_damaged_statements_included() -> None:
+    """Comments come from the parse result, not from the tree: one inside a damaged statement is coloured too."""
+    text = '# top\n<ir_version: 10, opset_import: ["" : 21]>\ng (float x) => (float y) {\n  z = Relu(x, # a\n  y = ( # b\n  y = Neg(x) # c\n}\n# tail\n'
+    result = parse_text(text)
+    assert not result.ok
+    tokens = semantic_tokens(result.tree, result.comments)
+    assert [text[t.span.start : t.span.end] for t in tokens if t.type == "comment"] == ["# top", "# a", "# b", "# c", "# tail"]

@@ -20,7 +20,7 @@ from onnxtext.ir.dtypes import ALL as ALL_DTYPES
 from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import Tok, tokenize
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "schema_for", "values_in_scope", "WINDOW"]
 

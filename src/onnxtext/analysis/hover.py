@@ -13,7 +13,7 @@ from onnxtext.analysis.schema_docs import attribute_markdown, dtype_markdown, op
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol
 from onnxtext.document import Document
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["HoverInfo", "hover_at"]
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
-from onnxtext.syntax.span import Range, SourceFile, Span
+from onnxtext.span import Range, SourceFile, Span
 
 if TYPE_CHECKING:  # lsprotocol is imported when a server needs it: the CLI does not pay for it
     from lsprotocol import types as L

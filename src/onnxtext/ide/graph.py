@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 # The producers of the names of a body, then of the bodies around it (subgraphs see outer names).
 _Env = ChainMap[str, str]

@@ -17,7 +17,7 @@ from onnxtext.diagnostics.render import lsp_range
 from onnxtext.analysis.schema_docs import parameter_text, signature_label
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.ir.schemas import OpSchema
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = [
     "completion_items",

@@ -52,8 +52,9 @@ from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.proto import ModelProto
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.format import format_range, format_text
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.printing.fmt import format_text
+from onnxtext.syntax.format import format_range
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "build_server"]
 
@@ -342,7 +343,7 @@ def build_server() -> OnnxTextServer:
     @server.feature(L.TEXT_DOCUMENT_FOLDING_RANGE)
     def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
         outcome = ls.analysis(params.text_document.uri)
-        return folding(folding_ranges(outcome.document.tree, outcome.document.source))
+        return folding(folding_ranges(outcome.document.tree, outcome.document.source, outcome.document.comments))
 
     @server.feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND)
     def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
@@ -352,7 +353,7 @@ def build_server() -> OnnxTextServer:
             resolution = doc.resolutions.get(node)
             return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
 
-        tokens = semantic_tokens(doc.tree, deprecated)
+        tokens = semantic_tokens(doc.tree, doc.comments, deprecated)
         return L.SemanticTokens(data=encode_tokens(tokens, doc.source))
 
     @server.feature(L.TEXT_DOCUMENT_COMPLETION, L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True))
