@@ -10,11 +10,11 @@ from collections.abc import Sequence
 
 from lsprotocol import types as L
 
-from onnxtext.analysis.complete import Item
-from onnxtext.analysis.outline import Fold, OutlineItem
-from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
+from onnxtext.ide.complete import Item
+from onnxtext.ide.outline import Fold, OutlineItem
+from onnxtext.ide.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.diagnostics.render import lsp_range
-from onnxtext.analysis.schema_docs import parameter_text, signature_label
+from onnxtext.ide.schema_docs import parameter_text, signature_label
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.ir.schemas import OpSchema
 from onnxtext.syntax.span import SourceFile, Span

@@ -22,12 +22,12 @@ from pygls.lsp.server import LanguageServer
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
-from onnxtext.analysis.outline import folding_ranges, outline
-from onnxtext.analysis.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
-from onnxtext.analysis.hints import fit_label, inlay_hints, live_labels
-from onnxtext.analysis.hover import hover_at
-from onnxtext.analysis.rename import rename_problem
-from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.ide.outline import folding_ranges, outline
+from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
+from onnxtext.ide.hints import fit_label, inlay_hints, live_labels
+from onnxtext.ide.hover import hover_at
+from onnxtext.ide.rename import rename_problem
+from onnxtext.ide.semantic import semantic_tokens
 from onnxtext.diagnostics.render import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.diagnostics.render import lsp_position, lsp_range
 from onnxtext.diagnostics.render import lsp_quick_fixes as quick_fixes

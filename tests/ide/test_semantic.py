@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.ide.semantic import semantic_tokens
 from onnxtext.syntax.parser import parse_text
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "com.x" : 1]>

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.hints import value_hints
+from onnxtext.ide.hints import value_hints
 from onnxtext.syntax.parser import parse_text
 
 TEXT = """g (float[2] x, bool c) => (float[2] y) {
@@ -31,7 +31,7 @@ def test_no_label_no_hint() -> None:
 
 
 def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
-    from onnxtext.analysis.hints import inlay_hints
+    from onnxtext.ide.hints import inlay_hints
     from onnxtext.document import parse_document
     from onnxtext.evaluate.live import LiveResult, LiveValue
     from onnxtext.evaluate.summary import Stats
@@ -63,7 +63,7 @@ def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
 
 def test_long_labels_are_cut_between_numbers() -> None:
     """VS Code cuts a hint over 43 characters mid-number; the label is cut between words first."""
-    from onnxtext.analysis.hints import HINT_WIDTH, fit_label
+    from onnxtext.ide.hints import HINT_WIDTH, fit_label
 
     label = " = float32[2, 4] min=-0.966945 max=0.825511 mean=-0.0123"
     shown = fit_label(label)
