@@ -28,11 +28,11 @@ from onnxtext.ide.hints import fit_label, inlay_hints, live_labels
 from onnxtext.ide.hover import hover_at
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.semantic import semantic_tokens
-from onnxtext.diagnostics.render import lsp_diagnostic as to_lsp_diagnostic
-from onnxtext.diagnostics.render import lsp_position, lsp_range
-from onnxtext.diagnostics.render import lsp_quick_fixes as quick_fixes
-from onnxtext.diagnostics.render import lsp_text_edits as text_edits
-from onnxtext.diagnostics.render import offset_of as offset_at
+from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
+from onnxtext.lsp.convert import lsp_position, lsp_range
+from onnxtext.lsp.convert import lsp_quick_fixes as quick_fixes
+from onnxtext.lsp.convert import lsp_text_edits as text_edits
+from onnxtext.lsp.convert import offset_of as offset_at
 from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
     completion_items,
