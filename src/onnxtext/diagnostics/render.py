@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Protocol
 
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
-from onnxtext.syntax.span import Range, SourceFile, Span
+from onnxtext.syntax.span import Range, SourceFile
 
 __all__ = [
     "RuleInfo",

@@ -15,7 +15,6 @@ from onnxtext.ide.complete import Item
 from onnxtext.ide.outline import Fold, OutlineItem
 from onnxtext.ide.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.ide.schema_docs import parameter_text, signature_label
-from onnxtext.evaluate.live import LiveResult
 from onnxtext.ir.schemas import OpSchema
 from onnxtext.syntax.span import Range, SourceFile, Span
 
@@ -24,7 +23,6 @@ __all__ = [
     "document_symbols",
     "encode_tokens",
     "folding",
-    "live_lens_title",
     "signature",
     "TOKEN_LEGEND",
     "lsp_position",
@@ -131,21 +129,6 @@ def completion_items(items: Sequence[Item], source: SourceFile, replace: Span) -
             )
         )
     return out
-
-
-def live_lens_title(on: bool, result: LiveResult | None) -> str:
-    """The code lens above the graph: run, or what the last live run did."""
-    if not on:
-        return "▶ Run: show live values"
-    if result is None:
-        return "■ Live values: running…"
-    if result.skipped is not None:
-        return f"■ Live values: not run ({result.skipped})"
-    sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
-    made_up = f" on made-up inputs ({sizes})" if sizes else " on made-up inputs"
-    if result.failure is not None:
-        return f"■ Live values: failed{made_up}: {result.failure.message}"
-    return f"■ Live values: {len(result.values)} values{made_up}"
 
 
 def signature(schema: OpSchema, index: int) -> L.SignatureHelp:
