@@ -17,14 +17,11 @@ from onnxtext import api
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def _imports() -> dict[str, set[str]]:
-    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
-    modules = {}
+def _all_imports() -> dict[str, set[str]]:
+    """Each onnxtext module → every name it imports anywhere in its source (other packages too)."""
+    graph: dict[str, set[str]] = {}
     for path in SRC.rglob("*.py"):
         name = ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
-        modules[name] = path
-    graph: dict[str, set[str]] = {}
-    for name, path in modules.items():
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -32,8 +29,14 @@ def _imports() -> dict[str, set[str]]:
                 found.update(f"{node.module}.{a.name}" for a in node.names)
             elif isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)
-        graph[name] = {m for m in found if m in modules and m != name}
+        graph[name] = found
     return graph
+
+
+def _imports() -> dict[str, set[str]]:
+    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
+    every = _all_imports()
+    return {name: {m for m in found if m in every and m != name} for name, found in every.items()}
 
 
 def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:
