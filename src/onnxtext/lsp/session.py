@@ -42,14 +42,6 @@ __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path
 
 log = logging.getLogger("onnxtext.lsp")
 
-TOGGLE_LIVE = "onnxtext.toggleLiveValues"
-OPEN_BINARY = "onnxtext/openBinary"
-"""Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
-SAVE_BINARY = "onnxtext/saveBinary"
-"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
-file (``refused``: why not, ``not saved: line N: …``)."""
-
-
 @dataclass
 class State:
     """What the server knows of one open document."""
