@@ -52,3 +52,13 @@ def test_deprecated_operators_are_marked() -> None:
     result = parse_text(TEXT)
     tokens = semantic_tokens(result.tree, deprecated=lambda node: node.op_type.value == "Mul")
     assert [t.modifiers for t in tokens if TEXT[t.span.start : t.span.end] == "Mul"] == [("defaultLibrary", "deprecated")]
+
+
+def test_a_document_marks_deprecated_operators() -> None:
+    from onnxtext.document import parse_document
+    from onnxtext.ide.semantic import document_tokens
+
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y, float[2] z) {\n   y = Relu (x)\n   z = Scatter (x, x, x)\n}\n'
+    words = {text[t.span.start : t.span.end]: t.modifiers for t in document_tokens(parse_document(text))}
+    assert "deprecated" in words["Scatter"]
+    assert "deprecated" not in words["Relu"]

@@ -17,13 +17,13 @@ from pygls.exceptions import JsonRpcInvalidParams
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.highlight import highlights
-from onnxtext.ide.hints import fit_label, inlay_hints, live_labels
+from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import hover_at
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans
-from onnxtext.ide.semantic import semantic_tokens
+from onnxtext.ide.semantic import document_tokens
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import open_binary, save_binary, save_refusal
@@ -45,7 +45,6 @@ from onnxtext.lsp.diagnose import Outcome, Settings
 from onnxtext.lsp.session import OnnxTextServer, request_path
 from onnxtext.lsp.shift import moved_fixes
 from onnxtext.proto import ModelProto
-from onnxtext.syntax import ast as A
 from onnxtext.syntax.span import SourceFile
 
 __all__ = ["COMMANDS", "FEATURES", "Feature", "OPEN_BINARY", "SAVE_BINARY", "TOGGLE_LIVE"]
@@ -118,12 +117,7 @@ def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.Fo
 
 def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
     doc = ls.analysis(params.text_document.uri).document
-
-    def deprecated(node: A.Node) -> bool:
-        resolution = doc.resolutions.get(node)
-        return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
-
-    return L.SemanticTokens(data=encode_tokens(semantic_tokens(doc.tree, deprecated), doc.source))
+    return L.SemanticTokens(data=encode_tokens(document_tokens(doc), doc.source))
 
 
 def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -182,14 +176,10 @@ def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHin
     outcome, shift, source = latest  # hints of the last analysis, carried through the edit since
     state.answered_stale = shift is not None
     lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
-    hints = []
-    for hint in inlay_hints(outcome.document, ls.settings.type_hints, outcome.live if state.live else None):
-        offset = hint.offset if shift is None else shift.offset(hint.offset)
-        if offset is not None and lo <= offset <= hi:
-            shown = fit_label(hint.label)  # cut between numbers, the whole label on hover
-            tooltip = hint.label.strip() if shown != hint.label else None
-            hints.append(L.InlayHint(lsp_position(source, offset), shown, tooltip=tooltip, padding_left=True))
-    return hints
+    live = outcome.live if state.live else None
+    moved = shift.offset if shift is not None else None
+    found = hints_between(outcome.document, lo, hi, types=ls.settings.type_hints, live=live, moved=moved)
+    return [L.InlayHint(lsp_position(source, h.offset), h.label, tooltip=h.tooltip, padding_left=True) for h in found]
 
 
 def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
@@ -199,13 +189,15 @@ def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
     found = hover_at(outcome.document, offset_of(outcome.document.source, params.position), live)
     if found is None:
         return None
-    return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(outcome.document.source, found.span))
+    markdown = L.MarkupContent(L.MarkupKind.Markdown, found.markdown)
+    return L.Hover(markdown, lsp_range(outcome.document.source, found.span))
 
 
 def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
     uri = params.text_document.uri
     doc = ls.analysis(uri).document
-    return [L.Location(uri, lsp_range(doc.source, s)) for s in doc.definition_at(offset_of(doc.source, params.position))]
+    spans = doc.definition_at(offset_of(doc.source, params.position))
+    return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
 
 
 def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
@@ -284,13 +276,11 @@ def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
         result = save_binary(text, path, opened=ls.binaries.get(path))
     except OnnxTextError as exc:
         raise JsonRpcInvalidParams(str(exc)) from None
-    if result.view is not None:
-        ls.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
-    elif result.written:
-        ls.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
+    ls.saved(path, result)
     source, uri = SourceFile(text, path), getattr(params, "uri", "")
     diagnostics = [lsp_diagnostic(d, source, uri) for d in result.diagnostics]
-    return {"written": result.written, "unchanged": result.unchanged, "refused": save_refusal(result), "diagnostics": diagnostics}
+    refused = save_refusal(result)
+    return {"written": result.written, "unchanged": result.unchanged, "refused": refused, "diagnostics": diagnostics}
 
 
 def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
@@ -317,7 +307,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(L.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
     Feature(L.TEXT_DOCUMENT_DID_SAVE, None, did_save),
     Feature(L.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
-    Feature(L.TEXT_DOCUMENT_CODE_ACTION, L.CodeActionOptions(code_action_kinds=[L.CodeActionKind.QuickFix]), code_action),
+    Feature(L.TEXT_DOCUMENT_CODE_ACTION, L.CodeActionOptions([L.CodeActionKind.QuickFix]), code_action),
     Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
     Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
     Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),

@@ -26,7 +26,7 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.complete import complete, context_at
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import BinaryView, digest_view_diagnostics, runnable_model
+from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
 from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
@@ -223,6 +223,13 @@ class OnnxTextServer(LanguageServer):
         if formatted is None:
             return None
         return text_edits(source, line_edits(text, formatted))
+
+    def saved(self, path: str, result: SaveResult) -> None:
+        """Keep what a save of ``path`` leaves to know for the next one."""
+        if result.view is not None:
+            self.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+        elif result.written:
+            self.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
 
     def forget(self, uri: str) -> None:
         state = self.states.pop(uri, None)
