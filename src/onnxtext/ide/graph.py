@@ -214,7 +214,7 @@ class _Builder:
         self.functions: dict[tuple[str, str], str] = {}
         self.live: dict[str, dict[str, str]] = {}
         if live is not None:
-            from onnxtext.analysis.hints import live_labels
+            from onnxtext.ide.hints import live_labels
 
             self.live = live_labels(live)
 

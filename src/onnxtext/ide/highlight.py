@@ -4,7 +4,7 @@ aliases ``onnxtxt``/``onnxtext`` and the file names ``*.onnxtxt``/``*.onnxtext``
 
 It colours what the editor colours: the text is parsed (the parser never fails, so a
 damaged text or a fragment is coloured too) and the language server's semantic tokens
-(:mod:`onnxtext.analysis.semantic`) say what each word is; the rest is punctuation and
+(:mod:`onnxtext.ide.semantic`) say what each word is; the rest is punctuation and
 whitespace. ``tests/test_highlight.py`` holds its tokens to the TextMate grammar's
 (``editors/vscode/syntaxes``) on the grammar's fixtures.
 
@@ -106,7 +106,7 @@ class OnnxTextLexer(Lexer):
     url = "https://github.com/onnx/onnx/blob/main/docs/Syntax.md"
 
     def get_tokens_unprocessed(self, text: str) -> Iterator[tuple[int, _TokenType, str]]:  # type: ignore[override]
-        from onnxtext.analysis.semantic import semantic_tokens
+        from onnxtext.ide.semantic import semantic_tokens
 
         doc = _parse(text)
         if doc is None or doc.tree is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.outline import Fold, folding_ranges, outline
+from onnxtext.ide.outline import Fold, folding_ranges, outline
 from onnxtext.syntax.parser import parse_text
 
 TEXT = """<

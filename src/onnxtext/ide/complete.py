@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
-from onnxtext.analysis.schema_docs import attribute_default_text, operator_markdown
+from onnxtext.ide.schema_docs import attribute_default_text, operator_markdown
 from onnxtext.document import Document
 from onnxtext.ir.dtypes import ALL as ALL_DTYPES
 from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.semantic import semantic_tokens
+from onnxtext.ide.semantic import semantic_tokens
 from onnxtext.syntax.parser import parse_text
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "com.x" : 1]>
@@ -61,3 +61,13 @@ def test_every_comment_is_a_token_damaged_statements_included() -> None:
     assert not result.ok
     tokens = semantic_tokens(result.tree, result.comments)
     assert [text[t.span.start : t.span.end] for t in tokens if t.type == "comment"] == ["# top", "# a", "# b", "# c", "# tail"]
+
+
+def test_a_document_marks_deprecated_operators() -> None:
+    from onnxtext.document import parse_document
+    from onnxtext.ide.semantic import document_tokens
+
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y, float[2] z) {\n   y = Relu (x)\n   z = Scatter (x, x, x)\n}\n'
+    words = {text[t.span.start : t.span.end]: t.modifiers for t in document_tokens(parse_document(text))}
+    assert "deprecated" in words["Scatter"]
+    assert "deprecated" not in words["Relu"]

@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from onnxtext.document import Document
 from onnxtext.syntax import ast as A
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import Span
 from onnxtext.syntax.lexer import Comment
 
-__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "semantic_tokens"]
+__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "document_tokens", "semantic_tokens"]
 
 # The legend: the protocol's standard names, so every theme colours them.
 TOKEN_TYPES = (
@@ -202,3 +203,13 @@ def _without_overlaps(tokens: list[Token]) -> Iterator[Token]:
         if t.span.start >= end:
             yield t
             end = t.span.end
+
+
+def document_tokens(doc: Document) -> list[Token]:
+    """The tokens of a document's tree, operators whose resolved schema is deprecated marked so."""
+
+    def deprecated(node: A.Node) -> bool:
+        resolution = doc.resolutions.get(node)
+        return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
+
+    return semantic_tokens(doc.tree, doc.comments, deprecated)
