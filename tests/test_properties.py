@@ -504,6 +504,32 @@ def test_node_prints_and_parses_back(node: Any) -> None:
     _roundtrip("node", node)
 
 
+# Found by the properties above: a numeric tensor with no elements printed ``{`` and ``}`` on
+# lines of their own (a blank line between) when its line reached the width exactly before the
+# ``{``, where ``fmt`` (which reads ``{}``, unbreakable) broke the property block instead.
+def _empty_tensor(name: str, pad: int) -> Any:
+    t = helper.make_tensor(name, TensorProto.UINT16, [0, 0, 0], [])
+    entry = t.metadata_props.add()
+    entry.key, entry.value = "k" * pad, "v"
+    return t
+
+
+@pytest.mark.parametrize("pad", range(20, 60))
+def test_empty_initializer_keeps_its_braces_together(pad: int) -> None:
+    graph = helper.make_graph([], "unset", [], [], initializer=[_empty_tensor("unset", pad), _empty_tensor("b", 0)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 1)])
+    _roundtrip("model", model)
+    assert "{}" in to_text(model)
+
+
+@pytest.mark.parametrize("pad", range(20, 60))
+def test_empty_attribute_tensor_keeps_its_braces_together(pad: int) -> None:
+    node = helper.make_node("Add", ["x"], ["y"], value=_empty_tensor("", pad))
+    function = helper.make_function("local", "f", ["x"], ["y"], [node], [helper.make_opsetid("", 1)])
+    _roundtrip("function", function)
+    assert "{}" in to_text(function)
+
+
 # ---------------------------------------------------------------- fuzz: broken texts
 
 

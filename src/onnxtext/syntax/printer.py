@@ -289,7 +289,8 @@ class Printer:
     # ------------------------------------------------------------ tensor data
     def print_NumberBody(self, n: A.NumberBody) -> Doc:
         if n.canonical:
-            return self._numbers(n.text, None)
+            # No numbers: ``{}`` as ``fmt`` reads it back, with no line break to take inside.
+            return self._numbers(n.text, None) if n.text else "{}"
         values = [v.strip() for v in n.text.split(",")]
         if not all(values):
             return "{" + " ".join(n.text.split()) + "}"
