@@ -209,9 +209,34 @@ export class Editor {
     const input = this.page.locator(".quick-input-widget input").first();
     await input.waitFor({ state: "visible", timeout: 10_000 });
     await input.fill(rel);
-    const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label^="${path.basename(file)}"]`).first();
-    await row.waitFor({ state: "visible", timeout: 15_000 });
+    // Enter opens the focused row: wait until it is this file's. Until the list is filtered it shows
+    // the recently opened editors, where this file may already be listed below the active one.
+    await this.waitFor(
+      () =>
+        this.page.evaluate(
+          ([value, name]) => {
+            const field = document.querySelector(".quick-input-widget input");
+            const row = document.querySelector(".quick-input-list .monaco-list-row.focused");
+            return !!(field && field.value === value && row && (row.getAttribute("aria-label") ?? "").startsWith(name));
+          },
+          [rel, path.basename(file)],
+        ),
+      { timeout: 15_000, what: `${rel} as the chosen row of Quick Open` },
+    );
     await this.page.keyboard.press("Enter");
+  }
+
+  /** View: Close All Editors, unsaved changes discarded (Don't Save): a check module starts from no editor. */
+  async closeAllEditors() {
+    await this.command("View: Close All Editors");
+    await this.waitFor(
+      async () => {
+        const dontSave = this.page.locator(".monaco-dialog-box .monaco-button", { hasText: /Don.t Save/ });
+        if ((await dontSave.count()) > 0) await dontSave.first().click();
+        return (await this.page.$$eval(".part.editor .tab", (tabs) => tabs.length)) === 0;
+      },
+      { timeout: 15_000, what: "every editor closed" },
+    );
   }
 
   async waitForTab(name, timeout = 60_000) {

@@ -41,13 +41,17 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
   // is in the user's settings (PATH would be the login shell's, which VS Code reads instead)
   const settings = { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "onnxtext.server.path": onnxtext };
   let ed;
+  let failures = 0;
   const named = async (name, fn) =>
     check(`Restricted Mode: ${name}`, async () => {
       try {
         return await fn();
       } catch (error) {
+        failures++;
         await ed?.screenshot(path.join(out, `restricted-failure-${name.replace(/\W+/g, "-")}.png`)).catch(() => {});
-        throw error;
+        // what the extension said (output channel, notifications): why no server started, say
+        const said = ed ? `\noutput channel:\n${ed.outputLog().trim()}\nnotifications: ${JSON.stringify(await ed.notifications().catch(() => []))}` : "";
+        throw new Error(`${error instanceof Error ? error.message : error}${said}`);
       }
     });
   const expect = (condition, message) => {
@@ -115,7 +119,8 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
     return `${item.text}; ${runs.split("\n")[0]}`;
   });
 
-  await ed.close({ keep });
-  fs.rmSync(root, { recursive: true, force: true });
+  await ed.close({ keep: keep || failures > 0 });
+  if (failures > 0) log(`Restricted Mode run dir kept: ${ed.server.runDir}; the folder: ${root}`);
+  else fs.rmSync(root, { recursive: true, force: true });
   log("Restricted Mode checks done");
 }

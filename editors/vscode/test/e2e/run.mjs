@@ -121,6 +121,8 @@ async function check(name, fn) {
 function expect(condition, message) {
   if (!condition) throw new Error(message);
 }
+/** Each module of checks starts with no editor open, whatever the checks before it left (tabs, unsaved edits). */
+const startFresh = (what) => check(`every editor closes before ${what}`, () => ed.closeAllEditors());
 const hasScope = (found, prefixes) => found.scopes.some((s) => prefixes.some((p) => s.startsWith(p)));
 
 let ed;
@@ -240,6 +242,13 @@ await check("Format Document gives what onnxtext fmt gives", async () => {
     },
     { timeout: 30_000, what: `the formatted text:\n${want.join("\n")}` },
   );
+  // what is shown is the text less its hints; the saved file is the text itself, byte for byte
+  await ed.press("Control+S");
+  const saved = await ed.waitFor(() => {
+    const now = fs.readFileSync(path.join(work, "messy.onnxtxt"), "utf8");
+    return now !== MESSY ? now : null;
+  }, { timeout: 15_000, what: "messy.onnxtxt saved" });
+  expect(saved === expectedMessy, `saved:\n${saved}\nonnxtext fmt:\n${expectedMessy}`);
   return `${want.length} lines`;
 });
 
@@ -272,6 +281,7 @@ await check("editing the .onnx text and saving writes the binary (onnxtext print
   return line.trim();
 });
 
+await startFresh("the big model's checks");
 await checkBigModel({ ed, check, expect, work, pythonBin });
 
 await check("no error notification, nothing sent off the machine", async () => {
@@ -293,7 +303,9 @@ await check("the README's screenshot: an example with live values and a hover", 
   return shot;
 });
 
+await startFresh("the steady checks (#25)");
 await steadyChecks({ ed, check, expect, work, at });
+await startFresh("the graph checks (#22)");
 await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext });
 
 await ed.close({ keep: keep || failed.length > 0 });

@@ -67,7 +67,6 @@ async function hintCount(ed) {
 }
 
 export async function steadyChecks({ ed, check, expect, work, at }) {
-  await ed.command("View: Close All Editors");
   // what the Problems panel lists already (the other checks' files): only new rows count below
   const earlier = new Set((await ed.problems()).map((p) => `${p.message}@${p.line}:${p.col}`));
   const fresh = (problems) => problems.filter((p) => !earlier.has(`${p.message}@${p.line}:${p.col}`));
