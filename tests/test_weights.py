@@ -21,7 +21,7 @@ from onnxtext.weights.sidecar import write_external
 from onnxtext.io import model_bytes
 from onnxtext.api import load, save
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.weights.digest import DIGEST_HEADER, ProgressBar, digest_view, is_digest_text, tensor_digest
 from test_external import big_model
 

@@ -32,7 +32,9 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
 from onnxtext.syntax.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
+from onnxtext.ir.tensor.decode import decode_literals, number_text
+from onnxtext.ir.tensor.float_text import format_float32
+from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
 
 __all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "is_identifier", "model_votes", "name_text", "other_votes", "statement_votes"]
 

@@ -35,7 +35,9 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.syntax.span import SourceFile, Span
-from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
+from onnxtext.ir.tensor.encode import encode_number_text, encode_values
+from onnxtext.ir.tensor.float_text import parse_float32
+from onnxtext.ir.tensor.literals import LiteralError, literal_kind
 
 __all__ = ["SourceMap", "Lowering"]
 

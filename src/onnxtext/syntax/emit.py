@@ -35,7 +35,7 @@ from typing import Any, Union
 
 from google.protobuf.message import DecodeError
 
-from onnxtext.ir.tensor_data import NotRepresentable
+from onnxtext.ir.tensor.literals import NotRepresentable
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable

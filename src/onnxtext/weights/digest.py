@@ -25,7 +25,8 @@ import numpy as np
 
 from onnxtext.weights.external import ContentTokens, FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor_data import STORAGE_FIELDS, NotRepresentable, element_count, to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.literals import STORAGE_FIELDS, NotRepresentable, element_count
 
 __all__ = [
     "MODES",
@@ -115,7 +116,7 @@ def mapped_array(t: TensorProto, r: FileRange) -> np.ndarray | None:
 def token_values(tokens: ContentTokens) -> Callable[[TensorProto], np.ndarray]:
     """A reader of tensor values for :func:`onnxtext.diff.diff_models`: tensors standing
     as ``tokens`` are mapped from their files (read in only for types numpy cannot view),
-    the others decoded by :func:`~onnxtext.ir.tensor_data.to_numpy`."""
+    the others decoded by :func:`~onnxtext.ir.tensor.arrays.to_numpy`."""
 
     def values(t: TensorProto) -> np.ndarray:
         r = tokens.range_of(t)

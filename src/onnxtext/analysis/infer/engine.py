@@ -15,7 +15,7 @@ import numpy as np
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.ir.resolve import Resolver
 from onnxtext.ir.schemas import FormalParameter, OpSchema
-from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
 from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
