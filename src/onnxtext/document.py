@@ -18,7 +18,7 @@ from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
 from onnxtext.lowering.lower import Lowering, SourceMap
-from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
+from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.query import node_at
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.syntax.span import SourceFile, Span
@@ -27,9 +27,7 @@ if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
     from onnxtext.analysis.infer import Inference, ValueType
 
-__all__ = ["Document", "parse_document", "raise_for_errors", "KINDS"]
-
-KINDS = ENTRY_POINTS
+__all__ = ["Document", "parse_document", "raise_for_errors"]
 
 
 @dataclass

@@ -19,7 +19,7 @@ import hashlib
 import sys
 import time
 from collections.abc import Callable
-from typing import IO, Literal
+from typing import IO
 
 import numpy as np
 
@@ -29,8 +29,6 @@ from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS, NotRepresentable, element_count
 
 __all__ = [
-    "MODES",
-    "WeightsMode",
     "DEFAULT_THRESHOLD",
     "DIGEST_HEADER",
     "DIGEST_KEY",
@@ -38,20 +36,12 @@ __all__ = [
     "tensor_digest",
     "mapped_array",
     "token_values",
-    "is_digest_text",
     "ProgressBar",
 ]
 
-WeightsMode = Literal["inline", "external", "digest"]
-MODES: tuple[str, ...] = ("inline", "external", "digest")
 DEFAULT_THRESHOLD = 1024
 DIGEST_KEY = "digest"
 DIGEST_HEADER = "# onnxtext digest view: not for parsing back (large tensors are shown as digests)\n"
-
-
-def is_digest_text(text: str) -> bool:
-    """Whether a text was printed with ``--weights digest``."""
-    return text.startswith(DIGEST_HEADER.rstrip("\n"))
 
 
 def _num(x: float) -> str:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
 
 from onnxtext.weights.external import ExternalDataError, is_external, location_problem, resolve_location
@@ -19,9 +18,6 @@ from onnxtext.analysis.check.rules._util import tensor_label, tensor_token
 
 __all__ = [
     "ExternalData",
-    "ExternalDataFile",
-    "ExternalDataKeys",
-    "ExternalDataRange",
     "entry_token",
     "external_entries",
     "integer_entry",
