@@ -2,15 +2,16 @@
 
 Usage: python bench/bench_analysis.py [--layers 990] [--repeat 3] [--profile STAGE]
 
-The document is realistic for a language server: a chain of MatMul/Add/Relu layers
-(an 8x8 weight and a bias initializer each, inline values), an If whose branches use
-outer values, and two model-local functions called every tenth layer; ``--layers 990``
-gives about 3,000 nodes (``--layers 10000``: 30,000, for the per-keystroke queries). Reported: best-of-repeat seconds per stage (each stage on the
-previous stages' results), then the whole re-diagnosis (a new Document from the text,
-all its diagnostics: parse, lowering, checker with inference shared) against the
-language server's 300 ms target, the same without spans (``batch``: ``parse_model``,
-which takes the fast path, then the checker and inference) against 150 ms, and the per-keystroke queries (node_at, symbol_at,
-path_at). ``--profile STAGE`` prints the top functions of that stage (cProfile).
+The document is realistic for a language server: a chain of MatMul/Add/Relu layers (an 8x8
+weight and a bias initializer each, inline values), an If whose branches use outer values,
+and two model-local functions called every tenth layer; ``--layers 990`` gives about 3,000
+nodes (``--layers 10000``: 30,000, for the per-keystroke queries). Reported: best-of-repeat
+seconds per stage (each stage on the previous stages' results), then the whole re-diagnosis
+(a new Document from the text, all its diagnostics: parse, lowering, checker with inference
+shared) against the language server's 300 ms target, the same without spans (``batch``:
+``parse_model``, which takes the fast path, then the checker and inference) against 150 ms,
+and the per-keystroke queries (node_at, symbol_at, path_at). ``--profile STAGE`` prints the
+top functions of that stage (cProfile).
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ def main() -> int:
         elif name == "rediagnose":
             note = f"  (target {TARGET:.3f}: {seconds / TARGET:.1f}x the budget)"
         elif name == "batch":
-            note = f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: {seconds / BATCH_TARGET:.1f}x)"
+            note = f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: " f"{seconds / BATCH_TARGET:.1f}x)"
         print(f"{name:<14}{seconds:>10.4f}{note}")
 
     # Per keystroke: position queries on the document (already analysed).

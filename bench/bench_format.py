@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -45,7 +46,7 @@ def main() -> int:
         canonical = format_text(text)
         assert format_text(canonical) == canonical
         mb = len(text) / 1e6
-        steps = [("parse", lambda: onnxtext.parse_model(text)), ("print", lambda: to_text(model)), ("fmt", lambda: format_text(text))]
+        steps = [("parse", partial(onnxtext.parse_model, text)), ("print", partial(to_text, model)), ("fmt", partial(format_text, text))]
         for step, fn in steps:
             seconds = best(fn, args.repeat)
             print(f"{label:<22}{mb:>7.2f} MB  {step:<6}{seconds:>9.3f}{mb / seconds:>8.2f}")

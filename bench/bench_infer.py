@@ -73,7 +73,7 @@ def refines(ours: Any, theirs: Any) -> bool:
             return True
         if ours.shape is None or len(ours.shape) != len(theirs.shape):
             return False
-        return all(t is None or o == t for o, t in zip(ours.shape, theirs.shape))
+        return all(t is None or o == t for o, t in zip(ours.shape, theirs.shape, strict=True))
     if theirs.inner is None:
         return True
     return ours.inner is not None and refines(ours.inner, theirs.inner)

@@ -106,7 +106,7 @@ def run(size_mb: int, directory: Path, full: bool) -> None:
     opened = time.perf_counter() - start
     lines = view.text.count("\n")
     held = len(view.held) if view.held is not None else 0
-    print(f"{size / MB:7.0f} MB  open {opened:6.2f} s  text {len(view.text) / MB:5.2f} MB, {lines} lines, {held} tensors by reference")
+    print(f"{size / MB:7.0f} MB  open {opened:6.2f} s  text {len(view.text) / MB:5.2f} MB, {lines} lines, " f"{held} tensors by reference")
     end = view.text.rindex("}")  # a value renamed, a node added
     edited = (view.text[:end] + "   extra = Identity (mm0)\n" + view.text[end:]).replace("mm0", "renamed0")
     start = time.perf_counter()
@@ -123,7 +123,7 @@ def run(size_mb: int, directory: Path, full: bool) -> None:
 
         start = time.perf_counter()
         text = to_text(load(path))
-        print(f"{'':10}  whole text {time.perf_counter() - start:6.2f} s  {len(text) / MB:.1f} MB ({len(text) / size:.1f}x the binary)")
+        print(f"{'':10}  whole text {time.perf_counter() - start:6.2f} s  {len(text) / MB:.1f} MB " f"({len(text) / size:.1f}x the binary)")
 
 
 def main() -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from functools import partial
 from collections.abc import Callable
 from pathlib import Path
 
@@ -76,17 +77,17 @@ def main() -> int:
         ref_model = onnx.parser.parse_model(text)
         ours_model = onnxtext.parse_model(text)
         assert ours_model.SerializeToString(deterministic=True) == ref_model.SerializeToString(deterministic=True)
-        t_ref = best(lambda: onnx.parser.parse_model(text), args.repeat)
-        t_ours = best(lambda: onnxtext.parse_model(text), args.repeat)
+        t_ref = best(partial(onnx.parser.parse_model, text), args.repeat)
+        t_ours = best(partial(onnxtext.parse_model, text), args.repeat)
         size = f"{len(text) / 1e6:.2f} MB"
         print(f"{label:<14}{size:>10}  {'parse':<6}{t_ref:>10.3f}{t_ours:>14.3f}{t_ours / t_ref:>8.1f}")
-        t_doc = best(lambda: parse_document(text), args.repeat)
+        t_doc = best(partial(parse_document, text), args.repeat)
         print(f"{label:<14}{size:>10}  {'parse*':<6}{t_ref:>10.3f}{t_doc:>14.3f}{t_doc / t_ref:>8.1f}")
         as_onnx = to_onnx(ours_model)
-        p_ref = best(lambda: onnx.printer.to_text(as_onnx), args.repeat)
-        p_ours = best(lambda: to_text(ours_model), args.repeat)
+        p_ref = best(partial(onnx.printer.to_text, as_onnx), args.repeat)
+        p_ours = best(partial(to_text, ours_model), args.repeat)
         print(f"{label:<14}{size:>10}  {'print':<6}{p_ref:>10.3f}{p_ours:>14.3f}{p_ours / p_ref:>8.1f}")
-        p_full = best(lambda: reference_text(ours_model), args.repeat)
+        p_full = best(partial(reference_text, ours_model), args.repeat)
         print(f"{label:<14}{size:>10}  {'print*':<6}{p_ref:>10.3f}{p_full:>14.3f}{p_full / p_ref:>8.1f}")
     return 0
 

@@ -74,7 +74,7 @@ def main() -> None:
     damaged = sum(isinstance(n, A.ErrorNode) for n in nodes)
     print(f"lines {args.lines}, errors {args.errors}")
     print(f"clean   {t_clean:.4f} s")
-    print(f"broken  {t_broken:.4f} s  ({len(result.diagnostics)} diagnostics, {len(nodes)} nodes of which {damaged} error nodes)")
+    print(f"broken  {t_broken:.4f} s  ({len(result.diagnostics)} diagnostics, {len(nodes)} nodes of which " f"{damaged} error nodes)")
     print(f"ratio   {t_broken / t_clean:.2f}  (target <= 1.2)")
 
 

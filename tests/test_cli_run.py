@@ -14,7 +14,7 @@ from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.evaluate.errors import NodeErrorRecord
 from onnxtext.evaluate.errors import EvaluationError
-from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
 from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
@@ -148,16 +148,16 @@ def test_locate_and_readable_path_direct() -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
     rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul",
                           path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]"))
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
     rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("functions[0]/node[0]"),
                           function="F", input_index=1, input_name="w")
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("z = MatMul")
     assert readable_path(rec, doc.proto) == "functions[0]/node[0] (MatMul) in function 'F' input 1 'w'"
     # a path the text does not have: the closest enclosing thing it has
     rec = NodeErrorRecord(message="x", path=ProtoPath.parse("graph/node[0]/attribute[1]/g/output[5]"))
-    span = locate(rec, doc.source_map)
+    span = doc.source_map.locate(rec.path)
     assert span is not None and NESTED[span.start:span.end].startswith("eb ()")
 
 
@@ -315,7 +315,7 @@ def test_outputs_that_contradict_their_declared_type_are_r003(tmp_path: Path, ca
     status, out, err = _run(capsys, str(model), "--input", "x=[1, -2]")
     assert status == 1
     assert "y: float32[2]" in out  # the value is still shown
-    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element type, size differ)")
+    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element " "type, size differ)")
 
 
 def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -386,7 +386,7 @@ def test_declared_mismatches_through_the_evaluator_api() -> None:
     (y,) = evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert y.shape == (1, 5, 4)
     assert {str(k): v for k, v in evaluator.declared_mismatches.items()} == {
-        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] but the body gave float[1, 3, 4] (size differ)"
+        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] " "but the body gave float[1, 3, 4] (size differ)"
     }
     evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert len(evaluator.declared_mismatches) == 1  # each run starts afresh

@@ -78,7 +78,7 @@ def _all_three(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) ->
             id="goes-on-past-lowering-errors",
         ),
         pytest.param(  # an initializer with a bad dimension: nothing about B, computed from it
-            H + "g (float[2] x) => (float[2] y, float[2] b)\n  <float[1e999999] c = {1, 2}>\n{\n  b = Identity (c)\n  y = Neg (x)\n}",
+            H + "g (float[2] x) => (float[2] y, float[2] b)\n  <float[1e999999] c = {1, 2}>\n{\n" "  b = Identity (c)\n  y = Neg (x)\n}",
             {("P001", 3, 10), ("L002", 3, 10)},
             id="initializer-flows-to-output",
         ),
@@ -170,7 +170,7 @@ def test_cli_api_and_server_agree_on_the_recovery_corpus(tmp_path: Path, capsys:
     """Every case of the recovery corpus (2,400 seeded edits of goldens, examples and backend models)."""
     from tests.test_recovery_corpus import _cases
 
-    for k, (name, text, edit) in enumerate(_cases()):
+    for k, (_, text, edit) in enumerate(_cases()):
         case = tmp_path / str(k)
         case.mkdir()
         _all_three(case, edit.apply(text), capsys)

@@ -45,7 +45,7 @@ def check(text: str, *expected: Expected, kind: str = "model", strict: bool = Fa
     errs = errors_of(text, kind, strict=strict)
     got = [(*where(d), d.message) for d in errs]
     assert [g[:3] for g in got] == [(e.code, e.line, e.column) for e in expected], got
-    for (_, _, _, message), e in zip(got, expected):
+    for (_, _, _, message), e in zip(got, expected, strict=True):
         assert e.fragment in message, (e.fragment, message)
     return errs
 
@@ -350,7 +350,7 @@ def test_typed_reference_to_a_list_attribute() -> None:
 
 
 def test_raw_default_does_not_apply_to_string_tensors() -> None:
-    text = '<ir_version: 10, opset_import: ["": 21], tensor_encoding: raw>\ng () => () <float[1] a = {1.0}, string[1] s = {"x"}> {}'
+    text = '<ir_version: 10, opset_import: ["": 21], tensor_encoding: raw>\n' 'g () => () <float[1] a = {1.0}, string[1] s = {"x"}> {}'
     model = onnxtext.parse_model(text)
     assert model.graph.initializer[0].HasField("raw_data")
     assert list(model.graph.initializer[1].string_data) == [b"x"]
@@ -359,7 +359,7 @@ def test_raw_default_does_not_apply_to_string_tensors() -> None:
 def test_tensor_name_default() -> None:
     """``tensor_name: unset``: a tensor literal written without a name leaves ``name`` unset; a
     written name (``""`` too) is set. Only ``unset`` and ``set`` are values."""
-    body = 'g () => (a, b, c)\n{\n   a = Constant <value = float[1] {1}> ()\n   b = Constant <value = float[1] "" {1}> ()\n' \
+    body = 'g () => (a, b, c)\n{\n   a = Constant <value = float[1] {1}> ()\n' '   b = Constant <value = float[1] "" {1}> ()\n' \
         '   c = Constant <value = float[1] w {1}> ()\n}\n'
     head = '<ir_version: 10, opset_import: ["": 21], tensor_name: unset>\n'
     tensors = [n.attribute[0].t for n in onnxtext.parse_model(head + body).graph.node]

@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 import pytest
 
-onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnx")
 import onnx.parser  # noqa: E402
 import onnx.defs  # noqa: E402
 import onnx.printer  # noqa: E402

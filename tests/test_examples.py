@@ -92,7 +92,7 @@ def assert_same(actual: Any, expected: Any, rtol: float, atol: float, where: str
     elif isinstance(expected, list):
         assert isinstance(actual, list), f"{where}: expected a sequence, got {type(actual).__name__}"
         assert len(actual) == len(expected), f"{where}: length {len(actual)} != {len(expected)}"
-        for i, (a, e) in enumerate(zip(actual, expected)):
+        for i, (a, e) in enumerate(zip(actual, expected, strict=True)):
             assert_same(a, e, rtol, atol, f"{where}[{i}]")
     elif isinstance(expected, np.ndarray) and expected.dtype.kind in "OUSb":
         actual = np.asarray(actual)
@@ -253,7 +253,7 @@ def case_sequences_maps_optionals(model: Any) -> list[Run]:
         "unwrapped": short_vec,
         "empty_has_value": np.array(False),
         "dense_features": np.array([[sparse.get(k, 0.0) for k in vocabulary]], dtype=np.float32),
-        "scores_by_label": [dict(zip(labels, row.tolist())) for row in scores],
+        "scores_by_label": [dict(zip(labels, row.tolist(), strict=True)) for row in scores],
     }
     feeds = {"short_vec": short_vec, "long_vec": long_vec, "sparse_features": sparse, "class_scores": scores}
     return [Run(feeds, expected)]
@@ -382,7 +382,7 @@ def test_example_runs(path: Path, tmp_path: Path) -> None:
     output_names = [o.name for o in session.get_outputs()]
     for k, run in enumerate(runs):
         assert sorted(run.expected) == sorted(output_names), "the case must cover every graph output"
-        results = dict(zip(output_names, session.run(output_names, run.feeds)))
+        results = dict(zip(output_names, session.run(output_names, run.feeds), strict=True))
         for name in output_names:
             atol = run.atol_per_output.get(name, run.atol)
             assert_same(results[name], run.expected[name], run.rtol, atol, f"{path.stem} run {k}: {name}")

@@ -167,7 +167,7 @@ def test_write_external_round_trip_exact(tmp_path: Path) -> None:
     assert sidecar.stat().st_size >= 4 * 1024 * 1024
     moved = {r.where: r.tensor for r in iter_tensors(out) if r.tensor.data_location == TensorProto.EXTERNAL}
     assert set(moved) == {"initializer 'W'", "initializer 'b'", "initializer 'idx'", "node 'k' attribute 'value'"}
-    for where, t in moved.items():
+    for t in moved.values():
         entries = {e.key: e.value for e in t.external_data}
         assert entries["location"] == "model.data"
         offset, length = int(entries["offset"]), int(entries["length"])
@@ -226,7 +226,7 @@ def test_reads_data_written_by_onnx(tmp_path: Path) -> None:
     onnx.save_model(to_onnx(model), str(tmp_path / "o.onnx"), save_as_external_data=True,
                     all_tensors_to_one_file=True, location="o.bin", size_threshold=1024)
     loaded = load_external(load(tmp_path / "o.onnx"), tmp_path)
-    for a, b in zip(iter_tensors(loaded), iter_tensors(model)):
+    for a, b in zip(iter_tensors(loaded), iter_tensors(model), strict=True):
         assert np.array_equal(to_numpy(a.tensor), to_numpy(b.tensor)), a.where
 
 

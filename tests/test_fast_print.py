@@ -108,12 +108,15 @@ def _statement_model(rng: random.Random) -> ModelProto:
             n.domain = rng.choice(["com.ms", "d"])
         if rng.random() < 0.5:
             n.name = rng.choice(["n", "node_with_a_long_name", "a/b", ""]) + str(i)
-        word = lambda: rng.choice(["x", "value_" * rng.randint(1, 6), "/layer/Op_output_0", "seq"]) + str(rng.randint(0, 99))
+
+        def word() -> str:
+            return rng.choice(["x", "value_" * rng.randint(1, 6), "/layer/Op_output_0", "seq"]) + str(rng.randint(0, 99))
+
         n.output.extend(word() for _ in range(rng.choice([0, 1, 1, 2, 4])))
         n.input.extend(word() for _ in range(rng.choice([0, 1, 2, 3, 6])))
         if rng.random() < 0.3:
             n.doc_string = rng.choice(["why", "a longer explanation of this node " * rng.randint(1, 4)])
-        for k in range(rng.choice([0, 0, 0, 1, 3])):
+        for _ in range(rng.choice([0, 0, 0, 1, 3])):
             n.metadata_props.add(key=rng.choice(["namespace", "pkg.torch.onnx.stack_trace"]), value="File x.py, line 3\n" * rng.randint(0, 5))
         for k in range(rng.choice([0, 0, 1, 2, 4])):
             a = n.attribute.add(name=f"a{k}")

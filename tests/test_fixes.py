@@ -62,7 +62,7 @@ CASES: list[tuple[str, str]] = [
     ("L001", g("  y = Relu(x)", inputs="flaot[2] x")),
     ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),
     ("L011", g("  y = Elu <alpha = 2.0 @{type: FLAOT}> (x)")),
-    ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n  y = Relu(x)\n}\n'),
+    ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n' '  y = Relu(x)\n}\n'),
     ("L002", g("  c = Constant <value = float[3] {1.0, 2.0 3.0}> ()\n  y = Identity(x)")),
 ]
 

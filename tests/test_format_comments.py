@@ -167,7 +167,7 @@ def test_issue_example_keeps_every_comment_in_place() -> None:
         # Inside a tensor literal: the literal breaks one value per line around the comment.
         (
             "g () => (float[3] y) <float[3] w = {1.0,  # first\n 2.0, 3.0}> {\n y = Identity (w)\n}\n",
-            "g () => (float[3] y)\n<\n   float[3] w = {\n      1.0,  # first\n      2.0, 3.0\n   }\n>\n{\n   y = Identity (w)\n}\n",
+            "g () => (float[3] y)\n<\n   float[3] w = {\n      1.0,  # first\n      2.0, 3.0\n   }\n>\n{\n" "   y = Identity (w)\n}\n",
         ),
         # Inside dims, a property block and after a subgraph's closing brace.
         (

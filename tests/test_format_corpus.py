@@ -114,13 +114,13 @@ def test_fmt_check_passes_on_the_examples() -> None:
     "text",
     [
         # Names that read as keywords are quoted, plain names are bare.
-        '<ir_version: 9, opset_import: ["": 19]>\ng (float "x", float seq) => (float "map")\n{\n   "map" = Add (x, "seq")\n}\n',
+        '<ir_version: 9, opset_import: ["": 19]>\ng (float "x", float seq) => (float "map")\n{\n' '   "map" = Add (x, "seq")\n}\n',
         # Function header keys written in field order; default values keep their type.
         '<ir_version: 9, opset_import: ["": 19, "d": 1]>\ng (float x) => (float y)\n{\n   y = d.F (x)\n}\n'
         '<opset_import: ["": 19], domain: "d">\nF <a: float = 0.5> (x) => (y)\n{\n   y = Relu (x)\n}\n',
         # Inputs before the attributes when an attribute holds a graph.
         '<ir_version: 9, opset_import: ["": 19]>\ng (bool c, float x) => (float y)\n{\n'
-        "   y = If <then_branch = t () => (float a) { a = Neg (x) }, else_branch = e () => (float b) { b = Abs (x) }> (c)\n}\n",
+        "   y = If <then_branch = t () => (float a) { a = Neg (x) }, else_branch = e () => (float b) { b = " "Abs (x) }> (c)\n}\n",
     ],
     ids=["quoting", "function-header", "graph-attributes"],
 )
@@ -143,7 +143,7 @@ def test_fmt_keeps_header_keys_in_written_order() -> None:
 
 
 def test_line_width_parameter() -> None:
-    text = "g (float[N] first_input, float[N] second_input) => (float[N] y)\n{\n   y = Add (first_input, second_input)\n}\n"
+    text = "g (float[N] first_input, float[N] second_input) => (float[N] y)\n{\n" "   y = Add (first_input, second_input)\n}\n"
     assert format_text(text, kind="graph") == text
     narrow = format_text(text, kind="graph", width=40)
     assert narrow == (

@@ -27,7 +27,7 @@ def _at(needle: str) -> int:
 def _changed_lines(before: str, after: str) -> list[tuple[str, str]]:
     a, b = before.splitlines(), after.splitlines()
     assert len(a) == len(b)
-    return [(x, y) for x, y in zip(a, b) if x != y]
+    return [(x, y) for x, y in zip(a, b, strict=True) if x != y]
 
 
 def test_one_statement_and_nothing_else() -> None:

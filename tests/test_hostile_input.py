@@ -35,7 +35,7 @@ def test_dimension_beyond_int64(tmp_path: Path, capsys: pytest.CaptureFixture[st
 
 def test_hex_integers_in_header_and_attributes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = tmp_path / "m.onnxtxt"
-    text.write_text('<ir_version: 0x8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n  y = Foo <a = 0x8, b = [0x1, 2]> (x)\n}\n')
+    text.write_text('<ir_version: 0x8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n' '  y = Foo <a = 0x8, b = [0x1, 2]> (x)\n}\n')
     model = onnxtext.parse_model(text.read_text())
     assert model.ir_version == 8 and model.graph.node[0].attribute[0].i == 8
     for command in (["check", str(text)], ["print", str(text)], ["run", str(text)]):

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-onnx = pytest.importorskip("onnx")
+pytest.importorskip("onnx")
 import onnx.serialization  # noqa: E402
 
 from corpus.backend import all_model_paths  # noqa: E402

@@ -65,7 +65,7 @@ def _corpus_seeds() -> list[str]:
 
 
 def test_value_count_other_than_the_shape() -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2, 3] x) => (float[2, 3] y)\n{\n   w = Constant <value = float[2, 3] {1, 2, 3, 4}> ()\n   y = Add (x, w)\n}\n'
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2, 3] x) => (float[2, 3] y)\n{\n' '   w = Constant <value = float[2, 3] {1, 2, 3, 4}> ()\n   y = Add (x, w)\n}\n'
     assert closes(text)
     printed = to_text(parse_model(text))
     assert "float[2, 3] {1.0, 2.0, 3.0, 4.0}" in printed
@@ -81,7 +81,7 @@ def test_value_count_other_than_the_shape() -> None:
 )
 def test_literals_stored_as_written(literal: str) -> None:
     ttype, values = literal.split(" {", 1)
-    text = f"<ir_version: 8, opset_import: [\"\" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n{{\n   y = Constant <value = {literal}> ()\n}}\n"
+    text = f"<ir_version: 8, opset_import: [\"\" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n" f"{{\n   y = Constant <value = {literal}> ()\n}}\n"
     assert closes(text)
 
 

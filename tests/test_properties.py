@@ -618,7 +618,7 @@ FRAGMENTS = [
 @FUZZ
 @given(st.lists(st.sampled_from(FRAGMENTS), max_size=12), st.lists(st.sampled_from([" ", "\n", "", "  "]), min_size=12, max_size=12), st.booleans())
 def test_node_lists_from_fragments_raise_only_parse_error(parts: list[str], seps: list[str], braces: bool) -> None:
-    body = "".join(p + s for p, s in zip(parts, seps))
+    body = "".join(p + s for p, s in zip(parts, seps, strict=False))
     text = "{\n" + body + "\n}" if braces else body
     _check_failure(text, "nodes")
 

@@ -133,7 +133,7 @@ def test_damaged_statement_becomes_an_error_node() -> None:
 
 
 def test_damaged_attribute_and_header_entry_are_error_nodes() -> None:
-    text = '<ir_version: 8, opset_import: ["": 18], doc_string: ]>\nmain (float[2] x) => (float[2] y) {\n  y = Foo <a = 1, b = ], c = 2> (x)\n}\n'
+    text = '<ir_version: 8, opset_import: ["": 18], doc_string: ]>\nmain (float[2] x) => (float[2] y) {\n' '  y = Foo <a = 1, b = ], c = 2> (x)\n}\n'
     doc = parse_document(text)
     assert not doc.ok
     assert isinstance(doc.tree.header.entries[2], A.ErrorNode) and doc.tree.header.entries[2].kind == "entry"

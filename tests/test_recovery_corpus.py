@@ -93,10 +93,12 @@ def _statements(doc: Document) -> list[Statement]:
     """Every node statement of a document (at any depth) with its lowered bytes and its body's span."""
     out = []
     for path, node in doc.source_map.entries.items():
-        if isinstance(node, A.Node) and "/node[" in f"/{path}":
-            owner = doc.source_map.entries.get(path.rsplit("/node[", 1)[0])
+        if isinstance(node, A.Node) and path and path[-1][0] == "node" and len(path[-1]) == 2:
+            owner = doc.source_map.entries.get(path.parent) if path.parent is not None else None
             body = _body_span(doc.source.text, owner, node)
-            out.append(Statement(node.span, _resolve(doc.proto, path).SerializeToString(deterministic=True), body))
+            proto = path.resolve(doc.proto)
+            assert isinstance(proto, NodeProto)
+            out.append(Statement(node.span, proto.SerializeToString(deterministic=True), body))
     return out
 
 
@@ -105,17 +107,6 @@ def _body_span(text: str, owner: object, node: A.Node) -> A.Span:
         start = text.rfind("{", owner.span.start, node.span.start)
         return A.Span(start, owner.span.end)
     return A.Span(0, len(text))
-
-
-def _resolve(root: object, path: str) -> NodeProto:
-    obj = root
-    for segment in path.split("/"):
-        name, _, index = segment.partition("[")
-        obj = getattr(obj, name)
-        if index:
-            obj = obj[int(index[:-1])]
-    assert isinstance(obj, NodeProto)
-    return obj
 
 
 def _cases() -> list[tuple[str, str, Edit]]:

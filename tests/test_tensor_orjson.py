@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from onnxtext.ir.dtypes import BY_NAME
 from onnxtext.ir.tensor import decode as TDec
 from onnxtext.ir.tensor import encode as TE
 from onnxtext.ir.tensor import float_text as TF
-from onnxtext.ir.dtypes import BY_NAME
 from onnxtext.proto import TensorProto
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -107,7 +107,7 @@ def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]
         jobs.append((TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims), BY_NAME[dtype_name], body))
         alone.append(_encode(dtype_name, dims, body, raw, True))
     errors = TE.encode_number_texts(jobs, raw=raw)
-    together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors)]
+    together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors, strict=True)]
     assert together == alone
 
 

@@ -81,7 +81,7 @@ def as_formatted_model(name: str, text: str) -> str:
     if name == "Graph":
         return FORMATTED_HEADER + text + "\n"
     if name == "Function":
-        main = '<\n   ir_version: 10,\n   opset_import: ["": 21, "local": 1]\n>\nmain (float a) => (float b)\n{\n   b = local.f (a)\n}\n'
+        main = '<\n   ir_version: 10,\n   opset_import: ["": 21, "local": 1]\n>\nmain (float a) => (float b)\n{\n' '   b = local.f (a)\n}\n'
         return main + "\n" + text + "\n"
     if name == "Initializer":
         return FORMATTED_HEADER + "g (float[2] x) => (float[2] y)\n" + text + "\n{\n   y = Add (x, w)\n}\n"

@@ -128,7 +128,7 @@ def tensor_change(a: TensorProto, b: TensorProto, values: Values = to_numpy) -> 
             ea = [(e.key, e.value) for e in a.external_data]
             eb = [(e.key, e.value) for e in b.external_data]
             return None if ea == eb else f"{tensor_sig(b)}: external data {_ext(ea)} → {_ext(eb)} (not loaded)"
-        return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} (not loaded)"
+        return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} " "(not loaded)"
     if a.HasField("raw_data") and b.HasField("raw_data") and a.raw_data == b.raw_data:  # also equal content tokens
         summary = None
     else:
@@ -204,7 +204,7 @@ def _other_fields(a: Any, b: Any, ignore: set[str]) -> str | None:
         fa, fb = getattr(a, name), getattr(b, name)
         fd = a.DESCRIPTOR.fields_by_name[name]
         if fd.is_repeated:
-            same = len(fa) == len(fb) and all(_eq(x, y) for x, y in zip(fa, fb))
+            same = len(fa) == len(fb) and all(_eq(x, y) for x, y in zip(fa, fb, strict=True))
         else:
             same = a.HasField(name) == b.HasField(name) and _eq(fa, fb) if fd.has_presence else _eq(fa, fb)
         if not same:
@@ -354,7 +354,7 @@ def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[
 def _diff_attributes(la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, out: list[str], values: Values) -> None:
     """Attributes (of a node, or a function's defaults) aligned by name; ``lead`` starts
     every item (``"node 'y' (Relu) "``, ``"function 'f': "``)."""
-    for k, aa, ab in _align(la, lb, lambda a: a.name):
+    for _, aa, ab in _align(la, lb, lambda a: a.name):
         if aa is None and ab is not None:
             out.append(f"+ {lead}attribute {attr_text(ab)}")
         elif ab is None and aa is not None:
@@ -374,7 +374,7 @@ def _diff_attribute(aa: AttributeProto, ab: AttributeProto, lead: str, out: list
         out.extend(sub if sub else [f"{head} changed"])
         return
     if len(aa.graphs) and len(aa.graphs) == len(ab.graphs) and aa.type == ab.type:
-        for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs)):
+        for i, (x, y) in enumerate(zip(aa.graphs, ab.graphs, strict=True)):
             out.extend(diff_graphs(x, y, f"{lead}attribute {ab.name}[{i}]: ", values))
         return
     va, vb = _attr_value(aa), _attr_value(ab)
@@ -452,7 +452,7 @@ def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> l
         elif mb is None and ma is not None:
             out.append(f"- metadata {key} = {_short(format_string(ma.value.encode()), 80)}")
         elif ma is not None and mb is not None and ma.value != mb.value:
-            out.append(f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → {_short(format_string(mb.value.encode()), 80)}")
+            out.append(f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → " f"{_short(format_string(mb.value.encode()), 80)}")
     rest = _other_fields(a, b, set(_HEADER) | {"opset_import", "metadata_props", "graph", "functions"})
     if rest:
         out.append(f"~ model {rest}")

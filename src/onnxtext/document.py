@@ -17,6 +17,7 @@ from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.lowering.lower import Lowering, SourceMap
 from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.query import node_at
@@ -123,7 +124,7 @@ class Document:
                 return (node, found) if found is not None else None
         return None
 
-    def path_at(self, offset: int) -> str | None:
+    def path_at(self, offset: int) -> ProtoPath | None:
         """The proto path of the innermost lowered node at ``offset``."""
         return self.source_map.path_at(offset)
 
@@ -156,21 +157,21 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         proto = lw.model(tree)
         lw.check_depth(proto, whole)
     elif kind == "graph":
-        proto = lw.graph(tree, GraphProto(), "graph")
-        lw.check_depth(proto, whole, "graph")
+        proto = lw.graph(tree, GraphProto(), ROOT / "graph")
+        lw.check_depth(proto, whole, ROOT / "graph")
     elif kind == "function":
         # A function text damaged beyond its body is one error node: an empty function stands for it.
-        proto = lw.function(tree, FunctionProto(), "function") if isinstance(tree, A.Function) else FunctionProto()
-        lw.check_depth(proto, whole, "function")
+        proto = lw.function(tree, FunctionProto(), ROOT / "function") if isinstance(tree, A.Function) else FunctionProto()
+        lw.check_depth(proto, whole, ROOT / "function")
     elif kind == "node":
         proto = NodeProto()
         if isinstance(tree, A.Node):
-            lw.node(tree, proto, "node")
-        lw.check_depth(proto, whole, "node")
+            lw.node(tree, proto, ROOT / "node")
+        lw.check_depth(proto, whole, ROOT / "node")
     else:
         holder = GraphProto()
-        lw.nodes(tree, holder.node, "nodes")
-        lw.check_depth(holder, whole, "nodes")
+        lw.nodes(tree, holder.node, ROOT / "nodes")
+        lw.check_depth(holder, whole, ROOT / "nodes")
         proto = list(holder.node)
     diags.extend(lw.diagnostics)
     source_map = lw.source_map

@@ -128,7 +128,7 @@ def test_values_in_scope_see_enclosing_graphs() -> None:
     text = HEAD + (
         "g (float[2] x, bool c) => (float[2] y) {\n"
         "   a = Relu (x)\n"
-        "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, " "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
         "}\n"
     )
     doc = parse_document(text)
@@ -153,7 +153,7 @@ VALUES = HEAD + (
     "   a = Relu (x)\n"
     "   b = Neg (|)\n"
     "   d = Abs (b)\n"
-    "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+    "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, " "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
     "}\n"
 )
 

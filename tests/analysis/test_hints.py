@@ -39,7 +39,7 @@ def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
     text = (
         '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
         "g (float[2] x, bool c) => (float[2] y) {\n"
-        "   y = If (c) <then_branch = t () => (float[2] u) { u = local.twice (x) }, else_branch = e () => (float[2] v) { v = Abs (x) }>\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = local.twice (x) }, else_branch = e () => " "(float[2] v) { v = Abs (x) }>\n"
         "}\n"
         '<domain: "local", opset_import: ["" : 18]>\ntwice (p) => (q) {\n   q = Add (p, p)\n}\n'
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from analysisutil import MODEL, doc, offset
 
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.query import node_at
 from test_source_map import TRAINING  # a text with graphs inside property values
@@ -13,7 +14,7 @@ from test_source_map import TRAINING  # a text with graphs inside property value
 @pytest.mark.parametrize(
     ("line", "column", "path"),
     [
-        (1, 2, "header"),
+        (1, 2, ""),  # the header stands for the model
         (2, 16, "graph/input[0]"),
         (3, 11, "graph/initializer[0]"),
         (5, 11, "graph/node[0]"),
@@ -29,8 +30,8 @@ from test_source_map import TRAINING  # a text with graphs inside property value
 )
 def test_path_at(line: int, column: int, path: str) -> None:
     d = doc()
-    assert d.source_map.path_at(offset(d, line, column)) == path
-    assert d.path_at(offset(d, line, column)) == path
+    assert d.source_map.path_at(offset(d, line, column)) == ProtoPath.parse(path)
+    assert d.path_at(offset(d, line, column)) == ProtoPath.parse(path)
 
 
 def test_outside_every_node() -> None:
@@ -40,8 +41,8 @@ def test_outside_every_node() -> None:
 
 def test_path_of() -> None:
     d = doc()
-    assert d.source_map.path_of(d.tree.graph) == "graph"
-    assert d.source_map.path_of(d.tree.functions[1].nodes[0]) == "functions[1]/node[0]"
+    assert d.source_map.path_of(d.tree.graph) == ProtoPath.parse("graph")
+    assert d.source_map.path_of(d.tree.functions[1].nodes[0]) == ProtoPath.parse("functions[1]/node[0]")
     assert d.source_map.path_of(d.tree.graph.nodes[0].inputs[0]) is None  # names are not mapped
 
 
@@ -64,8 +65,8 @@ def test_path_at_is_the_innermost_mapped_node_of_node_at(text: str) -> None:
 
 def test_the_index_follows_new_entries() -> None:
     d = doc()
-    assert d.source_map.path_at(offset(d, 5, 11)) == "graph/node[0]"
+    assert d.source_map.path_at(offset(d, 5, 11)) == ProtoPath.parse("graph/node[0]")
     ident = d.tree.graph.nodes[0].inputs[0]
     assert isinstance(ident, A.Ident)
-    d.source_map.entries["graph/node[0]/input[0]"] = ident
-    assert d.source_map.path_at(offset(d, 5, 11)) == "graph/node[0]/input[0]"
+    d.source_map.entries[ProtoPath.parse("graph/node[0]/input[0]")] = ident
+    assert d.source_map.path_at(offset(d, 5, 11)) == ProtoPath.parse("graph/node[0]/input[0]")

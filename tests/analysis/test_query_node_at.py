@@ -60,7 +60,7 @@ def test_every_offset_gives_a_chain_of_nested_nodes() -> None:
     d = doc()
     for at in range(len(MODEL)):
         chain = node_at(d.tree, at)
-        for outer, inner in zip(chain, chain[1:]):
+        for outer, inner in zip(chain, chain[1:], strict=False):
             assert outer.span.start <= inner.span.start and inner.span.end <= outer.span.end
             assert inner in list(outer.children())
         if chain:

@@ -144,7 +144,7 @@ def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_external_data_is_looked_up_next_to_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = ["location": "w.bin"]> { y = Add(x, w) }\n'
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = ["location": ' '"w.bin"]> { y = Add(x, w) }\n'
     path = _write(tmp_path, "e.onnxtxt", text)
     assert cli.main(["check", path]) == 1
     assert "error[E505]" in capsys.readouterr().out

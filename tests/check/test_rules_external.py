@@ -154,7 +154,7 @@ def test_e503_symlink_out_of_the_folder(tmp_path: Path) -> None:
 
 
 def test_x001_location_in_an_attribute_tensor() -> None:
-    text = H + 'g (float[2] x) => (float[2] y) {\n  c = Constant <value = float[2] ["location": "../w.bin"]> ()\n  y = Add(x, c)\n}\n'
+    text = H + 'g (float[2] x) => (float[2] y) {\n  c = Constant <value = float[2] ["location": "../w.bin"]> ()\n' '  y = Add(x, c)\n}\n'
     assert located(text, *CODES) == [("X001", 3, 47)]
 
 

@@ -125,7 +125,7 @@ def test_e207_initializer_must_be_input_before_ir4() -> None:
     text = '<ir_version: 3, opset_import: ["" : 8]>\n' + graph
     assert located(text, "E207") == [("E207", 2, 42)]
     assert located(H + graph, "E207") == []
-    as_input = '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = Add(x, w) }\n'
+    as_input = '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = ' 'Add(x, w) }\n'
     assert located(as_input, "E207") == []
 
 

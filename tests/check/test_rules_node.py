@@ -28,7 +28,7 @@ def test_e301_operator_newer_than_opset() -> None:
 
 
 def test_e301_custom_domains_are_not_checked() -> None:
-    text = '<ir_version: 10, opset_import: ["" : 21, "com.example" : 1]>\ng (float[2] x) => (float[2] y) {\n  y = com.example.Anything(x)\n}\n'
+    text = '<ir_version: 10, opset_import: ["" : 21, "com.example" : 1]>\ng (float[2] x) => (float[2] y) {\n' '  y = com.example.Anything(x)\n}\n'
     assert located(text, "E3") == []
 
 

@@ -9,7 +9,7 @@ from onnxtext.api import check
 from onnxtext.api import parse_model
 from onnxtext.proto import ModelProto
 
-BASE = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) }\n'
+BASE = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = ' 'Add(x, w) }\n'
 
 
 def _model() -> ModelProto:
@@ -96,7 +96,7 @@ def test_onnx_training_example() -> None:
     onnx = pytest.importorskip("onnx")
     import numpy as np
 
-    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2, 2] A, float[2, 2] B) => (float[2, 2] C) { C = MatMul(A, B) }\n'
+    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2, 2] A, float[2, 2] B) => (float[2, 2] C) { C = ' 'MatMul(A, B) }\n'
     m = onnx.parser.parse_model(text)
     algorithm = onnx.parser.parse_graph("simple_training (float[2, 2] X) => (float[2, 2] Y) { Y = MatMul(X, C) }")
     m.training_info.append(onnx.helper.make_training_info(algorithm, [("B", "Y")], None, None))

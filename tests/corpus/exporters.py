@@ -189,7 +189,7 @@ def _skl_save(path: Path, onx: object) -> None:
     # sort it so the cached model is the same on every run
     imports = sorted(onx.opset_import, key=lambda o: o.domain)  # type: ignore[attr-defined]
     copies = [type(o)() for o in imports]
-    for c, o in zip(copies, imports):
+    for c, o in zip(copies, imports, strict=True):
         c.CopyFrom(o)
     del onx.opset_import[:]  # type: ignore[attr-defined]
     onx.opset_import.extend(copies)  # type: ignore[attr-defined]

@@ -168,7 +168,7 @@ def assert_close(expected: Any, actual: Any, rtol: float, atol: float, where: st
     if isinstance(expected, list):
         assert isinstance(actual, list), f"{where}: expected a sequence, got {type(actual).__name__}"
         assert len(actual) == len(expected), f"{where}: sequence length {len(actual)} != {len(expected)}"
-        for k, (e, a) in enumerate(zip(expected, actual)):
+        for k, (e, a) in enumerate(zip(expected, actual, strict=True)):
             assert_close(e, a, rtol, atol, f"{where}[{k}]")
         return
     if isinstance(expected, dict):
@@ -201,7 +201,7 @@ def run_case(name: str) -> None:
         feeds = feeds_for(model, ins)
         got = ev.run(None, feeds)
         assert len(got) == len(expected), f"{len(got)} outputs != {len(expected)}"
-        for j, ((e, bf16), a) in enumerate(zip(expected, got)):
+        for j, ((e, bf16), a) in enumerate(zip(expected, got, strict=True)):
             # like onnx's runner: two bfloat16 ULPs of relative tolerance for bfloat16 outputs
             rt = max(rtol, 2**-6) if bf16 else rtol
             where = f"data set {k} output {j} ({model.graph.output[j].name})"

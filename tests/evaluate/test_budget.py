@@ -16,12 +16,12 @@ H = '<ir_version: 8, opset_import: ["" : 18]>\n'
 BIG = 10**12
 
 CASES = {
-    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () y = ConstantOfShape (s) }}",
-    "Expand": f"g (float[2] x) => (float[?, 2] y) {{ s = Constant <value = int64[2] {{{BIG}, 2}}> () y = Expand (x, s) }}",
+    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () " "y = ConstantOfShape (s) }",
+    "Expand": f"g (float[2] x) => (float[?, 2] y) {{ s = Constant <value = int64[2] {{{BIG}, 2}}> () y = Expand (x, " f"s) }}",
     "Tile": f"g (float[2] x) => (float[?] y) {{ r = Constant <value = int64[1] {{{BIG}}}> () y = Tile (x, r) }}",
-    "Range": f"g () => (int64[?] y) {{ a = Constant <value = int64 {{0}}> () b = Constant <value = int64 {{{BIG}}}> () d = Constant <value = int64 {{1}}> () y = Range (a, b, d) }}",
+    "Range": f"g () => (int64[?] y) {{ a = Constant <value = int64 {{0}}> () b = Constant <value = int64 {{{BIG}}}> " f"() d = Constant <value = int64 {{1}}> () y = Range (a, b, d) }}",
     "Add": "g (float[1000000, 1] a, float[1, 1000000] b) => (float[?, ?] y) { y = Add (a, b) }",
-    "OneHot": f"g (int64[4] i) => (float[?, ?] y) {{ d = Constant <value = int64 {{{BIG}}}> () v = Constant <value = float[2] {{0, 1}}> () y = OneHot (i, d, v) }}",
+    "OneHot": f"g (int64[4] i) => (float[?, ?] y) {{ d = Constant <value = int64 {{{BIG}}}> () v = Constant <value = " f"float[2] {{0, 1}}> () y = OneHot (i, d, v) }}",
     "Loop": f"""g () => (int64[?, 1000] s) {{
   n = Constant <value = int64 {{{BIG}}}> ()
   c = Constant <value = bool {{1}}> ()

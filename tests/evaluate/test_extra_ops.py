@@ -77,7 +77,7 @@ def test_matches_reference(name: str) -> None:
         expected = sess.run(None, feeds)
     got = Evaluator(model).run(None, feeds)
     assert len(got) == len(expected)
-    for e, a in zip(expected, got):
+    for e, a in zip(expected, got, strict=True):
         e = np.asarray(e)
         assert a.shape == e.shape, (a.shape, e.shape)
         if e.dtype == object:

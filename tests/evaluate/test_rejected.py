@@ -52,7 +52,7 @@ def test_downstream_follows_values_and_subgraph_reads() -> None:
     text = _text(
         "   s = Relu (x)\n   t = Neg (s)\n   u = Neg (x)\n"
         "   c = Constant <value = bool {1}> ()\n"
-        "   y = If (c) <then_branch = t1 () => (float[2, 2] a) { a = Neg (t) }, else_branch = e1 () => (float[2, 2] b) { b = Neg (u) }>\n"
+        "   y = If (c) <then_branch = t1 () => (float[2, 2] a) { a = Neg (t) }, else_branch = e1 () => " "(float[2, 2] b) { b = Neg (u) }>\n"
         "   z = Neg (u)\n"
     )
     graph = parse_model(text).graph

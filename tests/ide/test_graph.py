@@ -150,11 +150,11 @@ def _node(text: str) -> A.Node:
         ('[ "/MatMul" ] y = MatMul (a, b)', []),
         ("[n] y = MatMul (a, b)", []),
         (
-            """y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": "['', 'encoder', 'encoder.0', 'encoder.0.fc', 'linear']"]}""",
+            'y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": ' """"['', 'encoder', 'encoder.0', 'encoder.0.fc', 'linear']"]}""",
             ["encoder", "0", "fc"],
         ),
         (
-            """y = Gemm (a, b) @{metadata_props: ["namespace": ": M/encoder: Sequential/encoder.0: Blk/linear: aten.linear.default"]}""",
+            'y = Gemm (a, b) @{metadata_props: ["namespace": ' '": M/encoder: Sequential/encoder.0: Blk/linear: aten.linear.default"]}',
             ["encoder", "0"],
         ),
         ("""y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": "not a list ["]}""", []),

@@ -165,7 +165,7 @@ def test_html_is_one_offline_page_with_the_view_and_the_graph(tmp_path: Path) ->
 
 
 def test_html_data_cannot_close_its_script(tmp_path: Path) -> None:
-    text = '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] "</script><b>") => (float[2] y) {\n   y = Relu ("</script><b>")\n}\n'
+    text = '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] "</script><b>") => (float[2] y) {\n' '   y = Relu ("</script><b>")\n}\n'
     src = tmp_path / "m.onnxtxt"
     src.write_text(text)
     out = tmp_path / "g.html"
@@ -176,7 +176,7 @@ def test_html_data_cannot_close_its_script(tmp_path: Path) -> None:
 
 def test_a_broken_text_still_gives_a_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "m.onnxtxt"
-    src.write_text('<ir_version: 10, opset_import: ["": 21]>\ng (float[2] x) => (float[2] y) {\n   h = Relu (x\n   y = Neg (h)\n}\n')
+    src.write_text('<ir_version: 10, opset_import: ["": 21]>\ng (float[2] x) => (float[2] y) {\n   h = Relu (x\n' '   y = Neg (h)\n}\n')
     out = tmp_path / "g.dot"
     assert _write(src, out) == 1
     assert re.search(r"m\.onnxtxt:3:\d+: error\[P\d+\]", capsys.readouterr().err)

@@ -184,7 +184,7 @@ def test_typed_storage_is_held_in_memory_and_written_back(tmp_path: Path) -> Non
 def test_external_data_keeps_its_reference(tmp_path: Path) -> None:
     data = _weights(np.random.default_rng(2), 50_000)
     (tmp_path / "m.bin").write_bytes(data)
-    text = HEADER + 'g (float[50000] x) => (float[50000] y)\n<float[50000] w = ["location": "m.bin", "offset": "0", "length": "200000"]>\n{\n   y = Add (x, w)\n}\n'
+    text = HEADER + 'g (float[50000] x) => (float[50000] y)\n<float[50000] w = ["location": "m.bin", "offset": "0", ' '"length": "200000"]>\n{\n   y = Add (x, w)\n}\n'
     path = tmp_path / "m.onnx"
     path.write_bytes(model_bytes(onnxtext.parse_model(text)))
     view = open_binary(str(path), text_limit=LIMIT)

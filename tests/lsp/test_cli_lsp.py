@@ -1,4 +1,5 @@
-"""``onnxtext lsp --tcp`` through the real command: it answers a client, and a taken port is an error, not a traceback."""
+"""``onnxtext lsp --tcp`` through the real command: it answers a client, and a taken port
+is an error, not a traceback."""
 
 from __future__ import annotations
 

@@ -260,7 +260,7 @@ async def test_model_over_budget_is_skipped_with_information(client: LanguageCli
 
 @pytest.mark.asyncio
 async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n   y = Neg (a)\n}\n'
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n' '   y = Neg (a)\n}\n'
     await _ready(client, uri, text)
     lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
     assert lenses is not None and len(lenses) == 1
@@ -335,7 +335,7 @@ g (float[N, 4] x, bool c) => (float[N, 4] y) {
    a = Softmax <axis = 1> (x)
    y = If (c) <then_branch = t () => (float[N, 4] u) { u = Neg (a) }, else_branch = e () => (float[N, 4] v) { v = Abs (a) }>
 }
-"""
+"""  # noqa: E501 (the If stays on one line: the tests point at its columns)
 
 
 def _pos(text: str, word: str, shift: int = 0) -> L.Position:
@@ -390,7 +390,7 @@ async def test_selection_ranges_grow_outwards(client: LanguageClient, uri: str) 
         spans.append(chain.range)
         chain = chain.parent
     assert spans[0] == L.Range(L.Position(2, 16), L.Position(2, 20))  # the attribute name
-    assert all(_contains(b, a) for a, b in zip(spans, spans[1:]))
+    assert all(_contains(b, a) for a, b in zip(spans, spans[1:], strict=False))
 
 
 def _contains(outer: L.Range, inner: L.Range) -> bool:
@@ -462,7 +462,7 @@ async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient
     import json
 
     path = tmp_path / "m.onnxtxt"
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (int64[N] idx, float[3, 2] table) => (float[N, 2] y) {\n   y = Gather (table, idx)\n}\n'
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (int64[N] idx, float[3, 2] table) => (float[N, 2] y) {\n' '   y = Gather (table, idx)\n}\n'
     path.write_text(text)
     (tmp_path / "m.onnxtxt.inputs.json").write_text(json.dumps({"idx": [7]}))  # out of range: a real error
     _evaluate(client)
@@ -474,7 +474,7 @@ async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient
 
 @pytest.mark.asyncio
 async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   a = Relu (x)\n   a = Neg (x)\n   y = Rleu (a)\n}\n'
+    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   a = Relu (x)\n' '   a = Neg (x)\n   y = Rleu (a)\n}\n'
     diags = await _ready(client, uri, text)
     redefined = next(d for d in diags if d.range.start.line == 3)
     assert redefined.related_information and redefined.related_information[0].location.range.start == L.Position(2, 3)
@@ -492,7 +492,7 @@ async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) 
 
 @pytest.mark.asyncio
 async def test_deprecated_operators_are_marked_through_the_document_resolution(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 5, opset_import: ["" : 10]>\ng (float[2] x, float[2] s) => (float[4] y) {\n   y = Upsample (x, s)\n}\n'
+    text = '<ir_version: 5, opset_import: ["" : 10]>\ng (float[2] x, float[2] s) => (float[4] y) {\n' '   y = Upsample (x, s)\n}\n'
     await _ready(client, uri, text)
     result = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(L.TextDocumentIdentifier(uri)))
     assert result is not None

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Union
+from typing import Any
 
 import pytest
 from google.protobuf import descriptor_pb2, descriptor_pool
@@ -26,7 +26,7 @@ GEN_SCRIPT = REPO_ROOT / "scripts" / "gen_proto.py"
 OWN_PREFIX = "onnxtext.ir."
 ONNX_PREFIX = "onnx."
 
-TypeDescriptor = Union[Descriptor, EnumDescriptor]
+TypeDescriptor = Descriptor | EnumDescriptor
 
 
 # --------------------------------------------------------------------------- helpers
@@ -520,7 +520,7 @@ def test_roundtrip_backend_models(onnx: ModuleType, path: Path) -> None:
             # initializers may also be listed as inputs; data files follow the order
             files = sorted(data_set.glob(f"{kind}_*.pb"), key=lambda p: int(p.stem.split("_")[1]))
             feeds = [vi for vi in infos if vi.name not in {i.name for i in ours.graph.initializer}]
-            for file, info in zip(files, feeds):
+            for file, info in zip(files, feeds, strict=True):
                 own_cls = _data_class(info.type)
                 onnx_msg = getattr(onnx, own_cls.DESCRIPTOR.name)()
                 onnx_msg.ParseFromString(file.read_bytes())

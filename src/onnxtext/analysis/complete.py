@@ -332,10 +332,10 @@ def values_in_scope(doc: Document, offset: int, *, typed: bool = True) -> list[t
     graphs'), with their types (``typed``; else what defines them): only values defined before
     the statement being written, so neither its own outputs nor later ones (single assignment,
     nodes in topological order)."""
-    scope = doc.symbols.scope_at(offset)
+    innermost = doc.symbols.scope_at(offset)
     seen: set[str] = set()
     out: list[tuple[str, str]] = []
-    while scope is not None:
+    for scope in innermost.chain() if innermost is not None else ():
         cutoff = _statement_start(scope.node.nodes, offset)
         for name, symbol in scope.values.items():
             if name in seen or not name:
@@ -345,7 +345,6 @@ def values_in_scope(doc: Document, offset: int, *, typed: bool = True) -> list[t
                 continue
             found = doc.type_of(symbol) if typed else None
             out.append((name, str(found) if found is not None else symbol.kind))
-        scope = scope.parent
     return out
 
 

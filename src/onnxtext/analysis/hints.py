@@ -82,7 +82,7 @@ def inlay_hints(doc: Document, types: bool, live: LiveResult | None) -> list[Hin
     by_graph = live_labels(live) if live is not None else {}
     for scope in doc.symbols.scopes:
         body = scope.node
-        values = by_graph.get(doc.source_map.path_of(body) or "")
+        values = by_graph.get(str(doc.source_map.path_of(body) or ""))
         if values:
             out.extend(Hint(h.offset, f" = {h.label}", h.name) for h in value_hints(body, values.get, inputs=True))
         elif types and isinstance(body, A.Graph):

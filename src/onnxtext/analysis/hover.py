@@ -119,7 +119,7 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
     lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}; {uses}"]
     if len(symbol.definitions) > 1:
         lines += ["", f"⚠ defined {len(symbol.definitions)} times"]
-    value = (live or {}).get(doc.source_map.path_of(symbol.scope.node) or "", {}).get(symbol.name)
+    value = (live or {}).get(str(doc.source_map.path_of(symbol.scope.node) or ""), {}).get(symbol.name)
     if value:
         lines += ["", f"live value: `{value}`"]
     return "\n".join(lines)

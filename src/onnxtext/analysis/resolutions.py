@@ -7,7 +7,6 @@ inference and the evaluator use too, called through :func:`resolve_node` only.
 from __future__ import annotations
 
 from onnxtext.analysis.symbols import Scope, Symbols
-from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolution, Resolver
 from onnxtext.lowering.lower import SourceMap
 from onnxtext.proto import FunctionProto, ModelProto, NodeProto
@@ -23,12 +22,10 @@ def resolve_node(resolver: Resolver, node: NodeProto, opsets: dict[str, int]) ->
 
 def _opsets(resolver: Resolver, scope: Scope, source_map: SourceMap) -> dict[str, int]:
     """The opsets a scope's nodes resolve in: its function's imports, else the model's."""
-    root = scope
-    while root.parent is not None:
-        root = root.parent
+    *_, root = scope.chain()
     if isinstance(root.node, A.Function):
         path = source_map.path_of(root.node)
-        fn = ProtoPath.parse(path).resolve(resolver.model) if path is not None else None
+        fn = path.resolve(resolver.model) if path is not None else None
         return resolver.opsets_of(fn) if isinstance(fn, FunctionProto) else {}
     return resolver.opsets
 
@@ -43,7 +40,7 @@ def node_resolutions(model: ModelProto, symbols: Symbols, source_map: SourceMap)
             if not isinstance(node, A.Node):
                 continue  # a damaged statement
             path = source_map.path_of(node)
-            proto = ProtoPath.parse(path).resolve(model) if path is not None else None
+            proto = path.resolve(model) if path is not None else None
             if isinstance(proto, NodeProto):
                 found[node] = resolve_node(resolver, proto, opsets)
     return found

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.span import Span
+from onnxtext.ir.versioned import normalize_domain
 
 __all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "semantic_tokens"]
 
@@ -155,7 +156,7 @@ class _Tokens:
         domain = ".".join(p.value for p in n.domain)
         deprecated = self.deprecated is not None and self.deprecated(n)
         mods = ("deprecated",) if deprecated else ()
-        self.add(n.op_type, "function", *((("defaultLibrary",) if not domain or domain == "ai.onnx" else ()) + mods))
+        self.add(n.op_type, "function", *((("defaultLibrary",) if not normalize_domain(domain) else ()) + mods))
         if n.overload is not None:
             self.add(n.overload, "function", *mods)
         for attr in n.attributes:

@@ -27,10 +27,11 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
+from onnxtext.ir.scoping import GraphKind, ScopeChain, outer_scope
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import format_string
 from onnxtext.syntax.span import Span
@@ -82,7 +83,8 @@ class ValueSymbol:
 
     @property
     def kind(self) -> str:
-        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``, ``function-input``, ``unknown``."""
+        """The kind of the first definition: ``graph-input``, ``initializer``, ``node-output``,
+        ``function-input``, ``unknown``."""
         return self.definitions[0].kind
 
     def definition_spans(self) -> list[Span]:
@@ -143,7 +145,7 @@ class AttributeSymbol:
         return self.references + self.arguments
 
 
-Symbol = Union[ValueSymbol, FunctionSymbol, AttributeSymbol]
+Symbol = ValueSymbol | FunctionSymbol | AttributeSymbol
 
 
 @dataclass(slots=True, eq=False)
@@ -158,8 +160,8 @@ class Unresolved:
 
 
 @dataclass(eq=False)
-class Scope:
-    """A graph or a function body."""
+class Scope(ScopeChain):
+    """A graph or a function body (``ir/scoping``: the text's definitions and uses, for the editor)."""
 
     node: A.Graph | A.Function = field(repr=False)
     parent: Scope | None = field(repr=False)
@@ -180,23 +182,16 @@ class Scope:
 
     def lookup(self, name: str) -> ValueSymbol | None:
         """The symbol ``name`` denotes here: this scope's, else the nearest enclosing scope's."""
-        scope: Scope | None = self
-        while scope is not None:
+        for scope in self.chain():
             found = scope.values.get(name)
             if found is not None:
                 return found
-            scope = scope.parent
         return None
 
     def visible(self) -> dict[str, ValueSymbol]:
         """Every name usable here (what completion offers): inner definitions hide outer ones."""
-        chain: list[Scope] = []
-        scope: Scope | None = self
-        while scope is not None:
-            chain.append(scope)
-            scope = scope.parent
         found: dict[str, ValueSymbol] = {}
-        for outer_first in reversed(chain):
+        for outer_first in reversed(list(self.chain())):
             found.update(outer_first.values)
         return found
 
@@ -294,7 +289,8 @@ def call_key(node: A.Node) -> FunctionKey:
 
 
 def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
-    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own scope owns what it holds)."""
+    """The nodes of ``kind`` under ``node`` in text order, not entering graphs (a graph's own
+    scope owns what it holds)."""
     stack = list(reversed(list(node.children())))
     while stack:
         current = stack.pop()
@@ -302,6 +298,20 @@ def _below(node: A.AstNode, kind: type[_K]) -> Iterator[_K]:
             yield current
         elif not isinstance(current, A.Graph):
             stack.extend(reversed(list(current.children())))
+
+
+def _training_graphs(header: A.Props) -> Iterator[tuple[GraphKind, A.Graph]]:
+    """The graphs of a model header in text order (as :func:`_below` finds them), each an
+    ``initialization`` graph when written under that key, else an ``algorithm`` graph."""
+    stack: list[tuple[A.AstNode, str | None]] = [(c, None) for c in reversed(list(header.children()))]
+    while stack:
+        current, key = stack.pop()
+        if isinstance(current, A.Graph):
+            yield ("initialization" if key == "initialization" else "algorithm"), current
+            continue
+        if isinstance(current, A.PropEntry):
+            key = current.key.value
+        stack.extend((c, key) for c in reversed(list(current.children())))
 
 
 class _Builder:
@@ -330,12 +340,13 @@ class _Builder:
         for f in m.functions:
             if isinstance(f, A.Function):
                 self.declare_function(f)
-        main = self.graph(m.graph, None, None)
+        main = self.graph(m.graph, outer_scope("main"), None)
         if m.header is not None:
             # training_info graphs: an algorithm graph runs after the main graph and sees its
-            # values; an initialization graph sees the state variables (main initializers among them).
-            for g in _below(m.header, A.Graph):
-                self.graph(g, main, None)
+            # values; an initialization graph sees the state variables. The tables have no scope
+            # of the state variables alone: the main graph's (which holds its initializers) stands for it.
+            for kind, g in _training_graphs(m.header):
+                self.graph(g, outer_scope(kind, main=main, state=main), None)
         for f in m.functions:
             if isinstance(f, A.Function):
                 self.function(f)
@@ -429,7 +440,7 @@ class _Builder:
             for ref in _below(attr, A.AttrRef):
                 self.attribute_ref(scope, ref)
             for g in _below(attr, A.Graph):
-                self.graph(g, scope, scope.function)
+                self.graph(g, outer_scope("subgraph", enclosing=scope), scope.function)
 
     def attribute_ref(self, scope: Scope, ref: A.AttrRef) -> None:
         target = scope.function.attributes.get(ref.name.value) if scope.function is not None else None
@@ -458,7 +469,7 @@ class _Builder:
 
     def function(self, f: A.Function) -> None:
         symbol = self.table.functions[function_key(f)]
-        scope = self.new_scope(f, None, symbol if symbol.definitions[0] is f else None)
+        scope = self.new_scope(f, outer_scope("function"), symbol if symbol.definitions[0] is f else None)
         for vi in f.inputs:
             if isinstance(vi, A.ErrorNode):
                 self.define_damaged(scope, vi)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from onnxtext.analysis.infer import Inference, ValueType, from_type_proto
 from onnxtext.analysis.symbols import Scope, Symbols, ValueSymbol
-from onnxtext.ir.paths import ProtoPath
 from onnxtext.lowering.lower import SourceMap
 from onnxtext.proto import FunctionProto
 from onnxtext.syntax import ast as A
@@ -26,10 +25,10 @@ def value_types(symbols: Symbols, inference: Inference, source_map: SourceMap) -
         if path is None:
             continue
         if isinstance(scope.node, A.Function):
-            fn = ProtoPath.parse(path).resolve(inference.model)  # the function the scope was lowered to
+            fn = path.resolve(inference.model)  # the function the scope was lowered to
             graph_types = _declared(fn) if isinstance(fn, FunctionProto) else {}
         else:
-            graph_types = inference.graphs.get(path, {})
+            graph_types = inference.graphs.get(str(path), {})
         _attach(scope, graph_types, found)
     return found
 

@@ -288,7 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
     p.set_defaults(func=_command("lsp", "cmd_lsp"))
 
-    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, severity, name, description.")
+    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, " "severity, name, description.")
     p.set_defaults(func=_command("rules", "cmd_rules"))
     for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
         command_parser.set_defaults(command_parser=command_parser)

@@ -16,8 +16,8 @@ from onnxtext.diagnostics import Diagnostic, as_error
 from onnxtext.diagnostics.render import render_diagnostic
 from onnxtext.io import STDIO, control_bytes, load_bytes, looks_like_text, read_bytes, write_atomic
 from onnxtext.project import SettingsError, find_settings
-from onnxtext.syntax.layout import DEFAULT_WIDTH
 from onnxtext.proto import ModelProto
+from onnxtext.syntax.layout import DEFAULT_WIDTH
 
 if TYPE_CHECKING:
     from onnxtext.weights.external import TensorSources
@@ -220,8 +220,8 @@ def _note_unread(sources: TensorSources, path: str, report: _Reporter) -> None:
 
 
 def _progress(label: str, model: ModelProto, sources: TensorSources | None = None) -> Any:
-    from onnxtext.weights.external import iter_tensors, tensor_nbytes
     from onnxtext.weights.digest import ProgressBar
+    from onnxtext.weights.external import iter_tensors, tensor_nbytes
 
     size = sources.nbytes if sources is not None else tensor_nbytes
     return ProgressBar(label, sum(size(r.tensor) for r in iter_tensors(model)))

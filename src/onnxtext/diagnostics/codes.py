@@ -51,7 +51,7 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("X003", _E, "bad-range", "An external data offset or length that is bad, or a range past the end of the file."),
     Code("X004", _E, "bad-checksum", "An external data checksum that does not match the bytes."),
     Code("X005", _E, "unwritable", "An external data sidecar that cannot be written."),
-    Code("X006", _E, "edited-reference", "A tensor shown by reference in a big model's view was edited (its digest, record, type or shape): saving cannot copy its bytes."),
+    Code("X006", _E, "edited-reference", "A tensor shown by reference in a big model's view was edited (its digest, record, type or shape): " "saving cannot copy its bytes."),
     Code("R000", _I, "not-run", "The editor did not run the model (over the budget, an input that cannot be made up)."),
     Code("R001", _W, "failed-on-made-up-inputs", "A node failed when the editor ran the model on made-up inputs."),
     Code("R002", _E, "run-error", "A node failed when the model ran ('onnxtext run')."),

@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from onnxtext.ir.versioned import normalize_domain
+
 __all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING", "BUDGET_WORDS"]
 
 #: How an over-budget message names the budget (such errors are of kind errors.OVER_BUDGET).
@@ -81,7 +83,7 @@ def _tile(args: Sequence[Any], attrs: dict[str, Any]) -> int | None:
     repeats = _values(args[1])
     if repeats is None or len(repeats) != args[0].ndim:
         return None
-    n = _elements([d * r for d, r in zip(args[0].shape, repeats)])
+    n = _elements([d * r for d, r in zip(args[0].shape, repeats, strict=True)])
     return None if n is None else n * _itemsize(args[0])
 
 
@@ -113,7 +115,7 @@ def _resize(args: Sequence[Any], attrs: dict[str, Any]) -> int | None:
         return None if n is None else n * _itemsize(x)
     scales = args[2] if len(args) > 2 else (args[1] if len(args) == 2 else None)  # Resize-11+ / Upsample, Resize-10
     if isinstance(scales, np.ndarray) and scales.dtype.kind == "f" and scales.size == x.ndim:
-        dims = [d * float(s) for d, s in zip(x.shape, scales.reshape(-1))]
+        dims = [d * float(s) for d, s in zip(x.shape, scales.reshape(-1), strict=True)]
         if all(math.isfinite(d) and d >= 0 for d in dims):
             return math.prod(int(d) for d in dims) * _itemsize(x)
     return None
@@ -164,7 +166,7 @@ _PLANNERS: dict[str, Callable[[Sequence[Any], dict[str, Any]], int | None]] = {
 
 def planned_bytes(op_type: str, domain: str, args: Sequence[Any], attrs: dict[str, Any]) -> int | None:
     """How many bytes the node's output will take, for the nodes sized by input values; None otherwise."""
-    if domain not in ("", "ai.onnx"):
+    if normalize_domain(domain):  # not the default domain
         return None
     if op_type in BROADCASTING:
         return _broadcasting(args, attrs)

@@ -52,7 +52,7 @@ def value_mismatch(
         if len(dims) != value.ndim:
             problems.append("rank")
         else:
-            for d, size in zip(dims, value.shape):
+            for d, size in zip(dims, value.shape, strict=True):
                 if d.HasField("dim_value") and d.dim_value != size:
                     problems.append("size")
                     break
@@ -70,7 +70,7 @@ def output_mismatches(model: ModelProto, outputs: Sequence[Any]) -> list[tuple[i
     """(output index, message) for each tensor output whose value contradicts its declared type."""
     out: list[tuple[int, str]] = []
     sizes: dict[str, int] = {}
-    for i, (vi, value) in enumerate(zip(model.graph.output, outputs)):
+    for i, (vi, value) in enumerate(zip(model.graph.output, outputs, strict=False)):
         if not isinstance(value, np.ndarray) or not vi.type.HasField("tensor_type"):
             continue
         found = value_mismatch(vi.type.tensor_type, value, sizes)

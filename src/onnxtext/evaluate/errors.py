@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
-from onnxtext.evaluate.locate import locate, readable_path
+from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.syntax.span import SourceFile
 
@@ -135,12 +135,13 @@ class EvaluationError(OnnxTextError):
     ) -> Diagnostic:
         """The error as a :data:`RUN_ERROR` diagnostic on the failing node.
 
-        With the ``source_map`` and ``source`` of the model's text it has the node's span;
+        With the ``source_map`` (the lowering's ``SourceMap``) and ``source`` of the model's text it has the
+        span of the node, or of the closest enclosing thing the text has;
         otherwise (a binary model, or a node the text does not have) a readable path,
         described in ``model`` when given (``graph/node[1] (MatMul 'mm') input 0 'x'``).
         """
         record = self.record
-        span = locate(record, source_map) if source_map is not None and source is not None else None
+        span = source_map.locate(record.path) if source_map is not None and source is not None else None
         if span is not None and source is not None:
             return Diagnostic.at(RUN_ERROR, Severity.ERROR, record.summary(), span, source)
         where = readable_path(record, model) if model is not None else record.location()

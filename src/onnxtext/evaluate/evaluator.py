@@ -14,6 +14,7 @@ from onnxtext.evaluate.registry import KernelInfo, lookup
 from onnxtext.evaluate.rejected import downstream
 from onnxtext.ir.attribute_ranges import attribute_range_problems
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.ir.scoping import attribute_values, bound_attributes, call_scope
 from onnxtext.ir.resolve import Resolver
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.evaluate.budget import over_budget, planned_bytes
@@ -110,7 +111,7 @@ class BoundGraph:
         g = self.graph
         env: dict[str, Any] = dict(self.outer)
         env.update(g.initializers)
-        for name, value in zip(g.input_names, inputs):
+        for name, value in zip(g.input_names, inputs, strict=False):
             env[name] = value
         return self.evaluator._run_steps(g, env, None)
 
@@ -285,15 +286,7 @@ class Evaluator:
         step.version = version
         attrs: dict[str, Any] = {}
         node_path = graph.path.child("node", index)
-        for j, a in enumerate(node.attribute):
-            if a.ref_attr_name:
-                if fn_attrs is None or a.ref_attr_name not in fn_attrs:
-                    continue
-                a2 = fn_attrs[a.ref_attr_name]
-                name = a.name
-            else:
-                a2 = a
-                name = a.name
+        for j, name, a2 in bound_attributes(node, fn_attrs):
             if a2.type in (5, 10):  # GRAPH, GRAPHS
                 # a graph passed to a function by reference is located at the reference
                 sub_path = node_path.child("attribute", j)
@@ -342,15 +335,7 @@ class Evaluator:
     def _compile_function(self, func: Any, func_index: int, node: Any, outer_fn_attrs: dict[str, Any] | None,
                           caller: CompiledGraph, index: int) -> CompiledGraph:
         # attributes of this call: defaults from the function, then the node's own
-        call_attrs: dict[str, Any] = {}
-        for a in func.attribute_proto:
-            call_attrs[a.name] = a
-        for a in node.attribute:
-            if a.ref_attr_name:
-                if outer_fn_attrs is not None and a.ref_attr_name in outer_fn_attrs:
-                    call_attrs[a.name] = outer_fn_attrs[a.ref_attr_name]
-            else:
-                call_attrs[a.name] = a
+        call_attrs = call_scope(func, attribute_values(node, outer_fn_attrs))
         # A function body sees its own imports; the model's fill in the domains it forgets to
         # import (the checker reports those, E302), so that such a model still runs.
         opsets = {**self.opsets, **self.resolver.opsets_of(func)}
@@ -409,7 +394,7 @@ class Evaluator:
         finally:
             self._trace_all = None
         result = []
-        declared = dict(zip(g.output_names, g.output_types))
+        declared = dict(zip(g.output_names, g.output_types, strict=True))
         for name in wanted:
             if name not in env:
                 raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",

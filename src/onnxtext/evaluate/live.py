@@ -20,8 +20,6 @@ from typing import Any
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto
-from onnxtext.ir.paths import ProtoPath
-from onnxtext.proto import ModelProto
 
 __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
@@ -97,7 +95,7 @@ def run_live(
     else:
         data, weights = model.SerializeToString(), _weight_bytes(model)
     if weights > budget.weights_mb * 2**20:
-        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of {budget.weights_mb} MB")
+        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of " f"{budget.weights_mb} MB")
     ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(
@@ -206,7 +204,7 @@ def _evaluate(
             raise MemoryError(rec.message) from exc
         result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
         return result
-    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs)]
+    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs, strict=True)]
     return result
 
 

@@ -1,9 +1,9 @@
-"""Where an evaluation error happened: a source span (text models) or a readable proto path.
+"""Where an evaluation error happened in a binary model: a readable proto path.
 
 A :class:`NodeErrorRecord` carries the :class:`ProtoPath` of what failed
-(``graph/node[3]/attribute[0]/g/node[0]``, ``functions[1]/node[2]``): :func:`locate`
-looks it up in the lowering's source map, walking up to the closest enclosing thing the
-text has; :func:`readable_path` describes it in a binary model.
+(``graph/node[3]/attribute[0]/g/node[0]``, ``functions[1]/node[2]``): in a text, the
+lowering's ``SourceMap.locate`` gives its span (the closest enclosing thing the text
+has); :func:`readable_path` describes it in a binary model.
 """
 
 from __future__ import annotations
@@ -11,23 +11,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.ir.paths import describe
-from onnxtext.syntax.span import Span
 
 if TYPE_CHECKING:
     from onnxtext.evaluate.errors import NodeErrorRecord
 
-__all__ = ["locate", "readable_path"]
-
-
-def locate(record: NodeErrorRecord, source_map: Any) -> Span | None:
-    """The span of the node that failed, or of the closest enclosing thing the text has."""
-    entries = source_map.entries if hasattr(source_map, "entries") else source_map
-    for path in record.path.ancestors():
-        node = entries.get(str(path))
-        if node is not None and getattr(node, "span", None) is not None:
-            span: Span = node.span
-            return span
-    return None
+__all__ = ["readable_path"]
 
 
 def readable_path(record: NodeErrorRecord, model: Any) -> str:

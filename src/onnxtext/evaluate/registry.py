@@ -16,13 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["kernel", "KernelInfo", "lookup", "registered_ops", "canonical_domain"]
+from onnxtext.ir.versioned import VersionedRegistry, normalize_domain
 
-_ONNX_DOMAINS = ("", "ai.onnx")
-
-
-def canonical_domain(domain: str) -> str:
-    return "" if domain in _ONNX_DOMAINS else domain
+__all__ = ["kernel", "KernelInfo", "lookup", "registered_ops"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +31,7 @@ class KernelInfo:
     attr_names: frozenset[str] | None  # None: accepts **kwargs
 
 
-_REGISTRY: dict[tuple[str, str], list[KernelInfo]] = {}
+_REGISTRY: VersionedRegistry[KernelInfo] = VersionedRegistry()
 
 
 def kernel(
@@ -56,29 +52,17 @@ def kernel(
                 if p.kind is p.KEYWORD_ONLY and name != "ctx"
             )
         )
-        info = KernelInfo(canonical_domain(domain), op_type, since_version, fn, wants_ctx, attr_names)
-        lst = _REGISTRY.setdefault((info.domain, op_type), [])
-        lst[:] = [k for k in lst if k.since_version != since_version]
-        lst.append(info)
-        lst.sort(key=lambda k: k.since_version)
+        info = KernelInfo(normalize_domain(domain), op_type, since_version, fn, wants_ctx, attr_names)
+        _REGISTRY.add(info.domain, op_type, since_version, info)
         return fn
 
     return deco
 
 
 def lookup(domain: str, op_type: str, version: int | None) -> KernelInfo | None:
-    """The kernel with the highest ``since_version`` ≤ ``version`` (any if version is None)."""
-    lst = _REGISTRY.get((canonical_domain(domain), op_type))
-    if not lst:
-        return None
-    if version is None:
-        return lst[-1]
-    best = None
-    for k in lst:
-        if k.since_version <= version:
-            best = k
-    return best
+    """The kernel with the highest ``since_version`` ≤ ``version`` (the latest if version is None)."""
+    return _REGISTRY.lookup(domain, op_type, version)
 
 
 def registered_ops() -> list[tuple[str, str, int]]:
-    return sorted((k.domain, k.op_type, k.since_version) for v in _REGISTRY.values() for k in v)
+    return _REGISTRY.registered()

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate import _types as T
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, TypeProto
 
 __all__ = ["SynthesisError", "Synthesized", "synthesize", "DEFAULT_SIZE"]
@@ -67,7 +68,7 @@ def _loop_controls(graph: GraphProto) -> dict[str, int]:
     by the name of the input the main graph's Loops read them from."""
     out: dict[str, int] = {}
     for node in graph.node:
-        if node.op_type == "Loop" and node.domain in ("", "ai.onnx"):
+        if node.op_type == "Loop" and normalize_domain(node.domain) == "":
             for name in node.input[:2]:
                 if name:
                     out[name] = 1

@@ -116,7 +116,7 @@ def proto_value(msg: Any) -> Any:
     if kind == "MapProto":
         keys = list(msg.keys) if msg.key_type != 8 else [k.decode() for k in msg.string_keys]
         vals = proto_value(msg.values)
-        return dict(zip(keys, vals))
+        return dict(zip(keys, vals, strict=False))
     if kind == "OptionalProto":
         et = msg.elem_type
         if et == 0:

@@ -257,7 +257,7 @@ class _Builder:
     # ------------------------------------------------------------ bodies
     def _labels(self, body: A.Graph | A.Function) -> dict[str, str]:
         path = self.doc.source_map.path_of(body) if self.live else None
-        return self.live.get(path or "", {})
+        return self.live.get(str(path) if path is not None else "", {})
 
     def _edge(self, name: str, source: str, target: str, body: A.Graph | A.Function, live: dict[str, str]) -> None:
         self.out.edges.append(GraphEdge(name, source, target, self._type(body, name), live.get(name, "")))

@@ -51,7 +51,7 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
             extra = f", color={_q(_SEVERITY[n['severity']])}, penwidth=2" if n["severity"] in _SEVERITY else ""
             shape = ", shape=ellipse" if n["kind"] in ("input", "output") else ""
             line = n["range"]["start"]["line"] + 1
-            lines.append(f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, tooltip={_q(f'line {line}')}{shape}{extra}];")
+            lines.append(f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, " f"tooltip={_q(f'line {line}')}{shape}{extra}];")
         for g in children.get(group, []):
             lines.append(f"{indent}subgraph {_q('cluster_' + g['id'])} {{")
             lines.append(f"{indent}  label={_q(g['label'])}; style=dashed;")

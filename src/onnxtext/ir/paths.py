@@ -10,14 +10,17 @@ path names the model itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 
-__all__ = ["ProtoPath", "Step", "describe"]
+__all__ = ["ProtoPath", "Step", "ROOT", "describe"]
 
-Step = Union[tuple[str], tuple[str, int]]
+Step = tuple[str] | tuple[str, int]
 """A field (``("graph",)``) or an element of a repeated field (``("node", 3)``)."""
+
+
+_new = tuple.__new__
 
 
 class ProtoPath(tuple[Step, ...]):
@@ -49,22 +52,22 @@ class ProtoPath(tuple[Step, ...]):
 
     def child(self, field: str, index: int | None = None) -> ProtoPath:
         """This path extended by ``field`` (``field[index]`` for an element of a repeated field)."""
-        step: Step = (field,) if index is None else (field, index)
-        return ProtoPath((*self, step))
+        # tuple.__new__ directly: the lowering extends a path per message it maps
+        return _new(ProtoPath, (*self, (field,) if index is None else (field, index)))
 
     def __truediv__(self, step: str | Step) -> ProtoPath:  # type: ignore[override]
         """``path / "g"``, ``path / ("node", 3)``: :meth:`child` as an operator."""
-        return ProtoPath((*self, (step,) if isinstance(step, str) else step))
+        return _new(ProtoPath, (*self, (step,) if isinstance(step, str) else step))
 
     @property
     def parent(self) -> ProtoPath | None:
         """The path one step shorter; ``None`` for the model (the empty path)."""
-        return ProtoPath(self[:-1]) if self else None
+        return _new(ProtoPath, self[:-1]) if self else None
 
     def ancestors(self) -> Iterator[ProtoPath]:
         """This path, its parent, ... up to (and without) the model."""
         for end in range(len(self), 0, -1):
-            yield ProtoPath(self[:end])
+            yield _new(ProtoPath, self[:end])
 
     def startswith(self, prefix: tuple[Step, ...]) -> bool:
         return self[: len(prefix)] == prefix
@@ -88,7 +91,8 @@ class ProtoPath(tuple[Step, ...]):
         return f"ProtoPath({str(self)!r})"
 
 
-_ROOT = ProtoPath()
+ROOT = _ROOT = ProtoPath()
+"""The empty path: the model itself."""
 
 
 def describe(model: ModelProto, path: ProtoPath) -> str:

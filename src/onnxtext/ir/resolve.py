@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from onnxtext.ir.paths import ROOT
 from onnxtext.ir.schemas import OpSchema, get_schema, normalize_domain
 from onnxtext.proto import FunctionProto, ModelProto, NodeProto
 
@@ -51,7 +52,7 @@ class Resolution:
     @property
     def function_path(self) -> str | None:
         """``functions[i]``: the proto path of the called function, if any."""
-        return f"functions[{self.function_index}]" if self.function_index is not None else None
+        return str(ROOT.child("functions", self.function_index)) if self.function_index is not None else None
 
     @property
     def resolved(self) -> bool:

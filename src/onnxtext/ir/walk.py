@@ -7,26 +7,25 @@ attribute is, between the node's :meth:`ModelVisitor.enter_node` and
 :meth:`ModelVisitor.leave_node`, so a visitor sees the names its enclosing graph
 defined before that node.
 
-Scoping (IR spec): a nested graph sees the values of its enclosing graph (``parent``);
-a function body sees nothing outside it and uses its own ``opset_import``; an
-algorithm graph runs as the concatenation of the main graph and itself (its
-``parent`` is the main graph); an initialization graph sees no graph (it may bind the
-state variables, which is the checker's business).
+Scoping (IR spec, ``ir/scoping.outer_scope``): a nested graph sees the values of its
+enclosing graph (``parent``); a function body sees nothing outside it and uses its own
+``opset_import``; an algorithm graph runs as the concatenation of the main graph and
+itself (its ``parent`` is the main graph); an initialization graph sees no graph (it may
+bind the state variables, which is the checker's business).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Union
 
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.scoping import GraphKind, outer_scope
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto
 
 __all__ = ["GraphKind", "GraphSite", "ModelVisitor", "iter_graphs", "walk_graph", "walk_model"]
-
-GraphKind = Literal["main", "subgraph", "function", "initialization", "algorithm"]
 
 _GRAPH = ProtoPath.parse("graph")
 
@@ -92,7 +91,7 @@ class _Walk:
                                      "initialization", training_index=i))
             if info.HasField("algorithm"):
                 self.graph(GraphSite(info.algorithm, path / "algorithm", resolver.opsets, "algorithm",
-                                     parent=main, training_index=i))
+                                     parent=outer_scope("algorithm", main=main), training_index=i))
         for i, fn in enumerate(model.functions):
             self.graph(GraphSite(fn, ProtoPath().child("functions", i), resolver.opsets_of(fn), "function",
                                  function=fn))
@@ -116,7 +115,7 @@ class _Walk:
         site: GraphSite, k: int, node: NodeProto, i: int, attr: AttributeProto, g: GraphProto, step: str | tuple[str, int]
     ) -> GraphSite:
         path = site.path.child("node", k).child("attribute", i) / step
-        return GraphSite(g, path, site.opsets, "subgraph", parent=site, owner=node, attribute=attr,
+        return GraphSite(g, path, site.opsets, "subgraph", parent=outer_scope("subgraph", enclosing=site), owner=node, attribute=attr,
                          function=site.function)
 
 

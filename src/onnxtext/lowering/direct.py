@@ -2,8 +2,8 @@
 
 A model text made of what exported models mostly are (a header of the usual keys, one
 graph of typed inputs and outputs, initializers with number lists, nodes with number,
-string, list, tensor and subgraph attributes, and model-local functions) is read here by recursive descent over the token
-strings of one ``findall`` scan, writing the protobuf messages directly: no token
+string, list, tensor and subgraph attributes, and model-local functions) is read here by
+recursive descent over the token strings of one ``findall`` scan, writing the protobuf messages directly: no token
 objects, no tree, no spans, no source map.
 
 The Lark grammar and :mod:`onnxtext.lowering.lower` stay the definition of the
@@ -615,7 +615,6 @@ class _Reader:
 
     def names(self, container: list[str], close: str) -> None:
         """Value names separated by commas, up to and past ``close``."""
-        toks = self.toks
         while True:
             container.append(self.value_name())
             if self.after_item(close):

@@ -23,6 +23,7 @@ from google.protobuf.message import Message
 
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Severity, closest, did_you_mean
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.syntax.span import SourceFile, Span
 
 __all__ = ["FieldSink", "apply_entries", "UNSET"]
@@ -54,8 +55,8 @@ class FieldSink:
     diags: list[Diagnostic] = field(default_factory=list)
     # Fills a GraphProto/TensorProto field (at the given proto path) from a graph or tensor
     # written in a property value.
-    structured: Callable[[Message, A.AstNode, str], bool] | None = None
-    marks: dict[str, A.AstNode] | None = None
+    structured: Callable[[Message, A.AstNode, ProtoPath], bool] | None = None
+    marks: dict[ProtoPath, A.AstNode] | None = None
     """Proto path → the value that filled the message there; ``None`` records nothing."""
 
     def error(self, code: str, message: str, span: Span, fix: Fix | None = None) -> None:
@@ -119,7 +120,7 @@ def apply_entries(
     msg: Message,
     entries: Sequence[A.PropEntry | A.ErrorNode],
     sink: FieldSink,
-    path: str,
+    path: ProtoPath,
     *,
     special: Special | None = None,
     extra_keys: Sequence[str] = (),
@@ -142,11 +143,11 @@ def apply_entries(
         set_field(msg, fd, entry.value, sink, path)
 
 
-def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSink, path: str) -> None:
+def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSink, path: ProtoPath) -> None:
     """Assign one property value to one field of ``msg`` (at proto ``path``); append for repeated fields."""
     if isinstance(value, A.Word) and value.value == UNSET:
         if sink.marks is not None and fd.type == FieldDescriptor.TYPE_MESSAGE:
-            _forget(sink.marks, _child(path, fd.name))
+            _forget(sink.marks, path / fd.name)
         if fd.is_repeated:
             msg.ClearField(fd.name)
         elif fd.has_presence:
@@ -160,7 +161,7 @@ def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSi
         for item in items:
             if fd.type == FieldDescriptor.TYPE_MESSAGE:
                 # The index in the proto, after what earlier values appended or 'unset' cleared.
-                sub_path = _child(path, f"{fd.name}[{len(container)}]")
+                sub_path = path.child(fd.name, len(container))
                 _fill_message(container.add(), item, sink, sub_path)
             else:
                 converted = _scalar(fd, item, sink)
@@ -170,25 +171,23 @@ def set_field(msg: Message, fd: FieldDescriptor, value: A.AstNode, sink: FieldSi
     if fd.type == FieldDescriptor.TYPE_MESSAGE:
         sub = getattr(msg, fd.name)
         sub.SetInParent()
-        _fill_message(sub, value, sink, _child(path, fd.name))
+        _fill_message(sub, value, sink, path / fd.name)
         return
     converted = _scalar(fd, value, sink)
     if converted is not None:
         setattr(msg, fd.name, converted)
 
 
-def _child(path: str, name: str) -> str:
-    """The proto path of field ``name`` of the message at ``path`` (the model is ``""``)."""
-    return f"{path}/{name}" if path else name
-
-
-def _forget(marks: dict[str, A.AstNode], path: str) -> None:
-    """Drop the entries of a field that 'unset' clears (and of all it held)."""
-    for key in [k for k in marks if k.startswith(path) and k[len(path) : len(path) + 1] in ("", "[", "/")]:
+def _forget(marks: dict[ProtoPath, A.AstNode], path: ProtoPath) -> None:
+    """Drop the entries of a field that 'unset' clears (and of all it held: the field's
+    elements ``path[i]`` are steps of the same field name)."""
+    depth, name = len(path) - 1, path[-1][0]
+    parent = path[:-1]
+    for key in [k for k in marks if len(k) > depth and k[depth][0] == name and k[:depth] == parent]:
         del marks[key]
 
 
-def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink, path: str) -> None:
+def _fill_message(msg: Message, value: A.AstNode, sink: FieldSink, path: ProtoPath) -> None:
     if sink.marks is not None:
         sink.marks[path] = value
     if isinstance(value, (A.GraphValue, A.TensorValue)):

@@ -8,7 +8,6 @@ e.g. every node gets ``domain`` set unless the text says it is unset.
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from dataclasses import dataclass, field
@@ -21,9 +20,10 @@ from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
 from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
-from onnxtext.ir.paths import ProtoPath
 from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
+from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -90,94 +90,7 @@ TENSOR_ENCODING_KEY = "tensor_encoding"
 TENSOR_NAME_KEY = "tensor_name"
 ENCODING_KEY = "encoding"
 
-
-@dataclass
-class SourceMap:
-    """Proto paths (``graph/node[3]``, ``functions[0]/node[1]/attribute[0]``) → AST nodes.
-
-    Graphs and tensors written as property values are under their proto paths too
-    (``training_info[0]/algorithm/node[2]``, ``graph/sparse_initializer[1]/values``).
-    """
-
-    entries: dict[str, A.AstNode] = field(default_factory=dict)
-    _reverse: _SpanIndex | None = field(default=None, init=False, repr=False, compare=False)
-
-    def span(self, path: str) -> Span | None:
-        node = self.entries.get(path)
-        return node.span if node is not None else None
-
-    def __contains__(self, path: str) -> bool:
-        return path in self.entries
-
-    def __getitem__(self, path: str) -> A.AstNode:
-        return self.entries[path]
-
-    # ---- the other way: text → proto paths (indexes built on the first query)
-    def path_of(self, node: A.AstNode) -> str | None:
-        """The proto path lowered from ``node`` (by identity); None if it was not mapped."""
-        return self._index().paths.get(id(node))
-
-    def path_at(self, offset: int) -> str | None:
-        """The proto path of the innermost mapped node at ``offset``; None if none is there.
-
-        Boundaries as in :func:`onnxtext.syntax.query.node_at`: a node holds the offsets
-        ``start <= offset < end``, and a node ending right at ``offset`` is taken when it
-        lies inside the node holding ``offset``.
-        """
-        return self._index().path_at(offset)
-
-    def _index(self) -> _SpanIndex:
-        index = self._reverse
-        if index is None or index.size != len(self.entries):  # lowering may still add entries
-            index = self._reverse = _SpanIndex(self.entries)
-        return index
-
-
-class _SpanIndex:
-    """Mapped nodes sorted by span with their enclosing mapped node: innermost-at in O(log n + depth).
-
-    Spans of a tree nest, so the last span starting at or before an offset is either the
-    innermost one containing it or inside it: walking up from there finds it.
-    """
-
-    def __init__(self, entries: dict[str, A.AstNode]) -> None:
-        self.size = len(entries)
-        self.paths: dict[int, str] = {}
-        items: list[tuple[int, int, str]] = []
-        for path, node in entries.items():
-            self.paths.setdefault(id(node), path)
-            if node.span.end > node.span.start:
-                items.append((node.span.start, -node.span.end, path))
-        items.sort()
-        self.starts = [start for start, _, _ in items]
-        self.ends = [-neg_end for _, neg_end, _ in items]
-        self.keys = [path for _, _, path in items]
-        self.parent: list[int] = []
-        open_: list[int] = []
-        for i, (start, neg_end, _) in enumerate(items):
-            while open_ and self.ends[open_[-1]] <= start:
-                open_.pop()
-            self.parent.append(open_[-1] if open_ else -1)
-            open_.append(i)
-
-    def _holding(self, offset: int) -> int:
-        """The index of the innermost span with ``start <= offset < end``; -1 if none."""
-        i = bisect.bisect_right(self.starts, offset) - 1
-        while i >= 0 and not offset < self.ends[i]:
-            i = self.parent[i]
-        return i
-
-    def path_at(self, offset: int) -> str | None:
-        outer = self._holding(offset)
-        before = self._holding(offset - 1) if offset > 0 else -1
-        if before >= 0 and before != outer and self.ends[before] == offset:
-            probe = self.parent[before]
-            while probe >= 0 and probe != outer:
-                probe = self.parent[probe]
-            if probe == outer:  # the node ending here lies inside the one holding the offset
-                return self.keys[before]
-        return self.keys[outer] if outer >= 0 else None
-
+_GRAPH = ROOT / "graph"
 
 
 class Lowering:
@@ -204,7 +117,7 @@ class Lowering:
     def error(self, code: str, message: str, span: Span) -> None:
         self.sink.error(code, message, span)
 
-    def _mark(self, path: str, node: A.AstNode) -> None:
+    def _mark(self, path: ProtoPath, node: A.AstNode) -> None:
         if self.track:
             self.source_map.entries[path] = node
 
@@ -216,26 +129,23 @@ class Lowering:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
             for entry in A.intact(m.header.entries):
                 self._model_key(proto, entry, self.sink)
-            apply_entries(proto, m.header.entries, self.sink, "", special=_is_default_key, extra_keys=list(DEFAULT_KEYS))
-            self._mark("header", m.header)
-        self.graph(m.graph, proto.graph, "graph")
+            apply_entries(proto, m.header.entries, self.sink, ROOT, special=_is_default_key, extra_keys=list(DEFAULT_KEYS))
+            self._mark(ROOT, m.header)  # the header stands for the model
+        self.graph(m.graph, proto.graph, _GRAPH)
         for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
-            self.function(f, proto.functions.add(), f"functions[{i}]")
+            self.function(f, proto.functions.add(), ROOT.child("functions", i))
         return proto
 
-    def check_depth(self, root: Message, whole: Span, prefix: str = "") -> None:
+    def check_depth(self, root: Message, whole: Span, prefix: ProtoPath = ROOT) -> None:
         """L009 at the first statement (in the text) holding a message protobuf cannot read back, once
         the lowering of ``root`` (a graph, function or node text: the paths start with ``prefix``) is done."""
         if self._deepest <= DEEP_GRAPH:
             return
         spans = []
         for found in too_deep(root):
-            path = ProtoPath(ProtoPath.parse(prefix) + found) if prefix else found
-            statement = next(
-                (p for p in path.ancestors() if p and p[-1][0] in _STATEMENTS and str(p) in self.source_map.entries),
-                None,
-            )
-            node = self.source_map.entries.get(str(statement)) if statement is not None else None
+            path = ProtoPath(prefix + found) if prefix else found
+            statement = self.source_map.enclosing(path, _STATEMENTS)
+            node = self.source_map.get(statement) if statement is not None else None
             spans.append((node.span if node is not None else whole, len(found)))
         if spans:
             span, depth = min(spans, key=lambda s: s[0].start)
@@ -260,9 +170,9 @@ class Lowering:
         return True
 
     # ------------------------------------------------------------ graphs
-    def graph(self, g: A.Graph, proto: GraphProto, path: str) -> GraphProto:
+    def graph(self, g: A.Graph, proto: GraphProto, path: ProtoPath) -> GraphProto:
         self._mark(path, g)
-        depth = path.count("/") + self._below_root
+        depth = len(path) - 1 + self._below_root  # the steps below the first
         self._deepest = max(self._deepest, depth)
         if depth > PROTOBUF_DEPTH_LIMIT:
             # _check_depth reports it. Nothing below is lowered, and the tree loses it too: every
@@ -274,7 +184,7 @@ class Lowering:
         if g.inputs is not None:
             for i, item in enumerate(A.intact(g.inputs)):
                 vi = proto.input.add()
-                ipath = f"{path}/input[{i}]"
+                ipath = path.child("input", i)
                 self.value_info(item.info, vi, ipath)
                 self._mark(ipath, item)
                 if item.body is not None:
@@ -282,15 +192,15 @@ class Lowering:
                     t = proto.initializer.add()
                     t.name = vi.name
                     self.tensor_data(t, item.info.type, item.body, item.info.span)
-                    self._mark(f"{path}/initializer[{k}]", item)
+                    self._mark(path.child("initializer", k), item)
         for i, out in enumerate(A.intact(g.outputs)):
-            opath = f"{path}/output[{i}]"
+            opath = path.child("output", i)
             self.value_info(out, proto.output.add(), opath)
             self._mark(opath, out)
         if g.initializers is not None:
             for item in A.intact(g.initializers):
                 if item.body is not None:
-                    tpath = f"{path}/initializer[{len(proto.initializer)}]"
+                    tpath = path.child("initializer", len(proto.initializer))
                     t = proto.initializer.add()
                     t.name = self.name(item.info.name)
                     raw = self._encoding(item.info.props)
@@ -298,7 +208,7 @@ class Lowering:
                     self._apply_tensor_props(t, item.info.props, tpath)
                     self._mark(tpath, item)
                 else:
-                    vpath = f"{path}/value_info[{len(proto.value_info)}]"
+                    vpath = path.child("value_info", len(proto.value_info))
                     self.value_info(item.info, proto.value_info.add(), vpath)
                     self._mark(vpath, item)
         self.nodes(g.nodes, proto.node, path)
@@ -306,7 +216,7 @@ class Lowering:
             apply_entries(proto, g.props.entries, self.sink, path)
         return proto
 
-    def _structured(self, msg: Message, value: A.AstNode, path: str) -> bool:
+    def _structured(self, msg: Message, value: A.AstNode, path: ProtoPath) -> bool:
         """Lower a graph or tensor written inside a property value (training_info, sparse tensors) at ``path``."""
         if isinstance(value, A.GraphValue) and isinstance(msg, GraphProto):
             self.graph(value.graph, msg, path)
@@ -318,7 +228,7 @@ class Lowering:
             return True
         return False
 
-    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None, path: str) -> None:
+    def _apply_tensor_props(self, t: TensorProto, props: A.Props | None, path: ProtoPath) -> None:
         if props is None:
             return
         apply_entries(t, props.entries, self.sink, path, special=self._tensor_key, extra_keys=[ENCODING_KEY])
@@ -338,9 +248,9 @@ class Lowering:
                 self.error(BAD_HEADER, f"'{ENCODING_KEY}' takes 'raw' or 'typed'", v.span)
         return None
 
-    def nodes(self, nodes: Sequence[A.Node | A.ErrorNode], container: Any, path: str) -> None:
+    def nodes(self, nodes: Sequence[A.Node | A.ErrorNode], container: Any, path: ProtoPath) -> None:
         for i, n in enumerate(A.intact(nodes), len(container)):  # after any nodes a function's header gave
-            self.node(n, container.add(), f"{path}/node[{i}]")
+            self.node(n, container.add(), path.child("node", i))
 
     # ------------------------------------------------------------ names and types
     def name(self, ident: A.Ident) -> str:
@@ -360,14 +270,14 @@ class Lowering:
             return 0
         return dt.code
 
-    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto, path: str) -> None:
+    def value_info(self, vi: A.ValueInfo, proto: ValueInfoProto, path: ProtoPath) -> None:
         if vi.type is not None:
-            self.type(vi.type, proto.type, f"{path}/type")
+            self.type(vi.type, proto.type, path / "type")
         proto.name = self.name(vi.name)
         if vi.props is not None:
             apply_entries(proto, vi.props.entries, self.sink, path)
 
-    def type(self, t: A.Type, proto: TypeProto, path: str) -> None:
+    def type(self, t: A.Type, proto: TypeProto, path: ProtoPath) -> None:
         """Fill ``proto``, the TypeProto at proto ``path``."""
         if isinstance(t, A.TensorType):
             tt = proto.tensor_type
@@ -375,14 +285,14 @@ class Lowering:
             self._shape(t, tt, path, "tensor_type")
         elif isinstance(t, A.SeqType):
             proto.sequence_type.SetInParent()
-            self.type(t.elem, proto.sequence_type.elem_type, f"{path}/sequence_type/elem_type")
+            self.type(t.elem, proto.sequence_type.elem_type, path / "sequence_type" / "elem_type")
         elif isinstance(t, A.MapType):
             mt = proto.map_type
             mt.key_type = self.dtype(t.key)
-            self.type(t.value, mt.value_type, f"{path}/map_type/value_type")
+            self.type(t.value, mt.value_type, path / "map_type" / "value_type")
         elif isinstance(t, A.OptionalType):
             proto.optional_type.SetInParent()
-            self.type(t.elem, proto.optional_type.elem_type, f"{path}/optional_type/elem_type")
+            self.type(t.elem, proto.optional_type.elem_type, path / "optional_type" / "elem_type")
         elif isinstance(t, A.SparseTensorType):
             st = proto.sparse_tensor_type
             st.elem_type = self.dtype(t.tensor.elem)
@@ -397,7 +307,7 @@ class Lowering:
         else:  # pragma: no cover
             raise TypeError(type(t).__name__)
 
-    def _shape(self, t: A.TensorType, tt: Any, path: str, kind: str) -> None:
+    def _shape(self, t: A.TensorType, tt: Any, path: ProtoPath, kind: str) -> None:
         """Fill the shape of ``tt``, field ``kind`` of the TypeProto at ``path``."""
         if t.shape is None:
             return
@@ -410,7 +320,7 @@ class Lowering:
             elif d.param is not None:
                 dim.dim_param = d.param
             if d.props is not None:
-                apply_entries(dim, d.props.entries, self.sink, f"{path}/{kind}/shape/dim[{i}]")
+                apply_entries(dim, d.props.entries, self.sink, (path / kind / "shape").child("dim", i))
 
     # ------------------------------------------------------------ tensors
     def tensor_data(self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None) -> None:
@@ -541,7 +451,7 @@ class Lowering:
         return body.span
 
     # ------------------------------------------------------------ nodes and attributes
-    def node(self, n: A.Node, proto: NodeProto, path: str) -> None:
+    def node(self, n: A.Node, proto: NodeProto, path: ProtoPath) -> None:
         self._mark(path, n)
         if n.has_label:
             proto.name = self.name(n.label) if n.label is not None else ""
@@ -554,13 +464,13 @@ class Lowering:
         if n.overload is not None:
             proto.overload = n.overload.value
         for i, a in enumerate(A.intact(n.attributes)):
-            self.attribute(a, proto.attribute.add(), f"{path}/attribute[{i}]")
+            self.attribute(a, proto.attribute.add(), path.child("attribute", i))
         for i_ in n.inputs:
             proto.input.append(self.name(i_))
         if n.props is not None:
             apply_entries(proto, n.props.entries, self.sink, path)
 
-    def attribute(self, a: A.Attribute, proto: AttributeProto, path: str) -> None:
+    def attribute(self, a: A.Attribute, proto: AttributeProto, path: ProtoPath) -> None:
         self._mark(path, a)
         proto.name = a.name.value
         expected = 0
@@ -585,7 +495,7 @@ class Lowering:
     def _attr_key(self, msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:
         return entry.key.value == ENCODING_KEY  # applies to the attribute's tensors
 
-    def _single(self, v: A.SingleValue, proto: AttributeProto, expected: int, path: str) -> None:
+    def _single(self, v: A.SingleValue, proto: AttributeProto, expected: int, path: ProtoPath) -> None:
         """Set one value on ``proto`` (as onnx's ParseSingleAttributeValue does)."""
         if isinstance(v, A.AttrRef):
             proto.ref_attr_name = self.name(v.name)
@@ -597,7 +507,7 @@ class Lowering:
             else:
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared {_ATTR_NAMES.get(expected, '?')}",
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared " f"{_ATTR_NAMES.get(expected, '?')}",
                     v.span,
                 )
                 return
@@ -614,17 +524,17 @@ class Lowering:
             proto.s = v.value
         elif kind == AttributeProto.TENSOR:
             assert isinstance(v, A.TensorValue)
-            self._tensor_value(v, proto.t, f"{path}/t")
+            self._tensor_value(v, proto.t, path / "t")
         elif kind == AttributeProto.GRAPH:
             assert isinstance(v, A.GraphValue)
-            self.graph(v.graph, proto.g, f"{path}/g")
+            self.graph(v.graph, proto.g, path / "g")
         elif kind == AttributeProto.TYPE_PROTO:
             assert isinstance(v, A.TypeValue)
-            self.type(v.type, proto.tp, f"{path}/tp")
+            self.type(v.type, proto.tp, path / "tp")
         elif kind == AttributeProto.SPARSE_TENSOR:
             assert isinstance(v, A.PropDict)
             proto.sparse_tensor.SetInParent()
-            self._sparse(v, proto.sparse_tensor, f"{path}/sparse_tensor")
+            self._sparse(v, proto.sparse_tensor, path / "sparse_tensor")
 
     def _value_kind(self, v: A.SingleValue) -> int:
         if isinstance(v, A.Number):
@@ -662,7 +572,7 @@ class Lowering:
         word = v.type.elem.value.lower()
         return math.nan if word == "nan" else math.inf
 
-    def _tensor_value(self, v: A.TensorValue, t: TensorProto, path: str) -> None:
+    def _tensor_value(self, v: A.TensorValue, t: TensorProto, path: ProtoPath) -> None:
         self._mark(path, v)
         if v.name is not None:
             t.name = self.name(v.name)
@@ -672,12 +582,12 @@ class Lowering:
         self.tensor_data(t, v.type, v.body, v.span, self._attr_raw if raw is None else raw)
         self._apply_tensor_props(t, v.props, path)
 
-    def _sparse(self, v: A.PropDict, sparse: Any, path: str) -> None:
+    def _sparse(self, v: A.PropDict, sparse: Any, path: ProtoPath) -> None:
         """A sparse tensor attribute value: its values, indices and dims are property entries."""
         self._mark(path, v)
         apply_entries(sparse, v.entries, self.sink, path)
 
-    def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: str) -> None:
+    def _attr_list(self, lst: A.AttrList, proto: AttributeProto, expected: int, path: ProtoPath) -> None:
         if not lst.items:
             if expected == 0:
                 self.error(ATTR_TYPE, "an empty list needs a type annotation, e.g. 'name: ints = []'", lst.span)
@@ -702,14 +612,14 @@ class Lowering:
             self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", lst.span)
             return
         proto.type = _LIST_OF[item_expected]  # type: ignore[assignment]
-        for k, v in zip(kinds, lst.items):
+        for k, v in zip(kinds, lst.items, strict=True):
             if isinstance(v, A.AttrRef):
                 self.error(ATTR_TYPE, "a list attribute cannot hold attribute references", v.span)
                 continue
             if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds {_ATTR_NAMES.get(item_expected, '?')} values",
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds " f"{_ATTR_NAMES.get(item_expected, '?')} values",
                     v.span,
                 )
                 continue
@@ -726,22 +636,22 @@ class Lowering:
             elif item_expected == AttributeProto.TENSOR:
                 assert isinstance(v, A.TensorValue)
                 k_ = len(proto.tensors)
-                self._tensor_value(v, proto.tensors.add(), f"{path}/tensors[{k_}]")
+                self._tensor_value(v, proto.tensors.add(), path.child("tensors", k_))
             elif item_expected == AttributeProto.GRAPH:
                 assert isinstance(v, A.GraphValue)
                 k_ = len(proto.graphs)
-                self.graph(v.graph, proto.graphs.add(), f"{path}/graphs[{k_}]")
+                self.graph(v.graph, proto.graphs.add(), path.child("graphs", k_))
             elif item_expected == AttributeProto.TYPE_PROTO:
                 assert isinstance(v, A.TypeValue)
                 k_ = len(proto.type_protos)
-                self.type(v.type, proto.type_protos.add(), f"{path}/type_protos[{k_}]")
+                self.type(v.type, proto.type_protos.add(), path.child("type_protos", k_))
             elif item_expected == AttributeProto.SPARSE_TENSOR:
                 assert isinstance(v, A.PropDict)
                 k_ = len(proto.sparse_tensors)
-                self._sparse(v, proto.sparse_tensors.add(), f"{path}/sparse_tensors[{k_}]")
+                self._sparse(v, proto.sparse_tensors.add(), path.child("sparse_tensors", k_))
 
     # ------------------------------------------------------------ functions
-    def function(self, f: A.Function, proto: FunctionProto, path: str) -> FunctionProto:
+    def function(self, f: A.Function, proto: FunctionProto, path: ProtoPath) -> FunctionProto:
         self._mark(path, f)
         if f.header is not None:
             apply_entries(proto, f.header.entries, self.sink, path)
@@ -751,7 +661,7 @@ class Lowering:
                 proto.attribute.append(self.name(a.name))
             else:
                 k = len(proto.attribute_proto)
-                self.attribute(a, proto.attribute_proto.add(), f"{path}/attribute_proto[{k}]")
+                self.attribute(a, proto.attribute_proto.add(), path.child("attribute_proto", k))
         for vi in A.intact(f.inputs):
             proto.input.append(self.name(vi.name))
             if vi.type is not None:
@@ -765,9 +675,9 @@ class Lowering:
         self.nodes(f.nodes, proto.node, path)
         return proto
 
-    def _function_value_info(self, vi: A.ValueInfo, proto: FunctionProto, path: str) -> None:
+    def _function_value_info(self, vi: A.ValueInfo, proto: FunctionProto, path: ProtoPath) -> None:
         k = len(proto.value_info)
-        self.value_info(vi, proto.value_info.add(), f"{path}/value_info[{k}]")
+        self.value_info(vi, proto.value_info.add(), path.child("value_info", k))
 
 
 def _is_default_key(msg: Message, entry: A.PropEntry, sink: FieldSink) -> bool:

@@ -56,7 +56,8 @@ def check_printable(msg: Any, *, unknown_fields: bool = True, skip_nodes: bool =
 
 
 def _path(entry: tuple[Any, Any, str]) -> str:
-    """The proto path (``ir.paths.ProtoPath``'s form, ``graph/node[0]``) of a visited message; ``model`` for the root."""
+    """The proto path (``ir.paths.ProtoPath``'s form, ``graph/node[0]``) of a visited message;
+    ``model`` for the root."""
     parts = []
     node: Any = entry
     while node is not None:

@@ -109,7 +109,7 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView
 
 def _reference_note(size: int, limit: int, held: HeldTensors) -> str:
     return (
-        f"its text would be about {size * TEXT_PER_BYTE / 2**20:.0f} MB, more than the {limit / 2**20:.0f} MB an editor "
+        f"its text would be about {size * TEXT_PER_BYTE / 2**20:.0f} MB, more than the {limit / 2**20:.0f} " "MB an editor "
         f"colours and folds: {len(held)} large tensors are shown by reference (their digest). The structure is "
         "editable; saving copies their bytes from the file unchanged, and refuses an edited reference"
     )

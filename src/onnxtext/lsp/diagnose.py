@@ -17,6 +17,7 @@ from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
+from onnxtext.ir.paths import ROOT
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.span import Span
 
@@ -191,7 +192,7 @@ def evaluate(
         return None, []
     if not trusted:
         return (LiveResult(skipped=UNTRUSTED) if live else None), []
-    graph = doc.source_map.span("graph")
+    graph = doc.source_map.span(ROOT / "graph")
     where = Span(graph.start, graph.start) if graph is not None else Span(0, 0)
     try:
         inputs = document_inputs(file, settings)
@@ -210,9 +211,7 @@ def evaluate(
         return result, [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {result.skipped}", where, doc.source)]
     if result.failure is None:
         return result, []
-    from onnxtext.evaluate.locate import locate
-
-    span = locate(result.failure.record, doc.source_map) or where
+    span = doc.source_map.locate(result.failure.record.path) or where
     sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
     made_up = "given and made-up inputs" if inputs else "made-up inputs"
     message = f"{result.failure.message} (running on {made_up}{': ' + sizes if sizes else ''})"

@@ -253,7 +253,7 @@ class OpaqueType(AstNode):
     name: str | None
 
 
-Type = Union[TensorType, SeqType, MapType, OptionalType, SparseTensorType, OpaqueType]
+Type = TensorType | SeqType | MapType | OptionalType | SparseTensorType | OpaqueType
 
 
 @dataclass(slots=True, eq=False)
@@ -295,7 +295,7 @@ class ExternalBody(AstNode):
     items: list[PropValue | PropPair]
 
 
-TensorBody = Union[NumberBody, LiteralBody, ExternalBody]
+TensorBody = NumberBody | LiteralBody | ExternalBody
 
 
 @dataclass(slots=True, eq=False)
@@ -340,7 +340,7 @@ class GraphValue(AstNode):
 
 
 # PropDict: a message written field by field (a sparse tensor).
-SingleValue = Union[Number, Str, AttrRef, TypeValue, TensorValue, GraphValue, PropDict]
+SingleValue = Number | Str | AttrRef | TypeValue | TensorValue | GraphValue | PropDict
 
 
 @dataclass(slots=True, eq=False)
@@ -348,7 +348,7 @@ class AttrList(AstNode):
     items: list[SingleValue]
 
 
-AttrValue = Union[SingleValue, AttrList]
+AttrValue = SingleValue | AttrList
 
 
 @dataclass(slots=True, eq=False)

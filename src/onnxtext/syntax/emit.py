@@ -31,11 +31,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any
 
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor.literals import NotRepresentable
+from onnxtext.ir.varint import varint_size
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
@@ -58,10 +59,11 @@ class _Decline(Exception):
 
 
 class _Tail:
-    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is written here: the text before
-    the op type (domain), after it (overload, then the attributes on one line), the text of each
-    attribute on one line (``attrs``; None when there are none), and the property block's
-    entries (``props``; None when there is none) with its one-line text (``props_flat``)."""
+    """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is
+    written here: the text before the op type (domain), after it (overload, then the
+    attributes on one line), the text of each attribute on one line (``attrs``; None when
+    there are none), and the property block's entries (``props``; None when there is none)
+    with its one-line text (``props_flat``)."""
 
     __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 
@@ -141,19 +143,11 @@ class _Sizes(dict[str, int]):
         if type(key) is not str:
             raise _Decline
         n = len(key.encode("utf-8"))
-        size = self[key] = 1 + _varint_size(n) + n
+        size = self[key] = 1 + varint_size(n) + n
         return size
 
 
-def _varint_size(n: int) -> int:
-    size = 1
-    while n >= 0x80:
-        n >>= 7
-        size += 1
-    return size
-
-
-_Message = Union[ModelProto, GraphProto, FunctionProto]
+_Message = ModelProto | GraphProto | FunctionProto
 
 
 def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:

@@ -59,7 +59,7 @@ def _reference_text(msg: Any, message: Any, width: int) -> str:
     elif isinstance(msg, NodeProto):
         tree = lifter.node(msg, "node")
     else:
-        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message if message is not None else msg).__name__}")
+        raise TypeError("to_text takes a model, graph, function or node, not " f"{type(message if message is not None else msg).__name__}")
     return print_ast(tree, width=width)
 
 
@@ -153,7 +153,8 @@ def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], sta
 
 
 def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
-    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew, ``depth`` units in."""
+    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed
+    anew, ``depth`` units in."""
     if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
         return None
     first, last = picked[0], picked[-1]

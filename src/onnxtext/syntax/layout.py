@@ -231,7 +231,7 @@ class OwnLine:
         self.text = text
 
 
-Doc = Union[str, list["Doc"], Group, Indent, Line, Fill, Packed, Numbers, LineSuffix, OwnLine, BreakParent, BlankLine, IfBroken]
+Doc = str | list["Doc"] | Group | Indent | Line | Fill | Packed | Numbers | LineSuffix | OwnLine | BreakParent | BlankLine | IfBroken
 
 LINE = Line(" ")
 SOFTLINE = Line("")

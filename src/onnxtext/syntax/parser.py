@@ -708,7 +708,8 @@ class _Run:
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
         self.groups: dict[int, int] | None = None
-        """Bracket token index → index of its partner (opening ↔ closing), computed on the first recovery that needs them."""
+        """Bracket token index → index of its partner (opening ↔ closing), computed on the
+        first recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
@@ -1180,7 +1181,7 @@ class _Run:
                 self.end_diag = Diagnostic.at(
                     SYNTAX,
                     Severity.ERROR,
-                    f"expected {TERMINAL_NAMES[closer]} to close the '{opener.value}' at line {line}, found the end of the text",
+                    f"expected {TERMINAL_NAMES[closer]} to close the '{opener.value}' at line {line}, found " "the end of the text",
                     Span(n, n),
                     self.source,
                     fix=fix,
@@ -1308,7 +1309,7 @@ class _Run:
         if k is not None:
             t = tokens[first + k]
             line = self.source.range(Span(t.start, t.end)).start.line
-            message = f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, found {_found(tokens[at])}"
+            message = f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, found " f"{_found(tokens[at])}"
             return message, (Related(f"'{t.value}' opened here", Span(t.start, t.end)),)
         state: list[Any] | None = stack
         for k in range(first, at):

@@ -127,7 +127,7 @@ def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dic
                 return h.hexdigest()
 
             with ThreadPoolExecutor(max_workers=2) as pool:
-                return dict(zip(ranges, pool.map(digest, ranges)))
+                return dict(zip(ranges, pool.map(digest, ranges), strict=True))
         finally:
             view.release()
 

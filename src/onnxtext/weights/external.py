@@ -33,7 +33,8 @@ from onnxtext.ir.walk import GraphSite, iter_graphs
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.syntax.span import SourceFile
 from onnxtext.ir.tensor.literals import NotRepresentable, element_count
-from onnxtext.weights.wire import LazyRawData, encode_varint
+from onnxtext.ir.varint import encode_varint
+from onnxtext.weights.wire import LazyRawData
 
 __all__ = [
     "ExternalDataError",
@@ -222,7 +223,7 @@ def resolve_location(model_dir: str | os.PathLike[str], location: str, *, where:
     path = root / location
     resolved = path.resolve()
     if resolved != root and root not in resolved.parents:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"external data location {location!r} resolves (through a symlink) to {str(resolved)!r}, outside the model's folder {str(root)!r}", where)])
+        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"external data location {location!r} resolves (through a symlink) to " f"{str(resolved)!r}, outside the model's folder {str(root)!r}", where)])
     return resolved
 
 
@@ -356,7 +357,7 @@ class TensorSources:
             return None
         where = f"{ref.where}: " if ref.where else ""
         if self.model_dir is None:
-            self.problems.append(_diag(UNREADABLE, f"{where}refers to external data, which cannot be found without the model's folder (give the model's file name, not standard input)", self.source))
+            self.problems.append(_diag(UNREADABLE, f"{where}refers to external data, which cannot be found without the model's folder " "(give the model's file name, not standard input)", self.source))
             return None
         try:
             r = _locate(t, self.model_dir, self.source, where, self._sizes)

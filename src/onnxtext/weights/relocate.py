@@ -53,7 +53,7 @@ def copy_external_files(locations: list[str], source_dir: str | os.PathLike[str]
         if dst.exists():
             if dst.is_file() and filecmp.cmp(src, dst, shallow=False):
                 continue
-            raise ExternalDataError([_diag(UNWRITABLE, f"{str(dst)!r} exists and is not a copy of {str(src)!r}; remove it or write the model elsewhere", None)])
+            raise ExternalDataError([_diag(UNWRITABLE, f"{str(dst)!r} exists and is not a copy of {str(src)!r}; remove it or write the " "model elsewhere", None)])
         try:
             dst.parent.mkdir(parents=True, exist_ok=True)
             with open(src, "rb") as fin, atomic_file(dst) as fd, os.fdopen(os.dup(fd), "wb") as fout:

@@ -17,7 +17,6 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Union
 
 from onnxtext.weights.external import (
     UNWRITABLE,
@@ -41,7 +40,7 @@ PAGE = 4096
 PAGE_ALIGN_FROM = 1 << 20
 SMALL_ALIGN = 64
 
-Piece = Union[bytes, FileRange]
+Piece = bytes | FileRange
 """The bytes of one tensor: in memory, or a range of a file (copied without loading)."""
 
 _COPY_CHUNK = 1 << 26  # bytes per copy_file_range call (progress granularity)

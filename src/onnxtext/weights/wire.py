@@ -21,10 +21,11 @@ import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union, cast
+from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
+from onnxtext.ir.varint import WireError, decode_varint as _varint, encode_varint
 from onnxtext.proto import ModelProto, TensorProto
 
 __all__ = ["Extent", "LazyRawData", "Part", "WireError", "strip_raw_data", "splice_raw_data", "load_lazy", "encode_varint"]
@@ -32,10 +33,6 @@ __all__ = ["Extent", "LazyRawData", "Part", "WireError", "strip_raw_data", "spli
 _LEN = 2  # wire type of length-delimited fields
 MAX_DEPTH = 100  # protobuf's own recursion limit: deeper input is refused (by the full parse too)
 _RAW_DATA = TensorProto.DESCRIPTOR.fields_by_name["raw_data"].number
-
-
-class WireError(ValueError):
-    """The bytes are not a well-formed protobuf message (the caller falls back to a full parse)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,30 +78,7 @@ _MODEL = ModelProto.DESCRIPTOR.full_name
 _TENSOR = TensorProto.DESCRIPTOR.full_name
 
 
-def _varint(buf: memoryview, pos: int, end: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= end or shift > 63:
-            raise WireError("truncated or overlong varint")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if b < 0x80:
-            return result, pos
-        shift += 7
-
-
-def encode_varint(v: int) -> bytes:
-    """``v`` (>= 0) as a protobuf varint."""
-    out = bytearray()
-    while v >= 0x80:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
-    return bytes(out)
-
-
-Part = Union[bytes, memoryview, Extent]
+Part = bytes | memoryview | Extent
 """A piece of a rewritten message: bytes, or (when splicing) an extent of another file."""
 
 

@@ -5,7 +5,8 @@ The checker, not the front door: :func:`onnxtext.api.check` reads a model in any
 (its spans, and what its damaged statements hide) through :func:`run_rules`.
 
 >>> from onnxtext.api import parse_model
->>> [d.code for d in check_proto(parse_model('<ir_version: 8, opset_import: ["": 18]> g (float[2] x) => (float[2] y) { y = Rleu(x) }'))]
+>>> text = '<ir_version: 8, opset_import: ["": 18]> g (float[2] x) => (float[2] y) { y = Rleu(x) }'
+>>> [d.code for d in check_proto(parse_model(text))]
 ['E301']
 """
 

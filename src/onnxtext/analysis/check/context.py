@@ -19,16 +19,15 @@ given by the caller or computed once. :class:`Scope` maps each visible value nam
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.analysis.check.damage import Damage
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
-from onnxtext.lowering.lower import SourceMap
+from onnxtext.lowering.source_map import SourceMap, Token, token_span
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -40,6 +39,7 @@ from onnxtext.proto import (
 from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
+from onnxtext.ir.scoping import ScopeChain
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.syntax.span import SourceFile, Span
 from onnxtext.syntax.layout import INDENT
@@ -55,8 +55,6 @@ __all__ = [
     "severity_of",
 ]
 
-Token = Union[str, tuple[Any, ...], None]
-"""A finer target inside the object a path names; see :meth:`CheckContext.locate`."""
 
 def severity_of(code: str) -> Severity:
     """``W…`` codes are warnings, every other code is an error."""
@@ -77,8 +75,9 @@ class Definition:
 
 
 @dataclass(slots=True)
-class Scope:
-    """The value names one graph (or function body) defines, with the scope it is nested in."""
+class Scope(ScopeChain):
+    """The value names one graph (or function body) defines, with the scope it is nested in
+    (``ir/scoping``: the proto paths of definitions, to report at)."""
 
     parent: Scope | None = None
     names: dict[str, Definition] = field(default_factory=dict)
@@ -88,12 +87,10 @@ class Scope:
 
     def lookup(self, name: str) -> Definition | None:
         """The definition of ``name`` here or in an outer scope."""
-        scope: Scope | None = self
-        while scope is not None:
+        for scope in self.chain():
             found = scope.names.get(name)
             if found is not None:
                 return found
-            scope = scope.parent
         return None
 
     def define(self, definition: Definition) -> None:
@@ -101,10 +98,8 @@ class Scope:
         self.names.setdefault(definition.name, definition)
 
     def visible(self) -> Iterator[str]:
-        scope: Scope | None = self
-        while scope is not None:
+        for scope in self.chain():
             yield from scope.names
-            scope = scope.parent
 
 
 @dataclass(slots=True)
@@ -253,33 +248,33 @@ class CheckContext:
 
     # ------------------------------------------------------------ spans (text input)
     def locate(self, path: str, token: Token = None) -> Span | None:
-        """The span of ``path`` (+ ``token``) in the text; ``None`` without a source map."""
+        """The span of ``path`` (+ ``token``) in the text (see :meth:`SourceMap.locate`); ``None`` without a
+        source map. The model (``header``, ``""``) without a header is the text's start; what nothing
+        encloses, the main graph."""
         if self.source_map is None:
             return None
-        probe = path
-        while probe:
-            node = self.source_map.entries.get(probe)
-            if node is not None:
-                exact = probe == path
-                if exact and token is not None:
-                    return _token_span(node, token) or node.span
-                return node.span
-            probe = probe.rpartition("/")[0]
+        span = self.source_map.locate(_parse_path(path), token) if path != "" else None
+        if span is not None:
+            return span
         if path in ("header", "") and self.tree is not None:
             return Span(self.tree.span.start, self.tree.span.start)
-        graph = self.source_map.entries.get("graph")
-        return graph.span if graph is not None else None
+        return self.source_map.span(_MAIN_GRAPH)
 
     def token_span(self, path: str, token: Token) -> Span | None:
         """The span of exactly ``path`` + ``token`` (no enclosing span as a fallback); ``None`` if not found."""
-        if self.source_map is None:
-            return None
-        node = self.source_map.entries.get(path)
-        if node is None and path in ("header", "") and self.tree is not None:
-            node = self.tree.header
+        node = self._owner(path)
         if node is None:
             return None
-        return _token_span(node, token) if token is not None else node.span
+        return token_span(node, token) if token is not None else node.span
+
+    def _owner(self, path: str) -> A.AstNode | None:
+        """The AST node lowered to exactly ``path`` (``header`` and ``""``: the model's header); ``None`` if none."""
+        if self.source_map is None:
+            return None
+        node = self.source_map.get(_parse_path(path))
+        if node is None and path in ("header", "") and self.tree is not None:
+            node = self.tree.header
+        return node
 
     # ------------------------------------------------------------ fixes (edits of the text)
     def edit(self, path: str, token: Token, new_text: str) -> Edit | None:
@@ -322,7 +317,7 @@ class CheckContext:
     def _header_owner(self, path: str) -> A.Model | A.Function | None:
         if self.source_map is None or self.tree is None:
             return None
-        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.entries.get(path)
+        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.get(_parse_path(path))
         return owner if isinstance(owner, (A.Model, A.Function)) else None
 
     def _entries_edit(self, path: str, entries: list[str]) -> Edit | None:
@@ -352,7 +347,7 @@ class CheckContext:
     def _opset_edit(self, path: str, domain: str, version: int) -> Edit | None:
         if self.source_map is None or self.tree is None:
             return None
-        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.entries.get(path)
+        owner: A.AstNode | None = self.tree if path in ("header", "") else self.source_map.get(_parse_path(path))
         if not isinstance(owner, (A.Model, A.Function)) or owner.header is None:
             return None
         for entry in A.intact(owner.header.entries):
@@ -415,96 +410,4 @@ def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
     return None
 
 
-_ATTRIBUTE_PARTS = {"attribute_name": "name", "attribute_type": "type_name", "attribute_value": "value"}
-"""Token kind → the part of a node's attribute it names (``("attribute_value", 0)``)."""
-
-
-def _token_span(node: A.AstNode, token: Token) -> Span | None:
-    """The span of a finer target inside an AST node, if it can be found."""
-    if isinstance(token, str):
-        return _named_span(node, token)
-    if not isinstance(token, tuple) or not token:
-        return None
-    kind = token[0]
-    arg = token[1] if len(token) > 1 else None
-    if kind == "external_data" and isinstance(arg, int):
-        return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
-    if isinstance(node, A.Node) and kind in _ATTRIBUTE_PARTS and isinstance(arg, int):
-        if not 0 <= arg < len(node.attributes):
-            return None
-        part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
-        return part.span if part is not None else None
-    if isinstance(node, A.Node) and isinstance(arg, int):
-        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": A.intact(node.attributes)}
-        items = table.get(kind, [])
-        return items[arg].span if 0 <= arg < len(items) else None
-    if isinstance(node, A.Function):
-        if kind in ("input", "output") and isinstance(arg, int):
-            vis = A.intact(node.inputs if kind == "input" else node.outputs)
-            return vis[arg].name.span if 0 <= arg < len(vis) else None
-        if kind == "attribute":
-            for attr in A.intact(node.attributes or []):
-                if attr.name.value == arg:
-                    return attr.name.span
-            return None
-        if kind == "key" and node.header is not None:
-            return _key_span(node.header, token)
-    if isinstance(node, A.Props) and kind == "key":
-        return _key_span(node, token)
-    if isinstance(node, A.Props) and kind == "value":
-        for entry in A.intact(node.entries):
-            if entry.key.value == arg:
-                return entry.value.span
-    return None
-
-
-def _external_entry_span(node: A.AstNode, entry: int, item: int | None) -> Span | None:
-    """The ``"key": "value"`` pair of an external tensor's data list (an initializer's or an attribute's)."""
-    body: A.AstNode | None = None
-    if isinstance(node, A.Initializer):
-        body = node.body
-    elif isinstance(node, A.Attribute):
-        value: A.AstNode | None = node.value
-        if item is not None:
-            value = value.items[item] if isinstance(value, A.AttrList) and 0 <= item < len(value.items) else None
-        body = value.body if isinstance(value, A.TensorValue) else None
-    if isinstance(body, A.ExternalBody) and 0 <= entry < len(body.items):
-        return body.items[entry].span
-    return None
-
-
-def _key_span(props: A.Props, token: tuple[Any, ...]) -> Span | None:
-    for entry in A.intact(props.entries):
-        if entry.key.value == token[1]:
-            if len(token) > 2 and isinstance(entry.value, A.PropList):
-                items = entry.value.items
-                index = token[2]
-                return items[index].span if 0 <= index < len(items) else entry.span
-            return entry.span
-    return None
-
-
-def _named_span(node: A.AstNode, token: str) -> Span | None:
-    if isinstance(node, A.Node):
-        if token == "op_type":
-            return node.op_type.span
-        if token == "domain":
-            if node.domain:
-                return node.domain[0].span.cover(node.domain[-1].span)
-            return node.op_type.span
-        if token == "name" and node.label is not None:
-            return node.label.span
-        return None
-    if isinstance(node, A.Initializer):
-        node = node.info
-    if isinstance(node, A.ValueInfo):
-        if token == "name":
-            return node.name.span
-        if token == "type" and node.type is not None:
-            return node.type.span
-        return None
-    if isinstance(node, (A.Graph, A.Function)) and token == "name":
-        return node.name.span
-    if isinstance(node, A.Attribute) and token == "name":
-        return node.name.span
-    return None
+_MAIN_GRAPH = ProtoPath.parse("graph")

@@ -46,5 +46,5 @@ def damage_by_scope(symbols: Symbols, source_map: SourceMap, repairs: Sequence[i
             n.span.start <= at < n.op_type.span.start for n in A.intact(scope.node.nodes) for at in repairs
         )
         if names or repaired or not scope.names_known:
-            out[path] = Damage(names, scope.names_known and not repaired)
+            out[str(path)] = Damage(names, scope.names_known and not repaired)
     return out

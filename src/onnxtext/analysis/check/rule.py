@@ -8,8 +8,9 @@ from typing import ClassVar
 from onnxtext.diagnostics import Severity
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution
+from onnxtext.analysis.infer.node import Finding
 
-__all__ = ["Rule"]
+__all__ = ["Rule", "InferenceRule"]
 
 
 class Rule:
@@ -71,3 +72,16 @@ class Rule:
 
     def finish(self, ctx: CheckContext) -> None:
         pass
+
+
+class InferenceRule(Rule):
+    """A rule whose errors type and shape inference proves: inference decides (its findings,
+    located at a node input, the node, or a contradicted declaration), the rule gives the finding
+    its code. The check's one inference (``ctx.inference``) is shared by every such rule."""
+
+    finding: ClassVar[Finding]
+
+    def model(self, ctx: CheckContext, model: ModelProto) -> None:
+        for issue in ctx.inference.issues:
+            if issue.finding is self.finding:
+                ctx.report(self.code, issue.message, issue.path, token=issue.token, related=issue.related)

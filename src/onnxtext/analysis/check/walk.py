@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.scoping import outer_scope
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
 
@@ -23,7 +24,8 @@ class _Checker(ModelVisitor):
         }
         self.node_rules = self.hooks["node"]
         self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
-        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions are shared by the nodes that call one operator."""
+        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions
+        are shared by the nodes that call one operator."""
         self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
         self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
         self.outputs: dict[int, list[list[str]]] = {}
@@ -69,30 +71,27 @@ class _Checker(ModelVisitor):
         if isinstance(proto, FunctionProto):
             for rule in self.hooks["function"]:
                 rule.function(self.ctx, proto, path)
-            scope = Scope(None)
+            scope = Scope(outer_scope("function"))
             for i, name in enumerate(proto.input):
                 scope.define(Definition(name, path, ("input", i), "function-input"))
             info = GraphInfo(path, scope, site.opsets, proto, function=proto)
             self._damage(info, False)
         else:
-            parent: Scope | None = None
-            if site.kind == "initialization":
-                parent = self.state_scope(self.ctx.model)
-            elif site.parent is not None:
-                parent = self.infos[id(site.parent)].scope
-            scope = Scope(parent)
+            outer = self.infos[id(site.parent)].scope if site.parent is not None else None  # the walk's outer_scope
+            state = self.state_scope(self.ctx.model) if site.kind == "initialization" else None
+            scope = Scope(outer_scope(site.kind, enclosing=outer, main=outer, state=state))
             for i, vi in enumerate(proto.input):
                 scope.define(Definition(vi.name, f"{path}/input[{i}]", "name", "input"))
             initializers = list(proto.initializer)
             initializer_paths = [f"{path}/initializer[{i}]" for i in range(len(initializers))]
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
             info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
                              owner=owner, training=training)
             self._damage(info, owner.graph.incomplete if owner is not None else False)
-            for t, where in zip(initializers, initializer_paths):
+            for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)
         self.infos[id(site)] = info
         outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]

@@ -7,7 +7,8 @@
 
 :func:`infer_types` gives each value of the main graph a :class:`ValueType`;
 :func:`infer_model` gives every graph's types (subgraphs included) and the type and shape
-errors inference proved (:class:`Issue`, reported by the checker as E7xx).
+errors inference proved (:class:`Issue`: a :class:`Finding` at a proto path, which the
+checker's type rules report, one rule per finding).
 """
 
 from __future__ import annotations
@@ -16,11 +17,12 @@ from typing import Any
 
 from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.infer.engine import Inference, infer_model as _infer_model
-from onnxtext.analysis.infer.node import Issue, NodeContext
+from onnxtext.analysis.infer.node import Finding, Issue, NodeContext
 from onnxtext.analysis.infer.registry import registered, shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, ValueType, from_type_proto, parse_type_str, to_type_proto
 
 __all__ = [
+    "Finding",
     "Inference",
     "Issue",
     "NodeContext",

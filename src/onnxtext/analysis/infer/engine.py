@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
-from onnxtext.analysis.infer.node import Issue, NodeContext, ShapeMismatch
+from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
 from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
@@ -26,10 +28,15 @@ __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
 
 MAX_CONST_ELEMENTS = 4096
 _MAX_FUNCTION_DEPTH = 16
+_GRAPH = ROOT / "graph"
+_FUNCTION_BODY = ROOT / "function"
+"""Where a called function's body is inferred (per call, reporting nothing)."""
 
 
 @dataclass(slots=True)
-class _Env:
+class _Env(ScopeChain):
+    """A graph's value types and constants (``ir/scoping``: what inference knows of each name)."""
+
     parent: _Env | None = None
     types: dict[str, ValueType] = field(default_factory=dict)
     consts: dict[str, np.ndarray] = field(default_factory=dict)
@@ -37,23 +44,22 @@ class _Env:
     """Initializers whose values are read when first asked for (most are weights no shape depends on)."""
 
     def type_of(self, name: str) -> ValueType:
-        env: _Env | None = self
-        while env is not None:
+        found = self.types.get(name)  # most names are the graph's own (a call per node input)
+        if found is not None:
+            return found
+        for env in self.chain():
             found = env.types.get(name)
             if found is not None:
                 return found
-            env = env.parent
         return UNKNOWN
 
     def const_of(self, name: str) -> np.ndarray | None:
-        env: _Env | None = self
-        while env is not None:
+        for env in self.chain():
             if name in env.types:
                 pending = env.pending.pop(name, None)
                 if pending is not None:
                     env.settle(name, pending)
                 return env.consts.get(name)
-            env = env.parent
         return None
 
     def settle(self, name: str, tensors: list[TensorProto]) -> None:
@@ -98,7 +104,7 @@ def merge_declared(inferred: ValueType, declared: ValueType | None) -> ValueType
         if shape is None:
             shape = declared.shape
         elif declared.shape is not None and len(declared.shape) == len(shape):
-            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape))
+            shape = tuple(merge_dim(a, b) for a, b in zip(shape, declared.shape, strict=True))
         return ValueType(inferred.kind, elem, shape)
     if inferred.kind in ("sequence", "optional"):
         if inferred.inner is None:
@@ -121,18 +127,19 @@ class Inference:
         """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
         self.issues: list[Issue] = []
         self._depth = 0
-        self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[str, str, int | None]]]] = {}
-        """What :meth:`generic` found, by (id of the schema, output count, input types); schemas live as long as the process."""
+        self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[Finding, str, int | None]]]] = {}
+        """What :meth:`generic` found, by (id of the schema, output count, input types);
+        schemas live as long as the process."""
 
     def run(self) -> Inference:
-        self.graph(self.model.graph, "graph", None, self.opsets, report=True)
+        self.graph(self.model.graph, _GRAPH, outer_scope("main"), self.opsets, report=True)
         return self
 
     # ------------------------------------------------------------ graphs
     def graph(
         self,
         g: GraphProto,
-        path: str,
+        path: ProtoPath,
         parent: _Env | None,
         opsets: dict[str, int],
         *,
@@ -159,21 +166,21 @@ class Inference:
             if st.values.name not in env.types:
                 env.types[st.values.name] = ValueType("sparse_tensor", st.values.data_type, tuple(st.dims))
         declared: dict[str, ValueType] = {}
-        declared_at: dict[str, str] = {}
+        declared_at: dict[str, ProtoPath] = {}
         if self.use_declared:
             for kind in ("value_info", "output"):
                 for i, vi in enumerate(getattr(g, kind)):
                     if vi.HasField("type") and vi.name not in declared:
                         declared[vi.name] = from_type_proto(vi.type)
-                        declared_at[vi.name] = f"{path}/{kind}[{i}]"
+                        declared_at[vi.name] = path.child(kind, i)
             if report:
                 self._initializers_as_declared(g, path, declared, declared_at)
         for k, node in enumerate(g.node):
             self.node(
-                node, f"{path}/node[{k}]", env, opsets, declared,
+                node, path.child("node", k), env, opsets, declared,
                 report=report, attr_scope=attr_scope, declared_at=declared_at,
             )
-        self.graphs[path] = env.types
+        self.graphs[str(path)] = env.types
         outputs = []
         for vi in g.output:
             t = env.type_of(vi.name)
@@ -183,7 +190,7 @@ class Inference:
         return outputs
 
     def _initializers_as_declared(
-        self, g: GraphProto, path: str, declared: dict[str, ValueType], declared_at: dict[str, str]
+        self, g: GraphProto, path: ProtoPath, declared: dict[str, ValueType], declared_at: dict[str, ProtoPath]
     ) -> None:
         """E704 for a declared type (value_info, output) that contradicts the initializer of its value."""
         for i, t in enumerate(g.initializer):
@@ -193,43 +200,37 @@ class Inference:
             held = tensor_type(t)
             if contradicts(held, given):
                 self.issues.append(Issue(
-                    "E704", f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
-                    declared_at[t.name], node_path=f"{path}/initializer[{i}]", node_token="name",
+                    Finding.DECLARED, f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
+                    str(declared_at[t.name]), node_path=str(path.child("initializer", i)), node_token="name",
                 ))
 
     # ------------------------------------------------------------ nodes
     def node(
         self,
         node: NodeProto,
-        path: str,
+        path: ProtoPath,
         env: _Env,
         opsets: dict[str, int],
         declared: dict[str, ValueType],
         *,
         report: bool,
         attr_scope: dict[str, AttributeProto] | None = None,
-        declared_at: dict[str, str] | None = None,
+        declared_at: dict[str, ProtoPath] | None = None,
     ) -> None:
         input_names = list(node.input)  # read once: each read of a repeated field builds its strings anew
         output_names = list(node.output)
         type_of = env.type_of
         inputs: list[ValueType | None] = [type_of(n) if n else None for n in input_names]
-        attrs: dict[str, AttributeProto] = {}
-        for a in node.attribute:
-            if a.ref_attr_name:
-                if attr_scope is not None and a.ref_attr_name in attr_scope:
-                    attrs[a.name] = attr_scope[a.ref_attr_name]
-            else:
-                attrs[a.name] = a
+        attrs = attribute_values(node, attr_scope)
         res = self.resolver.resolve(node, opsets)
         domain, version, fn, schema = res.domain, res.version, res.function, res.schema
         op_type = node.op_type
         n_out = len(output_names)
         outputs: list[ValueType] = [UNKNOWN] * n_out
 
-        def sink(code: str, message: str, index: int | None) -> None:
+        def sink(finding: Finding, message: str, index: int | None) -> None:
             if report:
-                self.issues.append(Issue(code, message, path, index))
+                self.issues.append(Issue(finding, message, str(path), index))
 
         issues_before = len(self.issues)
         if fn is not None:
@@ -242,8 +243,8 @@ class Inference:
                 ctx = NodeContext(node, op_type, version or 0, inputs, env.const_of, attrs, outputs, sink)
                 ctx.subgraph = lambda g, name, types: self.graph(  # noqa: E731
                     g,
-                    f"{path}/attribute[{_attr_index(node, name)}]/g",
-                    env,
+                    path.child("attribute", _attr_index(node, name)) / "g",
+                    outer_scope("subgraph", enclosing=env),
                     opsets,
                     report=report and attr_scope is None,
                     input_types=types,
@@ -252,7 +253,7 @@ class Inference:
                 try:
                     shape_fn(ctx)
                 except ShapeMismatch as exc:
-                    sink("E703", exc.message, exc.input_index)
+                    sink(Finding.SHAPE, exc.message, exc.input_index)
                 outputs = ctx.outputs
         types = env.types
         n_known = len(outputs)
@@ -268,10 +269,10 @@ class Inference:
             if report and clean and declared_at is not None and j < n_known and contradicts(outputs[j], given):
                 self.issues.append(
                     Issue(
-                        "E704",
+                        Finding.DECLARED,
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
-                        declared_at[name],
-                        node_path=path,
+                        str(declared_at[name]),
+                        node_path=str(path),
                     )
                 )
             types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN
@@ -286,13 +287,13 @@ class Inference:
         schema: OpSchema,
         inputs: list[ValueType | None],
         n_out: int,
-        report: Callable[[str, str, int | None], None],
+        report: Callable[[Finding, str, int | None], None],
     ) -> list[ValueType]:
         """:func:`_generic`, once per (schema, input types, output count): nodes repeat few of them."""
         key = (id(schema), n_out, *inputs)
         found = self._generic.get(key)
         if found is None:
-            said: list[tuple[str, str, int | None]] = []
+            said: list[tuple[Finding, str, int | None]] = []
             outputs = _generic(schema, inputs, n_out, lambda *issue: said.append(issue))
             found = self._generic[key] = (outputs, said)
         for issue in found[1]:
@@ -311,9 +312,8 @@ class Inference:
         """Output types of a call of a model-local function, inferred through its body."""
         if self._depth >= _MAX_FUNCTION_DEPTH:
             return [UNKNOWN] * n_out
-        scope = {a.name: a for a in fn.attribute_proto}
-        scope.update(attrs)
-        env = _Env(None)
+        scope = call_scope(fn, attrs)
+        env = _Env(outer_scope("function"))
         for i, name in enumerate(fn.input):
             t = inputs[i] if i < len(inputs) else None
             env.types[name] = t if t is not None else UNKNOWN
@@ -324,7 +324,7 @@ class Inference:
         self._depth += 1
         try:
             for k, body_node in enumerate(fn.node):
-                self.node(body_node, f"function/node[{k}]", env, opsets, {}, report=False, attr_scope=scope)
+                self.node(body_node, _FUNCTION_BODY.child("node", k), env, opsets, {}, report=False, attr_scope=scope)
         finally:
             self._depth -= 1
         return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
@@ -375,9 +375,9 @@ def _generic(
     schema: OpSchema,
     inputs: Sequence[ValueType | None],
     n_out: int,
-    report: Callable[[str, str, int | None], None],
+    report: Callable[[Finding, str, int | None], None],
 ) -> list[ValueType]:
-    """Check inputs against the type constraints (E701, E702); output types the schema implies."""
+    """Check inputs against the type constraints (type-constraint and same-constraint findings); output types the schema implies."""
     bound: dict[str, tuple[ValueType, int]] = {}
     for i, t in enumerate(inputs):
         formal = _formal(schema.inputs, i)
@@ -393,7 +393,7 @@ def _generic(
             shown = ", ".join(allowed[:6]) + (", ..." if len(allowed) > 6 else "")
             what = f"type constraint '{formal.type_str}'" if schema.type_constraint(formal.type_str) else "it"
             report(
-                "E701",
+                Finding.TYPE_CONSTRAINT,
                 f"input {i} ('{formal.name}') of '{schema.name}' is {text}, but {what} allows {shown}",
                 i,
             )
@@ -406,7 +406,7 @@ def _generic(
             bound[formal.type_str] = (t, i)
         elif previous[0].type_str() != text:
             report(
-                "E702",
+                Finding.SAME_CONSTRAINT,
                 f"input {i} of '{schema.name}' is {text}, but input {previous[1]} is {previous[0].type_str()}: "
                 f"both are '{formal.type_str}' and must have the same type",
                 i,

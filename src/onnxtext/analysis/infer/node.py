@@ -4,32 +4,65 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Union
 
 import numpy as np
 
 from onnxtext.proto import AttributeProto, GraphProto, NodeProto, TensorProto
 from onnxtext.analysis.infer.types import UNKNOWN, Dim, Shape, ValueType
 
-__all__ = ["Issue", "NodeContext", "ShapeMismatch"]
+__all__ = ["Finding", "Issue", "NodeContext", "ShapeMismatch"]
+
+
+class Finding(Enum):
+    """What inference proved wrong. Inference decides; each finding is one checker rule, which
+    gives it a code (``analysis/check/rules/type_*.py``: ``InferenceRule.finding``)."""
+
+    TYPE_CONSTRAINT = "type-constraint"
+    """An input's type is not one its operator's type constraint allows."""
+    SAME_CONSTRAINT = "same-constraint"
+    """Inputs bound to one type constraint have different types."""
+    SHAPE = "shape"
+    """Shapes that cannot fit the operator (:class:`ShapeMismatch`)."""
+    DECLARED = "declared"
+    """A declared type (graph output, value_info) contradicts what the producing node gives."""
+    CONTROL_FLOW = "control-flow"
+    """Control flow changes a type it must keep (If's branches, loop-carried values)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Issue:
     """A type or shape error inference proved, at a node input (``input_index``) or the node."""
 
-    code: str
+    finding: Finding
     message: str
     path: str
-    """The proto path of the node (``graph/node[3]``); of the declaration for E704."""
+    """The proto path of the node (``graph/node[3]``); of the declaration for :attr:`Finding.DECLARED`."""
     input_index: int | None = None
     node_path: str | None = None
-    """E704: the node that produces the value (or the initializer that holds it)."""
+    """:attr:`Finding.DECLARED`: the node that produces the value (or the initializer that holds it)."""
     node_token: str = "op_type"
-    """E704: what to point at in :attr:`node_path`."""
+    """:attr:`Finding.DECLARED`: what to point at in :attr:`node_path` (``name`` for an initializer)."""
+
+    @property
+    def token(self) -> Union[str, tuple[Any, ...]]:
+        """What the issue is about in the message at :attr:`path` (a checker location token)."""
+        if self.finding is Finding.DECLARED:
+            return "type"
+        return ("input", self.input_index) if self.input_index is not None else "op_type"
+
+    @property
+    def related(self) -> tuple[tuple[str, str, str], ...]:
+        """Notes as (message, path, token): where a contradicted declaration's value is produced or initialized."""
+        if self.node_path is None:
+            return ()
+        what = "produced here" if self.node_token == "op_type" else "initialized here"
+        return ((what, self.node_path, self.node_token),)
 
 
 class ShapeMismatch(Exception):
-    """Raised by shape helpers when known dims contradict each other; becomes an E703 issue."""
+    """Raised by shape helpers when known dims contradict each other; becomes a :attr:`Finding.SHAPE` issue."""
 
     def __init__(self, message: str, input_index: int | None = None) -> None:
         super().__init__(message)
@@ -49,7 +82,7 @@ class NodeContext:
     Read only when a shape function asks (:meth:`const`): most inputs are weights no shape depends on."""
     attrs: dict[str, AttributeProto]
     outputs: list[ValueType]
-    report: Callable[[str, str, int | None], None]
+    report: Callable[[Finding, str, int | None], None]
     subgraph: Callable[[GraphProto, str, Sequence[ValueType | None]], list[ValueType]] = field(
         default=lambda g, name, types: [UNKNOWN] * len(g.output)
     )

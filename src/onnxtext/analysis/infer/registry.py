@@ -7,11 +7,10 @@ refines them in place (``ctx.set_shape``, ``ctx.set_output``).
 
 from __future__ import annotations
 
-import bisect
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from onnxtext.ir.schemas import normalize_domain
+from onnxtext.ir.versioned import VersionedRegistry
 
 if TYPE_CHECKING:
     from onnxtext.analysis.infer.node import NodeContext
@@ -20,9 +19,7 @@ __all__ = ["ShapeFn", "shape_fn", "lookup", "registered"]
 
 ShapeFn = Callable[["NodeContext"], None]
 
-_REGISTRY: dict[tuple[str, str], list[tuple[int, ShapeFn]]] = {}
-_FOUND: dict[tuple[str, str, int | None], ShapeFn | None] = {}
-"""What :func:`lookup` answered, by its arguments; emptied by every registration."""
+_REGISTRY: VersionedRegistry[ShapeFn] = VersionedRegistry()
 
 
 def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1) -> Callable[[ShapeFn], ShapeFn]:
@@ -31,35 +28,17 @@ def shape_fn(domain: str, op_types: str | Iterable[str], since_version: int = 1)
 
     def deco(fn: ShapeFn) -> ShapeFn:
         for op in names:
-            entries = _REGISTRY.setdefault((normalize_domain(domain), op), [])
-            entries[:] = [e for e in entries if e[0] != since_version]
-            entries.append((since_version, fn))
-            entries.sort(key=lambda e: e[0])
-        _FOUND.clear()
+            _REGISTRY.add(domain, op, since_version, fn)
         return fn
 
     return deco
 
 
-def lookup(domain: str, op_type: str, version: int | None) -> ShapeFn | None:
-    """The function with the highest ``since_version`` ≤ ``version`` (the latest when ``None``)."""
-    key = (domain, op_type, version)
-    if key in _FOUND:
-        return _FOUND[key]
-    found = _FOUND[key] = _lookup(domain, op_type, version)
-    return found
-
-
-def _lookup(domain: str, op_type: str, version: int | None) -> ShapeFn | None:
-    entries = _REGISTRY.get((normalize_domain(domain), op_type))
-    if not entries:
-        return None
-    if version is None:
-        return entries[-1][1]
-    position = bisect.bisect_right([e[0] for e in entries], version)
-    return entries[position - 1][1] if position else None
+lookup = _REGISTRY.lookup
+"""``lookup(domain, op_type, version)``: the function with the highest ``since_version`` ≤ ``version``
+(the latest when ``None``); the registry's own method (inference asks once per node)."""
 
 
 def registered() -> list[tuple[str, str, int]]:
     """Every (domain, op_type, since_version) with a shape function."""
-    return sorted((d, op, v) for (d, op), entries in _REGISTRY.items() for v, _ in entries)
+    return _REGISTRY.registered()

@@ -10,7 +10,7 @@ the rest; ``unknown`` is what inference says when it knows nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Union
+from typing import Literal
 
 from onnxtext.ir.dtypes import BY_CODE, BY_NAME
 from onnxtext.proto import TypeProto
@@ -27,8 +27,8 @@ __all__ = [
     "to_type_proto",
 ]
 
-Dim = Union[int, str, None]
-Shape = Union[tuple[Dim, ...], None]
+Dim = int | str | None
+Shape = tuple[Dim, ...] | None
 Kind = Literal["tensor", "sparse_tensor", "sequence", "map", "optional", "opaque", "unknown"]
 
 
@@ -113,7 +113,7 @@ def contradicts(inferred: ValueType, declared: ValueType) -> bool:
             return False
         if len(a) != len(b):
             return True
-        return any(isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(a, b))
+        return any(isinstance(x, int) and isinstance(y, int) and x != y for x, y in zip(a, b, strict=True))
     if inferred.inner is not None and declared.inner is not None:
         return contradicts(inferred.inner, declared.inner)
     return False

@@ -7,12 +7,20 @@ import os
 import sys
 
 from onnxtext._version import __version__
+from onnxtext.cli.common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    _decode,
+    _decode_binary,
+    _display,
+    _read,
+    _Reporter,
+)
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.diagnostics.render import diagnostic_json, render_diagnostic, sarif_log
 from onnxtext.io import STDIO, is_binary_path
-from onnxtext.cli.common import (
-    PROG, EXIT_OK, EXIT_INPUT, EXIT_USAGE, _Reporter, _display, _read, _decode, _decode_binary,
-)
 
 
 def _check_file(path: str, args: argparse.Namespace, report: _Reporter) -> tuple[list[Diagnostic], bool]:

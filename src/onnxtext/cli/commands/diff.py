@@ -6,11 +6,18 @@ import argparse
 import difflib
 import sys
 
-from onnxtext.io import STDIO, is_binary_path
 from onnxtext.cli.common import (
-    EXIT_OK, EXIT_USAGE, _Reporter, _display, _names_are_text, _to_text, _note_unread, _progress, _load_lazy,
+    EXIT_OK,
+    EXIT_USAGE,
+    _display,
+    _load_lazy,
+    _names_are_text,
+    _note_unread,
+    _progress,
+    _Reporter,
+    _to_text,
 )
-
+from onnxtext.io import STDIO, is_binary_path
 
 _DIFF_LAZY = 1 << 16  # diff: tensors above this many bytes stay in their files
 
@@ -21,8 +28,8 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     Weights are not loaded: large tensors stand as tokens of their content (equal bytes,
     equal tokens) and only those that differ are read, through memory maps."""
     from onnxtext.diff import diff_models
-    from onnxtext.weights.external import ContentTokens
     from onnxtext.weights.digest import digest_view, token_values
+    from onnxtext.weights.external import ContentTokens
 
     tokens = ContentTokens()
     models = []

@@ -6,9 +6,9 @@ import argparse
 import difflib
 import sys
 
+from onnxtext.cli.common import EXIT_INPUT, _display, _line_width, _read_text, _Reporter, _write
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.io import STDIO, is_binary_path
-from onnxtext.cli.common import EXIT_INPUT, _Reporter, _display, _read_text, _write, _line_width
 
 
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:

@@ -5,10 +5,19 @@ from __future__ import annotations
 import argparse
 import os
 
-from onnxtext.io import STDIO, is_binary_path
 from onnxtext.cli.common import (
-    EXIT_OK, EXIT_INPUT, EXIT_USAGE, _Reporter, _display, _read, _read_text, _decode_binary, _write, _to_text,
+    EXIT_INPUT,
+    EXIT_OK,
+    EXIT_USAGE,
+    _decode_binary,
+    _display,
+    _read,
+    _read_text,
+    _Reporter,
+    _to_text,
+    _write,
 )
+from onnxtext.io import STDIO, is_binary_path
 
 
 def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:

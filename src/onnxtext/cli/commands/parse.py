@@ -5,10 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from onnxtext.io import STDIO, model_bytes
 from onnxtext.cli.common import (
-    PROG, EXIT_INPUT, _Reporter, _read_text, _parse_model_text, _write, _external_data_follows,
+    EXIT_INPUT,
+    PROG,
+    _external_data_follows,
+    _parse_model_text,
+    _read_text,
+    _Reporter,
+    _write,
 )
+from onnxtext.io import STDIO, model_bytes
 
 
 def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:

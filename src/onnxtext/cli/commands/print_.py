@@ -6,12 +6,22 @@ import argparse
 import os
 from typing import TYPE_CHECKING
 
+from onnxtext.cli.common import (
+    EXIT_INPUT,
+    EXIT_USAGE,
+    PROG,
+    _external_data_follows,
+    _line_width,
+    _load_lazy,
+    _load_model,
+    _note_unread,
+    _progress,
+    _Reporter,
+    _to_text,
+    _write,
+)
 from onnxtext.io import STDIO, is_binary_path
 from onnxtext.proto import ModelProto
-from onnxtext.cli.common import (
-    PROG, EXIT_INPUT, EXIT_USAGE, _Reporter, _load_model, _write, _to_text, _external_data_follows, _note_unread,
-    _progress, _load_lazy, _line_width,
-)
 
 if TYPE_CHECKING:
     from onnxtext.weights.external import TensorSources
@@ -63,9 +73,9 @@ def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Na
     Weights are never loaded: a binary input is read with its large ``raw_data`` left in
     the file (:func:`onnxtext.weights.wire.load_lazy`), and both those and the input's own
     external data are copied file to file into the sidecar."""
+    from onnxtext.weights.digest import ProgressBar
     from onnxtext.weights.external import ExternalDataError
     from onnxtext.weights.sidecar import plan_external, write_sidecar
-    from onnxtext.weights.digest import ProgressBar
 
     sidecar = os.path.basename(args.output) + ".data"
     try:

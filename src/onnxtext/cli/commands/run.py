@@ -7,19 +7,26 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from onnxtext.cli.common import (
+    EXIT_INPUT,
+    _display,
+    _load_model,
+    _names_are_text,
+    _progress,
+    _read_text,
+    _Reporter,
+    _write,
+)
 from onnxtext.io import STDIO, is_binary_path
 from onnxtext.proto import ModelProto
-from onnxtext.cli.common import (
-    EXIT_INPUT, _Reporter, _display, _read_text, _load_model, _write, _names_are_text, _progress,
-)
 
 
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
-    from onnxtext.evaluate import EvaluationError, Evaluator
-    from onnxtext.evaluate.summary import summarize
     from onnxtext.cli.run_inputs import InputError, build_feeds
     from onnxtext.document import parse_document
+    from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.evaluate.summary import summarize
 
     binary = args.model == STDIO or is_binary_path(args.model)
     doc = None
@@ -57,7 +64,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         return EXIT_INPUT
     if args.trace:
         print("outputs:")
-    for name, value in zip(evaluator.output_names, outputs):
+    for name, value in zip(evaluator.output_names, outputs, strict=True):
         print(summarize(name, value, values=True))
     _check_outputs(model, outputs, doc, args.model, report, evaluator.declared_mismatches)
     if args.output_dir is not None:
@@ -92,16 +99,18 @@ def _check_outputs(
     (``inside``: the evaluator's ``declared_mismatches``): runtimes warn about those."""
     from onnxtext.diagnostics import Diagnostic, Severity
     from onnxtext.evaluate.declared import OUTPUT_MISMATCH, output_mismatches
+    from onnxtext.ir.paths import ProtoPath
 
-    found = [(f"graph/output[{index}]", Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
-    found += [(str(where), Severity.WARNING, message) for where, message in inside.items()]
+    outputs_path = ProtoPath.parse("graph")
+    found = [(outputs_path.child("output", index), Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
+    found += [(ProtoPath.parse(str(where)), Severity.WARNING, message) for where, message in inside.items()]
     diags = []
     for where, severity, message in found:
-        span = doc.source_map.span(where) if doc is not None else None
+        span = doc.source_map.locate(where) if doc is not None else None
         if span is not None:
             diags.append(Diagnostic.at(OUTPUT_MISMATCH, severity, message, span, doc.source))
         else:
-            diags.append(Diagnostic(OUTPUT_MISMATCH, severity, message, path=where))
+            diags.append(Diagnostic(OUTPUT_MISMATCH, severity, message, path=str(where)))
     report.diagnostics(diags, file=_display(path))
 
 
@@ -109,7 +118,7 @@ def _trace_line(graph: Any, name: str, index: int, value: Any) -> None:
     """One ``--trace`` line: ``[3] y: float32[2] ...`` in the main graph, the graph's path before it elsewhere."""
     from onnxtext.evaluate.summary import summarize
 
-    where = f"{index}" if str(graph) == "graph" else f"{graph}/node[{index}]"
+    where = f"{index}" if str(graph) == "graph" else str(graph.child("node", index))
     print(f"  [{where}] {summarize(name, value, values=False)}")
 
 
@@ -140,7 +149,7 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         report.error(directory, f"cannot create directory: {exc.strerror or exc}")
         return
     used: set[str] = set()
-    for name, value in zip(names, outputs):
+    for name, value in zip(names, outputs, strict=True):
         if not isinstance(value, np.ndarray):
             report.note(f"note: output {name!r} is not a tensor ({type(value).__name__}); not written")
             continue
@@ -151,7 +160,7 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         used.add(stem.lower())
         arr = value.astype(str) if value.dtype == object else to_internal(value)
         if arr.dtype != value.dtype and value.dtype != object:  # .npy has no bfloat16, float8, int4...
-            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds its values exactly")
+            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds " "its values exactly")
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         target = os.path.join(directory, stem + ".npy")

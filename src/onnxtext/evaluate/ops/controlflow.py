@@ -58,7 +58,7 @@ def loop(m=None, cond=None, *carried, body):
         scan_vals = outs[1 + n_carried:]
         if scans is None:
             scans = [[] for _ in scan_vals]
-        for lst, v in zip(scans, scan_vals):
+        for lst, v in zip(scans, scan_vals, strict=True):
             lst.append(v)
         i += 1
         if budget is not None and scan_vals:
@@ -93,7 +93,7 @@ def scan(*inputs, body, num_scan_inputs, scan_input_axes=None, scan_input_direct
     in_axes = list(scan_input_axes) if scan_input_axes else [0] * m
     in_dirs = list(scan_input_directions) if scan_input_directions else [0] * m
     seqs = []
-    for x, ax, d in zip(xs, in_axes, in_dirs):
+    for x, ax, d in zip(xs, in_axes, in_dirs, strict=False):
         a = ax + x.ndim if ax < 0 else ax
         moved = np.moveaxis(x, a, 0)
         seqs.append(moved[::-1] if d else moved)
@@ -106,12 +106,12 @@ def scan(*inputs, body, num_scan_inputs, scan_input_axes=None, scan_input_direct
     for t in range(length):
         res = body(*state, *[s[t] for s in seqs])
         state = list(res[:n])
-        for lst, v in zip(outs_per_step, res[n:]):
+        for lst, v in zip(outs_per_step, res[n:], strict=True):
             lst.append(v)
     out_axes = list(scan_output_axes) if scan_output_axes else [0] * n_out
     out_dirs = list(scan_output_directions) if scan_output_directions else [0] * n_out
     results = []
-    for k, (lst, ax, d) in enumerate(zip(outs_per_step, out_axes, out_dirs)):
+    for k, (lst, ax, d) in enumerate(zip(outs_per_step, out_axes, out_dirs, strict=False)):
         if d:
             lst = lst[::-1]
         stacked = np.stack(lst) if lst else _empty_scan(body, n + k)

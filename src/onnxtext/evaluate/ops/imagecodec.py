@@ -134,7 +134,7 @@ def _tiff(data: bytes) -> np.ndarray:
         raise KernelError("compressed TIFF is not supported")
     w, h = tags[256][0], tags[257][0]
     spp = tags.get(277, [1])[0]
-    strips = b"".join(data[o:o + c] for o, c in zip(tags[273], tags[279]))
+    strips = b"".join(data[o:o + c] for o, c in zip(tags[273], tags[279], strict=False))
     return np.frombuffer(strips, np.uint8, w * h * spp).reshape(h, w, spp)[..., :3]
 
 

@@ -65,7 +65,7 @@ def label_encoder(x, *, default_float=-0.0, default_int64=-1, default_string="_U
         vals = values_tensor.reshape(-1)
         vdtype = values_tensor.dtype
         default = default_tensor.reshape(-1)[0] if default_tensor is not None else (
-            "_Unused" if vdtype == object else -1 if vdtype.kind in "iu" else -0.0)
+            "_Unused" if vdtype.kind == "O" else -1 if vdtype.kind in "iu" else -0.0)
     elif values_floats is not None:
         vals, vdtype, default = np.asarray(values_floats, dtype=np.float32), np.dtype(np.float32), default_float
     elif values_int64s is not None:
@@ -76,7 +76,7 @@ def label_encoder(x, *, default_float=-0.0, default_int64=-1, default_string="_U
         vdtype, default = np.dtype(object), default_string
     if keys is None:
         raise KernelError("LabelEncoder has no keys")
-    table = {(_key(k)): v for k, v in zip(keys, vals)}
+    table = {(_key(k)): v for k, v in zip(keys, vals, strict=False)}
     flat = [table.get(_key(v), default) for v in x.reshape(-1)]
     out = np.empty(len(flat), dtype=vdtype)
     out[:] = flat
@@ -246,7 +246,7 @@ def scaler(x, *, offset=None, scale=None):
 @kernel(ML, "ZipMap", 1)
 def zip_map(x, *, classlabels_int64s=None, classlabels_strings=None):
     labels = classlabels_int64s if classlabels_int64s is not None else classlabels_strings
-    return [{lab: float(v) for lab, v in zip(labels, row)} for row in np.asarray(x).reshape(x.shape[0], -1)]
+    return [{lab: float(v) for lab, v in zip(labels, row, strict=False)} for row in np.asarray(x).reshape(x.shape[0], -1)]
 
 
 @kernel(ML, "Imputer", 1)
@@ -274,9 +274,9 @@ def _legacy_tree(x, attrs, n_targets, ids_key, weights_key, prefix):
     mode_map = {"BRANCH_LEQ": 0, "BRANCH_LT": 1, "BRANCH_GTE": 2, "BRANCH_GT": 3, "BRANCH_EQ": 4, "BRANCH_NEQ": 5,
                 "LEAF": -1}
     modes = np.array([mode_map[m] for m in modes_s])
-    key = {(int(t), int(n)): i for i, (t, n) in enumerate(zip(nodes_treeids, nodes_nodeids))}
+    key = {(int(t), int(n)): i for i, (t, n) in enumerate(zip(nodes_treeids, nodes_nodeids, strict=False))}
     trees = sorted(set(nodes_treeids.tolist()))
-    roots = [key[(t, min(int(n) for tt, n in zip(nodes_treeids, nodes_nodeids) if tt == t))] for t in trees]
+    roots = [key[(t, min(int(n) for tt, n in zip(nodes_treeids, nodes_nodeids, strict=False) if tt == t))] for t in trees]
     nn_ = len(modes)
     true_ids = np.array([key.get((int(nodes_treeids[i]), int(attrs["nodes_truenodeids"][i])), i) for i in range(nn_)])
     false_ids = np.array([key.get((int(nodes_treeids[i]), int(attrs["nodes_falsenodeids"][i])), i) for i in range(nn_)])
@@ -359,9 +359,9 @@ def category_mapper(x, *, cats_int64s=None, cats_strings=None, default_int64=-1,
     ints = list(cats_int64s or [])
     strs = list(cats_strings or [])
     if x.dtype == object:
-        table = dict(zip(strs, ints))
+        table = dict(zip(strs, ints, strict=False))
         return np.array([table.get(str(v), default_int64) for v in x.reshape(-1)], dtype=np.int64).reshape(x.shape)
-    table2 = dict(zip(ints, strs))
+    table2 = dict(zip(ints, strs, strict=False))
     out = np.empty(x.size, dtype=object)
     out[:] = [table2.get(int(v), default_string) for v in x.reshape(-1)]
     return out.reshape(x.shape)

@@ -263,7 +263,7 @@ def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape,
     pe2 = [pe[i] + extra[i] for i in range(nsp)]
     xp = _pad_spatial(x, pb, pe2, _lowest(x.dtype))
     win = _windows(xp, k, s, d, out)
-    for j in range(nsp):  # reduce one window axis at a time (cheap on strided views)
+    for _ in range(nsp):  # reduce one window axis at a time (cheap on strided views)
         win = win.max(axis=-1)
     y = win
     if not ctx.output_wanted(1):
@@ -276,7 +276,7 @@ def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape,
     else:
         strides_el = np.cumprod((1,) + spatial[::-1][:-1])[::-1]
     grids = np.meshgrid(*[np.arange(sz) for sz in spatial], indexing="ij")
-    lin = sum(g * int(st) for g, st in zip(grids, strides_el)) if nsp else np.zeros(())
+    lin = sum(g * int(st) for g, st in zip(grids, strides_el, strict=True)) if nsp else np.zeros(())
     lin = np.asarray(lin, dtype=np.int64)[None, None]
     linp = _pad_spatial(lin, pb, pe2, -1)
     lwin = _windows(linp, k, s, d, out).reshape((1, 1) + tuple(out) + (-1,))
@@ -359,7 +359,7 @@ def col2im(x, image_shape, block_shape, *, dilations=None, pads=None, strides=No
     d = list(dilations) if dilations else [1] * nsp
     s = list(strides) if strides else [1] * nsp
     p = list(pads) if pads else [0] * (2 * nsp)
-    n, ck, l = x.shape
+    n, ck, _ = x.shape
     kprod = int(np.prod(blk))
     c = ck // kprod
     padded = [img[i] + p[i] + p[i + nsp] for i in range(nsp)]

@@ -76,7 +76,7 @@ def _run(cell, x, init_states, seq_lens, direction, ndir, layout, clip):
                 valid = t < lens
                 xt = x[t]
             new = cell(d, xt, states)
-            states = [np.where(valid[:, None], n, s) for n, s in zip(new, states)]
+            states = [np.where(valid[:, None], n, s) for n, s in zip(new, states, strict=True)]
             h = np.where(valid[:, None], states[0], 0)
             if reverse:
                 y[np.clip(lens - 1 - step, 0, seq - 1), np.arange(batch)] = np.where(

@@ -89,7 +89,7 @@ def sequence_map(seq, *extra, body):
     for i in range(n):
         args = [seq[i]] + [e[i] if isinstance(e, list) else e for e in extra]
         res = body(*args)
-        for lst, v in zip(outs, res):
+        for lst, v in zip(outs, res, strict=True):
             lst.append(v)
     return tuple(outs)
 

@@ -59,10 +59,10 @@ def eye_like(x, *, dtype=None, k=0):
 
 @kernel("", "Range", 11)
 def range_(start, limit, delta):
-    s, l, d = start.item(), limit.item(), delta.item()
+    s, lim, d = start.item(), limit.item(), delta.item()
     if d == 0:
         raise KernelError("delta must not be zero", input_index=2)
-    n = max(int(np.ceil((l - s) / d)), 0)
+    n = max(int(np.ceil((lim - s) / d)), 0)
     return (s + np.arange(n, dtype=np.float64 if start.dtype.kind == "f" else np.int64) * d).astype(start.dtype)
 
 
@@ -216,7 +216,7 @@ def _slice(x, starts, ends, axes, steps):
     axes_ = axes_list(axes, x.ndim) if axes is not None else list(range(len(starts)))
     steps_ = _ints(steps) if steps is not None else [1] * len(starts)
     index: list[Any] = [slice(None)] * x.ndim
-    for s, e, a, st in zip(starts, ends, axes_, steps_):
+    for s, e, a, st in zip(starts, ends, axes_, steps_, strict=False):
         if st == 0:
             raise KernelError("slice step must not be 0")
         dim = x.shape[a]
@@ -509,9 +509,9 @@ def _pad(x, pads, mode, value, axes=None):
         begins[a] = p[i]
         ends[a] = p[i + n]
     # negative pads crop
-    crop = tuple(slice(-b if b < 0 else 0, x.shape[i] + e if e < 0 else None) for i, (b, e) in enumerate(zip(begins, ends)))
+    crop = tuple(slice(-b if b < 0 else 0, x.shape[i] + e if e < 0 else None) for i, (b, e) in enumerate(zip(begins, ends, strict=True)))
     x = x[crop]
-    width = [(max(b, 0), max(e, 0)) for b, e in zip(begins, ends)]
+    width = [(max(b, 0), max(e, 0)) for b, e in zip(begins, ends, strict=True)]
     if mode == "constant":
         v = np.asarray(value).reshape(-1)[0] if value is not None and np.size(value) else 0
         return np.pad(x, width, mode="constant", constant_values=v)
@@ -544,7 +544,7 @@ def center_crop_pad(x, shape, *, axes=None):
     target = _ints(shape)
     ax = axes_list(axes, x.ndim) if axes is not None else list(range(x.ndim))
     out = x
-    for a, t in zip(ax, target):
+    for a, t in zip(ax, target, strict=False):
         d = out.shape[a]
         if t < d:
             s = (d - t) // 2

@@ -19,7 +19,7 @@ def _obj(values, shape) -> np.ndarray:
 @kernel("", "StringConcat", 20)
 def string_concat(x, y):
     a, b = np.broadcast_arrays(x, y)
-    return _obj([str(p) + str(q) for p, q in zip(a.reshape(-1), b.reshape(-1))], a.shape)
+    return _obj([str(p) + str(q) for p, q in zip(a.reshape(-1), b.reshape(-1), strict=True)], a.shape)
 
 
 @kernel("", "StringSplit", 20)

@@ -22,7 +22,7 @@ def adagrad(r, t, *tensors, decay_factor=0.0, epsilon=1e-6, norm_coefficient=0.0
     xs, gs, hs = _groups(tensors, 3)
     rate = float(r) / (1 + float(t) * decay_factor)
     new_x, new_h = [], []
-    for x, g, h in zip(xs, gs, hs):
+    for x, g, h in zip(xs, gs, hs, strict=True):
         greg = norm_coefficient * x + g
         h2 = h + greg * greg
         new_x.append((x - rate * greg / (np.sqrt(h2) + epsilon)).astype(x.dtype))
@@ -35,7 +35,7 @@ def momentum(r, t, *tensors, alpha, beta, mode, norm_coefficient):
     xs, gs, vs = _groups(tensors, 3)
     b = beta if float(t) > 0 else 1.0
     new_x, new_v = [], []
-    for x, g, v in zip(xs, gs, vs):
+    for x, g, v in zip(xs, gs, vs, strict=True):
         greg = norm_coefficient * x + g
         v2 = alpha * v + b * greg
         if mode == "nesterov":
@@ -55,7 +55,7 @@ def adam(r, t, *tensors, alpha=0.9, beta=0.999, epsilon=1e-6, norm_coefficient=0
     if tt > 0:
         rate = rate * np.sqrt(1 - beta ** tt) / (1 - alpha ** tt)
     out_x, out_v, out_h = [], [], []
-    for x, g, v, h in zip(xs, gs, vs, hs):
+    for x, g, v, h in zip(xs, gs, vs, hs, strict=True):
         greg = norm_coefficient * x + g
         v2 = alpha * v + (1 - alpha) * greg
         h2 = beta * h + (1 - beta) * greg * greg

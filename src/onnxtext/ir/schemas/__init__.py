@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Final, Literal, TypeAlias, cast
 
+from onnxtext.ir.versioned import DEFAULT_DOMAIN_ALIASES, normalize_domain
+
 __all__ = [
     "DEFAULT_DOMAIN_ALIASES",
     "UNBOUNDED",
@@ -47,9 +49,6 @@ __all__ = [
 
 UNBOUNDED: Final = 2147483647
 """``OpSchema.max_input``/``max_output`` of a schema without an upper bound (as in onnx)."""
-
-DEFAULT_DOMAIN_ALIASES: Final = frozenset({"", "ai.onnx"})
-"""Spellings of the default operator domain; :func:`normalize_domain` maps them to ``""``."""
 
 ParameterOption: TypeAlias = Literal["single", "optional", "variadic"]
 SupportLevel: TypeAlias = Literal["COMMON", "EXPERIMENTAL"]
@@ -280,11 +279,6 @@ def _index() -> _Index:
 
 
 # --------------------------------------------------------------------------- API
-
-
-def normalize_domain(domain: str) -> str:
-    """``domain`` with the default domain's spellings (``"ai.onnx"``) mapped to ``""``."""
-    return "" if domain in DEFAULT_DOMAIN_ALIASES else domain
 
 
 def source_onnx_version() -> str:

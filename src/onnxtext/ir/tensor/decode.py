@@ -9,7 +9,14 @@ import numpy.typing as npt
 
 from onnxtext.ir.dtypes import DType, float_format
 from onnxtext.ir.tensor.float_text import _float32_text, _format_doubles, _format_float32, _literal_table
-from onnxtext.ir.tensor.literals import STORAGE_FIELDS, NotRepresentable, TensorLiterals, _int_range, _is_complex, element_count
+from onnxtext.ir.tensor.literals import (
+    STORAGE_FIELDS,
+    NotRepresentable,
+    TensorLiterals,
+    _int_range,
+    _is_complex,
+    element_count,
+)
 from onnxtext.ir.tensor.packing import _unpack
 from onnxtext.proto import TensorProto
 

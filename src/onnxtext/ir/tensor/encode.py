@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -52,8 +52,8 @@ from onnxtext.ir.tensor.literals import (
     literal_kind,
 )
 from onnxtext.ir.tensor.packing import _pack
+from onnxtext.ir.varint import encode_varint
 from onnxtext.proto import TensorProto
-from onnxtext.weights.wire import encode_varint
 
 __all__ = ["encode_values", "encode_number_text", "encode_number_texts"]
 
@@ -106,7 +106,7 @@ def _encode_numbers(
                     errors.append(LiteralError(i, f"bool needs true, false, 0 or 1, got '{_show(texts[i])}'"))
                 else:
                     errors.append(LiteralError(i, f"{dtype.name} needs an integer, got '{_show(texts[i])}'"))
-            texts = [t if ok else "0" for t, ok in zip(texts, is_int.tolist())]
+            texts = [t if ok else "0" for t, ok in zip(texts, is_int.tolist(), strict=True)]
         lo, hi = _int_range(dtype)
         arr, big = _parse_ints(texts)
         if big is not None:
@@ -198,7 +198,7 @@ def _encode_numbers(
                 elif d[j] < 0:
                     msg = f"{dtype.name} has no negative values"
                 elif underflow[j]:
-                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value {_fmt_float(2.0**-127)})"
+                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value " f"{_fmt_float(2.0**-127)})"
             if msg is not None:
                 errors.append(LiteralError(int(val_idx[j]), msg))
     return codes
@@ -276,7 +276,7 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape {list(tensor.dims)}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape " f"{list(tensor.dims)}, got {got}",
                 "count",
             )
         return None
@@ -405,7 +405,7 @@ def _encode_float32_batch(
         return
     taken: list[int] = []
     taken_values: list[list[float]] = []
-    for k, values in zip(batch, lists):
+    for k, values in zip(batch, lists, strict=True):
         try:
             if not values or _count_error(jobs[k][0], jobs[k][1], len(values)) is not None:
                 continue

@@ -6,10 +6,10 @@ through orjson, the small float formats from a table per type)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
-from typing import Sequence
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -270,7 +270,7 @@ def _intervals(mbits: int, bias: int, codes_mag: npt.NDArray[np.int64]) -> tuple
     return lo, half, (codes_mag & 1) == 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _literal_table(code: int) -> np.ndarray:
     """Canonical literal text of every code of a 16/8/6/4-bit float type."""
     from onnxtext.ir.dtypes import _value_table  # the exact values
@@ -341,7 +341,7 @@ def _shortest_float32(x: npt.NDArray[np.float32]) -> list[str]:
     texts = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1].decode("ascii").split(",")
     odd = _laid_out_again(x)
     if odd.size:
-        for i, text in zip(odd.tolist(), _general_float32(x[odd])):
+        for i, text in zip(odd.tolist(), _general_float32(x[odd]), strict=True):
             texts[i] = text
     return texts
 
@@ -373,7 +373,7 @@ def _float32_text(x: npt.NDArray[np.float32]) -> str:
         ends = np.append(commas, len(data))[odd].tolist()
         pieces = []
         at = 0
-        for start, end, text in zip(starts, ends, _general_float32(x[odd])):
+        for start, end, text in zip(starts, ends, _general_float32(x[odd]), strict=True):
             pieces += [data[at:start], text.encode("ascii")]
             at = end
         pieces.append(data[at:])

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.proto import TensorProto
@@ -26,7 +25,7 @@ __all__ = [
 TYPED_FIELDS = ("float_data", "int32_data", "string_data", "int64_data", "double_data", "uint64_data")
 STORAGE_FIELDS = (*TYPED_FIELDS, "raw_data")
 
-Literal = tuple[str, Union[str, bytes]]
+Literal = tuple[str, str | bytes]
 
 
 @dataclass(frozen=True)

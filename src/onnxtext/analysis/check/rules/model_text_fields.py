@@ -17,6 +17,6 @@ class TextFields(Rule):
             owner, _, field = path.rpartition("/")
             ctx.report(
                 self.code,
-                f"'{field}' holds bytes that are not UTF-8 text (the other rules read it with U+FFFD for each bad byte)",
+                f"'{field}' holds bytes that are not UTF-8 text (the other rules read it with U+FFFD for " "each bad byte)",
                 owner or "header",
             )

@@ -13,7 +13,7 @@ from onnxtext.analysis.check.rules.model_opset_import import duplicates
 class UniqueOpsetDomains(Rule):
     code = "E104"
     name = "unique-opset-domains"
-    description = "An operator-set domain is imported with one version, not two different ones ('' and 'ai.onnx' are the same domain)."
+    description = "An operator-set domain is imported with one version, not two different ones ('' and 'ai.onnx' are the " "same domain)."
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         duplicates(ctx, self.code, list(model.opset_import), "header", same_version=False)

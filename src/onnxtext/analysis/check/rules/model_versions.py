@@ -1,6 +1,7 @@
 """W101: The IR version should be at least the one released with the imported ONNX opsets.
 
-Its helpers are shared with ``model_domain_naming``, ``model_opset_import``, ``node_domain_imported``, ``node_operator``.
+Its helpers are shared with ``model_domain_naming``, ``model_opset_import``,
+``node_domain_imported``, ``node_operator``.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from onnxtext.analysis.check.rules._util import C90_NAME
 class C90Names(Rule):
     code = "W201"
     name = "c90-names"
-    description = "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters often break it)."
+    description = "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters " "often break it)."
     default_severity = Severity.INFO
 
     def __init__(self) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.versioned import normalize_domain
 
 # operator → (input whose rank r bounds 'axis', below, above): the range is
 # [-r - below, r - 1 + above]. Flatten's axis may equal r, OneHot's adds an axis, DFT's
@@ -30,7 +31,7 @@ class AxisInRange(Rule):
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         proto = node.proto
-        if node.resolution.schema is None or proto.domain not in ("", "ai.onnx"):
+        if node.resolution.schema is None or normalize_domain(proto.domain):
             return
         op = proto.op_type
         rule = _AXIS.get(op)

@@ -60,7 +60,7 @@ class KnownOperator(Rule):
             hint = suggest_operator(op, res.domain, res.version)
             ctx.report(
                 self.code,
-                f"unknown operator '{op}' in opset {res.version} of domain {shown_domain(res.domain)}{did_you_mean(hint)}",
+                f"unknown operator '{op}' in opset {res.version} of domain " f"{shown_domain(res.domain)}{did_you_mean(hint)}",
                 node.path,
                 token="op_type",
                 fix=ctx.replacing(f"write '{hint}'", node.path, "op_type", hint) if hint else None,

@@ -92,7 +92,7 @@ class TensorDataSize(Rule):
         if length is not None and length != expected:
             ctx.report(
                 self.code,
-                f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of external data, its 'length' is {length}",
+                f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of external data, its " f"'length' is {length}",
                 path,
                 token=entry_token(entries["length"][0], token),
             )

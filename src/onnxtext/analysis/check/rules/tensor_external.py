@@ -1,12 +1,15 @@
-"""E503: A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own.
+"""E503: A tensor stored externally names its file ('location', relative and inside the
+model's folder) and holds no values of its own.
 
-Its helpers are shared with ``tensor_data_size``, ``tensor_external_data_file``, ``tensor_external_data_keys``, ``tensor_external_data_range``, ``tensor_data_type``.
+Its helpers are shared with ``tensor_data_size``, ``tensor_external_data_file``,
+``tensor_external_data_keys``, ``tensor_external_data_range``, ``tensor_data_type``.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import stat
 from pathlib import Path
 
 from onnxtext.weights.external import ExternalDataError, is_external, location_problem, resolve_location
@@ -17,7 +20,10 @@ from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label, tensor_token
 
 __all__ = [
+    "EXTERNAL_KEYS",
+    "INTEGER",
     "ExternalData",
+    "Files",
     "entry_token",
     "external_entries",
     "integer_entry",
@@ -91,7 +97,7 @@ class Files:
 class ExternalData(Rule):
     code = "E503"
     name = "external-data"
-    description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and holds no values of its own."
+    description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and " "holds no values of its own."
 
     def __init__(self) -> None:
         self.files = Files()

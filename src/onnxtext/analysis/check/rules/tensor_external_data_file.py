@@ -1,4 +1,5 @@
-"""E505: The file an external tensor's 'location' names exists in the model's folder (checked when the model is read from a file)."""
+"""E505: The file an external tensor's 'location' names exists in the model's folder
+(checked when the model is read from a file)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from onnxtext.analysis.check.rules.tensor_external import Files, entry_token
 class ExternalDataFile(Rule):
     code = "E505"
     name = "external-data-file"
-    description = "The file an external tensor's 'location' names exists in the model's folder (checked when the model is read from a file)."
+    description = "The file an external tensor's 'location' names exists in the model's folder (checked when the model " "is read from a file)."
 
     def __init__(self) -> None:
         self.files = Files()
@@ -28,7 +29,7 @@ class ExternalDataFile(Rule):
             return
         location, index, st = found
         if st is None:
-            message = f"external data file '{location}' of {tensor_label(tensor)} does not exist in the model's folder {str(ctx.model_dir)!r}"
+            message = f"external data file '{location}' of {tensor_label(tensor)} does not exist in the model's " f"folder {str(ctx.model_dir)!r}"
         elif not stat.S_ISREG(st.st_mode):
             message = f"external data location '{location}' of {tensor_label(tensor)} is not a file"
         else:

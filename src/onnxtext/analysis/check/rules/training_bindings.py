@@ -10,7 +10,7 @@ from onnxtext.analysis.check.rule import Rule
 class TrainingBindings(Rule):
     code = "E601"
     name = "training-bindings"
-    description = "Binding keys are distinct initializers of the main or algorithm graph, each updated by one training_info; values are outputs of the bound graph."
+    description = "Binding keys are distinct initializers of the main or algorithm graph, each updated by one " "training_info; values are outputs of the bound graph."
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         state = {t.name for t in model.graph.initializer}

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.diagnose import report_issues
-from onnxtext.proto import ModelProto
-from onnxtext.analysis.check.context import CheckContext
-from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rule import InferenceRule
+from onnxtext.analysis.infer.node import Finding
 
 
-class TypeConstraint(Rule):
+class TypeConstraint(InferenceRule):
     code = "E701"
     name = "type-constraint"
     description = "The type of a node input is one the operator's type constraint allows (e.g. no string MatMul)."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        report_issues(ctx, self.code)
+    finding = Finding.TYPE_CONSTRAINT

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.diagnose import report_issues
-from onnxtext.proto import ModelProto
-from onnxtext.analysis.check.context import CheckContext
-from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rule import InferenceRule
+from onnxtext.analysis.infer.node import Finding
 
 
-class ShapeMismatch(Rule):
+class ShapeMismatch(InferenceRule):
     code = "E703"
     name = "shape-mismatch"
     description = "Input shapes fit the operator, as far as inference can prove (broadcasting, MatMul, Concat, Reshape...)."
-
-    def model(self, ctx: CheckContext, model: ModelProto) -> None:
-        report_issues(ctx, self.code)
+    finding = Finding.SHAPE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.node import Finding, NodeContext
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, Dim, ValueType
 
@@ -15,7 +15,7 @@ def union(a: ValueType, b: ValueType) -> ValueType:
         elem = a.elem_type if a.elem_type == b.elem_type else 0
         if a.shape is None or b.shape is None or len(a.shape) != len(b.shape):
             return ValueType.tensor(elem)
-        dims: list[Dim] = [x if x == y else None for x, y in zip(a.shape, b.shape)]
+        dims: list[Dim] = [x if x == y else None for x, y in zip(a.shape, b.shape, strict=True)]
         return ValueType.tensor(elem, tuple(dims))
     if a.kind in ("sequence", "optional"):
         if a.inner is None or b.inner is None:
@@ -39,8 +39,8 @@ def disagree(a: ValueType, b: ValueType) -> bool:
     return a.inner is not None and b.inner is not None and disagree(a.inner, b.inner)
 
 
-BRANCHES = "E706"
-"""The issue code of types that control flow must keep the same (branches, loop-carried values)."""
+BRANCHES = Finding.CONTROL_FLOW
+"""The finding of types that control flow must keep the same (branches, loop-carried values)."""
 
 
 @shape_fn("", "If")
@@ -55,7 +55,7 @@ def if_(ctx: NodeContext) -> None:
     then, other = results
     if len(then) != len(other):
         ctx.report(BRANCHES, f"then_branch has {len(then)} outputs and else_branch {len(other)}: If needs the same number", None)
-    for j, (a, b) in enumerate(zip(then, other)):
+    for j, (a, b) in enumerate(zip(then, other, strict=False)):
         if disagree(a, b):
             ctx.report(BRANCHES, f"output {j} of If is {a} in then_branch but {b} in else_branch", None)
         ctx.set_output(j, union(a, b))

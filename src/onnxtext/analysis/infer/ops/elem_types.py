@@ -1,6 +1,7 @@
 """Operators whose output element type an attribute or another input decides (the schema's
 type constraints leave it open): BitCast's 'to', Bernoulli's 'dtype', the windows'
-'output_datatype', the Random*Like 'dtype', DequantizeLinear's scale, QuantizeLinear's zero point, LabelEncoder's values."""
+'output_datatype', the Random*Like 'dtype', DequantizeLinear's scale, QuantizeLinear's
+zero point, LabelEncoder's values."""
 
 from __future__ import annotations
 

@@ -219,7 +219,7 @@ def slice_(ctx: NodeContext) -> None:
     if steps is None:
         steps = [1] * len(starts)
     out = list(s)
-    for start, end, axis, step in zip(starts, ends, axes, steps):
+    for start, end, axis, step in zip(starts, ends, axes, steps, strict=False):
         a = norm_axis(axis, len(s))
         if a is None or step == 0:
             return
@@ -320,7 +320,7 @@ def tile(ctx: NodeContext) -> None:
     if reps is None:
         ctx.set_shape(0, (None,) * len(s))
         return
-    ctx.set_shape(0, [dim_mul(d, r) for d, r in zip(s, reps)])
+    ctx.set_shape(0, [dim_mul(d, r) for d, r in zip(s, reps, strict=False)])
 
 
 @shape_fn("", "Range")
