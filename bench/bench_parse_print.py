@@ -1,8 +1,9 @@
 """Parse and print throughput as ratios to onnx.parser / onnx.printer (C++), measured in the same run.
 
-Usage: python bench/bench_parse_print.py [--nodes 30000] [--floats 1000000] [--repeat 3]
+Usage: python bench/bench_parse_print.py [--nodes 30000] [--inputs 20000] [--floats 1000000] [--repeat 3]
 
-Two texts: node-heavy (a chain of N small nodes, ~50 bytes each) and tensor-heavy
+Three texts: node-heavy (a chain of N small nodes, ~50 bytes each), many-inputs (I weights
+that are graph inputs too, as IR < 4 lists them, each used by one node) and tensor-heavy
 (one initializer with M float values). Reported: best-of-repeat seconds for each
 tool and the ratio ours / onnx (lower is better). ``parse`` is ``onnxtext.parse_model``
 (the fast path, lowering/direct.py, for texts it knows); ``parse*`` is the reference
@@ -36,6 +37,16 @@ def node_heavy(n: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def many_inputs(n: int) -> str:
+    """A graph of ``n`` weights listed as graph inputs too, as models of IR < 4 give them, each added once."""
+    inputs = ", ".join(["float[N, 4] x0", *(f"float[4] w{i}" for i in range(n))])
+    weights = ", ".join(f"float[4] w{i} = {{0.5, -1, {i}, 0.25}}" for i in range(n))
+    lines = ['<ir_version: 3, opset_import: ["" : 9]>', f"weights ({inputs}) => (float[N, 4] x{n})", f"   <{weights}>", "{"]
+    lines += [f"   x{i + 1} = Add (x{i}, w{i})" for i in range(n)]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
 def tensor_heavy(m: int) -> str:
     rng = np.random.default_rng(0)
     values = rng.standard_normal(m).astype(np.float32)
@@ -61,6 +72,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nodes", type=int, default=30000)
     ap.add_argument("--floats", type=int, default=1_000_000)
+    ap.add_argument("--inputs", type=int, default=20000)
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
@@ -73,7 +85,12 @@ def main() -> int:
     from onnxtext.proto import to_onnx
 
     print(f"{'text':<14}{'size':>10}  {'step':<6}{'onnx (s)':>10}{'onnxtext (s)':>14}{'ratio':>8}")
-    for label, text in (("node-heavy", node_heavy(args.nodes)), ("tensor-heavy", tensor_heavy(args.floats))):
+    texts = (
+        ("node-heavy", node_heavy(args.nodes)),
+        ("many-inputs", many_inputs(args.inputs)),
+        ("tensor-heavy", tensor_heavy(args.floats)),
+    )
+    for label, text in texts:
         ref_model = onnx.parser.parse_model(text)
         ours_model = onnxtext.parse_model(text)
         assert ours_model.SerializeToString(deterministic=True) == ref_model.SerializeToString(deterministic=True)

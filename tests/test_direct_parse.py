@@ -276,3 +276,57 @@ def test_notes_in_property_blocks(change: object) -> None:
 def test_damaged_notes_agree() -> None:
     """Seeded edits of a text full of notes, escapes, an own encoding and external data."""
     assert _damaged_agree(_NOTES, 5, 400) > 20
+
+
+_ESCAPE_PIECES = ["a", " ", "\\n", "\\t", "\\r", '\\"', "\\\\", "\\'", "\\a", "\\b", "\\f", "\\v", "\\\n", "\\x41", "\\x7f",
+                  "\\x80", "\\xc3\\xa9", "\\xff", "\\x4", "\\0", "\\07", "\\u00e9", "\\ud800", "\\U0001F600", "\\U00110000",
+                  "\\q", "\\\r", "\\N{DASH}", "\\x0g"]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_string_escapes_agree(seed: int) -> None:
+    """Strings of every escape the lexer knows or rejects, read by the fast path as by the lexer (or declined)."""
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(60):
+        body = "".join(rng.choice(_ESCAPE_PIECES) for _ in range(rng.randint(1, 5)))
+        taken += _same_or_declined(_NOTES.replace('"adds"', f'"{body}"'))
+    assert taken > 10
+
+
+def test_common_escapes_are_read_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stack trace's escapes (quotes, line breaks, a tab, a control character) skip the escape-by-escape loop."""
+    from onnxtext.lowering import direct
+
+    def slow(tok: str) -> None:
+        raise AssertionError(f"unescaped one escape at a time: {tok}")
+
+    monkeypatch.setattr(direct, "unescape_string", slow)
+    trace = 'File \\"m.py\\", line 3, in forward\\n\\tx = f(x)  # it\'s \\x01\\\\n\\n'
+    model = direct_model(_NOTES.replace('"adds"', f'"{trace}"'))
+    assert model is not None
+    assert model.graph.node[0].doc_string == "File \"m.py\", line 3, in forward\n\tx = f(x)  # it's \x01\\n\n"
+
+
+@pytest.mark.parametrize(
+    "tensors",
+    [
+        "bool[3] m = {0, 1, 1}",
+        "bool[2, 2] m = {1, 0, 0, 1}",
+        "bool[3] m = {0, 1, 2}",  # out of range: the reference path reports it
+        "bool[3] m = {0, 1}",  # a count mismatch
+        "bool[2] m = {1.0, 0}",
+        "bool[0] m = {}",
+    ],
+)
+def test_bool_tensors(tensors: str) -> None:
+    text = f"""<ir_version: 9, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y)
+   <{tensors}>
+{{
+   c = Constant <value = bool[2] {{1, 0}}> ()
+   y = Where (c, x, x)
+}}
+"""
+    taken = _same_or_declined(text)
+    assert taken == tensors.startswith(("bool[3] m = {0, 1, 1}", "bool[2, 2]"))  # an empty body is the reference path's

@@ -87,6 +87,23 @@ def test_plain_statements_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) ->
     assert slow.count == 0
 
 
+def test_node_notes_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each node's own metadata_props (dynamo's stack traces) leave the analysed tails shared."""
+    model = chain(40)
+    _notes(model.graph.node)
+    tails = []
+    analyse = emit._Pass._tail
+    monkeypatch.setattr(emit._Pass, "_tail", lambda pass_, rest: tails.append(rest) or analyse(pass_, rest))
+    for width in (100, 40):
+        text = same(model, width)
+        slow = _Slow(monkeypatch)
+        tails.clear()
+        assert fast_text(model, width) == text
+        assert text is not None and '"pkg.torch.onnx.stack_trace": "File \\"/src/model.py\\", line 38,' in text
+        assert slow.count == 0
+        assert len(tails) == 3  # one for the 40 Relu nodes (notes apart), the call's, the function's nodes'
+
+
 def test_long_statements_are_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     text = same(chain(3), width=40)
     slow = _Slow(monkeypatch)
@@ -161,6 +178,8 @@ MUTATIONS: dict[str, Any] = {
     "name_quoted": lambda m: _rename(m, "x1", "onnx::Relu_1"),
     "name_unicode": lambda m: _rename(m, "x1", "é"),
     "name_escape": lambda m: _rename(m, "x1", 'a"b\n'),
+    "name_comma_space": lambda m: _rename(m, "x1", "a, b"),  # reads as two bare names when joined
+    "name_reserved_case": lambda m: _rename(m, "x1", "Infinity"),
     "name_long": lambda m: _rename(m, "x1", "v" * 200),
     "name_long_quoted": lambda m: _rename(m, "x1", "v/" * 100),
     "input_empty": lambda m: _first(m).input.insert(0, ""),
@@ -181,7 +200,29 @@ MUTATIONS: dict[str, Any] = {
     "unknown_field_node": lambda m: _unknown(_first(m)),
     "unknown_field_attribute": lambda m: _unknown(_first(m).attribute[1]),
     "unknown_field_function_node": lambda m: _unknown(m.functions[0].node[1]),
+    "notes_every_node": lambda m: _notes(m.graph.node),
+    "notes_function_nodes": lambda m: _notes(m.functions[0].node),
+    "notes_and_doc": lambda m: (_notes(m.graph.node), setattr(_first(m), "doc_string", "why")),
+    "notes_key_only": lambda m: (_notes(m.graph.node), _first(m).metadata_props.add(key="k")),
+    "notes_value_only": lambda m: (_notes(m.graph.node), _first(m).metadata_props.add(value="v")),
+    "notes_empty_strings": lambda m: _first(m).metadata_props.add(key="", value=""),
+    "notes_unknown_field_entry": lambda m: (_notes(m.graph.node), _unknown(_first(m).metadata_props[0])),
+    "notes_then_unknown_field": lambda m: (_notes(m.graph.node), _unknown(_first(m))),
+    "notes_then_device_configuration": lambda m: (
+        _notes(m.graph.node),
+        _first(m).device_configurations.add(configuration_id="c"),
+    ),
+    "notes_graph_attribute": lambda m: (_graph_attribute(m), _notes(m.graph.node), _notes(m.graph.node[0].attribute[-1].g.node)),
 }
+
+
+def _notes(nodes: Any) -> None:
+    """Node notes as the dynamo exporter writes them: a few entries, each node's own (escapes, long lines, non-ASCII)."""
+    for i, n in enumerate(nodes):
+        n.metadata_props.add(key="namespace", value=f": __main__.Net/layer.{i}: Linear/linear: aten.linear.default")
+        n.metadata_props.add(key="pkg.torch.onnx.name_scopes", value=f"['', 'layer.{i}', \"lin\"]")
+        trace = f'File "/src/model.py", line {i}, in forward\n    x = self.layer(x)  # é\t\x01\n' * (i % 3)
+        n.metadata_props.add(key="pkg.torch.onnx.stack_trace", value=trace)
 
 
 def _rename(m: ModelProto, old: str, new: str) -> None:
@@ -220,8 +261,11 @@ def _unknown(msg: Any) -> None:
 @pytest.mark.parametrize("name", sorted(MUTATIONS))
 @pytest.mark.parametrize("width", [100, 40])
 def test_mutations(name: str, width: int) -> None:
-    model = chain()
-    MUTATIONS[name](model)
+    _same_after(chain(), MUTATIONS[name], width)
+
+
+def _same_after(model: ModelProto, mutation: Any, width: int) -> None:
+    mutation(model)
     same(model, width)
     same(model.graph, width)
 
@@ -441,3 +485,98 @@ def test_unnamed_attribute_tensors_follow_the_file_wide_default(unset: int) -> N
     assert parse_model(text).SerializeToString() == model.SerializeToString()
     for width in (60, 24):
         same(model, width)
+
+
+def _signature_model() -> ModelProto:
+    """A main graph whose head has all its parts: inputs, outputs, value infos and small and large initializers."""
+    text = """<ir_version: 9, opset_import: ["" : 18]>
+g (float[N, 4] x, float[4] w, float[2, 2] m) => (float[N, 4] y, float[N, 4] z)
+   <float[N, 4] h, float[4] w = {0.5, -1, 3, 0.25}, float[2, 2] m = {1, 2, 3, 4}, float s = {1.5},
+    int64[2] shape = {1, 4}>
+{
+   h = Add (x, w)
+   y = Relu (h)
+   z = Neg (h)
+}
+"""
+    m = parse_model(text)
+    big = m.graph.initializer.add(name="big", data_type=TensorProto.FLOAT, dims=[300])
+    big.float_data.extend(float(i) / 7 for i in range(300))
+    return m
+
+
+def _head_values(m: ModelProto) -> list[Any]:
+    return [*m.graph.input, *m.graph.output, *m.graph.value_info]
+
+
+SIGNATURE_MUTATIONS: dict[str, Any] = {
+    "as_is": lambda m: None,
+    "many_inputs": lambda m: m.graph.input.extend(
+        [type(m.graph.input[1])(name=f"w{i}", type=m.graph.input[1].type) for i in range(40)]
+    ),
+    "long_names": lambda m: [setattr(v, "name", v.name + "_a_rather_long_value_name") for v in _head_values(m)],
+    "quoted_names": lambda m: [setattr(v, "name", "onnx::" + v.name) for v in _head_values(m)],
+    "no_inputs": lambda m: m.graph.ClearField("input"),
+    "no_outputs": lambda m: m.graph.ClearField("output"),
+    "graph_doc": lambda m: setattr(m.graph, "doc_string", "a graph " * 12),
+    "graph_notes": lambda m: m.graph.metadata_props.add(key="pkg.torch.export.graph_signature", value="x: USER_INPUT\n" * 6),
+    "graph_name_unset": lambda m: m.graph.ClearField("name"),
+    "graph_name_quoted": lambda m: setattr(m.graph, "name", "main graph"),
+    "dim_denotation": lambda m: setattr(m.graph.input[0].type.tensor_type.shape.dim[0], "denotation", "DATA_BATCH"),
+    "type_denotation": lambda m: setattr(m.graph.output[0].type, "denotation", "TENSOR"),
+    "value_doc": lambda m: setattr(m.graph.input[1], "doc_string", "a weight"),
+    "value_notes": lambda m: [v.metadata_props.add(key="kind", value="PARAMETER") for v in _head_values(m)],
+    "value_name_unset": lambda m: m.graph.value_info[0].ClearField("name"),
+    "value_type_unset": lambda m: m.graph.input[1].ClearField("type"),
+    "value_seq_type": lambda m: m.graph.output[1].type.sequence_type.elem_type.tensor_type.SetInParent(),
+    "unknown_field_value": lambda m: _unknown(m.graph.input[0]),
+    "unknown_field_type": lambda m: _unknown(m.graph.input[0].type.tensor_type),
+    "unknown_field_initializer": lambda m: _unknown(m.graph.initializer[0]),
+    "initializer_raw": lambda m: _raw(m.graph.initializer[0]),
+    "initializers_all_raw": lambda m: [_raw(t) for t in m.graph.initializer if t.data_type == TensorProto.FLOAT],
+    "initializer_nan": lambda m: m.graph.initializer[0].float_data.__setitem__(1, float("nan")),
+    "initializer_tiny": lambda m: m.graph.initializer[0].float_data.__setitem__(1, 1e-30),
+    "initializer_count": lambda m: m.graph.initializer[0].float_data.append(2.0),
+    "initializer_name_unset": lambda m: m.graph.initializer[1].ClearField("name"),
+    "initializer_doc": lambda m: setattr(m.graph.initializer[1], "doc_string", "why"),
+    "initializer_notes": lambda m: m.graph.initializer[1].metadata_props.add(key="k", value="v"),
+    "initializer_external": lambda m: _external(m.graph.initializer[2]),
+    "initializer_empty": lambda m: m.graph.initializer.add(name="e", data_type=TensorProto.FLOAT, dims=[0]),
+    "initializer_raw_short": lambda m: m.graph.initializer.add(name="r", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4),
+}
+
+
+def _raw(t: TensorProto) -> None:
+    import numpy as np
+
+    data = np.array(list(t.float_data), dtype="<f4").tobytes()
+    t.ClearField("float_data")
+    t.raw_data = data
+
+
+def _external(t: TensorProto) -> None:
+    t.ClearField("float_data")
+    t.data_location = TensorProto.EXTERNAL
+    t.external_data.add(key="location", value="w.bin")
+
+
+@pytest.mark.parametrize("name", sorted(SIGNATURE_MUTATIONS))
+@pytest.mark.parametrize("width", [100, 40, 12])
+def test_graph_head_mutations(name: str, width: int) -> None:
+    _same_after(_signature_model(), SIGNATURE_MUTATIONS[name], width)
+
+
+def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A graph's values are written from their one-line texts: the layout renders no list of them, and one
+    document per type (not per value); small float initializers are formatted together."""
+    model = _signature_model()
+    SIGNATURE_MUTATIONS["many_inputs"](model)
+    rendered: list[Any] = []
+    original = emit.render
+    monkeypatch.setattr(emit, "render", lambda doc, width=100: rendered.append(doc) or original(doc, width))
+    text = same(model, 100)
+    rendered.clear()
+    assert fast_text(model, 100) == text
+    # the header, the three types (float[N, 4], float[4], float[2, 2]), the int64 initializer and the big
+    # one's lines (never on one line first); before, the 45 values were lifted and laid out as lists
+    assert len(rendered) == 6

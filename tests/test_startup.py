@@ -141,3 +141,12 @@ def test_unwritable_or_disabled_cache_still_parses(tmp_path: Path) -> None:
     blocked.write_text("a file where the cache folder would be")
     assert _python(_PARSE, _env(str(blocked / "sub"))).split() == ["Relu", "None"]
     assert _python(_PARSE, _env("")).split() == ["Relu", "None"]
+
+
+def test_version_loads_nothing_but_the_version() -> None:
+    """``onnxtext --version`` answers before argparse and protobuf load, as argparse's own action would."""
+    loaded = _loaded_after("from onnxtext.cli import main; main(['--version'])")
+    assert not {"argparse", "google.protobuf", "onnxtext.cli.app", "onnxtext.diagnostics"} & loaded
+    fast = _python("from onnxtext.cli import main; raise SystemExit(main(['--version']))")
+    full = _python("from onnxtext.cli import app; raise SystemExit(app.main(['--version']))")
+    assert fast == full == f"onnxtext {onnxtext.__version__}\n"

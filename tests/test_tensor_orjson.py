@@ -252,3 +252,25 @@ def test_number_text_leaves_specials_to_the_literals(values: list[float]) -> Non
     assert TDec.number_text(t, BY_NAME["float"]) is None
     t = TensorProto(data_type=11, dims=[1], double_data=[1.0])
     assert TDec.number_text(t, BY_NAME["double"]) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_float32_texts_are_each_tensors_number_text(seed: int) -> None:
+    """Many small tensors formatted together give each one's own text (tiny, huge, -0, integral values)."""
+    rng = np.random.default_rng(seed)
+    pool = np.array([0.0, -0.0, 1.0, -2.5, 1e-30, 3e-5, 1.5e-4, 7e12, 3.4e38, 0.1, 123456.78], dtype=np.float32)
+    tensors = []
+    for _ in range(40):
+        n = int(rng.integers(1, 9))
+        values = rng.standard_normal(n).astype(np.float32) * np.float32(10.0 ** rng.integers(-6, 14))
+        mixed = np.where(rng.random(n) < 0.4, rng.choice(pool, n), values).astype(np.float32)
+        t = TensorProto(data_type=TensorProto.FLOAT, dims=[n])
+        t.float_data.extend(mixed.tolist())
+        tensors.append(t)
+    values = np.concatenate([np.array(t.float_data, dtype=np.float32) for t in tensors])
+    texts = TDec.float32_texts(values, [len(t.float_data) for t in tensors])
+    assert texts is not None
+    for t, text in zip(tensors, texts):
+        fast = TDec.number_text(t, BY_NAME["float"])
+        assert fast is not None and text == fast[0]
+    assert TDec.float32_texts(np.array([1.0, np.nan], dtype=np.float32), [1, 1]) is None

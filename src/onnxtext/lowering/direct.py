@@ -28,7 +28,7 @@ from onnxtext.weights.external import location_problem
 from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
-__all__ = ["direct_model"]
+__all__ = ["direct_model", "scan", "model_of_tokens"]
 
 # One token per match, whitespace and comments skipped before it. The tokens are the
 # lexer's (syntax/lexer.py): where two of its alternatives can match at one offset they
@@ -54,7 +54,7 @@ _TYPE_KEYWORDS = frozenset(("seq", "map", "optional", "sparse_tensor", "opaque")
 _INT64 = (-(2**63), 2**63 - 1)
 # Element types whose number lists the fast path stores (encode_number_text's orjson path
 # or its exact path, both without diagnostics); the rest go the reference way.
-_TENSOR_TYPES = frozenset(("float", "double", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+_TENSOR_TYPES = frozenset(("float", "double", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
 _NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
@@ -80,9 +80,18 @@ def direct_model(text: str) -> ModelProto | None:
     None means "not handled here", never "invalid": the caller parses the text with
     :func:`onnxtext.document.parse_document`, which reports what is wrong, if anything.
     """
-    if not text.isascii():  # non-ASCII names are lexical errors, strings may need checks
-        return None
-    tokens = _TOKENS.findall(text)  # ends with "" (the end)
+    tokens = scan(text)
+    return None if tokens is None else model_of_tokens(tokens)
+
+
+def scan(text: str) -> list[str] | None:
+    """The token strings of ``text`` (whitespace and comments left out; the last is ``""``, the end),
+    or None for a text that is not ASCII (non-ASCII names are lexical errors, strings may need checks)."""
+    return _TOKENS.findall(text) if text.isascii() else None
+
+
+def model_of_tokens(tokens: list[str]) -> ModelProto | None:
+    """:func:`direct_model` of the text whose :func:`scan` is ``tokens``."""
     try:
         return _Reader(tokens).model()
     except (_Unsupported, RecursionError):  # deep nesting: the reference path says what it says
@@ -122,12 +131,21 @@ def _string(tok: str) -> str:
     return tok[1:-1]
 
 
+# An escape other than those Python's unicode_escape reads as the lexer does (`\\n \\t \\r \\" \\\\`,
+# `\\'`, `\\a \\b \\f \\v`, a backslash before a line break, `\\xNN` below 0x80): `\\0` (octal there),
+# `\\u`/`\\U` (surrogates), `\\x80` and up (a byte here, a code point there), unknown ones.
+_ODD_ESCAPE = re.compile(r"""\\(?![ntr"\\'abfv\n]|x[0-7][0-9a-fA-F])""")
+
+
 def _text(tok: str) -> str:
     """A string literal's text, escapes decoded (anything the reference path would report is left to it)."""
     if len(tok) < 2 or tok[0] != '"' or tok[-1] != '"':
         raise _Unsupported
     if "\\" not in tok:
         return tok[1:-1]
+    if _ODD_ESCAPE.search(tok) is None:
+        # Only escapes Python's unicode_escape reads as the lexer does (the text is ASCII): in C.
+        return tok[1:-1].encode("ascii").decode("unicode_escape")
     raw, problems = unescape_string(tok)
     if problems:
         raise _Unsupported

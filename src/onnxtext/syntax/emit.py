@@ -29,21 +29,24 @@ every corpus.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from google.protobuf.message import DecodeError
 
-from onnxtext.ir.tensor.literals import NotRepresentable
+from onnxtext.ir.tensor.decode import float32_texts
+from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
 from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
 from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax import ast as A
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.syntax.layout import DEFAULT_WIDTH, INDENT, render
-from onnxtext.syntax.printer import Printer, name_text
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
+from onnxtext.syntax.printer import RESERVED_NAMES, Printer, name_text, string_text
 from onnxtext.syntax.span import NO_SPAN
 
 __all__ = ["fast_text"]
@@ -65,11 +68,12 @@ class _Tail:
     there are none), and the property block's entries (``props``; None when there is none)
     with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "nested", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
+    __slots__ = ("ok", "nested", "notes", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
 
     def __init__(self, votes: DefaultVotes) -> None:
         self.ok = False
         self.nested = False  # it holds graphs: the statement's own lines by the reference path, their bodies here
+        self.notes = False  # it holds metadata_props (a node's own are cut off its tail: see _Pass._notes)
         self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.suffix = ""  # after the inputs on one line: " " and the property block
         self.attrs: list[str] | None = None
@@ -148,6 +152,13 @@ class _Sizes(dict[str, int]):
 
 
 _Message = ModelProto | GraphProto | FunctionProto
+# Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
+_BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
+_BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
+# An item of a list group: its one-line text (None when it has a line break) and its document,
+# or a function that makes it (needed only when the item does not fit its line).
+_Item = tuple[str | None, Doc | Callable[[], Doc]]
+_GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
 def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
@@ -196,6 +207,8 @@ class _Pass:
         self.tails: dict[bytes, _Tail] = {}
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
+        self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
+        self.types: dict[bytes, str] = {}  # a value type's one-line text by its bytes ("\n": none)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
 
@@ -220,8 +233,125 @@ class _Pass:
         return "".join(parts)
 
     def _graph(self, g: GraphProto, where: str) -> str:
-        head = self.printer.graph_head(self.lifter.graph(g, where, nodes=False))
-        return render(head, self.width) + "\n" + self._body(g.node, where)
+        head = self._graph_head(g, where)
+        if head is None:
+            head = render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)
+        return head + "\n" + self._body(g.node, where)
+
+    # ------------------------------------------------------------ a graph's head
+    def _graph_head(self, g: GraphProto, where: str) -> str | None:
+        """A main graph's name, signature and initializers as the layout writes them (``Printer.graph_head``),
+        each value from its one-line text (a value info's type text made once per type), or None
+        when the reference path must lay it out (an unset name, an output that must break)."""
+        if not g.HasField("name"):
+            return None
+        lifter, printer, width = self.lifter, self.printer, self.width
+        name = self.names[g.name]
+        inputs = [self._value_item(v, f"{where}/input[{i}]") for i, v in enumerate(g.input)]
+        outputs = [self._value_item(v, f"{where}/output[{i}]") for i, v in enumerate(g.output)]
+        if any(flat is None for flat, _ in outputs):
+            return None  # ``) => (`` then the outputs: the reference path's
+        extra = [fd.name for fd, _ in g.ListFields() if fd.name not in _GRAPH_FIELDS]
+        if extra:
+            # The property block before the name, laid out with what follows it up to the first
+            # place a line may break: the name and the inputs' opening.
+            props = lifter.props_for(g, extra, where)
+            assert props is not None
+            opening = " (" if inputs else " ()"
+            text = render([printer.doc(props), " ", name, opening], width)[: -len(opening)]
+        else:
+            text = name
+        out = [text]
+        col = len(text) - text.rfind("\n") - 1
+        broke = False
+        if inputs:
+            out.append(" ")
+            col, broke = self._items("(", inputs, ")", out, col + 1, 0)
+        else:
+            out.append(" ()")
+            col += 3
+        flat_outputs = "(" + ", ".join([flat for flat, _ in outputs if flat is not None]) + ")"
+        if broke:  # after inputs one per line, ``) => (`` on one line, the outputs as they fit
+            out.append(" => ")
+            if outputs:
+                self._items("(", outputs, ")", out, col + 4, 0)
+            else:
+                out.append("()")
+        elif col + 4 + len(flat_outputs) <= width:  # ``=> (outputs)`` on the same line when it fits
+            out += [" => ", flat_outputs]
+        else:  # else on a line of its own, one unit in
+            out += ["\n", INDENT, "=> "]
+            if outputs:
+                self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
+            else:
+                out.append("()")
+        inits = [self._value_item(v, f"{where}/value_info[{i}]") for i, v in enumerate(g.value_info)]
+        small = _small_float_tensors(g.initializer, self.lifter.raw_tensors)
+        for i, t in enumerate(g.initializer):
+            numbers = small.get(i)
+            if numbers is None:
+                inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
+            else:
+                head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
+                inits.append((f"{head}{self.names[t.name]} = {{{numbers}}}", self._initializer_doc(t, f"{where}/initializer[{i}]")))
+        if inits:
+            out.append("\n")
+            self._items("<", inits, ">", out, 0, 0)
+        return "".join(out)
+
+    def _items(self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int) -> tuple[int, bool]:
+        """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
+        break: on one line if it fits, else an item per line; returns the column after it and
+        whether it broke."""
+        width = self.width
+        if all(flat is not None for flat, _ in items):
+            line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
+            if col + len(line) <= width:
+                out.append(line)
+                return col + len(line), False
+        inner = ind + len(INDENT)
+        pad = "\n" + " " * inner
+        last = len(items) - 1
+        out.append(open_)
+        for k, (flat, doc) in enumerate(items):
+            comma = "," if k < last else ""
+            if flat is not None and inner + len(flat) + len(comma) <= width:
+                out += [pad, flat, comma]
+            else:  # laid out alone, as in the list (a line break follows it)
+                item: Doc = [HARDLINE, doc() if callable(doc) else doc, comma]
+                for _ in range(inner // len(INDENT)):
+                    item = Indent(item)
+                out.append(render(item, width))
+        out += ["\n", " " * ind, close]
+        return ind + len(close), True
+
+    def _value_item(self, v: Any, where: str) -> _Item:
+        """A value info's one-line text (None when it has a line break) and its document (made when needed)."""
+        if v.HasField("name") and v.HasField("type") and not v.HasField("doc_string") and not len(v.metadata_props):
+            key = v.type.SerializeToString()
+            type_text = self.types.get(key)
+            if type_text is None:
+                type_, extra = self.lifter.type(v.type, where)
+                flat = render(self.printer.doc(type_), _FLAT) if extra is None else "\n"
+                type_text = self.types[key] = flat
+            if "\n" not in type_text:
+                return type_text + " " + self.names[v.name], lambda: self.printer.doc(self.lifter.value_info(v, where))
+        doc = self.printer.doc(self.lifter.value_info(v, where))
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
+
+    def _initializer_doc(self, t: TensorProto, where: str) -> Callable[[], Doc]:
+        return lambda: self.printer.doc(self.lifter.initializer(t, where))
+
+    def _initializer_item(self, t: Any, where: str) -> _Item:
+        doc = self.printer.doc(self.lifter.initializer(t, where))
+        # Each stored value takes a column and a ", " at least (a raw element 16 bytes at most): a
+        # tensor whose values cannot fit a line is not laid out on one first.
+        stored = len(t.raw_data) // 16 + sum(len(getattr(t, f)) for f in TYPED_FIELDS)
+        if 3 * stored - 2 > self.width:
+            return None, doc
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
 
     def _function(self, f: FunctionProto, where: str) -> str:
         head = self.printer.function_head(self.lifter.function(f, where, nodes=False))
@@ -238,18 +368,34 @@ class _Pass:
         width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
+        bare = _BARE_NAMES.match
         lines: list[str] = []
         if not count:
             used = []  # not kept
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
+            notes = None
+            if len(n.metadata_props):
+                # The node's notes (last on the wire) are written here, its tail keyed without them.
+                cut = self._notes_size(n)
+                if cut:
+                    wire = wire[:-cut]
+                    notes = n.metadata_props
             op = n.op_type
             key = ops.get(op)
             if key is None:
                 key = self._op_key(op)
             name = n.name
-            jo = ", ".join(map(get_name, n.output))
-            ji = ", ".join(map(get_name, n.input))
+            outs, ins = n.output, n.input
+            try:
+                jo, ji = ", ".join(outs), ", ".join(ins)
+            except TypeError:  # bytes that are not UTF-8: the check names the field
+                raise _Decline from None
+            # Names that are all bare are their own text (one regex for all); else name by name.
+            if not (bare(jo) and jo.count(",") == len(outs) - 1):
+                jo = ", ".join(map(get_name, outs))
+            if not (bare(ji) and ji.count(",") == len(ins) - 1):
+                ji = ", ".join(map(get_name, ins))
             if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
                 # A quoted or long name: its wire size is not its text's.
                 end = sum(map(get_size, n.output)) + sum(map(get_size, n.input)) + len(key)
@@ -272,13 +418,22 @@ class _Pass:
                 tail = tails.get(rest)
                 if tail is None:
                     tail = self._tail(rest)
+                if notes is not None and tail.notes:
+                    raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
+            elif notes is not None:
+                notes = None  # the statement goes the reference way, notes and all: check them there
+                tail = None
             if tail is not None and tail.ok:
-                line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){tail.suffix}"
+                props, suffix = tail.props, tail.suffix
+                if notes is not None:
+                    props = [*props, self._notes_entry(notes)] if props else [self._notes_entry(notes)]
+                    suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
+                line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind)
+                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind, props, suffix[1:])
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
@@ -293,6 +448,35 @@ class _Pass:
             elif count:
                 self.votes.add(statement_votes(n))
         return lines
+
+    def _notes_size(self, n: NodeProto) -> int:
+        """The bytes of a node's ``metadata_props`` on its wire when each entry is a key and a value
+        (strings) and nothing else, and nothing follows them (no ``device_configurations``); else 0."""
+        if len(n.device_configurations):
+            return 0
+        total = 0
+        for e in n.metadata_props:
+            key, value = e.key, e.value
+            if type(key) is not str or type(value) is not str:
+                return 0
+            k, v = len(key) if key.isascii() else len(key.encode()), len(value) if value.isascii() else len(value.encode())
+            size = 2 + varint_size(k) + k + varint_size(v) + v  # key (1) and value (2): one-byte tags
+            if e.ByteSize() != size:
+                return 0  # a field missing, or one more: the reference path writes it
+            total += 1 + varint_size(size) + size
+        return total
+
+    def _notes_entry(self, notes: Sequence[Any]) -> _Entry:
+        """The property block entry of a node's ``metadata_props`` (checked by :meth:`_notes_size`)."""
+        keys = self.note_keys
+        items = []
+        for e in notes:
+            key = e.key
+            text = keys.get(key)
+            if text is None:
+                text = keys[key] = string_text(key) + ": "
+            items.append(text + string_text(e.value))
+        return _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
@@ -348,6 +532,7 @@ class _Pass:
             raise _Decline  # not the wire order measured: nothing here is to be trusted
         check_printable(t)  # unknown fields and non-UTF-8 strings of the attributes
         tail = _Tail(statement_votes(t))
+        tail.notes = len(t.metadata_props) > 0
         if len(rest) <= _KEPT_TAIL:  # a Constant's big tensor is not kept twice in memory
             self.tails[rest] = tail
         extra = [fd.name for fd, _ in t.ListFields() if fd.name not in _HANDLED]  # doc_string, metadata...
@@ -399,8 +584,52 @@ class _Pass:
         return tail
 
 
+# The fields of a float32 tensor given in float_data or raw_data (dims, data_type, float_data or
+# raw_data, name; without dims for a scalar): field numbers in wire order.
+_PLAIN_FLOAT_FIELDS = frozenset(((1, 2, 4, 8), (2, 4, 8), (1, 2, 8, 9), (2, 8, 9)))
+_SMALL = 256  # elements: a bigger tensor is a tensor-heavy text's, formatted on its own
+
+
+def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> dict[int, str]:
+    """The number texts of the small float32 initializers printed without a property block (named,
+    stored as the file-wide encoding says, values as many as the shape's, none NaN or infinite),
+    made together (:func:`float32_texts`), by index in ``tensors``."""
+    typed: list[tuple[int, int]] = []
+    raw: list[tuple[int, int]] = []
+    typed_values: list[float] = []
+    raw_values: list[bytes] = []
+    for i, t in enumerate(tensors):
+        if t.data_type != 1:
+            continue
+        n = 1
+        for d in t.dims:
+            n *= d
+        if not 0 < n <= _SMALL:
+            continue
+        is_raw = t.HasField("raw_data")
+        if is_raw != raw_default or tuple([fd.number for fd, _ in t.ListFields()]) not in _PLAIN_FLOAT_FIELDS:
+            continue
+        if is_raw:
+            if len(t.raw_data) != 4 * n:
+                continue
+            raw.append((i, n))
+            raw_values.append(t.raw_data)
+        else:
+            if len(t.float_data) != n:
+                continue
+            typed.append((i, n))
+            typed_values.extend(t.float_data)
+    out: dict[int, str] = {}
+    for group, values in ((typed, np.array(typed_values, dtype=np.float32)), (raw, np.frombuffer(b"".join(raw_values), dtype="<f4"))):
+        if group:
+            texts = float32_texts(values.astype(np.float32), [n for _, n in group])
+            if texts is not None:
+                out.update(zip([i for i, _ in group], texts))
+    return out
+
+
 def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
-            names: _Names, width: int, indent: str) -> str | None:
+            names: _Names, width: int, indent: str, props: list[_Entry] | None, props_flat: str) -> str | None:
     """A statement too long for its line (``indent`` in) as the layout breaks it, or None when some
     attribute would break inside (the reference path lays that out).
 
@@ -412,7 +641,7 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
     """
     ind = len(indent)
     inner = ind + len(INDENT)
-    attrs, props = tail.attrs, tail.props
+    attrs = tail.attrs
     after_lhs = f" = {tail.before_op}{op}{tail.overload}" if len(outputs) else f"= {tail.before_op}{op}{tail.overload}"
     # What follows the inputs up to the next break; before it, the inputs' opening.
     after_inputs = " @{" if props is not None else ""
@@ -460,8 +689,8 @@ def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Se
             col = ind + 1
     if props is not None:
         out.append(" ")
-        if col + 1 + len(tail.props_flat) <= width:
-            out.append(tail.props_flat)
+        if col + 1 + len(props_flat) <= width:
+            out.append(props_flat)
         else:
             out.append("@{")
             last = len(props) - 1

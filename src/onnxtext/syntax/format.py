@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -71,6 +72,17 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
     with syntax errors.
     """
     with collector_paused():
+        if kind == "model":
+            canonical = _printed_alike(text, width)
+            if canonical is not None:
+                return canonical
+        return tree_format(text, kind, path, width)
+
+
+def tree_format(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
+    """``format_text`` through the tree (parse with comments, then the layout): the definition of
+    ``fmt``, and what formats every text the fast way declines."""
+    with collector_paused():
         from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
 
         result = parse_text(text, kind, path)
@@ -79,6 +91,50 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
         _refuse_too_deep(result.tree, result.source)
         comments = attach_comments(result.tree, result.comments, text)
         return print_ast(result.tree, comments, width)
+
+
+# A blank line, but the one a printed text has after a graph's or function's closing brace.
+_BLANK_LINE = re.compile(r"(?<!\n\})(?<!\n\}\r)\n[ \t\r\f\v]*\n")
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|(#)', re.DOTALL)
+
+
+def _unspaced(numbers: str) -> str:
+    """A number list token without the spaces and line breaks it may hold (the lexer's: `` \t\r\n``)."""
+    return numbers.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "")
+
+
+def _printed_alike(text: str, width: int) -> str | None:
+    """``format_text`` of a model text the parse fast path reads, without comments or blank lines, when
+    printing its protobuf gives the very tokens of the text (or None: the tree's way then).
+
+    Both texts then make one tree (spans apart: the parser sees the same tokens), whose layout
+    without comments and kept blank lines is the formatted text; and a printed text formats to
+    itself (``test_golden.test_print_canonical``). So no tree is built for an already formatted
+    or merely re-indented text, the commonest input of ``fmt``.
+    """
+    from onnxtext.lowering.direct import model_of_tokens, scan
+
+    if text[:1].isspace() or _BLANK_LINE.search(text) or "#" in text and any(_STRING_OR_COMMENT.findall(text)):
+        return None
+    tokens = scan(text)
+    model = model_of_tokens(tokens) if tokens is not None else None
+    if tokens is None or model is None:
+        return None
+    try:
+        printed = _to_text(model, model, width)
+    except NotRepresentable:
+        return None
+    again = scan(printed)
+    if again == tokens:
+        return printed
+    if again is None or len(again) != len(tokens):
+        return None
+    for a, b in zip(tokens, again):
+        # A number list is one token, spaces and line breaks included: the formatter lays its
+        # numbers out again (each number is read without spaces in it, or the fast path declines).
+        if a != b and not (a[:1] == "{" and b[:1] == "{" and _unspaced(a) == _unspaced(b)):
+            return None
+    return printed
 
 
 def format_range(text: str, start: int, end: int, path: str = "<text>", width: int = DEFAULT_WIDTH) -> str | None:

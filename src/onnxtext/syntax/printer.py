@@ -38,7 +38,7 @@ from onnxtext.syntax.layout import (
     render,
 )
 
-__all__ = ["Printer", "print_ast", "quote", "format_string", "name_text", "DEFAULT_WIDTH", "RESERVED_NAMES", "MODEL_HEADER_ORDER"]
+__all__ = ["Printer", "print_ast", "quote", "format_string", "string_text", "name_text", "DEFAULT_WIDTH", "RESERVED_NAMES", "MODEL_HEADER_ORDER"]
 
 # Words that would read as something else in some name position: names spelled so are quoted.
 RESERVED_NAMES = frozenset(
@@ -60,6 +60,11 @@ def format_string(value: bytes) -> str:
         text = value.decode("utf-8")
     except UnicodeDecodeError:
         return _format_bytes(value)
+    return string_text(text)
+
+
+def string_text(text: str) -> str:
+    """The string literal of ``text`` (``format_string`` of its UTF-8 bytes)."""
     if _PLAIN.match(text):
         return f'"{text}"'
     return '"' + text.translate(_ESCAPES) + '"'
