@@ -9,7 +9,7 @@ cache folder; a model whose exporter is not installed is left out). For each mod
 onnx's text (each tool reads its own printer's text: ours also holds what onnx's printer
 leaves out, such as the exporters' node notes). Best of ``--repeat`` for each. ``fast`` says
 whether both fast paths took the model (``lowering/direct.py`` reads the text and
-``syntax/emit.py`` writes it); ``-`` marks the path that declined.
+``printing/emit.py`` writes it); ``-`` marks the path that declined.
 
 Goals (issue 24): parse and print ≤ 2× onnx over the corpus in total, and no model above
 4× where onnx takes more than 5 ms; a miss is marked ``!``.
@@ -45,7 +45,7 @@ def main() -> int:
     from onnxtext import parse_model, to_text
     from onnxtext.lowering.direct import direct_model
     from onnxtext.proto import ModelProto
-    from onnxtext.syntax.emit import fast_text
+    from onnxtext.printing.emit import fast_text
 
     gens = [GENERATORS[n] for n in args.names] if args.names else available()
     head = f"{'model':<32}{'text':>9}  {'fast':<5}{'parse':>8}{'onnx':>8}{'ratio':>7}  {'print':>8}{'onnx':>8}{'ratio':>7}"

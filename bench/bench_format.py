@@ -33,7 +33,8 @@ def main() -> int:
     args = ap.parse_args()
 
     import onnxtext
-    from onnxtext.syntax.format import format_text, to_text
+    from onnxtext.syntax.format import format_text
+    from onnxtext.printing.text import to_text
 
     print(f"{'text':<22}{'size':>10}  {'step':<6}{'seconds':>9}{'MB/s':>8}")
     texts = (

@@ -119,7 +119,7 @@ def run(size_mb: int, directory: Path, full: bool) -> None:
     print(f"{'':10}  check {time.perf_counter() - start:5.2f} s  weights byte-exact: {same}")
     if full:
         from onnxtext.io import load
-        from onnxtext.syntax.format import to_text
+        from onnxtext.printing.text import to_text
 
         start = time.perf_counter()
         text = to_text(load(path))

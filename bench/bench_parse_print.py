@@ -9,7 +9,7 @@ tool and the ratio ours / onnx (lower is better). ``parse`` is ``onnxtext.parse_
 (the fast path, lowering/direct.py, for texts it knows); ``parse*`` is the reference
 path every text can take (``parse_document``: Lark, tree with spans, lowering with the
 source map), which the editor uses. Likewise ``print`` is ``to_text`` (the fast path,
-syntax/emit.py) and ``print*`` the reference path every message can take (``reference_text``:
+printing/emit.py) and ``print*`` the reference path every message can take (``reference_text``:
 the whole AST, then the layout), which ``fmt`` uses.
 """
 
@@ -81,7 +81,7 @@ def main() -> int:
 
     import onnxtext
     from onnxtext.document import parse_document
-    from onnxtext.syntax.format import reference_text, to_text
+    from onnxtext.printing.text import reference_text, to_text
     from onnxtext.proto import to_onnx
 
     print(f"{'text':<14}{'size':>10}  {'step':<6}{'onnx (s)':>10}{'onnxtext (s)':>14}{'ratio':>8}")

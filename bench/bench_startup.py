@@ -5,7 +5,7 @@ Usage: python bench/bench_startup.py [--repeat 5]
 Each command runs in a fresh interpreter (``python -m onnxtext ...``), best of
 ``--repeat`` wall times; the bare interpreter (``python -c pass``) is shown for scale.
 The parser's LALR table comes from the per-user cache (see
-``onnxtext.syntax.parser.table_cache_path``): one warm-up run fills it.
+``onnxtext.syntax.tables.table_cache_path``): one warm-up run fills it.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from onnxtext.analysis.check import check_proto
 from onnxtext.evaluate import EvaluationError, Evaluator
 from onnxtext.lsp.diagnose import Settings, diagnose
 from onnxtext.proto import AttributeProto, ModelProto
-from onnxtext.syntax.format import NotRepresentable, to_text
+from onnxtext.printing.text import NotRepresentable, to_text
 
 pytestmark = pytest.mark.slow
 

@@ -12,7 +12,8 @@ import pytest
 
 import onnxtext
 from onnxtext.cli import app as cli
-from onnxtext.syntax.format import NotRepresentable, format_text
+from onnxtext.syntax.format import format_text
+from onnxtext.printing.text import NotRepresentable
 from onnxtext.io import write_atomic
 from onnxtext.api import load, save
 from onnxtext.proto import ModelProto
@@ -274,7 +275,7 @@ def test_not_representable(tmp_path: Path, capsys: pytest.CaptureFixture[str], m
     def refuse(message: object, width: int = 100) -> str:
         raise NotRepresentable("graph.something cannot be written in text yet")
 
-    monkeypatch.setattr("onnxtext.syntax.format.to_text", refuse)  # the CLI imports it on use
+    monkeypatch.setattr("onnxtext.printing.text.to_text", refuse)  # the CLI imports it on use
     out = tmp_path / "m.onnxtxt"
     assert cli.main(["print", str(model), "-o", str(out)]) == 1
     assert "cannot be printed as text: graph.something" in capsys.readouterr().err

@@ -17,7 +17,7 @@ from onnxtext.evaluate.errors import EvaluationError
 from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
-from onnxtext.cli.run_inputs import InputError, build_feeds, parse_input_arg
+from onnxtext.evaluate.inputs import InputError, build_feeds, parse_input_arg
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.onnxtxt"))
 

@@ -20,7 +20,8 @@ from onnxtext.evaluate import Evaluator
 from onnxtext.ir.depth import PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.lsp.diagnose import Settings, diagnose
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.format import format_text, reference_text, to_text
+from onnxtext.syntax.format import format_text
+from onnxtext.printing.text import reference_text, to_text
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
 LIMIT = 31

@@ -156,7 +156,7 @@ def test_printed_backend_suite() -> None:
     onnx = pytest.importorskip("onnx")
     from corpus.backend import all_model_paths
 
-    from onnxtext.syntax.format import NotRepresentable, to_text
+    from onnxtext.printing.text import NotRepresentable, to_text
 
     taken = total = 0
     for path in all_model_paths():
@@ -176,7 +176,7 @@ def test_printed_backend_suite() -> None:
 def test_printed_exporter_models() -> None:
     from corpus.exporters import GENERATORS
 
-    from onnxtext.syntax.format import to_text
+    from onnxtext.printing.text import to_text
 
     checked = taken = 0
     for gen in GENERATORS.values():

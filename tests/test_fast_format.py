@@ -16,8 +16,9 @@ import pytest
 
 from onnxtext import parse_model
 from onnxtext.diagnostics import ParseError
-from onnxtext.syntax import format as F
-from onnxtext.syntax.format import format_text, to_text, tree_format
+from onnxtext.printing import fmt as F
+from onnxtext.printing.fmt import format_text, tree_format
+from onnxtext.printing.text import to_text
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -36,7 +37,7 @@ def _tree(text: str, width: int) -> str | None:
 
 def _agree(text: str, width: int = 100) -> bool:
     """Assert both ways format ``text`` alike (or both refuse it); True when the fast way took it."""
-    expected, fast = _tree(text, width), F._printed_alike(text, width)
+    expected, fast = _tree(text, width), F.printed_alike(text, width)
     assert fast is None or fast == expected
     if expected is not None:
         assert format_text(text, width=width) == expected
@@ -113,8 +114,8 @@ def test_bench_texts() -> None:
     for text in (node_heavy(60), many_inputs(30), tensor_heavy(700)):
         _agree(text)
         _agree(to_text(parse_model(text)))
-    assert F._printed_alike(node_heavy(60), 100) is not None  # a one-line header: its tokens are the printed ones
-    assert F._printed_alike(tensor_heavy(700), 100) is not None  # numbers laid out again
+    assert F.printed_alike(node_heavy(60), 100) is not None  # a one-line header: its tokens are the printed ones
+    assert F.printed_alike(tensor_heavy(700), 100) is not None  # numbers laid out again
 
 
 def test_no_tree_for_a_clean_text(monkeypatch: pytest.MonkeyPatch) -> None:

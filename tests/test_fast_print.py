@@ -1,4 +1,4 @@
-"""The print fast path (``syntax.emit``) writes what the reference path (lift → AST → layout) writes, byte for byte.
+"""The print fast path (``printing.emit``) writes what the reference path (lift → AST → layout) writes, byte for byte.
 
 On every corpus (goldens, examples, the backend suite, exporter models) at several widths,
 and on models changed to reach every way a statement can leave the fast path: property
@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from onnxtext import parse_model
-from onnxtext.lowering.printable import NotRepresentable
+from onnxtext.printing.printable import NotRepresentable
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
-from onnxtext.syntax import emit
-from onnxtext.syntax.emit import fast_text
-from onnxtext.syntax.format import reference_text, to_text
+from onnxtext.printing import emit
+from onnxtext.printing.emit import fast_text
+from onnxtext.printing.text import reference_text, to_text
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = sorted((ROOT / "tests" / "golden").glob("*.onnxtxt")) + sorted((ROOT / "examples").glob("*.onnxtxt"))
@@ -416,7 +416,7 @@ def _votes_by_definition(m: ModelProto) -> tuple[int, int, int, int]:
 def test_votes_count_what_the_header_means() -> None:
     """``lift.model_votes`` (the statements' votes plus the rest, as the fast path adds them up)
     counts every node and tensor of the model once."""
-    from onnxtext.lowering.lift import model_votes
+    from onnxtext.printing.lift import model_votes
 
     models = [_nested_model(3), chain(4)]
     for name in sorted(MUTATIONS):

@@ -13,7 +13,7 @@ from onnxtext import parse_model
 from onnxtext.analysis.check import check_proto
 from onnxtext.api import check
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
 

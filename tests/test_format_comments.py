@@ -43,7 +43,7 @@ def _paths(tree: Any) -> dict[int, tuple[int, ...]]:
     while stack:
         node, path = stack.pop()
         out[id(node)] = path
-        kids = [c for c in node.children() if not isinstance(c, A.Comment)]
+        kids = list(node.children())
         stack.extend((c, path + (i,)) for i, c in enumerate(kids))
     return out
 

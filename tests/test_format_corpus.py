@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.syntax.format import format_text, to_text
+from onnxtext.syntax.format import format_text
+from onnxtext.printing.text import to_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.onnxtxt"))

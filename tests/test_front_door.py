@@ -17,8 +17,13 @@ from onnxtext import api
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
-def _imports() -> dict[str, set[str]]:
-    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
+def _all_imports(*, submodules_as_such: bool = False) -> dict[str, set[str]]:
+    """Each onnxtext module → every name it imports anywhere in its source (other packages too;
+    deferred imports included).
+
+    ``from pkg import sub`` counts as importing ``pkg`` and ``pkg.sub``; with ``submodules_as_such``,
+    as importing only the module ``pkg.sub`` (as ``import pkg.sub`` does: a package's ``__init__``
+    runs before any of its modules, which is no arrow of its own)."""
     modules = {}
     for path in SRC.rglob("*.py"):
         name = ".".join(path.relative_to(SRC).with_suffix("").parts).removesuffix(".__init__")
@@ -28,12 +33,20 @@ def _imports() -> dict[str, set[str]]:
         found: set[str] = set()
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
+                subs = {f"{node.module}.{a.name}" for a in node.names} & modules.keys()
+                if not (submodules_as_such and len(subs) == len(node.names)):
+                    found.add(node.module)
                 found.update(f"{node.module}.{a.name}" for a in node.names)
             elif isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)
-        graph[name] = {m for m in found if m in modules and m != name}
+        graph[name] = found
     return graph
+
+
+def _imports(*, submodules_as_such: bool = False) -> dict[str, set[str]]:
+    """Each onnxtext module → the onnxtext modules it imports anywhere in its source."""
+    every = _all_imports(submodules_as_such=submodules_as_such)
+    return {name: {m for m in found if m in every and m != name} for name, found in every.items()}
 
 
 def _reaches(graph: dict[str, set[str]], start: str, goal: str) -> bool:

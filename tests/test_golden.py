@@ -28,7 +28,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.syntax.format import format_text, to_text
+from onnxtext.syntax.format import format_text
+from onnxtext.printing.text import to_text
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN_DIR.glob("*.onnxtxt"))

@@ -32,8 +32,8 @@ mlp (float[N, 4] x) => (float[N, 2] y)
 CHECK_SCRIPT = """
 import pathlib, sys
 import onnxtext
-from onnxtext.syntax.parser import grammar_path
-from onnxtext.syntax.format import to_text
+from onnxtext.syntax.tables import grammar_path
+from onnxtext.printing.text import to_text
 from onnxtext.api import load
 package = pathlib.Path(onnxtext.__file__).resolve().parent
 assert pathlib.Path(sys.prefix).resolve() in package.parents, package

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from onnxtext import ParseError, check, parse_model
-from onnxtext.syntax.format import format_text, reference_text, to_text
+from onnxtext.syntax.format import format_text
+from onnxtext.printing.text import reference_text, to_text
 from test_fuzz_cli import SEED_TEXTS, mutate_text
 
 _LIST = re.compile(r"\{\s*(-?[\w.+-]+(?:\s*,\s*-?[\w.+-]+)*)\s*\}")

@@ -25,7 +25,8 @@ from hypothesis import strategies as st  # noqa: E402
 from onnx import AttributeProto, TensorProto, helper, numpy_helper  # noqa: E402
 
 import onnxtext  # noqa: E402
-from onnxtext.syntax.format import NotRepresentable, format_text, to_text  # noqa: E402
+from onnxtext.syntax.format import format_text  # noqa: E402
+from onnxtext.printing.text import NotRepresentable, to_text
 from onnxtext.proto import as_own  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -501,6 +502,32 @@ def test_function_prints_and_parses_back(function: Any) -> None:
 @given(st.lists(plain_names, max_size=3).flatmap(lambda vs: nodes(1, vs)))
 def test_node_prints_and_parses_back(node: Any) -> None:
     _roundtrip("node", node)
+
+
+# Found by the properties above: a numeric tensor with no elements printed ``{`` and ``}`` on
+# lines of their own (a blank line between) when its line reached the width exactly before the
+# ``{``, where ``fmt`` (which reads ``{}``, unbreakable) broke the property block instead.
+def _empty_tensor(name: str, pad: int) -> Any:
+    t = helper.make_tensor(name, TensorProto.UINT16, [0, 0, 0], [])
+    entry = t.metadata_props.add()
+    entry.key, entry.value = "k" * pad, "v"
+    return t
+
+
+@pytest.mark.parametrize("pad", range(20, 60))
+def test_empty_initializer_keeps_its_braces_together(pad: int) -> None:
+    graph = helper.make_graph([], "unset", [], [], initializer=[_empty_tensor("unset", pad), _empty_tensor("b", 0)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 1)])
+    _roundtrip("model", model)
+    assert "{}" in to_text(model)
+
+
+@pytest.mark.parametrize("pad", range(20, 60))
+def test_empty_attribute_tensor_keeps_its_braces_together(pad: int) -> None:
+    node = helper.make_node("Add", ["x"], ["y"], value=_empty_tensor("", pad))
+    function = helper.make_function("local", "f", ["x"], ["y"], [node], [helper.make_opsetid("", 1)])
+    _roundtrip("function", function)
+    assert "{}" in to_text(function)
 
 
 # ---------------------------------------------------------------- fuzz: broken texts

@@ -12,7 +12,8 @@ import onnxtext
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import parse_document
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.parser import ENTRY_POINTS, MAX_ERRORS, parse_text
+from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
+from onnxtext.syntax.recovery import MAX_ERRORS
 
 HEAD = '<ir_version: 8, opset_import: ["": 18]>\n'
 GOOD = HEAD + "main (float[2] x) => (float[2] y) {\n  a = Relu(x)\n  y = Neg(a)\n}\n"

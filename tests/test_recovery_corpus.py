@@ -126,7 +126,7 @@ def test_corpus_is_large_enough() -> None:
 # Edits whose neighbours are not fully spared, out of every 1,000. Measured: 3 of the 2,400
 # cases with the old one-line layout; 9 of 2,400 once the canonical layout (syntax/layout.py)
 # broke long attribute lists and signatures over several lines; 0 of 2,400 since recovery
-# keeps to the body and its indentation (parser._Run: _panic, _stray_opener and
+# keeps to the body and its indentation (recovery.Run: _panic, _stray_opener and
 # _close_before_statement). With seeds 1 to 20 instead of SEED: 2 of 48,000, both a repair
 # that gives a valid statement of another meaning (a ')' closing an input list early, a ']'
 # read as ',' between two outputs) that the checker then follows. One per mille leaves room

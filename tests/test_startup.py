@@ -50,7 +50,7 @@ def test_light_imports(statement: str) -> None:
 
 def test_printing_a_binary_model_does_not_load_the_parser() -> None:
     loaded = _loaded_after(
-        "from onnxtext.proto import ModelProto\nfrom onnxtext.syntax.format import to_text\n"
+        "from onnxtext.proto import ModelProto\nfrom onnxtext.printing.text import to_text\n"
         "m = ModelProto(ir_version=8)\nm.graph.name = 'g'\nto_text(m)"
     )
     assert "lark" not in loaded and "onnxtext.syntax.parser" not in loaded
@@ -83,7 +83,7 @@ def test_a_command_loads_only_its_own_module() -> None:
 
 def test_lazy_public_names_are_the_real_ones() -> None:
     from onnxtext.api import parse_model
-    from onnxtext.syntax.format import to_text
+    from onnxtext.printing.text import to_text
 
     assert onnxtext.parse_model is parse_model
     assert onnxtext.to_text is to_text
@@ -103,7 +103,7 @@ def test_version_is_the_wheels() -> None:
 
 _PARSE = (
     "import onnxtext\n"
-    "from onnxtext.syntax.parser import table_cache_path\n"
+    "from onnxtext.syntax.tables import table_cache_path\n"
     f"m = onnxtext.parse_document({MODEL!r}).proto\n"  # the Lark path (parse_model may not need it)
     "print(m.graph.node[0].op_type, table_cache_path())"
 )

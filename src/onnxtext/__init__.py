@@ -30,8 +30,9 @@ if TYPE_CHECKING:
     )
     from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
     from onnxtext.document import Document
-    from onnxtext.syntax.format import NotRepresentable, format_text, to_text
-    from onnxtext.syntax.span import Position, Range, SourceFile, Span
+    from onnxtext.printing.fmt import format_text
+    from onnxtext.printing.text import NotRepresentable, to_text
+    from onnxtext.span import Position, Range, SourceFile, Span
     from onnxtext.evaluate import Evaluator
     from onnxtext.serialization import register_onnx_serializer
 
@@ -82,15 +83,15 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_model": ("onnxtext.api", "parse_model"),
     "parse_node": ("onnxtext.api", "parse_node"),
     "parse_nodes": ("onnxtext.api", "parse_nodes"),
-    "NotRepresentable": ("onnxtext.syntax.format", "NotRepresentable"),
-    "format_text": ("onnxtext.syntax.format", "format_text"),
-    "to_text": ("onnxtext.syntax.format", "to_text"),
+    "NotRepresentable": ("onnxtext.printing.text", "NotRepresentable"),
+    "format_text": ("onnxtext.printing.fmt", "format_text"),
+    "to_text": ("onnxtext.printing.text", "to_text"),
     "load": ("onnxtext.api", "load"),
     "save": ("onnxtext.api", "save"),
-    "Position": ("onnxtext.syntax.span", "Position"),
-    "Range": ("onnxtext.syntax.span", "Range"),
-    "SourceFile": ("onnxtext.syntax.span", "SourceFile"),
-    "Span": ("onnxtext.syntax.span", "Span"),
+    "Position": ("onnxtext.span", "Position"),
+    "Range": ("onnxtext.span", "Range"),
+    "SourceFile": ("onnxtext.span", "SourceFile"),
+    "Span": ("onnxtext.span", "Span"),
     # the evaluator's kernels take a while to load, and parsing needs none of them
     "Evaluator": ("onnxtext.evaluate", "Evaluator"),
     "register_onnx_serializer": ("onnxtext.serialization", "register_onnx_serializer"),

@@ -147,13 +147,13 @@ def load(path: PathLike, *, binary: bool | None = None) -> ModelProto:
 def save(model: Any, path: PathLike, *, binary: bool | None = None) -> None:
     """Write ``model`` (ours or the ``onnx`` package's) to ``path`` atomically.
 
-    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.syntax.format.to_text`) otherwise, unless
-    ``binary`` says which. Raises :class:`~onnxtext.syntax.format.NotRepresentable` before
+    Binary for ``.onnx``/``.pb``, text (:func:`onnxtext.printing.text.to_text`) otherwise, unless
+    ``binary`` says which. Raises :class:`~onnxtext.printing.text.NotRepresentable` before
     touching the file if the model cannot be written as text.
     """
     if binary is None:
         binary = is_binary_path(path)
-    from onnxtext.syntax.format import to_text  # imported on use: printing is not needed to read
+    from onnxtext.printing.text import to_text  # imported on use: printing is not needed to read
 
     data: bytes | str = model_bytes(model) if binary else to_text(as_own(model, ModelProto))
     write_atomic(path, data)

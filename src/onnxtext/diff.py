@@ -24,8 +24,9 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from onnxtext.lowering.lift import Lifter, NotRepresentable
-from onnxtext.syntax.printer import Printer, format_string
+from onnxtext.printing.lift import Lifter, NotRepresentable
+from onnxtext.syntax.printer import Printer
+from onnxtext.syntax.vocabulary import format_string
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, ValueInfoProto
 from onnxtext.ir.dtypes import BY_CODE
 from onnxtext.ir.tensor.arrays import to_numpy

@@ -18,11 +18,13 @@ from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
 from onnxtext.ir.paths import ROOT, ProtoPath
-from onnxtext.lowering.lower import Lowering, SourceMap
+from onnxtext.lowering.lower import Lowering
+from onnxtext.lowering.source_map import SourceMap
+from onnxtext.syntax.lexer import Comment
 from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.query import node_at
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
@@ -48,6 +50,8 @@ class Document:
     proto: Any
     diagnostics: list[Diagnostic]
     source_map: SourceMap = field(default_factory=SourceMap)
+    comments: list[Comment] = field(default_factory=list)
+    """Every comment of the text, as the lexer read it (``ParseResult.comments``)."""
 
     @property
     def ok(self) -> bool:
@@ -176,4 +180,4 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
     diags.extend(lw.diagnostics)
     source_map = lw.source_map
     diags.sort(key=lambda d: d.offset)
-    return Document(kind, result.source, tree, proto, diags, source_map)
+    return Document(kind, result.source, tree, proto, diags, source_map, result.comments)

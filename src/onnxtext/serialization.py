@@ -50,7 +50,7 @@ class OnnxTextSerializer:
 
     def serialize_proto(self, proto: Any) -> bytes:
         """The text of ``proto`` (an onnx or onnxtext message), as UTF-8 bytes."""
-        from onnxtext.syntax.format import to_text
+        from onnxtext.printing.text import to_text
 
         cls, _ = _kind(proto)
         return to_text(as_own(proto, cls)).encode("utf-8")

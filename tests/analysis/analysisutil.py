@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from onnxtext.document import Document, parse_document
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 # Line numbers matter: the tests name positions in this text.
 MODEL = """\

@@ -296,3 +296,18 @@ def test_damage_in_every_statement_list() -> None:
     assert [v.name for v in main.outputs if isinstance(v, ValueSymbol)] == ["y", "z"]
     assert len(table.scopes) == 5 and sorted(table.functions) == [("local", "f", "a"), ("local", "f", "b")]
     assert table.unresolved == []
+
+
+@pytest.mark.parametrize("new_name", ["seq", "Optional", "nan", "unset"])
+def test_renaming_to_a_reserved_word_quotes_it_and_reads_back(new_name: str) -> None:
+    """A reserved word written bare would read as something else: the rename quotes it, as the printer does."""
+    d = doc()
+    symbol = d.symbols.symbol_at(offset(d, 5, 3))
+    assert symbol is not None
+    edits = d.symbols.rename_edits(symbol, new_name)
+    assert {e.new_text for e in edits} == {f'"{new_name}"'}
+    text = d.source.text
+    for e in sorted(edits, key=lambda e: -e.span.start):
+        text = text[: e.span.start] + e.new_text + text[e.span.end :]
+    after = doc(text)
+    assert after.ok, [str(x) for x in after.diagnostics]

@@ -12,7 +12,7 @@ from onnxtext.document import Document, parse_document
 from onnxtext.ide.graph import GraphModel, graph_json, graph_model, scope_path
 from onnxtext.proto import GraphProto, ModelProto
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.format import to_text
+from onnxtext.printing.text import to_text
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.onnxtxt"))
 

@@ -10,7 +10,7 @@ from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 import onnxtext
-from onnxtext.diagnostics.render import lsp_diagnostic
+from onnxtext.lsp.convert import lsp_diagnostic
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = '<ir_version: 8, opset_import: ["" : 18]>\ng (flaot[2] x) => (float[2] y) { y = Rleu (x) }\n'

@@ -53,7 +53,7 @@ def test_random_edits_map_every_kept_character_to_itself() -> None:
 def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
     from onnxtext.api import check
     from onnxtext.lsp.shift import moved_fixes
-    from onnxtext.syntax.span import SourceFile
+    from onnxtext.span import SourceFile
 
     old = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y, float[2] z) {\n' '   y = Rleu (x)\n   z = Nge (x)\n}\n'
     diags = [d for d in check(old) if d.fix is not None and d.fix.edits]

@@ -15,7 +15,7 @@ import pytest
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
-from onnxtext.syntax.span import SourceFile
+from onnxtext.span import SourceFile
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.onnxtxt"))
 PIECES = ["(", ")", "{", "}", "<", ">", "[", "]", ",", "=", "=>", "@{", '"', "#", "\n", "é", "😀", "\x00", "Relu", "y = ", " ", "\t"]

@@ -26,8 +26,8 @@ from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.parser import SYNTAX
-from onnxtext.syntax.span import Span
+from onnxtext.syntax.messages import SYNTAX
+from onnxtext.span import Span
 
 __all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
 

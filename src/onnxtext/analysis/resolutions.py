@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from onnxtext.analysis.symbols import Scope, Symbols
 from onnxtext.ir.resolve import Resolution, Resolver
-from onnxtext.lowering.lower import SourceMap
+from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import FunctionProto, ModelProto, NodeProto
 from onnxtext.syntax import ast as A
 

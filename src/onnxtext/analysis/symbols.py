@@ -24,7 +24,6 @@ is on it).
 from __future__ import annotations
 
 import bisect
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -33,8 +32,8 @@ from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.ir.scoping import GraphKind, ScopeChain, outer_scope
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.printer import format_string
-from onnxtext.syntax.span import Span
+from onnxtext.syntax.vocabulary import name_text
+from onnxtext.span import Span
 
 __all__ = [
     "AttributeSymbol",
@@ -205,9 +204,6 @@ class Occurrence:
     is_definition: bool
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
 class Symbols:
     """The symbol tables of one tree (see :func:`build_symbols`)."""
 
@@ -252,8 +248,8 @@ class Symbols:
         return self.references(symbol)
 
     def rename_edits(self, symbol: Symbol, new_name: str) -> list[Edit]:
-        """The edits renaming ``symbol`` to ``new_name`` (quoted when it is not a plain identifier)."""
-        text = new_name if _IDENT.match(new_name) else format_string(new_name.encode("utf-8", "surrogateescape"))
+        """The edits renaming ``symbol`` to ``new_name`` (quoted when it is not a plain identifier or reads as a reserved word)."""
+        text = name_text(new_name)
         return [Edit(span, text) for span in self.rename_spans(symbol)]
 
     def scope_at(self, offset: int) -> Scope | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from onnxtext.analysis.infer import Inference, ValueType, from_type_proto
 from onnxtext.analysis.symbols import Scope, Symbols, ValueSymbol
-from onnxtext.lowering.lower import SourceMap
+from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import FunctionProto
 from onnxtext.syntax import ast as A
 

@@ -163,7 +163,7 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
 def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:
     """False (reported) if a string field of a binary model holds bytes that are not UTF-8:
     names, operators and domains are text to every command."""
-    from onnxtext.syntax.format import NotRepresentable, check_printable
+    from onnxtext.printing.text import NotRepresentable, check_printable
 
     try:
         check_printable(model, unknown_fields=False)
@@ -174,7 +174,7 @@ def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) 
 
 
 def _to_text(model: ModelProto, path: str, report: _Reporter, width: int = DEFAULT_WIDTH) -> str | None:
-    from onnxtext.syntax.format import NotRepresentable, to_text
+    from onnxtext.printing.text import NotRepresentable, to_text
 
     try:
         return to_text(model, width)

@@ -13,7 +13,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from onnxtext.syntax.span import Position, Range, SourceFile, Span
+from onnxtext.span import Position, Range, SourceFile, Span
 
 __all__ = [
     "Severity",

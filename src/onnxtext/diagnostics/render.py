@@ -10,13 +10,10 @@ standard ``fixes`` / ``artifactChanges`` / ``replacements`` objects.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
-from onnxtext.syntax.span import Range, SourceFile, Span
-
-if TYPE_CHECKING:  # lsprotocol is imported when a server needs it: the CLI does not pay for it
-    from lsprotocol import types as L
+from onnxtext.span import Range, SourceFile
 
 __all__ = [
     "RuleInfo",
@@ -25,14 +22,6 @@ __all__ = [
     "diagnostic_json",
     "sarif_log",
     "SARIF_SCHEMA",
-    "lsp_position",
-    "lsp_range",
-    "lsp_diagnostic",
-    "lsp_text_edits",
-    "lsp_quick_fixes",
-    "offset_of",
-    "span_of",
-    "LSP_SOURCE",
 ]
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -213,95 +202,3 @@ def sarif_log(
             }
         ],
     }
-
-
-# ---------------------------------------------------------------- the Language Server Protocol
-# Positions there are 0-based lines and UTF-16 code units (``SourceFile.lsp_position``).
-
-LSP_SOURCE = "onnxtext"
-
-
-def span_of(where: Range | Span) -> Span:
-    """Character offsets of a resolved range (or a span, unchanged)."""
-    return where.offsets if isinstance(where, Range) else where
-
-
-def lsp_position(source: SourceFile, offset: int) -> L.Position:
-    from lsprotocol import types as L
-
-    line, character = source.lsp_position(offset)
-    return L.Position(line, character)
-
-
-def lsp_range(source: SourceFile, span: Span) -> L.Range:
-    """The protocol range of a span of character offsets."""
-    from lsprotocol import types as L
-
-    return L.Range(lsp_position(source, span.start), lsp_position(source, span.end))
-
-
-def offset_of(source: SourceFile, position: L.Position) -> int:
-    """The character offset of a protocol position."""
-    return source.offset_of_lsp(position.line, position.character)
-
-
-def lsp_diagnostic(diag: Diagnostic, source: SourceFile, uri: str) -> L.Diagnostic:
-    """One diagnostic; one without a location (a model-wide problem) sits at the start of the text."""
-    from lsprotocol import types as L
-
-    severity = {
-        Severity.ERROR: L.DiagnosticSeverity.Error,
-        Severity.WARNING: L.DiagnosticSeverity.Warning,
-        Severity.INFO: L.DiagnosticSeverity.Information,
-        Severity.HINT: L.DiagnosticSeverity.Hint,
-    }
-    span = span_of(diag.span) if diag.span is not None else Span(0, 0)
-    related = [
-        L.DiagnosticRelatedInformation(L.Location(uri, lsp_range(source, span_of(r.span))), r.message)
-        for r in diag.related
-    ]
-    message = diag.message
-    if diag.fix is not None and diag.fix.message:
-        message += f"\nhelp: {diag.fix.message}"
-    return L.Diagnostic(
-        range=lsp_range(source, span),
-        message=message,
-        severity=severity.get(diag.severity, L.DiagnosticSeverity.Error),
-        code=diag.code,
-        source=LSP_SOURCE,
-        related_information=related or None,
-    )
-
-
-def lsp_text_edits(source: SourceFile, edits: Iterable[Edit]) -> list[L.TextEdit]:
-    from lsprotocol import types as L
-
-    return [L.TextEdit(lsp_range(source, e.span), e.new_text) for e in edits]
-
-
-def lsp_quick_fixes(
-    diags: Sequence[Diagnostic], source: SourceFile, uri: str, version: int | None, wanted: L.Range
-) -> list[L.CodeAction]:
-    """A quick fix for every diagnostic with structured edits whose range meets ``wanted``."""
-    from lsprotocol import types as L
-
-    lo, hi = offset_of(source, wanted.start), offset_of(source, wanted.end)
-    actions: list[L.CodeAction] = []
-    for diag in diags:
-        if diag.fix is None or not diag.fix.edits or diag.span is None:
-            continue
-        span = span_of(diag.span)
-        if span.end < lo or span.start > hi:
-            continue
-        document = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-        edit = L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(document, list(lsp_text_edits(source, diag.fix.edits)))])
-        actions.append(
-            L.CodeAction(
-                title=diag.fix.message or f"fix {diag.code}",
-                kind=L.CodeActionKind.QuickFix,
-                diagnostics=[lsp_diagnostic(diag, source, uri)],
-                edit=edit,
-                is_preferred=sum(1 for d in diags if d.span is not None and span_of(d.span) == span) == 1,
-            )
-        )
-    return actions

@@ -8,7 +8,7 @@ from typing import Any
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
-from onnxtext.syntax.span import SourceFile
+from onnxtext.span import SourceFile
 
 _GRAPH = ProtoPath.parse("graph")
 

@@ -164,7 +164,7 @@ def _evaluate(
 ) -> LiveResult:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import stats
-    from onnxtext.cli.run_inputs import InputError
+    from onnxtext.evaluate.inputs import InputError
     from onnxtext.evaluate.synth import SynthesisError, synthesize
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
 
@@ -211,7 +211,7 @@ def _evaluate(
 
 def _given(model: Any, inputs: dict[str, str], model_dir: str | None) -> dict[str, Any]:
     """The values the user gave for some inputs (files relative to the model's folder)."""
-    from onnxtext.cli.run_inputs import InputError, load_value
+    from onnxtext.evaluate.inputs import InputError, load_value
     from onnxtext.diagnostics import closest, did_you_mean
 
     declared = {vi.name: (vi.type if vi.HasField("type") else None) for vi in model.graph.input}

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.ir.paths import describe
+from onnxtext.span import Span
 
 if TYPE_CHECKING:
     from onnxtext.evaluate.errors import NodeErrorRecord

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 # The producers of the names of a body, then of the bodies around it (subgraphs see outer names).
 _Env = ChainMap[str, str]
@@ -214,7 +214,7 @@ class _Builder:
         self.functions: dict[tuple[str, str], str] = {}
         self.live: dict[str, dict[str, str]] = {}
         if live is not None:
-            from onnxtext.analysis.hints import live_labels
+            from onnxtext.ide.hints import live_labels
 
             self.live = live_labels(live)
 

@@ -4,7 +4,7 @@ aliases ``onnxtxt``/``onnxtext`` and the file names ``*.onnxtxt``/``*.onnxtext``
 
 It colours what the editor colours: the text is parsed (the parser never fails, so a
 damaged text or a fragment is coloured too) and the language server's semantic tokens
-(:mod:`onnxtext.analysis.semantic`) say what each word is; the rest is punctuation and
+(:mod:`onnxtext.ide.semantic`) say what each word is; the rest is punctuation and
 whitespace. ``tests/test_highlight.py`` holds its tokens to the TextMate grammar's
 (``editors/vscode/syntaxes``) on the grammar's fixtures.
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from pygments.lexer import Lexer
 from pygments.token import (
@@ -33,6 +34,9 @@ from pygments.token import (
 
 from onnxtext.syntax import ast as A
 
+if TYPE_CHECKING:
+    from onnxtext.document import Document
+
 __all__ = ["OnnxTextLexer"]
 
 _KINDS = ("model", "graph", "node_list")
@@ -41,8 +45,8 @@ _COMPOSITE = frozenset({"seq", "map", "optional", "sparse_tensor", "opaque"})
 _HEADER = re.compile(r"(?:\s|#[^\n]*)*<")
 
 
-def _parse(text: str) -> A.AstNode | None:
-    """The tree of the entry point that reads ``text`` with the fewest errors (a model first;
+def _parse(text: str) -> Document | None:
+    """The document of the entry point that reads ``text`` with the fewest errors (a model first;
     only a model when the text starts with its header)."""
     from onnxtext.document import parse_document
 
@@ -51,7 +55,7 @@ def _parse(text: str) -> A.AstNode | None:
         doc = parse_document(text, kind)
         errors = sum(d.is_error for d in doc.diagnostics)
         if best is None or errors < best[0]:
-            best = (errors, doc.tree)
+            best = (errors, doc)
         if errors == 0:
             break
     return best[1] if best is not None else None
@@ -102,12 +106,13 @@ class OnnxTextLexer(Lexer):
     url = "https://github.com/onnx/onnx/blob/main/docs/Syntax.md"
 
     def get_tokens_unprocessed(self, text: str) -> Iterator[tuple[int, _TokenType, str]]:  # type: ignore[override]
-        from onnxtext.analysis.semantic import semantic_tokens
+        from onnxtext.ide.semantic import semantic_tokens
 
-        tree = _parse(text)
-        if tree is None:
+        doc = _parse(text)
+        if doc is None or doc.tree is None:
             return
-        words = [(t.span.start, t.span.end, _token_type(t.type, t.modifiers, text[t.span.start : t.span.end], False)) for t in semantic_tokens(tree)]
+        tree = doc.tree
+        words = [(t.span.start, t.span.end, _token_type(t.type, t.modifiers, text[t.span.start : t.span.end], False)) for t in semantic_tokens(tree, doc.comments)]
         attributes = _attribute_names(tree)
         words = [(a, b, Name.Attribute if kind is Keyword and (a, b) in attributes else kind) for a, b, kind in words]
         words += _damaged(text, tree)  # what the tree lost to damage, coloured word by word

@@ -1,1 +1,1 @@
-"""AST ↔ protobuf: lowering (with the source map) and lifting."""
+"""AST → protobuf: lowering (with the source map) and the fast path for canonical texts."""

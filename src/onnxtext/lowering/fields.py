@@ -24,7 +24,7 @@ from google.protobuf.message import Message
 from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Severity, closest, did_you_mean
 from onnxtext.ir.paths import ProtoPath
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["FieldSink", "apply_entries", "UNSET"]
 

@@ -34,7 +34,9 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.nesting import TOO_DEEP
+from onnxtext.syntax.vocabulary import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
 from onnxtext.ir.tensor.encode import encode_number_text, encode_values
 from onnxtext.ir.tensor.float_text import parse_float32
 from onnxtext.ir.tensor.literals import LiteralError, literal_kind
@@ -52,7 +54,6 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
-TOO_DEEP = "L009"  # graphs nested deeper than protobuf reads back
 _STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
 ATTRIBUTE_TYPES: dict[str, int] = {
@@ -82,13 +83,6 @@ _SINGLETON: dict[int, int] = {
 }
 _LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
 _SPECIAL_FLOATS = ("nan", "inf", "infinity")
-
-# Header pseudo-keys: file-wide defaults that are not fields of ModelProto.
-NODE_DOMAIN_KEY = "node_domain"
-TENSOR_ENCODING_KEY = "tensor_encoding"
-# `tensor_name: unset`: a tensor literal written without a name leaves TensorProto.name unset (not "").
-TENSOR_NAME_KEY = "tensor_name"
-ENCODING_KEY = "encoding"
 
 _GRAPH = ROOT / "graph"
 

@@ -19,7 +19,7 @@ from typing import Any, Union
 
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["SourceMap", "Token", "PathLike", "token_span"]
 

@@ -23,8 +23,8 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.document import parse_document
 from onnxtext.io import load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.format import NotRepresentable, to_text
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.printing.text import NotRepresentable, to_text
+from onnxtext.span import SourceFile, Span
 from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
 from onnxtext.weights.external import ExternalDataError, FileRange
 

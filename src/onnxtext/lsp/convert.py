@@ -1,4 +1,4 @@
-"""onnxtext's query results → Language Server Protocol types (diagnostics and fixes: ``diagnostics.render``).
+"""onnxtext's query results, diagnostics and fixes → Language Server Protocol types (the only place that converts).
 
 Positions: onnxtext spans are character offsets; the protocol counts 0-based lines and
 UTF-16 code units (``SourceFile.lsp_position``), so non-ASCII text lands right.
@@ -6,27 +6,33 @@ UTF-16 code units (``SourceFile.lsp_position``), so non-ASCII text lands right.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as L
 
-from onnxtext.analysis.complete import Item
-from onnxtext.analysis.outline import Fold, OutlineItem
-from onnxtext.analysis.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
-from onnxtext.diagnostics.render import lsp_range
-from onnxtext.analysis.schema_docs import parameter_text, signature_label
-from onnxtext.evaluate.live import LiveResult
+from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.ide.complete import Item
+from onnxtext.ide.outline import Fold, OutlineItem
+from onnxtext.ide.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
+from onnxtext.ide.schema_docs import parameter_text, signature_label
 from onnxtext.ir.schemas import OpSchema
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import Range, SourceFile, Span
 
 __all__ = [
     "completion_items",
     "document_symbols",
     "encode_tokens",
     "folding",
-    "live_lens_title",
     "signature",
     "TOKEN_LEGEND",
+    "lsp_position",
+    "lsp_range",
+    "lsp_diagnostic",
+    "lsp_text_edits",
+    "lsp_quick_fixes",
+    "offset_of",
+    "span_of",
+    "LSP_SOURCE",
 ]
 
 
@@ -125,21 +131,6 @@ def completion_items(items: Sequence[Item], source: SourceFile, replace: Span) -
     return out
 
 
-def live_lens_title(on: bool, result: LiveResult | None) -> str:
-    """The code lens above the graph: run, or what the last live run did."""
-    if not on:
-        return "▶ Run: show live values"
-    if result is None:
-        return "■ Live values: running…"
-    if result.skipped is not None:
-        return f"■ Live values: not run ({result.skipped})"
-    sizes = ", ".join(f"{k}={v}" for k, v in sorted(result.sizes.items()))
-    made_up = f" on made-up inputs ({sizes})" if sizes else " on made-up inputs"
-    if result.failure is not None:
-        return f"■ Live values: failed{made_up}: {result.failure.message}"
-    return f"■ Live values: {len(result.values)} values{made_up}"
-
-
 def signature(schema: OpSchema, index: int) -> L.SignatureHelp:
     """One signature with the input being written active (a variadic last input stays active)."""
     params = [
@@ -157,3 +148,85 @@ def signature(schema: OpSchema, index: int) -> L.SignatureHelp:
         active_signature=0,
         active_parameter=active,
     )
+
+
+# ---------------------------------------------------------------- positions, diagnostics, fixes
+# Positions in the protocol are 0-based lines and UTF-16 code units (``SourceFile.lsp_position``).
+
+LSP_SOURCE = "onnxtext"
+
+
+def span_of(where: Range | Span) -> Span:
+    """Character offsets of a resolved range (or a span, unchanged)."""
+    return where.offsets if isinstance(where, Range) else where
+
+
+def lsp_position(source: SourceFile, offset: int) -> L.Position:
+    line, character = source.lsp_position(offset)
+    return L.Position(line, character)
+
+
+def lsp_range(source: SourceFile, span: Span) -> L.Range:
+    """The protocol range of a span of character offsets."""
+    return L.Range(lsp_position(source, span.start), lsp_position(source, span.end))
+
+
+def offset_of(source: SourceFile, position: L.Position) -> int:
+    """The character offset of a protocol position."""
+    return source.offset_of_lsp(position.line, position.character)
+
+
+def lsp_diagnostic(diag: Diagnostic, source: SourceFile, uri: str) -> L.Diagnostic:
+    """One diagnostic; one without a location (a model-wide problem) sits at the start of the text."""
+    severity = {
+        Severity.ERROR: L.DiagnosticSeverity.Error,
+        Severity.WARNING: L.DiagnosticSeverity.Warning,
+        Severity.INFO: L.DiagnosticSeverity.Information,
+        Severity.HINT: L.DiagnosticSeverity.Hint,
+    }
+    span = span_of(diag.span) if diag.span is not None else Span(0, 0)
+    related = [
+        L.DiagnosticRelatedInformation(L.Location(uri, lsp_range(source, span_of(r.span))), r.message)
+        for r in diag.related
+    ]
+    message = diag.message
+    if diag.fix is not None and diag.fix.message:
+        message += f"\nhelp: {diag.fix.message}"
+    return L.Diagnostic(
+        range=lsp_range(source, span),
+        message=message,
+        severity=severity.get(diag.severity, L.DiagnosticSeverity.Error),
+        code=diag.code,
+        source=LSP_SOURCE,
+        related_information=related or None,
+    )
+
+
+def lsp_text_edits(source: SourceFile, edits: Iterable[Edit]) -> list[L.TextEdit]:
+    return [L.TextEdit(lsp_range(source, e.span), e.new_text) for e in edits]
+
+
+def lsp_quick_fixes(
+    diags: Sequence[Diagnostic], source: SourceFile, uri: str, version: int | None, wanted: L.Range
+) -> list[L.CodeAction]:
+    """A quick fix for every diagnostic with structured edits whose range meets ``wanted``."""
+    lo, hi = offset_of(source, wanted.start), offset_of(source, wanted.end)
+    actions: list[L.CodeAction] = []
+    for diag in diags:
+        if diag.fix is None or not diag.fix.edits or diag.span is None:
+            continue
+        span = span_of(diag.span)
+        if span.end < lo or span.start > hi:
+            continue
+        document = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        edit = L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(document, list(lsp_text_edits(source, diag.fix.edits)))])
+        actions.append(
+            L.CodeAction(
+                title=diag.fix.message or f"fix {diag.code}",
+                kind=L.CodeActionKind.QuickFix,
+                diagnostics=[lsp_diagnostic(diag, source, uri)],
+                edit=edit,
+                is_preferred=sum(1 for d in diags if d.span is not None and span_of(d.span) == span) == 1,
+            )
+        )
+    return actions

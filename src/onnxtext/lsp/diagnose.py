@@ -19,7 +19,7 @@ from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.ir.paths import ROOT
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["Settings", "Cancelled", "Outcome", "diagnose", "evaluate", "RUNTIME", "RUNTIME_SKIPPED", "UNTRUSTED"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["Shift", "shift_between", "moved_fixes"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from onnxtext.diagnostics import Edit
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["line_edits"]
 

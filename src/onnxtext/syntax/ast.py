@@ -1,7 +1,7 @@
 """The onnxtext syntax tree: small typed classes, each carrying its source ``span``.
 
 The tree mirrors the text, not the protobuf: it keeps what a formatter needs
-(comments, literal spellings, which optional syntax was used) and leaves meaning
+(literal spellings, which optional syntax was used; comments stay in the parse result, ``syntax.comments`` attaches them) and leaves meaning
 to ``lower.py``. Nodes built by ``lift.py`` from a protobuf have ``NO_SPAN``.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TypeVar, Union
 
-from onnxtext.syntax.span import NO_SPAN, Span
+from onnxtext.span import Span
 
 __all__ = [
     "intact",
@@ -53,7 +53,6 @@ __all__ = [
     "Graph",
     "Function",
     "Model",
-    "Comment",
     "ErrorNode",
     "NODE_KINDS",
     "child_groups",
@@ -365,11 +364,6 @@ class Attribute(AstNode):
 
 
 @dataclass(slots=True, eq=False)
-class Comment(AstNode):
-    text: str
-
-
-@dataclass(slots=True, eq=False)
 class ErrorNode(AstNode):
     """A statement the parser could not read: it spans the damaged text, and lowering skips it.
 
@@ -399,8 +393,6 @@ class Node(AstNode):
     attributes_after: bool
     inputs: list[Ident]
     props: Props | None = None
-    comments: list[Comment] = field(default_factory=list)
-    trailing_comment: Comment | None = None
 
 
 @dataclass(slots=True, eq=False)
@@ -411,8 +403,6 @@ class Graph(AstNode):
     outputs: Sequence[ValueInfo | ErrorNode]
     initializers: Sequence[Initializer | ErrorNode] | None
     nodes: Sequence[Node | ErrorNode]
-    comments: list[Comment] = field(default_factory=list)
-    end_comments: list[Comment] = field(default_factory=list)
 
 
 @dataclass(slots=True, eq=False)
@@ -424,8 +414,6 @@ class Function(AstNode):
     outputs: Sequence[ValueInfo | ErrorNode]
     value_infos: Sequence[ValueInfo | ErrorNode] | None
     nodes: Sequence[Node | ErrorNode]
-    comments: list[Comment] = field(default_factory=list)
-    end_comments: list[Comment] = field(default_factory=list)
 
 
 @dataclass(slots=True, eq=False)
@@ -433,8 +421,6 @@ class Model(AstNode):
     header: Props | None
     graph: Graph
     functions: Sequence[Function | ErrorNode]
-    comments: list[Comment] = field(default_factory=list)
-    end_comments: list[Comment] = field(default_factory=list)
 
 
 NODE_KINDS: tuple[type[AstNode], ...] = (
@@ -466,12 +452,9 @@ NODE_KINDS: tuple[type[AstNode], ...] = (
     GraphValue,
     AttrList,
     Attribute,
-    Comment,
     ErrorNode,
     Node,
     Graph,
     Function,
     Model,
 )
-
-_ = NO_SPAN  # re-exported for builders in lift.py

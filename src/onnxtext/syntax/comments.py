@@ -119,7 +119,7 @@ class _Attacher:
             elif region == "body":
                 kids = [n for n in node.nodes if _real(n)]
             else:
-                kids = [c for c in node.children() if _real(c) and not isinstance(c, A.Comment)]
+                kids = [c for c in node.children() if _real(c)]
                 if region == "head":
                     body = {id(n) for n in node.nodes}
                     kids = [c for c in kids if id(c) not in body]

@@ -1,67 +1,20 @@
-"""Protobuf → text (``to_text``) and text → text (``format_text``, keeping comments)."""
+"""Text → text (``format_text``, ``format_range``), keeping comments, without going through protobuf."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
 from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity
-from onnxtext.lowering.lift import Lifter, NotRepresentable
-from onnxtext.lowering.printable import check_printable
 from onnxtext.syntax.comments import attach_comments
-from onnxtext.syntax.emit import fast_text
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
-from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, first_too_deep_graph
-from onnxtext.syntax.span import SourceFile, Span
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, TOO_DEEP, first_too_deep_graph
+from onnxtext.span import SourceFile, Span
 
-__all__ = ["to_text", "format_text", "format_range", "NotRepresentable", "check_printable"]
-
-
-def to_text(message: Any, width: int = DEFAULT_WIDTH) -> str:
-    """The onnxtext text of a model, graph, function or node (ours or the ``onnx`` package's), in ``width`` columns.
-
-    Raises :class:`NotRepresentable` if the message holds something no text can express yet.
-    """
-    msg = as_own(message)
-    with collector_paused():
-        return _to_text(msg, message, width)
-
-
-def _to_text(msg: Any, message: Any, width: int) -> str:
-    if isinstance(msg, (ModelProto, GraphProto, FunctionProto)):
-        text = fast_text(msg, width)
-        if text is not None:
-            return text
-    return reference_text(msg, message, width)
-
-
-def reference_text(msg: Any, message: Any = None, width: int = DEFAULT_WIDTH) -> str:
-    """``to_text`` through the whole AST (lift, then the layout printer): what the fast path
-    (``syntax.emit``) must equal byte for byte, and what prints what it declines."""
-    with collector_paused():
-        return _reference_text(msg, message, width)
-
-
-def _reference_text(msg: Any, message: Any, width: int) -> str:
-    check_printable(msg)
-    lifter = Lifter()
-    tree: A.AstNode
-    if isinstance(msg, ModelProto):
-        tree = lifter.model(msg)
-    elif isinstance(msg, GraphProto):
-        tree = lifter.graph(msg, "graph")
-    elif isinstance(msg, FunctionProto):
-        tree = lifter.function(msg, "function")
-    elif isinstance(msg, NodeProto):
-        tree = lifter.node(msg, "node")
-    else:
-        raise TypeError("to_text takes a model, graph, function or node, not " f"{type(message if message is not None else msg).__name__}")
-    return print_ast(tree, width=width)
+__all__ = ["format_text", "format_range"]
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
@@ -72,17 +25,6 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
     with syntax errors.
     """
     with collector_paused():
-        if kind == "model":
-            canonical = _printed_alike(text, width)
-            if canonical is not None:
-                return canonical
-        return tree_format(text, kind, path, width)
-
-
-def tree_format(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
-    """``format_text`` through the tree (parse with comments, then the layout): the definition of
-    ``fmt``, and what formats every text the fast way declines."""
-    with collector_paused():
         from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
 
         result = parse_text(text, kind, path)
@@ -91,50 +33,6 @@ def tree_format(text: str, kind: str = "model", path: str = "<text>", width: int
         _refuse_too_deep(result.tree, result.source)
         comments = attach_comments(result.tree, result.comments, text)
         return print_ast(result.tree, comments, width)
-
-
-# A blank line, but the one a printed text has after a graph's or function's closing brace.
-_BLANK_LINE = re.compile(r"(?<!\n\})(?<!\n\}\r)\n[ \t\r\f\v]*\n")
-_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|(#)', re.DOTALL)
-
-
-def _unspaced(numbers: str) -> str:
-    """A number list token without the spaces and line breaks it may hold (the lexer's: `` \t\r\n``)."""
-    return numbers.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "")
-
-
-def _printed_alike(text: str, width: int) -> str | None:
-    """``format_text`` of a model text the parse fast path reads, without comments or blank lines, when
-    printing its protobuf gives the very tokens of the text (or None: the tree's way then).
-
-    Both texts then make one tree (spans apart: the parser sees the same tokens), whose layout
-    without comments and kept blank lines is the formatted text; and a printed text formats to
-    itself (``test_golden.test_print_canonical``). So no tree is built for an already formatted
-    or merely re-indented text, the commonest input of ``fmt``.
-    """
-    from onnxtext.lowering.direct import model_of_tokens, scan
-
-    if text[:1].isspace() or _BLANK_LINE.search(text) or "#" in text and any(_STRING_OR_COMMENT.findall(text)):
-        return None
-    tokens = scan(text)
-    model = model_of_tokens(tokens) if tokens is not None else None
-    if tokens is None or model is None:
-        return None
-    try:
-        printed = _to_text(model, model, width)
-    except NotRepresentable:
-        return None
-    again = scan(printed)
-    if again == tokens:
-        return printed
-    if again is None or len(again) != len(tokens):
-        return None
-    for a, b in zip(tokens, again):
-        # A number list is one token, spaces and line breaks included: the formatter lays its
-        # numbers out again (each number is read without spaces in it, or the fast path declines).
-        if a != b and not (a[:1] == "{" and b[:1] == "{" and _unspaced(a) == _unspaced(b)):
-            return None
-    return printed
 
 
 def format_range(text: str, start: int, end: int, path: str = "<text>", width: int = DEFAULT_WIDTH) -> str | None:
@@ -178,8 +76,6 @@ def _refuse_too_deep(tree: object, source: SourceFile) -> None:
     graph = first_too_deep_graph(tree)
     if graph is None:
         return
-    from onnxtext.lowering.lower import TOO_DEEP
-
     message = f"nested too deeply: graphs more than {MAX_GRAPH_NESTING} deep cannot be read back by protobuf"
     raise ParseError([Diagnostic.at(TOO_DEEP, Severity.ERROR, message, graph.span, source)])
 
@@ -209,8 +105,7 @@ def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], sta
 
 
 def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
-    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed
-    anew, ``depth`` units in."""
+    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew, ``depth`` units in."""
     if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
         return None
     first, last = picked[0], picked[-1]

@@ -6,7 +6,9 @@ from __future__ import annotations
 from onnxtext.ir.depth import PROTOBUF_DEPTH_LIMIT
 from onnxtext.syntax import ast as A
 
-__all__ = ["MAX_GRAPH_NESTING", "first_too_deep_graph"]
+__all__ = ["MAX_GRAPH_NESTING", "TOO_DEEP", "first_too_deep_graph"]
+
+TOO_DEEP = "L009"  # graphs nested deeper than protobuf reads back
 
 MAX_GRAPH_NESTING = (PROTOBUF_DEPTH_LIMIT + 2) // 3
 """The deepest graph protobuf may read: the main graph is 1 message deep, each nested one 3 more

@@ -37,71 +37,11 @@ from onnxtext.syntax.layout import (
     join,
     render,
 )
+from onnxtext.syntax.vocabulary import format_string, is_identifier, name_text
 
-__all__ = ["Printer", "print_ast", "quote", "format_string", "string_text", "name_text", "DEFAULT_WIDTH", "RESERVED_NAMES", "MODEL_HEADER_ORDER"]
+__all__ = ["Printer", "print_ast", "quote", "DEFAULT_WIDTH"]
 
-# Words that would read as something else in some name position: names spelled so are quoted.
-RESERVED_NAMES = frozenset(
-    ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
-)
-# The order of a model header's keys (other ModelProto fields follow by field number, then the file-wide defaults).
-MODEL_HEADER_ORDER = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
-_BARE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-_PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
-_ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
-# What a string literal escapes: the characters above, other control characters as \xNN.
-_ESCAPES = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {ord(k): v for k, v in _ESC.items()}
-
-
-def format_string(value: bytes) -> str:
-    """A string literal for ``value`` with escapes; bytes that are not UTF-8 become ``\\xNN``."""
-    try:
-        text = value.decode("utf-8")
-    except UnicodeDecodeError:
-        return _format_bytes(value)
-    return string_text(text)
-
-
-def string_text(text: str) -> str:
-    """The string literal of ``text`` (``format_string`` of its UTF-8 bytes)."""
-    if _PLAIN.match(text):
-        return f'"{text}"'
-    return '"' + text.translate(_ESCAPES) + '"'
-
-
-def _format_bytes(value: bytes) -> str:
-    out = []
-    i = 0
-    while i < len(value):
-        # Keep valid UTF-8 runs readable, escape the rest byte by byte.
-        for size in (4, 3, 2, 1):
-            chunk = value[i : i + size]
-            try:
-                ch = chunk.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-            if len(ch) == 1:
-                if ch in _ESC:
-                    out.append(_ESC[ch])
-                elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-                    out.append(f"\\x{ord(ch):02x}")
-                else:
-                    out.append(ch)
-                i += size
-                break
-        else:
-            out.append(f"\\x{value[i]:02x}")
-            i += 1
-    return '"' + "".join(out) + '"'
-
-
-def name_text(name: str) -> str:
-    """A value, graph or function name as the canonical text writes it: bare when it is a plain
-    identifier that reads as nothing else, else a quoted string."""
-    if _BARE_NAME.match(name) and name.lower() not in RESERVED_NAMES:
-        return name
-    return format_string(name.encode("utf-8", "surrogateescape"))
 
 
 def quote(ident: A.Ident) -> str:
@@ -263,9 +203,6 @@ class Printer:
     def print_Word(self, n: A.Word) -> Doc:
         return n.value
 
-    def print_Comment(self, n: A.Comment) -> Doc:
-        return OwnLine("#" + n.text.rstrip())
-
     def print_ErrorNode(self, n: A.ErrorNode) -> NoReturn:
         self._error(n)
 
@@ -309,7 +246,7 @@ class Printer:
         if n.value is not None:
             text = str(n.value)
         elif n.param is not None:
-            text = n.param if _BARE_NAME.match(n.param) else format_string(n.param.encode("utf-8", "surrogateescape"))
+            text = n.param if is_identifier(n.param) else format_string(n.param.encode("utf-8", "surrogateescape"))
         else:
             text = "?"
         return [text, self._props(n.props)]
@@ -352,7 +289,8 @@ class Printer:
     # ------------------------------------------------------------ tensor data
     def print_NumberBody(self, n: A.NumberBody) -> Doc:
         if n.canonical:
-            return self._numbers(n.text, None)
+            # No numbers: ``{}`` as ``fmt`` reads it back, with no line break to take inside.
+            return self._numbers(n.text, None) if n.text else "{}"
         values = [v.strip() for v in n.text.split(",")]
         if not all(values):
             return "{" + " ".join(n.text.split()) + "}"

@@ -11,7 +11,7 @@ import bisect
 from collections.abc import Iterable
 
 from onnxtext.syntax.ast import AstNode, child_groups
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["node_at", "innermost_at"]
 

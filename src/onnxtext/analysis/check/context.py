@@ -41,7 +41,7 @@ from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.ir.resolve import Resolution, Resolver
 from onnxtext.ir.scoping import ScopeChain
 from onnxtext.ir.schemas import normalize_domain
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
 from onnxtext.syntax.layout import INDENT
 
 __all__ = [

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from onnxtext.analysis.symbols import Symbols
-from onnxtext.lowering.lower import SourceMap
+from onnxtext.lowering.source_map import SourceMap
 from onnxtext.syntax import ast as A
 
 __all__ = ["Damage", "damage_by_scope"]

@@ -23,7 +23,7 @@ from onnxtext.proto import ModelProto
 
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
-    from onnxtext.cli.run_inputs import InputError, build_feeds
+    from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.document import parse_document
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.summary import summarize

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from onnxtext.diagnostics import Edit, Fix
 from onnxtext.proto import GraphProto, TypeProto
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
 

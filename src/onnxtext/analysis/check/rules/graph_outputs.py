@@ -5,7 +5,7 @@ from __future__ import annotations
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import closest, did_you_mean
-from onnxtext.lowering.lift import name_text
+from onnxtext.syntax.vocabulary import name_text
 
 
 class OutputsProduced(Rule):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from onnxtext.diagnostics import Edit, Fix
 from onnxtext.proto import ModelProto
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from onnxtext.analysis.rename import rename_problem
+from onnxtext.ide.rename import rename_problem
 from onnxtext.document import parse_document
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>

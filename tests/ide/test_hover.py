@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.hover import hover_at
+from onnxtext.ide.hover import hover_at
 from onnxtext.document import parse_document
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>

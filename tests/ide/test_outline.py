@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.analysis.outline import Fold, folding_ranges, outline
+from onnxtext.ide.outline import Fold, folding_ranges, outline
 from onnxtext.syntax.parser import parse_text
 
 TEXT = """<
@@ -69,7 +69,7 @@ def test_outline_selection_is_the_name() -> None:
 
 def test_folding_ranges() -> None:
     result = _tree()
-    folds = folding_ranges(result.tree, result.source)
+    folds = folding_ranges(result.tree, result.source, result.comments)
     assert Fold(0, 3) in folds  # header
     assert Fold(4, 5, "comment") in folds  # two comment lines
     assert Fold(7, 8) in folds  # multi-line tensor / initializer list
@@ -82,7 +82,7 @@ def test_folding_ranges() -> None:
 
 def test_outline_of_nothing() -> None:
     assert outline(None) == []
-    assert folding_ranges(None, _tree().source) == []
+    assert folding_ranges(None, _tree().source, []) == []
 
 
 WEIGHTS = """<ir_version: 8, opset_import: ["" : 18]>
@@ -114,7 +114,7 @@ def test_initializer_list_and_body_fold() -> None:
     fold away to reach the nodes); a function's body too."""
     result = parse_text(WEIGHTS)
     assert result.ok, result.diagnostics
-    folds = folding_ranges(result.tree, result.source)
+    folds = folding_ranges(result.tree, result.source, result.comments)
     assert Fold(2, 8) in folds  # the initializer list, < to >
     assert Fold(9, 12) in folds  # the node body, { to }
     assert Fold(1, 12) in folds  # the whole graph
@@ -124,7 +124,7 @@ def test_initializer_list_and_body_fold() -> None:
 
 def test_same_line_lists_do_not_fold() -> None:
     result = parse_text(TEXT.replace("{1,\n               2}", "{1, 2}"))
-    folds = folding_ranges(result.tree, result.source)
+    folds = folding_ranges(result.tree, result.source, result.comments)
     assert Fold(7, 8) not in folds
     assert Fold(8, 16) in folds  # the body
 

@@ -11,7 +11,7 @@ from onnxtext.document import Document
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.syntax import ast as A
 
-__all__ = ["Hint", "value_hints", "inlay_hints", "live_labels", "fit_label", "HINT_WIDTH"]
+__all__ = ["Hint", "ShownHint", "value_hints", "inlay_hints", "hints_between", "live_labels", "fit_label", "HINT_WIDTH"]
 
 HINT_WIDTH = 43
 """VS Code's default ``editor.inlayHints.maximumLength``: it cuts a longer label wherever the
@@ -88,6 +88,36 @@ def inlay_hints(doc: Document, types: bool, live: LiveResult | None) -> list[Hin
         elif types and isinstance(body, A.Graph):
             out.extend(value_hints(body, partial(_type_label, doc, scope)))
     return sorted(out, key=lambda h: h.offset)
+
+
+@dataclass(frozen=True, slots=True)
+class ShownHint:
+    """A hint as the editor shows it: at ``offset`` of the current text, ``label`` cut to the
+    editor's width between numbers, the whole label as ``tooltip`` when it was cut."""
+
+    offset: int
+    label: str
+    tooltip: str | None
+
+
+def hints_between(
+    doc: Document,
+    lo: int,
+    hi: int,
+    *,
+    types: bool,
+    live: LiveResult | None,
+    moved: Callable[[int], int | None] | None = None,
+) -> list[ShownHint]:
+    """The hints of ``doc`` whose place falls in ``[lo, hi]`` of the current text: ``moved`` carries
+    an offset of the analysed text to the current one (None: the edit since touched it, left out)."""
+    out = []
+    for hint in inlay_hints(doc, types, live):
+        offset = hint.offset if moved is None else moved(hint.offset)
+        if offset is not None and lo <= offset <= hi:
+            shown = fit_label(hint.label)
+            out.append(ShownHint(offset, shown, hint.label.strip() if shown != hint.label else None))
+    return out
 
 
 def _type_label(doc: Document, scope: Scope, name: str) -> str | None:

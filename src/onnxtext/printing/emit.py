@@ -1,6 +1,6 @@
 """Protobuf → text without an AST per statement: the fast path of ``to_text``.
 
-The reference printer lifts the whole message to an AST (``lowering.lift``) and lays it
+The reference printer lifts the whole message to an AST (``printing.lift``) and lays it
 out (``syntax.printer``, ``syntax.layout``): about 80 µs per node statement. Here the
 statements of the main graph and of the functions are written straight from the
 protobuf when they print on one line, which is what almost every statement does:
@@ -40,14 +40,15 @@ from google.protobuf.message import DecodeError
 from onnxtext.ir.tensor.decode import float32_texts
 from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
-from onnxtext.lowering.lift import DefaultVotes, Lifter, is_identifier, other_votes, statement_votes
+from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors
-from onnxtext.lowering.printable import check_printable
+from onnxtext.printing.printable import check_printable
 from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.span import NO_SPAN
 from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
-from onnxtext.syntax.printer import RESERVED_NAMES, Printer, name_text, string_text
-from onnxtext.syntax.span import NO_SPAN
+from onnxtext.syntax.printer import Printer
+from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
 
 __all__ = ["fast_text"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from onnxtext.analysis.complete import complete, context_at, documentation
+from onnxtext.ide.complete import complete, context_at, documentation
 
 HEAD = '<ir_version: 8, opset_import: ["" : 18, "com.x" : 1]>\n'
 
@@ -98,7 +98,7 @@ def test_only_a_window_is_read() -> None:
 
 
 def test_call_at_counts_the_inputs() -> None:
-    from onnxtext.analysis.complete import call_at
+    from onnxtext.ide.complete import call_at
 
     def at(text: str):  # type: ignore[no-untyped-def]
         return call_at(text.replace("|", ""), text.index("|"))
@@ -113,7 +113,7 @@ def test_call_at_counts_the_inputs() -> None:
 
 
 def test_signature_label() -> None:
-    from onnxtext.analysis.schema_docs import signature_label
+    from onnxtext.ide.schema_docs import signature_label
     from onnxtext.ir.schemas import get_schema
 
     clip = get_schema("Clip", "", 18)
@@ -122,7 +122,7 @@ def test_signature_label() -> None:
 
 
 def test_values_in_scope_see_enclosing_graphs() -> None:
-    from onnxtext.analysis.complete import values_in_scope
+    from onnxtext.ide.complete import values_in_scope
     from onnxtext.document import parse_document
 
     text = HEAD + (
@@ -159,7 +159,7 @@ VALUES = HEAD + (
 
 
 def _values(text: str) -> set[str]:
-    from onnxtext.analysis.complete import values_in_scope
+    from onnxtext.ide.complete import values_in_scope
     from onnxtext.document import parse_document
 
     doc = parse_document(text.replace("|", ""))

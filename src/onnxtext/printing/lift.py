@@ -8,7 +8,6 @@ onnx.parser would not reproduce). What no syntax can express yet raises
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -19,7 +18,7 @@ from onnxtext.syntax import ast as A
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
 from onnxtext.ir.walk import iter_graphs
 from onnxtext.weights.external import attribute_tensors, iter_tensors
-from onnxtext.lowering.lower import ATTRIBUTE_TYPES, ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
+from onnxtext.lowering.lower import ATTRIBUTE_TYPES
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -30,16 +29,14 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
-from onnxtext.syntax.printer import MODEL_HEADER_ORDER, RESERVED_NAMES, quote
-from onnxtext.syntax.span import NO_SPAN
+from onnxtext.syntax.vocabulary import ENCODING_KEY, MODEL_HEADER_ORDER, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY, is_bare_name, is_identifier
+from onnxtext.span import NO_SPAN
 from onnxtext.ir.tensor.decode import decode_literals, number_text
 from onnxtext.ir.tensor.float_text import format_float32
 from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
 
-__all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "is_identifier", "model_votes", "name_text", "other_votes", "statement_votes"]
+__all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "model_votes", "other_votes", "statement_votes"]
 
-_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-RESERVED = RESERVED_NAMES
 _ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
 
 #: The field holding an attribute's value, for the single-value types.
@@ -64,17 +61,8 @@ _MODEL_HEADER_FIELDS = MODEL_HEADER_ORDER
 S = NO_SPAN
 
 
-def is_identifier(name: str) -> bool:
-    return bool(_IDENT_RE.match(name))
-
-
 def _ident(name: str) -> A.Ident:
-    return A.Ident(S, name, not is_identifier(name) or name in RESERVED or name.lower() in RESERVED)
-
-
-def name_text(name: str) -> str:
-    """``name`` as the text writes it: bare when it is an identifier, else a quoted string."""
-    return quote(_ident(name))
+    return A.Ident(S, name, not is_bare_name(name))
 
 
 def _word(w: str) -> A.Word:
@@ -112,7 +100,7 @@ class Lifter:
         self.tensor_name_unset = tensor_name_unset
         self.shallow: list[tuple[A.Graph, GraphProto, str]] | None = None
         """When a list, every graph lifted goes there, and without its statements (the fast printer
-        writes those itself: ``syntax.emit``)."""
+        writes those itself: ``printing.emit``)."""
 
     # ------------------------------------------------------------ generic fields
     def value(self, fd: FieldDescriptor, v: Any, where: str) -> A.PropValue:

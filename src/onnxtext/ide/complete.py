@@ -14,13 +14,13 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
-from onnxtext.analysis.schema_docs import attribute_default_text, operator_markdown
+from onnxtext.ide.schema_docs import attribute_default_text, operator_markdown
 from onnxtext.document import Document
 from onnxtext.ir.dtypes import ALL as ALL_DTYPES
 from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import Tok, tokenize
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "schema_for", "values_in_scope", "WINDOW"]
 

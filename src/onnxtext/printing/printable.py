@@ -16,7 +16,7 @@ def check_printable(msg: Any, *, unknown_fields: bool = True, skip_nodes: bool =
     Visits every message once; the readable path of a message is built only for an error.
     With ``skip_nodes``, the statements of the message itself (a graph or function) and of
     the graph and functions of a model are left out: the fast printer checks them as it
-    writes them (``syntax.emit``).
+    writes them (``printing.emit``).
     """
     from google.protobuf.descriptor import FieldDescriptor
     from google.protobuf.unknown_fields import UnknownFieldSet

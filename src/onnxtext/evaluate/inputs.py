@@ -1,4 +1,4 @@
-"""Inputs of ``onnxtext run``: ``--input name=VALUE`` parsed into evaluator feeds.
+"""Evaluator inputs: ``--input name=VALUE`` (of ``onnxtext run``, and the editor's inputs file) parsed into feeds.
 
 VALUE is a ``.npy`` file, a ``.pb`` file holding a ``TensorProto``, or a JSON literal
 (``[[1, 2], [3, 4]]``, ``3.5``, ``"text"``, ``{"1": 0.5}`` for a map, a list for a

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from onnxtext.analysis.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
+from onnxtext.ide.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol
 from onnxtext.document import Document
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import Span
+from onnxtext.span import Span
 
 __all__ = ["HoverInfo", "hover_at"]
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from onnxtext.analysis.schema_docs import (
+from onnxtext.ide.schema_docs import (
     attribute_default_text,
     attribute_markdown,
     dtype_markdown,
@@ -52,7 +52,7 @@ def test_domain_url_and_deprecated() -> None:
 
 
 def test_onnx_prose_only_when_onnx_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
-    from onnxtext.analysis import schema_docs
+    from onnxtext.ide import schema_docs
 
     schema = get_schema("Relu", "", 14)
     assert schema is not None

@@ -6,12 +6,13 @@ skipped), used by the language server's ``documentSymbol`` and ``foldingRange``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import print_ast
-from onnxtext.syntax.span import SourceFile, Span
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.lexer import Comment
 
 __all__ = ["OutlineItem", "Fold", "outline", "folding_ranges"]
 
@@ -128,16 +129,13 @@ def outline(tree: A.AstNode | None) -> list[OutlineItem]:
 _FOLDING = (A.Props, A.Graph, A.Function, A.Node, A.LiteralBody, A.NumberBody, A.ExternalBody, A.AttrList, A.PropList)
 
 
-def folding_ranges(tree: A.AstNode | None, source: SourceFile) -> list[Fold]:
+def folding_ranges(tree: A.AstNode | None, source: SourceFile, comments: Sequence[Comment]) -> list[Fold]:
     """Headers, graphs and subgraphs, functions, multi-line nodes and tensors, runs of comment lines."""
     if tree is None:
         return []
     folds: set[Fold] = set()
-    comment_lines: list[int] = []
+    comment_lines = [source.position(c.start).line - 1 for c in comments]
     for node in A.walk(tree):
-        if isinstance(node, A.Comment):
-            comment_lines.append(source.position(node.span.start).line - 1)
-            continue
         if isinstance(node, _FOLDING):
             start = source.position(node.span.start).line - 1
             end = source.position(max(node.span.start, node.span.end - 1)).line - 1

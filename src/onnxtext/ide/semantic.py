@@ -7,14 +7,16 @@ numbers, strings, comments, header and property keys, node labels.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from onnxtext.document import Document
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.span import Span
 from onnxtext.ir.versioned import normalize_domain
+from onnxtext.span import Span
+from onnxtext.syntax.lexer import Comment
 
-__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "semantic_tokens"]
+__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "document_tokens", "semantic_tokens"]
 
 # The legend: the protocol's standard names, so every theme colours them.
 TOKEN_TYPES = (
@@ -63,9 +65,6 @@ class _Tokens:
         else:
             for child in node.children():
                 self.visit(child)
-
-    def visit_Comment(self, n: A.Comment) -> None:
-        self.add(n, "comment")
 
     def visit_Number(self, n: A.Number) -> None:
         self.add(n, "number")
@@ -123,7 +122,6 @@ class _Tokens:
             self.visit(item)
         for node in g.nodes:
             self.visit(node)
-        self._comments(g.comments, g.end_comments)
         self.initializers.pop()
 
     def visit_Function(self, f: A.Function) -> None:
@@ -143,10 +141,8 @@ class _Tokens:
         for node in f.nodes:
             self.visit(node)
         self.initializers.pop()
-        self._comments(f.comments, f.end_comments)
 
     def visit_Node(self, n: A.Node) -> None:
-        self._comments(n.comments, [])
         if n.label is not None:
             self.add(n.label, "label")
         for out in n.outputs:
@@ -166,8 +162,6 @@ class _Tokens:
             self.add(inp, "variable", *(("readonly",) if inp.value in known else ()))
         if n.props is not None:
             self.visit(n.props)
-        if n.trailing_comment is not None:
-            self.visit(n.trailing_comment)
 
     def visit_Attribute(self, a: A.Attribute) -> None:
         self.add(a.name, "property")
@@ -192,18 +186,14 @@ class _Tokens:
     def visit_ErrorNode(self, n: A.ErrorNode) -> None:
         """Nothing: a damaged statement keeps the editor's own (TextMate) colours."""
 
-    def _comments(self, *groups: Iterable[A.Comment]) -> None:
-        for group in groups:
-            for c in group:
-                self.visit(c)
 
-
-def semantic_tokens(tree: A.AstNode | None, deprecated: Deprecation | None = None) -> list[Token]:
-    """Every classified word of ``tree``, in text order, without overlaps."""
+def semantic_tokens(tree: A.AstNode | None, comments: Sequence[Comment], deprecated: Deprecation | None = None) -> list[Token]:
+    """Every classified word of ``tree`` and the ``comments`` of its text (``ParseResult.comments``), in text order, without overlaps."""
     if tree is None:
         return []
     walker = _Tokens(deprecated)
     walker.visit(tree)
+    walker.out.extend(Token(Span(c.start, c.end), "comment") for c in comments)
     return list(_without_overlaps(sorted(walker.out, key=lambda t: (t.span.start, -t.span.end))))
 
 
@@ -213,3 +203,13 @@ def _without_overlaps(tokens: list[Token]) -> Iterator[Token]:
         if t.span.start >= end:
             yield t
             end = t.span.end
+
+
+def document_tokens(doc: Document) -> list[Token]:
+    """The tokens of a document's tree, operators whose resolved schema is deprecated marked so."""
+
+    def deprecated(node: A.Node) -> bool:
+        resolution = doc.resolutions.get(node)
+        return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
+
+    return semantic_tokens(doc.tree, doc.comments, deprecated)

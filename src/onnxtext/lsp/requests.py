@@ -1,0 +1,354 @@
+"""The server's handlers: one small function per request or notification, a few lines over a query.
+
+Each converts positions, asks an ``ide/`` query (or the session) and converts the answer
+(``lsp/convert.py``). :data:`FEATURES` lists them with their options; ``build_server`` registers
+the table, so what the server offers is read here in one place.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from lsprotocol import types as L
+from pygls.exceptions import JsonRpcInvalidParams
+
+from onnxtext.diagnostics import OnnxTextError
+from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
+from onnxtext.ide.document_highlight import highlights
+from onnxtext.ide.hints import hints_between, live_labels
+from onnxtext.ide.hover import hover_at
+from onnxtext.ide.lens import live_lens
+from onnxtext.ide.graph import graph_json, graph_model
+from onnxtext.ide.outline import folding_ranges, outline
+from onnxtext.ide.rename import rename_problem
+from onnxtext.ide.selection import selection_spans
+from onnxtext.ide.semantic import document_tokens
+from onnxtext.ir.resolve import import_table
+from onnxtext.ir.schemas import latest_opset_version
+from onnxtext.lsp.binary import open_binary, save_binary, save_refusal
+from onnxtext.lsp.convert import (
+    TOKEN_LEGEND,
+    completion_items,
+    document_symbols,
+    encode_tokens,
+    folding,
+    lsp_diagnostic,
+    lsp_position,
+    lsp_quick_fixes,
+    lsp_range,
+    lsp_text_edits,
+    offset_of,
+    signature,
+)
+from onnxtext.lsp.diagnose import Outcome, Settings
+from onnxtext.lsp.session import OnnxTextServer, request_path
+from onnxtext.lsp.shift import moved_fixes
+from onnxtext.proto import ModelProto
+from onnxtext.span import SourceFile
+
+__all__ = ["COMMANDS", "FEATURES", "Feature", "GRAPH", "OPEN_BINARY", "SAVE_BINARY", "TOGGLE_LIVE"]
+
+TOGGLE_LIVE = "onnxtext.toggleLiveValues"
+OPEN_BINARY = "onnxtext/openBinary"
+"""Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
+SAVE_BINARY = "onnxtext/saveBinary"
+"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
+file (``refused``: why not, ``not saved: line N: …``)."""
+GRAPH = "onnxtext/graph"
+"""Request ``{textDocument: {uri}}`` → ``{nodes, edges, groups}``: the data-flow graph (``ide/graph``)."""
+
+
+# ------------------------------------------------------------ lifecycle and document sync
+def initialize(ls: OnnxTextServer, params: L.InitializeParams) -> None:
+    options = params.initialization_options
+    if isinstance(options, dict):
+        ls.settings = Settings.from_json(options.get("onnxtext", options))
+        ls.trusted = options.get("workspaceTrusted") is not False
+
+
+async def initialized(ls: OnnxTextServer, params: L.InitializedParams) -> None:
+    await asyncio.get_running_loop().run_in_executor(None, ls.warm_up)
+
+
+def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfigurationParams) -> None:
+    value = params.settings
+    if isinstance(value, dict) and "onnxtext" in value:
+        value = value["onnxtext"]
+    ls.settings = Settings.from_json(value)
+    for uri in list(ls.states):
+        ls.schedule(uri, delay=False)
+
+
+async def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, delay=False)
+
+
+async def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri)
+
+
+async def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, delay=False)
+
+
+def did_close(ls: OnnxTextServer, params: L.DidCloseTextDocumentParams) -> None:
+    ls.forget(params.text_document.uri)
+
+
+# ------------------------------------------------------------ queries
+def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
+    uri = params.text_document.uri
+    latest = ls.latest(uri)
+    if latest is None:
+        return []
+    outcome, shift, source = latest  # fixes of the last analysis, carried through the edit since
+    diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
+    return lsp_quick_fixes(diags, source, uri, ls.workspace.get_text_document(uri).version, params.range)
+
+
+def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
+    doc = ls.analysis(params.text_document.uri).document
+    return document_symbols(outline(doc.tree), doc.source)
+
+
+def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
+    doc = ls.analysis(params.text_document.uri).document
+    return folding(folding_ranges(doc.tree, doc.source, doc.comments))
+
+
+def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
+    doc = ls.analysis(params.text_document.uri).document
+    return L.SemanticTokens(data=encode_tokens(document_tokens(doc), doc.source))
+
+
+def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
+    uri = params.text_document.uri
+    source = SourceFile(ls.workspace.get_text_document(uri).source)
+    offset = offset_of(source, params.position)
+    context = context_at(source.text, offset)
+    opsets, functions = _imports(ls.last(uri))
+    values: list[tuple[str, str]] = []
+    if context.kind == "value":  # names of the current text (none deleted since), typed once it is analysed
+        values = values_in_scope(ls.analysis(uri).document, offset, typed=ls.current(uri) is not None)
+    items = complete(context, opsets, functions, values)
+    return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
+
+
+def completion_resolve(ls: OnnxTextServer, item: L.CompletionItem) -> L.CompletionItem:
+    text = documentation(item.data)
+    if text is not None:
+        item.documentation = L.MarkupContent(L.MarkupKind.Markdown, text)
+    return item
+
+
+def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams) -> L.SignatureHelp | None:
+    uri = params.text_document.uri
+    text = ls.workspace.get_text_document(uri).source
+    call = call_at(text, offset_of(SourceFile(text), params.position))
+    schema = schema_for((call[0], call[1]), _imports(ls.last(uri))[0]) if call is not None else None
+    return signature(schema, call[2]) if schema is not None and call is not None else None
+
+
+def code_lens(ls: OnnxTextServer, params: L.CodeLensParams) -> list[L.CodeLens]:
+    uri = params.text_document.uri
+    outcome = ls.analysis(uri)
+    lens = live_lens(outcome.document, ls.state(uri).live, outcome.live)
+    if lens is None:
+        return []
+    command = L.Command(title=lens.title, command=TOGGLE_LIVE, arguments=[uri])
+    return [L.CodeLens(range=lsp_range(outcome.document.source, lens.span), command=command)]
+
+
+def toggle_live(ls: OnnxTextServer, uri: str) -> bool:
+    state = ls.states.get(uri)
+    if state is None:
+        return False
+    state.live = not state.live
+    ls.schedule(uri, delay=False)
+    ls.refresh_views()
+    return state.live
+
+
+def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
+    uri = params.text_document.uri
+    state, latest = ls.states.get(uri), ls.latest(uri)
+    if latest is None or state is None:
+        return []
+    outcome, shift, source = latest  # hints of the last analysis, carried through the edit since
+    state.answered_stale = shift is not None
+    lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
+    live = outcome.live if state.live else None
+    moved = shift.offset if shift is not None else None
+    found = hints_between(outcome.document, lo, hi, types=ls.settings.type_hints, live=live, moved=moved)
+    return [L.InlayHint(lsp_position(source, h.offset), h.label, tooltip=h.tooltip, padding_left=True) for h in found]
+
+
+def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
+    uri = params.text_document.uri
+    outcome, state = ls.analysis(uri), ls.states.get(uri)
+    live = live_labels(outcome.live) if outcome.live is not None and state is not None and state.live else None
+    found = hover_at(outcome.document, offset_of(outcome.document.source, params.position), live)
+    if found is None:
+        return None
+    markdown = L.MarkupContent(L.MarkupKind.Markdown, found.markdown)
+    return L.Hover(markdown, lsp_range(outcome.document.source, found.span))
+
+
+def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
+    uri = params.text_document.uri
+    doc = ls.analysis(uri).document
+    spans = doc.definition_at(offset_of(doc.source, params.position))
+    return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+
+def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
+    uri = params.text_document.uri
+    doc = ls.analysis(uri).document
+    symbol = doc.symbol_at(offset_of(doc.source, params.position))
+    if symbol is None:
+        return []
+    spans = doc.references(symbol, include_definitions=params.context.include_declaration)
+    return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+
+def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams) -> list[L.DocumentHighlight]:
+    doc = ls.analysis(params.text_document.uri).document
+    kinds = {True: L.DocumentHighlightKind.Write, False: L.DocumentHighlightKind.Read}
+    found = highlights(doc, offset_of(doc.source, params.position))
+    return [L.DocumentHighlight(lsp_range(doc.source, h.span), kinds[h.write]) for h in found]
+
+
+def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams) -> L.Range | None:
+    doc = ls.analysis(params.text_document.uri).document
+    occurrence = doc.symbols.occurrence_at(offset_of(doc.source, params.position))
+    return lsp_range(doc.source, occurrence.span) if occurrence is not None else None
+
+
+def rename(ls: OnnxTextServer, params: L.RenameParams) -> L.WorkspaceEdit | None:
+    uri = params.text_document.uri
+    doc = ls.analysis(uri).document
+    symbol = doc.symbol_at(offset_of(doc.source, params.position))
+    if symbol is None:
+        return None
+    problem = rename_problem(doc, symbol, params.new_name)
+    if problem is not None:
+        raise JsonRpcInvalidParams(problem)
+    edits = lsp_text_edits(doc.source, doc.symbols.rename_edits(symbol, params.new_name))
+    document = L.OptionalVersionedTextDocumentIdentifier(uri, ls.workspace.get_text_document(uri).version)
+    return L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(document, list(edits))])
+
+
+def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[L.SelectionRange]:
+    doc = ls.analysis(params.text_document.uri).document
+    out = []
+    for position in params.positions:
+        chain: L.SelectionRange | None = None
+        for span in selection_spans(doc, offset_of(doc.source, position)):  # outermost first
+            chain = L.SelectionRange(lsp_range(doc.source, span), chain)
+        out.append(chain or L.SelectionRange(L.Range(position, position)))
+    return out
+
+
+def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
+    return ls.format_edits(params.text_document.uri, None)
+
+
+def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+    return ls.format_edits(params.text_document.uri, params.range)
+
+
+# ------------------------------------------------------------ binary models
+def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    path = request_path(params)
+    try:
+        view = open_binary(path)
+    except OnnxTextError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+    ls.binaries[path] = view
+    return {"text": view.text, "editable": view.editable, "note": view.note}
+
+
+def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    path = request_path(params)
+    text = getattr(params, "text", None)
+    if not isinstance(text, str):
+        raise JsonRpcInvalidParams("onnxtext/saveBinary needs 'text'")
+    try:
+        result = save_binary(text, path, opened=ls.binaries.get(path))
+    except OnnxTextError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+    ls.saved(path, result)
+    source, uri = SourceFile(text, path), getattr(params, "uri", "")
+    diagnostics = [lsp_diagnostic(d, source, uri) for d in result.diagnostics]
+    refused = save_refusal(result)
+    return {"written": result.written, "unchanged": result.unchanged, "refused": refused, "diagnostics": diagnostics}
+
+
+# ------------------------------------------------------------ the graph view
+def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    uri = getattr(getattr(params, "textDocument", None), "uri", None)
+    if not isinstance(uri, str):
+        raise JsonRpcInvalidParams("onnxtext/graph needs 'textDocument': {'uri': ...}")
+    outcome = ls.analysis(uri)
+    state = ls.states.get(uri)
+    live = outcome.live if state is not None and state.live else None
+    graph = graph_model(outcome.document, live=live, diagnostics=outcome.diagnostics or outcome.document.diagnostics)
+    return graph_json(graph, outcome.document.source)
+
+
+def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
+    """The opsets a text imports and its local functions (from its latest analysis)."""
+    model = outcome.document.proto if outcome is not None else None
+    if not isinstance(model, ModelProto):
+        return {"": latest_opset_version("") or 1}, []
+    return import_table(model.opset_import), [(f.domain, f.name, f.overload) for f in model.functions]
+
+
+class Feature(NamedTuple):
+    """One entry of the server's table: the method, its registration options, its handler."""
+
+    name: str
+    options: Any
+    handler: Callable[..., Any]
+
+
+FEATURES: tuple[Feature, ...] = (
+    Feature(L.INITIALIZE, None, initialize),
+    Feature(L.INITIALIZED, None, initialized),
+    Feature(L.WORKSPACE_DID_CHANGE_CONFIGURATION, None, did_change_configuration),
+    Feature(L.TEXT_DOCUMENT_DID_OPEN, None, did_open),
+    Feature(L.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
+    Feature(L.TEXT_DOCUMENT_DID_SAVE, None, did_save),
+    Feature(L.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
+    Feature(L.TEXT_DOCUMENT_CODE_ACTION, L.CodeActionOptions([L.CodeActionKind.QuickFix]), code_action),
+    Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
+    Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
+    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),
+    Feature(
+        L.TEXT_DOCUMENT_COMPLETION,
+        L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True),
+        completion,
+    ),
+    Feature(L.COMPLETION_ITEM_RESOLVE, None, completion_resolve),
+    Feature(L.TEXT_DOCUMENT_CODE_LENS, None, code_lens),
+    Feature(L.TEXT_DOCUMENT_INLAY_HINT, None, inlay_hint),
+    Feature(OPEN_BINARY, None, open_binary_request),
+    Feature(SAVE_BINARY, None, save_binary_request),
+    Feature(GRAPH, None, graph_request),
+    Feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help),
+    Feature(L.TEXT_DOCUMENT_HOVER, None, hover),
+    Feature(L.TEXT_DOCUMENT_DEFINITION, None, definition),
+    Feature(L.TEXT_DOCUMENT_REFERENCES, None, references),
+    Feature(L.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, None, highlight),
+    Feature(L.TEXT_DOCUMENT_PREPARE_RENAME, None, prepare_rename),
+    Feature(L.TEXT_DOCUMENT_RENAME, None, rename),
+    Feature(L.TEXT_DOCUMENT_SELECTION_RANGE, None, selection_range),
+    Feature(L.TEXT_DOCUMENT_FORMATTING, None, formatting),
+    Feature(L.TEXT_DOCUMENT_RANGE_FORMATTING, None, range_formatting),
+)
+"""Every request and notification the server answers, in the order they were registered before."""
+
+COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = ((TOGGLE_LIVE, toggle_live),)
+"""``workspace/executeCommand`` commands: name and handler."""

@@ -1,0 +1,275 @@
+"""The language server's state: open documents, their latest analysis, scheduling, binary views.
+
+The handlers (``lsp/requests.py``) are thin; the logic lives in ``ide/`` and the other plain modules.
+
+Diagnostics are recomputed after each change, debounced per document; a newer version
+cancels the pending run (and the running one between stages), and a result for a
+version that is no longer current is dropped, never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as L
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
+
+from onnxtext._version import __version__
+from onnxtext.diagnostics import Diagnostic, OnnxTextError
+from onnxtext.document import Document, parse_document
+from onnxtext.ide.complete import complete, context_at
+from onnxtext.ir.schemas import latest_opset_version
+from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
+from onnxtext.lsp.convert import completion_items
+from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
+from onnxtext.lsp.convert import lsp_text_edits as text_edits
+from onnxtext.lsp.convert import offset_of as offset_at
+from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
+from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
+from onnxtext.lsp.shift import Shift, shift_between
+from onnxtext.lsp.textdiff import line_edits
+from onnxtext.printing.fmt import format_text
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.format import format_range
+
+__all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path"]
+
+log = logging.getLogger("onnxtext.lsp")
+
+@dataclass
+class State:
+    """What the server knows of one open document."""
+
+    task: asyncio.Task[None] | None = None
+    cancel: threading.Event = field(default_factory=threading.Event)
+    outcome: Outcome | None = None
+    outcome_version: int | None = None
+    parsed: Document | None = None
+    """The current version's document, parsed for a request before its diagnostics were ready."""
+    parsed_version: int | None = None
+    live: bool = False
+    """Live values are on: the model runs after each change and every value is shown."""
+    answered_stale: bool = False
+    """Inlay hints were answered from an older analysis: ask for them again once the new one is ready."""
+
+
+class OnnxTextServer(LanguageServer):
+    """The server: open documents, their latest analysis, the user's settings."""
+
+    def __init__(self) -> None:
+        super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
+        self.settings = Settings()
+        self.trusted = True
+        """The client's workspace is trusted: False (``workspaceTrusted`` in the initialization options,
+        never a setting a workspace could write) and no model runs, no workspace inputs file is read."""
+        self.states: dict[str, State] = {}
+        self.binaries: dict[str, BinaryView] = {}
+        """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
+
+    # ------------------------------------------------------------ scheduling
+    def schedule(self, uri: str, *, delay: bool = True) -> None:
+        """(Re)diagnose ``uri`` after the debounce delay; a pending or running run is superseded."""
+        state = self.state(uri)
+        state.cancel.set()
+        if state.task is not None and not state.task.done():
+            state.task.cancel()
+        state.cancel = threading.Event()
+        wait = self.settings.debounce_ms / 1000 if delay else 0.0
+        state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
+
+    async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
+        if wait:
+            await asyncio.sleep(wait)
+        document = self.workspace.get_text_document(uri)
+        version, text = document.version, document.source
+        state = self.states.get(uri)
+        parsed = state.parsed if state is not None and state.parsed_version == version else None
+        try:
+            outcome = await asyncio.get_running_loop().run_in_executor(
+                None, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
+            )
+        except Cancelled:
+            return
+        except Exception:  # a bug must not kill the server: log it, say it once, keep serving
+            log.exception("diagnosing %s failed", uri)
+            self.window_log_message(L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log"))
+            return
+        if state is None or self.states.get(uri) is not state or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return  # superseded while running: a newer run publishes
+        state.outcome, state.outcome_version = outcome, version
+        self.publish(uri, version, outcome)
+        if state.answered_stale:
+            state.answered_stale = False
+            self.refresh_views()
+        path = file_path(uri)
+        runnable = runnable_model(self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto)
+        if not ((self.settings.evaluate and self.trusted or state.live) and (outcome.document.ok or runnable is not None)):
+            return
+        await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
+        try:
+            live, found = await asyncio.get_running_loop().run_in_executor(
+                None, evaluate_cancellable, outcome, self.settings, path, cancel, state.live, self.trusted, runnable
+            )
+        except Exception:  # a bug must not kill the server
+            log.exception("evaluating %s failed", uri)
+            return
+        if cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+            return
+        outcome.live = live
+        outcome.diagnostics = sorted(outcome.diagnostics + found, key=lambda d: d.offset)
+        self.publish(uri, version, outcome)
+        if state.live:
+            self.refresh_views()
+
+    def refresh_views(self) -> None:
+        """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
+        if workspace is not None and workspace.code_lens is not None and workspace.code_lens.refresh_support:
+            self.workspace_code_lens_refresh(None)
+
+    def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
+        source = outcome.document.source
+        diags = list(outcome.diagnostics)
+        path = file_path(uri)
+        view = self.binaries.get(path) if path is not None else None
+        if view is not None and (not view.editable or view.held is not None):
+            diags = digest_view_diagnostics(diags)
+        self.text_document_publish_diagnostics(
+            L.PublishDiagnosticsParams(
+                uri=uri,
+                version=version,
+                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in diags],
+            )
+        )
+
+    def current(self, uri: str) -> Outcome | None:
+        """The analysis of the document's current version, or None if it is not ready."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        if state.outcome_version != self.workspace.get_text_document(uri).version:
+            return None
+        return state.outcome
+
+    def latest(self, uri: str) -> tuple[Outcome, Shift | None, SourceFile] | None:
+        """The last analysis, even of an older version, with the edit from its text to the current
+        one (None when it is current) and the current text: answers keep coming while a new
+        analysis runs, their positions carried through the edit."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is None:
+            return None
+        document = self.workspace.get_text_document(uri)
+        outcome = state.outcome
+        if state.outcome_version == document.version:
+            return outcome, None, outcome.document.source
+        return outcome, shift_between(outcome.document.source.text, document.source), SourceFile(document.source)
+
+    def state(self, uri: str) -> State:
+        """What the server knows of ``uri`` (made empty on first use)."""
+        return self.states.setdefault(uri, State())
+
+    def last(self, uri: str) -> Outcome | None:
+        """The last analysis of ``uri``, even of an older version; None before the first."""
+        state = self.states.get(uri)
+        return self.current(uri) or (state.outcome if state is not None else None)
+
+    def analysis(self, uri: str) -> Outcome:
+        """The analysis of the current version; before its diagnostics are ready, its document alone."""
+        found = self.current(uri)
+        if found is not None:
+            return found
+        document = self.workspace.get_text_document(uri)
+        state = self.state(uri)
+        if state.parsed is None or state.parsed_version != document.version:
+            # Only the parse: the queries need no checker, and the debounced run checks this document.
+            state.parsed = parse_document(document.source, "model", display_path(uri))
+            state.parsed_version = document.version
+        return Outcome(state.parsed)
+
+    def warm_up(self) -> None:
+        """Pay the one-time costs of the first hover and completion before anyone asks: the
+        operator table and the protocol converter's code for the answers (generated on first use)."""
+        version = latest_opset_version("") or 1
+        items = complete(context_at("g () => () {\n y = ", 17), {"": version})
+        converter = getattr(self.protocol, "_converter", None)  # pygls has no public accessor
+        if converter is not None:
+            source = SourceFile("")
+            converter.unstructure(L.CompletionList(is_incomplete=False, items=completion_items(items[:2], source, Span(0, 0))))
+            converter.unstructure(L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0))))
+
+    def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
+        """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
+        text = self.workspace.get_text_document(uri).source
+        source = SourceFile(text)
+        try:
+            if within is None:
+                formatted: str | None = format_text(text, "model", display_path(uri))
+            else:
+                lo, hi = offset_at(source, within.start), offset_at(source, within.end)
+                formatted = format_range(text, lo, hi, display_path(uri))
+        except OnnxTextError as exc:
+            self.window_show_message(
+                L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
+            )
+            return None
+        if formatted is None:
+            return None
+        return text_edits(source, line_edits(text, formatted))
+
+    def saved(self, path: str, result: SaveResult) -> None:
+        """Keep what a save of ``path`` leaves to know for the next one."""
+        if result.view is not None:
+            self.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+        elif result.written:
+            self.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
+
+    def forget(self, uri: str) -> None:
+        state = self.states.pop(uri, None)
+        if state is not None:
+            state.cancel.set()
+            if state.task is not None:
+                state.task.cancel()
+        self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def request_path(params: Any) -> str:
+    """The file a custom request names by ``uri`` (a ``file:`` URI)."""
+    uri = getattr(params, "uri", None)
+    if not isinstance(uri, str) or urlparse(uri).scheme != "file":
+        raise JsonRpcInvalidParams("expected a 'uri' of a file")
+    return unquote(urlparse(uri).path)
+
+
+MODEL_SCHEME = "onnx-model"
+"""The scheme of a binary model's text in the editor (``onnx-model:/path/m.onnx``): it names a file too."""
+
+
+def file_path(uri: str) -> str | None:
+    """The path of a ``file:`` document or of a binary model's text (its folder holds its
+    external data and inputs file)."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme in ("file", MODEL_SCHEME) else None
+
+
+def folder_of(uri: str) -> str | None:
+    """The folder of a document's file (where its external data is), None for an unsaved one."""
+    file = file_path(uri)
+    return os.path.dirname(file) if file is not None else None
+
+
+def display_path(uri: str) -> str:
+    return file_path(uri) or uri
+
+
+def _first_error(diags: list[Diagnostic]) -> str:
+    errors = [d for d in diags if d.is_error] or diags
+    return str(errors[0]) if errors else "the text has errors"

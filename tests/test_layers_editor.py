@@ -1,0 +1,65 @@
+"""The floor plan, editor half: the semantic core below, the editor's queries above it, the protocol only in ``lsp/``.
+
+Imports are read from the source, deferred ones (inside functions, under ``TYPE_CHECKING``) included,
+and followed through every module in between: a layer may not reach what sits above it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_front_door import GRAPH, _all_imports, _reaches
+
+EVERY = _all_imports()
+
+
+def _in(package: str) -> list[str]:
+    return sorted(m for m in GRAPH if m == package or m.startswith(package + "."))
+
+
+def _reached(start: str) -> set[str]:
+    seen: set[str] = set()
+    todo = [start]
+    while todo:
+        here = todo.pop()
+        if here not in seen:
+            seen.add(here)
+            todo.extend(GRAPH.get(here, ()))
+    return seen
+
+
+def test_the_layers_are_where_the_code_map_says() -> None:
+    for package in ("onnxtext.analysis", "onnxtext.ide", "onnxtext.lsp", "onnxtext.evaluate", "onnxtext.cli"):
+        assert _in(package), package
+
+
+def test_only_lsp_imports_the_protocol_libraries() -> None:
+    users = sorted(
+        m for m, names in EVERY.items() if any(n.split(".")[0] in ("pygls", "lsprotocol") for n in names)
+    )
+    assert users and all(m.startswith("onnxtext.lsp.") for m in users), users
+
+
+@pytest.mark.parametrize(
+    "lower, upper",
+    [
+        ("onnxtext.ide", "onnxtext.lsp"),
+        ("onnxtext.ide", "onnxtext.cli"),
+        ("onnxtext.analysis", "onnxtext.ide"),
+        ("onnxtext.analysis", "onnxtext.lsp"),
+        ("onnxtext.analysis", "onnxtext.cli"),
+        ("onnxtext.evaluate", "onnxtext.cli"),
+        ("onnxtext.evaluate", "onnxtext.lsp"),
+        ("onnxtext.evaluate", "onnxtext.ide"),
+    ],
+)
+def test_a_lower_layer_reaches_nothing_above_it(lower: str, upper: str) -> None:
+    climbing = sorted(
+        (m, sorted(u for u in _reached(m) if u == upper or u.startswith(upper + "."))) for m in _in(lower)
+    )
+    assert [(m, ups) for m, ups in climbing if ups] == []
+
+
+@pytest.mark.parametrize("front", ["onnxtext.api", "onnxtext.syntax.parser", "onnxtext.document"])
+def test_the_evaluator_takes_models_not_texts(front: str) -> None:
+    """The evaluator runs a ``ModelProto``: it never parses text, so no module of it reaches the parser's front door."""
+    assert [m for m in _in("onnxtext.evaluate") if _reaches(GRAPH, m, front)] == []
