@@ -23,7 +23,7 @@ from onnxtext.weights.sidecar import PAGE, SMALL_ALIGN, plan_external, write_ext
 from onnxtext.io import model_bytes
 from onnxtext.api import load, save
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
 
 BASE = """\
 <ir_version: 9, opset_import: ["": 18]>

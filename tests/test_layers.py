@@ -24,8 +24,6 @@ _FORBIDDEN: dict[str, tuple[str, ...]] = {
 KNOWN_CYCLES = [
     # diagnostics/render.py imports Diagnostic from the package, whose __init__ re-exports render (issue #21 §4).
     {"onnxtext.diagnostics", "onnxtext.diagnostics.render"},
-    # A deferred import of LiteralError back from tensor_data (issue #21 §5: tensor_data is cut into parts).
-    {"onnxtext.ir.literal_checks", "onnxtext.ir.tensor_data"},
     # locate() and the error records import each other (issue #21 §3: one locate).
     {"onnxtext.evaluate.errors", "onnxtext.evaluate.locate"},
 ]

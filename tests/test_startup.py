@@ -63,6 +63,24 @@ def test_printing_a_plain_text_does_not_load_lark(tmp_path: Path) -> None:
     assert "lark" not in loaded and "onnxtext.syntax.parser" not in loaded  # the fast path read it
 
 
+_COMMANDS = "onnxtext.cli.commands."
+
+
+def _commands_loaded(argv: list[str]) -> set[str]:
+    loaded = _loaded_after(f"from onnxtext.cli import main\nassert main({argv!r}) == 0")
+    return {m.removeprefix(_COMMANDS) for m in loaded if m.startswith(_COMMANDS)}
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["check", "--help"], ["lsp", "--help"]])
+def test_help_loads_no_command_module(argv: list[str]) -> None:
+    """Each command is a module of onnxtext.cli.commands imported when it runs: help loads none."""
+    assert _commands_loaded(argv) == set()
+
+
+def test_a_command_loads_only_its_own_module() -> None:
+    assert _commands_loaded(["rules"]) == {"rules"}
+
+
 def test_lazy_public_names_are_the_real_ones() -> None:
     from onnxtext.api import parse_model
     from onnxtext.printing.text import to_text

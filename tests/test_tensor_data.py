@@ -14,21 +14,17 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from onnxtext.ir import tensor_data as TD
+from onnxtext.ir.tensor import decode as TDec
+from onnxtext.ir.tensor import float_text as TF
+from onnxtext.ir.tensor import literals as TL
+from onnxtext.ir.tensor import packing as TP
 from onnxtext.ir.dtypes import ALL, BY_NAME, bits_to_float, float_format
 from onnxtext.proto import TensorProto
 from onnxtext.ir.literal_checks import AS_GIVEN_NOTE
-from onnxtext.ir.tensor_data import (
-    LiteralError,
-    NotRepresentable,
-    TensorLiterals,
-    decode_literals,
-    encode_number_text,
-    encode_values,
-    literal_kind,
-    to_numpy,
-    values_count,
-)
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.decode import decode_literals
+from onnxtext.ir.tensor.encode import encode_number_text, encode_values
+from onnxtext.ir.tensor.literals import LiteralError, NotRepresentable, TensorLiterals, literal_kind
 
 onnx = pytest.importorskip("onnx")
 ml = pytest.importorskip("ml_dtypes")
@@ -136,7 +132,7 @@ def valid_texts(name: str) -> st.SearchStrategy[str]:
     """Literal texts onnx.parser accepts for the type (values in range)."""
     dt = BY_NAME[name]
     if dt.kind in ("int", "uint", "bool"):
-        lo, hi = TD._int_range(dt)
+        lo, hi = TL._int_range(dt)
         return int_text(lo, hi)
     if name in ("float", "complex64"):
         return float32_text()
@@ -257,7 +253,7 @@ def test_typed_same_as_make_tensor(name: str, data: st.DataObject) -> None:
     dt = BY_NAME[name]
     n = data.draw(st.integers(0, 11))
     if dt.kind in ("int", "uint", "bool"):
-        lo, hi = TD._int_range(dt)
+        lo, hi = TL._int_range(dt)
         vals = data.draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))
         texts = [str(v) for v in vals]
         ref = helper.make_tensor("t", dt.code, [n], vals if name != "bool" else [bool(v) for v in vals])
@@ -281,7 +277,7 @@ def test_raw_same_as_from_array(name: str, data: st.DataObject) -> None:
     dt = BY_NAME[name]
     n = data.draw(st.integers(0, 13))
     if dt.kind in ("int", "uint", "bool"):
-        lo, hi = TD._int_range(dt)
+        lo, hi = TL._int_range(dt)
         vals = data.draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))
         texts = [str(v) for v in vals]
         arr = np.array(vals, dtype=ML_TYPES.get(name) or NUMPY_TYPES[name])
@@ -316,7 +312,7 @@ def random_storage(name: str, data: st.DataObject, raw: bool) -> TensorProto:
         vals = data.draw(st.lists(st.binary(max_size=5), min_size=n, max_size=n))
         return own(helper.make_tensor("t", dt.code, dims, vals))
     if dt.kind in ("int", "uint", "bool"):
-        lo, hi = TD._int_range(dt)
+        lo, hi = TL._int_range(dt)
         ints = data.draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n))
         arr = np.array(ints, dtype=ML_TYPES.get(name) or NUMPY_TYPES[name]).reshape(dims)
     elif name in ("float", "double", "complex64", "complex128"):
@@ -336,7 +332,7 @@ def random_storage(name: str, data: st.DataObject, raw: bool) -> TensorProto:
     if dt.kind in ("int", "uint", "bool") or name in ("float", "double", "complex64", "complex128"):
         return own(helper.make_tensor("t", dt.code, dims, arr.reshape(-1)))
     t = new_tensor(name, dims)  # typed bit patterns, packed like make_tensor
-    flat = codes if not dt.is_packed or dt.bits == 6 else TD._pack(codes, dt.bits).astype(np.int64)
+    flat = codes if not dt.is_packed or dt.bits == 6 else TP._pack(codes, dt.bits).astype(np.int64)
     t.int32_data.extend(flat.tolist())
     return t
 
@@ -396,7 +392,7 @@ def test_to_numpy_matches_onnx_to_array(name: str, data: st.DataObject) -> None:
 def any_number_text(name: str) -> st.SearchStrategy[str]:
     dt = BY_NAME[name]
     if dt.kind in ("int", "uint", "bool"):
-        lo, hi = TD._int_range(dt)
+        lo, hi = TL._int_range(dt)
         return st.one_of(int_text(lo - 3, hi + 3), st.sampled_from(["1.5", "nan", "1e3"]), int_text(-(10**25), 10**25))
     if dt.is_bits_float:
         return st.one_of(
@@ -505,7 +501,7 @@ def test_bits_float_values_and_patterns() -> None:
 def test_error_messages(name: str, dims: list[int], literals: list[tuple[str, Any]], raw: bool, expected: list[tuple[int, str]]) -> None:
     t, errors = encode(name, dims, literals, raw=raw)
     assert [(e.index, e.message) for e in errors] == expected
-    for f in TD.STORAGE_FIELDS:  # nothing stored
+    for f in TL.STORAGE_FIELDS:  # nothing stored
         assert not t.HasField(f) if f == "raw_data" else len(getattr(t, f)) == 0
 
 
@@ -634,13 +630,6 @@ def test_nan_payloads_print_as_bit_patterns(name: str, bits: list[int], raw: boo
     assert back.SerializeToString() == t.SerializeToString()
 
 
-def test_values_count() -> None:
-    assert values_count(new_tensor("float", [2, 3])) == 6
-    assert values_count(new_tensor("float", [])) == 1
-    assert values_count(new_tensor("complex128", [2, 3])) == 12
-    assert values_count(new_tensor("int4", [0, 5])) == 0
-
-
 # ----------------------------------------------------------------------------- shortest printing
 
 
@@ -667,7 +656,7 @@ def test_float32_shortest_matches_numpy_dragon4() -> None:
 def test_float16_shortest_matches_numpy_for_every_value() -> None:
     codes = np.arange(1 << 16, dtype=np.uint16)
     values = codes.view(np.float16)
-    texts = TD._literal_table(BY_NAME["float16"].code)
+    texts = TF._literal_table(BY_NAME["float16"].code)
     finite = np.isfinite(values)
     ref = values[finite].astype(str)
     ours = texts[finite]
@@ -679,11 +668,11 @@ def test_every_code_round_trips(name: str) -> None:
     dt = BY_NAME[name]
     width = float_format(dt).width
     codes = np.arange(1 << width)
-    texts = TD._literal_table(dt.code).tolist()
+    texts = TF._literal_table(dt.code).tolist()
     for raw in (False, True):
         t, errors = encode(name, [codes.size], lits(*texts), raw=raw)
         assert errors == []
-        assert np.array_equal(to_numpy(t).view(np.uint16) if name == "float16" else TD._storage(t, dt)[0], codes)
+        assert np.array_equal(to_numpy(t).view(np.uint16) if name == "float16" else TDec._storage(t, dt)[0], codes)
 
 
 @pytest.mark.parametrize("name", BITS_FLOATS + ["float"])
@@ -702,11 +691,11 @@ def test_vectorised_shortest_equals_exact(name: str) -> None:
     if fmt.style == "e8m0":
         lo, hi, lo_in, hi_in = x / 4, x / 2, np.ones(x.size, bool), np.zeros(x.size, bool)
     else:
-        lo, hi, lo_in = TD._intervals(fmt.mbits, fmt.bias, mags)
+        lo, hi, lo_in = TF._intervals(fmt.mbits, fmt.bias, mags)
         hi_in = lo_in
-    digits, q = TD._shortest(x, lo, hi, lo_in, hi_in)
+    digits, q = TF._shortest(x, lo, hi, lo_in, hi_in)
     for i in range(x.size):
-        assert (digits[i], q[i]) == TD._shortest_exact(float(x[i]), float(lo[i]), float(hi[i]), bool(lo_in[i]), bool(hi_in[i])), x[i]
+        assert (digits[i], q[i]) == TF._shortest_exact(float(x[i]), float(lo[i]), float(hi[i]), bool(lo_in[i]), bool(hi_in[i])), x[i]
 
 
 # ----------------------------------------------------------------------------- speed

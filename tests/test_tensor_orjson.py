@@ -14,8 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from onnxtext.ir import tensor_data as TD
 from onnxtext.ir.dtypes import BY_NAME
+from onnxtext.ir.tensor import decode as TDec
+from onnxtext.ir.tensor import encode as TE
+from onnxtext.ir.tensor import float_text as TF
 from onnxtext.proto import TensorProto
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -57,9 +59,9 @@ def number_texts(draw: st.DrawFn) -> str:
 def _encode(dtype_name: str, dims: list[int], body: str, raw: bool, fast: bool) -> tuple[bytes, list[tuple[int, str]]]:
     with pytest.MonkeyPatch.context() as m:
         if not fast:
-            m.setattr(TD, "_json_numbers", lambda *a: None)
+            m.setattr(TE, "_json_numbers", lambda *a: None)
         t = TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims)
-        errors = TD.encode_number_text(t, BY_NAME[dtype_name], body, raw=raw)
+        errors = TE.encode_number_text(t, BY_NAME[dtype_name], body, raw=raw)
     return t.SerializeToString(), [(e.index, e.message) for e in errors]
 
 
@@ -104,18 +106,18 @@ def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]
         dims = [max(len(numbers) + count_delta, 0)]
         jobs.append((TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims), BY_NAME[dtype_name], body))
         alone.append(_encode(dtype_name, dims, body, raw, True))
-    errors = TD.encode_number_texts(jobs, raw=raw)
+    errors = TE.encode_number_texts(jobs, raw=raw)
     together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors, strict=True)]
     assert together == alone
 
 
 def test_batch_parse_takes_plain_float_bodies_together(monkeypatch: pytest.MonkeyPatch) -> None:
     alone: list[str] = []
-    each = TD.encode_number_text
-    monkeypatch.setattr(TD, "encode_number_text", lambda t, d, body, raw: alone.append(body) or each(t, d, body, raw=raw))
+    each = TE.encode_number_text
+    monkeypatch.setattr(TE, "encode_number_text", lambda t, d, body, raw: alone.append(body) or each(t, d, body, raw=raw))
     bodies = ["1.5, 2", "-0, 1", "0, 1", "1e39, 1", "0.25, 4e-3", "1, 2, 3"]
     jobs = [(TensorProto(data_type=1, dims=[2]), BY_NAME["float"], body) for body in bodies]
-    errors = TD.encode_number_texts(jobs, raw=False)
+    errors = TE.encode_number_texts(jobs, raw=False)
     assert [bool(e) for e in errors] == [False, False, False, True, False, True]
     assert alone == ["-0, 1", "1e39, 1", "1, 2, 3"]  # a "-0", beyond float32, a count mismatch
 
@@ -126,7 +128,7 @@ def test_plain_bodies_take_the_fast_path(dtype_name: str) -> None:
     if dtype_name.startswith("uint"):
         body = body.replace("-", "")
     t = TensorProto(data_type=BY_NAME[dtype_name].code, dims=[5])
-    fast = TD._json_numbers(t, BY_NAME[dtype_name], body)
+    fast = TE._json_numbers(t, BY_NAME[dtype_name], body)
     assert fast is not None and fast.size == 5
 
 
@@ -152,7 +154,7 @@ def test_plain_bodies_take_the_fast_path(dtype_name: str) -> None:
 )
 def test_what_the_fast_parse_leaves_to_the_exact_path(dtype_name: str, body: str) -> None:
     t = TensorProto(data_type=BY_NAME[dtype_name].code, dims=[2])
-    assert TD._json_numbers(t, BY_NAME[dtype_name], body) is None
+    assert TE._json_numbers(t, BY_NAME[dtype_name], body) is None
 
 
 def _general_float32(bits: np.ndarray) -> list[str]:
@@ -160,8 +162,8 @@ def _general_float32(bits: np.ndarray) -> list[str]:
     b = bits.astype(np.int64)
     mag = b & 0x7FFFFFFF
     x = b.astype(np.uint32).view(np.float32).astype(np.float64)
-    lo, hi, even = TD._intervals(23, 127, mag)
-    return list(TD._format_codes(x, even, lo, hi))
+    lo, hi, even = TF._intervals(23, 127, mag)
+    return list(TF._format_codes(x, even, lo, hi))
 
 
 def _finite_nonzero(bits: np.ndarray) -> np.ndarray:
@@ -182,7 +184,7 @@ def test_float32_texts_from_orjson_are_ours() -> None:
         ]
     )
     bits = _finite_nonzero(bits)
-    assert TD._format_float32(bits) == _general_float32(bits)
+    assert TF._format_float32(bits) == _general_float32(bits)
 
 
 @pytest.mark.slow
@@ -194,19 +196,19 @@ def test_float32_texts_from_orjson_are_ours_every_exponent() -> None:
     tens = np.float32([10.0**k for k in range(-45, 39)]).view(np.uint32)
     near_tens = (tens[:, None].astype(np.int64) + np.arange(-500, 500)[None, :]).reshape(-1).astype(np.uint32)
     bits = _finite_nonzero(np.concatenate([bits, near_tens, bits | 0x80000000]))
-    assert TD._format_float32(bits) == _general_float32(bits)
+    assert TF._format_float32(bits) == _general_float32(bits)
 
 
 @pytest.mark.parametrize("values", [[1.5, -0.0, 3e-41, 1e38], [float("nan"), 1.0], []])
 def test_packed_fill_is_extend(values: list[float]) -> None:
     f32 = np.array(values, dtype=np.float32)
     packed = TensorProto()
-    TD._store(packed, BY_NAME["float"], f32.view(np.uint32), raw=False)
+    TE._store(packed, BY_NAME["float"], f32.view(np.uint32), raw=False)
     extended = TensorProto()
     extended.float_data.extend(f32.astype(np.float64).tolist())
     assert packed.SerializeToString() == extended.SerializeToString()
     packed = TensorProto()
-    TD._store(packed, BY_NAME["double"], f32.astype(np.float64), raw=False)
+    TE._store(packed, BY_NAME["double"], f32.astype(np.float64), raw=False)
     extended = TensorProto()
     extended.double_data.extend(f32.astype(np.float64).tolist())
     assert packed.SerializeToString() == extended.SerializeToString()
@@ -220,7 +222,7 @@ def test_packed_fill_is_extend(values: list[float]) -> None:
     ],
 )
 def test_float32_zeros_and_specials(values: list[float], texts: list[str]) -> None:
-    assert TD._format_float32(np.array(values, dtype=np.float32).view(np.uint32)) == texts
+    assert TF._format_float32(np.array(values, dtype=np.float32).view(np.uint32)) == texts
 
 
 def test_float32_text_is_the_joined_literals() -> None:
@@ -238,8 +240,8 @@ def test_float32_text_is_the_joined_literals() -> None:
     for chunk in (values[:20_010], values, values[:1], np.float32([1e-7]), np.float32([0.5, 1e20])):
         t = TensorProto(data_type=1, dims=[chunk.size])
         t.float_data.extend(chunk.astype(np.float64).tolist())
-        text, raw = TD.number_text(t, BY_NAME["float"])  # type: ignore[misc]
-        literals = TD.decode_literals(t, BY_NAME["float"])
+        text, raw = TDec.number_text(t, BY_NAME["float"])  # type: ignore[misc]
+        literals = TDec.decode_literals(t, BY_NAME["float"])
         assert text == ", ".join(literals.values) and raw == literals.raw  # type: ignore[arg-type]
 
 
@@ -247,9 +249,9 @@ def test_float32_text_is_the_joined_literals() -> None:
 def test_number_text_leaves_specials_to_the_literals(values: list[float]) -> None:
     t = TensorProto(data_type=1, dims=[len(values)])
     t.float_data.extend(values)
-    assert TD.number_text(t, BY_NAME["float"]) is None
+    assert TDec.number_text(t, BY_NAME["float"]) is None
     t = TensorProto(data_type=11, dims=[1], double_data=[1.0])
-    assert TD.number_text(t, BY_NAME["double"]) is None
+    assert TDec.number_text(t, BY_NAME["double"]) is None
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -266,9 +268,9 @@ def test_float32_texts_are_each_tensors_number_text(seed: int) -> None:
         t.float_data.extend(mixed.tolist())
         tensors.append(t)
     values = np.concatenate([np.array(t.float_data, dtype=np.float32) for t in tensors])
-    texts = TD.float32_texts(values, [len(t.float_data) for t in tensors])
+    texts = TDec.float32_texts(values, [len(t.float_data) for t in tensors])
     assert texts is not None
     for t, text in zip(tensors, texts):
-        fast = TD.number_text(t, BY_NAME["float"])
+        fast = TDec.number_text(t, BY_NAME["float"])
         assert fast is not None and text == fast[0]
-    assert TD.float32_texts(np.array([1.0, np.nan], dtype=np.float32), [1, 1]) is None
+    assert TDec.float32_texts(np.array([1.0, np.nan], dtype=np.float32), [1, 1]) is None

@@ -29,7 +29,8 @@ from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import format_string
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, ValueInfoProto
 from onnxtext.ir.dtypes import BY_CODE
-from onnxtext.ir.tensor_data import STORAGE_FIELDS, to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.literals import STORAGE_FIELDS
 
 __all__ = ["diff_models", "diff_graphs", "tensor_change", "Values", "MAX_LINE"]
 
@@ -114,7 +115,7 @@ def _op(n: NodeProto) -> str:
 
 
 Values = Callable[[TensorProto], np.ndarray]
-"""How the values of a tensor are had: :func:`~onnxtext.ir.tensor_data.to_numpy`, or a
+"""How the values of a tensor are had: :func:`~onnxtext.ir.tensor.arrays.to_numpy`, or a
 reader that maps weights left in their files (``onnxtext diff`` on large models)."""
 
 
@@ -438,7 +439,7 @@ def _scalar(msg: Any, name: str) -> str:
 def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> list[str]:
     """Readable lines describing how ``b`` differs from ``a``; empty when they are the same.
 
-    ``values`` gives a tensor's values (default :func:`~onnxtext.ir.tensor_data.to_numpy`)."""
+    ``values`` gives a tensor's values (default :func:`~onnxtext.ir.tensor.arrays.to_numpy`)."""
     out: list[str] = []
     for name in _HEADER:
         va, vb = _scalar(a, name), _scalar(b, name)

@@ -21,7 +21,7 @@ from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.lowering.lower import Lowering
 from onnxtext.lowering.source_map import SourceMap
 from onnxtext.syntax.lexer import Comment
-from onnxtext.syntax.parser import ENTRY_POINTS, parse_text
+from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.query import node_at
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.span import SourceFile, Span
@@ -30,9 +30,7 @@ if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
     from onnxtext.analysis.infer import Inference, ValueType
 
-__all__ = ["Document", "parse_document", "raise_for_errors", "KINDS"]
-
-KINDS = ENTRY_POINTS
+__all__ = ["Document", "parse_document", "raise_for_errors"]
 
 
 @dataclass

@@ -40,13 +40,6 @@ class TraceEntry:
     value: Any
 
 
-class _Missing:
-    pass
-
-
-MISSING = _Missing()
-
-
 class Step:
     """One node, bound to its kernel (or to a compiled function body)."""
 

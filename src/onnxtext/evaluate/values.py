@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate.interop import to_external
-from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
 
 __all__ = ["tensor_value", "attribute_value", "proto_value", "tensor_to_numpy"]
 

@@ -14,7 +14,7 @@ literal for a 16/8-bit float type, and anything in ``raw_data`` or in the packed
 sub-byte types (which onnxtext packs like ``onnx.helper.make_tensor`` and
 ``onnx.parser`` does not; see the README's "Known differences").
 
-This module only decides and stores; number conversion stays in :mod:`tensor_data`.
+This module only decides and stores; number conversion stays in :mod:`onnxtext.ir.tensor`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.proto import TensorProto
 
 if TYPE_CHECKING:
-    from onnxtext.ir.tensor_data import LiteralError
+    from onnxtext.ir.tensor.literals import LiteralError
 
 __all__ = ["store_as_given", "storage_bounds", "valid_range", "AS_GIVEN_NOTE"]
 
@@ -85,7 +85,7 @@ def store_as_given(
     literals that way in ``tensor`` and return the problems as warnings; else return
     ``errors`` unchanged (the tensor's storage left empty).
 
-    ``encode`` is :func:`~onnxtext.ir.tensor_data.encode_values`, used on a probe tensor
+    ``encode`` is :func:`~onnxtext.ir.tensor.encode.encode_values`, used on a probe tensor
     whose shape matches the literals (the values that fit are converted as usual)."""
     if raw or dtype.is_packed or not errors:
         return errors

@@ -1,7 +1,7 @@
 """The protobuf varint, once: encoding, its size, and decoding from a buffer.
 
 The wire scanner of binary models (``weights/wire.py``), the tensors written as packed
-fields or raw bytes (``ir/tensor_data.py``, ``weights/external.py``) and the print fast
+fields or raw bytes (``ir/tensor/encode.py``, ``weights/external.py``) and the print fast
 path, which measures a node's fields from their strings (``printing/emit.py``), all use
 these; ``tests/test_one_of_each.py`` checks no other module writes its own.
 """

@@ -21,7 +21,8 @@ import math
 import re
 
 from onnxtext.ir.dtypes import BY_NAME, DType
-from onnxtext.ir.tensor_data import encode_number_text, encode_number_texts, parse_float32
+from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
+from onnxtext.ir.tensor.float_text import parse_float32
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
 from onnxtext.ir.depth import DEEP_GRAPH

@@ -37,7 +37,9 @@ from onnxtext.proto import (
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax.nesting import TOO_DEEP
 from onnxtext.syntax.vocabulary import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
-from onnxtext.ir.tensor_data import LiteralError, encode_number_text, encode_values, literal_kind, parse_float32
+from onnxtext.ir.tensor.encode import encode_number_text, encode_values
+from onnxtext.ir.tensor.float_text import parse_float32
+from onnxtext.ir.tensor.literals import LiteralError, literal_kind
 
 __all__ = ["SourceMap", "Lowering"]
 

@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 from google.protobuf.message import DecodeError
 
-from onnxtext.ir.tensor_data import TYPED_FIELDS, NotRepresentable, float32_texts
+from onnxtext.ir.tensor.decode import float32_texts
+from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.weights.external import attribute_tensors

@@ -31,7 +31,9 @@ from onnxtext.proto import (
 )
 from onnxtext.syntax.vocabulary import ENCODING_KEY, MODEL_HEADER_ORDER, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY, is_bare_name, is_identifier
 from onnxtext.span import NO_SPAN
-from onnxtext.ir.tensor_data import NotRepresentable, TensorLiterals, decode_literals, element_count, format_float32, number_text
+from onnxtext.ir.tensor.decode import decode_literals, number_text
+from onnxtext.ir.tensor.float_text import format_float32
+from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
 
 __all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "model_votes", "other_votes", "statement_votes"]
 

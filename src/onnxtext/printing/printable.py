@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from onnxtext.ir.tensor_data import NotRepresentable
+from onnxtext.ir.tensor.literals import NotRepresentable
 
 __all__ = ["check_printable", "NotRepresentable"]
 

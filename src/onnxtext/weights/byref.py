@@ -23,7 +23,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from onnxtext.ir.tensor_data import STORAGE_FIELDS
+from onnxtext.ir.tensor.literals import STORAGE_FIELDS
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.digest import DIGEST_KEY
 from onnxtext.weights.external import FileRange, TensorSources, is_external, iter_tensors, tensor_nbytes

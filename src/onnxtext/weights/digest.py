@@ -19,17 +19,16 @@ import hashlib
 import sys
 import time
 from collections.abc import Callable
-from typing import IO, Literal
+from typing import IO
 
 import numpy as np
 
 from onnxtext.weights.external import ContentTokens, FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
 from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor_data import STORAGE_FIELDS, NotRepresentable, element_count, to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.literals import STORAGE_FIELDS, NotRepresentable, element_count
 
 __all__ = [
-    "MODES",
-    "WeightsMode",
     "DEFAULT_THRESHOLD",
     "DIGEST_HEADER",
     "DIGEST_KEY",
@@ -37,20 +36,12 @@ __all__ = [
     "tensor_digest",
     "mapped_array",
     "token_values",
-    "is_digest_text",
     "ProgressBar",
 ]
 
-WeightsMode = Literal["inline", "external", "digest"]
-MODES: tuple[str, ...] = ("inline", "external", "digest")
 DEFAULT_THRESHOLD = 1024
 DIGEST_KEY = "digest"
 DIGEST_HEADER = "# onnxtext digest view: not for parsing back (large tensors are shown as digests)\n"
-
-
-def is_digest_text(text: str) -> bool:
-    """Whether a text was printed with ``--weights digest``."""
-    return text.startswith(DIGEST_HEADER.rstrip("\n"))
 
 
 def _num(x: float) -> str:
@@ -115,7 +106,7 @@ def mapped_array(t: TensorProto, r: FileRange) -> np.ndarray | None:
 def token_values(tokens: ContentTokens) -> Callable[[TensorProto], np.ndarray]:
     """A reader of tensor values for :func:`onnxtext.diff.diff_models`: tensors standing
     as ``tokens`` are mapped from their files (read in only for types numpy cannot view),
-    the others decoded by :func:`~onnxtext.ir.tensor_data.to_numpy`."""
+    the others decoded by :func:`~onnxtext.ir.tensor.arrays.to_numpy`."""
 
     def values(t: TensorProto) -> np.ndarray:
         r = tokens.range_of(t)

@@ -32,7 +32,7 @@ from onnxtext.ir.dtypes import BY_CODE
 from onnxtext.ir.walk import GraphSite, iter_graphs
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.span import SourceFile
-from onnxtext.ir.tensor_data import NotRepresentable, element_count
+from onnxtext.ir.tensor.literals import NotRepresentable, element_count
 from onnxtext.ir.varint import encode_varint
 from onnxtext.weights.wire import LazyRawData
 

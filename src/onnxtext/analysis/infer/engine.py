@@ -17,7 +17,7 @@ from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
 from onnxtext.ir.schemas import FormalParameter, OpSchema
-from onnxtext.ir.tensor_data import to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
 from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup

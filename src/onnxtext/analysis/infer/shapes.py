@@ -7,12 +7,7 @@ from collections.abc import Sequence
 from onnxtext.analysis.infer.node import ShapeMismatch
 from onnxtext.analysis.infer.types import Dim, Shape
 
-__all__ = ["broadcast", "dim_mul", "merge_dim", "norm_axis", "product", "same_dim"]
-
-
-def same_dim(a: Dim, b: Dim) -> bool:
-    """Provably equal: equal sizes, or the same symbol."""
-    return a is not None and a == b
+__all__ = ["broadcast", "dim_mul", "merge_dim", "norm_axis", "product"]
 
 
 def broadcast(shapes: Sequence[Shape], indices: Sequence[int] | None = None) -> Shape:

@@ -7,7 +7,7 @@ import math
 from onnxtext.ir.dtypes import DType, dtype_by_code
 from onnxtext.weights.external import is_external
 from onnxtext.proto import TensorProto
-from onnxtext.ir.tensor_data import TYPED_FIELDS
+from onnxtext.ir.tensor.literals import TYPED_FIELDS
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label as _label

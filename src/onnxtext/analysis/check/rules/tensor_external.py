@@ -14,7 +14,7 @@ from pathlib import Path
 
 from onnxtext.weights.external import ExternalDataError, is_external, location_problem, resolve_location
 from onnxtext.proto import TensorProto
-from onnxtext.ir.tensor_data import TYPED_FIELDS
+from onnxtext.ir.tensor.literals import TYPED_FIELDS
 from onnxtext.analysis.check.context import CheckContext, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label, tensor_token

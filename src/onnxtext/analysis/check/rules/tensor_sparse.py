@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from onnxtext.proto import AttributeProto, SparseTensorProto, TensorProto
-from onnxtext.ir.tensor_data import NotRepresentable, to_numpy
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.literals import NotRepresentable
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 
