@@ -33,8 +33,8 @@ from onnxtext.analysis.infer import infer_model  # noqa: E402
 from onnxtext.analysis.resolutions import node_resolutions  # noqa: E402
 from onnxtext.analysis.symbols import build_symbols  # noqa: E402
 from onnxtext.analysis.value_types import value_types  # noqa: E402
-from onnxtext.document import Document, parse_document  # noqa: E402
 from onnxtext.api import diagnose, parse_model  # noqa: E402
+from onnxtext.document import Document, parse_document  # noqa: E402
 from onnxtext.lowering.lower import Lowering  # noqa: E402
 from onnxtext.syntax.parser import parse_text  # noqa: E402
 from onnxtext.syntax.query import node_at  # noqa: E402
@@ -115,7 +115,21 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--layers", type=int, default=990)
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--profile", choices=["parse", "lower", "symbols", "resolutions", "infer", "types", "check", "check+infer", "rediagnose", "batch"])
+    ap.add_argument(
+        "--profile",
+        choices=[
+            "parse",
+            "lower",
+            "symbols",
+            "resolutions",
+            "infer",
+            "types",
+            "check",
+            "check+infer",
+            "rediagnose",
+            "batch",
+        ],
+    )
     args = ap.parse_args()
 
     text = document_text(args.layers)
@@ -157,7 +171,10 @@ def main() -> int:
         elif name == "rediagnose":
             note = f"  (target {TARGET:.3f}: {seconds / TARGET:.1f}x the budget)"
         elif name == "batch":
-            note = f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: " f"{seconds / BATCH_TARGET:.1f}x)"
+            note = (
+                f"  (parse_model's fast path + check + infer, no spans; target {BATCH_TARGET:.3f}: "
+                f"{seconds / BATCH_TARGET:.1f}x)"
+            )
         print(f"{name:<14}{seconds:>10.4f}{note}")
 
     # Per keystroke: position queries on the document (already analysed).

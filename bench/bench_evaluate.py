@@ -13,8 +13,9 @@ import argparse
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -71,6 +72,7 @@ def _onnx_feeds(model: Any, ins: list[Any]) -> dict[str, Any]:
 
 # -- two real-size networks ------------------------------------------------------------------
 
+
 def _cnn() -> tuple[Any, dict[str, np.ndarray]]:
     """A small VGG-style image classifier: 3 conv blocks, global pool, dense, softmax."""
     from onnx import TensorProto, helper, numpy_helper
@@ -89,19 +91,37 @@ def _cnn() -> tuple[Any, dict[str, np.ndarray]]:
         w = init(f"w{i}", r.standard_normal((cout, cin, 3, 3)) * 0.1)
         b = init(f"b{i}", r.standard_normal(cout) * 0.1)
         nodes.append(helper.make_node("Conv", [x, w, b], [f"c{i}"], pads=[1, 1, 1, 1]))
-        bn = [init(f"bn{i}_{k}", v) for k, v in (("s", np.ones(cout)), ("b", np.zeros(cout)),
-                                                  ("m", r.standard_normal(cout) * 0.1), ("v", np.ones(cout)))]
+        bn = [
+            init(f"bn{i}_{k}", v)
+            for k, v in (
+                ("s", np.ones(cout)),
+                ("b", np.zeros(cout)),
+                ("m", r.standard_normal(cout) * 0.1),
+                ("v", np.ones(cout)),
+            )
+        ]
         nodes.append(helper.make_node("BatchNormalization", [f"c{i}"] + bn, [f"n{i}"]))
         nodes.append(helper.make_node("Relu", [f"n{i}"], [f"r{i}"]))
         nodes.append(helper.make_node("MaxPool", [f"r{i}"], [f"p{i}"], kernel_shape=[2, 2], strides=[2, 2]))
         x = f"p{i}"
     nodes.append(helper.make_node("GlobalAveragePool", [x], ["g"]))
     nodes.append(helper.make_node("Flatten", ["g"], ["f"]))
-    nodes.append(helper.make_node("Gemm", ["f", init("wd", r.standard_normal((10, 128)) * 0.1),
-                                           init("bd", np.zeros(10))], ["logits"], transB=1))
+    nodes.append(
+        helper.make_node(
+            "Gemm",
+            ["f", init("wd", r.standard_normal((10, 128)) * 0.1), init("bd", np.zeros(10))],
+            ["logits"],
+            transB=1,
+        )
+    )
     nodes.append(helper.make_node("Softmax", ["logits"], ["y"], axis=-1))
-    g = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, 3, 64, 64])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 10])], initializer=inits)
+    g = helper.make_graph(
+        nodes,
+        "cnn",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8, 3, 64, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [8, 10])],
+        initializer=inits,
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
     return model, {"x": r.standard_normal((8, 3, 64, 64)).astype(np.float32)}
 
@@ -123,12 +143,16 @@ def _transformer() -> tuple[Any, dict[str, np.ndarray]]:
     x = "x"
     for li in range(2):
         p = f"l{li}_"
-        nodes.append(helper.make_node("LayerNormalization", [x, init(p + "g1", np.ones(d)), init(p + "b1", np.zeros(d))],
-                                      [p + "ln1"], axis=-1))
+        nodes.append(
+            helper.make_node(
+                "LayerNormalization", [x, init(p + "g1", np.ones(d)), init(p + "b1", np.zeros(d))], [p + "ln1"], axis=-1
+            )
+        )
         heads = []
         for k in "qkv":
-            nodes.append(helper.make_node("MatMul", [p + "ln1", init(p + "w" + k, r.standard_normal((d, d)) / 16)],
-                                          [p + k]))
+            nodes.append(
+                helper.make_node("MatMul", [p + "ln1", init(p + "w" + k, r.standard_normal((d, d)) / 16)], [p + k])
+            )
             nodes.append(helper.make_node("Reshape", [p + k, split_shape], [p + k + "4"]))
             perm = [0, 2, 3, 1] if k == "k" else [0, 2, 1, 3]
             nodes.append(helper.make_node("Transpose", [p + k + "4"], [p + k + "h"], perm=perm))
@@ -139,25 +163,42 @@ def _transformer() -> tuple[Any, dict[str, np.ndarray]]:
         nodes.append(helper.make_node("MatMul", [p + "att", heads[2]], [p + "ctx"]))
         nodes.append(helper.make_node("Transpose", [p + "ctx"], [p + "ctxt"], perm=[0, 2, 1, 3]))
         nodes.append(helper.make_node("Reshape", [p + "ctxt", merge_shape], [p + "ctx3"]))
-        nodes.append(helper.make_node("MatMul", [p + "ctx3", init(p + "wo", r.standard_normal((d, d)) / 16)], [p + "o"]))
+        nodes.append(
+            helper.make_node("MatMul", [p + "ctx3", init(p + "wo", r.standard_normal((d, d)) / 16)], [p + "o"])
+        )
         nodes.append(helper.make_node("Add", [x, p + "o"], [p + "res1"]))
-        nodes.append(helper.make_node("LayerNormalization", [p + "res1", init(p + "g2", np.ones(d)),
-                                                             init(p + "b2", np.zeros(d))], [p + "ln2"], axis=-1))
-        nodes.append(helper.make_node("MatMul", [p + "ln2", init(p + "w1", r.standard_normal((d, ff)) / 16)], [p + "f1"]))
+        nodes.append(
+            helper.make_node(
+                "LayerNormalization",
+                [p + "res1", init(p + "g2", np.ones(d)), init(p + "b2", np.zeros(d))],
+                [p + "ln2"],
+                axis=-1,
+            )
+        )
+        nodes.append(
+            helper.make_node("MatMul", [p + "ln2", init(p + "w1", r.standard_normal((d, ff)) / 16)], [p + "f1"])
+        )
         nodes.append(helper.make_node("Gelu", [p + "f1"], [p + "gelu"]))
-        nodes.append(helper.make_node("MatMul", [p + "gelu", init(p + "w2", r.standard_normal((ff, d)) / 32)], [p + "f2"]))
+        nodes.append(
+            helper.make_node("MatMul", [p + "gelu", init(p + "w2", r.standard_normal((ff, d)) / 32)], [p + "f2"])
+        )
         nodes.append(helper.make_node("Add", [p + "res1", p + "f2"], [p + "out"]))
         x = p + "out"
     nodes.append(helper.make_node("Identity", [x], ["y"]))
-    g = helper.make_graph(nodes, "transformer", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [b_, s_, d])],
-                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [b_, s_, d])], initializer=inits)
+    g = helper.make_graph(
+        nodes,
+        "transformer",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [b_, s_, d])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [b_, s_, d])],
+        initializer=inits,
+    )
     model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 21)], ir_version=10)
     return model, {"x": r.standard_normal((b_, s_, d)).astype(np.float32)}
 
 
 def bench_networks(repeat: int) -> None:
-    from onnx.reference import ReferenceEvaluator
     import onnxruntime as ort
+    from onnx.reference import ReferenceEvaluator
 
     from onnxtext.evaluate import Evaluator
 
@@ -198,7 +239,10 @@ def main() -> int:
         return 0
     names = [n for n in backend_cases.case_names() if args.k in n]
     runtimes: dict[str, Callable[[bytes, list[dict[str, Any]]], Any]] = {
-        "onnxtext": _ours, "onnx.reference": _reference, "onnxruntime": _ort}
+        "onnxtext": _ours,
+        "onnx.reference": _reference,
+        "onnxruntime": _ort,
+    }
     times: dict[str, dict[str, float]] = {k: {} for k in runtimes}
     ok: dict[str, set[str]] = {k: set() for k in runtimes}
     warnings.simplefilter("ignore")
@@ -232,8 +276,12 @@ def main() -> int:
         tot = sum(times[rt][n] for n in common)
         print(f"  {rt:15s} {tot:8.3f} s   ratio onnxtext/{rt} = {base / tot if tot else float('nan'):.2f}")
     slow = sorted(common, key=lambda n: -times["onnxtext"][n])[:8]
-    print("slowest for onnxtext:", ", ".join(f"{n} {times['onnxtext'][n] * 1000:.1f}ms "
-                                            f"(ref {times['onnx.reference'][n] * 1000:.1f}ms)" for n in slow))
+    print(
+        "slowest for onnxtext:",
+        ", ".join(
+            f"{n} {times['onnxtext'][n] * 1000:.1f}ms (ref {times['onnx.reference'][n] * 1000:.1f}ms)" for n in slow
+        ),
+    )
     if not args.k:
         bench_networks(max(args.repeat, 3))
     return 0

@@ -18,6 +18,7 @@ Goals (issue 24): parse and print ≤ 2× onnx over the corpus in total, and no 
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -44,11 +45,13 @@ def main() -> int:
 
     from onnxtext import parse_model, to_text
     from onnxtext.lowering.direct import direct_model
-    from onnxtext.proto import ModelProto
     from onnxtext.printing.emit import fast_text
+    from onnxtext.proto import ModelProto
 
     gens = [GENERATORS[n] for n in args.names] if args.names else available()
-    head = f"{'model':<32}{'text':>9}  {'fast':<5}{'parse':>8}{'onnx':>8}{'ratio':>7}  {'print':>8}{'onnx':>8}{'ratio':>7}"
+    head = (
+        f"{'model':<32}{'text':>9}  {'fast':<5}{'parse':>8}{'onnx':>8}{'ratio':>7}  {'print':>8}{'onnx':>8}{'ratio':>7}"
+    )
     print(head)
     print("-" * len(head))
     totals = [0.0, 0.0, 0.0, 0.0]  # ours parse, onnx parse, ours print, onnx print
@@ -61,10 +64,10 @@ def main() -> int:
         assert back.SerializeToString(deterministic=True) == ours.SerializeToString(deterministic=True), gen.name
         fast = ("P" if direct_model(text) is not None else "-") + ("W" if fast_text(ours) is not None else "-")
         times = (
-            best(lambda: parse_model(text), args.repeat),
-            best(lambda: onnx.parser.parse_model(their_text), args.repeat),
-            best(lambda: to_text(ours), args.repeat),
-            best(lambda: onnx.printer.to_text(theirs), args.repeat),
+            best(functools.partial(parse_model, text), args.repeat),
+            best(functools.partial(onnx.parser.parse_model, their_text), args.repeat),
+            best(functools.partial(to_text, ours), args.repeat),
+            best(functools.partial(onnx.printer.to_text, theirs), args.repeat),
         )
         marks = []
         for ours_t, onnx_t in (times[:2], times[2:]):
@@ -87,7 +90,10 @@ def main() -> int:
         f"{'!' if parse_ratio > TOTAL_GOAL else ' '}  {totals[2] * 1e3:>8.1f}{totals[3] * 1e3:>8.1f}{print_ratio:>6.1f}"
         f"{'!' if print_ratio > TOTAL_GOAL else ' '}"
     )
-    print(f"{len(gens)} models; goals: total ≤ {TOTAL_GOAL:g}×, each ≤ {MODEL_GOAL:g}× where onnx takes > {MODEL_FLOOR * 1e3:g} ms")
+    print(
+        f"{len(gens)} models; goals: total ≤ {TOTAL_GOAL:g}×, "
+        f"each ≤ {MODEL_GOAL:g}× where onnx takes > {MODEL_FLOOR * 1e3:g} ms"
+    )
     if misses:
         print("above the per-model goal:", ", ".join(sorted(set(misses))))
     return 0

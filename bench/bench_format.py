@@ -23,7 +23,12 @@ from bench_parse_print import best, node_heavy, tensor_heavy  # noqa: E402
 def commented(text: str) -> str:
     """``text`` with a trailing comment on every tenth line that holds a statement."""
     lines = text.splitlines()
-    return "\n".join(line + "  # note" if i % 10 == 5 and line.strip().endswith(")") else line for i, line in enumerate(lines)) + "\n"
+    return (
+        "\n".join(
+            line + "  # note" if i % 10 == 5 and line.strip().endswith(")") else line for i, line in enumerate(lines)
+        )
+        + "\n"
+    )
 
 
 def main() -> int:
@@ -33,8 +38,8 @@ def main() -> int:
     args = ap.parse_args()
 
     import onnxtext
-    from onnxtext.syntax.format import format_text
     from onnxtext.printing.text import to_text
+    from onnxtext.syntax.format import format_text
 
     print(f"{'text':<22}{'size':>10}  {'step':<6}{'seconds':>9}{'MB/s':>8}")
     texts = (
@@ -47,7 +52,11 @@ def main() -> int:
         canonical = format_text(text)
         assert format_text(canonical) == canonical
         mb = len(text) / 1e6
-        steps = [("parse", partial(onnxtext.parse_model, text)), ("print", partial(to_text, model)), ("fmt", partial(format_text, text))]
+        steps = [
+            ("parse", partial(onnxtext.parse_model, text)),
+            ("print", partial(to_text, model)),
+            ("fmt", partial(format_text, text)),
+        ]
         for step, fn in steps:
             seconds = best(fn, args.repeat)
             print(f"{label:<22}{mb:>7.2f} MB  {step:<6}{seconds:>9.3f}{mb / seconds:>8.2f}")

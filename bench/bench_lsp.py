@@ -31,7 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 def document(nodes: int) -> str:
     """A realistic model: MatMul/Add/Relu blocks with initializers, an If with two branches, a local function."""
-    lines = ['<ir_version: 8, opset_import: ["" : 18, "local" : 1]>', "main (float[N, 16] x0, bool c) => (float[N, 16] out)"]
+    lines = [
+        '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>',
+        "main (float[N, 16] x0, bool c) => (float[N, 16] out)",
+    ]
     inits = [f"float[16, 16] w{i} = {{{', '.join(['0.5'] * 256)}}}" for i in range(4)]
     lines.append("<" + ", ".join(inits) + ">")
     lines.append("{")
@@ -40,8 +43,10 @@ def document(nodes: int) -> str:
         lines.append(f"   a{i} = local.bias (m{i})" if i % 50 == 0 else f"   a{i} = Add (m{i}, m{i})")
         lines.append(f"   x{i + 1} = Relu (a{i})")
     last = nodes // 3
-    lines.append(f"   out = If (c) <then_branch = t () => (float[N, 16] o1) {{ o1 = Neg (x{last}) }}, "
-                 f"else_branch = e () => (float[N, 16] o2) {{ o2 = Abs (x{last}) }}>")
+    lines.append(
+        f"   out = If (c) <then_branch = t () => (float[N, 16] o1) {{ o1 = Neg (x{last}) }}, "
+        f"else_branch = e () => (float[N, 16] o2) {{ o2 = Abs (x{last}) }}>"
+    )
     lines.append("}")
     lines.append('<domain: "local", opset_import: ["" : 18]>')
     lines.append("bias (p) => (q) {\n   q = Add (p, p)\n}")
@@ -95,7 +100,9 @@ async def run(nodes: int, repeat: int) -> dict[str, list[float]]:
                 range=L.Range(L.Position(middle, 3), L.Position(middle, 4)), text="m" if version % 2 else "n"
             )
             t0 = time.perf_counter()
-            client.text_document_did_change(L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit]))
+            client.text_document_did_change(
+                L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
+            )
             await client.wait_published(uri, version)
             times["rediagnose"].append(time.perf_counter() - t0)
         doc = L.TextDocumentIdentifier(uri)
@@ -134,7 +141,10 @@ def main() -> int:
     times = asyncio.run(run(args.nodes, args.repeat))
     targets = {"start": 1.0, "rediagnose": 0.3}
     targets.update({k: 0.05 for k in times if k not in targets})
-    print(f"document: {args.nodes} nodes, {len(text) / 1024:.0f} KiB" + (f"; anchor onnx.parser.parse_model {anchor * 1000:.1f} ms" if anchor else ""))
+    print(
+        f"document: {args.nodes} nodes, {len(text) / 1024:.0f} KiB"
+        + (f"; anchor onnx.parser.parse_model {anchor * 1000:.1f} ms" if anchor else "")
+    )
     print(f"{'step':<17} {'best ms':>9} {'median ms':>10} {'target ms':>10}" + ("  median/anchor" if anchor else ""))
     for key, values in times.items():
         med = statistics.median(values)

@@ -66,8 +66,12 @@ def build(path: Path, size_mb: int, seed: int = 0) -> dict[str, bytes]:
             s = g.initializer.add(name=f"layer{i}.bn.{part}", data_type=TensorProto.FLOAT, dims=[k])
             s.raw_data = rng.standard_normal(k, dtype=np.float32).tobytes()
             digests[s.name] = hashlib.sha256(s.raw_data).digest()
-        g.node.add(op_type="BatchNormalization", input=[f"mm{i}"] + [f"layer{i}.bn.{p}" for p in ("scale", "bias", "mean", "var")],
-                   output=[f"bn{i}"], name=f"layer{i}/BatchNormalization")
+        g.node.add(
+            op_type="BatchNormalization",
+            input=[f"mm{i}"] + [f"layer{i}.bn.{p}" for p in ("scale", "bias", "mean", "var")],
+            output=[f"bn{i}"],
+            name=f"layer{i}/BatchNormalization",
+        )
         # back to COLS columns for the next block
         back = g.initializer.add(name=f"layer{i}.proj", data_type=TensorProto.FLOAT, dims=[k, COLS])
         back.raw_data = rng.standard_normal(k * COLS, dtype=np.float32).tobytes()
@@ -106,14 +110,19 @@ def run(size_mb: int, directory: Path, full: bool) -> None:
     opened = time.perf_counter() - start
     lines = view.text.count("\n")
     held = len(view.held) if view.held is not None else 0
-    print(f"{size / MB:7.0f} MB  open {opened:6.2f} s  text {len(view.text) / MB:5.2f} MB, {lines} lines, " f"{held} tensors by reference")
+    print(
+        f"{size / MB:7.0f} MB  open {opened:6.2f} s  text {len(view.text) / MB:5.2f} MB, {lines} lines, "
+        f"{held} tensors by reference"
+    )
     end = view.text.rindex("}")  # a value renamed, a node added
     edited = (view.text[:end] + "   extra = Identity (mm0)\n" + view.text[end:]).replace("mm0", "renamed0")
     start = time.perf_counter()
     result = save_binary(edited, str(path), opened=view)
     saved = time.perf_counter() - start
     errors = [d for d in result.diagnostics if d.is_error]
-    print(f"{'':10}  save {saved:6.2f} s  written={result.written} errors={len(errors)} ({errors[0] if errors else ''})")
+    print(
+        f"{'':10}  save {saved:6.2f} s  written={result.written} errors={len(errors)} ({errors[0] if errors else ''})"
+    )
     start = time.perf_counter()
     same = weights_of(path) == digests
     print(f"{'':10}  check {time.perf_counter() - start:5.2f} s  weights byte-exact: {same}")
@@ -123,7 +132,10 @@ def run(size_mb: int, directory: Path, full: bool) -> None:
 
         start = time.perf_counter()
         text = to_text(load(path))
-        print(f"{'':10}  whole text {time.perf_counter() - start:6.2f} s  {len(text) / MB:.1f} MB " f"({len(text) / size:.1f}x the binary)")
+        print(
+            f"{'':10}  whole text {time.perf_counter() - start:6.2f} s  {len(text) / MB:.1f} MB "
+            f"({len(text) / size:.1f}x the binary)"
+        )
 
 
 def main() -> None:

@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from functools import partial
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +41,12 @@ def many_inputs(n: int) -> str:
     """A graph of ``n`` weights listed as graph inputs too, as models of IR < 4 give them, each added once."""
     inputs = ", ".join(["float[N, 4] x0", *(f"float[4] w{i}" for i in range(n))])
     weights = ", ".join(f"float[4] w{i} = {{0.5, -1, {i}, 0.25}}" for i in range(n))
-    lines = ['<ir_version: 3, opset_import: ["" : 9]>', f"weights ({inputs}) => (float[N, 4] x{n})", f"   <{weights}>", "{"]
+    lines = [
+        '<ir_version: 3, opset_import: ["" : 9]>',
+        f"weights ({inputs}) => (float[N, 4] x{n})",
+        f"   <{weights}>",
+        "{",
+    ]
     lines += [f"   x{i + 1} = Add (x{i}, w{i})" for i in range(n)]
     lines.append("}")
     return "\n".join(lines) + "\n"

@@ -30,7 +30,11 @@ BREAKS = (
 
 
 def clean_text(lines: int) -> str:
-    out = ['<ir_version: 8, opset_import: ["" : 18]>', "chain (float[N, 16] x0, float[16] b) => (float[N, 16] out)", "{"]
+    out = [
+        '<ir_version: 8, opset_import: ["" : 18]>',
+        "chain (float[N, 16] x0, float[16] b) => (float[N, 16] out)",
+        "{",
+    ]
     for i in range(lines - 5):
         out.append(f"   x{i + 1} = Add <alpha = 0.5, axes = [0, 1]> (x{i}, b)")
     out.append(f"   out = Identity (x{lines - 5})")
@@ -74,7 +78,10 @@ def main() -> None:
     damaged = sum(isinstance(n, A.ErrorNode) for n in nodes)
     print(f"lines {args.lines}, errors {args.errors}")
     print(f"clean   {t_clean:.4f} s")
-    print(f"broken  {t_broken:.4f} s  ({len(result.diagnostics)} diagnostics, {len(nodes)} nodes of which " f"{damaged} error nodes)")
+    print(
+        f"broken  {t_broken:.4f} s  ({len(result.diagnostics)} diagnostics, {len(nodes)} nodes of which "
+        f"{damaged} error nodes)"
+    )
     print(f"ratio   {t_broken / t_clean:.2f}  (target <= 1.2)")
 
 

@@ -70,9 +70,7 @@ def run_once(no_pyc: bool, pycache: str) -> dict[str, float]:
     else:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = pycache  # keep the repository free of __pycache__
-    proc = subprocess.run(
-        [sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True
-    )
+    proc = subprocess.run([sys.executable, "-c", CHILD], env=env, capture_output=True, text=True, check=True)
     result: dict[str, float] = json.loads(proc.stdout)
     return result
 
@@ -88,10 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_once(no_pyc, pycache)  # warm-up run writes the .pyc files
         runs = [run_once(no_pyc, pycache) for _ in range(args.runs)]
     size = TABLE.stat().st_size
-    print(f"table: {TABLE.relative_to(REPO_ROOT)}, {size:,} bytes ({size / 1024:.0f} KiB), "
-          f"{int(runs[0]['schemas'])} schemas")
-    print(f"bytecode cache: {'off (compiled from source)' if no_pyc else 'on'}; "
-          f"median of {args.runs} fresh interpreters")
+    print(
+        f"table: {TABLE.relative_to(REPO_ROOT)}, {size:,} bytes ({size / 1024:.0f} KiB), "
+        f"{int(runs[0]['schemas'])} schemas"
+    )
+    print(
+        f"bytecode cache: {'off (compiled from source)' if no_pyc else 'on'}; median of {args.runs} fresh interpreters"
+    )
     med = {key: statistics.median(r[key] for r in runs) for key in runs[0] if key != "schemas"}
     print(f"  stdlib deps              {med['stdlib']:6.1f} ms")
     print(f"  import onnxtext (parent) {med['onnxtext']:6.1f} ms")

@@ -113,7 +113,9 @@ def inline_model(directory: Path) -> Path:
         head.ClearField("data_location")
         del head.external_data[:]
         tensors.append((head.SerializeToString(), int(e["offset"]), int(e["length"])))
-    graph_size = len(graph) + sum(len(_field(5, len(h) + len(_field(9, n)) + n)) + len(h) + len(_field(9, n)) + n for h, _, n in tensors)
+    graph_size = len(graph) + sum(
+        len(_field(5, len(h) + len(_field(9, n)) + n)) + len(h) + len(_field(9, n)) + n for h, _, n in tensors
+    )
     with open(path, "wb") as f, open(directory / "weights.bin", "rb") as w:
         f.write(model.SerializeToString())
         f.write(_field(7, graph_size))
@@ -228,9 +230,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--size-mb", type=int, default=1024)
     ap.add_argument("--tensor-mb", type=int, default=256)
-    ap.add_argument("--keep", metavar="DIR", help="work in DIR and keep the files (default: a temporary folder, removed)")
-    ap.add_argument("--layout", choices=("external", "inline", "both"), default="both",
-                    help="where the input model keeps its weights (default: both, one after the other)")
+    ap.add_argument(
+        "--keep", metavar="DIR", help="work in DIR and keep the files (default: a temporary folder, removed)"
+    )
+    ap.add_argument(
+        "--layout",
+        choices=("external", "inline", "both"),
+        default="both",
+        help="where the input model keeps its weights (default: both, one after the other)",
+    )
     ap.add_argument("--skip-digest", action="store_true")
     args = ap.parse_args()
 
@@ -239,9 +247,11 @@ def main() -> int:
     try:
         t0 = time.perf_counter()
         model_path, nbytes = build_model(work, args.size_mb, args.tensor_mb)
-        print(f"model: {nbytes / MB:.0f} MB of float32 weights in "
-              f"{len(ModelProto.FromString(model_path.read_bytes()).graph.initializer)} tensors "
-              f"(built in {time.perf_counter() - t0:.1f} s) in {work}")
+        print(
+            f"model: {nbytes / MB:.0f} MB of float32 weights in "
+            f"{len(ModelProto.FromString(model_path.read_bytes()).graph.initializer)} tensors "
+            f"(built in {time.perf_counter() - t0:.1f} s) in {work}"
+        )
         _, base_rss, _ = in_child(lambda: None)
         print(f"(RSS of a child doing nothing: {base_rss / MB:.0f} MB)")
         layouts = ["external", "inline"] if args.layout == "both" else [args.layout]
@@ -265,11 +275,19 @@ def run_layout(layout: str, model_path: Path, weights: Path, nbytes: int, *, ski
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("anchor: copyfile", lambda: copy_fsync(weights, folder / "copy.bin", fsync=False)),
         ("anchor: copyfile+fsync", lambda: copy_fsync(weights, folder / "copy.bin")),
-        ("print --weights external", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "external", "-o", f"{w}/out.onnxtxt"])),
+        (
+            "print --weights external",
+            lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "external", "-o", f"{w}/out.onnxtxt"]),
+        ),
         ("parse out.onnxtxt", lambda: cli_main(["parse", f"{w}/out.onnxtxt", "-o", f"{w}/back.onnx"])),
     ]
     if not skip_digest:
-        steps.append(("print --weights digest", lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "digest", "-o", f"{w}/digest.onnxtxt"])))
+        steps.append(
+            (
+                "print --weights digest",
+                lambda: cli_main(["print", f"{w}/model.onnx", "--weights", "digest", "-o", f"{w}/digest.onnxtxt"]),
+            )
+        )
     steps.append(("diff model.onnx back.onnx", lambda: cli_main(["diff", f"{w}/model.onnx", f"{w}/back.onnx"])))
     print(f"{'step':28} {'seconds':>8} {'MB/s':>8} {'ratio':>6} {'peak RSS':>10}")
     anchor = None
@@ -283,7 +301,11 @@ def run_layout(layout: str, model_path: Path, weights: Path, nbytes: int, *, ski
             anchor = dt
         ratio = f"{dt / anchor:6.2f}" if anchor else "     -"
         print(f"{name:28} {dt:8.2f} {nbytes / MB / dt:8.0f} {ratio} {rss / MB:7.0f} MB", flush=True)
-    sizes = {p.name: p.stat().st_size for p in folder.iterdir() if p.is_file() and p.suffix != ".bin" and p.name != "model.onnx"}
+    sizes = {
+        p.name: p.stat().st_size
+        for p in folder.iterdir()
+        if p.is_file() and p.suffix != ".bin" and p.name != "model.onnx"
+    }
     print("files:", ", ".join(f"{k} {v / MB:.1f} MB" if v > MB else f"{k} {v} B" for k, v in sorted(sizes.items())))
     compared = verify_round_trip(model_path, folder / "back.onnx")
     print(f"round trip: OK ({compared / MB:.0f} MB of weight bytes equal, model otherwise identical)")

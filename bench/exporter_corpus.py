@@ -45,9 +45,7 @@ def _modules() -> dict[str, Factory]:
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             b, t, c = x.shape
-            q, k, v = (
-                y.view(b, t, self.heads, c // self.heads).transpose(1, 2) for y in self.qkv(x).split(c, dim=-1)
-            )
+            q, k, v = (y.view(b, t, self.heads, c // self.heads).transpose(1, 2) for y in self.qkv(x).split(c, dim=-1))
             att = (q @ k.transpose(-2, -1)) / math.sqrt(c // self.heads)
             mask = torch.tril(torch.ones(t, t, dtype=torch.bool))
             att = att.masked_fill(~mask, float("-inf")).softmax(-1)
@@ -294,7 +292,12 @@ def _modules() -> dict[str, Factory]:
             return torch.relu(self.body(x) + self.skip(x))
 
     def resnet() -> nn.Module:
-        layers: list[nn.Module] = [nn.Conv2d(3, 16, 7, 2, 3, bias=False), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(3, 2, 1)]
+        layers: list[nn.Module] = [
+            nn.Conv2d(3, 16, 7, 2, 3, bias=False),
+            nn.BatchNorm2d(16),
+            nn.ReLU(),
+            nn.MaxPool2d(3, 2, 1),
+        ]
         cin = 16
         for mid, blocks, stride in ((8, 3, 1), (16, 4, 2), (32, 6, 2), (64, 3, 2)):
             for i in range(blocks):
@@ -319,7 +322,14 @@ def _modules() -> dict[str, Factory]:
     def mobilenet() -> nn.Module:
         layers: list[nn.Module] = [nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.ReLU6()]
         cin = 16
-        for expand, cout, n, stride in ((1, 8, 1, 1), (6, 12, 2, 2), (6, 16, 3, 2), (6, 32, 4, 2), (6, 48, 3, 1), (6, 80, 3, 2)):
+        for expand, cout, n, stride in (
+            (1, 8, 1, 1),
+            (6, 12, 2, 2),
+            (6, 16, 3, 2),
+            (6, 32, 4, 2),
+            (6, 48, 3, 1),
+            (6, 80, 3, 2),
+        ):
             for i in range(n):
                 layers.append(InvertedResidual(cin, cout, stride if i == 0 else 1, expand))
                 cin = cout

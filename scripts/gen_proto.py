@@ -61,9 +61,7 @@ def render() -> dict[str, str]:
             check=False,
         )
         if proc.returncode != 0:
-            raise RuntimeError(
-                f"protoc failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}"
-            )
+            raise RuntimeError(f"protoc failed (exit {proc.returncode}):\n{proc.stdout}{proc.stderr}")
         produced = tmp_dir / Path(PROTO_NAME).parent
         result: dict[str, str] = {}
         for name in GENERATED_NAMES:

@@ -134,13 +134,8 @@ def _parameters(params: Iterable[Any]) -> list[list[Any]]:
 
 def schema_row(schema: Any) -> list[Any]:
     """The table row of one ``onnx.defs.OpSchema`` (layout in the generated docstring)."""
-    attributes = [
-        [a.name, a.type.name, bool(a.required), _default(a)]
-        for _, a in sorted(schema.attributes.items())
-    ]
-    constraints = [
-        [tc.type_param_str, list(tc.allowed_type_strs)] for tc in schema.type_constraints
-    ]
+    attributes = [[a.name, a.type.name, bool(a.required), _default(a)] for _, a in sorted(schema.attributes.items())]
+    constraints = [[tc.type_param_str, list(tc.allowed_type_strs)] for tc in schema.type_constraints]
     return [
         schema.domain,
         schema.name,
@@ -179,10 +174,7 @@ def domain_versions() -> list[tuple[str, int, int]]:
     """``(domain, first, last)`` opset versions of every registered domain, sorted."""
     from onnx.onnx_cpp2py_export import defs as cdefs
 
-    return sorted(
-        (str(domain), int(first), int(last))
-        for domain, (first, last) in cdefs.schema_version_map().items()
-    )
+    return sorted((str(domain), int(first), int(last)) for domain, (first, last) in cdefs.schema_version_map().items())
 
 
 def render() -> str:

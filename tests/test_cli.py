@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.cli import app as cli
-from onnxtext.syntax.format import format_text
-from onnxtext.printing.text import NotRepresentable
-from onnxtext.io import write_atomic
 from onnxtext.api import load, save
+from onnxtext.cli import app as cli
+from onnxtext.io import write_atomic
+from onnxtext.printing.text import NotRepresentable
 from onnxtext.proto import ModelProto
+from onnxtext.syntax.format import format_text
 
 SRC = Path(onnxtext.__file__).resolve().parents[1]
 
@@ -142,7 +142,9 @@ def test_stdin_in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> No
     assert load(out) == onnxtext.parse_model(MLP)
 
 
-def test_stdin_errors_are_located_as_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_stdin_errors_are_located_as_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(TWO_ERRORS.encode())))
     assert cli.main(["parse", "-", "-o", str(tmp_path / "m.onnx")]) == 1
     assert "<stdin>:3:" in capsys.readouterr().err
@@ -466,7 +468,9 @@ def test_check_counts_information_apart_from_warnings(tmp_path, capsys) -> None:
     from onnxtext.cli.app import main
 
     path = tmp_path / "m.onnxtxt"
-    path.write_text('<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] "/y") { "/y" = Relu (x) }\n')
+    path.write_text(
+        '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] "/y") { "/y" = Relu (x) }\n'
+    )
     assert main(["check", str(path)]) == 0
     err = capsys.readouterr().err
     assert "0 error(s), 0 warning(s), 1 note(s)" in err

@@ -12,12 +12,11 @@ import pytest
 from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
-from onnxtext.evaluate.errors import NodeErrorRecord
-from onnxtext.evaluate.errors import EvaluationError
+from onnxtext.evaluate.errors import EvaluationError, NodeErrorRecord
+from onnxtext.evaluate.inputs import InputError, build_feeds, parse_input_arg
 from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
-from onnxtext.evaluate.inputs import InputError, build_feeds, parse_input_arg
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "examples").glob("*.onnxtxt"))
 
@@ -146,25 +145,36 @@ def test_binary_model_error_gives_readable_path(tmp_path: Path, capsys: pytest.C
 
 def test_locate_and_readable_path_direct() -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul",
-                          path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]"))
+    rec = NodeErrorRecord(
+        message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("graph/node[0]/attribute[0]/g/node[0]")
+    )
     span = doc.source_map.locate(rec.path)
-    assert span is not None and NESTED[span.start:span.end].startswith("r = MatMul")
-    rec = NodeErrorRecord(message="x", node_index=0, op_type="MatMul", path=ProtoPath.parse("functions[0]/node[0]"),
-                          function="F", input_index=1, input_name="w")
+    assert span is not None and NESTED[span.start : span.end].startswith("r = MatMul")
+    rec = NodeErrorRecord(
+        message="x",
+        node_index=0,
+        op_type="MatMul",
+        path=ProtoPath.parse("functions[0]/node[0]"),
+        function="F",
+        input_index=1,
+        input_name="w",
+    )
     span = doc.source_map.locate(rec.path)
-    assert span is not None and NESTED[span.start:span.end].startswith("z = MatMul")
+    assert span is not None and NESTED[span.start : span.end].startswith("z = MatMul")
     assert readable_path(rec, doc.proto) == "functions[0]/node[0] (MatMul) in function 'F' input 1 'w'"
     # a path the text does not have: the closest enclosing thing it has
     rec = NodeErrorRecord(message="x", path=ProtoPath.parse("graph/node[0]/attribute[1]/g/output[5]"))
     span = doc.source_map.locate(rec.path)
-    assert span is not None and NESTED[span.start:span.end].startswith("eb ()")
+    assert span is not None and NESTED[span.start : span.end].startswith("eb ()")
 
 
-@pytest.mark.parametrize("cond, path", [
-    ("true", "graph/node[0]/attribute[0]/g/node[0]"),
-    ("false", "functions[0]/node[0]"),
-])
+@pytest.mark.parametrize(
+    "cond, path",
+    [
+        ("true", "graph/node[0]/attribute[0]/g/node[0]"),
+        ("false", "functions[0]/node[0]"),
+    ],
+)
 def test_evaluator_records_the_failing_node_path(cond: str, path: str) -> None:
     doc = parse_document(NESTED, "model", "n.onnxtxt")
     a = np.array([[1, 2, 3], [4, 5, 6]], np.float32)
@@ -178,8 +188,9 @@ def test_output_dir_writes_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str
     model = tmp_path / "m.onnxtxt"
     model.write_text(BAD_MATMUL.replace("float[4, 5] b", "float[3, 5] b").replace("(t, b)", "(t, b)"))
     out_dir = tmp_path / "out"
-    status, out, err = _run(capsys, str(model), "-i", A23, "-i", "b=" + json.dumps([[1.0] * 5] * 3),
-                            "--output-dir", str(out_dir))
+    status, out, err = _run(
+        capsys, str(model), "-i", A23, "-i", "b=" + json.dumps([[1.0] * 5] * 3), "--output-dir", str(out_dir)
+    )
     assert status == 0, err
     y = np.load(out_dir / "y.npy")
     np.testing.assert_allclose(y, np.maximum(np.array([[1, 2, 3], [4, 5, 6]]), 0) @ np.ones((3, 5)))
@@ -188,9 +199,11 @@ def test_output_dir_writes_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_output_names_are_sanitized(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     model = tmp_path / "m.onnxtxt"
-    model.write_text('<ir_version: 8, opset_import: ["" : 18]>\n'
-                     'g (float[2] x) => (float[2] "../evil/y", float[2] "a b") {\n'
-                     '  "../evil/y" = Relu(x)\n  "a b" = Neg(x)\n}\n')
+    model.write_text(
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        'g (float[2] x) => (float[2] "../evil/y", float[2] "a b") {\n'
+        '  "../evil/y" = Relu(x)\n  "a b" = Neg(x)\n}\n'
+    )
     out_dir = tmp_path / "out"
     status, _, err = _run(capsys, str(model), "-i", "x=[1, -2]", "--output-dir", str(out_dir))
     assert status == 0, err
@@ -209,16 +222,19 @@ def test_trace_lists_intermediates(tmp_path: Path, capsys: pytest.CaptureFixture
     assert lines[2].startswith("  [1] y: float32[2, 5]")
 
 
-@pytest.mark.parametrize("arg, needle", [
-    ("X", "expected NAME=VALUE"),
-    ("=[1]", "expected NAME=VALUE"),
-    ("X=", "no value"),
-    ("X=[[1, 2", "neither a .npy/.pb file nor valid JSON"),
-    ("X=[[1, 2], [3]]", "ragged"),
-    ("Xx=[[1, 2, 3, 4]]", "did you mean 'X'"),
-    ("X=missing.npy", "no such file"),
-    ('X=[["a", 1, 2, 3]]', "not a float value"),
-])
+@pytest.mark.parametrize(
+    "arg, needle",
+    [
+        ("X", "expected NAME=VALUE"),
+        ("=[1]", "expected NAME=VALUE"),
+        ("X=", "no value"),
+        ("X=[[1, 2", "neither a .npy/.pb file nor valid JSON"),
+        ("X=[[1, 2], [3]]", "ragged"),
+        ("Xx=[[1, 2, 3, 4]]", "did you mean 'X'"),
+        ("X=missing.npy", "no such file"),
+        ('X=[["a", 1, 2, 3]]', "not a float value"),
+    ],
+)
 def test_bad_input_syntax(arg: str, needle: str, capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = _run(capsys, str(EXAMPLES[0].parent / "mlp.onnxtxt"), "--input", arg)
     assert status in (1, 2)
@@ -284,10 +300,16 @@ def test_evaluation_error_as_diagnostic() -> None:
     located = info.value.diagnostic(model=doc.proto, source_map=doc.source_map, source=doc.source)
     assert located.code == "R002" and located.span is not None and located.path is None
     assert (located.span.start.line, located.span.start.column) == (5, 3)
-    assert located.message.startswith("MatMul input 1 'b': ") and "(inputs: float32[2, 3], float32[4, 5])" in located.message
+    assert (
+        located.message.startswith("MatMul input 1 'b': ")
+        and "(inputs: float32[2, 3], float32[4, 5])" in located.message
+    )
     binary = info.value.diagnostic(model=doc.proto)
     assert binary.span is None and binary.path == "graph/node[1] (MatMul) input 1 'b'"
-    assert info.value.diagnostics[0].code == "R002" and info.value.diagnostics[0].path == "graph/node[1] (MatMul) input 1 'b'"
+    assert (
+        info.value.diagnostics[0].code == "R002"
+        and info.value.diagnostics[0].path == "graph/node[1] (MatMul) input 1 'b'"
+    )
 
 
 def test_trace_covers_subgraphs_with_their_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -309,13 +331,18 @@ def test_trace_covers_subgraphs_with_their_path(tmp_path: Path, capsys: pytest.C
     assert "  [2] y: float32[2] min=1 max=2 mean=1.5" in lines
 
 
-def test_outputs_that_contradict_their_declared_type_are_r003(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_outputs_that_contradict_their_declared_type_are_r003(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     model = tmp_path / "m.onnxtxt"
     model.write_text('<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (int64[3] y) { y = Relu (x) }\n')
     status, out, err = _run(capsys, str(model), "--input", "x=[1, -2]")
     assert status == 1
     assert "y: float32[2]" in out  # the value is still shown
-    assert err.startswith(f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element " "type, size differ)")
+    assert err.startswith(
+        f"{model}:2:20: error[R003]: output 'y' is declared int64[3] but the run gave float[2] (element "
+        "type, size differ)"
+    )
 
 
 def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -327,7 +354,10 @@ def test_symbols_take_one_size_per_run(tmp_path: Path, capsys: pytest.CaptureFix
     status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]", "--input", "z=[1, 2]")
     assert status == 0, err
     status, _, err = _run(capsys, str(model), "--input", "x=[1, 2]", "--input", "z=[1, 2, 3]")
-    assert status == 1 and "output 'w' is declared float[N] but the run gave float[3] (size of N (already 2) differ)" in err
+    assert (
+        status == 1
+        and "output 'w' is declared float[N] but the run gave float[3] (size of N (already 2) differ)" in err
+    )
 
 
 def test_r003_on_a_binary_names_the_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -372,7 +402,8 @@ def test_declarations_inside_a_loop_body_are_r003_warnings(tmp_path: Path, capsy
     status, _, err = _run(capsys, str(model), "--input", x)
     assert status == 0
     assert [line.split(": warning")[0] for line in err.splitlines() if "warning[R003]" in line] == [
-        f"{model}:8:4", f"{model}:7:84"
+        f"{model}:8:4",
+        f"{model}:7:84",
     ]
     model.write_text(GROWING_LOOP.replace("float[d, 0, 4] h2", "float[1, M, 4] h2"))  # a symbol may grow
     status, _, err = _run(capsys, str(model), "--input", x)
@@ -386,7 +417,8 @@ def test_declared_mismatches_through_the_evaluator_api() -> None:
     (y,) = evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert y.shape == (1, 5, 4)
     assert {str(k): v for k, v in evaluator.declared_mismatches.items()} == {
-        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] " "but the body gave float[1, 3, 4] (size differ)"
+        "graph/node[4]/attribute[0]/g/output[1]": "'h2' is declared float[d, 0, 4] "
+        "but the body gave float[1, 3, 4] (size differ)"
     }
     evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert len(evaluator.declared_mismatches) == 1  # each run starts afresh

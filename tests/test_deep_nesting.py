@@ -13,15 +13,15 @@ import pytest
 from onnxtext import cli
 from onnxtext.analysis.check import check_proto
 from onnxtext.analysis.infer.engine import infer_model
-from onnxtext.diagnostics import ParseError
 from onnxtext.api import parse_model
+from onnxtext.diagnostics import ParseError
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
 from onnxtext.ir.depth import PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.lsp.diagnose import Settings, diagnose
+from onnxtext.printing.text import reference_text, to_text
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import format_text
-from onnxtext.printing.text import reference_text, to_text
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
 LIMIT = 31
@@ -116,7 +116,9 @@ def test_cli_past_the_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         err = capsys.readouterr().err
         if depth == LIMIT:
             assert status == 0 and ModelProto.FromString(out.read_bytes()) == parse_model(nested_if(depth))
-            assert cli.main(["print", str(out)]) == 0 and capsys.readouterr().out == to_text(parse_model(nested_if(depth)))
+            assert cli.main(["print", str(out)]) == 0 and capsys.readouterr().out == to_text(
+                parse_model(nested_if(depth))
+            )
         else:
             assert status == 1 and not out.exists()
             assert f"{src}:3:{_first_past_limit(depth)}: error[L009]" in err

@@ -43,7 +43,9 @@ def _located(diags: list[onnxtext.Diagnostic]) -> Located:
 
 def _api(path: Path) -> Located:
     found = onnxtext.check(path)
-    assert [(d.code, d.severity) for d in found] == [(d.code, CODES[d.code].severity) for d in found]  # registered, by default
+    assert [(d.code, d.severity) for d in found] == [
+        (d.code, CODES[d.code].severity) for d in found
+    ]  # registered, by default
     return _located(found)
 
 
@@ -78,7 +80,8 @@ def _all_three(tmp_path: Path, text: str, capsys: pytest.CaptureFixture[str]) ->
             id="goes-on-past-lowering-errors",
         ),
         pytest.param(  # an initializer with a bad dimension: nothing about B, computed from it
-            H + "g (float[2] x) => (float[2] y, float[2] b)\n  <float[1e999999] c = {1, 2}>\n{\n" "  b = Identity (c)\n  y = Neg (x)\n}",
+            H + "g (float[2] x) => (float[2] y, float[2] b)\n  <float[1e999999] c = {1, 2}>\n{\n"
+            "  b = Identity (c)\n  y = Neg (x)\n}",
             {("P001", 3, 10), ("L002", 3, 10)},
             id="initializer-flows-to-output",
         ),

@@ -14,7 +14,22 @@ import pytest
 import onnxtext
 from onnxtext.diagnostics import Diagnostic, Severity, render_diagnostic
 
-INTERNAL_NAMES = ("__anon", "$END", "RPAR", "LPAR", "RSQB", "LSQB", "RBRACE", "LBRACE", "IDENT", "COMMA", "NUMLIST", "ANON", "Tok(", "Token(")
+INTERNAL_NAMES = (
+    "__anon",
+    "$END",
+    "RPAR",
+    "LPAR",
+    "RSQB",
+    "LSQB",
+    "RBRACE",
+    "LBRACE",
+    "IDENT",
+    "COMMA",
+    "NUMLIST",
+    "ANON",
+    "Tok(",
+    "Token(",
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +110,7 @@ def test_syntax_errors_in_subgraphs_and_functions_are_located() -> None:
         "      Z = Neg(X X)\n"
         "   }, else_branch = e () => (float Z) { Z = Abs(X) }>\n"
         "}\n"
-        "<domain: \"local\">\n"
+        '<domain: "local">\n'
         "F (x) => (y)\n"
         "{\n"
         "   y = Identity(x x)\n"
@@ -120,7 +135,7 @@ def test_error_messages_name_tokens_not_grammar_symbols() -> None:
         "g () => () { Y = Foo <a = [1, 2> () }",
         "g () => () { Y = Foo <a: = 1> () }",
         "g () => () { [ Y = Relu(X) }",
-        "g () => () { Y = Relu(X) @{doc_string \"x\"} }",
+        'g () => () { Y = Relu(X) @{doc_string "x"} }',
         "g (seq( X) => () {}",
         "g (map(int64) X) => () {}",
         "g (float[2 X) => () {}",
@@ -162,7 +177,12 @@ def test_unknown_escape_is_a_warning() -> None:
     doc = onnxtext.parse_document(text, "model", "t.onnxtxt")
     assert doc.ok and doc.proto is not None
     (warning,) = doc.diagnostics
-    assert (warning.code, warning.severity, warning.span.start.line, warning.span.start.column) == ("P004", Severity.WARNING, 1, 43)
+    assert (warning.code, warning.severity, warning.span.start.line, warning.span.start.column) == (
+        "P004",
+        Severity.WARNING,
+        1,
+        43,
+    )
     assert "\\q" in warning.message
     onnxtext.parse_model(text)  # warnings do not raise
 
@@ -229,7 +249,9 @@ def test_int8_out_of_range_is_stored_as_onnx_parser_does() -> None:
 
 
 def test_negative_int8_out_of_range() -> None:
-    check("g () => () <int8[2] W = {1, -129}> {}", Expected("L008", 1, 29, "-129 is out of range for int8"), strict=True)
+    check(
+        "g () => () <int8[2] W = {1, -129}> {}", Expected("L008", 1, 29, "-129 is out of range for int8"), strict=True
+    )
 
 
 def test_unknown_attribute_type_annotation() -> None:
@@ -245,7 +267,11 @@ def test_empty_list_without_annotation() -> None:
 
 
 def test_annotation_that_does_not_match_the_value() -> None:
-    check("Y = Foo <a: int = 1.5> (X)", Expected("L003", 1, 19, "the value is float but the attribute is declared int"), kind="node")
+    check(
+        "Y = Foo <a: int = 1.5> (X)",
+        Expected("L003", 1, 19, "the value is float but the attribute is declared int"),
+        kind="node",
+    )
 
 
 def test_mixed_list() -> None:
@@ -269,7 +295,6 @@ def test_syntax_and_lexical_errors_together() -> None:
 
 
 # ---------------------------------------------------------------- rendering
-
 
 
 def test_render_diagnostic_like_a_compiler() -> None:
@@ -320,7 +345,9 @@ def test_render_warning() -> None:
 def test_every_rendered_diagnostic_names_the_path() -> None:
     text = '<produser_name: "x">\ng (flot X) => (float Y) { Y = Foo <a = []> (X) }'
     for d in errors_of(text, path="dir/file.onnxtxt"):
-        assert render_diagnostic(d).startswith(f"dir/file.onnxtxt:{d.span.start.line}:{d.span.start.column}: error[{d.code}]: ")
+        assert render_diagnostic(d).startswith(
+            f"dir/file.onnxtxt:{d.span.start.line}:{d.span.start.column}: error[{d.code}]: "
+        )
 
 
 # ---------------------------------------------------------------- known bugs
@@ -346,11 +373,16 @@ def test_typed_reference_to_a_list_attribute() -> None:
     attr = function.node[0].attribute[0]
     assert (attr.name, attr.ref_attr_name, attr.type) == ("axes", "axes", 7)  # INTS
     onnx_parser = pytest.importorskip("onnx.parser")
-    assert function.SerializeToString(deterministic=True) == onnx_parser.parse_function(text).SerializeToString(deterministic=True)
+    assert function.SerializeToString(deterministic=True) == onnx_parser.parse_function(text).SerializeToString(
+        deterministic=True
+    )
 
 
 def test_raw_default_does_not_apply_to_string_tensors() -> None:
-    text = '<ir_version: 10, opset_import: ["": 21], tensor_encoding: raw>\n' 'g () => () <float[1] a = {1.0}, string[1] s = {"x"}> {}'
+    text = (
+        '<ir_version: 10, opset_import: ["": 21], tensor_encoding: raw>\n'
+        'g () => () <float[1] a = {1.0}, string[1] s = {"x"}> {}'
+    )
     model = onnxtext.parse_model(text)
     assert model.graph.initializer[0].HasField("raw_data")
     assert list(model.graph.initializer[1].string_data) == [b"x"]
@@ -359,8 +391,11 @@ def test_raw_default_does_not_apply_to_string_tensors() -> None:
 def test_tensor_name_default() -> None:
     """``tensor_name: unset``: a tensor literal written without a name leaves ``name`` unset; a
     written name (``""`` too) is set. Only ``unset`` and ``set`` are values."""
-    body = 'g () => (a, b, c)\n{\n   a = Constant <value = float[1] {1}> ()\n' '   b = Constant <value = float[1] "" {1}> ()\n' \
-        '   c = Constant <value = float[1] w {1}> ()\n}\n'
+    body = (
+        "g () => (a, b, c)\n{\n   a = Constant <value = float[1] {1}> ()\n"
+        '   b = Constant <value = float[1] "" {1}> ()\n'
+        "   c = Constant <value = float[1] w {1}> ()\n}\n"
+    )
     head = '<ir_version: 10, opset_import: ["": 21], tensor_name: unset>\n'
     tensors = [n.attribute[0].t for n in onnxtext.parse_model(head + body).graph.node]
     assert [(t.HasField("name"), t.name) for t in tensors] == [(False, ""), (True, ""), (True, "w")]

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_external import big_model
 
 import onnxtext
+from onnxtext.api import save
 from onnxtext.cli import app as cli
 from onnxtext.diff import diff_models
-from onnxtext.weights.sidecar import write_external
-from onnxtext.api import save
 from onnxtext.proto import ModelProto, TensorProto
-from test_external import big_model
+from onnxtext.weights.sidecar import write_external
 
 BASE = """\
 <ir_version: 9, opset_import: ["": 18, "local": 1]>
@@ -136,7 +136,9 @@ def test_functions() -> None:
     assert d(("b = Relu(a)", "b = Sigmoid(a)")) == ["~ function 'local.f': node 'b' (Relu → Sigmoid)"]
     added = BASE + '<domain: "local", opset_import: ["": 18]>\ng2 (a) => (b) {\n  b = Neg(a)\n}\n'
     assert d((BASE, added)) == ["+ function 'local.g2' (a) => (b), 1 nodes"]
-    assert diff_models(onnxtext.parse_model(added), onnxtext.parse_model(BASE)) == ["- function 'local.g2' (a) => (b), 1 nodes"]
+    assert diff_models(onnxtext.parse_model(added), onnxtext.parse_model(BASE)) == [
+        "- function 'local.g2' (a) => (b), 1 nodes"
+    ]
 
 
 def test_subgraph_attributes_are_diffed() -> None:
@@ -269,7 +271,8 @@ def test_function_attribute_defaults_compared_like_node_attributes() -> None:
 
     assert diff_models(model([1.0, 2.0]), model([1.0, 2.0])) == []
     assert diff_models(model([1.0, 2.0]), model([1.0, 2.5])) == [
-        "~ function 'local.g9': attribute scale: float[2]: 1 of 2 elements differ, max abs diff 0.5"]
+        "~ function 'local.g9': attribute scale: float[2]: 1 of 2 elements differ, max abs diff 0.5"
+    ]
     assert diff_models(model([1.0]), model([3.0]))[1] == "~ function 'local.g9': attribute alpha: 1.0 → 3.0"
 
 
@@ -297,4 +300,4 @@ def test_cli_unified_large_weights(tmp_path: Path, layout: str, capsys: pytest.C
     status, out, err = run(capsys, "diff", "-u", a, saved(tmp_path / "b", changed))
     assert (status, err) == (1, "")
     changed_lines = [line for line in out.splitlines() if line[:1] in "+-" and not line.startswith(("---", "+++"))]
-    assert len(changed_lines) == 2 and all(" W = [\"digest\": \"sha256:" in line for line in changed_lines)
+    assert len(changed_lines) == 2 and all(' W = ["digest": "sha256:' in line for line in changed_lines)

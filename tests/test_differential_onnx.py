@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
 pytest.importorskip("onnx")
-import onnx.parser  # noqa: E402
 import onnx.defs  # noqa: E402
+import onnx.parser  # noqa: E402
 import onnx.printer  # noqa: E402
-
 from corpus.backend import all_model_paths, case_id  # noqa: E402
 
 from onnxtext import ParseError, parse_function, parse_graph, parse_model  # noqa: E402
@@ -69,7 +69,9 @@ def _as_graph(snippet: str) -> str:
     return "g () => () " + (body if body.startswith("{") else "{\n" + body + "\n}")
 
 
-def _both(parse_ref: Callable[[str], Any], parse_ours: Callable[[str], Any], text: str) -> tuple[bytes | None, bytes | None]:
+def _both(
+    parse_ref: Callable[[str], Any], parse_ours: Callable[[str], Any], text: str
+) -> tuple[bytes | None, bytes | None]:
     try:
         ref = parse_ref(text).SerializeToString(deterministic=True)
     except (onnx.parser.ParseError, RuntimeError, IndexError):  # how onnx.parser's C++ exceptions arrive

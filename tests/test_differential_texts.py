@@ -24,7 +24,8 @@ GRAPHS = [
     "g (float[2] X) => (float[2] Y) <float[2] W = {1.5, -2}, int64[1] S = {3}, float T> { Y = Add(X, W) }",
     "g (float[2] X, float[2] B = {0.5, 1}) => (float[2] Y) { Y = Add(X, B) }",
     "g (float[3] X) => (float[3] Y) <float[3] C = {nan, inf, -inf}> { Y = Add(X, C) }",
-    'g (float[2] X) => (float[2] Y) <float[2] W = ["location": "w.bin", "offset": "0", "length": "8"]> { Y ' '= Add(X, W) }',
+    'g (float[2] X) => (float[2] Y) <float[2] W = ["location": "w.bin", "offset": "0", "length": "8"]> { Y '
+    "= Add(X, W) }",
     'g () => (string[2] Y) <string[2] S = {"a", "b c"}> { Y = Identity(S) }',
     "g () => (double[2] Y) <double[2] D = {1e-300, 2.5}> { Y = Identity(D) }",
     "g () => (int8[3] Y) <int8[3] D = {-128, 0, 127}> { Y = Identity(D) }",
@@ -35,19 +36,22 @@ GRAPHS = [
     "g () => (complex64[1] Y) <complex64[1] D = {1, 2}> { Y = Identity(D) }",
     "g () => (float[0] Y) <float[0] D = {}> { Y = Identity(D) }",
     "g (float[2] X) => (float[2] Y) { [n1] T = Relu(X) [] U = Neg(T) Y = Abs(U) }",
-    "g (float[2] X) => (float[2] Y) { Y, Z = com.microsoft.Foo:v2 (X, , \"\") }",
+    'g (float[2] X) => (float[2] Y) { Y, Z = com.microsoft.Foo:v2 (X, , "") }',
     "g (float[2] X) => (float[2] Y) { Y = Foo(X,) Z = Bar(,X) W = Baz(,) V = Qux() }",
     "g (float[2] X) => (float[2] Y) { = Print(X) Y = Identity(X) }",
-    "g (float[2] X) => (float[2] Y) { Y = Foo <a = 1, b = 2.5, c = \"s\", " "d = [1, 2], e = [1.5, 2.0], f = [\"x\", \"y\"]> (X) }",
+    'g (float[2] X) => (float[2] Y) { Y = Foo <a = 1, b = 2.5, c = "s", '
+    'd = [1, 2], e = [1.5, 2.0], f = ["x", "y"]> (X) }',
     "g (float[2] X) => (float[2] Y) { Y = Foo (X) <a = 1, b = -2.5e-3> }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <a: float = 1, b: ints = [], c: floats = [1, 2], d: int = -7> (X) }",
-    "g (float[2] X) => (float[2] Y) { Y = Foo <t = float[2] {1, 2}, u = int64[1] named {5}, v = float[1] " "n2 = {3}> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <t = float[2] {1, 2}, u = int64[1] named {5}, v = float[1] "
+    "n2 = {3}> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <tp = float[2], tq = seq(int64), tr = float> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <a = nan, b = inf, c = -inf, d = 1e10> (X) }",
-    "g (bool C, float[2] X) => (float[2] Y) { Y = If (C) <then_branch = t () => (float[2] Z) { Z = " "Identity(X) }, else_branch = e () => (float[2] Z) { Z = Neg(X) }> }",
+    "g (bool C, float[2] X) => (float[2] Y) { Y = If (C) <then_branch = t () => (float[2] Z) { Z = "
+    "Identity(X) }, else_branch = e () => (float[2] Z) { Z = Neg(X) }> }",
     "g (float[2] X) => (float[2] Y) {\n # a comment\n Y = Identity(X) # trailing\n}",
     "g (float[2] X) => (float[2] seq) { seq = Identity(X) map = Identity(seq) }",
-    "g (float[2] X) => (float[2] Y) { Y = Foo <s = \"a\\\"b\"> (X) }",
+    'g (float[2] X) => (float[2] Y) { Y = Foo <s = "a\\"b"> (X) }',
     "g => (float[2] Y) { Y = Constant <value_floats = [1.0, 2.0]> () }",
     # an empty domain written out before the dot
     "g (float[2] X) => (float[2] Y) { Y = .MyOp (X) Z = .a.B:ov (X) W = . C (X) }",
@@ -60,8 +64,10 @@ GRAPHS = [
     'g () => (string[2] Y) <string[2] D = {"a"}> { Y = Identity(D) }',
     "g () => (int8[2] Y) <int8[2] D = {1, 300}, int16[1] E = {-2147483648}> { Y = Identity(D) }",
     "g () => (uint8[2] Y) <uint8[2] D = {-1, 256}, uint16[1] E = {70000}, bool[2] B = {2, -5}> { Y = Identity(D) }",
-    "g () => (float16[2] Y) <float16[2] D = {70000, -1}, bfloat16[1] E = {65536}, float8e4m3fn[1] F = " "{300}> { Y = Identity(D) }",
-    "g () => (uint32[2] Y) <uint32[2] D = {-1, 5000000000}, uint64[2] E = {-1, -18446744073709551615}> { Y " "= Identity(D) }",
+    "g () => (float16[2] Y) <float16[2] D = {70000, -1}, bfloat16[1] E = {65536}, float8e4m3fn[1] F = "
+    "{300}> { Y = Identity(D) }",
+    "g () => (uint32[2] Y) <uint32[2] D = {-1, 5000000000}, uint64[2] E = {-1, -18446744073709551615}> { Y "
+    "= Identity(D) }",
     "g () => (int8[2] Y) <int8[2] D = {1, 300, 7}> { Y = Identity(D) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <t = int8[1] {300}, u = uint8[3] {1}> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = Foo <f = 3.4028234e38, g = 1e-50, h = -1e-46> (X) }",
@@ -86,26 +92,34 @@ REJECTED = [
 
 FUNCTIONS = [
     '<domain: "local", opset_import: ["" : 18]> f (x, y) => (z) { z = Add(x, y) }',
-    '<domain: "local", opset_import: ["" : 18], doc_string: "adds"> f <alpha, beta: float = 2.5, gamma: ' 'int = 3> (x) => (z) { t = Constant <value_float = @alpha> () z = Mul(x, t) }',
-    '<domain: "local", opset_import: ["" : 18], overload: "v1"> f (float[N] x, y) => (float[N] z) <float ' 't> { t = Neg(x) z = Add(t, y) }',
+    '<domain: "local", opset_import: ["" : 18], doc_string: "adds"> f <alpha, beta: float = 2.5, gamma: '
+    "int = 3> (x) => (z) { t = Constant <value_float = @alpha> () z = Mul(x, t) }",
+    '<domain: "local", opset_import: ["" : 18], overload: "v1"> f (float[N] x, y) => (float[N] z) <float '
+    "t> { t = Neg(x) z = Add(t, y) }",
     '<domain: "local", opset_import: ["" : 18]> f <a: ints = [1, 2]> (x) => (z) { z = Foo <b: int = @a> (x) }',
-    'f (x) => (z) { z = Identity(x) }',
+    "f (x) => (z) { z = Identity(x) }",
 ]
 
 MODELS = [
     '<ir_version: 8, opset_import: ["" : 18]> g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
-    '<ir_version: 10, opset_import: ["" : 21, "com.x" : 1], producer_name: "me", producer_version: "1.0", ' 'domain: "ai.test", model_version: 3, doc_string: "a model", metadata_props: ["k": "v", "k2": "v2"]> g ' '(float[2] X) => (float[2] Y) { Y = com.x.F(X) }\n<domain: "com.x", opset_import: ["" : 21]> F (x) => ' '(y) { y = Identity(x) }',
-    'g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
+    '<ir_version: 10, opset_import: ["" : 21, "com.x" : 1], producer_name: "me", producer_version: "1.0", '
+    'domain: "ai.test", model_version: 3, doc_string: "a model", metadata_props: ["k": "v", "k2": "v2"]> g '
+    '(float[2] X) => (float[2] Y) { Y = com.x.F(X) }\n<domain: "com.x", opset_import: ["" : 21]> F (x) => '
+    "(y) { y = Identity(x) }",
+    "g (float[2] X) => (float[2] Y) { Y = Identity(X) }",
     '<ir_version: 8, opset_import: ["" : 18], metadata_props: []> g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
 ]
 
-NODES = ["Y = Relu(X)", "[lbl] Y, Z = ai.onnx.ml.Foo <a = 1> (X, W)", "Y = Foo(X) <a = [\"x\"]>", "Y = Bar:ov()"]
+NODES = ["Y = Relu(X)", "[lbl] Y, Z = ai.onnx.ml.Foo <a = 1> (X, W)", 'Y = Foo(X) <a = ["x"]>', "Y = Bar:ov()"]
 
 
 def _same(kind: str, text: str) -> None:
     ref = getattr(onnx.parser, f"parse_{kind}")(text)
     ours = getattr(onnxtext, f"parse_{kind}")(text)
-    assert ours.SerializeToString(deterministic=True) == ref.SerializeToString(deterministic=True), (str(ref), str(ours))
+    assert ours.SerializeToString(deterministic=True) == ref.SerializeToString(deterministic=True), (
+        str(ref),
+        str(ours),
+    )
 
 
 @pytest.mark.parametrize("text", GRAPHS)

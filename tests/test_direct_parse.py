@@ -110,17 +110,40 @@ def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch)
 
 
 def _edits(text: str, rng: random.Random, count: int) -> list[str]:
-    pieces = ['"', "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", "=", ".", "@", "-", "1", "1.5", "x", "#", " ", "\\", "é"]
+    pieces = [
+        '"',
+        "<",
+        ">",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        ",",
+        ":",
+        "=",
+        ".",
+        "@",
+        "-",
+        "1",
+        "1.5",
+        "x",
+        "#",
+        " ",
+        "\\",
+        "é",
+    ]
     out = []
     for _ in range(count):
         at = rng.randrange(len(text))
         kind = rng.random()
         if kind < 0.4:
-            out.append(text[:at] + text[at + 1:])
+            out.append(text[:at] + text[at + 1 :])
         elif kind < 0.8:
             out.append(text[:at] + rng.choice(pieces) + text[at:])
         else:
-            out.append(text[:at] + rng.choice(pieces) + text[at + 1:])
+            out.append(text[:at] + rng.choice(pieces) + text[at + 1 :])
     return out
 
 
@@ -242,14 +265,14 @@ _NOTES = """<ir_version: 9, opset_import: ["" : 18]>
         lambda t: t.replace('"adds"', '"\\u00e9t\\xc3\\xa9"'),  # escapes that make UTF-8
         lambda t: t.replace('"adds"', '"\\xff"'),  # not UTF-8: an error
         lambda t: t.replace('"adds"', '"\\q"'),  # an unknown escape: an error
-        lambda t: t.replace("doc_string: \"adds\"", "doc_string: \"a\", doc_string: \"b\""),
-        lambda t: t.replace("doc_string: \"adds\"", "domain: \"x\""),
+        lambda t: t.replace('doc_string: "adds"', 'doc_string: "a", doc_string: "b"'),
+        lambda t: t.replace('doc_string: "adds"', 'domain: "x"'),
         lambda t: t.replace('metadata_props: ["k": "v"]', 'metadata_props: ["k": "v",]'),
         lambda t: t.replace('metadata_props: ["k": "v"]', "metadata_props: []"),
         lambda t: t.replace('metadata_props: ["k": "v"]', 'metadata_props: [k: "v"]'),
         lambda t: t.replace('metadata_props: ["k": "v"]', 'metadata_props: ["k": "v"], name: unset'),
-        lambda t: t.replace('@{doc_string: "the graph", ', '@{training: {x: 1}, '),
-        lambda t: t.replace('@{doc_string: "a value"}', '@{type: unset}'),
+        lambda t: t.replace('@{doc_string: "the graph", ', "@{training: {x: 1}, "),
+        lambda t: t.replace('@{doc_string: "a value"}', "@{type: unset}"),
         lambda t: t.replace(") @{", ") <alpha = 1.0> @{"),
         lambda t: t.replace(") @{doc", ") @{} @{doc"),
         lambda t: t.replace("encoding: raw", "encoding: typed"),
@@ -278,8 +301,9 @@ def test_damaged_notes_agree() -> None:
     assert _damaged_agree(_NOTES, 5, 400) > 20
 
 
-_ESCAPE_PIECES = ["a", " ", "\\n", "\\t", "\\r", '\\"', "\\\\", "\\'", "\\a", "\\b", "\\f", "\\v", "\\\n", "\\x41", "\\x7f",
-                  "\\x80", "\\xc3\\xa9", "\\xff", "\\x4", "\\0", "\\07", "\\u00e9", "\\ud800", "\\U0001F600", "\\U00110000",
+_ESCAPE_PIECES = ["a", " ", "\\n", "\\t", "\\r", '\\"', "\\\\", "\\'", "\\a", "\\b", "\\f", "\\v", "\\\n",
+                  "\\x41", "\\x7f", "\\x80", "\\xc3\\xa9", "\\xff", "\\x4", "\\0", "\\07", "\\u00e9",
+                  "\\ud800", "\\U0001F600", "\\U00110000",
                   "\\q", "\\\r", "\\N{DASH}", "\\x0g"]  # fmt: skip
 
 
@@ -305,7 +329,7 @@ def test_common_escapes_are_read_in_c(monkeypatch: pytest.MonkeyPatch) -> None:
     trace = 'File \\"m.py\\", line 3, in forward\\n\\tx = f(x)  # it\'s \\x01\\\\n\\n'
     model = direct_model(_NOTES.replace('"adds"', f'"{trace}"'))
     assert model is not None
-    assert model.graph.node[0].doc_string == "File \"m.py\", line 3, in forward\n\tx = f(x)  # it's \x01\\n\n"
+    assert model.graph.node[0].doc_string == 'File "m.py", line 3, in forward\n\tx = f(x)  # it\'s \x01\\n\n'
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,17 @@ import numpy as np
 import pytest
 
 from onnxtext.ir import dtypes as D
-from onnxtext.ir.dtypes import BY_CODE, BY_NAME, NAMES, bits_to_float, dtype_by_code, dtype_by_name, float_format, float_to_bits, round_to_format
+from onnxtext.ir.dtypes import (
+    BY_CODE,
+    BY_NAME,
+    NAMES,
+    bits_to_float,
+    dtype_by_code,
+    dtype_by_name,
+    float_format,
+    float_to_bits,
+    round_to_format,
+)
 from onnxtext.proto import TensorProto
 
 onnx = pytest.importorskip("onnx")
@@ -78,8 +88,16 @@ def test_kinds_and_lookups() -> None:
     assert dtype_by_code(16) is BY_NAME["bfloat16"]
     assert dtype_by_code(0) is None and dtype_by_code(29) is None
     assert [d.name for d in D.ALL if d.is_bits_float] == [
-        "float16", "bfloat16", "float8e4m3fn", "float8e4m3fnuz", "float8e5m2", "float8e5m2fnuz",
-        "float4e2m1", "float8e8m0", "float6e2m3", "float6e3m2",
+        "float16",
+        "bfloat16",
+        "float8e4m3fn",
+        "float8e4m3fnuz",
+        "float8e5m2",
+        "float8e5m2fnuz",
+        "float4e2m1",
+        "float8e8m0",
+        "float6e2m3",
+        "float6e3m2",
     ]
     assert repr(BY_NAME["int8"]) == "DType(int8)"
     with pytest.raises(AttributeError):
@@ -88,9 +106,17 @@ def test_kinds_and_lookups() -> None:
 
 def test_format_facts() -> None:
     expect = {
-        "float16": 65504.0, "bfloat16": float(ml.finfo(ml.bfloat16).max), "float8e4m3fn": 448.0,
-        "float8e4m3fnuz": 240.0, "float8e5m2": 57344.0, "float8e5m2fnuz": 57344.0, "float8e8m0": 2.0**127,
-        "float4e2m1": 6.0, "float6e2m3": 7.5, "float6e3m2": 28.0, "float": float(np.finfo(np.float32).max),
+        "float16": 65504.0,
+        "bfloat16": float(ml.finfo(ml.bfloat16).max),
+        "float8e4m3fn": 448.0,
+        "float8e4m3fnuz": 240.0,
+        "float8e5m2": 57344.0,
+        "float8e5m2fnuz": 57344.0,
+        "float8e8m0": 2.0**127,
+        "float4e2m1": 6.0,
+        "float6e2m3": 7.5,
+        "float6e3m2": 28.0,
+        "float": float(np.finfo(np.float32).max),
     }
     for name, mx in expect.items():
         assert float_format(BY_NAME[name]).max_value == mx, name
@@ -256,7 +282,9 @@ def test_specials_and_overflow() -> None:
         [False, False, False, True, False],
     )
     assert r("float6e2m3", 8.0, -100.0)[0] == [0x1F, 0x3F]
-    e8 = round_to_format(BY_NAME["float8e8m0"], np.array([nan, 0.0, -1.0, 1.0, 0.75, 1.5, 2.0**-128, 2.0**-127, 1.5 * 2.0**127, 3.0]))
+    e8 = round_to_format(
+        BY_NAME["float8e8m0"], np.array([nan, 0.0, -1.0, 1.0, 0.75, 1.5, 2.0**-128, 2.0**-127, 1.5 * 2.0**127, 3.0])
+    )
     assert e8.bits.tolist() == [0xFF, 0xFF, 0xFF, 127, 127, 128, 0, 0, 0xFF, 129]
     assert e8.exact.tolist() == [True, False, False, True, False, False, False, True, False, False]
     assert e8.underflow.tolist() == [False] * 6 + [True, False, False, False]
@@ -329,7 +357,10 @@ def test_saturate_specials() -> None:
     assert sat("float16", inf, -1e6) == [0x7BFF, 0xFBFF]
     assert sat("bfloat16", -inf) == [0xFF7F]
     # no change where the format has no inf: it always saturates
-    assert sat("float4e2m1", inf, 7.0, nan) == round_to_format(BY_NAME["float4e2m1"], np.array([inf, 7.0, nan])).bits.tolist()
+    assert (
+        sat("float4e2m1", inf, 7.0, nan)
+        == round_to_format(BY_NAME["float4e2m1"], np.array([inf, 7.0, nan])).bits.tolist()
+    )
     r = round_to_format(BY_NAME["float8e4m3fn"], np.array([inf, 448.0, 1e9]), saturate=True)
     assert r.exact.tolist() == [False, True, False]
     assert r.overflow.tolist() == [False, False, True]
@@ -359,8 +390,14 @@ def test_float8e8m0_matches_onnx(rounding: str, saturate: bool) -> None:
     from onnx.numpy_helper import to_float8e8m0
 
     rng = np.random.default_rng(6)
-    v = np.concatenate([np.exp2(rng.uniform(-126, 128, 50000)), np.exp2(np.arange(-126.0, 128.0)),
-                        1.5 * np.exp2(np.arange(-126.0, 128.0)), [np.finfo(np.float32).max]]).astype(np.float32)
+    v = np.concatenate(
+        [
+            np.exp2(rng.uniform(-126, 128, 50000)),
+            np.exp2(np.arange(-126.0, 128.0)),
+            1.5 * np.exp2(np.arange(-126.0, 128.0)),
+            [np.finfo(np.float32).max],
+        ]
+    ).astype(np.float32)
     v = v[np.isfinite(v)]
     ref = to_float8e8m0(v, saturate, rounding).view(np.uint8).astype(np.int64)
     assert np.array_equal(round_to_format(BY_NAME["float8e8m0"], v, saturate=saturate, rounding=rounding).bits, ref)  # type: ignore[arg-type]
@@ -419,7 +456,9 @@ def test_float32_fast_rounding_matches_the_general_path() -> None:
     up = np.nextafter(f, np.float32(np.inf))
     mids = (f.astype(np.float64) + up.astype(np.float64)) / 2
     near = np.nextafter(mids, np.inf), np.nextafter(mids, -np.inf)
-    values = np.concatenate([f.astype(np.float64), mids, *near, [0.0, -0.0, 1e-46, -7.006e-46, 3.4028234e38, -3.4028235e38]])
+    values = np.concatenate(
+        [f.astype(np.float64), mids, *near, [0.0, -0.0, 1e-46, -7.006e-46, 3.4028234e38, -3.4028235e38]]
+    )
     values = values[np.abs(values) < float(np.finfo(np.float32).max)]
     fast = round_to_format(BY_CODE[1], values)
     general = round_to_format(BY_CODE[1], np.append(values, np.nan))  # a NaN takes the general path
@@ -440,7 +479,9 @@ def test_float32_nearest_is_the_general_rounding() -> None:
     d = np.concatenate([f64, mids, np.nextafter(mids, np.inf), rng.standard_normal(50_000), tiny, -tiny])
     fast = D._float32_nearest(d)
     assert fast is not None
-    general = D.round_to_format(D.BY_NAME["float"], d, sticky=np.zeros(d.size, dtype=np.int8))  # sticky: the general path
+    general = D.round_to_format(
+        D.BY_NAME["float"], d, sticky=np.zeros(d.size, dtype=np.int8)
+    )  # sticky: the general path
     assert (fast.bits == general.bits).all()
     assert (fast.exact == general.exact).all()
     assert (fast.tie == general.tie).all() and fast.tie.sum() > 100_000

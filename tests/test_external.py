@@ -9,6 +9,10 @@ import numpy as np
 import pytest
 
 import onnxtext
+from onnxtext.api import load, save
+from onnxtext.io import model_bytes
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.external import (
     BAD_CHECKSUM,
     BAD_RANGE,
@@ -20,10 +24,6 @@ from onnxtext.weights.external import (
     resolve_location,
 )
 from onnxtext.weights.sidecar import PAGE, SMALL_ALIGN, plan_external, write_external
-from onnxtext.io import model_bytes
-from onnxtext.api import load, save
-from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor.arrays import to_numpy
 
 BASE = """\
 <ir_version: 9, opset_import: ["": 18]>
@@ -63,7 +63,20 @@ def big_model(seed: int = 0) -> ModelProto:
 # ---------------------------------------------------------------- resolve_location
 
 
-@pytest.mark.parametrize("location", ["../x.bin", "/etc/passwd", "a/../../x.bin", "sub/../../x", "..", "C:\\x.bin", "\\\\server\\share\\x", "..\\x.bin", ""])
+@pytest.mark.parametrize(
+    "location",
+    [
+        "../x.bin",
+        "/etc/passwd",
+        "a/../../x.bin",
+        "sub/../../x",
+        "..",
+        "C:\\x.bin",
+        "\\\\server\\share\\x",
+        "..\\x.bin",
+        "",
+    ],
+)
 def test_unsafe_locations_rejected(tmp_path: Path, location: str) -> None:
     with pytest.raises(ExternalDataError) as info:
         resolve_location(tmp_path, location)
@@ -105,7 +118,9 @@ def _ref_model(location: str, *, offset: str = "0", length: str = "16", checksum
     m = onnxtext.parse_model(BASE)
     t = m.graph.initializer.add(name="W", data_type=TensorProto.FLOAT, dims=[4])
     t.data_location = TensorProto.EXTERNAL
-    entries = [("location", location), ("offset", offset), ("length", length)] + ([("checksum", checksum)] if checksum else [])
+    entries = [("location", location), ("offset", offset), ("length", length)] + (
+        [("checksum", checksum)] if checksum else []
+    )
     for k, v in entries:
         e = t.external_data.add()
         e.key, e.value = k, v
@@ -223,8 +238,14 @@ def test_reads_data_written_by_onnx(tmp_path: Path) -> None:
     from onnxtext.proto import to_onnx
 
     model = big_model()
-    onnx.save_model(to_onnx(model), str(tmp_path / "o.onnx"), save_as_external_data=True,
-                    all_tensors_to_one_file=True, location="o.bin", size_threshold=1024)
+    onnx.save_model(
+        to_onnx(model),
+        str(tmp_path / "o.onnx"),
+        save_as_external_data=True,
+        all_tensors_to_one_file=True,
+        location="o.bin",
+        size_threshold=1024,
+    )
     loaded = load_external(load(tmp_path / "o.onnx"), tmp_path)
     for a, b in zip(iter_tensors(loaded), iter_tensors(model), strict=True):
         assert np.array_equal(to_numpy(a.tensor), to_numpy(b.tensor)), a.where
@@ -233,11 +254,15 @@ def test_reads_data_written_by_onnx(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- the parser
 
 
-@pytest.mark.parametrize("location, col", [("../w.bin", 59), ("/etc/passwd", 59), ("a/../../w.bin", 59), ("C:\\\\w.bin", 59), ("", 59)])
+@pytest.mark.parametrize(
+    "location, col", [("../w.bin", 59), ("/etc/passwd", 59), ("a/../../w.bin", 59), ("C:\\\\w.bin", 59), ("", 59)]
+)
 def test_parser_rejects_escaping_locations(location: str, col: int) -> None:
     """A text whose external data would leave its folder does not parse: X001 at the location."""
-    text = ('<ir_version: 10, opset_import: ["" : 21]>\n'
-            f'g (float[2] x) => (float[2] y) <float[2] w = ["location": "{location}", "length": "8"]> {{ y = Add(x, w) }}\n')
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        f'g (float[2] x) => (float[2] y) <float[2] w = ["location": "{location}", "length": "8"]> {{ y = Add(x, w) }}\n'
+    )
     doc = onnxtext.parse_document(text, "model", "m.onnxtxt")
     errors = [d for d in doc.diagnostics if d.is_error]
     assert [d.code for d in errors] == [UNSAFE_LOCATION]
@@ -249,8 +274,10 @@ def test_parse_cli_rejects_escaping_location(tmp_path: Path, capsys: pytest.Capt
     from onnxtext.cli import app as cli
 
     src = tmp_path / "m.onnxtxt"
-    src.write_text('<ir_version: 10, opset_import: ["" : 21]>\n'
-                   'g (float[2] x) => (float[2] y) <float[2] w = ["location": "../w.bin", "length": "8"]> { y = Add(x, w) }\n')
+    src.write_text(
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        'g (float[2] x) => (float[2] y) <float[2] w = ["location": "../w.bin", "length": "8"]> { y = Add(x, w) }\n'
+    )
     assert cli.main(["parse", str(src), "-o", str(tmp_path / "m.onnx")]) == 1
     err = capsys.readouterr().err
     assert "m.onnxtxt:2:59: error[X001]" in err and "leaves the model's folder" in err

@@ -1,4 +1,5 @@
-"""``fmt``'s fast way (a clean text the parse fast path reads, printed from its protobuf) ≡ the tree's way, byte for byte.
+"""``fmt``'s fast way (a clean text the parse fast path reads, printed from its protobuf) ≡ the tree's way,
+byte for byte.
 
 ``format_text`` takes the printed text only when it has the text's very tokens and the text has
 no comments or blank lines; on every corpus text and on edits reaching each way out it gives
@@ -75,7 +76,9 @@ def _reindented(text: str) -> str:
 EDITS: dict[str, Any] = {
     "as_is": lambda t: t,
     "reindented": _reindented,
-    "one_line_header": lambda t: t.replace("<\n   ir_version: 8,\n   opset_import: [\"\": 18]\n>", '<ir_version: 8, opset_import: ["" : 18]>'),
+    "one_line_header": lambda t: t.replace(
+        '<\n   ir_version: 8,\n   opset_import: ["": 18]\n>', '<ir_version: 8, opset_import: ["" : 18]>'
+    ),
     "comment": lambda t: t.replace("(x1)\n", "(x1)  # why\n", 1),
     "comment_line": lambda t: t.replace("{\n", "{\n   # first\n", 1),
     "hash_in_string": lambda t: t.replace("(x1)\n", '(x1) @{doc_string: "# not a comment"}\n', 1),
@@ -88,7 +91,9 @@ EDITS: dict[str, Any] = {
     "integral_float": lambda t: t.replace("alpha = 0.5", "alpha = 1"),
     "quoted_name": lambda t: t.replace("x2 = ", '"x2" = '),
     "needless_quotes_label": lambda t: t.replace("[n1]", '["n1"]'),
-    "header_order": lambda t: t.replace("<\n   ir_version: 8,\n   opset_import: [\"\": 18]\n>", '<opset_import: ["": 18], ir_version: 8>'),
+    "header_order": lambda t: t.replace(
+        '<\n   ir_version: 8,\n   opset_import: ["": 18]\n>', '<opset_import: ["": 18], ir_version: 8>'
+    ),
     "trailing_comma": lambda t: t.replace("axes = [0, 1]", "axes = [0, 1,]", 1),
     "syntax_error": lambda t: t.replace("(x1)", "(x1", 1),
     "unknown_op": lambda t: t.replace("Neg", "Negg", 1),

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from onnxtext import parse_model
-from onnxtext.printing.printable import NotRepresentable
-from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.printing import emit
 from onnxtext.printing.emit import fast_text
+from onnxtext.printing.printable import NotRepresentable
 from onnxtext.printing.text import reference_text, to_text
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = sorted((ROOT / "tests" / "golden").glob("*.onnxtxt")) + sorted((ROOT / "examples").glob("*.onnxtxt"))
@@ -59,11 +59,19 @@ class _Slow:
 def chain(n: int = 6, *, functions: bool = True) -> ModelProto:
     lines = ['<ir_version: 9, opset_import: ["" : 18, "local" : 1]>', "chain (float[N, 4] x0) => (float[N, 4] y)", "{"]
     for i in range(n):
-        lines.append(f"   [n{i}] x{i + 1} = Relu <alpha = 0.5, axes = [0, 1], mode = \"a\"> (x{i})")
+        lines.append(f'   [n{i}] x{i + 1} = Relu <alpha = 0.5, axes = [0, 1], mode = "a"> (x{i})')
     lines.append(f"   y = local.twice (x{n})")
     lines.append("}")
     if functions:
-        lines += ["", '<domain: "local", opset_import: ["" : 18]>', "twice (a) => (b)", "{", "   t = Add (a, a)", "   b = Identity (t)", "}"]
+        lines += [
+            "",
+            '<domain: "local", opset_import: ["" : 18]>',
+            "twice (a) => (b)",
+            "{",
+            "   t = Add (a, a)",
+            "   b = Identity (t)",
+            "}",
+        ]
     return parse_model("\n".join(lines) + "\n")
 
 
@@ -83,7 +91,7 @@ def test_plain_statements_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) ->
     text = same(chain(40))
     slow = _Slow(monkeypatch)
     assert fast_text(chain(40)) == text
-    assert text is not None and "[n39] x40 = Relu <alpha = 0.5, axes = [0, 1], mode = \"a\"> (x39)" in text
+    assert text is not None and '[n39] x40 = Relu <alpha = 0.5, axes = [0, 1], mode = "a"> (x39)' in text
     assert slow.count == 0
 
 
@@ -127,14 +135,19 @@ def _statement_model(rng: random.Random) -> ModelProto:
             n.name = rng.choice(["n", "node_with_a_long_name", "a/b", ""]) + str(i)
 
         def word() -> str:
-            return rng.choice(["x", "value_" * rng.randint(1, 6), "/layer/Op_output_0", "seq"]) + str(rng.randint(0, 99))
+            return rng.choice(["x", "value_" * rng.randint(1, 6), "/layer/Op_output_0", "seq"]) + str(
+                rng.randint(0, 99)
+            )
 
         n.output.extend(word() for _ in range(rng.choice([0, 1, 1, 2, 4])))
         n.input.extend(word() for _ in range(rng.choice([0, 1, 2, 3, 6])))
         if rng.random() < 0.3:
             n.doc_string = rng.choice(["why", "a longer explanation of this node " * rng.randint(1, 4)])
         for _ in range(rng.choice([0, 0, 0, 1, 3])):
-            n.metadata_props.add(key=rng.choice(["namespace", "pkg.torch.onnx.stack_trace"]), value="File x.py, line 3\n" * rng.randint(0, 5))
+            n.metadata_props.add(
+                key=rng.choice(["namespace", "pkg.torch.onnx.stack_trace"]),
+                value="File x.py, line 3\n" * rng.randint(0, 5),
+            )
         for k in range(rng.choice([0, 0, 1, 2, 4])):
             a = n.attribute.add(name=f"a{k}")
             kind = rng.choice(["i", "ints", "s"])
@@ -212,12 +225,17 @@ MUTATIONS: dict[str, Any] = {
         _notes(m.graph.node),
         _first(m).device_configurations.add(configuration_id="c"),
     ),
-    "notes_graph_attribute": lambda m: (_graph_attribute(m), _notes(m.graph.node), _notes(m.graph.node[0].attribute[-1].g.node)),
+    "notes_graph_attribute": lambda m: (
+        _graph_attribute(m),
+        _notes(m.graph.node),
+        _notes(m.graph.node[0].attribute[-1].g.node),
+    ),
 }
 
 
 def _notes(nodes: Any) -> None:
-    """Node notes as the dynamo exporter writes them: a few entries, each node's own (escapes, long lines, non-ASCII)."""
+    """Node notes as the dynamo exporter writes them: a few entries, each node's own (escapes, long
+    lines, non-ASCII)."""
     for i, n in enumerate(nodes):
         n.metadata_props.add(key="namespace", value=f": __main__.Net/layer.{i}: Linear/linear: aten.linear.default")
         n.metadata_props.add(key="pkg.torch.onnx.name_scopes", value=f"['', 'layer.{i}', \"lin\"]")
@@ -357,7 +375,9 @@ def _nested_model(depth: int, *, statements: int = 3) -> ModelProto:
     top = m.graph.node.add(op_type="Loop", input=["", "cond"], output=["looped"], domain="")
     top.attribute.add(name="body", type=AttributeProto.GRAPH, g=body(depth, "b"))
     lists = m.graph.node.add(op_type="Multi", domain="local", output=["many"])
-    lists.attribute.add(name="branches", type=AttributeProto.GRAPHS, graphs=[body(0, "l0"), GraphProto(name="empty"), body(1, "l1")])
+    lists.attribute.add(
+        name="branches", type=AttributeProto.GRAPHS, graphs=[body(0, "l0"), GraphProto(name="empty"), body(1, "l1")]
+    )
     odd = m.graph.node.add(op_type="Odd", domain="local", output=["odd"])
     odd.attribute.add(name="k", type=AttributeProto.INT, i=1, g=body(0, "hidden"))  # a graph in a property block
     return m
@@ -427,7 +447,9 @@ def test_votes_count_what_the_header_means() -> None:
     info = with_training.training_info.add()
     info.algorithm.CopyFrom(_nested_model(1).graph)
     default = with_training.functions[0].attribute_proto.add(name="g", type=AttributeProto.GRAPH)
-    default.g.CopyFrom(_nested_model(1).graph)  # a default's graph: its tensors vote, its nodes do not (no walk enters it)
+    default.g.CopyFrom(
+        _nested_model(1).graph
+    )  # a default's graph: its tensors vote, its nodes do not (no walk enters it)
     models.append(with_training)
     for path in TEXTS:
         from test_golden import load
@@ -519,7 +541,9 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "no_inputs": lambda m: m.graph.ClearField("input"),
     "no_outputs": lambda m: m.graph.ClearField("output"),
     "graph_doc": lambda m: setattr(m.graph, "doc_string", "a graph " * 12),
-    "graph_notes": lambda m: m.graph.metadata_props.add(key="pkg.torch.export.graph_signature", value="x: USER_INPUT\n" * 6),
+    "graph_notes": lambda m: m.graph.metadata_props.add(
+        key="pkg.torch.export.graph_signature", value="x: USER_INPUT\n" * 6
+    ),
     "graph_name_unset": lambda m: m.graph.ClearField("name"),
     "graph_name_quoted": lambda m: setattr(m.graph, "name", "main graph"),
     "dim_denotation": lambda m: setattr(m.graph.input[0].type.tensor_type.shape.dim[0], "denotation", "DATA_BATCH"),
@@ -542,7 +566,9 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "initializer_notes": lambda m: m.graph.initializer[1].metadata_props.add(key="k", value="v"),
     "initializer_external": lambda m: _external(m.graph.initializer[2]),
     "initializer_empty": lambda m: m.graph.initializer.add(name="e", data_type=TensorProto.FLOAT, dims=[0]),
-    "initializer_raw_short": lambda m: m.graph.initializer.add(name="r", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4),
+    "initializer_raw_short": lambda m: m.graph.initializer.add(
+        name="r", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4
+    ),
 }
 
 

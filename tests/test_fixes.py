@@ -62,7 +62,11 @@ CASES: list[tuple[str, str]] = [
     ("L001", g("  y = Relu(x)", inputs="flaot[2] x")),
     ("L003", g("  y = Elu <alpha: flaot = 2.0> (x)")),
     ("L011", g("  y = Elu <alpha = 2.0 @{type: FLAOT}> (x)")),
-    ("L010", '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n' '  y = Relu(x)\n}\n'),
+    (
+        "L010",
+        '<ir_version: 10, opset_import: ["" : 21], producer_nme: "me">\ng (float[2] x) => (float[2] y) {\n'
+        "  y = Relu(x)\n}\n",
+    ),
     ("L002", g("  c = Constant <value = float[3] {1.0, 2.0 3.0}> ()\n  y = Identity(x)")),
 ]
 
@@ -123,7 +127,7 @@ def test_entries_are_added_as_fmt_writes_them() -> None:
     (diag,) = _with_fix(text, "E101")
     assert diag.fix is not None
     fixed = diag.fix.apply(text)
-    assert fixed.startswith('<\n   ir_version: ') and '\n   opset_import: ["": ' in fixed
+    assert fixed.startswith("<\n   ir_version: ") and '\n   opset_import: ["": ' in fixed
     assert format_text(fixed) == fixed
     assert [d.code for d in check(fixed) if d.is_error] == []
     one_line = '<producer_name: "x", ir_version: 10>\ng (float[2] x) => (float[2] y)\n{\n   y = Relu (x)\n}\n'
@@ -165,7 +169,9 @@ def test_a_missing_comma_in_tensor_data_is_one_error_with_a_fix() -> None:
     assert found[0].fix is not None and found[0].fix.message == "insert the 2 commas"
     assert "{1.0, 2.0, 3.0}" in found[0].fix.apply(text)
     doc = parse_document(text)
-    assert list(doc.proto.graph.initializer[0].float_data or []) or doc.proto.graph.initializer[0].raw_data  # read as meant
+    assert (
+        list(doc.proto.graph.initializer[0].float_data or []) or doc.proto.graph.initializer[0].raw_data
+    )  # read as meant
     from onnxtext.lsp.diagnose import Settings, diagnose
 
     assert [d.code for d in diagnose(text, "<t>", Settings()).diagnostics] == ["L002"]  # the editor: no E501 either

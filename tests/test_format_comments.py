@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 import onnxtext
-from onnxtext.syntax import ast as A
 from onnxtext.syntax.comments import attach_comments
 from onnxtext.syntax.format import format_text
 from onnxtext.syntax.lexer import tokenize
@@ -167,13 +166,14 @@ def test_issue_example_keeps_every_comment_in_place() -> None:
         # Inside a tensor literal: the literal breaks one value per line around the comment.
         (
             "g () => (float[3] y) <float[3] w = {1.0,  # first\n 2.0, 3.0}> {\n y = Identity (w)\n}\n",
-            "g () => (float[3] y)\n<\n   float[3] w = {\n      1.0,  # first\n      2.0, 3.0\n   }\n>\n{\n" "   y = Identity (w)\n}\n",
+            "g () => (float[3] y)\n<\n   float[3] w = {\n      1.0,  # first\n      2.0, 3.0\n   }\n>\n{\n"
+            "   y = Identity (w)\n}\n",
         ),
         # Inside dims, a property block and after a subgraph's closing brace.
         (
             "g (float[N, # batch\n 3] x) => (float y) {\n"
             " y = If (x) <then_branch = t () => (float a) { a = Neg (x) } # then\n"
-            ", else_branch = e () => (float b) { b = Abs (x) }> @{doc_string: \"d\" # doc\n}\n}\n",
+            ', else_branch = e () => (float b) { b = Abs (x) }> @{doc_string: "d" # doc\n}\n}\n',
             "g (\n   float[\n      N,  # batch\n      3\n   ] x\n) => (float y)\n{\n"
             "   y = If (x) <\n      then_branch = t () => (float a) {\n         a = Neg (x)\n      },  # then\n"
             "      else_branch = e () => (float b) {\n         b = Abs (x)\n      }\n"

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.syntax.format import format_text
 from onnxtext.printing.text import to_text
+from onnxtext.syntax.format import format_text
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((ROOT / "examples").glob("*.onnxtxt"))
@@ -102,7 +102,10 @@ def test_fmt_check_passes_on_the_examples() -> None:
     env = dict(os.environ, PYTHONPATH=str(SRC))
     run = subprocess.run(
         [sys.executable, "-m", "onnxtext", "fmt", "--check", *map(str, EXAMPLES)],
-        capture_output=True, text=True, env=env, cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
     )
     assert run.returncode == 0, run.stderr
     assert len(EXAMPLES) == 11
@@ -115,13 +118,15 @@ def test_fmt_check_passes_on_the_examples() -> None:
     "text",
     [
         # Names that read as keywords are quoted, plain names are bare.
-        '<ir_version: 9, opset_import: ["": 19]>\ng (float "x", float seq) => (float "map")\n{\n' '   "map" = Add (x, "seq")\n}\n',
+        '<ir_version: 9, opset_import: ["": 19]>\ng (float "x", float seq) => (float "map")\n{\n'
+        '   "map" = Add (x, "seq")\n}\n',
         # Function header keys written in field order; default values keep their type.
         '<ir_version: 9, opset_import: ["": 19, "d": 1]>\ng (float x) => (float y)\n{\n   y = d.F (x)\n}\n'
         '<opset_import: ["": 19], domain: "d">\nF <a: float = 0.5> (x) => (y)\n{\n   y = Relu (x)\n}\n',
         # Inputs before the attributes when an attribute holds a graph.
         '<ir_version: 9, opset_import: ["": 19]>\ng (bool c, float x) => (float y)\n{\n'
-        "   y = If <then_branch = t () => (float a) { a = Neg (x) }, else_branch = e () => (float b) { b = " "Abs (x) }> (c)\n}\n",
+        "   y = If <then_branch = t () => (float a) { a = Neg (x) }, else_branch = e () => (float b) { b = "
+        "Abs (x) }> (c)\n}\n",
     ],
     ids=["quoting", "function-header", "graph-attributes"],
 )
@@ -144,7 +149,10 @@ def test_fmt_keeps_header_keys_in_written_order() -> None:
 
 
 def test_line_width_parameter() -> None:
-    text = "g (float[N] first_input, float[N] second_input) => (float[N] y)\n{\n" "   y = Add (first_input, second_input)\n}\n"
+    text = (
+        "g (float[N] first_input, float[N] second_input) => (float[N] y)\n{\n"
+        "   y = Add (first_input, second_input)\n}\n"
+    )
     assert format_text(text, kind="graph") == text
     narrow = format_text(text, kind="graph", width=40)
     assert narrow == (

@@ -40,7 +40,10 @@ def test_one_statement_and_nothing_else() -> None:
 def test_statements_across_a_range_keep_their_comments() -> None:
     out = format_range(TEXT, _at("a=Relu"), _at("Neg(a)"))
     assert out is not None
-    assert _changed_lines(TEXT, out) == [("  a=Relu(x)   # keep", "   a = Relu (x)  # keep"), ("     b  =  Neg(a)", "   b = Neg (a)")]
+    assert _changed_lines(TEXT, out) == [
+        ("  a=Relu(x)   # keep", "   a = Relu (x)  # keep"),
+        ("     b  =  Neg(a)", "   b = Neg (a)"),
+    ]
 
 
 def test_a_statement_of_a_subgraph_at_its_canonical_depth() -> None:
@@ -59,7 +62,9 @@ def test_the_function_a_range_meets_outside_its_statements() -> None:
 
 def test_the_model_header() -> None:
     out = format_range(TEXT, 1, 2)
-    assert out == TEXT.replace('<ir_version: 9, opset_import: ["": 19]>', '<\n   ir_version: 9,\n   opset_import: ["": 19]\n>')
+    assert out == TEXT.replace(
+        '<ir_version: 9, opset_import: ["": 19]>', '<\n   ir_version: 9,\n   opset_import: ["": 19]\n>'
+    )
 
 
 def test_errors_elsewhere_do_not_stop_it() -> None:

@@ -17,7 +17,6 @@ import random
 import re
 import subprocess
 import sys
-import tempfile
 import traceback
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,9 +27,47 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TEXTS = sorted((ROOT / "examples").glob("*.onnxtxt")) + sorted((ROOT / "tests" / "golden").glob("*.onnxtxt"))
 HOSTILE = [
-    "99999999999999999999", "0x8", "-0x8", "0x", "-1", "1e400", "nan", "-", ".", ":", "@", "{", "}", "[", "]", "<", ">",
-    "(", ")", ",", "=", '"', "\\", "\x00", "é", "float[", "seq(", "int4", "9" * 30, "-9223372036854775809", "@{",
-    "unset", "raw", "\n", "#", "0.5e", "1e-400", "int64[1000000000000]", "<strides = [0, 0]>", "Loop", "ConstantOfShape",
+    "99999999999999999999",
+    "0x8",
+    "-0x8",
+    "0x",
+    "-1",
+    "1e400",
+    "nan",
+    "-",
+    ".",
+    ":",
+    "@",
+    "{",
+    "}",
+    "[",
+    "]",
+    "<",
+    ">",
+    "(",
+    ")",
+    ",",
+    "=",
+    '"',
+    "\\",
+    "\x00",
+    "é",
+    "float[",
+    "seq(",
+    "int4",
+    "9" * 30,
+    "-9223372036854775809",
+    "@{",
+    "unset",
+    "raw",
+    "\n",
+    "#",
+    "0.5e",
+    "1e-400",
+    "int64[1000000000000]",
+    "<strides = [0, 0]>",
+    "Loop",
+    "ConstantOfShape",
 ]
 NUMBERS = ["99999999999999999999", "0x8", "-1", "9223372036854775808", "1e400", "0", "4294967296", "1000000000000"]
 MEMORY_LIMIT = 3 << 30
@@ -43,12 +80,12 @@ def mutate_text(text: str, rng: random.Random) -> str:
         if op < 0.45:
             text = text[:pos] + rng.choice(HOSTILE) + text[pos:]
         elif op < 0.7:
-            text = text[:pos] + text[pos + rng.randint(1, 5):]
+            text = text[:pos] + text[pos + rng.randint(1, 5) :]
         else:
             numbers = list(re.finditer(r"\d+", text))
             if numbers:
                 m = rng.choice(numbers)
-                text = text[: m.start()] + rng.choice(NUMBERS) + text[m.end():]
+                text = text[: m.start()] + rng.choice(NUMBERS) + text[m.end() :]
     return text
 
 
@@ -62,7 +99,7 @@ def mutate_bytes(data: bytes, rng: random.Random) -> bytes:
         elif op < 0.75:
             out[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 3)))
         else:
-            del out[pos: pos + rng.randint(1, 3)]
+            del out[pos : pos + rng.randint(1, 3)]
     return bytes(out)
 
 
@@ -102,14 +139,28 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
         path = folder / f"t{i}.onnxtxt"
         path.write_text(mutate_text(rng.choice(SEED_TEXTS).read_text(), rng), encoding="utf-8", errors="surrogatepass")
         out = str(folder / f"t{i}.onnx")
-        cases += [["parse", str(path), "-o", out], ["check", str(path)], ["print", str(path)], ["fmt", "--check", str(path)],
-                  ["run", str(path), "--max-memory", "256M"], ["diff", str(path), reference]]
+        cases += [
+            ["parse", str(path), "-o", out],
+            ["check", str(path)],
+            ["print", str(path)],
+            ["fmt", "--check", str(path)],
+            ["run", str(path), "--max-memory", "256M"],
+            ["diff", str(path), reference],
+        ]
     binaries = _seed_binaries()
     for i in range(n_binaries):
         path = folder / f"b{i}.onnx"
         path.write_bytes(mutate_bytes(rng.choice(binaries), rng))
-        cases += [["check", str(path)], ["check", "--format", "json", str(path)], ["print", str(path)], ["print", str(path), "--weights", "digest"], ["print", str(path), "--weights", "external", "-o", str(folder / f"b{i}.onnxtxt")],
-                  ["diff", str(path), reference], ["diff", "--unified", str(path), reference], ["run", str(path), "--max-memory", "256M"]]
+        cases += [
+            ["check", str(path)],
+            ["check", "--format", "json", str(path)],
+            ["print", str(path)],
+            ["print", str(path), "--weights", "digest"],
+            ["print", str(path), "--weights", "external", "-o", str(folder / f"b{i}.onnxtxt")],
+            ["diff", str(path), reference],
+            ["diff", "--unified", str(path), reference],
+            ["run", str(path), "--max-memory", "256M"],
+        ]
     return cases
 
 
@@ -137,7 +188,9 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     cases_file = tmp_path / "cases.json"
     cases_file.write_text(json.dumps(cases))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT / "tests")])}
-    proc = subprocess.run([sys.executable, __file__, str(cases_file)], capture_output=True, text=True, env=env, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, __file__, str(cases_file)], capture_output=True, text=True, env=env, timeout=600
+    )
     assert proc.returncode == 0, proc.stderr[-3000:]
     escaped = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert escaped == [], escaped[:3]

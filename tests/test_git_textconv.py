@@ -11,10 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_external import big_model
 
 import onnxtext
 from onnxtext.api import save
-from test_external import big_model
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -35,8 +35,10 @@ def git_env(home: Path) -> dict[str, str]:
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_CONFIG_NOSYSTEM": "1",
         "PYTHONPATH": str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-        "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
     }
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)

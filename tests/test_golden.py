@@ -28,8 +28,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.syntax.format import format_text
 from onnxtext.printing.text import to_text
+from onnxtext.syntax.format import format_text
 
 GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 FILES = sorted(GOLDEN_DIR.glob("*.onnxtxt"))
@@ -82,7 +82,9 @@ def test_corpus_is_present() -> None:
     assert len(FILES) >= 20, f"expected the golden corpus in {GOLDEN_DIR}"
     for path in FILES:
         text = path.read_text(encoding="utf-8")
-        assert text.count("\n" + MARKER + "\n") + text.startswith(MARKER + "\n") <= 1, f"{path.name}: more than one '# output' line"
+        assert text.count("\n" + MARKER + "\n") + text.startswith(MARKER + "\n") <= 1, (
+            f"{path.name}: more than one '# output' line"
+        )
         assert text.endswith("\n"), f"{path.name}: no final newline"
 
 
@@ -158,9 +160,14 @@ def test_split_golden() -> None:
 
 def test_format_graph_and_function_keep_comments() -> None:
     graph = "# lead\ng (float X) => (float Y) {\n Y = Relu(X)  # t\n # end\n}\n"
-    assert format_text(graph, kind="graph") == "# lead\ng (float X) => (float Y)\n{\n   Y = Relu (X)  # t\n   # end\n}\n"
+    assert (
+        format_text(graph, kind="graph") == "# lead\ng (float X) => (float Y)\n{\n   Y = Relu (X)  # t\n   # end\n}\n"
+    )
     function = '# lead\n<domain: "d"> f (x) => (y) { y = Relu(x) # t\n}\n'
-    assert format_text(function, kind="function") == '# lead\n<\n   domain: "d"\n>\nf (x) => (y)\n{\n   y = Relu (x)  # t\n}\n'
+    assert (
+        format_text(function, kind="function")
+        == '# lead\n<\n   domain: "d"\n>\nf (x) => (y)\n{\n   y = Relu (x)  # t\n}\n'
+    )
 
 
 def test_format_node_list_keeps_comments() -> None:

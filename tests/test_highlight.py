@@ -51,7 +51,7 @@ _TOKENS = [
 # Where the line-based TextMate grammar guesses and the parser knows: (fixture, word, offset) → why.
 KNOWN_DIFFERENCES = {
     ("broken", "x", 59): "TextMate takes `x` before `=>` for a graph name (it cannot see the unclosed `(`)",
-    ("broken", "z", 92): "TextMate takes `z = \"...` for an attribute (no operator follows `=`)",
+    ("broken", "z", 92): 'TextMate takes `z = "...` for an attribute (no operator follows `=`)',
 }
 
 
@@ -128,7 +128,9 @@ def test_tokens_agree_with_the_textmate_grammar(snap: Path) -> None:
         compared += 1
         got = {by_char[i] for i in range(start, end) if not text[i].isspace()}
         if got != {want}:
-            differences.append((text[start:end], start, f"TextMate {want} ({' '.join(scopes)}), Pygments {sorted(map(str, got))}"))
+            differences.append(
+                (text[start:end], start, f"TextMate {want} ({' '.join(scopes)}), Pygments {sorted(map(str, got))}")
+            )
     assert compared > 0
     fixture = snap.name.split(".")[0]
     known = {(word, at) for (name, word, at) in KNOWN_DIFFERENCES if name == fixture}

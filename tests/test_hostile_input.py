@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.cli.app import main
 from onnxtext.api import save
+from onnxtext.cli.app import main
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 H = '<ir_version: 8, opset_import: ["" : 18]>\n'
@@ -28,14 +28,19 @@ def test_dimension_beyond_int64(tmp_path: Path, capsys: pytest.CaptureFixture[st
     text = tmp_path / "m.onnxtxt"
     text.write_text(H + "g (float[99999999999999999999] x) => (float[2] y) {\n  y = Identity (x)\n}\n")
     args = {"parse": ["-o", str(tmp_path / "m.onnx")], "diff": [str(text)], "fmt": ["--check"]}.get(command, [])
-    status, out = _run(capsys, command, *([str(text)] if command != "fmt" else []), *args, *([str(text)] if command == "fmt" else []))
+    status, out = _run(
+        capsys, command, *([str(text)] if command != "fmt" else []), *args, *([str(text)] if command == "fmt" else [])
+    )
     assert status == (2 if command == "diff" else 1)  # diff: 0 same, 1 different, 2 error
     assert f"{text}:2:10: error[P001]: dimension 99999999999999999999 does not fit in a 64-bit integer" in out
 
 
 def test_hex_integers_in_header_and_attributes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     text = tmp_path / "m.onnxtxt"
-    text.write_text('<ir_version: 0x8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n' '  y = Foo <a = 0x8, b = [0x1, 2]> (x)\n}\n')
+    text.write_text(
+        '<ir_version: 0x8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n'
+        "  y = Foo <a = 0x8, b = [0x1, 2]> (x)\n}\n"
+    )
     model = onnxtext.parse_model(text.read_text())
     assert model.ir_version == 8 and model.graph.node[0].attribute[0].i == 8
     for command in (["check", str(text)], ["print", str(text)], ["run", str(text)]):
@@ -48,7 +53,10 @@ def test_parse_given_a_binary_model(tmp_path: Path, capsys: pytest.CaptureFixtur
     binary.write_bytes((tmp_path / "m.onnx").read_bytes())
     status, out = _run(capsys, "parse", str(binary), "-o", str(tmp_path / "out.onnx"))
     assert status == 1
-    assert out.strip() == f"{binary}: error: this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text"
+    assert (
+        out.strip()
+        == f"{binary}: error: this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text"
+    )
 
 
 @pytest.mark.parametrize("command", ["print", "check", "run", "diff"])
@@ -63,9 +71,15 @@ def test_text_named_onnx(tmp_path: Path, capsys: pytest.CaptureFixture[str], com
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["print", "IN", "--threshold", "10"], "onnxtext print: error: --threshold applies to --weights external or --weights digest"),
+        (
+            ["print", "IN", "--threshold", "10"],
+            "onnxtext print: error: --threshold applies to --weights external or --weights digest",
+        ),
         (["diff", "IN", "IN", "--threshold", "10"], "onnxtext diff: error: --threshold applies to --unified"),
-        (["print", "IN", "--weights", "digest", "--threshold", "-1"], "onnxtext print: error: --threshold must be a number of bytes >= 0"),
+        (
+            ["print", "IN", "--weights", "digest", "--threshold", "-1"],
+            "onnxtext print: error: --threshold must be a number of bytes >= 0",
+        ),
         (["run", "IN", "--bogus"], "onnxtext run: error: unrecognized arguments: --bogus"),
     ],
 )
@@ -82,9 +96,14 @@ def test_parse_elsewhere_with_external_data(tmp_path: Path, capsys: pytest.Captu
     out.parent.mkdir()
     status, said = _run(capsys, "parse", str(src), "-o", str(out))
     assert status == 1 and not out.exists()
-    assert "external data files relative to its folder ('external_weights.bin')" in said and "--copy-external-data" in said
+    assert (
+        "external data files relative to its folder ('external_weights.bin')" in said and "--copy-external-data" in said
+    )
     status, said = _run(capsys, "parse", str(src), "-o", str(out), "--copy-external-data")
-    assert status == 0 and (out.parent / "external_weights.bin").read_bytes() == (EXAMPLES / "external_weights.bin").read_bytes()
+    assert (
+        status == 0
+        and (out.parent / "external_weights.bin").read_bytes() == (EXAMPLES / "external_weights.bin").read_bytes()
+    )
     assert _run(capsys, "check", str(out))[0] == 0
     assert _run(capsys, "run", str(out), "--input", "X=[[1, 2, 3, 4]]")[0] == 0
     # a second time: the copy is there already and the same; a different file in the way is refused
@@ -96,14 +115,19 @@ def test_parse_elsewhere_with_external_data(tmp_path: Path, capsys: pytest.Captu
 
 def test_print_elsewhere_with_external_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     model = tmp_path / "m.onnx"
-    assert _run(capsys, "parse", str(EXAMPLES / "external_weights.onnxtxt"), "-o", str(model), "--copy-external-data")[0] == 0
+    assert (
+        _run(capsys, "parse", str(EXAMPLES / "external_weights.onnxtxt"), "-o", str(model), "--copy-external-data")[0]
+        == 0
+    )
     (tmp_path / "text").mkdir()
     status, said = _run(capsys, "print", str(model), "-o", str(tmp_path / "text" / "m.onnxtxt"))
     assert status == 1 and "--copy-external-data" in said
     assert _run(capsys, "print", str(model), "-o", str(tmp_path / "m.onnxtxt"))[0] == 0  # same folder: fine
 
 
-@pytest.mark.parametrize("text", ["y = Foo <a: float = 0x8> (x)", "y = Foo <a: floats = [0x8, 1]> (x)", "y = Foo (x) @{doc_string: 0x8}"])
+@pytest.mark.parametrize(
+    "text", ["y = Foo <a: float = 0x8> (x)", "y = Foo <a: floats = [0x8, 1]> (x)", "y = Foo (x) @{doc_string: 0x8}"]
+)
 def test_hex_where_a_float_or_string_is_expected(text: str) -> None:
     with pytest.raises(onnxtext.ParseError) as caught:
         onnxtext.parse_node(text)
@@ -115,7 +139,7 @@ def test_signaling_nan_in_float_data_prints_losslessly() -> None:
     model = onnxtext.parse_model(H + "g () => (float[2] y) <float[2] w = {1.5, 2.5}> { y = Identity(w) }\n")
     data = bytearray(model.SerializeToString())
     at = data.index(bytes.fromhex("00002040"))
-    data[at:at + 4] = bytes.fromhex("0100807f")  # 0x7f800001: signaling
+    data[at : at + 4] = bytes.fromhex("0100807f")  # 0x7f800001: signaling
     mutated = type(model)()
     mutated.ParseFromString(bytes(data))
     text = onnxtext.to_text(mutated)

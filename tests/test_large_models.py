@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from onnxtext.cli import main
-from onnxtext.weights.external import load_external
 from onnxtext.proto import ModelProto
+from onnxtext.weights.external import load_external
 
 _BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench_weights.py"
 _spec = importlib.util.spec_from_file_location("bench_weights", _BENCH)
@@ -55,10 +55,14 @@ def test_external_round_trip_small(tmp_path: Path) -> None:
     assert a.SerializeToString(deterministic=True) == b.SerializeToString(deterministic=True)
 
 
-@pytest.mark.skipif(not os.environ.get("ONNXTEXT_LARGE_TESTS"), reason="slow, ~2.3 GB of disk: set ONNXTEXT_LARGE_TESTS=1")
+@pytest.mark.skipif(
+    not os.environ.get("ONNXTEXT_LARGE_TESTS"), reason="slow, ~2.3 GB of disk: set ONNXTEXT_LARGE_TESTS=1"
+)
 def test_external_round_trip_above_protobuf_limit(tmp_path: Path) -> None:
     size_mb = 2304  # 9 tensors of 256 MB: 2.25 GiB, above protobuf's 2 GiB
     assert size_mb * MB > PROTOBUF_LIMIT
     numbers = _round_trip(tmp_path, size_mb, 256)
-    print(f"\n{size_mb} MB: print --weights external {numbers['print']:.1f} s, parse {numbers['parse']:.2f} s, "
-          f"peak RSS {numbers['rss_mb']:.0f} MB")
+    print(
+        f"\n{size_mb} MB: print --weights external {numbers['print']:.1f} s, parse {numbers['parse']:.2f} s, "
+        f"peak RSS {numbers['rss_mb']:.0f} MB"
+    )

@@ -33,9 +33,7 @@ def test_the_layers_are_where_the_code_map_says() -> None:
 
 
 def test_only_lsp_imports_the_protocol_libraries() -> None:
-    users = sorted(
-        m for m, names in EVERY.items() if any(n.split(".")[0] in ("pygls", "lsprotocol") for n in names)
-    )
+    users = sorted(m for m, names in EVERY.items() if any(n.split(".")[0] in ("pygls", "lsprotocol") for n in names))
     assert users and all(m.startswith("onnxtext.lsp.") for m in users), users
 
 

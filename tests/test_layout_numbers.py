@@ -21,8 +21,6 @@ def _nest(doc: Doc, depth: int) -> Doc:
     return doc
 
 
-
-
 @pytest.mark.parametrize("seed", range(80))
 def test_lay_out_is_the_documents_layout(seed: int) -> None:
     rng = random.Random(seed)

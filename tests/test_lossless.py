@@ -27,7 +27,7 @@ SMALL = {
     TensorProto.BOOL: [True, False, True],
     TensorProto.COMPLEX64: [1 + 2j, -0.5j],
     TensorProto.COMPLEX128: [1e300 + 1j],
-    TensorProto.STRING: [b"plain", b"with \"quotes\" and \\ and \n", b"\xff\xfe not utf-8", "ünïcode".encode()],
+    TensorProto.STRING: [b"plain", b'with "quotes" and \\ and \n', b"\xff\xfe not utf-8", "ünïcode".encode()],
     TensorProto.INT4: [-8, 7, 0],
     TensorProto.UINT4: [15, 0, 3],
     TensorProto.INT2: [-2, 1, 0, 1, -1],
@@ -66,10 +66,19 @@ def adversarial_model() -> onnx.ModelProto:
     helper.set_metadata_props(x, {"vi": "meta"}) if hasattr(helper, "set_metadata_props") else None
     y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
     seq = helper.make_tensor_sequence_value_info("s", TensorProto.INT64, [2])
-    opt = helper.make_value_info("o", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, [])))
-    mp = helper.make_value_info("mp", helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, [])))
+    opt = helper.make_value_info(
+        "o", helper.make_optional_type_proto(helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+    )
+    mp = helper.make_value_info(
+        "mp", helper.make_map_type_proto(TensorProto.INT64, helper.make_tensor_type_proto(TensorProto.FLOAT, []))
+    )
     sparse_t = helper.make_value_info("sp_t", helper.make_sparse_tensor_type_proto(TensorProto.FLOAT, [10]))
-    sub = helper.make_graph([helper.make_node("Identity", ["x"], ["z"], doc_string="sub node")], "body", [], [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)])
+    sub = helper.make_graph(
+        [helper.make_node("Identity", ["x"], ["z"], doc_string="sub node")],
+        "body",
+        [],
+        [helper.make_tensor_value_info("z", TensorProto.FLOAT, None)],
+    )
     sub.doc_string = "a subgraph"
     vals = numpy_helper.from_array(np.array([1.5, 2], np.float32), "sp")
     sp = helper.make_sparse_tensor(vals, numpy_helper.from_array(np.array([1, 3], np.int64)), [5])
@@ -110,14 +119,20 @@ def adversarial_model() -> onnx.ModelProto:
     simple.dim_value = 2
     simple.num_shards = 2
     ref = helper.make_node("Bar", ["y"], ["q"])
-    ref.attribute.append(helper.make_attribute_ref("alpha", TensorProto.FLOAT) if False else onnx.AttributeProto(name="alpha", ref_attr_name="a", type=onnx.AttributeProto.FLOAT))
+    ref.attribute.append(
+        helper.make_attribute_ref("alpha", TensorProto.FLOAT)
+        if False
+        else onnx.AttributeProto(name="alpha", ref_attr_name="a", type=onnx.AttributeProto.FLOAT)
+    )
     plain = helper.make_node("Relu", ["x"], ["r"])  # domain unset
     plain2 = helper.make_node("Relu", ["x"], ["r2"], domain="")  # domain set to ""
     w = numpy_helper.from_array(np.ones((2, 2), np.float32), "w")
     w.doc_string = "weights"
     seg = w.segment
     seg.begin, seg.end = 0, 4
-    graph = helper.make_graph([n1, plain, plain2], "main graph", [x], [y, seq, opt, mp, sparse_t], initializer=[w, *_tensors()])
+    graph = helper.make_graph(
+        [n1, plain, plain2], "main graph", [x], [y, seq, opt, mp, sparse_t], initializer=[w, *_tensors()]
+    )
     graph.doc_string = "graph doc"
     graph.sparse_initializer.append(sp)
     qa = graph.quantization_annotation.add()
@@ -155,10 +170,24 @@ def adversarial_model() -> onnx.ModelProto:
     cfg.name, cfg.num_devices = "cfg", 2
     cfg.device.extend(["cpu:0", "cpu:1"])
     ti = model.training_info.add()
-    ti.initialization.CopyFrom(helper.make_graph([helper.make_node("Constant", [], ["w"], value_float=1.0)], "init", [], [helper.make_tensor_value_info("w", TensorProto.FLOAT, [])]))
+    ti.initialization.CopyFrom(
+        helper.make_graph(
+            [helper.make_node("Constant", [], ["w"], value_float=1.0)],
+            "init",
+            [],
+            [helper.make_tensor_value_info("w", TensorProto.FLOAT, [])],
+        )
+    )
     b = ti.initialization_binding.add()
     b.key, b.value = "w", "w"
-    ti.algorithm.CopyFrom(helper.make_graph([helper.make_node("Identity", ["y"], ["w_new"])], "algo", [], [helper.make_tensor_value_info("w_new", TensorProto.FLOAT, [2, 2])]))
+    ti.algorithm.CopyFrom(
+        helper.make_graph(
+            [helper.make_node("Identity", ["y"], ["w_new"])],
+            "algo",
+            [],
+            [helper.make_tensor_value_info("w_new", TensorProto.FLOAT, [2, 2])],
+        )
+    )
     u = ti.update_binding.add()
     u.key, u.value = "w", "w_new"
     return model

@@ -85,7 +85,13 @@ def test_versioned_registry_lookup() -> None:
     reg.add("ai.onnx", "Op", 1, "v1")
     reg.add("", "Op", 13, "v13")
     assert [reg.lookup(d, "Op", v) for d, v in [("", 0), ("", 1), ("ai.onnx", 12), ("", 13), ("", 99), ("", None)]] == [
-        None, "v1", "v1", "v13", "v13", "v13"]
+        None,
+        "v1",
+        "v1",
+        "v13",
+        "v13",
+        "v13",
+    ]
     reg.add("", "Op", 13, "v13b")  # a registration replaces the one of its version, and forgets what was looked up
     assert reg.lookup("", "Op", 20) == "v13b"
     assert reg.lookup("com.x", "Op", 20) is None
@@ -102,22 +108,35 @@ def test_one_attribute_binding() -> None:
 
 def test_call_attribute_binding() -> None:
     alpha = AttributeProto(name="alpha", type=AttributeProto.FLOAT, f=0.5)
-    node = NodeProto(op_type="LeakyRelu", attribute=[
-        AttributeProto(name="alpha", type=AttributeProto.FLOAT, ref_attr_name="a"),
-        AttributeProto(name="beta", type=AttributeProto.FLOAT, ref_attr_name="unbound"),
-        AttributeProto(name="gamma", type=AttributeProto.INT, i=3),
-    ])
+    node = NodeProto(
+        op_type="LeakyRelu",
+        attribute=[
+            AttributeProto(name="alpha", type=AttributeProto.FLOAT, ref_attr_name="a"),
+            AttributeProto(name="beta", type=AttributeProto.FLOAT, ref_attr_name="unbound"),
+            AttributeProto(name="gamma", type=AttributeProto.INT, i=3),
+        ],
+    )
     assert [(i, name, a.f or a.i) for i, name, a in bound_attributes(node, {"a": alpha})] == [
-        (0, "alpha", 0.5), (2, "gamma", 3)]
+        (0, "alpha", 0.5),
+        (2, "gamma", 3),
+    ]
     assert list(attribute_values(node, None)) == ["gamma"]  # outside a body a reference binds nothing
-    fn = FunctionProto(name="f", attribute_proto=[AttributeProto(name="a", type=AttributeProto.FLOAT, f=1.0),
-                                                  AttributeProto(name="b", type=AttributeProto.INT, i=7)])
+    fn = FunctionProto(
+        name="f",
+        attribute_proto=[
+            AttributeProto(name="a", type=AttributeProto.FLOAT, f=1.0),
+            AttributeProto(name="b", type=AttributeProto.INT, i=7),
+        ],
+    )
     scope = call_scope(fn, {"a": alpha})
     assert scope["a"].f == 0.5 and scope["b"].i == 7  # the call's own over the declared defaults
 
 
 # ------------------------------------------------------------------ proto paths and locate
-_PATH_STRING = r"""f["'][^"'\n]*(\{[a-z_.]*path[a-z_]*\}/|\b(node|input|output|initializer|value_info|attribute|attribute_proto|functions|training_info|graphs|tensors|type_protos|sparse_tensors|dim)\[\{)"""
+_PATH_STRING = (
+    r"""f["'][^"'\n]*(\{[a-z_.]*path[a-z_]*\}/|\b(node|input|output|initializer|value_info|attribute|"""
+    r"""attribute_proto|functions|training_info|graphs|tensors|type_protos|sparse_tensors|dim)\[\{)"""
+)
 """An f-string writing a proto path by hand (``f"{path}/node[{i}]"``, ``f"functions[{i}]"``)."""
 
 _WITH_PROTO_PATHS = (
@@ -144,9 +163,10 @@ def test_source_map_is_keyed_by_proto_paths() -> None:
     from onnxtext.ir.paths import ROOT, ProtoPath
 
     text = (
-        "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
         "g (float[2] x) => (float[2] y) {\n"
-        "  y = If <then_branch = g1 () => (float[2] a) { a = Relu (x) }, else_branch = g2 () => (float[2] b) { b = Neg (x) }> (c)\n"
+        "  y = If <then_branch = g1 () => (float[2] a) { a = Relu (x) }, "
+        "else_branch = g2 () => (float[2] b) { b = Neg (x) }> (c)\n"
         "}\n"
     )
     doc = parse_document(text)
@@ -216,15 +236,18 @@ def test_one_scope_chain_and_one_scoping_policy() -> None:
     assert _holders(r"\b(scope|env|root) = (scope|env|root)\.parent\b") == set()  # no walk up by hand
     # and every table picks the scope a graph sees through the one policy
     assert {"analysis/symbols.py", "analysis/check/walk.py", "analysis/infer/engine.py", "ir/walk.py"} <= _holders(
-        r"\bouter_scope\(")
+        r"\bouter_scope\("
+    )
 
 
 def test_scoping_policy() -> None:
     from onnxtext.ir.scoping import outer_scope
 
     enclosing, main, state = object(), object(), object()
-    seen = {kind: outer_scope(kind, enclosing=enclosing, main=main, state=state)  # type: ignore[arg-type]
-            for kind in ("main", "subgraph", "function", "algorithm", "initialization")}
+    seen = {
+        kind: outer_scope(kind, enclosing=enclosing, main=main, state=state)  # type: ignore[arg-type]
+        for kind in ("main", "subgraph", "function", "algorithm", "initialization")
+    }
     assert seen == {"main": None, "subgraph": enclosing, "function": None, "algorithm": main, "initialization": state}
 
 
@@ -233,7 +256,7 @@ def test_training_graphs_see_per_their_kind() -> None:
 
     text = (
         '<ir_version: 10, opset_import: ["" : 21], training_info: [{initialization: init () => (float[2] s0) '
-        '{ s0 = Identity (w) }, algorithm: algo () => (float[2] w_next) { w_next = Add (w, y) }}]>\n'
+        "{ s0 = Identity (w) }, algorithm: algo () => (float[2] w_next) { w_next = Add (w, y) }}]>\n"
         "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add (x, w) }\n"
     )
     doc = parse_document(text)

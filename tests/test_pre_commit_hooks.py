@@ -17,16 +17,19 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_git_textconv import git_env
 
 import onnxtext
 from onnxtext.api import save
 from onnxtext.syntax.format import format_text
-from test_git_textconv import git_env
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
 ROOT = Path(__file__).resolve().parents[1]
-GOOD = '<\n   ir_version: 9,\n   opset_import: ["": 19]\n>\ng (float[N] x) => (float[N] y)\n{\n' '   y = Relu (x)  # kept\n}\n'
+GOOD = (
+    '<\n   ir_version: 9,\n   opset_import: ["": 19]\n>\ng (float[N] x) => (float[N] y)\n{\n'
+    "   y = Relu (x)  # kept\n}\n"
+)
 
 
 def read_hooks(path: Path) -> dict[str, dict[str, str]]:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
+from test_fuzz_cli import SEED_TEXTS, mutate_text
 
 from onnxtext import ParseError, check, parse_model
-from onnxtext.syntax.format import format_text
 from onnxtext.printing.text import reference_text, to_text
-from test_fuzz_cli import SEED_TEXTS, mutate_text
+from onnxtext.syntax.format import format_text
 
 _LIST = re.compile(r"\{\s*(-?[\w.+-]+(?:\s*,\s*-?[\w.+-]+)*)\s*\}")
 
@@ -35,7 +34,7 @@ def mutate_literal(text: str, rng: random.Random) -> str:
         del values[rng.randrange(len(values))]
     else:
         values.insert(rng.randrange(len(values) + 1), rng.choice([values[0], "300", "-1", "70000"]))
-    return text[: m.start(1)] + ", ".join(values) + text[m.end(1):]
+    return text[: m.start(1)] + ", ".join(values) + text[m.end(1) :]
 
 
 def closes(text: str) -> bool:
@@ -66,7 +65,10 @@ def _corpus_seeds() -> list[str]:
 
 
 def test_value_count_other_than_the_shape() -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2, 3] x) => (float[2, 3] y)\n{\n' '   w = Constant <value = float[2, 3] {1, 2, 3, 4}> ()\n   y = Add (x, w)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2, 3] x) => (float[2, 3] y)\n{\n'
+        "   w = Constant <value = float[2, 3] {1, 2, 3, 4}> ()\n   y = Add (x, w)\n}\n"
+    )
     assert closes(text)
     printed = to_text(parse_model(text))
     assert "float[2, 3] {1.0, 2.0, 3.0, 4.0}" in printed
@@ -77,12 +79,25 @@ def test_value_count_other_than_the_shape() -> None:
 
 @pytest.mark.parametrize(
     "literal",
-    ["float[2, 3] {1, 2, 3, 4}", "int64[3] {1, 2}", "int8[2] {300, 1}", "uint32[1] {-1}", "string[2] {\"a\"}",
-     "complex64[2] {1, 2, 3}", "complex64[1] {1, 2, 3, 4}", "double[2] {1.5, 2, 3}", "float16[2] {1}", "bool[2] {1, 0, 1}"],
+    [
+        "float[2, 3] {1, 2, 3, 4}",
+        "int64[3] {1, 2}",
+        "int8[2] {300, 1}",
+        "uint32[1] {-1}",
+        'string[2] {"a"}',
+        "complex64[2] {1, 2, 3}",
+        "complex64[1] {1, 2, 3, 4}",
+        "double[2] {1.5, 2, 3}",
+        "float16[2] {1}",
+        "bool[2] {1, 0, 1}",
+    ],
 )
 def test_literals_stored_as_written(literal: str) -> None:
     ttype, values = literal.split(" {", 1)
-    text = f"<ir_version: 8, opset_import: [\"\" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n" f"{{\n   y = Constant <value = {literal}> ()\n}}\n"
+    text = (
+        f'<ir_version: 8, opset_import: ["" : 18]>\ng () => (y)\n<{ttype} w = {{{values}>\n'
+        f"{{\n   y = Constant <value = {literal}> ()\n}}\n"
+    )
     assert closes(text)
 
 

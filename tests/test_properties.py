@@ -25,9 +25,9 @@ from hypothesis import strategies as st  # noqa: E402
 from onnx import AttributeProto, TensorProto, helper, numpy_helper  # noqa: E402
 
 import onnxtext  # noqa: E402
-from onnxtext.syntax.format import format_text  # noqa: E402
-from onnxtext.printing.text import NotRepresentable, to_text
+from onnxtext.printing.text import NotRepresentable, to_text  # noqa: E402
 from onnxtext.proto import as_own  # noqa: E402
+from onnxtext.syntax.format import format_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
@@ -35,7 +35,22 @@ ROUNDTRIP = settings(max_examples=120, deadline=None, suppress_health_check=HEAL
 FUZZ = settings(max_examples=400, deadline=None, suppress_health_check=HEALTH)
 # A single parse of a text of a few KB takes milliseconds; anything near this is a hang.
 SLOW_PARSE_SECONDS = 30.0  # a hang guard for fuzzed inputs, not a speed target (see bench/)
-INTERNAL_NAMES = ("__anon", "$END", "RPAR", "LPAR", "RSQB", "LSQB", "RBRACE", "LBRACE", "IDENT", "COMMA", "NUMLIST", "ANON", "Tok(", "Token(")
+INTERNAL_NAMES = (
+    "__anon",
+    "$END",
+    "RPAR",
+    "LPAR",
+    "RSQB",
+    "LSQB",
+    "RBRACE",
+    "LBRACE",
+    "IDENT",
+    "COMMA",
+    "NUMLIST",
+    "ANON",
+    "Tok(",
+    "Token(",
+)
 
 
 def ser(msg: Any) -> bytes:
@@ -109,7 +124,9 @@ ELEM_TYPES = [
     TensorProto.FLOAT4E2M1,
 ]
 elem_types = st.sampled_from(ELEM_TYPES)
-dims = st.one_of(st.integers(0, 2**40), st.integers(0, 9), plain_names, st.sampled_from(["batch size", "N-1", "", "?x"]), st.none())
+dims = st.one_of(
+    st.integers(0, 2**40), st.integers(0, 9), plain_names, st.sampled_from(["batch size", "N-1", "", "?x"]), st.none()
+)
 shapes = st.one_of(st.none(), st.lists(dims, max_size=4))
 
 
@@ -135,7 +152,11 @@ def type_protos(depth: int = 2) -> Any:
         leaf,
         st.builds(helper.make_sequence_type_proto, inner),
         st.builds(helper.make_optional_type_proto, inner),
-        st.builds(helper.make_map_type_proto, st.sampled_from([TensorProto.INT64, TensorProto.STRING, TensorProto.INT32]), inner),
+        st.builds(
+            helper.make_map_type_proto,
+            st.sampled_from([TensorProto.INT64, TensorProto.STRING, TensorProto.INT32]),
+            inner,
+        ),
         # A domain without a name has no syntax (NotRepresentable): see test_opaque_type_with_domain_only_*.
         st.builds(_opaque, st.sampled_from(["a", "a.b", "com.x", "", "a-b", "x.1y"]), st.one_of(plain_names, names)),
         st.builds(_opaque, st.none(), st.one_of(st.none(), plain_names)),
@@ -215,7 +236,13 @@ def array_values(draw: Any, code: int, shape: tuple[int, ...]) -> Any:
         arr.imag = draw(st.lists(_float_values(width), min_size=n, max_size=n))
         return arr.reshape(shape)
     info = np.iinfo(npt)
-    vals = draw(st.lists(st.one_of(st.integers(int(info.min), int(info.max)), st.sampled_from([int(info.min), int(info.max), 0])), min_size=n, max_size=n))
+    vals = draw(
+        st.lists(
+            st.one_of(st.integers(int(info.min), int(info.max)), st.sampled_from([int(info.min), int(info.max), 0])),
+            min_size=n,
+            max_size=n,
+        )
+    )
     return np.array(vals, dtype=npt).reshape(shape)
 
 
@@ -226,7 +253,19 @@ def tensors(draw: Any, name: Any = names, allow_extras: bool = True) -> Any:
     how = draw(st.sampled_from(["numpy", "typed", "typed", "raw", "small_float"]))
     tname = draw(name)
     if how == "small_float":
-        code = draw(st.sampled_from([TensorProto.BFLOAT16, TensorProto.FLOAT8E4M3FN, TensorProto.FLOAT8E4M3FNUZ, TensorProto.FLOAT8E5M2, TensorProto.FLOAT8E5M2FNUZ, TensorProto.FLOAT4E2M1, TensorProto.FLOAT16]))
+        code = draw(
+            st.sampled_from(
+                [
+                    TensorProto.BFLOAT16,
+                    TensorProto.FLOAT8E4M3FN,
+                    TensorProto.FLOAT8E4M3FNUZ,
+                    TensorProto.FLOAT8E5M2,
+                    TensorProto.FLOAT8E5M2FNUZ,
+                    TensorProto.FLOAT4E2M1,
+                    TensorProto.FLOAT16,
+                ]
+            )
+        )
         n = int(np.prod(shape)) if shape else 1
         vals = draw(st.lists(st.sampled_from([0.0, 1.0, -2.0, 0.5, 0.25, 6.0, -0.5, 1.5]), min_size=n, max_size=n))
         t = helper.make_tensor(tname, code, shape, vals)
@@ -264,12 +303,16 @@ def sparse_tensors(draw: Any) -> Any:
     rank = draw(st.integers(1, 2))
     dims = draw(st.lists(st.integers(1, 4), min_size=rank, max_size=rank))
     nnz = draw(st.integers(0, 3))
-    values = numpy_helper.from_array(np.array(draw(st.lists(st.integers(-9, 9), min_size=nnz, max_size=nnz)), dtype=np.float32), draw(names))
+    values = numpy_helper.from_array(
+        np.array(draw(st.lists(st.integers(-9, 9), min_size=nnz, max_size=nnz)), dtype=np.float32), draw(names)
+    )
     idx = [[draw(st.integers(0, d - 1)) for d in dims] for _ in range(nnz)]
     arr = np.array(idx, dtype=np.int64).reshape(nnz, rank)
     indices = numpy_helper.from_array(arr.reshape(nnz) if rank == 1 else arr, "")
     if draw(st.booleans()):
-        indices = helper.make_tensor(indices.name, TensorProto.INT64, list(indices.dims), numpy_helper.to_array(indices).flatten().tolist())
+        indices = helper.make_tensor(
+            indices.name, TensorProto.INT64, list(indices.dims), numpy_helper.to_array(indices).flatten().tolist()
+        )
     return helper.make_sparse_tensor(values, indices, dims)
 
 
@@ -279,7 +322,21 @@ def sparse_tensors(draw: Any) -> Any:
 @st.composite
 def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
     name = draw(st.one_of(plain_names, plain_names, names))
-    kinds = ["int", "float", "string", "ints", "floats", "strings", "tensor", "type", "types", "empty", "tensors", "sparse", "sparses"]
+    kinds = [
+        "int",
+        "float",
+        "string",
+        "ints",
+        "floats",
+        "strings",
+        "tensor",
+        "type",
+        "types",
+        "empty",
+        "tensors",
+        "sparse",
+        "sparses",
+    ]
     if depth > 0:
         kinds += ["graph", "graphs"]
     if in_function:
@@ -301,7 +358,9 @@ def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
         a = helper.make_attribute(name, draw(tensors(name=st.one_of(st.just(""), names))))
     elif kind == "tensors":
         # Raw and typed, strings, unset names, doc strings: tensors in lists carry property blocks (5cd04a1).
-        a = helper.make_attribute(name, draw(st.lists(tensors(name=st.one_of(st.just(""), names)), min_size=1, max_size=2)))
+        a = helper.make_attribute(
+            name, draw(st.lists(tensors(name=st.one_of(st.just(""), names)), min_size=1, max_size=2))
+        )
     elif kind == "sparse":
         a = helper.make_attribute(name, draw(sparse_tensors()))
     elif kind == "sparses":
@@ -313,7 +372,14 @@ def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
     elif kind == "empty":
         code = draw(
             st.sampled_from(
-                [AttributeProto.INTS, AttributeProto.FLOATS, AttributeProto.STRINGS, AttributeProto.TENSORS, AttributeProto.GRAPHS, AttributeProto.TYPE_PROTOS]
+                [
+                    AttributeProto.INTS,
+                    AttributeProto.FLOATS,
+                    AttributeProto.STRINGS,
+                    AttributeProto.TENSORS,
+                    AttributeProto.GRAPHS,
+                    AttributeProto.TYPE_PROTOS,
+                ]
             )
         )
         a = helper.make_attribute(name, [], attr_type=code)
@@ -327,7 +393,20 @@ def attributes(draw: Any, depth: int, in_function: bool = False) -> Any:
         a.ref_attr_name = draw(st.one_of(plain_names, names))
         a.type = draw(
             st.sampled_from(
-                [AttributeProto.FLOAT, AttributeProto.INT, AttributeProto.STRING, AttributeProto.TENSOR, AttributeProto.GRAPH, AttributeProto.INTS, AttributeProto.FLOATS, AttributeProto.STRINGS, AttributeProto.TENSORS, AttributeProto.GRAPHS, AttributeProto.TYPE_PROTO, AttributeProto.TYPE_PROTOS]
+                [
+                    AttributeProto.FLOAT,
+                    AttributeProto.INT,
+                    AttributeProto.STRING,
+                    AttributeProto.TENSOR,
+                    AttributeProto.GRAPH,
+                    AttributeProto.INTS,
+                    AttributeProto.FLOATS,
+                    AttributeProto.STRINGS,
+                    AttributeProto.TENSORS,
+                    AttributeProto.GRAPHS,
+                    AttributeProto.TYPE_PROTO,
+                    AttributeProto.TYPE_PROTOS,
+                ]
             )
         )
     if draw(st.integers(0, 6)) == 0:
@@ -387,7 +466,9 @@ def graphs(draw: Any, depth: int = 1, name: Any = None) -> Any:
         n = draw(nodes(depth, values))
         body.append(n)
         values.extend(o for o in n.output if o)
-    g = helper.make_graph(body, draw(name if name is not None else subgraph_names), inputs, outputs, inits, value_info=vis)
+    g = helper.make_graph(
+        body, draw(name if name is not None else subgraph_names), inputs, outputs, inits, value_info=vis
+    )
     if draw(st.integers(0, 3)) == 0:
         g.doc_string = draw(texts)
     if draw(st.integers(0, 5)) == 0:
@@ -439,7 +520,9 @@ def models(draw: Any) -> Any:
     graph = draw(graphs(depth=2, name=names))
     opsets = [helper.make_opsetid("", draw(st.integers(1, 23)))]
     if draw(st.booleans()):
-        opsets.append(helper.make_opsetid(draw(st.sampled_from(["local", "com.microsoft", "a-b"])), draw(st.integers(0, 3))))
+        opsets.append(
+            helper.make_opsetid(draw(st.sampled_from(["local", "com.microsoft", "a-b"])), draw(st.integers(0, 3)))
+        )
     kwargs: dict[str, Any] = {"opset_imports": opsets}
     if draw(st.booleans()):
         kwargs["ir_version"] = draw(st.integers(3, 12))
@@ -534,7 +617,9 @@ def test_empty_attribute_tensor_keeps_its_braces_together(pad: int) -> None:
 
 
 def _seed_texts() -> list[str]:
-    paths = sorted(glob.glob(str(ROOT / "examples" / "*.onnxtxt"))) + sorted(glob.glob(str(ROOT / "tests" / "golden" / "*.onnxtxt")))
+    paths = sorted(glob.glob(str(ROOT / "examples" / "*.onnxtxt"))) + sorted(
+        glob.glob(str(ROOT / "tests" / "golden" / "*.onnxtxt"))
+    )
     out = []
     for p in paths:
         text = Path(p).read_text(encoding="utf-8").split("\n# output\n")[0]
@@ -543,11 +628,59 @@ def _seed_texts() -> list[str]:
 
 
 SEEDS = _seed_texts()
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|=>|@\{|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|[A-Za-z_][A-Za-z0-9_]*|\s+|.', re.S)
+_TOKEN = re.compile(
+    r'"(?:[^"\\\n]|\\.)*"|#[^\n]*|=>|@\{|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|[A-Za-z_][A-Za-z0-9_]*|\s+|.', re.S
+)
 JUNK = [
-    "<", ">", "(", ")", "[", "]", "{", "}", ",", ":", "=", ".", "?", "@", "=>", "@{", '"s"', "x", "seq", "map", "optional",
-    "sparse_tensor", "opaque", "1", "1.5", "-inf", "nan", "float", "int64", "float16", "unset", "\\", '"', "# c\n", "\n",
-    "$", "\x00", "é", "ints", "[]", "{}", "<>", "@{doc_string: \"d\"}", "@{domain: unset}", "-", "e5", "'", ";", "\t",
+    "<",
+    ">",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "=",
+    ".",
+    "?",
+    "@",
+    "=>",
+    "@{",
+    '"s"',
+    "x",
+    "seq",
+    "map",
+    "optional",
+    "sparse_tensor",
+    "opaque",
+    "1",
+    "1.5",
+    "-inf",
+    "nan",
+    "float",
+    "int64",
+    "float16",
+    "unset",
+    "\\",
+    '"',
+    "# c\n",
+    "\n",
+    "$",
+    "\x00",
+    "é",
+    "ints",
+    "[]",
+    "{}",
+    "<>",
+    '@{doc_string: "d"}',
+    "@{domain: unset}",
+    "-",
+    "e5",
+    "'",
+    ";",
+    "\t",
 ]
 
 
@@ -605,11 +738,11 @@ FRAGMENTS = [
     "Y = Relu(X)",
     "Y = Add(X, W)",
     "[n] Y = Conv <kernel_shape = [3, 3], pads = [1, 1, 1, 1]> (X, W, B)",
-    "Y, Z = com.microsoft.Foo:v2 (X, , \"\")",
+    'Y, Z = com.microsoft.Foo:v2 (X, , "")',
     "= Print(X)",
     "Y = Foo <a: ints = [], t = float[2] {1, 2}, g = b () => (float o) { o = Neg(X) }> (X)",
-    "Y = Foo (X) <s = \"a\\\"b\">",
-    "@{doc_string: \"d\"}",
+    'Y = Foo (X) <s = "a\\"b">',
+    '@{doc_string: "d"}',
     "Y = Bar <tp = seq(float[N]), r = @ref> ()",
     "# comment\n",
     "Y",
@@ -643,7 +776,11 @@ FRAGMENTS = [
 
 
 @FUZZ
-@given(st.lists(st.sampled_from(FRAGMENTS), max_size=12), st.lists(st.sampled_from([" ", "\n", "", "  "]), min_size=12, max_size=12), st.booleans())
+@given(
+    st.lists(st.sampled_from(FRAGMENTS), max_size=12),
+    st.lists(st.sampled_from([" ", "\n", "", "  "]), min_size=12, max_size=12),
+    st.booleans(),
+)
 def test_node_lists_from_fragments_raise_only_parse_error(parts: list[str], seps: list[str], braces: bool) -> None:
     body = "".join(p + s for p, s in zip(parts, seps, strict=False))
     text = "{\n" + body + "\n}" if braces else body
@@ -737,7 +874,9 @@ def test_tensor_list_from_numpy_helper_prints() -> None:
 
 
 def test_empty_sparse_tensors_list_prints() -> None:
-    model = onnxtext.parse_model('<ir_version: 10, opset_import: ["": 21]> g () => () { y = Foo <esp: sparse_tensors = []> () }')
+    model = onnxtext.parse_model(
+        '<ir_version: 10, opset_import: ["": 21]> g () => () { y = Foo <esp: sparse_tensors = []> () }'
+    )
     _assert_roundtrip("model", model)
 
 
@@ -763,7 +902,12 @@ def _parse_in_subprocess(text: str, timeout: float) -> float:
     )
     try:
         done = subprocess.run(
-            [sys.executable, "-c", code, str(ROOT / "src")], input=text, capture_output=True, text=True, timeout=timeout, check=True
+            [sys.executable, "-c", code, str(ROOT / "src")],
+            input=text,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
         )
     except subprocess.TimeoutExpired:
         pytest.fail(f"parsing a {len(text)}-character text did not finish in {timeout} s")

@@ -101,7 +101,9 @@ def test_every_ast_kind_has_a_printer_method() -> None:
 
 
 def test_check_model_reports_located_problems() -> None:
-    diags = onnxtext.check_model("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
+    diags = onnxtext.check_model(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n'
+    )
     errors = [d for d in diags if d.is_error]
     assert errors and errors[0].span is not None and errors[0].span.start.line == 3
 
@@ -135,6 +137,8 @@ def test_tensor_props_in_attribute_lists_round_trip() -> None:
 
 
 def test_check_is_callable_and_a_package() -> None:
-    diags = onnxtext.check("<ir_version: 8, opset_import: [\"\" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n")
+    diags = onnxtext.check(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   y = Relu (z)\n}\n'
+    )
     assert any(d.is_error and d.span is not None and d.span.start.line == 3 for d in diags)
     assert len(onnxtext.analysis.check.RULES) > 30

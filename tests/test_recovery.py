@@ -134,7 +134,10 @@ def test_damaged_statement_becomes_an_error_node() -> None:
 
 
 def test_damaged_attribute_and_header_entry_are_error_nodes() -> None:
-    text = '<ir_version: 8, opset_import: ["": 18], doc_string: ]>\nmain (float[2] x) => (float[2] y) {\n' '  y = Foo <a = 1, b = ], c = 2> (x)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["": 18], doc_string: ]>\nmain (float[2] x) => (float[2] y) {\n'
+        "  y = Foo <a = 1, b = ], c = 2> (x)\n}\n"
+    )
     doc = parse_document(text)
     assert not doc.ok
     assert isinstance(doc.tree.header.entries[2], A.ErrorNode) and doc.tree.header.entries[2].kind == "entry"
@@ -352,7 +355,9 @@ def test_deeper_lines_continue_the_damaged_statement() -> None:
     # A cut line left the attribute lines of a statement, with a subgraph body: the body's
     # lines are deeper than the statements, so they are not read as statements of the graph
     # (its '}' would have closed the graph's body), and `y` is spared.
-    text = BODY.format("  a = Relu(x)\n    body = g (float[2] u) => (float[2] v) {\n      v = Neg(u)\n    }\n  >\n  y = Neg(a)\n")
+    text = BODY.format(
+        "  a = Relu(x)\n    body = g (float[2] u) => (float[2] v) {\n      v = Neg(u)\n    }\n  >\n  y = Neg(a)\n"
+    )
     d = only(text)
     assert where(d) == ("P001", 4, 20)
     tree = parse_document(text).tree
@@ -394,7 +399,9 @@ def test_a_bracket_typed_in_a_subgraph_body_does_not_close_it() -> None:
         ("  b =\n", 4, 6, "expected a name or '.' before the end of the line, found the statement at line 6"),
     ],
 )
-def test_a_statement_left_unfinished_ends_where_the_next_one_starts(statement: str, line: int, column: int, message: str) -> None:
+def test_a_statement_left_unfinished_ends_where_the_next_one_starts(
+    statement: str, line: int, column: int, message: str
+) -> None:
     # As while typing: the unfinished statement would take the next line's statement (as an
     # attribute, an input, its operator); that line starts at the statements' indentation and
     # parses as a statement, so the damaged one ends before it.

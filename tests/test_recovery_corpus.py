@@ -143,7 +143,9 @@ def test_single_edits_cost_only_the_damaged_statement() -> None:
         if problem is not None:
             assert problem != "no tree", f"{name} {edit}"
             failures.append(f"{name} {edit}: {problem}")
-    assert len(failures) * 1000 <= TOLERATED_PER_MILLE * len(cases), f"{len(failures)} of {len(cases)} edits:\n" + "\n".join(failures[:20])
+    assert len(failures) * 1000 <= TOLERATED_PER_MILLE * len(cases), (
+        f"{len(failures)} of {len(cases)} edits:\n" + "\n".join(failures[:20])
+    )
 
 
 def _check_case(text: str, edit: Edit) -> str | None:

@@ -13,12 +13,12 @@ import pytest
 pytest.importorskip("onnx")
 
 from corpus.backend import all_model_paths, case_id  # noqa: E402
+from test_format_corpus import breakable_long_lines  # noqa: E402
 
 from onnxtext import parse_model  # noqa: E402
-from onnxtext.syntax.format import format_text  # noqa: E402
 from onnxtext.printing.text import to_text
-from test_format_corpus import breakable_long_lines  # noqa: E402
 from onnxtext.proto import ModelProto  # noqa: E402
+from onnxtext.syntax.format import format_text  # noqa: E402
 
 PATHS = all_model_paths()
 

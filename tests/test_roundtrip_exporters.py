@@ -10,7 +10,6 @@ A case that fails today is listed in ``KNOWN_FAILURES`` with its exact cause and
 from __future__ import annotations
 
 import pytest
-
 from corpus.exporters import GENERATORS, Generator
 
 from onnxtext import NotRepresentable, parse_model, to_text

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from google.protobuf.message import Message
 
-from onnxtext.syntax import ast as A
 from onnxtext.document import Document, parse_document
+from onnxtext.syntax import ast as A
 
 H = '<ir_version: 10, opset_import: ["" : 21],\n'
 MAIN = "main (float[3] x) => (float[3] y) <float[3] v = {1, 2, 3}> {\n  y = Add(x, v)\n}\n"

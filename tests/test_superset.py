@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import onnxtext
-from onnxtext.cli.app import main
 from onnxtext.api import load
+from onnxtext.cli.app import main
 from onnxtext.lsp.diagnose import Settings, diagnose
 from onnxtext.proto import ModelProto
 
@@ -32,8 +32,15 @@ def _located(diags: list[onnxtext.Diagnostic]) -> list[tuple[str, str, int, int]
 def test_parse_gives_onnx_parsers_bytes_with_warnings() -> None:
     onnx_parser = pytest.importorskip("onnx.parser")
     doc = onnxtext.parse_document(TEXT)
-    assert _located(doc.diagnostics) == [("L008", "warning", 3, 19), ("L008", "warning", 3, 40), ("L008", "warning", 3, 64)]
-    assert doc.diagnostics[2].message == "value 300 is out of range for int8 (-128 to 127); onnx.parser keeps it as written"
+    assert _located(doc.diagnostics) == [
+        ("L008", "warning", 3, 19),
+        ("L008", "warning", 3, 40),
+        ("L008", "warning", 3, 64),
+    ]
+    assert (
+        doc.diagnostics[2].message
+        == "value 300 is out of range for int8 (-128 to 127); onnx.parser keeps it as written"
+    )
     ours = onnxtext.parse_model(TEXT).SerializeToString(deterministic=True)
     assert ours == onnx_parser.parse_model(TEXT).SerializeToString(deterministic=True)
 
@@ -62,8 +69,12 @@ def test_binary_with_wrong_count_prints_losslessly() -> None:
 
 def test_check_and_language_server_report_the_invalid_tensors() -> None:
     expected = [
-        ("E501", "error", 3, 2), ("L008", "warning", 3, 19), ("E501", "error", 3, 27), ("L008", "warning", 3, 40),
-        ("E509", "error", 3, 48), ("L008", "warning", 3, 64),
+        ("E501", "error", 3, 2),
+        ("L008", "warning", 3, 19),
+        ("E501", "error", 3, 27),
+        ("L008", "warning", 3, 40),
+        ("E509", "error", 3, 48),
+        ("L008", "warning", 3, 64),
     ]
     assert _located(onnxtext.check(TEXT)) == expected
     assert _located(diagnose(TEXT, "m.onnxtxt", Settings()).diagnostics) == expected
@@ -95,7 +106,10 @@ def test_cli_check_fails_on_stored_literals(tmp_path: Path, capsys: pytest.Captu
     src.write_text(TEXT)
     assert main(["check", str(src)]) == 1
     captured = capsys.readouterr()
-    assert f"{src}:3:48: error[E509]: tensor 'd' holds 300 at element 1: int8 values are -128 to 127" in captured.out + captured.err
+    assert (
+        f"{src}:3:48: error[E509]: tensor 'd' holds 300 at element 1: int8 values are -128 to 127"
+        in captured.out + captured.err
+    )
 
 
 def test_float_attribute_overflow_is_located() -> None:

@@ -6,25 +6,26 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from onnxtext.ir.dtypes import ALL, BY_NAME, bits_to_float, float_format
+from onnxtext.ir.literal_checks import AS_GIVEN_NOTE
 from onnxtext.ir.tensor import decode as TDec
 from onnxtext.ir.tensor import float_text as TF
 from onnxtext.ir.tensor import literals as TL
 from onnxtext.ir.tensor import packing as TP
-from onnxtext.ir.dtypes import ALL, BY_NAME, bits_to_float, float_format
-from onnxtext.proto import TensorProto
-from onnxtext.ir.literal_checks import AS_GIVEN_NOTE
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.tensor.decode import decode_literals
 from onnxtext.ir.tensor.encode import encode_number_text, encode_values
 from onnxtext.ir.tensor.literals import LiteralError, NotRepresentable, TensorLiterals, literal_kind
+from onnxtext.proto import TensorProto
 
 onnx = pytest.importorskip("onnx")
 ml = pytest.importorskip("ml_dtypes")
@@ -41,9 +42,20 @@ ML_TYPES: dict[str, Any] = {
     "uint2": ml.uint2,
 }
 NUMPY_TYPES: dict[str, Any] = {
-    "float": np.float32, "double": np.float64, "float16": np.float16, "int8": np.int8, "uint8": np.uint8,
-    "int16": np.int16, "uint16": np.uint16, "int32": np.int32, "uint32": np.uint32, "int64": np.int64,
-    "uint64": np.uint64, "bool": np.bool_, "complex64": np.complex64, "complex128": np.complex128,
+    "float": np.float32,
+    "double": np.float64,
+    "float16": np.float16,
+    "int8": np.int8,
+    "uint8": np.uint8,
+    "int16": np.int16,
+    "uint16": np.uint16,
+    "int32": np.int32,
+    "uint32": np.uint32,
+    "int64": np.int64,
+    "uint64": np.uint64,
+    "bool": np.bool_,
+    "complex64": np.complex64,
+    "complex128": np.complex128,
 }
 BITS_FLOATS = [d.name for d in ALL if d.is_bits_float]
 NUMERIC = [d.name for d in ALL if d.kind != "string"]
@@ -58,7 +70,9 @@ def new_tensor(name: str, dims: Sequence[int]) -> TensorProto:
     return t
 
 
-def encode(name: str, dims: Sequence[int], literals: Sequence[tuple[str, Any]], raw: bool = False) -> tuple[TensorProto, list[LiteralError]]:
+def encode(
+    name: str, dims: Sequence[int], literals: Sequence[tuple[str, Any]], raw: bool = False
+) -> tuple[TensorProto, list[LiteralError]]:
     t = new_tensor(name, dims)
     return t, encode_values(t, BY_NAME[name], literals, raw=raw)
 
@@ -86,6 +100,7 @@ def own(t: Any) -> TensorProto:
 
 # ----------------------------------------------------------------------------- literal texts
 
+
 def int_text(lo: int, hi: int) -> st.SearchStrategy[str]:
     return st.integers(lo, hi).map(str)
 
@@ -94,10 +109,7 @@ def decimal_text(max_exp: int = 30) -> st.SearchStrategy[str]:
     """Decimal literals in onnx.parser syntax: digits '.' digits [e[+-]digits]."""
     return st.builds(
         lambda sign, ip, fp, e, form: (
-            ("-" if sign else "")
-            + str(ip)
-            + ("." + fp if form != 1 else "")
-            + (f"e{e}" if form >= 1 else "")
+            ("-" if sign else "") + str(ip) + ("." + fp if form != 1 else "") + (f"e{e}" if form >= 1 else "")
         ),
         st.booleans(),
         st.integers(0, 10**12),
@@ -186,7 +198,11 @@ def test_same_bytes_as_onnx_parser(name: str, data: st.DataObject) -> None:
         # float32 rounding from decimal: ties, near ties, overflow boundary, underflow
         ("float", "16777217, 16777217.000000001, 1.000000059604644775390625, 1.0000000596046447753906251"),
         ("float", "3.4028235677973366e38, 3.4028234663852886e38, 1e-46, 7.006492321624085e-46, 7.006492321624086e-46"),
-        ("float", "1.00000000000000011102230246251565404236316680908203125, 0.1, 1e-45, 1.4e-45, " "340282356779733661637539395458142568447"),
+        (
+            "float",
+            "1.00000000000000011102230246251565404236316680908203125, 0.1, 1e-45, 1.4e-45, "
+            "340282356779733661637539395458142568447",
+        ),
         ("complex64", "1, -2, 0.1, nan"),
         ("complex128", "1e308, -0, 0.1, inf"),
     ],
@@ -201,15 +217,21 @@ def test_hard_cases_same_as_onnx_parser(name: str, body: str) -> None:
     assert errors == [] and tf.SerializeToString() == expected
 
 
-@pytest.mark.parametrize("body", ["1e39", "-3.4028235677973367e38", "340282356779733661637539395458142568448", "1e999", "9" * 400])
+@pytest.mark.parametrize(
+    "body", ["1e39", "-3.4028235677973367e38", "340282356779733661637539395458142568448", "1e999", "9" * 400]
+)
 def test_float_overflow_is_an_error_like_onnx_parser(body: str) -> None:
     with pytest.raises(RuntimeError, match="Failed to parse float"):
         onnx_parse("float", [1], body)
     _, errors = encode("float", [1], lits(body))
     shown = body if len(body) <= 40 else body[:37] + "..."
-    assert errors == [LiteralError(0, f"value {shown} is out of range for float (largest value 3.4028234663852886e+38)")]
+    assert errors == [
+        LiteralError(0, f"value {shown} is out of range for float (largest value 3.4028234663852886e+38)")
+    ]
     _, errors = encode_fast("float", [1], body)
-    assert errors == [LiteralError(0, f"value {shown} is out of range for float (largest value 3.4028234663852886e+38)")]
+    assert errors == [
+        LiteralError(0, f"value {shown} is out of range for float (largest value 3.4028234663852886e+38)")
+    ]
 
 
 def test_huge_integers_are_range_errors() -> None:
@@ -217,7 +239,9 @@ def test_huge_integers_are_range_errors() -> None:
     _, errors = encode("int64", [2], lits(big, "-" + big))
     assert [e.message[:20] for e in errors] == ["value 99999999999999", "value -9999999999999"]
     _, errors = encode_fast("float16", [2], big + ", 1")
-    assert [(e.index, e.message, e.warning) for e in errors] == [(0, "bit pattern " + "9" * 37 + "... is out of range for float16 (0 to 65535)", False)]
+    assert [(e.index, e.message, e.warning) for e in errors] == [
+        (0, "bit pattern " + "9" * 37 + "... is out of range for float16 (0 to 65535)", False)
+    ]
     _, errors = encode_fast("double", [1], big)
     assert [(e.index, e.message) for e in errors] == [(0, "value " + "9" * 37 + "... is out of range for double")]
 
@@ -246,7 +270,9 @@ def test_strings_like_onnx_parser() -> None:
 # ----------------------------------------------------------------------------- vs onnx.helper
 
 
-@pytest.mark.parametrize("name", PACKED_TYPED + ["float6e2m3", "float6e3m2", "bfloat16", "float16", "float8e4m3fn", "float8e5m2fnuz", "bool"])
+@pytest.mark.parametrize(
+    "name", PACKED_TYPED + ["float6e2m3", "float6e3m2", "bfloat16", "float16", "float8e4m3fn", "float8e5m2fnuz", "bool"]
+)
 @SETTINGS
 @given(data=st.data())
 def test_typed_same_as_make_tensor(name: str, data: st.DataObject) -> None:
@@ -284,9 +310,18 @@ def test_raw_same_as_from_array(name: str, data: st.DataObject) -> None:
     elif name in ("float", "double", "complex64", "complex128"):
         real = np.float32 if name in ("float", "complex64") else np.float64
         k = 2 * n if dt.kind == "complex" else n
-        floats = data.draw(st.lists(st.floats(width=32 if real is np.float32 else 64, allow_nan=False) | st.sampled_from([math.nan, -math.nan]), min_size=k, max_size=k))
+        floats = data.draw(
+            st.lists(
+                st.floats(width=32 if real is np.float32 else 64, allow_nan=False)
+                | st.sampled_from([math.nan, -math.nan]),
+                min_size=k,
+                max_size=k,
+            )
+        )
         a = np.array(floats, dtype=real)
-        texts = [("-nan" if math.copysign(1, v) < 0 else "nan") if math.isnan(v) else repr(float(v)) for v in a.tolist()]
+        texts = [
+            ("-nan" if math.copysign(1, v) < 0 else "nan") if math.isnan(v) else repr(float(v)) for v in a.tolist()
+        ]
         arr = a.view(NUMPY_TYPES[name])
     else:
         width = float_format(dt).width
@@ -382,8 +417,12 @@ def test_to_numpy_matches_onnx_to_array(name: str, data: st.DataObject) -> None:
             warnings.simplefilter("ignore")
             assert np.array_equal(ours, ref.astype(np.float32), equal_nan=True)
     else:
-        assert ours.dtype == (np.int8 if name in ("int4", "int2") else np.uint8 if name in ("uint4", "uint2") else ref.dtype)
-        assert np.array_equal(ours.astype(ref.dtype) if name in ML_TYPES else ours, ref, equal_nan=ours.dtype.kind in "fc")
+        assert ours.dtype == (
+            np.int8 if name in ("int4", "int2") else np.uint8 if name in ("uint4", "uint2") else ref.dtype
+        )
+        assert np.array_equal(
+            ours.astype(ref.dtype) if name in ML_TYPES else ours, ref, equal_nan=ours.dtype.kind in "fc"
+        )
 
 
 # ----------------------------------------------------------------------------- fast path ≡ slow path
@@ -481,24 +520,93 @@ def test_bits_float_values_and_patterns() -> None:
     "name, dims, literals, raw, expected",
     [
         ("bool", [1], lits("1.0"), False, [(0, "bool needs true, false, 0 or 1, got '1.0'")]),
-        ("int4", [2], lits("8", "-9"), False, [(0, "value 8 is out of range for int4 (-8 to 7)"), (1, "value -9 is out of range for int4 (-8 to 7)")]),
+        (
+            "int4",
+            [2],
+            lits("8", "-9"),
+            False,
+            [(0, "value 8 is out of range for int4 (-8 to 7)"), (1, "value -9 is out of range for int4 (-8 to 7)")],
+        ),
         ("uint2", [1], lits("4"), False, [(0, "value 4 is out of range for uint2 (0 to 3)")]),
-        ("int64", [1], lits("9223372036854775808"), False, [(0, "value 9223372036854775808 is out of range for int64 (-9223372036854775808 to 9223372036854775807)")]),
-        ("int32", [2], lits("1.5", "nan"), False, [(0, "int32 needs an integer, got '1.5'"), (1, "int32 needs an integer, got 'nan'")]),
-        ("float16", [1], lits("65520.0"), False, [(0, "value 65520.0 is out of range for float16 (largest value 65504.0)")]),
-        ("float8e4m3fn", [2], lits("inf", "500.0"), False, [(0, "float8e4m3fn has no infinity"), (1, "value 500.0 is out of range for float8e4m3fn (largest value 448.0)")]),
-        ("float4e2m1", [2], lits("nan", "-inf"), False, [(0, "float4e2m1 has no NaN"), (1, "float4e2m1 has no infinity")]),
-        ("float6e3m2", [1], lits("1e300"), False, [(0, "value 1e300 is out of range for float6e3m2 (largest value 28.0)")]),
-        ("float8e8m0", [3], lits("0.0", "-1.0", "1e-50"), False, [(0, "float8e8m0 has no zero"), (1, "float8e8m0 has no negative values"), (2, "value 1e-50 is out of range for float8e8m0 (smallest value 5.877471754111438e-39)")]),
+        (
+            "int64",
+            [1],
+            lits("9223372036854775808"),
+            False,
+            [(0, "value 9223372036854775808 is out of range for int64 (-9223372036854775808 to 9223372036854775807)")],
+        ),
+        (
+            "int32",
+            [2],
+            lits("1.5", "nan"),
+            False,
+            [(0, "int32 needs an integer, got '1.5'"), (1, "int32 needs an integer, got 'nan'")],
+        ),
+        (
+            "float16",
+            [1],
+            lits("65520.0"),
+            False,
+            [(0, "value 65520.0 is out of range for float16 (largest value 65504.0)")],
+        ),
+        (
+            "float8e4m3fn",
+            [2],
+            lits("inf", "500.0"),
+            False,
+            [
+                (0, "float8e4m3fn has no infinity"),
+                (1, "value 500.0 is out of range for float8e4m3fn (largest value 448.0)"),
+            ],
+        ),
+        (
+            "float4e2m1",
+            [2],
+            lits("nan", "-inf"),
+            False,
+            [(0, "float4e2m1 has no NaN"), (1, "float4e2m1 has no infinity")],
+        ),
+        (
+            "float6e3m2",
+            [1],
+            lits("1e300"),
+            False,
+            [(0, "value 1e300 is out of range for float6e3m2 (largest value 28.0)")],
+        ),
+        (
+            "float8e8m0",
+            [3],
+            lits("0.0", "-1.0", "1e-50"),
+            False,
+            [
+                (0, "float8e8m0 has no zero"),
+                (1, "float8e8m0 has no negative values"),
+                (2, "value 1e-50 is out of range for float8e8m0 (smallest value 5.877471754111438e-39)"),
+            ],
+        ),
         ("double", [1], lits("1e309"), False, [(0, "value 1e309 is out of range for double")]),
-        ("float", [2], [("string", b"x"), ("word", "foo")], False, [(0, "expected a number for float, got a string"), (1, "expected a value, got 'foo'")]),
+        (
+            "float",
+            [2],
+            [("string", b"x"), ("word", "foo")],
+            False,
+            [(0, "expected a number for float, got a string"), (1, "expected a value, got 'foo'")],
+        ),
         ("float", [1], [("float", "1.5.5")], False, [(0, "invalid number '1.5.5'")]),
-        ("int8", [2], [("bool", "true"), ("int", "12a")], False, [(0, "expected a number for int8, got 'true'"), (1, "invalid number '12a'")]),
+        (
+            "int8",
+            [2],
+            [("bool", "true"), ("int", "12a")],
+            False,
+            [(0, "expected a number for int8, got 'true'"), (1, "invalid number '12a'")],
+        ),
         ("string", [2], [("string", b"a"), ("int", "1")], False, [(1, "expected a string, got '1'")]),
         ("string", [1], [("string", "a")], True, [(0, "string tensors cannot be stored in raw_data")]),
     ],
 )
-def test_error_messages(name: str, dims: list[int], literals: list[tuple[str, Any]], raw: bool, expected: list[tuple[int, str]]) -> None:
+def test_error_messages(
+    name: str, dims: list[int], literals: list[tuple[str, Any]], raw: bool, expected: list[tuple[int, str]]
+) -> None:
     t, errors = encode(name, dims, literals, raw=raw)
     assert [(e.index, e.message) for e in errors] == expected
     for f in TL.STORAGE_FIELDS:  # nothing stored
@@ -518,14 +626,42 @@ def test_error_messages(name: str, dims: list[int], literals: list[tuple[str, An
         ("float", [3], lits("1", "2"), [(2, "expected 3 values for shape [3], got 2")]),
         ("float", [1, 2], lits("1", "2", "3"), [(2, "expected 2 values for shape [1, 2], got 3")]),
         ("float", [2], [], [(0, "expected 2 values for shape [2], got 0")]),
-        ("complex64", [2], lits("1", "2", "3"), [(3, "expected 4 numbers (real, imaginary pairs of 2 complex64 values) for shape [2], got 3")]),
-        ("int8", [2, 2], lits("1", "400", "3"), [(1, "value 400 is out of range for int8 (-128 to 127)"), (3, "expected 4 values for shape [2, 2], got 3")]),
+        (
+            "complex64",
+            [2],
+            lits("1", "2", "3"),
+            [(3, "expected 4 numbers (real, imaginary pairs of 2 complex64 values) for shape [2], got 3")],
+        ),
+        (
+            "int8",
+            [2, 2],
+            lits("1", "400", "3"),
+            [(1, "value 400 is out of range for int8 (-128 to 127)"), (3, "expected 4 values for shape [2, 2], got 3")],
+        ),
         ("string", [2], [("string", b"a")], [(1, "expected 2 values for shape [2], got 1")]),
-        ("uint32", [2], lits("-1", "18446744073709551615"), [(0, "value -1 is out of range for uint32 (0 to 4294967295)"), (1, "value 18446744073709551615 is out of range for uint32 (0 to 4294967295)")]),
-        ("float16", [3], lits("15360", "70000"), [(1, "bit pattern 70000 is out of range for float16 (0 to 65535)"), (2, "expected 3 values for shape [3], got 2")]),
+        (
+            "uint32",
+            [2],
+            lits("-1", "18446744073709551615"),
+            [
+                (0, "value -1 is out of range for uint32 (0 to 4294967295)"),
+                (1, "value 18446744073709551615 is out of range for uint32 (0 to 4294967295)"),
+            ],
+        ),
+        (
+            "float16",
+            [3],
+            lits("15360", "70000"),
+            [
+                (1, "bit pattern 70000 is out of range for float16 (0 to 65535)"),
+                (2, "expected 3 values for shape [3], got 2"),
+            ],
+        ),
     ],
 )
-def test_stored_as_written(name: str, dims: list[int], literals: list[tuple[str, Any]], expected: list[tuple[int, str]]) -> None:
+def test_stored_as_written(
+    name: str, dims: list[int], literals: list[tuple[str, Any]], expected: list[tuple[int, str]]
+) -> None:
     """What onnx.parser keeps although it does not fit: its exact storage, each problem a warning;
     printing gives literals that store the same again."""
     t, problems = encode(name, dims, literals)
@@ -555,19 +691,52 @@ def test_encode_clears_previous_storage() -> None:
 
 def test_canonical_texts() -> None:
     def dec(name: str, literals: list[str], raw: bool = False) -> TensorLiterals:
-        t, errors = encode(name, [len(literals) // (2 if BY_NAME[name].kind == "complex" else 1)], lits(*literals), raw=raw)
+        t, errors = encode(
+            name, [len(literals) // (2 if BY_NAME[name].kind == "complex" else 1)], lits(*literals), raw=raw
+        )
         assert errors == []
         return decode_literals(t, BY_NAME[name])
 
-    assert dec("float", ["1", "-0", "0.1", "1e20", "1e-5", "123456789", "nan", "-nan", "-inf", "3.4028235e38", "1e-45"]).values == [
-        "1.0", "-0.0", "0.1", "1e+20", "1e-05", "123456790.0", "nan", "-nan", "-inf", "3.4028235e+38", "1e-45",
+    assert dec(
+        "float", ["1", "-0", "0.1", "1e20", "1e-5", "123456789", "nan", "-nan", "-inf", "3.4028235e38", "1e-45"]
+    ).values == [
+        "1.0",
+        "-0.0",
+        "0.1",
+        "1e+20",
+        "1e-05",
+        "123456790.0",
+        "nan",
+        "-nan",
+        "-inf",
+        "3.4028235e+38",
+        "1e-45",
     ]
-    assert dec("double", ["1", "0.1", "1e22", "1e16", "-nan", "5e-324"]).values == ["1.0", "0.1", "1e+22", "1e+16", "-nan", "5e-324"]
-    assert dec("float16", ["0.1", "65504.0", "31745", "nan", "-nan", "6e-08"]).values == ["0.1", "65500.0", "31745", "nan", "-nan", "6e-08"]
+    assert dec("double", ["1", "0.1", "1e22", "1e16", "-nan", "5e-324"]).values == [
+        "1.0",
+        "0.1",
+        "1e+22",
+        "1e+16",
+        "-nan",
+        "5e-324",
+    ]
+    assert dec("float16", ["0.1", "65504.0", "31745", "nan", "-nan", "6e-08"]).values == [
+        "0.1",
+        "65500.0",
+        "31745",
+        "nan",
+        "-nan",
+        "6e-08",
+    ]
     assert dec("bfloat16", ["0.1", "3.0", "1e38"]).values == ["0.1", "3.0", "1e+38"]
     assert dec("float8e4m3fn", ["448.0", "0.001953125", "127", "-nan"]).values == ["450.0", "0.002", "nan", "-nan"]
     assert dec("float8e4m3fnuz", ["-nan", "0.0"]).values == ["nan", "0.0"]
-    assert dec("float8e8m0", ["1.0", "2.0", "5.877471754111438e-39", "1.7e38"]).values == ["1.0", "2.0", "6e-39", "2e+38"]
+    assert dec("float8e8m0", ["1.0", "2.0", "5.877471754111438e-39", "1.7e38"]).values == [
+        "1.0",
+        "2.0",
+        "6e-39",
+        "2e+38",
+    ]
     assert dec("float4e2m1", ["-6.0", "0.5", "8"]).values == ["-6.0", "0.5", "-0.0"]
     assert dec("int4", ["-8", "7", "-1"], raw=True) == TensorLiterals(["-8", "7", "-1"], True)
     assert dec("bool", ["true", "0"]).values == ["1", "0"]
@@ -581,15 +750,51 @@ def test_canonical_texts() -> None:
 @pytest.mark.parametrize(
     "name, setup, message",
     [
-        ("float", lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\0\0\0"), "raw_data holds 3 bytes, 4 expected for 1 float elements"),
-        ("float", lambda t: t.dims.append(1) or t.int32_data.append(1), "float values are kept in float_data, not int32_data"),
-        ("float", lambda t: t.dims.append(1) or t.float_data.append(1.0) or setattr(t, "raw_data", b"\0\0\0\0"), "the tensor has both raw_data and float_data"),
-        ("float", lambda t: t.dims.append(1) or setattr(t, "data_location", TensorProto.EXTERNAL), "the values are in external data"),
-        ("int4", lambda t: t.dims.append(1) or t.int32_data.append(0x31), "int32_data: the padding bits after the last of 1 packed 4-bit values are not zero"),
-        ("int4", lambda t: t.dims.append(3) or t.int32_data.append(0x31), "int32_data holds 1 bytes of packed 4-bit values, 2 expected for 3 elements"),
-        ("uint4", lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\xf1"), "raw_data: the padding bits after the last of 1 packed 4-bit values are not zero"),
-        ("int2", lambda t: t.dims.append(1) or t.int32_data.append(256), "int32_data entry 256 is not a byte of packed int2 values"),
-        ("bool", lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\x02"), "raw_data byte 2 is not a bool (element 0)"),
+        (
+            "float",
+            lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\0\0\0"),
+            "raw_data holds 3 bytes, 4 expected for 1 float elements",
+        ),
+        (
+            "float",
+            lambda t: t.dims.append(1) or t.int32_data.append(1),
+            "float values are kept in float_data, not int32_data",
+        ),
+        (
+            "float",
+            lambda t: t.dims.append(1) or t.float_data.append(1.0) or setattr(t, "raw_data", b"\0\0\0\0"),
+            "the tensor has both raw_data and float_data",
+        ),
+        (
+            "float",
+            lambda t: t.dims.append(1) or setattr(t, "data_location", TensorProto.EXTERNAL),
+            "the values are in external data",
+        ),
+        (
+            "int4",
+            lambda t: t.dims.append(1) or t.int32_data.append(0x31),
+            "int32_data: the padding bits after the last of 1 packed 4-bit values are not zero",
+        ),
+        (
+            "int4",
+            lambda t: t.dims.append(3) or t.int32_data.append(0x31),
+            "int32_data holds 1 bytes of packed 4-bit values, 2 expected for 3 elements",
+        ),
+        (
+            "uint4",
+            lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\xf1"),
+            "raw_data: the padding bits after the last of 1 packed 4-bit values are not zero",
+        ),
+        (
+            "int2",
+            lambda t: t.dims.append(1) or t.int32_data.append(256),
+            "int32_data entry 256 is not a byte of packed int2 values",
+        ),
+        (
+            "bool",
+            lambda t: t.dims.append(1) or setattr(t, "raw_data", b"\x02"),
+            "raw_data byte 2 is not a bool (element 0)",
+        ),
         ("string", lambda t: t.dims.append(1) or setattr(t, "raw_data", b"a"), "string values in raw_data"),
         ("float", lambda t: t.dims.append(-1), "negative dimension -1"),
     ],
@@ -612,7 +817,10 @@ def test_not_representable_names_element() -> None:
 @pytest.mark.parametrize("raw", [False, True])
 @pytest.mark.parametrize(
     ("name", "bits"),
-    [("float", [0x7FC00001, 0xFF800001, 0x3F800000]), ("double", [0x7FF0000000000001, 0xFFF8000000000123, 0x3FF0000000000000])],
+    [
+        ("float", [0x7FC00001, 0xFF800001, 0x3F800000]),
+        ("double", [0x7FF0000000000001, 0xFFF8000000000123, 0x3FF0000000000000]),
+    ],
 )
 def test_nan_payloads_print_as_bit_patterns(name: str, bits: list[int], raw: bool) -> None:
     """A hex literal in a float/double tensor is the IEEE bit pattern: NaN payloads survive exactly."""
@@ -635,13 +843,15 @@ def test_nan_payloads_print_as_bit_patterns(name: str, bits: list[int], raw: boo
 
 def test_float32_shortest_matches_numpy_dragon4() -> None:
     rng = np.random.default_rng(5)
-    bits = np.concatenate([
-        rng.integers(0, 1 << 32, 30000, dtype=np.uint64),
-        rng.integers(0, 1 << 23, 2000, dtype=np.uint64),  # subnormals
-        (np.arange(1, 255, dtype=np.uint64) << 23),  # powers of two
-        (np.arange(1, 255, dtype=np.uint64) << 23) - 1,
-        np.array([1, 0x7F7FFFFF, 0x00800000, 0x007FFFFF], dtype=np.uint64),
-    ]).astype(np.uint32)
+    bits = np.concatenate(
+        [
+            rng.integers(0, 1 << 32, 30000, dtype=np.uint64),
+            rng.integers(0, 1 << 23, 2000, dtype=np.uint64),  # subnormals
+            (np.arange(1, 255, dtype=np.uint64) << 23),  # powers of two
+            (np.arange(1, 255, dtype=np.uint64) << 23) - 1,
+            np.array([1, 0x7F7FFFFF, 0x00800000, 0x007FFFFF], dtype=np.uint64),
+        ]
+    ).astype(np.uint32)
     values = bits.view(np.float32)
     values = values[np.isfinite(values)]
     t = new_tensor("float", [values.size])
@@ -682,9 +892,13 @@ def test_vectorised_shortest_equals_exact(name: str) -> None:
     if fmt.width == 32:
         rng = np.random.default_rng(6)
         # ranges with many exact-boundary cases: large integers, powers of two
-        mags = np.concatenate([
-            np.arange(0x4E000000, 0x4E000000 + 3000), rng.integers(1, 0x7F800000, 3000), np.arange(1, 2000),
-        ]).astype(np.int64)
+        mags = np.concatenate(
+            [
+                np.arange(0x4E000000, 0x4E000000 + 3000),
+                rng.integers(1, 0x7F800000, 3000),
+                np.arange(1, 2000),
+            ]
+        ).astype(np.int64)
     else:
         mags = np.arange(1, fmt.max_code + 1, dtype=np.int64)
     x = bits_to_float(dt, mags)
@@ -695,7 +909,9 @@ def test_vectorised_shortest_equals_exact(name: str) -> None:
         hi_in = lo_in
     digits, q = TF._shortest(x, lo, hi, lo_in, hi_in)
     for i in range(x.size):
-        assert (digits[i], q[i]) == TF._shortest_exact(float(x[i]), float(lo[i]), float(hi[i]), bool(lo_in[i]), bool(hi_in[i])), x[i]
+        assert (digits[i], q[i]) == TF._shortest_exact(
+            float(x[i]), float(lo[i]), float(hi[i]), bool(lo_in[i]), bool(hi_in[i])
+        ), x[i]
 
 
 # ----------------------------------------------------------------------------- speed

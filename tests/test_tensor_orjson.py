@@ -25,13 +25,51 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 # float32 midpoints (halfway between two float32 values: rounding twice goes wrong),
 # values at the edge of float32's range, long decimals, negative zeros, huge integers.
 EDGE_NUMBERS = [
-    "0", "-0", "0.0", "-0.0", "-0e3", "1", "-1", "1.5", "1e-400", "-1e-400", "1e38", "3.4028235e38",
-    "3.4028236e38", "3.40282357e38", "-3.4028235677973366e38", "1.401298464324817e-45", "7e-46", "1e-45",
-    "0.1000000000000000055511151231257827021181583404541015625", "1.00000005960464477539062500000000001",
-    "1.0000000596046447753906250", "1.00000017881393432617187499999999", "16777217", "-16777217",
-    "9007199254740993", "18446744073709551615", "18446744073709551616", "-9223372036854775808",
-    "-9223372036854775809", "9223372036854775807", "9223372036854775808", "127", "128", "-128", "-129",
-    "255", "256", "65535", "2147483647", "2147483648", "4294967295", "4294967296", "1E5", "2.5e+3", "2.5E-3",
+    "0",
+    "-0",
+    "0.0",
+    "-0.0",
+    "-0e3",
+    "1",
+    "-1",
+    "1.5",
+    "1e-400",
+    "-1e-400",
+    "1e38",
+    "3.4028235e38",
+    "3.4028236e38",
+    "3.40282357e38",
+    "-3.4028235677973366e38",
+    "1.401298464324817e-45",
+    "7e-46",
+    "1e-45",
+    "0.1000000000000000055511151231257827021181583404541015625",
+    "1.00000005960464477539062500000000001",
+    "1.0000000596046447753906250",
+    "1.00000017881393432617187499999999",
+    "16777217",
+    "-16777217",
+    "9007199254740993",
+    "18446744073709551615",
+    "18446744073709551616",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "9223372036854775807",
+    "9223372036854775808",
+    "127",
+    "128",
+    "-128",
+    "-129",
+    "255",
+    "256",
+    "65535",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "1E5",
+    "2.5e+3",
+    "2.5E-3",
 ]
 
 
@@ -107,14 +145,19 @@ def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]
         jobs.append((TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims), BY_NAME[dtype_name], body))
         alone.append(_encode(dtype_name, dims, body, raw, True))
     errors = TE.encode_number_texts(jobs, raw=raw)
-    together = [(t.SerializeToString(), [(e.index, e.message) for e in found]) for (t, _, _), found in zip(jobs, errors, strict=True)]
+    together = [
+        (t.SerializeToString(), [(e.index, e.message) for e in found])
+        for (t, _, _), found in zip(jobs, errors, strict=True)
+    ]
     assert together == alone
 
 
 def test_batch_parse_takes_plain_float_bodies_together(monkeypatch: pytest.MonkeyPatch) -> None:
     alone: list[str] = []
     each = TE.encode_number_text
-    monkeypatch.setattr(TE, "encode_number_text", lambda t, d, body, raw: alone.append(body) or each(t, d, body, raw=raw))
+    monkeypatch.setattr(
+        TE, "encode_number_text", lambda t, d, body, raw: alone.append(body) or each(t, d, body, raw=raw)
+    )
     bodies = ["1.5, 2", "-0, 1", "0, 1", "1e39, 1", "0.25, 4e-3", "1, 2, 3"]
     jobs = [(TensorProto(data_type=1, dims=[2]), BY_NAME["float"], body) for body in bodies]
     errors = TE.encode_number_texts(jobs, raw=False)
@@ -173,7 +216,24 @@ def _finite_nonzero(bits: np.ndarray) -> np.ndarray:
 
 def test_float32_texts_from_orjson_are_ours() -> None:
     rng = np.random.default_rng(15)
-    edges = np.float32([1e-4, 9.999999e-5, 1e-5, 1e-6, 1e-7, 1e13, 9.999999e12, 1e15, 1e16, 3.4028235e38, 1.1754944e-38, 1e-45, 0.1, 1.0])
+    edges = np.float32(
+        [
+            1e-4,
+            9.999999e-5,
+            1e-5,
+            1e-6,
+            1e-7,
+            1e13,
+            9.999999e12,
+            1e15,
+            1e16,
+            3.4028235e38,
+            1.1754944e-38,
+            1e-45,
+            0.1,
+            1.0,
+        ]
+    )
     bits = np.concatenate(
         [
             rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32),
@@ -191,7 +251,9 @@ def test_float32_texts_from_orjson_are_ours() -> None:
 def test_float32_texts_from_orjson_are_ours_every_exponent() -> None:
     """Around every power of ten and every binary exponent: where layouts change."""
     exps = np.arange(0, 255, dtype=np.uint32) << 23
-    offsets = np.concatenate([np.arange(0, 2000, dtype=np.uint32), np.arange(0x7FFFFF - 2000, 0x800000, dtype=np.uint32)])
+    offsets = np.concatenate(
+        [np.arange(0, 2000, dtype=np.uint32), np.arange(0x7FFFFF - 2000, 0x800000, dtype=np.uint32)]
+    )
     bits = (exps[:, None] + offsets[None, :]).reshape(-1)
     tens = np.float32([10.0**k for k in range(-45, 39)]).view(np.uint32)
     near_tens = (tens[:, None].astype(np.int64) + np.arange(-500, 500)[None, :]).reshape(-1).astype(np.uint32)
@@ -270,7 +332,7 @@ def test_float32_texts_are_each_tensors_number_text(seed: int) -> None:
     values = np.concatenate([np.array(t.float_data, dtype=np.float32) for t in tensors])
     texts = TDec.float32_texts(values, [len(t.float_data) for t in tensors])
     assert texts is not None
-    for t, text in zip(tensors, texts):
+    for t, text in zip(tensors, texts, strict=True):
         fast = TDec.number_text(t, BY_NAME["float"])
         assert fast is not None and text == fast[0]
     assert TDec.float32_texts(np.array([1.0, np.nan], dtype=np.float32), [1, 1]) is None

@@ -25,7 +25,7 @@ def expand(body: list[str]) -> str:
         if found is None:
             break
         defaults.setdefault(found.group(1), found.group(2))
-        text = text[: found.start()] + found.group(2) + text[found.end():]
+        text = text[: found.start()] + found.group(2) + text[found.end() :]
     return re.sub(r"\$(\d+)", lambda m: defaults.get(m.group(1), ""), text)
 
 
@@ -44,7 +44,11 @@ def as_model(name: str, text: str) -> str:
     if name == "Graph":
         return HEADER + text + "\n"
     if name == "Function":
-        return '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\nmain (float a) => (float b) { b = local.f(a) }\n' + text + "\n"
+        return (
+            '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\nmain (float a) => (float b) { b = local.f(a) }\n'
+            + text
+            + "\n"
+        )
     if name == "Initializer":
         return HEADER + "g (float[2] x) => (float[2] y)\n" + text + "\n{ y = Add(x, w) }\n"
     return HEADER + GRAPH + "{\n" + text + "\n  out = Identity(x)\n}\n"
@@ -64,13 +68,18 @@ def test_word_pattern_keeps_names_whole() -> None:
     config = json.loads((VSCODE / "language-configuration.json").read_text(encoding="utf-8"))
     word = re.compile(config["wordPattern"])
     line = 'y = com.microsoft.FusedMatMul ("/l1/Gemm_output_0", x_2) # -1.5e-3'
-    assert [m.group(0) for m in word.finditer(line)] == ["y", "com.microsoft.FusedMatMul", '"/l1/Gemm_output_0"', "x_2", "-1.5e-3"]
+    assert [m.group(0) for m in word.finditer(line)] == [
+        "y",
+        "com.microsoft.FusedMatMul",
+        '"/l1/Gemm_output_0"',
+        "x_2",
+        "-1.5e-3",
+    ]
 
 
 FORMATTED_HEADER = '<\n   ir_version: 10,\n   opset_import: ["": 21]\n>\n'
 FORMATTED_GRAPH = (
-    "g (float[N] x, float[N, 4] W, float[4] B, bool cond, int64 trip_count, float[2] init)\n"
-    "   => (float[N] out)\n"
+    "g (float[N] x, float[N, 4] W, float[4] B, bool cond, int64 trip_count, float[2] init)\n   => (float[N] out)\n"
 )
 
 
@@ -81,7 +90,10 @@ def as_formatted_model(name: str, text: str) -> str:
     if name == "Graph":
         return FORMATTED_HEADER + text + "\n"
     if name == "Function":
-        main = '<\n   ir_version: 10,\n   opset_import: ["": 21, "local": 1]\n>\nmain (float a) => (float b)\n{\n' '   b = local.f (a)\n}\n'
+        main = (
+            '<\n   ir_version: 10,\n   opset_import: ["": 21, "local": 1]\n>\nmain (float a) => (float b)\n{\n'
+            "   b = local.f (a)\n}\n"
+        )
         return main + "\n" + text + "\n"
     if name == "Initializer":
         return FORMATTED_HEADER + "g (float[2] x) => (float[2] y)\n" + text + "\n{\n   y = Add (x, w)\n}\n"

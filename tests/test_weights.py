@@ -12,18 +12,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_external import big_model
 
 import onnxtext
+from onnxtext.api import load, save
 from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
+from onnxtext.io import model_bytes
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.proto import ModelProto, TensorProto
+from onnxtext.weights.digest import DIGEST_HEADER, ProgressBar, digest_view, tensor_digest
 from onnxtext.weights.external import iter_tensors, load_external
 from onnxtext.weights.sidecar import write_external
-from onnxtext.io import model_bytes
-from onnxtext.api import load, save
-from onnxtext.proto import ModelProto, TensorProto
-from onnxtext.ir.tensor.arrays import to_numpy
-from onnxtext.weights.digest import DIGEST_HEADER, ProgressBar, digest_view, tensor_digest
-from test_external import big_model
 
 SRC = Path(onnxtext.__file__).resolve().parents[1]
 
@@ -69,7 +69,10 @@ def test_external_round_trip_exact(tmp_path: Path, model_file: Path, capsys: pyt
 
 def test_external_threshold(tmp_path: Path, model_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "m.onnxtxt"
-    assert run("print", str(model_file), "--weights", "external", "--threshold", "5000", "-o", str(out), capsys=capsys)[0] == 0
+    assert (
+        run("print", str(model_file), "--weights", "external", "--threshold", "5000", "-o", str(out), capsys=capsys)[0]
+        == 0
+    )
     m = onnxtext.parse_model(out.read_text())
     external = sorted(r.where for r in iter_tensors(m) if r.tensor.data_location == TensorProto.EXTERNAL)
     assert external == ["initializer 'W'", "node 'k' attribute 'value'"]  # b: 4096 bytes, idx: 2664
@@ -97,7 +100,9 @@ def test_external_needs_output_file(model_file: Path, capsys: pytest.CaptureFixt
 def test_external_missing_sidecar_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     save(write_external(big_model(), tmp_path, "w.bin", 1024), tmp_path / "m.onnx")
     (tmp_path / "w.bin").unlink()
-    status, _, err = run("print", str(tmp_path / "m.onnx"), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys)
+    status, _, err = run(
+        "print", str(tmp_path / "m.onnx"), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys
+    )
     assert status == 1 and "error[X002]" in err and "initializer 'W'" in err
     assert not (tmp_path / "o.onnxtxt").exists() and not (tmp_path / "o.onnxtxt.data").exists()
 
@@ -112,7 +117,9 @@ def test_external_unsafe_reference_is_an_error(tmp_path: Path, capsys: pytest.Ca
             if e.key == "location":
                 e.value = "../w.bin"
     save(m, inner / "m.onnx")
-    status, _, err = run("print", str(inner / "m.onnx"), "--weights", "external", "-o", str(inner / "o.onnxtxt"), capsys=capsys)
+    status, _, err = run(
+        "print", str(inner / "m.onnx"), "--weights", "external", "-o", str(inner / "o.onnxtxt"), capsys=capsys
+    )
     assert status == 1 and "error[X001]" in err and "'../w.bin' leaves the model's folder" in err
 
 
@@ -137,7 +144,9 @@ def _everywhere(tmp_path: Path, layout: str) -> Path:
 
 
 @pytest.mark.parametrize("layout", ["inline", "external"])
-def test_external_never_loading_weights_equals_in_memory(tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_external_never_loading_weights_equals_in_memory(
+    tmp_path: Path, layout: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The CLI copies weights file to file; the result is what planning on the fully
     loaded model gives: the same text, the same sidecar bytes."""
     from test_wire import everywhere_model
@@ -150,21 +159,30 @@ def test_external_never_loading_weights_equals_in_memory(tmp_path: Path, layout:
     plan = write_external(everywhere_model(), expected, "out.onnxtxt.data", 1024)
     assert out.read_text() == onnxtext.to_text(plan)
     assert (tmp_path / "out.onnxtxt.data").read_bytes() == (expected / "out.onnxtxt.data").read_bytes()
-    assert model_bytes(load_external(onnxtext.parse_model(out.read_text()), tmp_path)) == model_bytes(everywhere_model())
+    assert model_bytes(load_external(onnxtext.parse_model(out.read_text()), tmp_path)) == model_bytes(
+        everywhere_model()
+    )
 
 
-def test_external_copy_without_kernel_copy(tmp_path: Path, model_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_external_copy_without_kernel_copy(
+    tmp_path: Path, model_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Where copy_file_range is refused (another file system, old kernel), the copy goes through a buffer."""
     import errno
 
     from onnxtext.weights import sidecar
+
     def refuse(*args: object) -> int:
         raise OSError(errno.EXDEV, "cross-device")
 
-    assert run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "a.onnxtxt"), capsys=capsys)[0] == 0
+    assert (
+        run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "a.onnxtxt"), capsys=capsys)[0] == 0
+    )
     monkeypatch.setattr(sidecar.os, "copy_file_range", refuse, raising=False)
     monkeypatch.setattr(sidecar, "_KERNEL_COPY", True)
-    assert run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "b.onnxtxt"), capsys=capsys)[0] == 0
+    assert (
+        run("print", str(model_file), "--weights", "external", "-o", str(tmp_path / "b.onnxtxt"), capsys=capsys)[0] == 0
+    )
     assert sidecar._KERNEL_COPY is False
     assert (tmp_path / "a.onnxtxt.data").read_bytes() == (tmp_path / "b.onnxtxt.data").read_bytes()
 
@@ -174,13 +192,17 @@ def test_external_bad_checksum_writes_nothing(tmp_path: Path, capsys: pytest.Cap
     data = bytearray((tmp_path / "w.bin").read_bytes())
     data[100] ^= 1
     (tmp_path / "w.bin").write_bytes(bytes(data))
-    status, _, err = run("print", str(tmp_path / "m.onnx"), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys)
+    status, _, err = run(
+        "print", str(tmp_path / "m.onnx"), "--weights", "external", "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys
+    )
     assert status == 1 and "error[X004]" in err and "initializer 'W'" in err
     assert not (tmp_path / "o.onnxtxt").exists() and not (tmp_path / "o.onnxtxt.data").exists()
 
 
 @pytest.mark.parametrize("weights", ["external", "digest"])
-def test_truncated_binary_is_reported(tmp_path: Path, model_file: Path, weights: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_truncated_binary_is_reported(
+    tmp_path: Path, model_file: Path, weights: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(model_file.read_bytes()[:-1000])
     status, out, err = run("print", str(bad), "--weights", weights, "-o", str(tmp_path / "o.onnxtxt"), capsys=capsys)
@@ -211,7 +233,9 @@ def test_digest_output(model_file: Path, capsys: pytest.CaptureFixture[str]) -> 
     w = to_numpy(next(t for t in big_model().graph.initializer if t.name == "W"))
     sha = hashlib.sha256(w.astype("<f4").tobytes()).hexdigest()
     line = next(li for li in out.splitlines() if " W = " in li)
-    assert line.strip().startswith(f'float[1024, 1024] W = ["digest": "sha256:{sha}", "min": "{w.min():.6g}", "max": "{w.max():.6g}"')
+    assert line.strip().startswith(
+        f'float[1024, 1024] W = ["digest": "sha256:{sha}", "min": "{w.min():.6g}", "max": "{w.max():.6g}"'
+    )
     assert f'"mean": "{w.astype(np.float64).mean():.6g}"' in line
     assert "c = {1.0, 2.0, 3.0, 4.0}" in out  # small tensors stay readable
     assert "alpha = 0.01" in out
@@ -241,7 +265,9 @@ def test_digest_not_parseable(model_file: Path, tmp_path: Path, capsys: pytest.C
     assert status == 1 and "reading and diffing only" in err and not (tmp_path / "d.onnx").exists()
 
 
-def test_digest_of_external_data_does_not_depend_on_the_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_digest_of_external_data_does_not_depend_on_the_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A tensor in an external data file prints as its reference whether the file can be read
     or not (git's textconv prints the old side from a temporary copy that cannot see it)."""
     save(write_external(big_model(), tmp_path, "w.bin", 1024), tmp_path / "m.onnx")
@@ -259,8 +285,11 @@ def test_digest_view_leaves_input_alone() -> None:
     view = digest_view(m, 1024)
     assert model_bytes(m) == before
     assert sum(1 for r in iter_tensors(view) if r.tensor.data_location == TensorProto.EXTERNAL) == 5  # typed too
-    assert all(not r.tensor.HasField("raw_data") and not len(r.tensor.float_data)
-               for r in iter_tensors(view) if r.tensor.data_location == TensorProto.EXTERNAL)
+    assert all(
+        not r.tensor.HasField("raw_data") and not len(r.tensor.float_data)
+        for r in iter_tensors(view)
+        if r.tensor.data_location == TensorProto.EXTERNAL
+    )
 
 
 def test_bad_threshold(model_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -291,8 +320,13 @@ def test_progress_only_on_terminals() -> None:
 def test_cli_subprocess_external(tmp_path: Path, model_file: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     out = tmp_path / "s.onnxtxt"
-    proc = subprocess.run([sys.executable, "-m", "onnxtext", "print", str(model_file), "--weights", "external", "-o", str(out)],
-                          capture_output=True, text=True, env=env, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "onnxtext", "print", str(model_file), "--weights", "external", "-o", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "s.onnxtxt.data").exists()
 

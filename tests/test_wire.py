@@ -6,13 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_external import _raw, big_model
 
 from onnxtext.cli import app as cli
-from onnxtext.weights.external import iter_tensors
 from onnxtext.io import model_bytes
 from onnxtext.proto import AttributeProto, GraphProto, ModelProto, SparseTensorProto, TensorProto, TrainingInfoProto
+from onnxtext.weights.external import iter_tensors
 from onnxtext.weights.wire import WireError, encode_varint, load_lazy, strip_raw_data
-from test_external import _raw, big_model
 
 TOKEN = b"\x00test-token\x00"
 
@@ -26,7 +26,7 @@ def restored(data: bytes, threshold: int) -> tuple[ModelProto, int]:
         t = ref.tensor
         raw = t.raw_data if t.HasField("raw_data") else b""
         if raw.startswith(TOKEN) and len(raw) == len(TOKEN) + 8:
-            e = extents[int.from_bytes(raw[len(TOKEN):], "big")]
+            e = extents[int.from_bytes(raw[len(TOKEN) :], "big")]
             t.raw_data = data[e.offset : e.offset + e.length]
             seen += 1
     assert seen == len(extents), "a stripped tensor is not walked by iter_tensors"
@@ -44,27 +44,41 @@ def everywhere_model(*, unknown_field: bool = False) -> ModelProto:
     future IR in a large tensor (which the text cannot show)."""
     m = big_model()
     g = m.graph
-    sp = SparseTensorProto(values=_big("sv", 200, 1), indices=_raw("", np.arange(200, dtype=np.int64), TensorProto.INT64), dims=[1000])
+    sp = SparseTensorProto(
+        values=_big("sv", 200, 1), indices=_raw("", np.arange(200, dtype=np.int64), TensorProto.INT64), dims=[1000]
+    )
     g.sparse_initializer.append(sp)
     node = g.node.add(op_type="Foo", domain="x", output=["foo"])
     node.attribute.add(name="ts", type=AttributeProto.TENSORS, tensors=[_big("", 100, 2), _big("", 400, 3)])
     node.attribute.add(name="sp", type=AttributeProto.SPARSE_TENSOR, sparse_tensor=sp)
     node.attribute.add(name="sps", type=AttributeProto.SPARSE_TENSORS, sparse_tensors=[sp, sp])
-    sub = g.node.add(op_type="If", input=["c"], output=["z"]).attribute.add(name="then_branch", type=AttributeProto.GRAPH).g
+    sub = (
+        g.node.add(op_type="If", input=["c"], output=["z"])
+        .attribute.add(name="then_branch", type=AttributeProto.GRAPH)
+        .g
+    )
     sub.name = "then"
     sub.initializer.append(_big("sub_w", 500, 4))
-    sub.node.add(op_type="Constant", output=["k2"]).attribute.add(name="value", type=AttributeProto.TENSOR, t=_big("", 300, 5))
-    loop = g.node.add(op_type="Bar", domain="x", output=["bar"]).attribute.add(name="bodies", type=AttributeProto.GRAPHS)
+    sub.node.add(op_type="Constant", output=["k2"]).attribute.add(
+        name="value", type=AttributeProto.TENSOR, t=_big("", 300, 5)
+    )
+    loop = g.node.add(op_type="Bar", domain="x", output=["bar"]).attribute.add(
+        name="bodies", type=AttributeProto.GRAPHS
+    )
     loop.graphs.add(name="b0").initializer.append(_big("b0_w", 300, 6))
     loop.graphs.add(name="b1")
     f = m.functions.add(name="F", domain="x")
-    f.node.add(op_type="Constant", output=["fk"]).attribute.add(name="value", type=AttributeProto.TENSOR, t=_big("", 300, 7))
+    f.node.add(op_type="Constant", output=["fk"]).attribute.add(
+        name="value", type=AttributeProto.TENSOR, t=_big("", 300, 7)
+    )
     f.attribute_proto.add(name="default_t", type=AttributeProto.TENSOR, t=_big("", 300, 8))
     info = TrainingInfoProto()
     info.initialization.name = "init"
     info.initialization.initializer.append(_big("init_w", 300, 9))
     info.algorithm.name = "algo"
-    info.algorithm.node.add(op_type="Constant", output=["ak"]).attribute.add(name="value", type=AttributeProto.TENSOR, t=_big("", 300, 10))
+    info.algorithm.node.add(op_type="Constant", output=["ak"]).attribute.add(
+        name="value", type=AttributeProto.TENSOR, t=_big("", 300, 10)
+    )
     m.training_info.append(info)
     g.initializer.append(_raw("bf16", np.arange(1000, dtype=np.uint16), TensorProto.BFLOAT16))  # no numpy view
     if unknown_field:  # number 99, length-delimited
@@ -85,8 +99,11 @@ def test_threshold(threshold: int) -> None:
     data = model_bytes(everywhere_model())
     model, n = restored(data, threshold)
     assert model_bytes(model) == data
-    expected = sum(1 for r in iter_tensors(ModelProto.FromString(data))
-                   if r.tensor.HasField("raw_data") and len(r.tensor.raw_data) > max(threshold, len(TOKEN) + 8))
+    expected = sum(
+        1
+        for r in iter_tensors(ModelProto.FromString(data))
+        if r.tensor.HasField("raw_data") and len(r.tensor.raw_data) > max(threshold, len(TOKEN) + 8)
+    )
     assert n == expected
     if threshold == 10**9:
         assert strip_raw_data(data, threshold, TOKEN) == (None, [])
@@ -109,12 +126,16 @@ def test_backend_and_adversarial_models() -> None:
 _GROUP_IN_GRAPH = b"\x3a\xd3\x0f" + b"\x0b" + b"\x00" * 2002  # a 2003-byte graph (descended) holding a group
 
 
-@pytest.mark.parametrize("data", [
-    b"\x3a\x05ab",  # graph: length past the end
-    b"\x3a\xff",  # truncated varint
-    _GROUP_IN_GRAPH,
-    b"\x08" + b"\xff" * 11,  # overlong varint
-], ids=["past-end", "truncated-varint", "group", "overlong-varint"])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\x3a\x05ab",  # graph: length past the end
+        b"\x3a\xff",  # truncated varint
+        _GROUP_IN_GRAPH,
+        b"\x08" + b"\xff" * 11,  # overlong varint
+    ],
+    ids=["past-end", "truncated-varint", "group", "overlong-varint"],
+)
 def test_malformed_is_wire_error(data: bytes) -> None:
     with pytest.raises(WireError):
         strip_raw_data(data, 100, TOKEN)
@@ -147,7 +168,9 @@ def test_load_lazy(tmp_path: Path) -> None:
     assert ranges["initializer 'b'"] is not None  # 4096 bytes
     assert ranges["initializer 'idx'"] is None  # 2664 bytes
     e = ranges["initializer 'W'"]
-    assert data[e.offset : e.offset + e.length] == next(t for t in big_model().graph.initializer if t.name == "W").raw_data
+    assert (
+        data[e.offset : e.offset + e.length] == next(t for t in big_model().graph.initializer if t.name == "W").raw_data
+    )
     for t in model.graph.initializer:  # tokens differ from run to run
         if lazy.extent(t) is not None:
             assert load_lazy(path, 3000)[1].extent(t) is None

@@ -30,11 +30,11 @@ if TYPE_CHECKING:
     )
     from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
     from onnxtext.document import Document
+    from onnxtext.evaluate import Evaluator
     from onnxtext.printing.fmt import format_text
     from onnxtext.printing.text import NotRepresentable, to_text
-    from onnxtext.span import Position, Range, SourceFile, Span
-    from onnxtext.evaluate import Evaluator
     from onnxtext.serialization import register_onnx_serializer
+    from onnxtext.span import Position, Range, SourceFile, Span
 
     check_model = check
 

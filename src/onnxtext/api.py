@@ -173,12 +173,16 @@ def diagnose(
     checking on past errors, knock-ons of lowering errors left out (the policy of
     :func:`onnxtext.analysis.diagnose.diagnose`, which the command line and the server apply too).
     ``select``/``ignore`` choose checker rules by code prefix (``"E3"``, ``"W"``)."""
-    from onnxtext.analysis.diagnose import diagnose as policy  # the checker loads on first use: parsing needs none of it
+    from onnxtext.analysis.diagnose import (
+        diagnose as policy,
+    )  # the checker loads on first use: parsing needs none of it
 
     return policy(document, select, ignore, model_dir=model_dir)
 
 
-def _check_model(model: Any, select: Iterable[str] | None, ignore: Iterable[str] | None, model_dir: PathLike | None) -> list[Diagnostic]:
+def _check_model(
+    model: Any, select: Iterable[str] | None, ignore: Iterable[str] | None, model_dir: PathLike | None
+) -> list[Diagnostic]:
     from onnxtext.analysis.check import check_proto
 
     return check_proto(model, select=select, ignore=ignore, model_dir=model_dir)

@@ -24,13 +24,22 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from onnxtext.printing.lift import Lifter, NotRepresentable
-from onnxtext.syntax.printer import Printer
-from onnxtext.syntax.vocabulary import format_string
-from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, TypeProto, ValueInfoProto
 from onnxtext.ir.dtypes import BY_CODE
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS
+from onnxtext.printing.lift import Lifter, NotRepresentable
+from onnxtext.proto import (
+    AttributeProto,
+    FunctionProto,
+    GraphProto,
+    ModelProto,
+    NodeProto,
+    TensorProto,
+    TypeProto,
+    ValueInfoProto,
+)
+from onnxtext.syntax.printer import Printer
+from onnxtext.syntax.vocabulary import format_string
 
 __all__ = ["diff_models", "diff_graphs", "tensor_change", "Values", "MAX_LINE"]
 
@@ -129,7 +138,10 @@ def tensor_change(a: TensorProto, b: TensorProto, values: Values = to_numpy) -> 
             ea = [(e.key, e.value) for e in a.external_data]
             eb = [(e.key, e.value) for e in b.external_data]
             return None if ea == eb else f"{tensor_sig(b)}: external data {_ext(ea)} → {_ext(eb)} (not loaded)"
-        return f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} " "(not loaded)"
+        return (
+            f"{tensor_sig(b)}: data {'external' if ext_a else 'inline'} → {'external' if ext_b else 'inline'} "
+            "(not loaded)"
+        )
     if a.HasField("raw_data") and b.HasField("raw_data") and a.raw_data == b.raw_data:  # also equal content tokens
         summary = None
     else:
@@ -300,7 +312,9 @@ def diff_graphs(ga: GraphProto, gb: GraphProto, prefix: str = "", values: Values
     return out
 
 
-def _diff_values(what: str, la: Sequence[ValueInfoProto], lb: Sequence[ValueInfoProto], prefix: str, out: list[str], *, ordered: bool) -> None:
+def _diff_values(
+    what: str, la: Sequence[ValueInfoProto], lb: Sequence[ValueInfoProto], prefix: str, out: list[str], *, ordered: bool
+) -> None:
     for k, va, vb in _align(la, lb, lambda v: v.name):
         name = _name(k)
         if va is None and vb is not None:
@@ -352,7 +366,9 @@ def _diff_node(na: NodeProto, nb: NodeProto, label: str, prefix: str, out: list[
         out.append(f"~ {where} {rest}")
 
 
-def _diff_attributes(la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, out: list[str], values: Values) -> None:
+def _diff_attributes(
+    la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, out: list[str], values: Values
+) -> None:
     """Attributes (of a node, or a function's defaults) aligned by name; ``lead`` starts
     every item (``"node 'y' (Relu) "``, ``"function 'f': "``)."""
     for _, aa, ab in _align(la, lb, lambda a: a.name):
@@ -408,8 +424,22 @@ def diff_functions(fa: FunctionProto, fb: FunctionProto, prefix: str, values: Va
     _diff_opsets(fa.opset_import, fb.opset_import, prefix, out)
     _diff_values("value_info", fa.value_info, fb.value_info, prefix, out, ordered=False)
     _diff_nodes(fa.node, fb.node, prefix, out, values)
-    rest = _other_fields(fa, fb, {"name", "domain", "overload", "input", "output", "attribute", "attribute_proto",
-                                  "opset_import", "value_info", "node"})
+    rest = _other_fields(
+        fa,
+        fb,
+        {
+            "name",
+            "domain",
+            "overload",
+            "input",
+            "output",
+            "attribute",
+            "attribute_proto",
+            "opset_import",
+            "value_info",
+            "node",
+        },
+    )
     if rest:
         out.append(f"~ {prefix.rstrip(': ')} {rest}")
     return out
@@ -453,7 +483,10 @@ def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> l
         elif mb is None and ma is not None:
             out.append(f"- metadata {key} = {_short(format_string(ma.value.encode()), 80)}")
         elif ma is not None and mb is not None and ma.value != mb.value:
-            out.append(f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → " f"{_short(format_string(mb.value.encode()), 80)}")
+            out.append(
+                f"~ metadata {key} {_short(format_string(ma.value.encode()), 80)} → "
+                f"{_short(format_string(mb.value.encode()), 80)}"
+            )
     rest = _other_fields(a, b, set(_HEADER) | {"opset_import", "metadata_props", "graph", "functions"})
     if rest:
         out.append(f"~ model {rest}")

@@ -13,18 +13,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
 from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.lowering.lower import Lowering
 from onnxtext.lowering.source_map import SourceMap
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Comment
 from onnxtext.syntax.parser import parse_text
 from onnxtext.syntax.query import node_at
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.span import SourceFile, Span
 
 if TYPE_CHECKING:
     from onnxtext.analysis.check.context import Resolution
@@ -165,7 +165,9 @@ def _parse_document(text: str, kind: str, path: str) -> Document:
         lw.check_depth(proto, whole, ROOT / "graph")
     elif kind == "function":
         # A function text damaged beyond its body is one error node: an empty function stands for it.
-        proto = lw.function(tree, FunctionProto(), ROOT / "function") if isinstance(tree, A.Function) else FunctionProto()
+        proto = (
+            lw.function(tree, FunctionProto(), ROOT / "function") if isinstance(tree, A.Function) else FunctionProto()
+        )
         lw.check_depth(proto, whole, ROOT / "function")
     elif kind == "node":
         proto = NodeProto()

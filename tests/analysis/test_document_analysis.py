@@ -48,7 +48,10 @@ def test_node_resolutions() -> None:
 
 
 def test_function_opsets_are_the_functions() -> None:
-    text = MODEL.replace('<domain: "local", opset_import: ["" : 21], overload: "b">', '<domain: "local", opset_import: ["" : 13], overload: "b">')
+    text = MODEL.replace(
+        '<domain: "local", opset_import: ["" : 21], overload: "b">',
+        '<domain: "local", opset_import: ["" : 13], overload: "b">',
+    )
     d = doc(text)
     by_position = {where(d, node.op_type.span): r for node, r in d.resolutions.items()}
     assert by_position[(22, 7)].version == 13 and by_position[(5, 7)].version == 21
@@ -90,7 +93,9 @@ def test_a_broken_text_is_analysed_where_it_is_intact() -> None:
     # the damaged statement still defines 't': no "undefined" or "never produced" for it
     assert not [x for x in check_document(d) if "'t'" in x.message]
     assert d.types and d.resolutions  # intact statements have types and resolutions
-    assert [x.code for x in diagnose(d) if x.code.startswith("P")] == [x.code for x in d.diagnostics if x.code.startswith("P")]
+    assert [x.code for x in diagnose(d) if x.code.startswith("P")] == [
+        x.code for x in d.diagnostics if x.code.startswith("P")
+    ]
     # what the parser kept still answers queries
     assert places(d, d.definition_at(offset(d, 8, 18))) == [(3, 11)]
 

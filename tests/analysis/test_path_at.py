@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from analysisutil import MODEL, doc, offset
+from test_source_map import TRAINING  # a text with graphs inside property values
 
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.query import node_at
-from test_source_map import TRAINING  # a text with graphs inside property values
 
 
 @pytest.mark.parametrize(

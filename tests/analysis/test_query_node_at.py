@@ -94,7 +94,7 @@ def _scan(tree: A.AstNode, offset: int) -> list[A.AstNode]:
 def test_long_lists_are_searched_like_short_ones() -> None:
     """Graphs with many nodes and initializers, tensors with many values, comments between nodes."""
     lines = ['<ir_version: 10, opset_import: ["" : 21]>', "g (float[2] x0) => (float[2] y)", "<"]
-    lines.append(",\n".join(f'  float[12] w{i} = {{{", ".join(str(k) for k in range(12))}}}' for i in range(12)))
+    lines.append(",\n".join(f"  float[12] w{i} = {{{', '.join(str(k) for k in range(12))}}}" for i in range(12)))
     lines += [">", "{"]
     for i in range(20):
         lines.append(f"  # layer {i}")

@@ -27,4 +27,3 @@ def located(text: str, *codes: str) -> list[tuple[str, int, int]]:
         assert d.span is not None, f"no span: {d}"
         out.append((d.code, d.span.start.line, d.span.start.column))
     return out
-

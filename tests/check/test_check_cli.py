@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from onnxtext.cli import app as cli
 from onnxtext.analysis.check import RULES
-from onnxtext.api import parse_model
-from onnxtext.api import save
+from onnxtext.api import parse_model, save
+from onnxtext.cli import app as cli
 
 GOOD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Relu(x) }\n'
 BAD = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) { y = Rleu(x) }\n'
@@ -92,7 +91,9 @@ def test_text_has_a_help_line_for_the_fix(tmp_path: Path, capsys: pytest.Capture
     path = _write(tmp_path, "b.onnxtxt", BAD)
     assert cli.main(["check", path]) == 1
     out = capsys.readouterr().out.splitlines()
-    assert out[0].endswith("b.onnxtxt:2:38: error[E301]: unknown operator 'Rleu' in opset 21 of domain '' (ai.onnx); did you mean 'Relu'?")
+    assert out[0].endswith(
+        "b.onnxtxt:2:38: error[E301]: unknown operator 'Rleu' in opset 21 of domain '' (ai.onnx); did you mean 'Relu'?"
+    )
     assert out[-1] == "  help: write 'Relu'"
 
 
@@ -144,7 +145,10 @@ def test_rules_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_external_data_is_looked_up_next_to_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = ["location": ' '"w.bin"]> { y = Add(x, w) }\n'
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = ["location": '
+        '"w.bin"]> { y = Add(x, w) }\n'
+    )
     path = _write(tmp_path, "e.onnxtxt", text)
     assert cli.main(["check", path]) == 1
     assert "error[E505]" in capsys.readouterr().out

@@ -7,8 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from onnxtext.api import check
-from onnxtext.api import parse_model
+from onnxtext.api import check, parse_model
 from onnxtext.proto import AttributeProto, ModelProto, to_onnx
 
 onnx = pytest.importorskip("onnx")

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 from onnxtext.analysis.check import RULES, select_rules
-
 from onnxtext.api import check
 
 TESTS = Path(__file__).parent

@@ -7,9 +7,8 @@ from pathlib import Path
 import pytest
 
 from onnxtext.analysis.check import ALL_RULES
-
-from onnxtext.api import check
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.api import check
 
 ROOT = Path(__file__).resolve().parents[2]
 

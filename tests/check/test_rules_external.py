@@ -14,9 +14,7 @@ from typing import Any
 import pytest
 from checkutil import located
 
-from onnxtext.api import check
-from onnxtext.api import parse_model
-from onnxtext.api import save
+from onnxtext.api import check, parse_model, save
 from onnxtext.proto import ModelProto, TensorProto
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
@@ -95,7 +93,12 @@ def test_onnx_saved_external_data_has_no_errors(tmp_path: Path) -> None:
         m.graph.initializer.append(onnx.numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "w"))
         m.graph.initializer.append(onnx.numpy_helper.from_array(np.arange(5, dtype=np.int64), "unused"))
         onnx.save_model(
-            m, str(folder / "m.onnx"), save_as_external_data=True, all_tensors_to_one_file=one_file, location="w.data", size_threshold=0
+            m,
+            str(folder / "m.onnx"),
+            save_as_external_data=True,
+            all_tensors_to_one_file=one_file,
+            location="w.data",
+            size_threshold=0,
         )
         loaded = onnx.load(str(folder / "m.onnx"), load_external_data=False)
         assert all(t.data_location == TensorProto.EXTERNAL for t in loaded.graph.initializer)
@@ -154,7 +157,10 @@ def test_e503_symlink_out_of_the_folder(tmp_path: Path) -> None:
 
 
 def test_x001_location_in_an_attribute_tensor() -> None:
-    text = H + 'g (float[2] x) => (float[2] y) {\n  c = Constant <value = float[2] ["location": "../w.bin"]> ()\n' '  y = Add(x, c)\n}\n'
+    text = (
+        H + 'g (float[2] x) => (float[2] y) {\n  c = Constant <value = float[2] ["location": "../w.bin"]> ()\n'
+        "  y = Add(x, c)\n}\n"
+    )
     assert located(text, *CODES) == [("X001", 3, 47)]
 
 
@@ -235,7 +241,9 @@ def test_e501_length_differs_from_the_tensor_size() -> None:
 
 
 def test_e501_length_of_packed_types() -> None:
-    text = H + 'g (float[2] x) => (float[2] y)\n<int4[3] q = ["location": "q.bin", "length": "2"]>\n{ y = Identity(x) }\n'
+    text = (
+        H + 'g (float[2] x) => (float[2] y)\n<int4[3] q = ["location": "q.bin", "length": "2"]>\n{ y = Identity(x) }\n'
+    )
     assert located(text, "E501") == []
     assert located(text.replace('"length": "2"', '"length": "3"'), "E501") == [("E501", 3, 36)]
 

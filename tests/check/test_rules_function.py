@@ -62,8 +62,7 @@ def test_e403_function_attribute_default_is_a_reference() -> None:
 
 
 def test_e403_function_attribute_default_without_type() -> None:
-    from onnxtext.api import check
-    from onnxtext.api import parse_model
+    from onnxtext.api import check, parse_model
 
     m = parse_model(HEAD + FH + "F <alpha: float = 0.5> (a) => (b) { b = Relu(a) }\n")
     m.functions[0].attribute_proto[0].type = 0  # type: ignore[assignment]

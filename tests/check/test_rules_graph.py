@@ -114,9 +114,7 @@ def test_e205_output_may_be_an_input_or_initializer() -> None:
 
 
 def test_e206_duplicate_initializer() -> None:
-    text = H + (
-        "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}, float[2] w = {3, 4}> { y = Add(x, w) }\n"
-    )
+    text = H + ("g (float[2] x) => (float[2] y) <float[2] w = {1, 2}, float[2] w = {3, 4}> { y = Add(x, w) }\n")
     assert located(text, "E206") == [("E206", 2, 63)]
 
 
@@ -125,7 +123,10 @@ def test_e207_initializer_must_be_input_before_ir4() -> None:
     text = '<ir_version: 3, opset_import: ["" : 8]>\n' + graph
     assert located(text, "E207") == [("E207", 2, 42)]
     assert located(H + graph, "E207") == []
-    as_input = '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = ' 'Add(x, w) }\n'
+    as_input = (
+        '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w = {1, 2}) => (float[2] y) { y = '
+        "Add(x, w) }\n"
+    )
     assert located(as_input, "E207") == []
 
 

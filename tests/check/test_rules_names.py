@@ -14,7 +14,10 @@ def test_c90_names_ok() -> None:
 
 
 def test_w201_non_c90_value_name_is_information() -> None:
-    text = H + 'g (float[N] x) => (float[N] y) {\n  "/layer/Relu_output_0" = Relu(x)\n  y = Neg("/layer/Relu_output_0")\n}\n'
+    text = (
+        H
+        + 'g (float[N] x) => (float[N] y) {\n  "/layer/Relu_output_0" = Relu(x)\n  y = Neg("/layer/Relu_output_0")\n}\n'
+    )
     from onnxtext.api import check
 
     diags = [d for d in check(text) if d.code == "W201"]

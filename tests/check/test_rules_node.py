@@ -28,7 +28,10 @@ def test_e301_operator_newer_than_opset() -> None:
 
 
 def test_e301_custom_domains_are_not_checked() -> None:
-    text = '<ir_version: 10, opset_import: ["" : 21, "com.example" : 1]>\ng (float[2] x) => (float[2] y) {\n' '  y = com.example.Anything(x)\n}\n'
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "com.example" : 1]>\ng (float[2] x) => (float[2] y) {\n'
+        "  y = com.example.Anything(x)\n}\n"
+    )
     assert located(text, "E3") == []
 
 
@@ -162,8 +165,7 @@ def test_local_function_call_arity_and_attributes() -> None:
 
 
 def test_e310_attribute_with_two_values() -> None:
-    from onnxtext.api import check
-    from onnxtext.api import parse_model
+    from onnxtext.api import check, parse_model
 
     m = parse_model(g("  y = Softmax <axis = 1> (x)"))
     m.graph.node[0].attribute[0].f = 2.0

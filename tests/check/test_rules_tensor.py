@@ -72,14 +72,24 @@ def test_e503_external_in_text() -> None:
 
 def test_e509_values_out_of_range_in_text() -> None:
     """onnx.parser keeps 300 in an int8 (so does parse, with a warning L008); the checker calls it an error."""
-    text = H + "g (float[2] x) => (float[2] y) <int8[2] d = {1, 300}, bool[1] b = {2}, float16[1] h = {70000}> { " "y = Identity(x) }\n"
+    text = (
+        H + "g (float[2] x) => (float[2] y) <int8[2] d = {1, 300}, bool[1] b = {2}, float16[1] h = {70000}> { "
+        "y = Identity(x) }\n"
+    )
     assert located(text, "E509") == [
-        ("E509", 2, 33), ("L008", 2, 49), ("E509", 2, 55), ("L008", 2, 68), ("E509", 2, 72), ("L008", 2, 88)
+        ("E509", 2, 33),
+        ("L008", 2, 49),
+        ("E509", 2, 55),
+        ("L008", 2, 68),
+        ("E509", 2, 72),
+        ("L008", 2, 88),
     ]
 
 
 def test_e509_binary_uint32_and_negative() -> None:
-    m = parse_model(H + "g (float[2] x) => (float[2] y) <uint32[2] u = {1, 2}, uint8[2] v = {1, 2}> { y = Identity(x) }\n")
+    m = parse_model(
+        H + "g (float[2] x) => (float[2] y) <uint32[2] u = {1, 2}, uint8[2] v = {1, 2}> { y = Identity(x) }\n"
+    )
     m.graph.initializer[0].uint64_data[1] = 1 << 40
     m.graph.initializer[1].int32_data[0] = -1
     diags = check(m, select=["E509"])
@@ -90,5 +100,8 @@ def test_e509_binary_uint32_and_negative() -> None:
 
 
 def test_e509_valid_values_and_packed_types_quiet() -> None:
-    text = H + "g (float[2] x) => (float[2] y) <int8[2] d = {-128, 127}, uint4[2] p = {0, 15}, bool[2] b = {0, " "1}> { y = Identity(x) }\n"
+    text = (
+        H + "g (float[2] x) => (float[2] y) <int8[2] d = {-128, 127}, uint4[2] p = {0, 15}, bool[2] b = {0, "
+        "1}> { y = Identity(x) }\n"
+    )
     assert located(text, "E509") == []

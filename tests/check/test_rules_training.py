@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from checkutil import diagnostics, located
 
-from onnxtext.api import check
-from onnxtext.api import parse_model
+from onnxtext.api import check, parse_model
 from onnxtext.proto import ModelProto
 
-BASE = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = ' 'Add(x, w) }\n'
+BASE = (
+    '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = '
+    "Add(x, w) }\n"
+)
 
 
 def _model() -> ModelProto:
@@ -72,7 +74,7 @@ MAIN = "g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> {\n  t = Mul(x, w)\
 # and has a state variable of its own (its iteration count).
 TRAINING = (
     H
-    + ' training_info: [{initialization: init () => (float[2] w, int64 n) {\n'
+    + " training_info: [{initialization: init () => (float[2] w, int64 n) {\n"
     + "      w = RandomNormal <shape = [2]> ()\n"
     + "      n = Constant <value = int64 {0}> ()\n"
     + "    },\n"
@@ -96,7 +98,10 @@ def test_onnx_training_example() -> None:
     onnx = pytest.importorskip("onnx")
     import numpy as np
 
-    text = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2, 2] A, float[2, 2] B) => (float[2, 2] C) { C = ' 'MatMul(A, B) }\n'
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2, 2] A, float[2, 2] B) => (float[2, 2] C) { C = '
+        "MatMul(A, B) }\n"
+    )
     m = onnx.parser.parse_model(text)
     algorithm = onnx.parser.parse_graph("simple_training (float[2, 2] X) => (float[2, 2] Y) { Y = MatMul(X, C) }")
     m.training_info.append(onnx.helper.make_training_info(algorithm, [("B", "Y")], None, None))
@@ -140,12 +145,19 @@ def test_e206_algorithm_initializer_duplicates_a_main_initializer() -> None:
 
 
 def test_e205_algorithm_outputs() -> None:
-    assert located(TRAINING.replace("(float[2] w_new, int64 n_new)", "(float[2] w_new, int64 n_new, float[2] t)"), "E205") == []
-    assert located(TRAINING.replace("(float[2] w_new, int64 n_new)", "(float[2] w_new, int64 n_next)"), "E205") == [("E205", 7, 60)]
+    assert (
+        located(TRAINING.replace("(float[2] w_new, int64 n_new)", "(float[2] w_new, int64 n_new, float[2] t)"), "E205")
+        == []
+    )
+    assert located(TRAINING.replace("(float[2] w_new, int64 n_new)", "(float[2] w_new, int64 n_next)"), "E205") == [
+        ("E205", 7, 60)
+    ]
 
 
 def test_node_rules_in_training_graphs() -> None:
-    text = TRAINING.replace("Sub(w, d)", "Sbu(w, d)").replace("RandomNormal <shape = [2]>", "RandomNormal <shape = [2], shap = [2]>")
+    text = TRAINING.replace("Sub(w, d)", "Sbu(w, d)").replace(
+        "RandomNormal <shape = [2]>", "RandomNormal <shape = [2], shap = [2]>"
+    )
     assert located(text, "E3") == [("E305", 3, 38), ("E301", 9, 15)]
 
 

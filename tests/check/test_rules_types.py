@@ -111,7 +111,9 @@ def test_given_inference_is_used_and_not_recomputed() -> None:
     inference = infer_model(model)
     inference.issues.append(Issue(Finding.SHAPE, "made up by the test", "graph/node[1]", 0))
     found = check_proto(model, select=["E7"], inference=inference)
-    assert [(d.code, d.message, d.path) for d in found] == [("E703", "made up by the test", "graph/node[1] (Relu) input 0")]
+    assert [(d.code, d.message, d.path) for d in found] == [
+        ("E703", "made up by the test", "graph/node[1] (Relu) input 0")
+    ]
     assert check_proto(model, select=["E7"]) == []  # without it, inference runs afresh (nothing is cached globally)
 
 
@@ -172,7 +174,10 @@ def test_e704_not_after_the_nodes_own_type_error() -> None:
 def test_e703_conv_attribute_lengths_follow_the_input_rank() -> None:
     text = g("  y = ConvTranspose <pads = [1, 1, 1]> (a, w)", "float[1, 2, 5, 5] a, float[2, 3, 3, 3] w", "float[] y")
     diags = diagnostics(text, "E703")
-    assert len(diags) == 1 and "'pads' has 3 values, but input 0 has 2 spatial axes: ConvTranspose needs 4" in diags[0].message
+    assert (
+        len(diags) == 1
+        and "'pads' has 3 values, but input 0 has 2 spatial axes: ConvTranspose needs 4" in diags[0].message
+    )
     pool = g("  y = MaxPool <kernel_shape = [2, 2], strides = [1]> (a)", "float[1, 2, 5, 5] a", "float[] y")
     assert "'strides' has 1 values" in diagnostics(pool, "E703")[0].message
     ok = g("  y = ConvTranspose <pads = [1, 1, 1, 1]> (a, w)", "float[1, 2, 5, 5] a, float[2, 3, 3, 3] w", "float[] y")
@@ -227,7 +232,10 @@ def test_e706_loop_carried_type_changes() -> None:
         "float[] y",
     )
     diags = diagnostics(text, "E706")
-    assert len(diags) == 1 and "loop-carried value 0 enters Loop as float[2] but the body gives back int64[2]" in diags[0].message
+    assert (
+        len(diags) == 1
+        and "loop-carried value 0 enters Loop as float[2] but the body gives back int64[2]" in diags[0].message
+    )
 
 
 def test_e704_value_info_contradicts_its_initializer() -> None:

@@ -119,7 +119,6 @@ def _has_bfloat16(value: Any) -> bool:
 def load_case(name: str) -> tuple[bytes, list[tuple[list[Any], list[Any]]], float, float, Any]:
     """(model bytes, [(input messages, [(expected value, is bfloat16)])], rtol, atol, onnx model)."""
     import onnx
-    from onnx import numpy_helper
 
     d = suite_dir() / name
     model_bytes = (d / "model.onnx").read_bytes()
@@ -129,10 +128,7 @@ def load_case(name: str) -> tuple[bytes, list[tuple[list[Any], list[Any]]], floa
     sets = []
     g = model.graph
     for ds in sorted(d.glob("test_data_set_*")):
-        ins = [
-            _read_proto(ds / f"input_{j}.pb", g.input[j].type)
-            for j in range(len(list(ds.glob("input_*.pb"))))
-        ]
+        ins = [_read_proto(ds / f"input_{j}.pb", g.input[j].type) for j in range(len(list(ds.glob("input_*.pb"))))]
         outs = []
         for j in range(len(list(ds.glob("output_*.pb")))):
             v = read_value(_read_proto(ds / f"output_{j}.pb", g.output[j].type))

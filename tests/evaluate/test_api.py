@@ -53,7 +53,14 @@ def test_anything_but_a_model_is_a_clear_type_error(tmp_path: Path, kind: str) -
     m = _mlp()
     p = tmp_path / "m.onnx"
     p.write_bytes(m.SerializeToString())
-    given = {"bytes": m.SerializeToString(), "path": p, "str path": str(p), "text": TEXT, "graph": m.graph, "none": None}[kind]
+    given = {
+        "bytes": m.SerializeToString(),
+        "path": p,
+        "str path": str(p),
+        "text": TEXT,
+        "graph": m.graph,
+        "none": None,
+    }[kind]
     with pytest.raises(TypeError, match=r"Evaluator takes a ModelProto .*onnxtext\.load\(path\)"):
         Evaluator(given)
 
@@ -108,8 +115,11 @@ def test_declared_dimension_checked() -> None:
 
 
 def test_bad_index_error() -> None:
-    m = _model([helper.make_node("Gather", ["x", "i"], ["y"], name="g")],
-               [_f("x", [3]), helper.make_tensor_value_info("i", TensorProto.INT64, [1])], [_f("y")])
+    m = _model(
+        [helper.make_node("Gather", ["x", "i"], ["y"], name="g")],
+        [_f("x", [3]), helper.make_tensor_value_info("i", TensorProto.INT64, [1])],
+        [_f("y")],
+    )
     with pytest.raises(EvaluationError) as info:
         Evaluator(m).run(None, {"x": np.zeros(3, np.float32), "i": np.array([7])})
     assert info.value.record.input_index == 1 and info.value.record.input_name == "i"
@@ -126,8 +136,12 @@ def test_unknown_operator_fails_at_construction() -> None:
 def test_kernel_chosen_by_opset() -> None:
     # Squeeze-1 takes axes as an attribute, Squeeze-13 as an input
     old = _model([helper.make_node("Squeeze", ["x"], ["y"], axes=[0])], [_f("x", [1, 2])], [_f("y")], opset=11)
-    new = _model([helper.make_node("Squeeze", ["x", "a"], ["y"])],
-                 [_f("x", [1, 2]), helper.make_tensor_value_info("a", TensorProto.INT64, [1])], [_f("y")], opset=13)
+    new = _model(
+        [helper.make_node("Squeeze", ["x", "a"], ["y"])],
+        [_f("x", [1, 2]), helper.make_tensor_value_info("a", TensorProto.INT64, [1])],
+        [_f("y")],
+        opset=13,
+    )
     x = np.zeros((1, 2), np.float32)
     assert Evaluator(old).run(None, {"x": x})[0].shape == (2,)
     assert Evaluator(new).run(None, {"x": x, "a": np.array([0])})[0].shape == (2,)
@@ -143,8 +157,9 @@ def test_model_local_function_with_attribute_reference() -> None:
     a = helper.make_attribute_ref("alpha", onnx.AttributeProto.FLOAT)
     a.ref_attr_name = "slope"
     body[1].attribute.append(a)
-    fn = helper.make_function("local", "Scaled", ["x", "s"], ["y"], body,
-                              [helper.make_opsetid("", 21)], attributes=["slope"])
+    fn = helper.make_function(
+        "local", "Scaled", ["x", "s"], ["y"], body, [helper.make_opsetid("", 21)], attributes=["slope"]
+    )
     call = helper.make_node("Scaled", ["x", "s"], ["y"], domain="local", slope=0.5)
     m = _model([call], [_f("x", [3]), _f("s", [])], [_f("y")], functions=[fn], domains=["local"])
     (y,) = Evaluator(m).run(None, {"x": np.array([-2, 0, 2], np.float32), "s": np.array(3, np.float32)})
@@ -153,15 +168,22 @@ def test_model_local_function_with_attribute_reference() -> None:
 
 def test_loop_sees_outer_scope_values() -> None:
     body = helper.make_graph(
-        [helper.make_node("Add", ["acc_in", "step"], ["acc_out"]),
-         helper.make_node("Identity", ["cond_in"], ["cond_out"])],
+        [
+            helper.make_node("Add", ["acc_in", "step"], ["acc_out"]),
+            helper.make_node("Identity", ["cond_in"], ["cond_out"]),
+        ],
         "body",
-        [helper.make_tensor_value_info("i", TensorProto.INT64, []), helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
-         _f("acc_in", [])],
+        [
+            helper.make_tensor_value_info("i", TensorProto.INT64, []),
+            helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+            _f("acc_in", []),
+        ],
         [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []), _f("acc_out", [])],
     )
     loop = helper.make_node("Loop", ["n", "", "a0"], ["a"], body=body)
-    m = _model([loop], [helper.make_tensor_value_info("n", TensorProto.INT64, []), _f("a0", []), _f("step", [])], [_f("a")])
+    m = _model(
+        [loop], [helper.make_tensor_value_info("n", TensorProto.INT64, []), _f("a0", []), _f("step", [])], [_f("a")]
+    )
     (a,) = Evaluator(m).run(None, {"n": np.array(4), "a0": np.array(1, np.float32), "step": np.array(2.5, np.float32)})
     assert float(a) == 11.0
 
@@ -169,8 +191,11 @@ def test_loop_sees_outer_scope_values() -> None:
 def test_error_inside_subgraph_has_path() -> None:
     then = helper.make_graph([helper.make_node("MatMul", ["x", "x"], ["t"], name="bad")], "then", [], [_f("t")])
     other = helper.make_graph([helper.make_node("Identity", ["x"], ["e"])], "else", [], [_f("e")])
-    m = _model([helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other, name="if")],
-               [helper.make_tensor_value_info("c", TensorProto.BOOL, []), _f("x", [2, 3])], [_f("y")])
+    m = _model(
+        [helper.make_node("If", ["c"], ["y"], then_branch=then, else_branch=other, name="if")],
+        [helper.make_tensor_value_info("c", TensorProto.BOOL, []), _f("x", [2, 3])],
+        [_f("y")],
+    )
     ev = Evaluator(m)
     assert ev.run(None, {"c": np.array(False), "x": np.ones((2, 3), np.float32)})[0].shape == (2, 3)
     with pytest.raises(EvaluationError) as info:
@@ -183,11 +208,14 @@ def test_error_inside_subgraph_has_path() -> None:
 
 def test_sequences_and_optionals_round_trip() -> None:
     seq_t = helper.make_tensor_sequence_value_info("s", TensorProto.FLOAT, None)
-    m = _model([helper.make_node("SequenceInsert", ["s", "x"], ["s2"]),
-                helper.make_node("SequenceLength", ["s2"], ["n"])],
-               [seq_t, _f("x", [2])],
-               [helper.make_tensor_sequence_value_info("s2", TensorProto.FLOAT, None),
-                helper.make_tensor_value_info("n", TensorProto.INT64, [])])
+    m = _model(
+        [helper.make_node("SequenceInsert", ["s", "x"], ["s2"]), helper.make_node("SequenceLength", ["s2"], ["n"])],
+        [seq_t, _f("x", [2])],
+        [
+            helper.make_tensor_sequence_value_info("s2", TensorProto.FLOAT, None),
+            helper.make_tensor_value_info("n", TensorProto.INT64, []),
+        ],
+    )
     s2, n = Evaluator(m).run(None, {"s": [np.zeros(1, np.float32)], "x": np.ones(2, np.float32)})
     assert isinstance(s2, list) and len(s2) == 2 and int(n) == 2
 
@@ -243,7 +271,11 @@ def test_an_allocation_numpy_refuses_is_a_located_error() -> None:
     node = helper.make_node("RNN", ["x", "w", "r"], ["y"], hidden_size=2**40)
     inputs = [_f("x", [1, 1, 2]), _f("w", [1, 3, 2]), _f("r", [1, 3, 3])]
     m = _model([node], inputs, [_f("y")])
-    feeds = {"x": np.ones((1, 1, 2), np.float32), "w": np.ones((1, 3, 2), np.float32), "r": np.ones((1, 3, 3), np.float32)}
+    feeds = {
+        "x": np.ones((1, 1, 2), np.float32),
+        "w": np.ones((1, 3, 2), np.float32),
+        "r": np.ones((1, 3, 3), np.float32),
+    }
     with pytest.raises(EvaluationError) as info:
         Evaluator(m).run(None, feeds)
     assert str(info.value.record.path) == "graph/node[0]" and "out of memory" in str(info.value)
@@ -251,8 +283,16 @@ def test_an_allocation_numpy_refuses_is_a_located_error() -> None:
 
 def test_tfidf_huge_skip_count_ends() -> None:
     node = helper.make_node(
-        "TfIdfVectorizer", ["x"], ["y"], mode="TF", min_gram_length=2, max_gram_length=2**40, max_skip_count=2**40,
-        ngram_counts=[0, 2], ngram_indexes=[0, 1, 2], pool_int64s=[2, 3, 5, 4],
+        "TfIdfVectorizer",
+        ["x"],
+        ["y"],
+        mode="TF",
+        min_gram_length=2,
+        max_gram_length=2**40,
+        max_skip_count=2**40,
+        ngram_counts=[0, 2],
+        ngram_indexes=[0, 1, 2],
+        pool_int64s=[2, 3, 5, 4],
     )
     m = _model([node], [helper.make_tensor_value_info("x", TensorProto.INT64, [6])], [_f("y")])
     (y,) = Evaluator(m).run(None, {"x": np.array([1, 5, 3, 5, 4, 5], np.int64)})

@@ -16,12 +16,16 @@ H = '<ir_version: 8, opset_import: ["" : 18]>\n'
 BIG = 10**12
 
 CASES = {
-    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () " "y = ConstantOfShape (s) }",
-    "Expand": f"g (float[2] x) => (float[?, 2] y) {{ s = Constant <value = int64[2] {{{BIG}, 2}}> () y = Expand (x, " f"s) }}",
+    "ConstantOfShape": f"g () => (float[?] y) {{ s = Constant <value = int64[1] {{{BIG}}}> () "
+    "y = ConstantOfShape (s) }",
+    "Expand": f"g (float[2] x) => (float[?, 2] y) {{ s = Constant <value = int64[2] {{{BIG}, 2}}> () y = Expand (x, "
+    f"s) }}",
     "Tile": f"g (float[2] x) => (float[?] y) {{ r = Constant <value = int64[1] {{{BIG}}}> () y = Tile (x, r) }}",
-    "Range": f"g () => (int64[?] y) {{ a = Constant <value = int64 {{0}}> () b = Constant <value = int64 {{{BIG}}}> " f"() d = Constant <value = int64 {{1}}> () y = Range (a, b, d) }}",
+    "Range": f"g () => (int64[?] y) {{ a = Constant <value = int64 {{0}}> () b = Constant <value = int64 {{{BIG}}}> "
+    f"() d = Constant <value = int64 {{1}}> () y = Range (a, b, d) }}",
     "Add": "g (float[1000000, 1] a, float[1, 1000000] b) => (float[?, ?] y) { y = Add (a, b) }",
-    "OneHot": f"g (int64[4] i) => (float[?, ?] y) {{ d = Constant <value = int64 {{{BIG}}}> () v = Constant <value = " f"float[2] {{0, 1}}> () y = OneHot (i, d, v) }}",
+    "OneHot": f"g (int64[4] i) => (float[?, ?] y) {{ d = Constant <value = int64 {{{BIG}}}> () v = Constant <value = "
+    f"float[2] {{0, 1}}> () y = OneHot (i, d, v) }}",
     "Loop": f"""g () => (int64[?, 1000] s) {{
   n = Constant <value = int64 {{{BIG}}}> ()
   c = Constant <value = bool {{1}}> ()
@@ -52,7 +56,10 @@ def test_refused_before_allocating(op: str) -> None:
 
 
 def test_within_budget_runs() -> None:
-    ev = Evaluator(parse_model(H + "g () => (float[?] y) { s = Constant <value = int64[1] {1000}> () y = ConstantOfShape (s) }"), max_memory=1 << 20)
+    ev = Evaluator(
+        parse_model(H + "g () => (float[?] y) { s = Constant <value = int64[1] {1000}> () y = ConstantOfShape (s) }"),
+        max_memory=1 << 20,
+    )
     (y,) = ev.run(None, {})
     assert y.shape == (1000,)
     small_loop = CASES["Loop"].replace(str(BIG), "3")
@@ -62,10 +69,16 @@ def test_within_budget_runs() -> None:
 
 def test_cli_located_and_configurable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     model = tmp_path / "big.onnxtxt"
-    model.write_text(H + "g () => (float[?] y) {\n  s = Constant <value = int64[1] {1000000000000}> ()\n  y = ConstantOfShape (s)\n}\n")
+    model.write_text(
+        H
+        + "g () => (float[?] y) {\n  s = Constant <value = int64[1] {1000000000000}> ()\n  y = ConstantOfShape (s)\n}\n"
+    )
     assert main(["run", str(model), "--max-memory", "2G"]) == 1
     err = capsys.readouterr().err
-    assert f"{model}:4:3: error[R002]: ConstantOfShape: its output would take 3.64 TB, beyond the memory budget of 2 GB" in err
+    assert (
+        f"{model}:4:3: error[R002]: ConstantOfShape: its output would take 3.64 TB, beyond the memory budget of 2 GB"
+        in err
+    )
     assert "help: give more with --max-memory SIZE" in err
     assert main(["run", str(model)]) == 1  # the default budget: half the physical memory
     assert "beyond the memory budget" in capsys.readouterr().err
@@ -74,7 +87,13 @@ def test_cli_located_and_configurable(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_sizes() -> None:
-    assert [parse_size(t) for t in ("4G", "512M", "1.5GiB", "100000", "2kb")] == [4 << 30, 512 << 20, 3 << 29, 100000, 2048]
+    assert [parse_size(t) for t in ("4G", "512M", "1.5GiB", "100000", "2kb")] == [
+        4 << 30,
+        512 << 20,
+        3 << 29,
+        100000,
+        2048,
+    ]
     assert [format_bytes(n) for n in (10, 2048, 3 << 30)] == ["10 bytes", "2 KB", "3 GB"]
     with pytest.raises(ValueError, match="expected a size"):
         parse_size("12 parsecs")

@@ -11,8 +11,8 @@ import pytest
 from onnx import TensorProto, helper
 from onnx.reference import ReferenceEvaluator
 
-from onnxtext.ir.dtypes import BY_CODE, bits_to_float, float_format
 from onnxtext.evaluate import Evaluator
+from onnxtext.ir.dtypes import BY_CODE, bits_to_float, float_format
 
 FLOAT8 = [TensorProto.FLOAT8E4M3FN, TensorProto.FLOAT8E4M3FNUZ, TensorProto.FLOAT8E5M2, TensorProto.FLOAT8E5M2FNUZ]
 NARROW = FLOAT8 + [TensorProto.BFLOAT16, TensorProto.FLOAT4E2M1]
@@ -26,17 +26,27 @@ def _values(to: int) -> np.ndarray:
     grid = bits_to_float(BY_CODE[to], np.arange(1 << min(fmt.width, 12)))
     grid = np.unique(grid[np.isfinite(grid)])
     mids = (grid[1:] + grid[:-1]) / 2
-    parts = [grid, mids, np.nextafter(mids.astype(np.float32), np.float32(np.inf)),
-             rng.standard_normal(2000) * fmt.max_value / 4, np.exp(rng.uniform(-30, 30, 2000)),
-             [0.0, np.nan, np.inf, 1.5 * grid[-1] - 0.5 * grid[-2], 1.01 * grid[-1], 1e30]]
+    parts = [
+        grid,
+        mids,
+        np.nextafter(mids.astype(np.float32), np.float32(np.inf)),
+        rng.standard_normal(2000) * fmt.max_value / 4,
+        np.exp(rng.uniform(-30, 30, 2000)),
+        [0.0, np.nan, np.inf, 1.5 * grid[-1] - 0.5 * grid[-2], 1.01 * grid[-1], 1e30],
+    ]
     with np.errstate(over="ignore"):
         v = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts]).astype(np.float32)
     return np.concatenate([v, -v])
 
 
 def _model(nodes: list[Any], inits: list[Any], out_type: int, opset: int) -> Any:
-    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
-                          [helper.make_tensor_value_info("y", out_type, None)], initializer=inits)
+    g = helper.make_graph(
+        nodes,
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+        [helper.make_tensor_value_info("y", out_type, None)],
+        initializer=inits,
+    )
     return helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)], ir_version=10)
 
 
@@ -84,8 +94,14 @@ def test_quantize_dequantize(to: int, saturate: int) -> None:
 def test_cast_float8e8m0(round_mode: str, saturate: int) -> None:
     """On positive finite float32 normals (see the next test for where onnx.reference and we part)."""
     rng = np.random.default_rng(1)
-    x = np.concatenate([np.exp2(rng.uniform(-126, 128, 3000)), np.exp2(np.arange(-126.0, 128.0)),
-                        1.5 * np.exp2(np.arange(-126.0, 127.0)), [np.finfo(np.float32).max]]).astype(np.float32)
+    x = np.concatenate(
+        [
+            np.exp2(rng.uniform(-126, 128, 3000)),
+            np.exp2(np.arange(-126.0, 128.0)),
+            1.5 * np.exp2(np.arange(-126.0, 127.0)),
+            [np.finfo(np.float32).max],
+        ]
+    ).astype(np.float32)
     to = TensorProto.FLOAT8E8M0
     node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=saturate, round_mode=round_mode)
     _assert_same(_model([node], [], to, 24), x)
@@ -97,12 +113,14 @@ def test_cast_float8e8m0_follows_the_spec() -> None:
     to = TensorProto.FLOAT8E8M0
     x = np.array([np.inf, 0.0, 2.0**-130, 1.0, np.nan], np.float32)
     sat = Evaluator(_model([helper.make_node("Cast", ["x"], ["y"], to=to)], [], to, 24))
-    assert np.array_equal(sat.run(None, {"x": x})[0], np.array([2.0**127, 2.0**-127, 2.0**-127, 1.0, np.nan], np.float32),
-                          equal_nan=True)
+    assert np.array_equal(
+        sat.run(None, {"x": x})[0], np.array([2.0**127, 2.0**-127, 2.0**-127, 1.0, np.nan], np.float32), equal_nan=True
+    )
     node = helper.make_node("Cast", ["x"], ["y"], to=to, saturate=0, round_mode="nearest")
     nosat = Evaluator(_model([node], [], to, 24))
-    assert np.array_equal(nosat.run(None, {"x": x})[0], np.array([np.nan, np.nan, 2.0**-127, 1.0, np.nan], np.float32),
-                          equal_nan=True)
+    assert np.array_equal(
+        nosat.run(None, {"x": x})[0], np.array([np.nan, np.nan, 2.0**-127, 1.0, np.nan], np.float32), equal_nan=True
+    )
 
 
 def test_unknown_round_mode_is_an_error() -> None:

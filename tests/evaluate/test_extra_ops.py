@@ -16,48 +16,99 @@ rng = np.random.default_rng(0)
 X4 = rng.standard_normal((5, 4)).astype(np.float32)
 
 
-def _case(op: str, inputs: dict[str, np.ndarray], outputs: list[str], domain: str = "", opset: int = 21,
-          **attrs: Any):
+def _case(op: str, inputs: dict[str, np.ndarray], outputs: list[str], domain: str = "", opset: int = 21, **attrs: Any):
     node = helper.make_node(op, list(inputs), outputs, domain=domain, **attrs)
     g = helper.make_graph(
-        [node], "g",
-        [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape) for n, v in inputs.items()],
-        [helper.make_value_info(o, helper.TypeProto()) for o in outputs])
+        [node],
+        "g",
+        [
+            helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(v.dtype), v.shape)
+            for n, v in inputs.items()
+        ],
+        [helper.make_value_info(o, helper.TypeProto()) for o in outputs],
+    )
     ops = [helper.make_opsetid("", opset)] + ([helper.make_opsetid(ML, 3)] if domain == ML else [])
     return helper.make_model(g, opset_imports=ops, ir_version=9), inputs
 
 
 TREE = dict(
-    nodes_treeids=[0, 0, 0, 1, 1, 1], nodes_nodeids=[0, 1, 2, 0, 1, 2],
-    nodes_featureids=[0, 0, 0, 2, 0, 0], nodes_values=[0.1, 0, 0, -0.3, 0, 0],
+    nodes_treeids=[0, 0, 0, 1, 1, 1],
+    nodes_nodeids=[0, 1, 2, 0, 1, 2],
+    nodes_featureids=[0, 0, 0, 2, 0, 0],
+    nodes_values=[0.1, 0, 0, -0.3, 0, 0],
     nodes_modes=["BRANCH_LEQ", "LEAF", "LEAF", "BRANCH_GT", "LEAF", "LEAF"],
-    nodes_truenodeids=[1, 0, 0, 1, 0, 0], nodes_falsenodeids=[2, 0, 0, 2, 0, 0])
+    nodes_truenodeids=[1, 0, 0, 1, 0, 0],
+    nodes_falsenodeids=[2, 0, 0, 2, 0, 0],
+)
 
 CASES = {
-    "linear_regressor": lambda: _case("LinearRegressor", {"x": X4}, ["y"], ML, coefficients=list(range(8)),
-                                      intercepts=[1.0, -1.0], targets=2),
-    "linear_classifier_softmax": lambda: _case("LinearClassifier", {"x": X4}, ["l", "s"], ML,
-                                               coefficients=list(np.linspace(-1, 1, 12)), intercepts=[0.1, 0.2, 0.3],
-                                               classlabels_ints=[4, 5, 6], post_transform="SOFTMAX"),
+    "linear_regressor": lambda: _case(
+        "LinearRegressor", {"x": X4}, ["y"], ML, coefficients=list(range(8)), intercepts=[1.0, -1.0], targets=2
+    ),
+    "linear_classifier_softmax": lambda: _case(
+        "LinearClassifier",
+        {"x": X4},
+        ["l", "s"],
+        ML,
+        coefficients=list(np.linspace(-1, 1, 12)),
+        intercepts=[0.1, 0.2, 0.3],
+        classlabels_ints=[4, 5, 6],
+        post_transform="SOFTMAX",
+    ),
     "normalizer_l2": lambda: _case("Normalizer", {"x": X4}, ["y"], ML, norm="L2"),
     "normalizer_l1": lambda: _case("Normalizer", {"x": X4}, ["y"], ML, norm="L1"),
     "scaler": lambda: _case("Scaler", {"x": X4}, ["y"], ML, offset=[0.5, 1, 0, 0], scale=[2.0, 1, 3, 1]),
-    "tree_regressor": lambda: _case("TreeEnsembleRegressor", {"x": X4}, ["y"], ML, n_targets=1,
-                                    target_treeids=[0, 0, 1, 1], target_nodeids=[1, 2, 1, 2], target_ids=[0] * 4,
-                                    target_weights=[1.0, 2.0, 10.0, 20.0], **TREE),
-    "tree_classifier": lambda: _case("TreeEnsembleClassifier", {"x": X4}, ["l", "s"], ML,
-                                     class_treeids=[0, 0, 1, 1], class_nodeids=[1, 2, 1, 2], class_ids=[0, 1, 1, 2],
-                                     class_weights=[0.5, 0.7, 0.2, 0.9], classlabels_int64s=[0, 1, 2], **TREE),
-    "svm_regressor_rbf": lambda: _case("SVMRegressor", {"x": X4}, ["y"], ML, kernel_type="RBF",
-                                       kernel_params=[0.3, 0.0, 3.0], n_supports=2,
-                                       support_vectors=list(X4[:2].reshape(-1)), coefficients=[0.7, -0.2], rho=[0.1]),
-    "one_hot_encoder": lambda: _case("OneHotEncoder", {"x": np.array([[1, 3], [2, 9]], np.int64)}, ["y"], ML,
-                                     cats_int64s=[1, 2, 3], zeros=1),
-    "category_mapper": lambda: _case("CategoryMapper", {"x": np.array([1, 7, 2], np.int64)}, ["y"], ML,
-                                     cats_int64s=[1, 2], cats_strings=["a", "b"]),
-    "max_roi_pool": lambda: _case("MaxRoiPool", {"x": rng.standard_normal((1, 2, 6, 6)).astype(np.float32),
-                                                 "rois": np.array([[0, 1, 1, 4, 5], [0, 0, 0, 5, 5]], np.float32)},
-                                  ["y"], pooled_shape=[2, 2]),
+    "tree_regressor": lambda: _case(
+        "TreeEnsembleRegressor",
+        {"x": X4},
+        ["y"],
+        ML,
+        n_targets=1,
+        target_treeids=[0, 0, 1, 1],
+        target_nodeids=[1, 2, 1, 2],
+        target_ids=[0] * 4,
+        target_weights=[1.0, 2.0, 10.0, 20.0],
+        **TREE,
+    ),
+    "tree_classifier": lambda: _case(
+        "TreeEnsembleClassifier",
+        {"x": X4},
+        ["l", "s"],
+        ML,
+        class_treeids=[0, 0, 1, 1],
+        class_nodeids=[1, 2, 1, 2],
+        class_ids=[0, 1, 1, 2],
+        class_weights=[0.5, 0.7, 0.2, 0.9],
+        classlabels_int64s=[0, 1, 2],
+        **TREE,
+    ),
+    "svm_regressor_rbf": lambda: _case(
+        "SVMRegressor",
+        {"x": X4},
+        ["y"],
+        ML,
+        kernel_type="RBF",
+        kernel_params=[0.3, 0.0, 3.0],
+        n_supports=2,
+        support_vectors=list(X4[:2].reshape(-1)),
+        coefficients=[0.7, -0.2],
+        rho=[0.1],
+    ),
+    "one_hot_encoder": lambda: _case(
+        "OneHotEncoder", {"x": np.array([[1, 3], [2, 9]], np.int64)}, ["y"], ML, cats_int64s=[1, 2, 3], zeros=1
+    ),
+    "category_mapper": lambda: _case(
+        "CategoryMapper", {"x": np.array([1, 7, 2], np.int64)}, ["y"], ML, cats_int64s=[1, 2], cats_strings=["a", "b"]
+    ),
+    "max_roi_pool": lambda: _case(
+        "MaxRoiPool",
+        {
+            "x": rng.standard_normal((1, 2, 6, 6)).astype(np.float32),
+            "rois": np.array([[0, 1, 1, 4, 5], [0, 0, 0, 5, 5]], np.float32),
+        },
+        ["y"],
+        pooled_shape=[2, 2],
+    ),
     "concat_opset4": lambda: _case("Concat", {"a": X4, "b": X4}, ["y"], opset=4, axis=1),
     "clip_opset6": lambda: _case("Clip", {"x": X4}, ["y"], opset=6, min=-0.5, max=0.5),
     "random_normal_shape": None,

@@ -51,7 +51,9 @@ def test_plain_numpy_where_unambiguous() -> None:
     ev = _cast("bfloat16", "float", 1)
     (y,) = ev.run(None, {"x": np.array([1.5, 2.0, -3.0], np.float32)})  # every value is a bfloat16
     assert y.tolist() == [1.5, 2.0, -3.0]
-    with pytest.raises(EvaluationError, match=r"input 'x' is declared bfloat16 but was fed float32 values that are not bfloat16 values"):
+    with pytest.raises(
+        EvaluationError, match=r"input 'x' is declared bfloat16 but was fed float32 values that are not bfloat16 values"
+    ):
         ev.run(None, {"x": np.array([0.1, 2.0, -3.0], np.float32)})
     (y,) = _cast("int4", "float", 1).run(None, {"x": np.array([-8, 0, 7], np.int8)})
     assert y.tolist() == [-8.0, 0.0, 7.0]
@@ -62,7 +64,10 @@ def test_plain_numpy_where_unambiguous() -> None:
 def test_other_small_type_is_refused() -> None:
     with pytest.raises(EvaluationError, match=r"input 'x' is declared bfloat16 but was fed float8_e4m3fn"):
         _cast("bfloat16", "float", 1).run(None, {"x": np.array([1, 2, 3], dtype=ml_dtypes.float8_e4m3fn)})
-    with pytest.raises(EvaluationError, match=r"input 'x' is declared bfloat16 but was fed float64 \(feed an ml_dtypes.bfloat16 array\)"):
+    with pytest.raises(
+        EvaluationError,
+        match=r"input 'x' is declared bfloat16 but was fed float64 \(feed an ml_dtypes.bfloat16 array\)",
+    ):
         _cast("bfloat16", "float", 1).run(None, {"x": np.array([1, 2, 3], dtype=np.float64)})
 
 
@@ -103,11 +108,17 @@ def test_proto_value_reads_like_numpy_helper() -> None:
     from onnxtext.evaluate import proto_value
     from onnxtext.proto import as_own
 
-    for values, dtype in (([1.5, -2.0], ml_dtypes.bfloat16), ([0.5, 448.0], ml_dtypes.float8_e4m3fn), ([-8, 7, 1], ml_dtypes.int4)):
+    for values, dtype in (
+        ([1.5, -2.0], ml_dtypes.bfloat16),
+        ([0.5, 448.0], ml_dtypes.float8_e4m3fn),
+        ([-8, 7, 1], ml_dtypes.int4),
+    ):
         msg = numpy_helper.from_array(np.array(values, dtype=dtype))
         expected = numpy_helper.to_array(msg)
         got = proto_value(as_own(msg))
         assert got.dtype == expected.dtype and got.tobytes() == expected.tobytes()
-    seq = onnx.helper.make_sequence("s", onnx.SequenceProto.TENSOR, [numpy_helper.from_array(np.array([1.5], dtype=ml_dtypes.bfloat16))])
+    seq = onnx.helper.make_sequence(
+        "s", onnx.SequenceProto.TENSOR, [numpy_helper.from_array(np.array([1.5], dtype=ml_dtypes.bfloat16))]
+    )
     (item,) = proto_value(as_own(seq))
     assert item.dtype == np.dtype(ml_dtypes.bfloat16)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from corpus.live_models import RUNAWAY_LOOP
+
 import onnxtext
 from onnxtext.evaluate.live import Budget, run_live
 from onnxtext.io import model_bytes
-
-from corpus.live_models import RUNAWAY_LOOP
 
 HEAD = '<ir_version: 8, opset_import: ["" : 18]>\n'
 

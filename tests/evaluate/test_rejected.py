@@ -36,7 +36,7 @@ def test_warnings_do_not_reject() -> None:
 
 
 def test_an_error_in_a_subgraph_rejects_the_node_holding_it() -> None:
-    branch = "then_branch = t () => (float[2, 2] a) { a = Softmax <axis = \"last\"> (x) }"
+    branch = 'then_branch = t () => (float[2, 2] a) { a = Softmax <axis = "last"> (x) }'
     other = "else_branch = e () => (float[2, 2] b) { b = Neg (x) }"
     text = _text(f"   c = Constant <value = bool {{1}}> ()\n   y = If (c) <{branch}, {other}>\n   z = Neg (x)\n")
     assert _rejected(text) == {1}
@@ -52,7 +52,8 @@ def test_downstream_follows_values_and_subgraph_reads() -> None:
     text = _text(
         "   s = Relu (x)\n   t = Neg (s)\n   u = Neg (x)\n"
         "   c = Constant <value = bool {1}> ()\n"
-        "   y = If (c) <then_branch = t1 () => (float[2, 2] a) { a = Neg (t) }, else_branch = e1 () => " "(float[2, 2] b) { b = Neg (u) }>\n"
+        "   y = If (c) <then_branch = t1 () => (float[2, 2] a) { a = Neg (t) }, else_branch = e1 () => "
+        "(float[2, 2] b) { b = Neg (u) }>\n"
         "   z = Neg (u)\n"
     )
     graph = parse_model(text).graph
@@ -86,7 +87,9 @@ def test_a_kernel_failure_is_phrased_as_a_diagnostic(attribute: str, shown: str)
     assert caught.value.record.cause == "TypeError"
 
 
-@pytest.mark.parametrize("statement", ["s = Softmax <axis = 1.5> (x)", 's = Softmax <axis = "last"> (x)', "s = MatMull (x, x)"])
+@pytest.mark.parametrize(
+    "statement", ["s = Softmax <axis = 1.5> (x)", 's = Softmax <axis = "last"> (x)', "s = MatMull (x, x)"]
+)
 def test_one_diagnostic_on_the_line_of_a_rejected_node(statement: str) -> None:
     """The editor's stages (parse, check, then the live run) give one diagnostic on that line,
     and the run still computes what does not depend on it."""

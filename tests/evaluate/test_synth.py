@@ -17,7 +17,8 @@ def _graph(text: str):  # type: ignore[no-untyped-def]
 def test_symbols_share_one_size_and_types_follow_the_declaration() -> None:
     g = _graph(
         '<ir_version: 8, opset_import: ["" : 18]>\n'
-        "g (float[N, 3] x, int64[N] idx, bool c, string[2] s, float16[?] h, bfloat16[N] b) => (float[N, 3] " "y) { y = Identity (x) }"
+        "g (float[N, 3] x, int64[N] idx, bool c, string[2] s, float16[?] h, bfloat16[N] b) => (float[N, 3] "
+        "y) { y = Identity (x) }"
     )
     out = synthesize(g, seed=1)
     f = out.feeds
@@ -31,7 +32,9 @@ def test_symbols_share_one_size_and_types_follow_the_declaration() -> None:
 
 
 def test_given_sizes_and_values_win() -> None:
-    g = _graph('<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, M] x, float[M] w) => (float[N, M] y) { y = Add (x, w) }')
+    g = _graph(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, M] x, float[M] w) => (float[N, M] y) { y = Add (x, w) }'
+    )
     w = np.ones(5, np.float32)
     out = synthesize(g, sizes={"M": 5}, given={"w": w})
     assert out.feeds["x"].shape == (2, 5) and out.feeds["w"] is w
@@ -54,7 +57,10 @@ def test_untyped_or_opaque_inputs_are_refused_with_their_name() -> None:
 
 
 def test_initializer_defaults_are_not_overridden() -> None:
-    g = _graph('<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w) => (float[2] y) <float[2] w = ' '{5, 6}> { y = Add (x, w) }')
+    g = _graph(
+        '<ir_version: 3, opset_import: ["" : 8]>\ng (float[2] x, float[2] w) => (float[2] y) <float[2] w = '
+        "{5, 6}> { y = Add (x, w) }"
+    )
     assert set(synthesize(g).feeds) == {"x"}
 
 

@@ -32,9 +32,13 @@ def _ctx(text: str):  # type: ignore[no-untyped-def]
         ("<ir_v|", "header_key", "ir_v"),
         ("<ir_version: 8, |", "header_key", ""),
         ("<\n   ir_version: 8\n   op|", "header_key", "op"),
-        ("<\n   ir_version: 8,\n   opset_import: [\"\" : 18]\n   |", "header_key", ""),
+        ('<\n   ir_version: 8,\n   opset_import: ["" : 18]\n   |', "header_key", ""),
         ("<\n   ir_version: 8,\n   producer_name: |", "none", ""),
-        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{\n      doc_string: \"a\"\n      na|", "property_key", "na"),
+        (
+            HEAD + 'g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{\n      doc_string: "a"\n      na|',
+            "property_key",
+            "na",
+        ),
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{doc|", "property_key", "doc"),
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y|", "none", "y"),
         (HEAD + "g (float[2] x|", "none", "x"),
@@ -122,13 +126,14 @@ def test_signature_label() -> None:
 
 
 def test_values_in_scope_see_enclosing_graphs() -> None:
-    from onnxtext.ide.complete import values_in_scope
     from onnxtext.document import parse_document
+    from onnxtext.ide.complete import values_in_scope
 
     text = HEAD + (
         "g (float[2] x, bool c) => (float[2] y) {\n"
         "   a = Relu (x)\n"
-        "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, " "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, "
+        "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
         "}\n"
     )
     doc = parse_document(text)
@@ -153,14 +158,15 @@ VALUES = HEAD + (
     "   a = Relu (x)\n"
     "   b = Neg (|)\n"
     "   d = Abs (b)\n"
-    "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, " "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
+    "   y = If (c) <then_branch = t () => (float[2] u) { u = Neg (a) }, "
+    "else_branch = e () => (float[2] v) { v = Abs (a) }>\n"
     "}\n"
 )
 
 
 def _values(text: str) -> set[str]:
-    from onnxtext.ide.complete import values_in_scope
     from onnxtext.document import parse_document
+    from onnxtext.ide.complete import values_in_scope
 
     doc = parse_document(text.replace("|", ""))
     return {name for name, _ in values_in_scope(doc, text.index("|"))}

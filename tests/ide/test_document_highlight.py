@@ -21,7 +21,7 @@ g (float[N, 4] x, bool c) => (float[N, 4] y, float[N, 4] z) {
 
 <domain: "local", opset_import: ["" : 18]>
 f <k> (p) => (q) { q = Mul (p, p) }
-"""
+"""  # noqa: E501 (the If statement is one line: the tests index its columns)
 
 
 def _marks(word: str, shift: int = 0) -> list[tuple[int, int, bool]]:
@@ -66,7 +66,10 @@ USES = 20_000
 
 def _many_uses(n: int) -> tuple[Document, int]:
     body = "".join(f"   b{i} = Neg (a)\n" for i in range(n))
-    text = f'<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {{\n   a = Relu (x)\n{body}   y = Identity (a)\n}}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n'
+        f"   a = Relu (x)\n{body}   y = Identity (a)\n}}\n"
+    )
     doc = parse_document(text)
     assert doc.ok, doc.diagnostics[:3]
     return doc, text.index("a = Relu")
@@ -77,7 +80,9 @@ def big() -> tuple[Document, int]:
     return _many_uses(USES)
 
 
-def test_each_list_of_spans_is_read_once_however_many_uses(big: tuple[Document, int], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_list_of_spans_is_read_once_however_many_uses(
+    big: tuple[Document, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The server's handler once asked for the references again for each one it returned (quadratic:
     123 s for 20,000 uses); the query asks once."""
     doc, at = big

@@ -10,9 +10,9 @@ import pytest
 from onnxtext.analysis.diagnose import diagnose
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.graph import GraphModel, graph_json, graph_model, scope_path
+from onnxtext.printing.text import to_text
 from onnxtext.proto import GraphProto, ModelProto
 from onnxtext.syntax import ast as A
-from onnxtext.printing.text import to_text
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.onnxtxt"))
 
@@ -150,11 +150,13 @@ def _node(text: str) -> A.Node:
         ('[ "/MatMul" ] y = MatMul (a, b)', []),
         ("[n] y = MatMul (a, b)", []),
         (
-            'y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": ' """"['', 'encoder', 'encoder.0', 'encoder.0.fc', 'linear']"]}""",
+            'y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": '
+            """"['', 'encoder', 'encoder.0', 'encoder.0.fc', 'linear']"]}""",
             ["encoder", "0", "fc"],
         ),
         (
-            'y = Gemm (a, b) @{metadata_props: ["namespace": ' '": M/encoder: Sequential/encoder.0: Blk/linear: aten.linear.default"]}',
+            'y = Gemm (a, b) @{metadata_props: ["namespace": '
+            '": M/encoder: Sequential/encoder.0: Blk/linear: aten.linear.default"]}',
             ["encoder", "0"],
         ),
         ("""y = Gemm (a, b) @{metadata_props: ["pkg.torch.onnx.name_scopes": "not a list ["]}""", []),

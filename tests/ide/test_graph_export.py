@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 import onnxtext
+from onnxtext.api import save
 from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_export import to_dot
 from onnxtext.ide.graph_view import build_view, layout_view, render_svg
-from onnxtext.api import save
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.onnxtxt"))
@@ -56,7 +56,25 @@ def test_dot_parses_as_the_same_digraph(path: Path, tmp_path: Path) -> None:
 
 
 def test_dot_quotes_what_it_must() -> None:
-    text = to_dot({"nodes": [{"id": 'a"b\\c', "kind": "input", "label": 'a"b', "op": "", "domain": "", "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "group": None, "calls": None, "severity": None}], "edges": [], "groups": []})
+    text = to_dot(
+        {
+            "nodes": [
+                {
+                    "id": 'a"b\\c',
+                    "kind": "input",
+                    "label": 'a"b',
+                    "op": "",
+                    "domain": "",
+                    "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+                    "group": None,
+                    "calls": None,
+                    "severity": None,
+                }
+            ],
+            "edges": [],
+            "groups": [],
+        }
+    )
     assert '"a\\"b\\\\c"' in text
 
 
@@ -126,7 +144,9 @@ class _Page(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         found = dict(attrs)
-        self.loads += [f"{tag}[{k}]={v}" for k, v in attrs if k in ("src", "href", "action", "srcset", "poster", "data")]
+        self.loads += [
+            f"{tag}[{k}]={v}" for k, v in attrs if k in ("src", "href", "action", "srcset", "poster", "data")
+        ]
         if tag == "meta" and (found.get("http-equiv") or "").lower() == "content-security-policy":
             self.csp = found.get("content") or ""
         if tag == "script":
@@ -165,7 +185,10 @@ def test_html_is_one_offline_page_with_the_view_and_the_graph(tmp_path: Path) ->
 
 
 def test_html_data_cannot_close_its_script(tmp_path: Path) -> None:
-    text = '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] "</script><b>") => (float[2] y) {\n' '   y = Relu ("</script><b>")\n}\n'
+    text = (
+        '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] "</script><b>") => (float[2] y) {\n'
+        '   y = Relu ("</script><b>")\n}\n'
+    )
     src = tmp_path / "m.onnxtxt"
     src.write_text(text)
     out = tmp_path / "g.html"
@@ -176,7 +199,10 @@ def test_html_data_cannot_close_its_script(tmp_path: Path) -> None:
 
 def test_a_broken_text_still_gives_a_graph(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "m.onnxtxt"
-    src.write_text('<ir_version: 10, opset_import: ["": 21]>\ng (float[2] x) => (float[2] y) {\n   h = Relu (x\n' '   y = Neg (h)\n}\n')
+    src.write_text(
+        '<ir_version: 10, opset_import: ["": 21]>\ng (float[2] x) => (float[2] y) {\n   h = Relu (x\n'
+        "   y = Neg (h)\n}\n"
+    )
     out = tmp_path / "g.dot"
     assert _write(src, out) == 1
     assert re.search(r"m\.onnxtxt:3:\d+: error\[P\d+\]", capsys.readouterr().err)

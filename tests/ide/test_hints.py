@@ -31,15 +31,16 @@ def test_no_label_no_hint() -> None:
 
 
 def test_live_values_land_in_every_graph_and_function_that_ran() -> None:
-    from onnxtext.ide.hints import inlay_hints
     from onnxtext.document import parse_document
     from onnxtext.evaluate.live import LiveResult, LiveValue
     from onnxtext.evaluate.summary import Stats
+    from onnxtext.ide.hints import inlay_hints
 
     text = (
         '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
         "g (float[2] x, bool c) => (float[2] y) {\n"
-        "   y = If (c) <then_branch = t () => (float[2] u) { u = local.twice (x) }, else_branch = e () => " "(float[2] v) { v = Abs (x) }>\n"
+        "   y = If (c) <then_branch = t () => (float[2] u) { u = local.twice (x) }, else_branch = e () => "
+        "(float[2] v) { v = Abs (x) }>\n"
         "}\n"
         '<domain: "local", opset_import: ["" : 18]>\ntwice (p) => (q) {\n   q = Add (p, p)\n}\n'
     )
@@ -93,7 +94,11 @@ def _shown(lo: int, hi: int, **kwargs: object) -> list[tuple[str, str, str | Non
 
 
 def test_hints_between_keeps_those_placed_in_the_range() -> None:
-    assert _shown(0, len(SHOWN)) == [("a", ": float[2, 4]", None), ("b", ": float[2, 4]", None), ("y", ": float[2, 4]", None)]
+    assert _shown(0, len(SHOWN)) == [
+        ("a", ": float[2, 4]", None),
+        ("b", ": float[2, 4]", None),
+        ("y", ": float[2, 4]", None),
+    ]
     lo, hi = SHOWN.index("b = Neg"), SHOWN.index("b = Neg") + 1  # a range's ends count
     assert _shown(lo, hi) == [("b", ": float[2, 4]", None)]
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from onnxtext.ide.hover import hover_at
 from onnxtext.document import parse_document
+from onnxtext.ide.hover import hover_at
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
 g (float[N, 4] x, bool c) => (float[N, 4] y, int64[N, 4] z)

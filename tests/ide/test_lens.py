@@ -31,7 +31,10 @@ def test_no_lens_without_a_main_graph() -> None:
 
 def test_titles_say_what_the_run_did() -> None:
     assert live_lens_title(True, None) == "■ Live values: running…"
-    assert live_lens_title(True, LiveResult(skipped="over the memory budget")) == "■ Live values: not run (over the memory budget)"
+    assert (
+        live_lens_title(True, LiveResult(skipped="over the memory budget"))
+        == "■ Live values: not run (over the memory budget)"
+    )
     ran = LiveResult(values=[LiveValue("y", 0, stats(np.zeros(3, np.float32)))] * 2, sizes={"N": 3, "B": 1})
     assert live_lens_title(True, ran) == "■ Live values: 2 values on made-up inputs (B=1, N=3)"
     assert live_lens_title(True, LiveResult()) == "■ Live values: 0 values on made-up inputs"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from onnxtext.ide.rename import rename_problem
 from onnxtext.document import parse_document
+from onnxtext.ide.rename import rename_problem
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
 g (float[2] x, bool c) => (float[2] y) {

@@ -29,7 +29,7 @@ def test_each_span_contains_the_next_and_none_repeats() -> None:
     doc = parse_document(TEXT)
     spans = selection_spans(doc, TEXT.index("Neg (a)") + 5)
     assert len({(s.start, s.end) for s in spans}) == len(spans)
-    assert all(a.start <= b.start and b.end <= a.end for a, b in zip(spans, spans[1:]))
+    assert all(a.start <= b.start and b.end <= a.end for a, b in zip(spans, spans[1:], strict=False))
     assert TEXT[spans[-1].start : spans[-1].end] == "a"
 
 

@@ -19,7 +19,9 @@ main (float[N] x) => (float[N] y)
 def _words() -> list[tuple[str, str, tuple[str, ...]]]:
     result = parse_text(TEXT)
     assert result.ok, result.diagnostics
-    return [(TEXT[t.span.start : t.span.end], t.type, t.modifiers) for t in semantic_tokens(result.tree, result.comments)]
+    return [
+        (TEXT[t.span.start : t.span.end], t.type, t.modifiers) for t in semantic_tokens(result.tree, result.comments)
+    ]
 
 
 def test_every_kind_is_classified() -> None:
@@ -51,23 +53,37 @@ def test_tokens_are_ordered_and_disjoint() -> None:
 def test_deprecated_operators_are_marked() -> None:
     result = parse_text(TEXT)
     tokens = semantic_tokens(result.tree, result.comments, deprecated=lambda node: node.op_type.value == "Mul")
-    assert [t.modifiers for t in tokens if TEXT[t.span.start : t.span.end] == "Mul"] == [("defaultLibrary", "deprecated")]
+    assert [t.modifiers for t in tokens if TEXT[t.span.start : t.span.end] == "Mul"] == [
+        ("defaultLibrary", "deprecated")
+    ]
 
 
 def test_every_comment_is_a_token_damaged_statements_included() -> None:
     """Comments come from the parse result, not from the tree: one inside a damaged statement is coloured too."""
-    text = '# top\n<ir_version: 10, opset_import: ["" : 21]>\ng (float x) => (float y) {\n  z = Relu(x, # a\n  y = ( # b\n  y = Neg(x) # c\n}\n# tail\n'
+    text = (
+        '# top\n<ir_version: 10, opset_import: ["" : 21]>\ng (float x) => (float y) {\n'
+        "  z = Relu(x, # a\n  y = ( # b\n  y = Neg(x) # c\n}\n# tail\n"
+    )
     result = parse_text(text)
     assert not result.ok
     tokens = semantic_tokens(result.tree, result.comments)
-    assert [text[t.span.start : t.span.end] for t in tokens if t.type == "comment"] == ["# top", "# a", "# b", "# c", "# tail"]
+    assert [text[t.span.start : t.span.end] for t in tokens if t.type == "comment"] == [
+        "# top",
+        "# a",
+        "# b",
+        "# c",
+        "# tail",
+    ]
 
 
 def test_a_document_marks_deprecated_operators() -> None:
     from onnxtext.document import parse_document
     from onnxtext.ide.semantic import document_tokens
 
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y, float[2] z) {\n   y = Relu (x)\n   z = Scatter (x, x, x)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y, float[2] z) {\n'
+        "   y = Relu (x)\n   z = Scatter (x, x, x)\n}\n"
+    )
     words = {text[t.span.start : t.span.end]: t.modifiers for t in document_tokens(parse_document(text))}
     assert "deprecated" in words["Scatter"]
     assert "deprecated" not in words["Relu"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from onnxtext.document import parse_document
 from onnxtext.analysis.infer import ValueType, from_type_proto, infer_model, infer_types, parse_type_str, to_type_proto
+from onnxtext.document import parse_document
 
 H = '<ir_version: 10, opset_import: ["" : 21]>\n'
 

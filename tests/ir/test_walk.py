@@ -104,9 +104,18 @@ def test_nested_graphs_are_walked_at_their_attribute() -> None:
     events = _Events()
     walk_model(parse_model(TEXT), events)
     assert events.events[:12] == [
-        "enter main", "node If",
-        "attr then_branch", "enter tb", "node Relu", "done Relu", "leave tb",
-        "attr else_branch", "enter eb", "node Loop", "attr body", "enter lb",
+        "enter main",
+        "node If",
+        "attr then_branch",
+        "enter tb",
+        "node Relu",
+        "done Relu",
+        "leave tb",
+        "attr else_branch",
+        "enter eb",
+        "node Loop",
+        "attr body",
+        "enter lb",
     ]
     assert events.events[-6:] == ["enter fe", "node Neg", "done Neg", "leave fe", "done If", "leave F"]
 

@@ -33,7 +33,9 @@ def test_open_and_save_unchanged_keeps_the_bytes(onnx_file: Path) -> None:
 
 def test_foreign_field_order_survives_an_unchanged_save(tmp_path: Path) -> None:
     onnx = pytest.importorskip("onnx")
-    model = onnx.parser.parse_model('<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) { y = Relu (x) }')
+    model = onnx.parser.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]> g (float[2] x) => (float[2] y) { y = Relu (x) }'
+    )
     data = model.SerializeToString()
     path = tmp_path / "m.onnx"
     path.write_bytes(data)
@@ -59,7 +61,11 @@ def test_broken_text_writes_nothing(onnx_file: Path) -> None:
 
 def test_large_model_opens_editable_with_its_tensors_by_reference(tmp_path: Path) -> None:
     w = np.arange(50_000, dtype=np.float32)
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[50000] x) => (float[50000] y) <float[50000] w = {' + ", ".join(map(str, w.tolist())) + "}> { y = Add (x, w) }"
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[50000] x) => (float[50000] y) <float[50000] w = {'
+        + ", ".join(map(str, w.tolist()))
+        + "}> { y = Add (x, w) }"
+    )
     path = tmp_path / "big.onnx"
     path.write_bytes(model_bytes(onnxtext.parse_model(text)))
     view = open_binary(str(path), text_limit=100_000)
@@ -76,7 +82,9 @@ def test_large_model_opens_editable_with_its_tensors_by_reference(tmp_path: Path
     assert {d.code for d in diags} >= {"L002"}
     assert digest_view_diagnostics(diags) == []
     wrong = view.text.replace("Add (x, w)", "Reluu (x, w)")
-    assert [d.code for d in digest_view_diagnostics(list(diagnose(parse_document(wrong, "model", str(path)))))] == ["E301"]
+    assert [d.code for d in digest_view_diagnostics(list(diagnose(parse_document(wrong, "model", str(path)))))] == [
+        "E301"
+    ]
 
 
 def test_not_a_model(tmp_path: Path) -> None:

@@ -36,7 +36,9 @@ def _model(path: Path, sizes: list[int], *, seed: int = 0) -> dict[str, bytes]:
         lines.append(f"   t{i} = Add ({prev}, w{i})")
         prev = f"t{i}"
     lines.append(f"   y = Add ({prev}, b)")
-    model = onnxtext.parse_model(HEADER + f"g (float[{n}] x) => (float[{n}] y)\n<float[1] b = {{0.5}}>\n{{\n" + "\n".join(lines) + "\n}\n")
+    model = onnxtext.parse_model(
+        HEADER + f"g (float[{n}] x) => (float[{n}] y)\n<float[1] b = {{0.5}}>\n{{\n" + "\n".join(lines) + "\n}\n"
+    )
     weights = {}
     for i, size in enumerate(sizes):
         t = model.graph.initializer.add()
@@ -69,7 +71,9 @@ def test_large_tensors_are_shown_by_reference_and_the_view_is_editable(tmp_path:
     assert view.editable and view.held is not None and len(view.held) == 2
     assert view.note is not None and "2 large tensors are shown by reference" in view.note
     assert view.text.count('"digest": "sha256:') == 2 and len(view.text) < 6_000
-    assert "float[1] b = {0.5}" in view.text and "float[200] w2 @{encoding: raw} = {" in view.text  # small ones stay inline
+    assert (
+        "float[1] b = {0.5}" in view.text and "float[200] w2 @{encoding: raw} = {" in view.text
+    )  # small ones stay inline
     digest = hashlib.sha256(_raw(path)["w0"]).hexdigest()
     assert f'float[20000] w0 = ["digest": "sha256:{digest}"]' in view.text
 
@@ -78,7 +82,9 @@ def test_structural_edits_keep_every_weight_byte_exact(tmp_path: Path) -> None:
     path = tmp_path / "m.onnx"
     weights = _model(path, [20_000, 30_000])
     view = open_binary(str(path), text_limit=LIMIT)
-    edited = view.text.replace("t1 = Add (t0, w1)", "t1 = Add (t0, w1)\n   u = Relu (t1)").replace("y = Add (t1, b)", "y = Add (u, b)")
+    edited = view.text.replace("t1 = Add (t0, w1)", "t1 = Add (t0, w1)\n   u = Relu (t1)").replace(
+        "y = Add (t1, b)", "y = Add (u, b)"
+    )
     result = save_binary(edited, str(path), opened=view)
     assert result.written and not [d for d in result.diagnostics if d.is_error], result.diagnostics
     model = onnxtext.load(path)
@@ -86,7 +92,9 @@ def test_structural_edits_keep_every_weight_byte_exact(tmp_path: Path) -> None:
     assert _raw(path) == {**weights, "b": _raw(path)["b"]}
     # the server keeps the view of the new file: a second edit copies from it
     assert result.view is not None and result.view.held is not None
-    again = save_binary(edited.replace("u = Relu", "u = Sigmoid").replace("(u, b)", "(u, b)"), str(path), opened=result.view)
+    again = save_binary(
+        edited.replace("u = Relu", "u = Sigmoid").replace("(u, b)", "(u, b)"), str(path), opened=result.view
+    )
     assert again.written and [n.op_type for n in onnxtext.load(path).graph.node][2] == "Sigmoid"
     assert {k: v for k, v in _raw(path).items() if k != "b"} == weights
 
@@ -112,9 +120,17 @@ def test_unchanged_text_leaves_the_file_alone(tmp_path: Path) -> None:
     ("change", "needle", "expected"),
     [
         (lambda t: t.replace('"sha256:', '"sha256:0', 1), '"sha256:0', "digest was edited"),
-        (lambda t: t.replace("float[20000] w0", "float[2, 10000] w0"), "w0 = [", "its type must stay float[20000] (the text says float[2,10000])"),
+        (
+            lambda t: t.replace("float[20000] w0", "float[2, 10000] w0"),
+            "w0 = [",
+            "its type must stay float[20000] (the text says float[2,10000])",
+        ),
         (lambda t: t.replace("float[20000] w0", "double[20000] w0"), "w0 = [", "its type must stay float[20000]"),
-        (lambda t: t.replace('w0 = ["digest"', 'w0 = ["location": "x.bin", "digest"'), "w0 = [", "holds only the digest (remove 'location')"),
+        (
+            lambda t: t.replace('w0 = ["digest"', 'w0 = ["location": "x.bin", "digest"'),
+            "w0 = [",
+            "holds only the digest (remove 'location')",
+        ),
     ],
 )
 def test_an_edited_reference_is_refused_at_its_line(tmp_path: Path, change, needle: str, expected: str) -> None:  # type: ignore[no-untyped-def]
@@ -184,7 +200,10 @@ def test_typed_storage_is_held_in_memory_and_written_back(tmp_path: Path) -> Non
 def test_external_data_keeps_its_reference(tmp_path: Path) -> None:
     data = _weights(np.random.default_rng(2), 50_000)
     (tmp_path / "m.bin").write_bytes(data)
-    text = HEADER + 'g (float[50000] x) => (float[50000] y)\n<float[50000] w = ["location": "m.bin", "offset": "0", ' '"length": "200000"]>\n{\n   y = Add (x, w)\n}\n'
+    text = (
+        HEADER + 'g (float[50000] x) => (float[50000] y)\n<float[50000] w = ["location": "m.bin", "offset": "0", '
+        '"length": "200000"]>\n{\n   y = Add (x, w)\n}\n'
+    )
     path = tmp_path / "m.onnx"
     path.write_bytes(model_bytes(onnxtext.parse_model(text)))
     view = open_binary(str(path), text_limit=LIMIT)
@@ -238,10 +257,14 @@ def test_only_the_digest_records_own_diagnostics_are_expected(tmp_path: Path) ->
     path = tmp_path / "m.onnx"
     _model(path, [20_000, 20_000])
     view = open_binary(str(path), text_limit=LIMIT)
-    assert digest_view_diagnostics(diagnose(parse_document(view.text, "model", str(path)), model_dir=str(tmp_path))) == []
+    assert (
+        digest_view_diagnostics(diagnose(parse_document(view.text, "model", str(path)), model_dir=str(tmp_path))) == []
+    )
     broken = view.text.replace("float[1] b = {0.5}", "float[1] b = {0.5, oops}")
     result = save_binary(broken, str(path), opened=view)
-    assert not result.written and {(d.code, d.span.start.line) for d in result.diagnostics if d.span} == {("L002", _line_of(broken, "oops"))}
+    assert not result.written and {(d.code, d.span.start.line) for d in result.diagnostics if d.span} == {
+        ("L002", _line_of(broken, "oops"))
+    }
 
 
 @pytest.mark.asyncio
@@ -270,17 +293,26 @@ async def test_the_server_opens_by_reference_and_saves_twice(client, tmp_path: P
     assert first.written is True
     text = text.replace("u = Relu", "u = Sigmoid")
     second = await client.protocol.send_request_async("onnxtext/saveBinary", {"uri": path.as_uri(), "text": text})
-    assert second.written is True and [n.op_type for n in onnxtext.load(path).graph.node] == ["Add", "Add", "Sigmoid", "Add"]
+    assert second.written is True and [n.op_type for n in onnxtext.load(path).graph.node] == [
+        "Add",
+        "Add",
+        "Sigmoid",
+        "Add",
+    ]
     assert {k: v for k, v in _raw(path).items() if k != "b"} == weights
     refused = await client.protocol.send_request_async(
         "onnxtext/saveBinary", {"uri": path.as_uri(), "text": text.replace("float[400000] w1", "float[400001] w1")}
     )
-    assert refused.written is False and [(d.code, d.range.start.line + 1) for d in refused.diagnostics] == [(HELD_EDITED, _line_of(text, "w1 = ["))]
+    assert refused.written is False and [(d.code, d.range.start.line + 1) for d in refused.diagnostics] == [
+        (HELD_EDITED, _line_of(text, "w1 = ["))
+    ]
 
 
 def test_equal_bytes_of_different_shapes_are_each_held(tmp_path: Path) -> None:
     # zeros of the same size and different shapes have one digest: both restore, a third shape is refused
-    model = onnxtext.parse_model(HEADER + "g (float[2, 4096] x) => (float[2, 4096] y, float[8192] z) { y = Add (x, a)\n z = Identity (b) }")
+    model = onnxtext.parse_model(
+        HEADER + "g (float[2, 4096] x) => (float[2, 4096] y, float[8192] z) { y = Add (x, a)\n z = Identity (b) }"
+    )
     for name, dims in (("a", [2, 4096]), ("b", [8192])):
         t = model.graph.initializer.add()
         t.name, t.data_type = name, TensorProto.FLOAT
@@ -296,5 +328,8 @@ def test_equal_bytes_of_different_shapes_are_each_held(tmp_path: Path) -> None:
     again = open_binary(str(path), text_limit=20_000)
     wrong = again.text.replace("float[8192] b", "float[4, 2048] b")
     (problem,) = save_binary(wrong, str(path), opened=again).diagnostics
-    assert problem.code == HELD_EDITED and "must stay float[2,4096] or float[8192] (the text says float[4,2048])" in problem.message
+    assert (
+        problem.code == HELD_EDITED
+        and "must stay float[2,4096] or float[8192] (the text says float[4,2048])" in problem.message
+    )
     assert problem.span is not None and problem.span.start.line == _line_of(wrong, "float[4, 2048] b")

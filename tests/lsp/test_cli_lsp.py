@@ -47,7 +47,9 @@ class _Reader:
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
         head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        lengths = [int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")]
+        lengths = [
+            int(line.split(b":")[1]) for line in head.split(b"\r\n") if line.lower().startswith(b"content-length")
+        ]
         while len(self.buffer) < lengths[0]:
             self._fill()
         body, self.buffer = self.buffer[: lengths[0]], self.buffer[lengths[0] :]
@@ -66,7 +68,9 @@ def test_tcp_server_answers_initialize() -> None:
     port = _free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "onnxtext", "lsp", "--tcp", f"127.0.0.1:{port}"],
-        env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     try:
         deadline = time.monotonic() + 30
@@ -98,7 +102,10 @@ def test_taken_port_is_a_located_error() -> None:
         port = taken.getsockname()[1]
         done = subprocess.run(
             [sys.executable, "-m", "onnxtext", "lsp", "--tcp", f"127.0.0.1:{port}"],
-            env=_env(), capture_output=True, text=True, timeout=60,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=60,
         )
     assert done.returncode == 1
     assert f"onnxtext: error: cannot listen on 127.0.0.1:{port}" in done.stderr

@@ -43,9 +43,11 @@ async def test_server_at_and_past_the_limit(client: LanguageClient, tmp_path: Pa
         end = L.Position(2, len(text.splitlines()[2]) - 20)
         await client.text_document_hover_async(L.HoverParams(doc, end))
         await client.text_document_completion_async(L.CompletionParams(doc, end))
-        await client.text_document_inlay_hint_async(
-            L.InlayHintParams(doc, L.Range(L.Position(0, 0), L.Position(4, 0)))
+        await client.text_document_inlay_hint_async(L.InlayHintParams(doc, L.Range(L.Position(0, 0), L.Position(4, 0))))
+        edits = await client.text_document_formatting_async(
+            L.DocumentFormattingParams(doc, L.FormattingOptions(3, True))
         )
-        edits = await client.text_document_formatting_async(L.DocumentFormattingParams(doc, L.FormattingOptions(3, True)))
-        assert bool(edits) == (depth != 3000)  # the formatter needs no protobuf: it stops only where no graph can be read
+        assert bool(edits) == (
+            depth != 3000
+        )  # the formatter needs no protobuf: it stops only where no graph can be read
     assert not [m for m in client.log_messages if m.type == L.MessageType.Error]

@@ -6,12 +6,11 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from corpus.live_models import RUNAWAY_LOOP
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 from onnxtext import format_text
-
-from corpus.live_models import RUNAWAY_LOOP
 
 GOOD = """<ir_version: 8, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) {
@@ -52,10 +51,10 @@ async def _ready(client: LanguageClient, uri: str, text: str) -> list[L.Diagnost
     return await _diagnostics(client, uri)
 
 
-def _change(client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str) -> None:
-    change = L.TextDocumentContentChangePartial(
-        range=L.Range(L.Position(*start), L.Position(*end)), text=text
-    )
+def _change(
+    client: LanguageClient, uri: str, version: int, start: tuple[int, int], end: tuple[int, int], text: str
+) -> None:
+    change = L.TextDocumentContentChangePartial(range=L.Range(L.Position(*start), L.Position(*end)), text=text)
     client.text_document_did_change(
         L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [change])
     )
@@ -193,14 +192,29 @@ async def test_document_symbols_and_folding(client: LanguageClient, uri: str) ->
 async def test_semantic_tokens(client: LanguageClient, uri: str) -> None:
     text = 'g (float[2] x) => (float[2] y) {\n   y = Relu (x)  # "note"\n}\n'
     _open(client, uri, text)
-    result = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(L.TextDocumentIdentifier(uri)))
+    result = await client.text_document_semantic_tokens_full_async(
+        L.SemanticTokensParams(L.TextDocumentIdentifier(uri))
+    )
     assert result is not None
     data = result.data
     quintuples = [data[i : i + 5] for i in range(0, len(data), 5)]
     # absolute positions back from the relative encoding
     line = col = 0
     found = []
-    legend = ["namespace", "type", "function", "variable", "parameter", "property", "keyword", "number", "string", "comment", "label", "operator"]
+    legend = [
+        "namespace",
+        "type",
+        "function",
+        "variable",
+        "parameter",
+        "property",
+        "keyword",
+        "number",
+        "string",
+        "comment",
+        "label",
+        "operator",
+    ]
     for dl, dc, length, kind, _ in quintuples:
         line += dl
         col = dc if dl else col + dc
@@ -260,7 +274,10 @@ async def test_model_over_budget_is_skipped_with_information(client: LanguageCli
 
 @pytest.mark.asyncio
 async def test_live_values_code_lens_command_and_inlay_hints(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n' '   y = Neg (a)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[N, 3] x) => (float[N, 3] y) {\n   a = Abs (x)\n'
+        "   y = Neg (a)\n}\n"
+    )
     await _ready(client, uri, text)
     lenses = await client.text_document_code_lens_async(L.CodeLensParams(L.TextDocumentIdentifier(uri)))
     assert lenses is not None and len(lenses) == 1
@@ -356,11 +373,23 @@ async def test_hover_definition_references_highlight(client: LanguageClient, uri
     defs = await client.text_document_definition_async(L.DefinitionParams(doc, _pos(NAV, "Neg (a)", 5)))
     assert isinstance(defs, list) and [d.range.start for d in defs] == [L.Position(2, 3)]
     refs = await client.text_document_references_async(
-        L.ReferenceParams(text_document=doc, position=_pos(NAV, "a = Softmax"), context=L.ReferenceContext(include_declaration=True))
+        L.ReferenceParams(
+            text_document=doc, position=_pos(NAV, "a = Softmax"), context=L.ReferenceContext(include_declaration=True)
+        )
     )
-    assert refs is not None and [r.range.start for r in refs] == [L.Position(2, 3), _pos(NAV, "Neg (a)", 5), _pos(NAV, "Abs (a)", 5)]
-    marks = await client.text_document_document_highlight_async(L.DocumentHighlightParams(doc, _pos(NAV, "a = Softmax")))
-    assert marks is not None and [m.kind for m in marks] == [L.DocumentHighlightKind.Write, L.DocumentHighlightKind.Read, L.DocumentHighlightKind.Read]
+    assert refs is not None and [r.range.start for r in refs] == [
+        L.Position(2, 3),
+        _pos(NAV, "Neg (a)", 5),
+        _pos(NAV, "Abs (a)", 5),
+    ]
+    marks = await client.text_document_document_highlight_async(
+        L.DocumentHighlightParams(doc, _pos(NAV, "a = Softmax"))
+    )
+    assert marks is not None and [m.kind for m in marks] == [
+        L.DocumentHighlightKind.Write,
+        L.DocumentHighlightKind.Read,
+        L.DocumentHighlightKind.Read,
+    ]
 
 
 @pytest.mark.asyncio
@@ -410,7 +439,9 @@ async def test_type_inlay_hints_in_every_graph(client: LanguageClient, uri: str)
     labels = {(h.position.line, h.position.character): h.label for h in hints}
     assert labels[(2, 4)] == ": float[N, 4]"  # a
     assert labels[(3, 4)] == ": float[N, 4]"  # y
-    assert any(label == ": float[N, 4]" and line == 3 and char > 50 for (line, char), label in labels.items())  # u in a branch
+    assert any(
+        label == ": float[N, 4]" and line == 3 and char > 50 for (line, char), label in labels.items()
+    )  # u in a branch
 
 
 async def _slow_analysis(client: LanguageClient, uri: str) -> None:
@@ -462,7 +493,10 @@ async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient
     import json
 
     path = tmp_path / "m.onnxtxt"
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (int64[N] idx, float[3, 2] table) => (float[N, 2] y) {\n' '   y = Gather (table, idx)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (int64[N] idx, float[3, 2] table) => (float[N, 2] y) {\n'
+        "   y = Gather (table, idx)\n}\n"
+    )
     path.write_text(text)
     (tmp_path / "m.onnxtxt.inputs.json").write_text(json.dumps({"idx": [7]}))  # out of range: a real error
     _evaluate(client)
@@ -474,7 +508,10 @@ async def test_inputs_file_next_to_the_text_feeds_the_run(client: LanguageClient
 
 @pytest.mark.asyncio
 async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   a = Relu (x)\n' '   a = Neg (x)\n   y = Rleu (a)\n}\n'
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y) {\n   a = Relu (x)\n'
+        "   a = Neg (x)\n   y = Rleu (a)\n}\n"
+    )
     diags = await _ready(client, uri, text)
     redefined = next(d for d in diags if d.range.start.line == 3)
     assert redefined.related_information and redefined.related_information[0].location.range.start == L.Position(2, 3)
@@ -491,10 +528,17 @@ async def test_related_location_and_quick_fix(client: LanguageClient, uri: str) 
 
 
 @pytest.mark.asyncio
-async def test_deprecated_operators_are_marked_through_the_document_resolution(client: LanguageClient, uri: str) -> None:
-    text = '<ir_version: 5, opset_import: ["" : 10]>\ng (float[2] x, float[2] s) => (float[4] y) {\n' '   y = Upsample (x, s)\n}\n'
+async def test_deprecated_operators_are_marked_through_the_document_resolution(
+    client: LanguageClient, uri: str
+) -> None:
+    text = (
+        '<ir_version: 5, opset_import: ["" : 10]>\ng (float[2] x, float[2] s) => (float[4] y) {\n'
+        "   y = Upsample (x, s)\n}\n"
+    )
     await _ready(client, uri, text)
-    result = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(L.TextDocumentIdentifier(uri)))
+    result = await client.text_document_semantic_tokens_full_async(
+        L.SemanticTokensParams(L.TextDocumentIdentifier(uri))
+    )
     assert result is not None
     data = result.data
     line = col = 0

@@ -55,7 +55,10 @@ def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
     from onnxtext.lsp.shift import moved_fixes
     from onnxtext.span import SourceFile
 
-    old = '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y, float[2] z) {\n' '   y = Rleu (x)\n   z = Nge (x)\n}\n'
+    old = (
+        '<ir_version: 10, opset_import: ["" : 21]>\ng (float[2] x) => (float[2] y, float[2] z) {\n'
+        "   y = Rleu (x)\n   z = Nge (x)\n}\n"
+    )
     diags = [d for d in check(old) if d.fix is not None and d.fix.edits]
     assert [d.code for d in diags] == ["E301", "E301"]
     new = old.replace("   z = Nge", "\n   z = Nge").replace("Rleu", "Rle")  # a line inserted, the first typo edited

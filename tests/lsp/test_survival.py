@@ -18,7 +18,30 @@ from pytest_lsp import LanguageClient
 from onnxtext.span import SourceFile
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.onnxtxt"))
-PIECES = ["(", ")", "{", "}", "<", ">", "[", "]", ",", "=", "=>", "@{", '"', "#", "\n", "é", "😀", "\x00", "Relu", "y = ", " ", "\t"]
+PIECES = [
+    "(",
+    ")",
+    "{",
+    "}",
+    "<",
+    ">",
+    "[",
+    "]",
+    ",",
+    "=",
+    "=>",
+    "@{",
+    '"',
+    "#",
+    "\n",
+    "é",
+    "😀",
+    "\x00",
+    "Relu",
+    "y = ",
+    " ",
+    "\t",
+]
 
 
 def _random_edit(rng: random.Random, text: str) -> tuple[int, int, str]:

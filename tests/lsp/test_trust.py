@@ -10,12 +10,11 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp.conftest import _env, start_session
 from lsprotocol import types as L
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from onnxtext.lsp.diagnose import RUNTIME, RUNTIME_SKIPPED, UNTRUSTED, Settings, diagnose, evaluate
-
-from lsp.conftest import _env, start_session
 
 # runs into a shape error (MatMul of [N, 3] by [4, 5]) when it runs
 FAILING = (
@@ -68,11 +67,15 @@ async def test_untrusted_server_checks_but_live_values_wait(untrusted: LanguageC
     diags = await asyncio.wait_for(_published(untrusted, uri), timeout=60)
     assert [(d.range.start.line + 1, d.range.start.character + 1) for d in diags if "Abss" in d.message] == [(3, 8)]
     change = L.TextDocumentContentChangeWholeDocument(text=FAILING)
-    untrusted.text_document_did_change(L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=2), [change]))
+    untrusted.text_document_did_change(
+        L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=2), [change])
+    )
     # a workspace's own settings cannot claim trust: only the client's initialization options do
     settings = {"onnxtext": {**EVALUATE, "workspaceTrusted": True}, "workspaceTrusted": True}
     untrusted.workspace_did_change_configuration(L.DidChangeConfigurationParams(settings=settings))
-    on = await untrusted.workspace_execute_command_async(L.ExecuteCommandParams(command="onnxtext.toggleLiveValues", arguments=[uri]))
+    on = await untrusted.workspace_execute_command_async(
+        L.ExecuteCommandParams(command="onnxtext.toggleLiveValues", arguments=[uri])
+    )
     assert on is True
 
     async def lens() -> str:

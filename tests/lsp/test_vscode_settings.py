@@ -55,10 +55,14 @@ def _as_settings(key: str, value: object) -> Settings:
 @pytest.mark.parametrize("key", sorted(_properties()))
 def test_every_setting_reaches_the_server(key: str) -> None:
     spec = _properties()[key]
-    assert _as_settings(key, _other_value(spec)) != Settings(), f"{key} is declared by the extension but the server ignores it"
+    assert _as_settings(key, _other_value(spec)) != Settings(), (
+        f"{key} is declared by the extension but the server ignores it"
+    )
 
 
 @pytest.mark.parametrize("key", sorted(_properties()))
 def test_declared_defaults_are_the_servers(key: str) -> None:
     spec = _properties()[key]
-    assert _as_settings(key, spec["default"]) == Settings(), f"{key}: the extension's default {spec['default']!r} is not the server's"
+    assert _as_settings(key, spec["default"]) == Settings(), (
+        f"{key}: the extension's default {spec['default']!r} is not the server's"
+    )

@@ -188,9 +188,16 @@ def test_every_onnx_type_exists_with_identical_definition() -> None:
         problems.extend(_compare(theirs[name], ours[name]))
     assert problems == [], "\n".join(problems)
     # sanity: the walk really covered nested types and enums
-    assert {"TypeProto.Optional", "TensorProto.Segment", "TensorProto.DataType",
-            "AttributeProto.AttributeType", "SequenceProto", "OptionalProto.DataType",
-            "Version", "OperatorStatus"} <= set(ours)
+    assert {
+        "TypeProto.Optional",
+        "TensorProto.Segment",
+        "TensorProto.DataType",
+        "AttributeProto.AttributeType",
+        "SequenceProto",
+        "OptionalProto.DataType",
+        "Version",
+        "OperatorStatus",
+    } <= set(ours)
 
 
 def test_checker_detects_differences() -> None:
@@ -235,9 +242,7 @@ def test_checker_detects_differences() -> None:
 
 
 def test_package_exports_every_top_level_type() -> None:
-    top = set(onnxtext_ir_pb2.DESCRIPTOR.message_types_by_name) | set(
-        onnxtext_ir_pb2.DESCRIPTOR.enum_types_by_name
-    )
+    top = set(onnxtext_ir_pb2.DESCRIPTOR.message_types_by_name) | set(onnxtext_ir_pb2.DESCRIPTOR.enum_types_by_name)
     assert top <= set(P.__all__)
     for name in P.__all__:
         assert hasattr(P, name), name
@@ -325,8 +330,9 @@ def _full_model(onnx: ModuleType) -> Any:
         h.make_attribute("type_protos", [seq_t, opaque_t]),
         h.make_attribute_ref("ref", onnx.AttributeProto.FLOAT, doc_string="outer attribute"),
     ]
-    node = h.make_node("Custom", ["a", "", "b"], ["c"], name="n0", domain="custom.domain",
-                       doc_string="node doc", overload="ov")
+    node = h.make_node(
+        "Custom", ["a", "", "b"], ["c"], name="n0", domain="custom.domain", doc_string="node doc", overload="ov"
+    )
     node.attribute.extend(attrs)
     node.metadata_props.append(ssep("node", "meta"))
     dev = node.device_configurations.add()
@@ -369,10 +375,17 @@ def _full_model(onnx: ModuleType) -> Any:
     graph.metadata_props.append(ssep("graph", "meta"))
 
     function = h.make_function(
-        "custom.domain", "Fn", ["x"], ["y"], [h.make_node("Identity", ["x"], ["y"])],
-        [h.make_opsetid("", 21)], attributes=["alpha"],
-        attribute_protos=[h.make_attribute("beta", 2)], doc_string="fn doc",
-        overload="v2", value_info=[h.make_tensor_value_info("x", TensorProto.FLOAT, None)],
+        "custom.domain",
+        "Fn",
+        ["x"],
+        ["y"],
+        [h.make_node("Identity", ["x"], ["y"])],
+        [h.make_opsetid("", 21)],
+        attributes=["alpha"],
+        attribute_protos=[h.make_attribute("beta", 2)],
+        doc_string="fn doc",
+        overload="v2",
+        value_info=[h.make_tensor_value_info("x", TensorProto.FLOAT, None)],
     )
     function.metadata_props.append(ssep("fn", "meta"))
 
@@ -414,16 +427,16 @@ def test_roundtrip_model_covering_every_message(onnx: ModuleType) -> None:
     seen: set[str] = set()
     _set_message_types(model, seen)
     onnx_messages = {
-        d.full_name
-        for d in _types_by_name(_onnx_files(), ONNX_PREFIX).values()
-        if isinstance(d, Descriptor)
+        d.full_name for d in _types_by_name(_onnx_files(), ONNX_PREFIX).values() if isinstance(d, Descriptor)
     }
     data_messages = {"onnx.SequenceProto", "onnx.MapProto", "onnx.OptionalProto"}
     assert onnx_messages - data_messages - seen == set()
     ours = _assert_roundtrip(model, P.ModelProto)
     assert isinstance(ours, P.ModelProto)
-    assert ours.graph.node[0].device_configurations[0].sharding_spec[0].sharded_dim[0] \
-        .simple_sharding[1].WhichOneof("dim") == "dim_param"
+    assert (
+        ours.graph.node[0].device_configurations[0].sharding_spec[0].sharded_dim[0].simple_sharding[1].WhichOneof("dim")
+        == "dim_param"
+    )
     assert ours.graph.value_info[0].type.WhichOneof("value") == "opaque_type"
 
 
@@ -433,10 +446,12 @@ def test_roundtrip_data_messages(onnx: ModuleType) -> None:
     np = pytest.importorskip("numpy")
     t = numpy_helper.from_array(np.arange(6, dtype=np.float32).reshape(2, 3), "t")
     seq = helper.make_sequence("seq", onnx.SequenceProto.TENSOR, [t, t])
-    map_int = helper.make_map("m", TensorProto.INT64, [1, -2], helper.make_sequence(
-        "vals", onnx.SequenceProto.TENSOR, [t, t]))
-    map_str = helper.make_map("ms", TensorProto.STRING, [b"a", b"b"], helper.make_sequence(
-        "vals", onnx.SequenceProto.TENSOR, [t, t]))
+    map_int = helper.make_map(
+        "m", TensorProto.INT64, [1, -2], helper.make_sequence("vals", onnx.SequenceProto.TENSOR, [t, t])
+    )
+    map_str = helper.make_map(
+        "ms", TensorProto.STRING, [b"a", b"b"], helper.make_sequence("vals", onnx.SequenceProto.TENSOR, [t, t])
+    )
     opt = helper.make_optional("o", onnx.OptionalProto.SEQUENCE, seq)
     nested = onnx.SequenceProto(name="nested", elem_type=onnx.SequenceProto.OPTIONAL)
     nested.optional_values.append(opt)
@@ -445,9 +460,13 @@ def test_roundtrip_data_messages(onnx: ModuleType) -> None:
     maps = onnx.SequenceProto(name="maps", elem_type=onnx.SequenceProto.MAP)
     maps.map_values.extend([map_int, map_str])
     sparse_seq = onnx.SequenceProto(name="sp", elem_type=onnx.SequenceProto.SPARSE_TENSOR)
-    sparse_seq.sparse_tensor_values.append(helper.make_sparse_tensor(
-        helper.make_tensor("v", TensorProto.FLOAT, [1], [1.0]),
-        helper.make_tensor("i", TensorProto.INT64, [1], [0]), [3]))
+    sparse_seq.sparse_tensor_values.append(
+        helper.make_sparse_tensor(
+            helper.make_tensor("v", TensorProto.FLOAT, [1], [1.0]),
+            helper.make_tensor("i", TensorProto.INT64, [1], [0]),
+            [3],
+        )
+    )
     seq_of_seq = onnx.SequenceProto(name="ss", elem_type=onnx.SequenceProto.SEQUENCE)
     seq_of_seq.sequence_values.append(seq)
     opt_map = helper.make_optional("om", onnx.OptionalProto.MAP, map_int)
@@ -455,11 +474,18 @@ def test_roundtrip_data_messages(onnx: ModuleType) -> None:
     opt_sparse = onnx.OptionalProto(name="os", elem_type=onnx.OptionalProto.SPARSE_TENSOR)
     opt_sparse.sparse_tensor_value.CopyFrom(sparse_seq.sparse_tensor_values[0])
     for msg, cls in [
-        (seq, P.SequenceProto), (nested, P.SequenceProto), (maps, P.SequenceProto),
-        (sparse_seq, P.SequenceProto), (seq_of_seq, P.SequenceProto),
-        (map_int, P.MapProto), (map_str, P.MapProto),
-        (opt, P.OptionalProto), (nested_opt, P.OptionalProto), (opt_map, P.OptionalProto),
-        (opt_tensor, P.OptionalProto), (opt_sparse, P.OptionalProto),
+        (seq, P.SequenceProto),
+        (nested, P.SequenceProto),
+        (maps, P.SequenceProto),
+        (sparse_seq, P.SequenceProto),
+        (seq_of_seq, P.SequenceProto),
+        (map_int, P.MapProto),
+        (map_str, P.MapProto),
+        (opt, P.OptionalProto),
+        (nested_opt, P.OptionalProto),
+        (opt_map, P.OptionalProto),
+        (opt_tensor, P.OptionalProto),
+        (opt_sparse, P.OptionalProto),
     ]:
         _assert_roundtrip(msg, cls)
 
@@ -477,8 +503,12 @@ def _backend_models() -> list[Path]:
     if data is None:
         return []
     models: list[Path] = []
-    for pattern in ("simple/*/model.onnx", "pytorch-converted/*/model.onnx",
-                    "pytorch-operator/*/model.onnx", "light/*.onnx"):
+    for pattern in (
+        "simple/*/model.onnx",
+        "pytorch-converted/*/model.onnx",
+        "pytorch-operator/*/model.onnx",
+        "light/*.onnx",
+    ):
         models += sorted(data.glob(pattern))
     return models
 
@@ -501,8 +531,7 @@ def _data_class(type_proto: Message) -> type[Message]:
 @pytest.mark.parametrize(
     "path",
     _BACKEND_MODELS,
-    ids=[p.relative_to(_BACKEND_DATA).as_posix() if _BACKEND_DATA else p.name
-         for p in _BACKEND_MODELS],
+    ids=[p.relative_to(_BACKEND_DATA).as_posix() if _BACKEND_DATA else p.name for p in _BACKEND_MODELS],
 )
 def test_roundtrip_backend_models(onnx: ModuleType, path: Path) -> None:
     raw = path.read_bytes()
@@ -624,9 +653,7 @@ def test_import_order_does_not_matter(onnx: ModuleType, first: str) -> None:
     )
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(src_dir), *(p for p in sys.path if p)])
-    proc = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False
-    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "ok"
 
@@ -660,13 +687,10 @@ def test_generated_code_is_fresh(tmp_path: Path) -> None:
     fresh_version, committed_version = _gencode_version(fresh_py), _gencode_version(committed_py)
     if fresh_version != committed_version:
         pytest.skip(
-            f"installed protoc makes gencode {fresh_version}, committed files are "
-            f"{committed_version}; cannot compare"
+            f"installed protoc makes gencode {fresh_version}, committed files are {committed_version}; cannot compare"
         )
     for path in written:
         committed = (committed_dir / path.name).read_text(encoding="utf-8")
-        assert path.read_text(encoding="utf-8") == committed, (
-            f"{path.name} is stale: run `python scripts/gen_proto.py`"
-        )
+        assert path.read_text(encoding="utf-8") == committed, f"{path.name} is stale: run `python scripts/gen_proto.py`"
     for path in written:
         assert path.read_text(encoding="utf-8").startswith(gen.HEADER)

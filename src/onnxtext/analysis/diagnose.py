@@ -25,9 +25,9 @@ from onnxtext.analysis.infer.engine import Inference
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document
+from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.messages import SYNTAX
-from onnxtext.span import Span
 
 __all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
 
@@ -150,7 +150,11 @@ def knock_on_spans(document: Document) -> KnockOns:
         if holder is None:
             continue
         spans.append(holder.span)
-        if isinstance(holder, A.PropEntry) and holder.key.value == "opset_import" and isinstance(owner, (A.Model, A.Function)):
+        if (
+            isinstance(holder, A.PropEntry)
+            and holder.key.value == "opset_import"
+            and isinstance(owner, (A.Model, A.Function))
+        ):
             scopes.append((owner.span, _OPSET_DEPENDENT))
         elif isinstance(holder, A.Attribute) and isinstance(owner, A.Node):
             scopes.append((owner.span, _ATTRIBUTE_DEPENDENT))

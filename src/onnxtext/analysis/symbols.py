@@ -31,9 +31,9 @@ from typing import TypeVar
 from onnxtext.diagnostics import Edit
 from onnxtext.ir.schemas import normalize_domain
 from onnxtext.ir.scoping import GraphKind, ScopeChain, outer_scope
+from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import name_text
-from onnxtext.span import Span
 
 __all__ = [
     "AttributeSymbol",
@@ -96,11 +96,7 @@ class ValueSymbol:
     def redefinitions(self) -> list[Definition]:
         """Definitions after the first, except an initializer repeating a graph input (allowed by the IR)."""
         first = self.definitions[0]
-        return [
-            d
-            for d in self.definitions[1:]
-            if not {first.kind, d.kind} == {"graph-input", "initializer"}
-        ]
+        return [d for d in self.definitions[1:] if not {first.kind, d.kind} == {"graph-input", "initializer"}]
 
 
 @dataclass(eq=False)
@@ -248,7 +244,8 @@ class Symbols:
         return self.references(symbol)
 
     def rename_edits(self, symbol: Symbol, new_name: str) -> list[Edit]:
-        """The edits renaming ``symbol`` to ``new_name`` (quoted when it is not a plain identifier or reads as a reserved word)."""
+        """The edits renaming ``symbol`` to ``new_name`` (quoted when it is not a plain identifier or
+        reads as a reserved word)."""
         text = name_text(new_name)
         return [Edit(span, text) for span in self.rename_spans(symbol)]
 
@@ -257,7 +254,9 @@ class Symbols:
         best: Scope | None = None
         for scope in self.scopes:
             span = scope.node.span
-            if span.start <= offset <= span.end and (best is None or span.start >= best.node.span.start and span.end <= best.node.span.end):
+            if span.start <= offset <= span.end and (
+                best is None or span.start >= best.node.span.start and span.end <= best.node.span.end
+            ):
                 best = scope
         return best
 
@@ -326,7 +325,9 @@ class _Builder:
         else:  # a node or a node list parsed on its own: one scope, names it does not define unresolved
             nodes: list[A.Node] = tree if isinstance(tree, list) else [tree]  # type: ignore[list-item]
             span = nodes[0].span.cover(nodes[-1].span) if nodes else Span(0, 0)
-            self.graph(A.Graph(span, None, A.Ident(Span(span.start, span.start), ""), None, [], None, nodes), None, None)
+            self.graph(
+                A.Graph(span, None, A.Ident(Span(span.start, span.start), ""), None, [], None, nodes), None, None
+            )
         table = self.table
         table.occurrences.sort(key=lambda o: o.span.start)
         table._starts = [o.span.start for o in table.occurrences]

@@ -36,9 +36,14 @@ def _width_arg(value: str) -> int:
 
 
 def _add_width(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--line-width", metavar="N", type=_width_arg, default=None,
-                   help=f"wrap lines longer than N columns (default: [tool.onnxtext] line-width in the nearest "
-                        f"pyproject.toml, else {DEFAULT_WIDTH})")
+    p.add_argument(
+        "--line-width",
+        metavar="N",
+        type=_width_arg,
+        default=None,
+        help=f"wrap lines longer than N columns (default: [tool.onnxtext] line-width in the nearest "
+        f"pyproject.toml, else {DEFAULT_WIDTH})",
+    )
 
 
 def _codes(value: str) -> list[str]:
@@ -217,37 +222,62 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("parse", help="text -> binary .onnx", description=_PARSE_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="text model to read ('-' for stdin)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="binary model to write ('-' for stdout)")
-    p.add_argument("--strict", action="store_true",
-                   help="treat warnings as errors: refuse tensor literals onnx.parser stores as written "
-                        "(a value count that does not match the shape, an integer out of range for its type)")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings as errors: refuse tensor literals onnx.parser stores as written "
+        "(a value count that does not match the shape, an integer out of range for its type)",
+    )
     p.add_argument("-W", dest="warnings", choices=("error",), help="-W error: the same as --strict")
-    p.add_argument("--copy-external-data", action="store_true",
-                   help="when OUT is in another folder than IN, copy the external data files the model refers "
-                        "to next to OUT (same relative names); without it such an OUT is refused")
+    p.add_argument(
+        "--copy-external-data",
+        action="store_true",
+        help="when OUT is in another folder than IN, copy the external data files the model refers "
+        "to next to OUT (same relative names); without it such an OUT is refused",
+    )
     p.set_defaults(func=_command("parse", "cmd_parse"))
 
     p = sub.add_parser("print", help="binary .onnx -> text", description=_PRINT_HELP, formatter_class=formatter)
     p.add_argument("input", metavar="IN", help="model to read: binary .onnx/.pb, or text; '-' reads binary from stdin")
     p.add_argument("-o", "--output", metavar="OUT", default=STDIO, help="text file to write (default: stdout)")
-    p.add_argument("--weights", choices=("inline", "external", "digest"), default="inline",
-                   help="inline: every value in the text (default); external: tensors above --threshold go to "
-                        "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
-                        "(for reading and diffing; not parseable)")
-    p.add_argument("--threshold", metavar="BYTES", type=int,
-                   help="size above which --weights external/digest applies to a tensor (default 1024)")
-    p.add_argument("--copy-external-data", action="store_true",
-                   help="(--weights inline) when OUT is in another folder than IN, copy the external data files "
-                        "the model refers to next to OUT; without it such an OUT is refused")
+    p.add_argument(
+        "--weights",
+        choices=("inline", "external", "digest"),
+        default="inline",
+        help="inline: every value in the text (default); external: tensors above --threshold go to "
+        "the sidecar OUT.data; digest: tensors above --threshold shown as sha256 + statistics "
+        "(for reading and diffing; not parseable)",
+    )
+    p.add_argument(
+        "--threshold",
+        metavar="BYTES",
+        type=int,
+        help="size above which --weights external/digest applies to a tensor (default 1024)",
+    )
+    p.add_argument(
+        "--copy-external-data",
+        action="store_true",
+        help="(--weights inline) when OUT is in another folder than IN, copy the external data files "
+        "the model refers to next to OUT; without it such an OUT is refused",
+    )
     _add_width(p)
     p.set_defaults(func=_command("print_", "cmd_print"))
 
     p = sub.add_parser("diff", help="semantic diff of two models", description=_DIFF_HELP, formatter_class=formatter)
     p.add_argument("a", metavar="A", help="old model: binary .onnx/.pb or text")
     p.add_argument("b", metavar="B", help="new model: binary .onnx/.pb or text")
-    p.add_argument("--unified", "-u", action="store_true",
-                   help="a unified diff of the printed texts (tensors above --threshold as digests)")
-    p.add_argument("--threshold", metavar="BYTES", type=int,
-                   help="with --unified: size above which tensors are shown as digests (default 1024)")
+    p.add_argument(
+        "--unified",
+        "-u",
+        action="store_true",
+        help="a unified diff of the printed texts (tensors above --threshold as digests)",
+    )
+    p.add_argument(
+        "--threshold",
+        metavar="BYTES",
+        type=int,
+        help="with --unified: size above which tensors are shown as digests (default 1024)",
+    )
     p.set_defaults(func=_command("diff", "cmd_diff"))
 
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
@@ -259,36 +289,62 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="evaluate a model with numpy", description=_RUN_HELP, formatter_class=formatter)
     p.add_argument("model", metavar="MODEL", help="model to run: binary .onnx/.pb or text ('-' reads binary stdin)")
-    p.add_argument("--input", "-i", dest="inputs", metavar="NAME=VALUE", action="append", default=[],
-                   help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)")
+    p.add_argument(
+        "--input",
+        "-i",
+        dest="inputs",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)",
+    )
     p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
-    p.add_argument("--trace", action="store_true",
-                   help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
-    p.add_argument("--max-memory", metavar="SIZE", type=_memory_size, default=None,
-                   help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
-                        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
-                        "is an error before anything is allocated")
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        type=_memory_size,
+        default=None,
+        help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
+        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
+        "is an error before anything is allocated",
+    )
     p.set_defaults(func=_command("run", "cmd_run"))
 
-    p = sub.add_parser("check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter)
+    p = sub.add_parser(
+        "check", help="check models against the ONNX IR rules", description=_CHECK_HELP, formatter_class=formatter
+    )
     p.add_argument("files", metavar="FILE", nargs="+", help="models to check: text, or binary .onnx/.pb")
     p.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format (default: text)")
     p.add_argument("--select", metavar="CODES", type=_codes, help="only these rule codes or prefixes (comma-separated)")
     p.add_argument("--ignore", metavar="CODES", type=_codes, help="skip these rule codes or prefixes (comma-separated)")
     p.set_defaults(func=_command("check", "cmd_check"))
 
-    p = sub.add_parser("graph", help="the model's graph as .dot, .svg or .html", description=_GRAPH_HELP, formatter_class=formatter)
+    p = sub.add_parser(
+        "graph", help="the model's graph as .dot, .svg or .html", description=_GRAPH_HELP, formatter_class=formatter
+    )
     p.add_argument("input", metavar="MODEL", help="text or binary model to read ('-' for a binary on stdin)")
     p.add_argument("-o", "--output", metavar="OUT", required=True, help="file to write: .dot, .svg or .html")
     p.set_defaults(func=_command("graph", "cmd_graph"))
 
-    p = sub.add_parser("lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter)
+    p = sub.add_parser(
+        "lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter
+    )
     p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
     p.add_argument("--tcp", metavar="HOST:PORT", type=_host_port, help="listen on a TCP port instead (for debugging)")
     p.set_defaults(func=_command("lsp", "cmd_lsp"))
 
-    p = sub.add_parser("rules", help="list every diagnostic code", description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, " "severity, name, description.")
+    p = sub.add_parser(
+        "rules",
+        help="list every diagnostic code",
+        description="List every diagnostic code (parsing P, lowering L, checker E/W, external data X, runs R): code, "
+        "severity, name, description.",
+    )
     p.set_defaults(func=_command("rules", "cmd_rules"))
     for command_parser in sub.choices.values():  # usage errors found after parsing are said by the command's parser
         command_parser.set_defaults(command_parser=command_parser)

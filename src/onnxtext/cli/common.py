@@ -74,11 +74,15 @@ def _decode(data: bytes, path: str, report: _Reporter) -> str | None:
     """The text of a file that should be text; a binary model is named as one, not parsed."""
     if not looks_like_text(data):
         if _is_binary_model(data):
-            report.error(_display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text")
+            report.error(
+                _display(path), "this is a binary ONNX model, not a text; use 'onnxtext print' to see it as text"
+            )
             return None
         controls = control_bytes(data)
         if controls >= 8:  # a binary file: one message, not one per control byte
-            report.error(_display(path), f"this is a binary file, not a text ({controls} control bytes in its first 64 KiB)")
+            report.error(
+                _display(path), f"this is a binary file, not a text ({controls} control bytes in its first 64 KiB)"
+            )
             return None
     try:
         return data.decode("utf-8-sig")
@@ -136,7 +140,10 @@ def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | No
     except DecodeError as exc:
         if looks_like_text(data):
             where = "'-' is read as binary; for a text give its file name" if path == STDIO else "name it .onnxtxt"
-            report.error(_display(path), f"this is a text, not a binary ONNX model ({where}; 'onnxtext parse' makes a binary of it)")
+            report.error(
+                _display(path),
+                f"this is a text, not a binary ONNX model ({where}; 'onnxtext parse' makes a binary of it)",
+            )
             return None
         hint = " ('-' is read as binary; for a text give its file name)" if path == STDIO else ""
         detail = str(exc).rsplit(": ", 1)[-1] or "cannot be decoded"  # drop the internal type name
@@ -198,9 +205,12 @@ def _external_data_follows(model: ModelProto, source: str, output: str, copy: bo
         return True
     if not copy:
         names = ", ".join(repr(b) for b in broken[:3]) + (f" and {len(broken) - 3} more" if len(broken) > 3 else "")
-        report.error(_display(source), f"the model keeps tensors in external data files relative to its folder ({names}), "
-                                       f"which would not be found next to {output}; write the output into "
-                                       f"{source_dir or '.'}, or give --copy-external-data to copy the files next to it")
+        report.error(
+            _display(source),
+            f"the model keeps tensors in external data files relative to its folder ({names}), "
+            f"which would not be found next to {output}; write the output into "
+            f"{source_dir or '.'}, or give --copy-external-data to copy the files next to it",
+        )
         return False
     try:
         for path in copy_external_files(broken, source_dir, output_dir):
@@ -215,8 +225,10 @@ def _note_unread(sources: TensorSources, path: str, report: _Reporter) -> None:
     """One note for the tensors whose external data could not be read (kept as references)."""
     n = len(sources.problems)
     if n:
-        report.note(f"{_display(path)}: note: the external data of {n} tensor{'s' if n != 1 else ''} "
-                    "could not be read; shown as references")
+        report.note(
+            f"{_display(path)}: note: the external data of {n} tensor{'s' if n != 1 else ''} "
+            "could not be read; shown as references"
+        )
 
 
 def _progress(label: str, model: ModelProto, sources: TensorSources | None = None) -> Any:

@@ -147,8 +147,7 @@ def _sarif_fixes(diag: Diagnostic, uri: str) -> list[dict[str, Any]]:
         return []
     src = diag.source
     replacements = [
-        {"deletedRegion": _region(src.range(e.span)), "insertedContent": {"text": e.new_text}}
-        for e in diag.fix.edits
+        {"deletedRegion": _region(src.range(e.span)), "insertedContent": {"text": e.new_text}} for e in diag.fix.edits
     ]
     return [
         {

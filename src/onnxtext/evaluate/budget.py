@@ -21,17 +21,48 @@ import numpy as np
 
 from onnxtext.ir.versioned import normalize_domain
 
-__all__ = ["planned_bytes", "over_budget", "format_bytes", "parse_size", "default_budget", "BROADCASTING", "BUDGET_WORDS"]
+__all__ = [
+    "planned_bytes",
+    "over_budget",
+    "format_bytes",
+    "parse_size",
+    "default_budget",
+    "BROADCASTING",
+    "BUDGET_WORDS",
+]
 
 #: How an over-budget message names the budget (such errors are of kind errors.OVER_BUDGET).
 BUDGET_WORDS = "memory budget"
 
 #: Operators whose output has the broadcast shape of their inputs.
-BROADCASTING = frozenset({
-    "Add", "Sub", "Mul", "Div", "Pow", "Mod", "And", "Or", "Xor", "Equal", "Greater", "Less",
-    "GreaterOrEqual", "LessOrEqual", "Where", "Max", "Min", "Sum", "Mean", "BitShift",
-    "BitwiseAnd", "BitwiseOr", "BitwiseXor", "PRelu",
-})
+BROADCASTING = frozenset(
+    {
+        "Add",
+        "Sub",
+        "Mul",
+        "Div",
+        "Pow",
+        "Mod",
+        "And",
+        "Or",
+        "Xor",
+        "Equal",
+        "Greater",
+        "Less",
+        "GreaterOrEqual",
+        "LessOrEqual",
+        "Where",
+        "Max",
+        "Min",
+        "Sum",
+        "Mean",
+        "BitShift",
+        "BitwiseAnd",
+        "BitwiseOr",
+        "BitwiseXor",
+        "PRelu",
+    }
+)
 
 
 def _values(x: Any) -> list[int] | None:

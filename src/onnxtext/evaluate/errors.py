@@ -130,9 +130,7 @@ class EvaluationError(OnnxTextError):
             text += f" (inputs: {', '.join(record.input_shapes)})"
         super().__init__(text, [self.diagnostic()])
 
-    def diagnostic(
-        self, *, model: Any = None, source_map: Any = None, source: SourceFile | None = None
-    ) -> Diagnostic:
+    def diagnostic(self, *, model: Any = None, source_map: Any = None, source: SourceFile | None = None) -> Diagnostic:
         """The error as a :data:`RUN_ERROR` diagnostic on the failing node.
 
         With the ``source_map`` (the lowering's ``SourceMap``) and ``source`` of the model's text it has the

@@ -9,18 +9,18 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate import _types as T
-from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
-from onnxtext.evaluate.registry import KernelInfo, lookup
-from onnxtext.evaluate.rejected import downstream
-from onnxtext.ir.attribute_ranges import attribute_range_problems
-from onnxtext.ir.paths import ProtoPath
-from onnxtext.ir.scoping import attribute_values, bound_attributes, call_scope
-from onnxtext.ir.resolve import Resolver
-from onnxtext.proto import ModelProto, as_own
 from onnxtext.evaluate.budget import over_budget, planned_bytes
 from onnxtext.evaluate.declared import value_mismatch
+from onnxtext.evaluate.errors import FAILED, OVER_BUDGET, EvaluationError, KernelError, NodeErrorRecord, describe_value
 from onnxtext.evaluate.interop import fed_problem, to_external, to_internal
+from onnxtext.evaluate.registry import KernelInfo, lookup
+from onnxtext.evaluate.rejected import downstream
 from onnxtext.evaluate.values import attribute_value, tensor_value
+from onnxtext.ir.attribute_ranges import attribute_range_problems
+from onnxtext.ir.paths import ProtoPath
+from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.scoping import attribute_values, bound_attributes, call_scope
+from onnxtext.proto import ModelProto, as_own
 
 __all__ = ["Evaluator", "KernelContext", "TraceCallback", "DeepTraceCallback", "TraceEntry", "CompiledGraph"]
 
@@ -44,8 +44,18 @@ class Step:
     """One node, bound to its kernel (or to a compiled function body)."""
 
     __slots__ = (
-        "index", "op_type", "domain", "name", "inputs", "outputs", "attrs", "info",
-        "function", "graph_attrs", "version", "input_types",
+        "index",
+        "op_type",
+        "domain",
+        "name",
+        "inputs",
+        "outputs",
+        "attrs",
+        "info",
+        "function",
+        "graph_attrs",
+        "version",
+        "input_types",
     )
 
     def __init__(self) -> None:
@@ -66,8 +76,20 @@ class Step:
 class CompiledGraph:
     """A graph (or a function body) ready to run: initializers decoded, kernels bound."""
 
-    __slots__ = ("name", "input_names", "output_names", "initializers", "steps",
-                 "input_types", "output_types", "is_function", "path", "function", "value_types", "declared")
+    __slots__ = (
+        "name",
+        "input_names",
+        "output_names",
+        "initializers",
+        "steps",
+        "input_types",
+        "output_types",
+        "is_function",
+        "path",
+        "function",
+        "value_types",
+        "declared",
+    )
 
     def __init__(self, name: str, path: ProtoPath, function: str | None = None) -> None:
         self.name = name
@@ -157,9 +179,25 @@ def _infer_types(step: Step, types: dict[str, int]) -> None:
         et = step.attrs.get("output_dtype") or (step.input_types[2] if len(step.input_types) > 2 else None)
     elif op in ("DequantizeLinear",):
         et = step.attrs.get("output_dtype")
-    elif step.input_types and step.input_types[0] in _AMBIGUOUS and op not in (
-            "Shape", "Size", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "IsNaN", "IsInf",
-            "ArgMax", "ArgMin", "NonZero"):
+    elif (
+        step.input_types
+        and step.input_types[0] in _AMBIGUOUS
+        and op
+        not in (
+            "Shape",
+            "Size",
+            "Equal",
+            "Less",
+            "Greater",
+            "LessOrEqual",
+            "GreaterOrEqual",
+            "IsNaN",
+            "IsInf",
+            "ArgMax",
+            "ArgMin",
+            "NonZero",
+        )
+    ):
         et = step.input_types[0]
     if et in _AMBIGUOUS and out not in types:
         types[out] = int(et)
@@ -199,8 +237,9 @@ class Evaluator:
     allocating (see :mod:`onnxtext.evaluate.budget`); None: no budget.
     """
 
-    def __init__(self, model: Any, *, seed: int | None = 0, max_memory: int | None = None,
-                 skip: Collection[int] = ()) -> None:
+    def __init__(
+        self, model: Any, *, seed: int | None = 0, max_memory: int | None = None, skip: Collection[int] = ()
+    ) -> None:
         self.model = _model(model)
         self.seed = seed
         self.max_memory = max_memory
@@ -226,9 +265,15 @@ class Evaluator:
 
     # -- compilation ------------------------------------------------------------------
 
-    def _compile_graph(self, graph: Any, opsets: dict[str, int], path: ProtoPath,
-                       outer_types: dict[str, int] | None = None, function: str | None = None,
-                       skip: Collection[int] = ()) -> CompiledGraph:
+    def _compile_graph(
+        self,
+        graph: Any,
+        opsets: dict[str, int],
+        path: ProtoPath,
+        outer_types: dict[str, int] | None = None,
+        function: str | None = None,
+        skip: Collection[int] = (),
+    ) -> CompiledGraph:
         cg = CompiledGraph(graph.name, path, function)
         # element types numpy cannot tell apart (bfloat16, float8, int4, ...), by value name
         types: dict[str, int] = dict(outer_types or {})
@@ -265,12 +310,21 @@ class Evaluator:
         try:
             return tensor_value(tensor)
         except _WRAPPED as exc:
-            raise EvaluationError(NodeErrorRecord(
-                message=f"cannot decode initializer {tensor.name!r}: {exc}", path=path, function=function)) from exc
+            raise EvaluationError(
+                NodeErrorRecord(
+                    message=f"cannot decode initializer {tensor.name!r}: {exc}", path=path, function=function
+                )
+            ) from exc
 
-    def _compile_node(self, index: int, node: Any, opsets: dict[str, int],
-                      graph: CompiledGraph, fn_attrs: dict[str, Any] | None,
-                      types: dict[str, int] | None = None) -> Step:
+    def _compile_node(
+        self,
+        index: int,
+        node: Any,
+        opsets: dict[str, int],
+        graph: CompiledGraph,
+        fn_attrs: dict[str, Any] | None,
+        types: dict[str, int] | None = None,
+    ) -> Step:
         step = Step()
         step.index = index
         step.op_type = node.op_type
@@ -293,16 +347,21 @@ class Evaluator:
                 if a2.type == 5:
                     step.graph_attrs[name] = self._compile_graph(a2.g, opsets, sub_path / "g", types, graph.function)
                 else:
-                    attrs[name] = [self._compile_graph(g, opsets, sub_path.child("graphs", k), types, graph.function)
-                                   for k, g in enumerate(a2.graphs)]
+                    attrs[name] = [
+                        self._compile_graph(g, opsets, sub_path.child("graphs", k), types, graph.function)
+                        for k, g in enumerate(a2.graphs)
+                    ]
                 continue
             try:
                 attrs[name] = attribute_value(a2)
             except _WRAPPED as exc:
-                raise self._error(step, graph, f"attribute {name!r} cannot be read: expected a value of the type it declares", exc) from exc
+                raise self._error(
+                    step, graph, f"attribute {name!r} cannot be read: expected a value of the type it declares", exc
+                ) from exc
         step.attrs = attrs
-        for problem in attribute_range_problems(dom, node.op_type, version, node.attribute,
-                                                len(step.inputs), len(step.outputs)):
+        for problem in attribute_range_problems(
+            dom, node.op_type, version, node.attribute, len(step.inputs), len(step.outputs)
+        ):
             if resolution.function is not None:
                 break
             raise self._error(step, graph, problem.message(node.op_type), None, attribute_index=problem.index)
@@ -315,7 +374,8 @@ class Evaluator:
                         types[node.output[0]] = int(a.t.data_type)
         if resolution.function is not None and resolution.function_index is not None:
             step.function = self._compile_function(
-                resolution.function, resolution.function_index, node, fn_attrs, graph, index)
+                resolution.function, resolution.function_index, node, fn_attrs, graph, index
+            )
             return step
         info = lookup(dom, node.op_type, version)
         if info is None:
@@ -332,8 +392,15 @@ class Evaluator:
         step.info = info
         return step
 
-    def _compile_function(self, func: Any, func_index: int, node: Any, outer_fn_attrs: dict[str, Any] | None,
-                          caller: CompiledGraph, index: int) -> CompiledGraph:
+    def _compile_function(
+        self,
+        func: Any,
+        func_index: int,
+        node: Any,
+        outer_fn_attrs: dict[str, Any] | None,
+        caller: CompiledGraph,
+        index: int,
+    ) -> CompiledGraph:
         # attributes of this call: defaults from the function, then the node's own
         call_attrs = call_scope(func, attribute_values(node, outer_fn_attrs))
         # A function body sees its own imports; the model's fill in the domains it forgets to
@@ -344,9 +411,15 @@ class Evaluator:
         if cached is not None:
             return cached
         if len(self._fn_cache) > 10000 or self._fn_depth > 50:
-            raise EvaluationError(NodeErrorRecord(
-                message=f"function {func.name!r} recursion too deep", node_index=index, op_type=node.op_type,
-                path=caller.path.child("node", index), function=caller.function))
+            raise EvaluationError(
+                NodeErrorRecord(
+                    message=f"function {func.name!r} recursion too deep",
+                    node_index=index,
+                    op_type=node.op_type,
+                    path=caller.path.child("node", index),
+                    function=caller.function,
+                )
+            )
         cg = CompiledGraph(func.name, ProtoPath().child("functions", func_index), func.name)
         cg.is_function = True
         cg.input_names = list(func.input)
@@ -362,8 +435,14 @@ class Evaluator:
 
     # -- running ----------------------------------------------------------------------
 
-    def run(self, output_names: Sequence[str] | None, feeds: Mapping[str, Any], *,
-            trace: TraceCallback | None = None, trace_all: DeepTraceCallback | None = None) -> list[Any]:
+    def run(
+        self,
+        output_names: Sequence[str] | None,
+        feeds: Mapping[str, Any],
+        *,
+        trace: TraceCallback | None = None,
+        trace_all: DeepTraceCallback | None = None,
+    ) -> list[Any]:
         """Run the model; return the values of ``output_names`` (all outputs if None).
 
         ``trace`` sees every value a node of the main graph computes; ``trace_all`` every
@@ -378,9 +457,11 @@ class Evaluator:
                 env[name] = v = to_internal(v)
                 _check_input(g.path.child("input", i), i, name, v, g.input_types[i])
             elif name not in env:
-                raise EvaluationError(NodeErrorRecord(
-                    message=f"missing input {name!r}", input_index=i, input_name=name,
-                    path=g.path.child("input", i)))
+                raise EvaluationError(
+                    NodeErrorRecord(
+                        message=f"missing input {name!r}", input_index=i, input_name=name, path=g.path.child("input", i)
+                    )
+                )
         for name in feeds:
             if name not in env:
                 env[name] = to_internal(_as_value(feeds[name]))  # feeding an intermediate value is allowed
@@ -397,8 +478,9 @@ class Evaluator:
         declared = dict(zip(g.output_names, g.output_types, strict=True))
         for name in wanted:
             if name not in env:
-                raise EvaluationError(NodeErrorRecord(message=f"no value named {name!r} was computed",
-                                                      output_name=name, path=g.path))
+                raise EvaluationError(
+                    NodeErrorRecord(message=f"no value named {name!r} was computed", output_name=name, path=g.path)
+                )
             result.append(to_external(env[name], declared.get(name), g.value_types.get(name)))
         return result
 
@@ -415,8 +497,14 @@ class Evaluator:
             except KeyError:
                 for i, n in enumerate(step.inputs):
                     if n and n not in env:
-                        raise self._error(step, g, f"input {n!r} has no value (not computed before this node)",
-                                          None, input_index=i, input_name=n) from None
+                        raise self._error(
+                            step,
+                            g,
+                            f"input {n!r} has no value (not computed before this node)",
+                            None,
+                            input_index=i,
+                            input_name=n,
+                        ) from None
                 raise
             results: Sequence[Any]
             if step.function is not None:
@@ -442,20 +530,37 @@ class Evaluator:
                 except EvaluationError:
                     raise
                 except KernelError as exc:
-                    raise self._error(step, g, str(exc), exc, args=args, input_index=exc.input_index,
-                                      output_index=exc.output_index, kind=exc.kind) from exc
+                    raise self._error(
+                        step,
+                        g,
+                        str(exc),
+                        exc,
+                        args=args,
+                        input_index=exc.input_index,
+                        output_index=exc.output_index,
+                        kind=exc.kind,
+                    ) from exc
                 except _WRAPPED as exc:
                     raise self._error(step, g, _failure_text(step, args), exc, args=args) from exc
                 except MemoryError as exc:  # numpy refuses an allocation: the node's sizes, not the run's budget
-                    raise self._error(step, g, f"out of memory: {exc or 'an allocation failed'}", exc, args=args) from exc
+                    raise self._error(
+                        step, g, f"out of memory: {exc or 'an allocation failed'}", exc, args=args
+                    ) from exc
                 results = res if isinstance(res, tuple) else (res,)
             outs = step.outputs
             for i, name in enumerate(outs):
                 if not name:
                     continue
                 if i >= len(results):
-                    raise self._error(step, g, f"the kernel produced {len(results)} output(s); output {i} is missing",
-                                      None, args=args, output_index=i, output_name=name)
+                    raise self._error(
+                        step,
+                        g,
+                        f"the kernel produced {len(results)} output(s); output {i} is missing",
+                        None,
+                        args=args,
+                        output_index=i,
+                        output_name=name,
+                    )
                 v = results[i]
                 if isinstance(v, np.generic):
                     v = np.asarray(v)
@@ -469,9 +574,15 @@ class Evaluator:
         out = []
         for i, name in enumerate(g.output_names):
             if name not in env:
-                raise EvaluationError(NodeErrorRecord(
-                    message=f"graph output {name!r} was not computed", output_index=i, output_name=name,
-                    path=g.path.child("output", i), function=g.function))
+                raise EvaluationError(
+                    NodeErrorRecord(
+                        message=f"graph output {name!r} was not computed",
+                        output_index=i,
+                        output_name=name,
+                        path=g.path.child("output", i),
+                        function=g.function,
+                    )
+                )
             out.append(env[name])
         if g.declared:
             self._check_declared(g, env)
@@ -487,7 +598,9 @@ class Evaluator:
             found = value_mismatch(tt, value, {}, elem=elem)
             if found is not None:
                 declared, got, what = found
-                self.declared_mismatches[where] = f"'{name}' is declared {declared} but the body gave {got} ({what} differ)"
+                self.declared_mismatches[where] = (
+                    f"'{name}' is declared {declared} but the body gave {got} ({what} differ)"
+                )
 
     def _call_function(self, step: Step, args: list[Any]) -> list[Any]:
         fg = step.function
@@ -498,10 +611,21 @@ class Evaluator:
                 env[name] = args[i] if i < len(args) else None
         return self._run_steps(fg, env, None)
 
-    def _error(self, step: Step, graph: CompiledGraph, message: str, exc: BaseException | None, *,
-               args: list[Any] | None = None, input_index: int | None = None, input_name: str | None = None,
-               output_index: int | None = None, output_name: str | None = None, kind: str = FAILED,
-               attribute_index: int | None = None) -> EvaluationError:
+    def _error(
+        self,
+        step: Step,
+        graph: CompiledGraph,
+        message: str,
+        exc: BaseException | None,
+        *,
+        args: list[Any] | None = None,
+        input_index: int | None = None,
+        input_name: str | None = None,
+        output_index: int | None = None,
+        output_name: str | None = None,
+        kind: str = FAILED,
+        attribute_index: int | None = None,
+    ) -> EvaluationError:
         if input_index is not None and input_name is None and input_index < len(step.inputs):
             input_name = step.inputs[input_index]
         if output_index is not None and output_name is None and output_index < len(step.outputs):
@@ -517,7 +641,8 @@ class Evaluator:
             output_index=output_index,
             output_name=output_name,
             input_shapes=[describe_value(a) for a in args] if args is not None else [],
-            path=graph.path.child("node", step.index) if attribute_index is None
+            path=graph.path.child("node", step.index)
+            if attribute_index is None
             else graph.path.child("node", step.index).child("attribute", attribute_index),
             function=graph.function,
             cause=type(exc).__name__ if exc is not None else None,
@@ -555,9 +680,15 @@ def _check_fed(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> N
         return
     problem = fed_problem(value, int(tp.tensor_type.elem_type))
     if problem is not None:
-        raise EvaluationError(NodeErrorRecord(
-            message=f"input {name!r} {problem}", input_index=index, input_name=name,
-            input_shapes=[describe_value(value)], path=path))
+        raise EvaluationError(
+            NodeErrorRecord(
+                message=f"input {name!r} {problem}",
+                input_index=index,
+                input_name=name,
+                input_shapes=[describe_value(value)],
+                path=path,
+            )
+        )
 
 
 def _check_input(path: ProtoPath, index: int, name: str, value: Any, tp: Any) -> None:
@@ -570,21 +701,39 @@ def _check_input(path: ProtoPath, index: int, name: str, value: Any, tp: Any) ->
         want = T.NP_DTYPE[et]
         ok = value.dtype == want or (et == T.STRING and value.dtype.kind in "OUS")
         if not ok:
-            raise EvaluationError(NodeErrorRecord(
-                message=f"input {name!r} is declared {T.TYPE_NAMES.get(et, et)} but was fed {value.dtype}",
-                input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
+            raise EvaluationError(
+                NodeErrorRecord(
+                    message=f"input {name!r} is declared {T.TYPE_NAMES.get(et, et)} but was fed {value.dtype}",
+                    input_index=index,
+                    input_name=name,
+                    input_shapes=[describe_value(value)],
+                    path=path,
+                )
+            )
     if tt.HasField("shape"):
         dims = tt.shape.dim
         if len(dims) != value.ndim:
-            raise EvaluationError(NodeErrorRecord(
-                message=f"input {name!r} is declared with rank {len(dims)} but was fed shape {list(value.shape)}",
-                input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
+            raise EvaluationError(
+                NodeErrorRecord(
+                    message=f"input {name!r} is declared with rank {len(dims)} but was fed shape {list(value.shape)}",
+                    input_index=index,
+                    input_name=name,
+                    input_shapes=[describe_value(value)],
+                    path=path,
+                )
+            )
         for k, d in enumerate(dims):
             if d.HasField("dim_value") and d.dim_value != value.shape[k]:
-                raise EvaluationError(NodeErrorRecord(
-                    message=f"input {name!r} dimension {k} is declared {d.dim_value} but was fed shape "
-                            f"{list(value.shape)}",
-                    input_index=index, input_name=name, input_shapes=[describe_value(value)], path=path))
+                raise EvaluationError(
+                    NodeErrorRecord(
+                        message=f"input {name!r} dimension {k} is declared {d.dim_value} but was fed shape "
+                        f"{list(value.shape)}",
+                        input_index=index,
+                        input_name=name,
+                        input_shapes=[describe_value(value)],
+                        path=path,
+                    )
+                )
 
 
 def _as_value(v: Any) -> Any:

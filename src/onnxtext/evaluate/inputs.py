@@ -143,8 +143,9 @@ def _map_key(name: str, key: str, key_type: int) -> Any:
     try:
         return int(key)
     except ValueError:
-        raise InputError(f"input {name!r}: map key {key!r} is not an integer "
-                         f"({T.TYPE_NAMES.get(key_type, key_type)} keys)") from None
+        raise InputError(
+            f"input {name!r}: map key {key!r} is not an integer ({T.TYPE_NAMES.get(key_type, key_type)} keys)"
+        ) from None
 
 
 def _flat(obj: Any) -> Iterable[Any]:
@@ -162,10 +163,15 @@ def _tensor(name: str, obj: Any, elem: int) -> np.ndarray:
     if any(v is None for v in values):
         raise InputError(f"input {name!r}: null is not a tensor element")
     if elem == 0:  # undeclared: guess from the values
-        elem = (T.STRING if any(isinstance(v, str) for v in values)
-                else T.BOOL if values and all(isinstance(v, bool) for v in values)
-                else T.INT64 if all(isinstance(v, int) for v in values) and values
-                else T.FLOAT)
+        elem = (
+            T.STRING
+            if any(isinstance(v, str) for v in values)
+            else T.BOOL
+            if values and all(isinstance(v, bool) for v in values)
+            else T.INT64
+            if all(isinstance(v, int) for v in values) and values
+            else T.FLOAT
+        )
     if elem not in T.NP_DTYPE:
         raise InputError(f"input {name!r}: element type {elem} cannot be given as JSON")
     type_name = T.TYPE_NAMES[elem]
@@ -187,8 +193,7 @@ def _tensor(name: str, obj: Any, elem: int) -> np.ndarray:
             raise InputError(f"input {name!r}: bool values are true/false or 0/1")
         return arr.astype(np.bool_)
     if dtype.kind in "iu":
-        lo, hi = (T.int_range(elem) if elem in T.SUB_BYTE_INTS
-                  else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)))
+        lo, hi = T.int_range(elem) if elem in T.SUB_BYTE_INTS else (int(np.iinfo(dtype).min), int(np.iinfo(dtype).max))
         for v in values:
             if isinstance(v, float) and not (math.isfinite(v) and v == int(v)):
                 raise InputError(f"input {name!r}: {v!r} is not an integer ({type_name} input)")

@@ -25,6 +25,7 @@ __all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
 
 _POLL = 0.05  # seconds between looks at the cancel flag
 
+
 @dataclass(frozen=True)
 class Budget:
     """How much a live run may take: wall-clock seconds, memory, and weights it may load."""
@@ -95,7 +96,10 @@ def run_live(
     else:
         data, weights = model.SerializeToString(), _weight_bytes(model)
     if weights > budget.weights_mb * 2**20:
-        return LiveResult(skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of " f"{budget.weights_mb} MB")
+        return LiveResult(
+            skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of "
+            f"{budget.weights_mb} MB"
+        )
     ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
     receive, send = ctx.Pipe(duplex=False)
     child = ctx.Process(
@@ -135,8 +139,14 @@ def _weight_bytes(model: ModelProto) -> int:
 
 
 def _child(
-    send: Any, model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, memory_mb: int,
-    inputs: dict[str, str], skip: frozenset[int],
+    send: Any,
+    model_bytes: bytes,
+    model_dir: str | None,
+    sizes: dict[str, int],
+    seed: int,
+    memory_mb: int,
+    inputs: dict[str, str],
+    skip: frozenset[int],
 ) -> None:
     _limit_memory(memory_mb)
     try:
@@ -160,11 +170,16 @@ def _limit_memory(memory_mb: int) -> None:
 
 
 def _evaluate(
-    model_bytes: bytes, model_dir: str | None, sizes: dict[str, int], seed: int, inputs: dict[str, str], skip: frozenset[int]
+    model_bytes: bytes,
+    model_dir: str | None,
+    sizes: dict[str, int],
+    seed: int,
+    inputs: dict[str, str],
+    skip: frozenset[int],
 ) -> LiveResult:
     from onnxtext.evaluate import EvaluationError, Evaluator
-    from onnxtext.evaluate.summary import stats
     from onnxtext.evaluate.inputs import InputError
+    from onnxtext.evaluate.summary import stats
     from onnxtext.evaluate.synth import SynthesisError, synthesize
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
 
@@ -208,11 +223,10 @@ def _evaluate(
     return result
 
 
-
 def _given(model: Any, inputs: dict[str, str], model_dir: str | None) -> dict[str, Any]:
     """The values the user gave for some inputs (files relative to the model's folder)."""
-    from onnxtext.evaluate.inputs import InputError, load_value
     from onnxtext.diagnostics import closest, did_you_mean
+    from onnxtext.evaluate.inputs import InputError, load_value
 
     declared = {vi.name: (vi.type if vi.HasField("type") else None) for vi in model.graph.input}
     out: dict[str, Any] = {}

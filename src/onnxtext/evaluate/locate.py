@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.ir.paths import describe
-from onnxtext.span import Span
 
 if TYPE_CHECKING:
     from onnxtext.evaluate.errors import NodeErrorRecord

@@ -34,9 +34,7 @@ class KernelInfo:
 _REGISTRY: VersionedRegistry[KernelInfo] = VersionedRegistry()
 
 
-def kernel(
-    domain: str, op_type: str, since_version: int = 1
-) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def kernel(domain: str, op_type: str, since_version: int = 1) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Register ``fn`` as the kernel of ``domain::op_type`` from ``since_version`` on."""
 
     def deco(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -46,11 +44,7 @@ def kernel(
         attr_names = (
             None
             if has_var_kw
-            else frozenset(
-                name
-                for name, p in sig.parameters.items()
-                if p.kind is p.KEYWORD_ONLY and name != "ctx"
-            )
+            else frozenset(name for name, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY and name != "ctx")
         )
         info = KernelInfo(normalize_domain(domain), op_type, since_version, fn, wants_ctx, attr_names)
         _REGISTRY.add(info.domain, op_type, since_version, info)

@@ -21,8 +21,9 @@ def tensor_to_numpy(t: Any) -> np.ndarray:
     arr = to_numpy(t)
     if arr.dtype == object:
         out = np.empty(arr.shape, dtype=object)
-        out.reshape(-1)[:] = [v.decode("utf-8", errors="surrogateescape") if isinstance(v, bytes) else v
-                              for v in arr.reshape(-1)]
+        out.reshape(-1)[:] = [
+            v.decode("utf-8", errors="surrogateescape") if isinstance(v, bytes) else v for v in arr.reshape(-1)
+        ]
         return out
     return arr
 
@@ -78,8 +79,15 @@ def _infer_type(a: Any) -> int:
     for field, code in (("f", 1), ("i", 2), ("s", 3), ("t", 4), ("g", 5), ("sparse_tensor", 11), ("tp", 13)):
         if a.HasField(field):
             return code
-    for field, code in (("floats", 6), ("ints", 7), ("strings", 8), ("tensors", 9), ("graphs", 10),
-                        ("sparse_tensors", 12), ("type_protos", 14)):
+    for field, code in (
+        ("floats", 6),
+        ("ints", 7),
+        ("strings", 8),
+        ("tensors", 9),
+        ("graphs", 10),
+        ("sparse_tensors", 12),
+        ("type_protos", 14),
+    ):
         if len(getattr(a, field)):
             return code
     raise ValueError(f"attribute {a.name!r} has no value")

@@ -11,18 +11,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
-from onnxtext.ide.schema_docs import attribute_default_text, operator_markdown
 from onnxtext.document import Document
+from onnxtext.ide.schema_docs import attribute_default_text, operator_markdown
 from onnxtext.ir.dtypes import ALL as ALL_DTYPES
 from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
-from onnxtext.syntax.lexer import Tok, tokenize
 from onnxtext.span import Span
+from onnxtext.syntax.lexer import Tok, tokenize
 
-__all__ = ["Context", "Item", "context_at", "call_at", "complete", "documentation", "schema_for", "values_in_scope", "WINDOW"]
+__all__ = [
+    "Context",
+    "Item",
+    "context_at",
+    "call_at",
+    "complete",
+    "documentation",
+    "schema_for",
+    "values_in_scope",
+    "WINDOW",
+]
 
 WINDOW = 4000
 """Characters before the cursor that are read to find the context."""
@@ -225,7 +235,15 @@ def _literal_snippet(spec: AttributeSpec) -> str:
     elif kind == "STRING":
         value = f'"{default}"' if isinstance(default, str) else '""'
     elif kind in ("INTS", "FLOATS", "STRINGS"):
-        value = "[" + ", ".join(repr(v) if isinstance(v, float) else (f'"{v}"' if isinstance(v, str) else str(v)) for v in default) + "]" if isinstance(default, tuple) else "[]"
+        value = (
+            "["
+            + ", ".join(
+                repr(v) if isinstance(v, float) else (f'"{v}"' if isinstance(v, str) else str(v)) for v in default
+            )
+            + "]"
+            if isinstance(default, tuple)
+            else "[]"
+        )
     elif kind == "GRAPH":
         value = "g () => () {}"
     elif kind == "TENSOR":

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.diagnostics import Diagnostic, Severity
-from onnxtext.syntax import ast as A
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 
 # The producers of the names of a body, then of the bodies around it (subgraphs see outer names).
 _Env = ChainMap[str, str]
@@ -92,7 +92,9 @@ class GraphModel:
         return _innermost(ordered, [n.span.start for n in ordered], offset)
 
 
-def graph_model(doc: Document, *, live: LiveResult | None = None, diagnostics: Sequence[Diagnostic] | None = None) -> GraphModel:
+def graph_model(
+    doc: Document, *, live: LiveResult | None = None, diagnostics: Sequence[Diagnostic] | None = None
+) -> GraphModel:
     """The graph of ``doc``'s text (``diagnostics`` mark their nodes; ``live`` labels the edges)."""
     return _Builder(doc, live).build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
 
@@ -106,14 +108,29 @@ def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
 
     nodes = [
         {
-            "id": n.id, "kind": n.kind, "label": n.label, "op": n.op, "domain": n.domain,
-            "range": where(n.span), "group": n.group, "calls": n.calls, "severity": n.severity,
+            "id": n.id,
+            "kind": n.kind,
+            "label": n.label,
+            "op": n.op,
+            "domain": n.domain,
+            "range": where(n.span),
+            "group": n.group,
+            "calls": n.calls,
+            "severity": n.severity,
         }
         for n in graph.nodes
     ]
-    edges = [{"value": e.value, "source": e.source, "target": e.target, "type": e.type, "live": e.live} for e in graph.edges]
+    edges = [
+        {"value": e.value, "source": e.source, "target": e.target, "type": e.type, "live": e.live} for e in graph.edges
+    ]
     groups = [
-        {"id": g.id, "kind": g.kind, "label": g.label, "parent": g.parent, "range": where(g.span) if g.span is not None else None}
+        {
+            "id": g.id,
+            "kind": g.kind,
+            "label": g.label,
+            "parent": g.parent,
+            "range": where(g.span) if g.span is not None else None,
+        }
         for g in graph.groups
     ]
     return {"nodes": nodes, "edges": edges, "groups": groups}
@@ -163,7 +180,11 @@ def _metadata(node: A.Node) -> dict[str, str]:
     if node.props is None:
         return out
     for entry in node.props.entries:
-        if isinstance(entry, A.PropEntry) and entry.key.value == "metadata_props" and isinstance(entry.value, A.PropList):
+        if (
+            isinstance(entry, A.PropEntry)
+            and entry.key.value == "metadata_props"
+            and isinstance(entry.value, A.PropList)
+        ):
             for item in entry.value.items:
                 if isinstance(item, A.PropPair) and isinstance(item.key, A.Str) and isinstance(item.value, A.Str):
                     out[item.key.text] = item.value.text
@@ -270,7 +291,10 @@ class _Builder:
 
     def _graph(self, g: A.Graph, group: str | None, env: _Env, prefix: str) -> None:
         live = self._labels(g)
-        for stmt, kind in [*((s, "input") for s in g.inputs or []), *((s, "initializer") for s in g.initializers or [])]:
+        for stmt, kind in [
+            *((s, "input") for s in g.inputs or []),
+            *((s, "initializer") for s in g.initializers or []),
+        ]:
             if isinstance(stmt, A.Initializer):
                 if kind == "initializer" and stmt.body is None:
                     continue  # a value-info annotation, not a value of its own
@@ -291,12 +315,22 @@ class _Builder:
         live = self._labels(f)
         for vi in f.inputs:
             if isinstance(vi, A.ValueInfo):
-                node = self._add(GraphNode(self._unique(prefix + vi.name.value), "input", vi.name.value, vi.span, group=gid))
+                node = self._add(
+                    GraphNode(self._unique(prefix + vi.name.value), "input", vi.name.value, vi.span, group=gid)
+                )
                 env[vi.name.value] = node.id
         self._nodes(f.nodes, gid, env, prefix, f, live)
         self._outputs(f.outputs, f, gid, env, prefix, live)
 
-    def _outputs(self, outputs: Sequence[A.ValueInfo | A.ErrorNode], body: A.Graph | A.Function, group: str | None, env: _Env, prefix: str, live: dict[str, str]) -> None:
+    def _outputs(
+        self,
+        outputs: Sequence[A.ValueInfo | A.ErrorNode],
+        body: A.Graph | A.Function,
+        group: str | None,
+        env: _Env,
+        prefix: str,
+        live: dict[str, str],
+    ) -> None:
         for vi in outputs:
             if not isinstance(vi, A.ValueInfo):
                 continue
@@ -308,11 +342,27 @@ class _Builder:
 
     def _damaged(self, stmt: A.ErrorNode, group: str | None, env: _Env, prefix: str) -> None:
         names = [d.value for d in stmt.defines if d.value]
-        node = self._add(GraphNode(self._unique(prefix + (names[0] if names else f"damaged@{stmt.span.start}")), "damaged", ", ".join(names) or "(damaged)", stmt.span, group=group))
+        node = self._add(
+            GraphNode(
+                self._unique(prefix + (names[0] if names else f"damaged@{stmt.span.start}")),
+                "damaged",
+                ", ".join(names) or "(damaged)",
+                stmt.span,
+                group=group,
+            )
+        )
         for name in names:
             env[name] = node.id
 
-    def _nodes(self, stmts: Sequence[A.Node | A.ErrorNode], group: str | None, env: _Env, prefix: str, body: A.Graph | A.Function | None, live: dict[str, str] | None = None) -> None:
+    def _nodes(
+        self,
+        stmts: Sequence[A.Node | A.ErrorNode],
+        group: str | None,
+        env: _Env,
+        prefix: str,
+        body: A.Graph | A.Function | None,
+        live: dict[str, str] | None = None,
+    ) -> None:
         live = live or {}
         scoped: dict[tuple[str, ...], str] = {}
         for stmt in stmts:
@@ -338,7 +388,9 @@ class _Builder:
             for name in outputs:
                 env[name] = node.id
 
-    def _scope_group(self, stmt: A.Node, group: str | None, made: dict[tuple[str, ...], str], prefix: str) -> str | None:
+    def _scope_group(
+        self, stmt: A.Node, group: str | None, made: dict[tuple[str, ...], str], prefix: str
+    ) -> str | None:
         """The innermost group of the module path recorded for ``stmt``, made on first use."""
         path = tuple(scope_path(stmt))
         parent = group

@@ -16,10 +16,22 @@ __all__ = ["FORMATS", "to_dot", "to_html", "to_svg", "export"]
 
 # the fill of each operator category, as media/graph.css paints them
 _FILL = {
-    "input": "#d8ecd8", "output": "#f4dcc4", "initializer": "#efefe0", "damaged": "#f8d0d0",
-    "conv": "#9ec5ee", "matmul": "#b7b0ee", "activation": "#f3c98b", "norm": "#a9dcc0", "math": "#dcdcdc",
-    "shape": "#c9d7c0", "reduce": "#e9b7c8", "quant": "#e1d28a", "constant": "#f2f2f2", "control": "#f0a8a8",
-    "function": "#d7c2ef", "other": "#e6e6e6",
+    "input": "#d8ecd8",
+    "output": "#f4dcc4",
+    "initializer": "#efefe0",
+    "damaged": "#f8d0d0",
+    "conv": "#9ec5ee",
+    "matmul": "#b7b0ee",
+    "activation": "#f3c98b",
+    "norm": "#a9dcc0",
+    "math": "#dcdcdc",
+    "shape": "#c9d7c0",
+    "reduce": "#e9b7c8",
+    "quant": "#e1d28a",
+    "constant": "#f2f2f2",
+    "control": "#f0a8a8",
+    "function": "#d7c2ef",
+    "other": "#e6e6e6",
 }
 _SEVERITY = {"error": "#d32f2f", "warning": "#f9a825", "info": "#1976d2", "hint": "#1976d2"}
 
@@ -47,11 +59,16 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
 
     def body(group: str | None, indent: str) -> None:
         for n in members.get(group, []):
-            label = f"{n['op']}\n{n['label']}" if n["kind"] == "op" and n["label"] != n["op"] else (n["op"] or n["label"])
+            label = (
+                f"{n['op']}\n{n['label']}" if n["kind"] == "op" and n["label"] != n["op"] else (n["op"] or n["label"])
+            )
             extra = f", color={_q(_SEVERITY[n['severity']])}, penwidth=2" if n["severity"] in _SEVERITY else ""
             shape = ", shape=ellipse" if n["kind"] in ("input", "output") else ""
             line = n["range"]["start"]["line"] + 1
-            lines.append(f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, " f"tooltip={_q(f'line {line}')}{shape}{extra}];")
+            lines.append(
+                f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, "
+                f"tooltip={_q(f'line {line}')}{shape}{extra}];"
+            )
         for g in children.get(group, []):
             lines.append(f"{indent}subgraph {_q('cluster_' + g['id'])} {{")
             lines.append(f"{indent}  label={_q(g['label'])}; style=dashed;")
@@ -77,11 +94,11 @@ def to_html(graph: dict[str, Any], title: str = "model") -> str:
     csp = f"default-src 'none'; script-src 'sha256-{digest}'; img-src data: blob:"
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<meta http-equiv=\"Content-Security-Policy\" content=\"{csp}\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1.0\">\n"
+        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n'
         f"<title>{safe_title} (onnxtext graph)</title>\n</head>\n<body>\n"
-        f"<script id=\"graph-data\" type=\"application/json\">{data}</script>\n"
+        f'<script id="graph-data" type="application/json">{data}</script>\n'
         f"<script>{script}</script>\n</body>\n</html>\n"
     )
 

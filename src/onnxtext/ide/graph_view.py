@@ -36,12 +36,18 @@ def _category_table() -> list[tuple[str, Any]]:
             "conv": r"^(Conv|ConvTranspose|ConvInteger|QLinearConv|DeformConv|.*Pool|Col2Im|Im2Col)$",
             "matmul": r"^(MatMul|Gemm|MatMulInteger|QLinearMatMul|Einsum|Attention|MultiHeadAttention|FusedMatMul)$",
             "norm": r"Normalization$|^(LRN|LpNormalization|MeanVarianceNormalization|SkipLayerNormalization)$",
-            "activation": r"^(Relu|LeakyRelu|PRelu|Sigmoid|HardSigmoid|Tanh|Gelu|FastGelu|Elu|Selu|Celu|" r"Softplus|Softsign|Softmax|LogSoftmax|Hardmax|HardSwish|Mish|ThresholdedRelu|Swish|QuickGelu)$",
+            "activation": r"^(Relu|LeakyRelu|PRelu|Sigmoid|HardSigmoid|Tanh|Gelu|FastGelu|Elu|Selu|Celu|"
+            r"Softplus|Softsign|Softmax|LogSoftmax|Hardmax|HardSwish|Mish|ThresholdedRelu|Swish|QuickGelu)$",
             "reduce": r"^(Reduce.*|ArgMax|ArgMin|TopK|CumSum|CumProd)$",
             "quant": r"Quantize",
-            "constant": r"^(Constant|ConstantOfShape|EyeLike|Range|RandomNormal|RandomUniform|RandomNormalLike|" r"RandomUniformLike|Multinomial|Bernoulli)$",
-            "shape": r"^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|" r"Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|" r"Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$",
-            "math": r"^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|" r"Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|" r"Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$",
+            "constant": r"^(Constant|ConstantOfShape|EyeLike|Range|RandomNormal|RandomUniform|RandomNormalLike|"
+            r"RandomUniformLike|Multinomial|Bernoulli)$",
+            "shape": r"^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|"
+            r"Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|"
+            r"Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$",
+            "math": r"^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|"
+            r"Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|"
+            r"Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$",
         }
         _CATEGORIES.extend((name, re.compile(pattern)) for name, pattern in words.items())
     return _CATEGORIES
@@ -114,7 +120,9 @@ def build_view(graph: dict[str, Any], opened: set[str]) -> View:
         found = items.get(gid)
         if found is None:
             group = groups[gid]
-            found = Item(gid, group=group, open=gid in opened, width=text_width(f"▸ {group['label']}", 90), height=GROUP_HEIGHT)
+            found = Item(
+                gid, group=group, open=gid in opened, width=text_width(f"▸ {group['label']}", 90), height=GROUP_HEIGHT
+            )
             items[gid] = found
             parent = ensure(group["parent"]) if group["parent"] in groups else root
             parent.children.append(found)
@@ -350,14 +358,23 @@ def _node(item: Item) -> str:
     is_op = n["kind"] == "op"
     top = n["op"] if is_op else n["label"]
     name = (n["label"] if n["label"] != n["op"] else "") if is_op else n["kind"]
-    badge = f'<circle class="badge{severity}" cx="{item.width - 2}" cy="2" ' f'r="6"><title>{_e(n["severity"])}</title></circle>' if n["severity"] else ""
+    badge = (
+        f'<circle class="badge{severity}" cx="{item.width - 2}" cy="2" '
+        f'r="6"><title>{_e(n["severity"])}</title></circle>'
+        if n["severity"]
+        else ""
+    )
     if n["kind"] in ("op", "damaged"):
-        lines = f'<text class="op" x="{item.width / 2:g}" y="15">{_e(_clip(top))}</text><text class="name" ' f'x="{item.width / 2:g}" y="29">{_e(_clip(name))}</text>'
+        lines = (
+            f'<text class="op" x="{item.width / 2:g}" y="15">{_e(_clip(top))}</text><text class="name" '
+            f'x="{item.width / 2:g}" y="29">{_e(_clip(name))}</text>'
+        )
     else:
         lines = f'<text class="value" x="{item.width / 2:g}" y="17">{_e(_clip(top))}</text>'
     return (
         f'<g class="node cat-{category(n)} kind-{n["kind"]}{severity}" data-id="{_e(n["id"])}" '
-        f'transform="translate({item.x:.1f},{item.y:.1f})"><rect width="{item.width:g}" ' f'height="{item.height:g}" rx="5"/>{lines}{badge}</g>'
+        f'transform="translate({item.x:.1f},{item.y:.1f})"><rect width="{item.width:g}" '
+        f'height="{item.height:g}" rx="5"/>{lines}{badge}</g>'
     )
 
 
@@ -365,8 +382,10 @@ def _folded(item: Item) -> str:
     g = item.group
     assert g is not None
     return (
-        f'<g class="group folded kind-{g["kind"]}" data-group="{_e(g["id"])}" ' f'transform="translate({item.x:.1f},{item.y:.1f})">'
-        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="op" ' f'x="{item.width / 2:g}" y="17">▸ {_e(_clip(g["label"]))}</text>'
+        f'<g class="group folded kind-{g["kind"]}" data-group="{_e(g["id"])}" '
+        f'transform="translate({item.x:.1f},{item.y:.1f})">'
+        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="op" '
+        f'x="{item.width / 2:g}" y="17">▸ {_e(_clip(g["label"]))}</text>'
         f'<text class="name" x="{item.width / 2:g}" y="31">{item.count} nodes</text></g>'
     )
 
@@ -375,8 +394,10 @@ def _frame(item: Item) -> str:
     g = item.group
     assert g is not None
     return (
-        f'<g class="frame kind-{g["kind"]}" data-group="{_e(g["id"])}" ' f'transform="translate({item.x:.1f},{item.y:.1f})">'
-        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="frame-label" x="10" ' f'y="16">▾ {_e(_clip(g["label"], 80))}</text></g>'
+        f'<g class="frame kind-{g["kind"]}" data-group="{_e(g["id"])}" '
+        f'transform="translate({item.x:.1f},{item.y:.1f})">'
+        f'<rect width="{item.width:g}" height="{item.height:g}" rx="8"/><text class="frame-label" x="10" '
+        f'y="16">▾ {_e(_clip(g["label"], 80))}</text></g>'
     )
 
 
@@ -410,13 +431,24 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
         x1, y1, x2, y2 = s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y
         bend = max(20.0, abs(y2 - y1) / 2)
         values = _e(" ".join(e["value"] for e in edges))
-        paths.append(f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} ' f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>')
+        paths.append(
+            f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
+            f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>'
+        )
         # on the curve a third of the way down: edges meeting at one node part before that
         lx, ly = 0.741 * x1 + 0.259 * x2, y1 + 0.259 * (y2 - y1) + 0.222 * bend
         # an edge coming from the left says its value to the left: labels of edges meeting at a node part
         left = x1 < x2 - 1
         side = ' class="edge-label left"' if left else ' class="edge-label"'
-        labels.append(f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>')
+        labels.append(
+            f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>'
+        )
     w, h = int(view.root.width + 33), int(view.root.height + 33)
-    body = f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g ' f'class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
-    return f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" ' f'height="{h}"><style><![CDATA[{stylesheet()}]]></style><g>{body}</g></svg>\n'
+    body = (
+        f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g '
+        f'class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" '
+        f'height="{h}"><style><![CDATA[{stylesheet()}]]></style><g>{body}</g></svg>\n'
+    )

@@ -112,7 +112,10 @@ class OnnxTextLexer(Lexer):
         if doc is None or doc.tree is None:
             return
         tree = doc.tree
-        words = [(t.span.start, t.span.end, _token_type(t.type, t.modifiers, text[t.span.start : t.span.end], False)) for t in semantic_tokens(tree, doc.comments)]
+        words = [
+            (t.span.start, t.span.end, _token_type(t.type, t.modifiers, text[t.span.start : t.span.end], False))
+            for t in semantic_tokens(tree, doc.comments)
+        ]
         attributes = _attribute_names(tree)
         words = [(a, b, Name.Attribute if kind is Keyword and (a, b) in attributes else kind) for a, b, kind in words]
         words += _damaged(text, tree)  # what the tree lost to damage, coloured word by word
@@ -130,7 +133,9 @@ class OnnxTextLexer(Lexer):
 
 
 _NUMBER = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)")
-_LITERAL = re.compile(r"[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|[-+]?(?i:nan|inf|infinity)\b|\s+|[^\s]")
+_LITERAL = re.compile(
+    r"[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|[-+]?(?i:nan|inf|infinity)\b|\s+|[^\s]"
+)
 
 
 def _numbers(text: str, start: int, end: int) -> Iterator[tuple[int, _TokenType, str]]:
@@ -139,7 +144,13 @@ def _numbers(text: str, start: int, end: int) -> Iterator[tuple[int, _TokenType,
         if piece.isspace():
             yield m.start(), Whitespace, piece
         elif piece[-1].isdigit() or _NUMBER.fullmatch(piece):
-            yield m.start(), Number.Float if re.search(r"[.eE]", piece) and not piece.lower().startswith(("0x", "-0x")) else Number.Integer, piece
+            yield (
+                m.start(),
+                Number.Float
+                if re.search(r"[.eE]", piece) and not piece.lower().startswith(("0x", "-0x"))
+                else Number.Integer,
+                piece,
+            )
         elif piece[-1].isalpha():
             yield m.start(), Keyword.Constant, piece
         else:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from onnxtext.ide.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol
 from onnxtext.document import Document
-from onnxtext.syntax import ast as A
+from onnxtext.ide.schema_docs import attribute_markdown, dtype_markdown, operator_markdown, signature_text
 from onnxtext.span import Span
+from onnxtext.syntax import ast as A
 
 __all__ = ["HoverInfo", "hover_at"]
 
@@ -43,8 +43,19 @@ def hover_at(doc: Document, offset: int, live: Mapping[str, Mapping[str, str]] |
     parent = path[-2] if len(path) > 1 else None
     node = next((p for p in reversed(path) if isinstance(p, A.Node)), None)
     attribute = next((p for p in reversed(path) if isinstance(p, A.Attribute)), None)
-    if node is not None and isinstance(inner, A.Ident) and (inner is node.op_type or inner is node.overload or inner in node.domain):
-        return _operator(doc, node, Span(node.domain[0].span.start if node.domain else node.op_type.span.start, (node.overload or node.op_type).span.end))
+    if (
+        node is not None
+        and isinstance(inner, A.Ident)
+        and (inner is node.op_type or inner is node.overload or inner in node.domain)
+    ):
+        return _operator(
+            doc,
+            node,
+            Span(
+                node.domain[0].span.start if node.domain else node.op_type.span.start,
+                (node.overload or node.op_type).span.end,
+            ),
+        )
     if node is not None and attribute is not None and isinstance(inner, A.Ident) and inner is attribute.name:
         return _attribute(doc, node, attribute)
     if node is not None and attribute is not None and isinstance(inner, A.Number) and parent is attribute:
@@ -84,7 +95,9 @@ def _operator(doc: Document, node: A.Node, span: Span) -> HoverInfo | None:
     domain = resolution.domain or "ai.onnx"
     if resolution.version is None:
         return HoverInfo(f"**{node.op_type.value}**: the model does not import the domain `{domain}`", span)
-    return HoverInfo(f"**{node.op_type.value}**: no operator of `{domain}` opset {resolution.version} has this name", span)
+    return HoverInfo(
+        f"**{node.op_type.value}**: no operator of `{domain}` opset {resolution.version} has this name", span
+    )
 
 
 def _attribute(doc: Document, node: A.Node, attribute: A.Attribute) -> HoverInfo | None:
@@ -93,7 +106,9 @@ def _attribute(doc: Document, node: A.Node, attribute: A.Attribute) -> HoverInfo
         return None
     spec = resolution.schema.attribute(attribute.name.value)
     if spec is None:
-        return HoverInfo(f"`{attribute.name.value}` is not an attribute of {resolution.schema.name}", attribute.name.span)
+        return HoverInfo(
+            f"`{attribute.name.value}` is not an attribute of {resolution.schema.name}", attribute.name.span
+        )
     return HoverInfo(attribute_markdown(resolution.schema, spec), attribute.name.span)
 
 
@@ -114,7 +129,9 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
     kind = _KIND_WORDS.get(symbol.kind, symbol.kind)
     inferred = doc.type_of(symbol)
     head = f"**{symbol.name}**: " + (f"`{inferred}`" if inferred is not None else "type unknown")
-    uses = f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (", a graph output" if symbol.is_output else "")
+    uses = f"{len(symbol.uses)} use{'s' if len(symbol.uses) != 1 else ''}" + (
+        ", a graph output" if symbol.is_output else ""
+    )
     # one line (markdown joins consecutive lines: "defined at line 40 1 use")
     lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}; {uses}"]
     if len(symbol.definitions) > 1:
@@ -127,7 +144,11 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
 
 def _dimension(doc: Document, dim: A.Dim) -> HoverInfo:
     if dim.param is not None:
-        same = sum(1 for n in A.walk(doc.tree) if isinstance(n, A.Dim) and n.param == dim.param) if doc.tree is not None else 1
+        same = (
+            sum(1 for n in A.walk(doc.tree) if isinstance(n, A.Dim) and n.param == dim.param)
+            if doc.tree is not None
+            else 1
+        )
         text = (
             f"**{dim.param}**: a symbolic dimension (`dim_param`): one size wherever it is written "
             f"({same} time{'s' if same != 1 else ''} in this text), chosen when the model runs"

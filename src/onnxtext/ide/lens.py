@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from onnxtext.document import Document
 from onnxtext.evaluate.live import LiveResult
-from onnxtext.syntax import ast as A
 from onnxtext.span import Span
+from onnxtext.syntax import ast as A
 
 __all__ = ["Lens", "live_lens", "live_lens_title"]
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from onnxtext.syntax import ast as A
-from onnxtext.syntax.printer import print_ast
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Comment
+from onnxtext.syntax.printer import print_ast
 
 __all__ = ["OutlineItem", "Fold", "outline", "folding_ranges"]
 

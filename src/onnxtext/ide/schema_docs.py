@@ -108,7 +108,11 @@ def attribute_markdown(schema: OpSchema, spec: AttributeSpec) -> str:
     """One attribute of an operator, for a hover."""
     head = f"**{spec.name}**: {_attribute_type(spec)}, {attribute_default_text(spec)}"
     text = _onnx_attribute_description(schema.domain, schema.name, schema.since_version, spec.name)
-    return head + f"\n\nattribute of {schema.name} (version {schema.since_version})" + (f"\n\n{text.strip()}" if text else "")
+    return (
+        head
+        + f"\n\nattribute of {schema.name} (version {schema.since_version})"
+        + (f"\n\n{text.strip()}" if text else "")
+    )
 
 
 def dtype_markdown(code: int) -> str | None:

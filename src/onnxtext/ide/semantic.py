@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from onnxtext.document import Document
-from onnxtext.syntax import ast as A
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Comment
 
 __all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "document_tokens", "semantic_tokens"]
@@ -113,7 +113,11 @@ class _Tokens:
             self.visit(n.body)
 
     def visit_Graph(self, g: A.Graph) -> None:
-        inits = {i.info.name.value for i in [*(g.inputs or []), *(g.initializers or [])] if isinstance(i, A.Initializer) and i.body is not None}
+        inits = {
+            i.info.name.value
+            for i in [*(g.inputs or []), *(g.initializers or [])]
+            if isinstance(i, A.Initializer) and i.body is not None
+        }
         self.initializers.append(self.initializers[-1] | inits)
         if g.props is not None:
             self.visit(g.props)
@@ -187,8 +191,11 @@ class _Tokens:
         """Nothing: a damaged statement keeps the editor's own (TextMate) colours."""
 
 
-def semantic_tokens(tree: A.AstNode | None, comments: Sequence[Comment], deprecated: Deprecation | None = None) -> list[Token]:
-    """Every classified word of ``tree`` and the ``comments`` of its text (``ParseResult.comments``), in text order, without overlaps."""
+def semantic_tokens(
+    tree: A.AstNode | None, comments: Sequence[Comment], deprecated: Deprecation | None = None
+) -> list[Token]:
+    """Every classified word of ``tree`` and the ``comments`` of its text (``ParseResult.comments``),
+    in text order, without overlaps."""
     if tree is None:
         return []
     walker = _Tokens(deprecated)

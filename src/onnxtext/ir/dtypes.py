@@ -16,7 +16,7 @@ also round toward or away from zero and saturate, as ONNX ``Cast`` does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Literal, NamedTuple
 
 import numpy as np
@@ -254,7 +254,7 @@ def _decode_codes(fmt: FloatFormat, codes: npt.NDArray[np.int64]) -> npt.NDArray
     return np.copysign(value, np.where(sign, -1.0, 1.0))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value_table(code: int) -> npt.NDArray[np.float64]:
     fmt = _FORMATS[code]
     table = _decode_codes(fmt, np.arange(1 << fmt.width, dtype=np.int64))
@@ -485,7 +485,9 @@ def _float32_nearest(values: npt.ArrayLike) -> RoundedBits | None:
         tie[tiny] = False
         tie[sub] = (ds - back) == (other - ds)  # both differences are exact (Sterbenz)
     none = np.zeros(shape, dtype=bool)
-    return RoundedBits(f.view(np.uint32).astype(np.int64).reshape(shape), exact.reshape(shape), tie.reshape(shape), none, none)
+    return RoundedBits(
+        f.view(np.uint32).astype(np.int64).reshape(shape), exact.reshape(shape), tie.reshape(shape), none, none
+    )
 
 
 def float_to_bits(dtype: DType, values: npt.ArrayLike) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:

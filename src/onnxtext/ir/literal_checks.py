@@ -19,8 +19,9 @@ This module only decides and stores; number conversion stays in :mod:`onnxtext.i
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Sequence, Union
+from typing import TYPE_CHECKING
 
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.proto import TensorProto
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = ["store_as_given", "storage_bounds", "valid_range", "AS_GIVEN_NOTE"]
 
-Literal = tuple[str, Union[str, bytes]]
+Literal = tuple[str, str | bytes]
 Encoder = Callable[..., "list[LiteralError]"]
 
 #: What a warning adds to the problem's message.

@@ -43,7 +43,9 @@ S = TypeVar("S")
 C = TypeVar("C", bound="ScopeChain")
 
 
-def outer_scope(kind: GraphKind, *, enclosing: S | None = None, main: S | None = None, state: S | None = None) -> S | None:
+def outer_scope(
+    kind: GraphKind, *, enclosing: S | None = None, main: S | None = None, state: S | None = None
+) -> S | None:
     """The scope whose names a graph of ``kind`` sees (``None``: only its own).
 
     ``enclosing`` is the scope of the node holding a subgraph, ``main`` the main graph's,

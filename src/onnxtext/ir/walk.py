@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Union
 
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.resolve import Resolver
@@ -34,7 +33,7 @@ _GRAPH = ProtoPath.parse("graph")
 class GraphSite:
     """A graph or a function body as the walk reaches it."""
 
-    proto: Union[GraphProto, FunctionProto]
+    proto: GraphProto | FunctionProto
     path: ProtoPath
     """``graph``, ``graph/node[3]/attribute[0]/g``, ``training_info[0]/algorithm``, ``functions[1]``..."""
     opsets: dict[str, int]
@@ -87,14 +86,30 @@ class _Walk:
         for i, info in enumerate(model.training_info):
             path = ProtoPath().child("training_info", i)
             if info.HasField("initialization"):
-                self.graph(GraphSite(info.initialization, path / "initialization", resolver.opsets,
-                                     "initialization", training_index=i))
+                self.graph(
+                    GraphSite(
+                        info.initialization,
+                        path / "initialization",
+                        resolver.opsets,
+                        "initialization",
+                        training_index=i,
+                    )
+                )
             if info.HasField("algorithm"):
-                self.graph(GraphSite(info.algorithm, path / "algorithm", resolver.opsets, "algorithm",
-                                     parent=outer_scope("algorithm", main=main), training_index=i))
+                self.graph(
+                    GraphSite(
+                        info.algorithm,
+                        path / "algorithm",
+                        resolver.opsets,
+                        "algorithm",
+                        parent=outer_scope("algorithm", main=main),
+                        training_index=i,
+                    )
+                )
         for i, fn in enumerate(model.functions):
-            self.graph(GraphSite(fn, ProtoPath().child("functions", i), resolver.opsets_of(fn), "function",
-                                 function=fn))
+            self.graph(
+                GraphSite(fn, ProtoPath().child("functions", i), resolver.opsets_of(fn), "function", function=fn)
+            )
 
     def graph(self, site: GraphSite) -> None:
         visitor = self.visitor
@@ -112,11 +127,25 @@ class _Walk:
 
     @staticmethod
     def nested(
-        site: GraphSite, k: int, node: NodeProto, i: int, attr: AttributeProto, g: GraphProto, step: str | tuple[str, int]
+        site: GraphSite,
+        k: int,
+        node: NodeProto,
+        i: int,
+        attr: AttributeProto,
+        g: GraphProto,
+        step: str | tuple[str, int],
     ) -> GraphSite:
         path = site.path.child("node", k).child("attribute", i) / step
-        return GraphSite(g, path, site.opsets, "subgraph", parent=outer_scope("subgraph", enclosing=site), owner=node, attribute=attr,
-                         function=site.function)
+        return GraphSite(
+            g,
+            path,
+            site.opsets,
+            "subgraph",
+            parent=outer_scope("subgraph", enclosing=site),
+            owner=node,
+            attribute=attr,
+            function=site.function,
+        )
 
 
 def walk_model(model: ModelProto, visitor: ModelVisitor, resolver: Resolver | None = None) -> None:

@@ -20,13 +20,13 @@ from __future__ import annotations
 import math
 import re
 
+from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
 from onnxtext.ir.tensor.float_text import parse_float32
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
-from onnxtext.ir.depth import DEEP_GRAPH
-from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 
 __all__ = ["direct_model", "scan", "model_of_tokens"]
 
@@ -54,7 +54,9 @@ _TYPE_KEYWORDS = frozenset(("seq", "map", "optional", "sparse_tensor", "opaque")
 _INT64 = (-(2**63), 2**63 - 1)
 # Element types whose number lists the fast path stores (encode_number_text's orjson path
 # or its exact path, both without diagnostics); the rest go the reference way.
-_TENSOR_TYPES = frozenset(("float", "double", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"))
+_TENSOR_TYPES = frozenset(
+    ("float", "double", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+)
 _NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
@@ -191,7 +193,16 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
-    __slots__ = ("toks", "i", "node_domain_unset", "tensor_name_unset", "raw_tensors", "known_attributes", "initializer_values", "depth")
+    __slots__ = (
+        "toks",
+        "i",
+        "node_domain_unset",
+        "tensor_name_unset",
+        "raw_tensors",
+        "known_attributes",
+        "initializer_values",
+        "depth",
+    )
 
     def __init__(self, toks: list[str]) -> None:
         self.toks = toks
@@ -229,7 +240,9 @@ class _Reader:
             raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
-    def header(self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool) -> None:
+    def header(
+        self, proto: ModelProto | FunctionProto, ints: frozenset[str], strings: frozenset[str], *, defaults: bool
+    ) -> None:
         """``< key: value, ... >`` of a model or function; ``defaults``: the file-wide keys too."""
         self.expect("<")
         toks = self.toks
@@ -351,7 +364,9 @@ class _Reader:
 
     def _graph(self, proto: GraphProto) -> None:
         toks = self.toks
-        notes = self.props() if toks[self.i] == "@{" else None  # applied after the statements, as the reference path does
+        notes = (
+            self.props() if toks[self.i] == "@{" else None
+        )  # applied after the statements, as the reference path does
         proto.name = self.value_name()
         if toks[self.i] == "(":
             self.i += 1
@@ -496,7 +511,9 @@ class _Reader:
                     if encode_number_text(target, dt, self.tensor_body(), raw=notes.raw):
                         raise _Unsupported  # errors and warnings are the reference path's to report
                 else:
-                    self.initializer_values.append((target, self.tensor_header(target, name, elem, dims), self.tensor_body()))
+                    self.initializer_values.append(
+                        (target, self.tensor_header(target, name, elem, dims), self.tensor_body())
+                    )
             elif notes is not None and notes.raw is not None:
                 raise _Unsupported  # an encoding without data
             else:

@@ -21,10 +21,10 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Severity, closest, did_you_mean
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 
 __all__ = ["FieldSink", "apply_entries", "UNSET"]
 
@@ -72,7 +72,9 @@ class FieldSink:
         self.diags.append(Diagnostic.at(code, Severity.WARNING, message, span, self.source))
 
 
-def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2**63 - 1, what: str = "an integer") -> int | None:
+def parse_int(
+    node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2**63 - 1, what: str = "an integer"
+) -> int | None:
     if not isinstance(node, A.Number) or not node.is_int:
         sink.error(BAD_VALUE, f"expected {what}, found {_describe(node)}", node.span)
         return None
@@ -86,7 +88,9 @@ def parse_int(node: A.AstNode, sink: FieldSink, lo: int = -(2**63), hi: int = 2*
 
 def parse_float(node: A.AstNode, sink: FieldSink) -> float | None:
     if isinstance(node, A.Number) and node.text[:2] in ("0x", "0X"):
-        sink.error(BAD_VALUE, f"expected a float, found the hex integer {node.text}; write the value in decimal", node.span)
+        sink.error(
+            BAD_VALUE, f"expected a float, found the hex integer {node.text}; write the value in decimal", node.span
+        )
         return None
     if isinstance(node, A.Number):
         return float(node.text)
@@ -113,7 +117,6 @@ def _describe(node: A.AstNode) -> str:
 
 
 Special = Callable[[Message, A.PropEntry, FieldSink], bool]
-
 
 
 def apply_entries(
@@ -245,7 +248,9 @@ def _scalar(fd: FieldDescriptor, value: A.AstNode, sink: FieldSink) -> Any:
             ev = enum.values_by_name.get(value.value) or enum.values_by_name.get(value.value.upper())
             if ev is None:
                 names = [v.name for v in enum.values]
-                sink.unknown(BAD_VALUE, f"'{value.value}' is not a value of {enum.name}", value.span, value.value.upper(), names)
+                sink.unknown(
+                    BAD_VALUE, f"'{value.value}' is not a value of {enum.name}", value.span, value.value.upper(), names
+                )
                 return None
             return ev.number
         return parse_int(value, sink, -(2**31), 2**31 - 1, f"a value of {enum.name}")

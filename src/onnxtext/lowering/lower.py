@@ -10,18 +10,18 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
 
 from google.protobuf.message import Message
 
-from onnxtext.syntax import ast as A
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
 from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
-from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
 from onnxtext.ir.paths import ROOT, ProtoPath
+from onnxtext.ir.tensor.encode import encode_number_text, encode_values
+from onnxtext.ir.tensor.float_text import parse_float32
+from onnxtext.ir.tensor.literals import LiteralError, literal_kind
 from onnxtext.lowering.fields import UNSET, FieldSink, apply_entries, parse_int
 from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import (
@@ -35,11 +35,10 @@ from onnxtext.proto import (
     ValueInfoProto,
 )
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.nesting import TOO_DEEP
 from onnxtext.syntax.vocabulary import ENCODING_KEY, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
-from onnxtext.ir.tensor.encode import encode_number_text, encode_values
-from onnxtext.ir.tensor.float_text import parse_float32
-from onnxtext.ir.tensor.literals import LiteralError, literal_kind
+from onnxtext.weights.external import UNSAFE_LOCATION, location_problem
 
 __all__ = ["SourceMap", "Lowering"]
 
@@ -123,7 +122,9 @@ class Lowering:
             # File-wide defaults first: header entries such as training_info hold graphs they apply to.
             for entry in A.intact(m.header.entries):
                 self._model_key(proto, entry, self.sink)
-            apply_entries(proto, m.header.entries, self.sink, ROOT, special=_is_default_key, extra_keys=list(DEFAULT_KEYS))
+            apply_entries(
+                proto, m.header.entries, self.sink, ROOT, special=_is_default_key, extra_keys=list(DEFAULT_KEYS)
+            )
             self._mark(ROOT, m.header)  # the header stands for the model
         self.graph(m.graph, proto.graph, _GRAPH)
         for i, f in enumerate(A.intact(m.functions), len(proto.functions)):  # after any functions the header gave
@@ -260,7 +261,9 @@ class Lowering:
     def dtype(self, ident: A.Ident) -> int:
         dt = DTYPES.get(ident.value)
         if dt is None:
-            self.sink.unknown(UNKNOWN_TYPE, f"unknown element type '{ident.value}'", ident.span, ident.value, list(DTYPES))
+            self.sink.unknown(
+                UNKNOWN_TYPE, f"unknown element type '{ident.value}'", ident.span, ident.value, list(DTYPES)
+            )
             return 0
         return dt.code
 
@@ -317,10 +320,14 @@ class Lowering:
                 apply_entries(dim, d.props.entries, self.sink, (path / kind / "shape").child("dim", i))
 
     # ------------------------------------------------------------ tensors
-    def tensor_data(self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None) -> None:
+    def tensor_data(
+        self, t: TensorProto, type_: A.Type | None, body: A.TensorBody, where: Span, raw: bool | None = None
+    ) -> None:
         """Fill ``t`` (name already set) from its declared type and data."""
         if not isinstance(type_, A.TensorType):
-            self.error(NOT_TENSOR, "a value with data must have a tensor type such as float[2]", type_.span if type_ else where)
+            self.error(
+                NOT_TENSOR, "a value with data must have a tensor type such as float[2]", type_.span if type_ else where
+            )
             return
         code = self.dtype(type_.elem)
         t.data_type = code
@@ -330,7 +337,9 @@ class Lowering:
                 return
             t.dims.append(d.value)
         if isinstance(body, A.ExternalBody):
-            if any(isinstance(i, A.PropPair) and isinstance(i.key, A.Str) and i.key.value == b"digest" for i in body.items):
+            if any(
+                isinstance(i, A.PropPair) and isinstance(i.key, A.Str) and i.key.value == b"digest" for i in body.items
+            ):
                 self.error(
                     BAD_TENSOR,
                     DIGEST_RECORD + " (sha256 and statistics from 'onnxtext print --weights digest'), not data: "
@@ -384,7 +393,11 @@ class Lowering:
         for lit in body.values:
             if isinstance(lit, A.ComplexLiteral):
                 if dt.kind != "complex":
-                    self.error(BAD_TENSOR, f"a (real, imaginary) pair is a complex value, but the tensor is {dt.name}", lit.span)
+                    self.error(
+                        BAD_TENSOR,
+                        f"a (real, imaginary) pair is a complex value, but the tensor is {dt.name}",
+                        lit.span,
+                    )
                     return
                 for part in (lit.real, lit.imag):
                     if isinstance(part, (A.Number, A.Word)):
@@ -396,7 +409,9 @@ class Lowering:
                 values.append(lit)
         for v in values:
             if isinstance(v, A.Number):
-                literals.append(("int" if v.is_int else ("special" if v.text.lstrip("-").isalpha() else "float"), v.text))
+                literals.append(
+                    ("int" if v.is_int else ("special" if v.text.lstrip("-").isalpha() else "float"), v.text)
+                )
             elif isinstance(v, A.Str):
                 literals.append(("string", v.value))
             elif v.value.lower() in _SPECIAL_FLOATS:
@@ -426,7 +441,10 @@ class Lowering:
             first = item[0]
             before = body.text[: first - start].split(",")[-1].split()[-1]
             after = body.text[first - start :].split(",")[0].split()[0]
-            fix = Fix("insert ','" if len(item) == 1 else f"insert the {len(item)} commas", tuple(Edit(Span(g, g), ",") for g in item))
+            fix = Fix(
+                "insert ','" if len(item) == 1 else f"insert the {len(item)} commas",
+                tuple(Edit(Span(g, g), ",") for g in item),
+            )
             self.sink.error(BAD_TENSOR, f"missing ',' between '{before}' and '{after}'", Span(first, first + 1), fix)
 
     def _item_span(self, body: A.NumberBody, index: int) -> Span:
@@ -474,14 +492,20 @@ class Lowering:
                 expected = ATTRIBUTE_TYPES[tn]
                 proto.type = expected  # type: ignore[assignment]
             elif tn != "undefined":
-                self.sink.unknown(ATTR_TYPE, f"unknown attribute type '{tn}'", a.type_name.span, tn, list(ATTRIBUTE_TYPES))
+                self.sink.unknown(
+                    ATTR_TYPE, f"unknown attribute type '{tn}'", a.type_name.span, tn, list(ATTRIBUTE_TYPES)
+                )
         value = a.value
         self._attr_raw = self._encoding(a.props)
         if isinstance(value, A.AttrList):
             self._attr_list(value, proto, expected, path)
         elif value is not None:
             if expected in _SINGLETON and not isinstance(value, A.AttrRef):
-                self.error(ATTR_TYPE, f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]", value.span)
+                self.error(
+                    ATTR_TYPE,
+                    f"attribute type '{a.type_name.value if a.type_name else ''}' needs a list value [...]",
+                    value.span,
+                )
             self._single(value, proto, expected, path)
         if a.props is not None:
             apply_entries(proto, a.props.entries, self.sink, path, special=self._attr_key)
@@ -501,7 +525,8 @@ class Lowering:
             else:
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared " f"{_ATTR_NAMES.get(expected, '?')}",
+                    f"the value is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared "
+                    f"{_ATTR_NAMES.get(expected, '?')}",
                     v.span,
                 )
                 return
@@ -551,10 +576,14 @@ class Lowering:
     def _float(self, v: A.SingleValue) -> float:
         if isinstance(v, A.Number):
             if v.text[:2] in ("0x", "0X"):
-                self.error(BAD_NUMBER, f"{v.text} is a hex integer, not a float value; write the value in decimal", v.span)
+                self.error(
+                    BAD_NUMBER, f"{v.text} is a hex integer, not a float value; write the value in decimal", v.span
+                )
                 return 0.0
             f = parse_float32(v.text)
-            if math.isinf(f) and literal_kind(v.text) != "special":  # onnx.parser refuses it too ("Failed to parse float")
+            if (
+                math.isinf(f) and literal_kind(v.text) != "special"
+            ):  # onnx.parser refuses it too ("Failed to parse float")
                 self.error(
                     BAD_NUMBER,
                     f"value {v.text} is out of range for a float attribute (largest value 3.4028234663852886e+38); "
@@ -586,10 +615,14 @@ class Lowering:
             if expected == 0:
                 self.error(ATTR_TYPE, "an empty list needs a type annotation, e.g. 'name: ints = []'", lst.span)
             elif expected not in _SINGLETON:
-                self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+                self.error(
+                    ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
+                )
             return
         if expected and expected not in _SINGLETON:
-            self.error(ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span)
+            self.error(
+                ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
+            )
             return
         item_expected = _SINGLETON.get(expected, 0)
         kinds = [self._value_kind(v) for v in lst.items]
@@ -613,7 +646,8 @@ class Lowering:
             if k != item_expected and not (item_expected == AttributeProto.FLOAT and k == AttributeProto.INT):
                 self.error(
                     ATTR_TYPE,
-                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds " f"{_ATTR_NAMES.get(item_expected, '?')} values",
+                    f"the value is {_ATTR_NAMES.get(k, 'undefined')} but the list holds "
+                    f"{_ATTR_NAMES.get(item_expected, '?')} values",
                     v.span,
                 )
                 continue

@@ -15,18 +15,18 @@ from __future__ import annotations
 import bisect
 from collections.abc import Container
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any
 
 from onnxtext.ir.paths import ProtoPath
-from onnxtext.syntax import ast as A
 from onnxtext.span import Span
+from onnxtext.syntax import ast as A
 
 __all__ = ["SourceMap", "Token", "PathLike", "token_span"]
 
-Token = Union[str, tuple[Any, ...], None]
+Token = str | tuple[Any, ...] | None
 """A finer target inside the message a path names (see the module docstring); ``None`` for all of it."""
 
-PathLike = Union[ProtoPath, str]
+PathLike = ProtoPath | str
 """A :class:`ProtoPath`, or its written form (``graph/node[3]``; ``""`` is the model)."""
 
 
@@ -130,7 +130,7 @@ class _SpanIndex:
         self.keys = [path for _, _, path in items]
         self.parent: list[int] = []
         open_: list[int] = []
-        for i, (start, neg_end, _) in enumerate(items):
+        for i, (start, _, _) in enumerate(items):
             while open_ and self.ends[open_[-1]] <= start:
                 open_.pop()
             self.parent.append(open_[-1] if open_ else -1)
@@ -175,7 +175,11 @@ def token_span(node: A.AstNode, token: Token) -> Span | None:
         part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
         return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
-        table: dict[str, list[Any]] = {"input": node.inputs, "output": node.outputs, "attribute": A.intact(node.attributes)}
+        table: dict[str, list[Any]] = {
+            "input": node.inputs,
+            "output": node.outputs,
+            "attribute": A.intact(node.attributes),
+        }
         items = table.get(kind, [])
         return items[arg].span if 0 <= arg < len(items) else None
     if isinstance(node, A.Function):

@@ -14,21 +14,33 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 from google.protobuf.message import DecodeError
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.document import parse_document
 from onnxtext.io import load_bytes, model_bytes, read_bytes, write_atomic
-from onnxtext.proto import ModelProto
 from onnxtext.printing.text import NotRepresentable, to_text
+from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
 from onnxtext.weights.external import ExternalDataError, FileRange
 
-__all__ = ["BinaryView", "SaveResult", "open_binary", "save_binary", "save_refusal", "digest_view_diagnostics", "TEXT_LIMIT", "LINE_LIMIT", "INLINE_BUDGET", "HELD_EDITED", "runnable_model"]
+__all__ = [
+    "BinaryView",
+    "SaveResult",
+    "open_binary",
+    "save_binary",
+    "save_refusal",
+    "digest_view_diagnostics",
+    "TEXT_LIMIT",
+    "LINE_LIMIT",
+    "INLINE_BUDGET",
+    "HELD_EDITED",
+    "runnable_model",
+]
 
 TEXT_LIMIT = 12 * 2**20
 """Characters of the largest text shown with every weight: safely below VS Code's 20 MB."""
@@ -109,7 +121,8 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView
 
 def _reference_note(size: int, limit: int, held: HeldTensors) -> str:
     return (
-        f"its text would be about {size * TEXT_PER_BYTE / 2**20:.0f} MB, more than the {limit / 2**20:.0f} " "MB an editor "
+        f"its text would be about {size * TEXT_PER_BYTE / 2**20:.0f} MB, more than the {limit / 2**20:.0f} "
+        "MB an editor "
         f"colours and folds: {len(held)} large tensors are shown by reference (their digest). The structure is "
         "editable; saving copies their bytes from the file unchanged, and refuses an edited reference"
     )
@@ -156,7 +169,9 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
     return _save_held(text, path, doc.proto, opened, held, diags)
 
 
-def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held: HeldTensors, diags: list[Diagnostic]) -> SaveResult:
+def _save_held(
+    text: str, path: str, model: ModelProto, opened: BinaryView, held: HeldTensors, diags: list[Diagnostic]
+) -> SaveResult:
     try:
         same = _stamp(held.lazy.path) == opened.digest
     except OSError:
@@ -169,9 +184,16 @@ def _save_held(text: str, path: str, model: ModelProto, opened: BinaryView, held
     source = SourceFile(text, path)
     problems = restore_held(model, held)
     if problems:
-        return SaveResult(False, False, [
-            Diagnostic.at(HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest, p.occurrence), source) for p in problems
-        ])
+        return SaveResult(
+            False,
+            False,
+            [
+                Diagnostic.at(
+                    HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest, p.occurrence), source
+                )
+                for p in problems
+            ],
+        )
     try:
         moved = write_held(model, held, path)
     except ExternalDataError as exc:
@@ -231,8 +253,10 @@ def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
 
     digest_lines = {d.span.start.line for d in diags if is_digest(d) and d.span is not None}
     return [
-        d for d in diags
-        if not is_digest(d) and not (d.code in _STORAGE_CODES and d.span is not None and d.span.start.line in digest_lines)
+        d
+        for d in diags
+        if not is_digest(d)
+        and not (d.code in _STORAGE_CODES and d.span is not None and d.span.start.line in digest_lines)
     ]
 
 

@@ -13,8 +13,8 @@ from lsprotocol import types as L
 from onnxtext.diagnostics import Diagnostic, Edit, Severity
 from onnxtext.ide.complete import Item
 from onnxtext.ide.outline import Fold, OutlineItem
-from onnxtext.ide.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.ide.schema_docs import parameter_text, signature_label
+from onnxtext.ide.semantic import TOKEN_MODIFIERS, TOKEN_TYPES, Token
 from onnxtext.ir.schemas import OpSchema
 from onnxtext.span import Range, SourceFile, Span
 
@@ -34,7 +34,6 @@ __all__ = [
     "span_of",
     "LSP_SOURCE",
 ]
-
 
 
 _SYMBOL_KINDS = {
@@ -63,7 +62,11 @@ def document_symbols(items: Sequence[OutlineItem], source: SourceFile) -> list[L
     ]
 
 
-_FOLD_KINDS = {"comment": L.FoldingRangeKind.Comment, "imports": L.FoldingRangeKind.Imports, "region": L.FoldingRangeKind.Region}
+_FOLD_KINDS = {
+    "comment": L.FoldingRangeKind.Comment,
+    "imports": L.FoldingRangeKind.Imports,
+    "region": L.FoldingRangeKind.Region,
+}
 
 
 def folding(folds: Sequence[Fold]) -> list[L.FoldingRange]:
@@ -219,7 +222,9 @@ def lsp_quick_fixes(
         if span.end < lo or span.start > hi:
             continue
         document = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-        edit = L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(document, list(lsp_text_edits(source, diag.fix.edits)))])
+        edit = L.WorkspaceEdit(
+            document_changes=[L.TextDocumentEdit(document, list(lsp_text_edits(source, diag.fix.edits)))]
+        )
         actions.append(
             L.CodeAction(
                 title=diag.fix.message or f"fix {diag.code}",

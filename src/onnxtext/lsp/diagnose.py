@@ -76,7 +76,9 @@ class Settings:
             seconds = live.get("seconds")
             memory = live.get("memoryMb")
             out.budget = Budget(
-                seconds=float(seconds) if isinstance(seconds, (int, float)) and 0 < seconds <= 600 else out.budget.seconds,
+                seconds=float(seconds)
+                if isinstance(seconds, (int, float)) and 0 < seconds <= 600
+                else out.budget.seconds,
                 memory_mb=memory if isinstance(memory, int) and 64 <= memory <= 65536 else out.budget.memory_mb,
                 weights_mb=out.budget.weights_mb,
             )
@@ -166,7 +168,6 @@ def _stop_if(cancel: threading.Event | None) -> None:
         raise Cancelled
 
 
-
 def evaluate(
     outcome: Outcome,
     settings: Settings,
@@ -197,12 +198,19 @@ def evaluate(
     try:
         inputs = document_inputs(file, settings)
     except InputFileError as exc:
-        return LiveResult(skipped=str(exc)), [Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)]
+        return LiveResult(skipped=str(exc)), [
+            Diagnostic.at(RUNTIME_SKIPPED, Severity.INFO, f"not run: {exc}", where, doc.source)
+        ]
     model_dir = os.path.dirname(file) if file is not None else None
     # a node the checker rejected has its diagnostic: running it would stack a vaguer one on it
     skip = rejected_nodes(doc.proto, outcome.diagnostics, doc.source_map.path_at)
     result = run_live(
-        model, model_dir=model_dir, sizes=settings.sizes, budget=settings.budget, cancel=cancel, inputs=inputs,
+        model,
+        model_dir=model_dir,
+        sizes=settings.sizes,
+        budget=settings.budget,
+        cancel=cancel,
+        inputs=inputs,
         skip=skip,
     )
     if cancel is not None and cancel.is_set():

@@ -17,10 +17,10 @@ from pygls.exceptions import JsonRpcInvalidParams
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
+from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import hover_at
 from onnxtext.ide.lens import live_lens
-from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.outline import folding_ranges, outline
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans

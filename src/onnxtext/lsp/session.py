@@ -43,6 +43,7 @@ __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path
 
 log = logging.getLogger("onnxtext.lsp")
 
+
 @dataclass
 class State:
     """What the server knows of one open document."""
@@ -99,9 +100,16 @@ class OnnxTextServer(LanguageServer):
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
             log.exception("diagnosing %s failed", uri)
-            self.window_log_message(L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log"))
+            self.window_log_message(
+                L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log")
+            )
             return
-        if state is None or self.states.get(uri) is not state or cancel.is_set() or self.workspace.get_text_document(uri).version != version:
+        if (
+            state is None
+            or self.states.get(uri) is not state
+            or cancel.is_set()
+            or self.workspace.get_text_document(uri).version != version
+        ):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         self.publish(uri, version, outcome)
@@ -109,8 +117,12 @@ class OnnxTextServer(LanguageServer):
             state.answered_stale = False
             self.refresh_views()
         path = file_path(uri)
-        runnable = runnable_model(self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto)
-        if not ((self.settings.evaluate and self.trusted or state.live) and (outcome.document.ok or runnable is not None)):
+        runnable = runnable_model(
+            self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
+        )
+        if not (
+            (self.settings.evaluate and self.trusted or state.live) and (outcome.document.ok or runnable is not None)
+        ):
             return
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
@@ -203,8 +215,12 @@ class OnnxTextServer(LanguageServer):
         converter = getattr(self.protocol, "_converter", None)  # pygls has no public accessor
         if converter is not None:
             source = SourceFile("")
-            converter.unstructure(L.CompletionList(is_incomplete=False, items=completion_items(items[:2], source, Span(0, 0))))
-            converter.unstructure(L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0))))
+            converter.unstructure(
+                L.CompletionList(is_incomplete=False, items=completion_items(items[:2], source, Span(0, 0)))
+            )
+            converter.unstructure(
+                L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0)))
+            )
 
     def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
         """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""

@@ -34,7 +34,6 @@ class Shift:
             return old + self.new_end - self.old_end
         return None
 
-
     def span(self, old: Span) -> Span | None:
         """``old`` in the new text; None when the edit touched it."""
         start, end = self.offset(old.start), self.offset(old.end)
@@ -53,7 +52,9 @@ def moved_fixes(diagnostics: Iterable[Diagnostic], shift: Shift, source: SourceF
         edits = [Edit(moved, e.new_text) for e in diag.fix.edits if (moved := shift.span(e.span)) is not None]
         if span is None or len(edits) != len(diag.fix.edits):
             continue
-        yield Diagnostic.at(diag.code, diag.severity, diag.message, span, source, fix=Fix(diag.fix.message, tuple(edits)))
+        yield Diagnostic.at(
+            diag.code, diag.severity, diag.message, span, source, fix=Fix(diag.fix.message, tuple(edits))
+        )
 
 
 def shift_between(old: str, new: str) -> Shift:

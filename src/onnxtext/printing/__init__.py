@@ -1,1 +1,2 @@
-"""Protobuf → text: lifting a message to an AST (``lift``), the printability check, ``to_text`` and its fast path (``emit``)."""
+"""Protobuf → text: lifting a message to an AST (``lift``), the printability check, ``to_text``
+and its fast path (``emit``)."""

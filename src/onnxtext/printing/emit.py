@@ -41,14 +41,14 @@ from onnxtext.ir.tensor.decode import float32_texts
 from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
-from onnxtext.weights.external import attribute_tensors
 from onnxtext.printing.printable import check_printable
-from onnxtext.syntax import ast as A
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.span import NO_SPAN
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
+from onnxtext.weights.external import attribute_tensors
 
 __all__ = ["fast_text"]
 
@@ -69,7 +69,19 @@ class _Tail:
     there are none), and the property block's entries (``props``; None when there is none)
     with its one-line text (``props_flat``)."""
 
-    __slots__ = ("ok", "nested", "notes", "before_op", "after_op", "overload", "attrs", "props", "props_flat", "suffix", "votes")
+    __slots__ = (
+        "ok",
+        "nested",
+        "notes",
+        "before_op",
+        "after_op",
+        "overload",
+        "attrs",
+        "props",
+        "props_flat",
+        "suffix",
+        "votes",
+    )
 
     def __init__(self, votes: DefaultVotes) -> None:
         self.ok = False
@@ -198,7 +210,9 @@ def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
 class _Pass:
     """One writing of a message with the file-wide defaults of ``lifter``."""
 
-    def __init__(self, msg: _Message, width: int, names: _Names, sizes: _Sizes, lifter: Lifter, others: DefaultVotes) -> None:
+    def __init__(
+        self, msg: _Message, width: int, names: _Names, sizes: _Sizes, lifter: Lifter, others: DefaultVotes
+    ) -> None:
         self.msg = msg
         self.width = width
         self.names = names
@@ -294,13 +308,20 @@ class _Pass:
                 inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
             else:
                 head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
-                inits.append((f"{head}{self.names[t.name]} = {{{numbers}}}", self._initializer_doc(t, f"{where}/initializer[{i}]")))
+                inits.append(
+                    (
+                        f"{head}{self.names[t.name]} = {{{numbers}}}",
+                        self._initializer_doc(t, f"{where}/initializer[{i}]"),
+                    )
+                )
         if inits:
             out.append("\n")
             self._items("<", inits, ">", out, 0, 0)
         return "".join(out)
 
-    def _items(self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int) -> tuple[int, bool]:
+    def _items(
+        self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int
+    ) -> tuple[int, bool]:
         """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
         break: on one line if it fits, else an item per line; returns the column after it and
         whether it broke."""
@@ -460,7 +481,10 @@ class _Pass:
             key, value = e.key, e.value
             if type(key) is not str or type(value) is not str:
                 return 0
-            k, v = len(key) if key.isascii() else len(key.encode()), len(value) if value.isascii() else len(value.encode())
+            k, v = (
+                len(key) if key.isascii() else len(key.encode()),
+                len(value) if value.isascii() else len(value.encode()),
+            )
             size = 2 + varint_size(k) + k + varint_size(v) + v  # key (1) and value (2): one-byte tags
             if e.ByteSize() != size:
                 return 0  # a field missing, or one more: the reference path writes it
@@ -621,16 +645,29 @@ def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> d
             typed.append((i, n))
             typed_values.extend(t.float_data)
     out: dict[int, str] = {}
-    for group, values in ((typed, np.array(typed_values, dtype=np.float32)), (raw, np.frombuffer(b"".join(raw_values), dtype="<f4"))):
+    for group, values in (
+        (typed, np.array(typed_values, dtype=np.float32)),
+        (raw, np.frombuffer(b"".join(raw_values), dtype="<f4")),
+    ):
         if group:
             texts = float32_texts(values.astype(np.float32), [n for _, n in group])
             if texts is not None:
-                out.update(zip([i for i, _ in group], texts))
+                out.update(zip([i for i, _ in group], texts, strict=True))
     return out
 
 
-def _broken(label: str, outputs: Sequence[str], tail: _Tail, op: str, inputs: Sequence[str],
-            names: _Names, width: int, indent: str, props: list[_Entry] | None, props_flat: str) -> str | None:
+def _broken(
+    label: str,
+    outputs: Sequence[str],
+    tail: _Tail,
+    op: str,
+    inputs: Sequence[str],
+    names: _Names,
+    width: int,
+    indent: str,
+    props: list[_Entry] | None,
+    props_flat: str,
+) -> str | None:
     """A statement too long for its line (``indent`` in) as the layout breaks it, or None when some
     attribute would break inside (the reference path lays that out).
 

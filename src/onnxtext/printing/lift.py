@@ -14,10 +14,11 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
-from onnxtext.syntax import ast as A
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
+from onnxtext.ir.tensor.decode import decode_literals, number_text
+from onnxtext.ir.tensor.float_text import format_float32
+from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
 from onnxtext.ir.walk import iter_graphs
-from onnxtext.weights.external import attribute_tensors, iter_tensors
 from onnxtext.lowering.lower import ATTRIBUTE_TYPES
 from onnxtext.proto import (
     AttributeProto,
@@ -29,11 +30,18 @@ from onnxtext.proto import (
     TypeProto,
     ValueInfoProto,
 )
-from onnxtext.syntax.vocabulary import ENCODING_KEY, MODEL_HEADER_ORDER, NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY, is_bare_name, is_identifier
 from onnxtext.span import NO_SPAN
-from onnxtext.ir.tensor.decode import decode_literals, number_text
-from onnxtext.ir.tensor.float_text import format_float32
-from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.vocabulary import (
+    ENCODING_KEY,
+    MODEL_HEADER_ORDER,
+    NODE_DOMAIN_KEY,
+    TENSOR_ENCODING_KEY,
+    TENSOR_NAME_KEY,
+    is_bare_name,
+    is_identifier,
+)
+from onnxtext.weights.external import attribute_tensors, iter_tensors
 
 __all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "model_votes", "other_votes", "statement_votes"]
 
@@ -41,8 +49,13 @@ _ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
 
 #: The field holding an attribute's value, for the single-value types.
 _SINGLE_FIELDS: dict[int, str] = {
-    AttributeProto.INT: "i", AttributeProto.FLOAT: "f", AttributeProto.STRING: "s", AttributeProto.TENSOR: "t",
-    AttributeProto.GRAPH: "g", AttributeProto.TYPE_PROTO: "tp", AttributeProto.SPARSE_TENSOR: "sparse_tensor",
+    AttributeProto.INT: "i",
+    AttributeProto.FLOAT: "f",
+    AttributeProto.STRING: "s",
+    AttributeProto.TENSOR: "t",
+    AttributeProto.GRAPH: "g",
+    AttributeProto.TYPE_PROTO: "tp",
+    AttributeProto.SPARSE_TENSOR: "sparse_tensor",
 }
 _LIST_FIELDS = ("ints", "floats", "strings", "tensors", "graphs", "sparse_tensors", "type_protos")
 
@@ -55,6 +68,7 @@ def _any_value(a: AttributeProto) -> bool:
 def _at(where: str, step: str) -> str:
     """The proto path of ``step`` below ``where`` (``ir.paths.ProtoPath``'s form: ``graph/node[3]``)."""
     return f"{where}/{step}" if where else step
+
 
 _MODEL_HEADER_FIELDS = MODEL_HEADER_ORDER
 
@@ -94,7 +108,9 @@ def _float_text(value: float) -> str:
 class Lifter:
     """Builds an AST from protobuf messages; one instance per printed object."""
 
-    def __init__(self, *, node_domain_unset: bool = False, raw_tensors: bool = False, tensor_name_unset: bool = False) -> None:
+    def __init__(
+        self, *, node_domain_unset: bool = False, raw_tensors: bool = False, tensor_name_unset: bool = False
+    ) -> None:
         self.node_domain_unset = node_domain_unset
         self.raw_tensors = raw_tensors
         self.tensor_name_unset = tensor_name_unset
@@ -138,7 +154,9 @@ class Lifter:
             return A.PropPair(S, self.value(f1, v1, where), self.value(f2, v2, where))  # type: ignore[return-value]
         return A.PropDict(S, [self.field_entry(msg, fd, where) for fd, _ in listed])
 
-    def props_for(self, msg: Message, names: Iterable[str], where: str, extra: Sequence[A.PropEntry] = ()) -> A.Props | None:
+    def props_for(
+        self, msg: Message, names: Iterable[str], where: str, extra: Sequence[A.PropEntry] = ()
+    ) -> A.Props | None:
         entries = list(extra)
         for name in names:
             fd = msg.DESCRIPTOR.fields_by_name[name]
@@ -199,11 +217,16 @@ class Lifter:
         props = self.props_for(g, extra, where, pre)
         inputs = [A.Initializer(S, self.value_info(v, _at(where, f"input[{i}]")), None) for i, v in enumerate(g.input)]
         outputs = [self.value_info(v, _at(where, f"output[{i}]")) for i, v in enumerate(g.output)]
-        inits: list[A.Initializer] = [A.Initializer(S, self.value_info(v, _at(where, f"value_info[{i}]")), None) for i, v in enumerate(g.value_info)]
+        inits: list[A.Initializer] = [
+            A.Initializer(S, self.value_info(v, _at(where, f"value_info[{i}]")), None)
+            for i, v in enumerate(g.value_info)
+        ]
         for i, t in enumerate(g.initializer):
             inits.append(self.initializer(t, _at(where, f"initializer[{i}]")))
         shallow = self.shallow
-        body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)] if nodes and shallow is None else []
+        body = (
+            [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(g.node)] if nodes and shallow is None else []
+        )
         graph = A.Graph(S, props, _ident(g.name), inputs, outputs, inits if inits else None, body)
         if shallow is not None:
             shallow.append((graph, g, where))
@@ -214,7 +237,7 @@ class Lifter:
         type_ = None
         pre: list[A.PropEntry] = []
         if v.HasField("type"):
-            type_, type_extra = self.type(v.type, _at(where, f"type"))
+            type_, type_extra = self.type(v.type, _at(where, "type"))
             handled.add("type")
             if type_extra is not None:
                 pre.append(_entry("type", type_extra))
@@ -251,7 +274,9 @@ class Lifter:
             ot = t.opaque_type
             if ot.HasField("domain") and not ot.HasField("name"):
                 raise NotRepresentable(f"{where}: an opaque type with a domain and no name")
-            return A.OpaqueType(S, ot.domain if ot.HasField("domain") else None, ot.name if ot.HasField("name") else None), extra
+            return A.OpaqueType(
+                S, ot.domain if ot.HasField("domain") else None, ot.name if ot.HasField("name") else None
+            ), extra
         raise NotRepresentable(f"{where}: a type with no kind set")
 
     def _tensor_type(self, tt: Any, where: str, *, sparse: bool) -> A.TensorType:
@@ -410,13 +435,13 @@ class Lifter:
         if t == AttributeProto.STRING or (t == 0 and a.HasField("s")):
             return A.Str(S, a.s), AttributeProto.STRING, {"s"}
         if t == AttributeProto.TENSOR or (t == 0 and a.HasField("t")):
-            return self.tensor_value(a.t, _at(where, f"t")), AttributeProto.TENSOR, {"t"}
+            return self.tensor_value(a.t, _at(where, "t")), AttributeProto.TENSOR, {"t"}
         if t == AttributeProto.GRAPH or (t == 0 and a.HasField("g")):
-            return A.GraphValue(S, self.graph(a.g, _at(where, f"g"))), AttributeProto.GRAPH, {"g"}
+            return A.GraphValue(S, self.graph(a.g, _at(where, "g"))), AttributeProto.GRAPH, {"g"}
         if t == AttributeProto.TYPE_PROTO or (t == 0 and a.HasField("tp")):
-            ty, extra = self.type(a.tp, _at(where, f"tp"))
+            ty, extra = self.type(a.tp, _at(where, "tp"))
             if extra is not None:
-                raise NotRepresentable(_at(where, f"tp.denotation cannot be written in text yet"))
+                raise NotRepresentable(_at(where, "tp.denotation cannot be written in text yet"))
             return A.TypeValue(S, ty), AttributeProto.TYPE_PROTO, {"tp"}
         if t == AttributeProto.INTS or (t == 0 and len(a.ints)):
             return A.AttrList(S, [_num(i) for i in a.ints]), AttributeProto.INTS, {"ints"}
@@ -425,11 +450,25 @@ class Lifter:
         if t == AttributeProto.STRINGS or (t == 0 and len(a.strings)):
             return A.AttrList(S, [A.Str(S, s) for s in a.strings]), AttributeProto.STRINGS, {"strings"}
         if t == AttributeProto.TENSORS or (t == 0 and len(a.tensors)):
-            return A.AttrList(S, [self.tensor_value(x, _at(where, f"tensors[{i}]")) for i, x in enumerate(a.tensors)]), AttributeProto.TENSORS, {"tensors"}
+            return (
+                A.AttrList(S, [self.tensor_value(x, _at(where, f"tensors[{i}]")) for i, x in enumerate(a.tensors)]),
+                AttributeProto.TENSORS,
+                {"tensors"},
+            )
         if t == AttributeProto.GRAPHS or (t == 0 and len(a.graphs)):
-            return A.AttrList(S, [A.GraphValue(S, self.graph(x, _at(where, f"graphs[{i}]"))) for i, x in enumerate(a.graphs)]), AttributeProto.GRAPHS, {"graphs"}
+            return (
+                A.AttrList(
+                    S, [A.GraphValue(S, self.graph(x, _at(where, f"graphs[{i}]"))) for i, x in enumerate(a.graphs)]
+                ),
+                AttributeProto.GRAPHS,
+                {"graphs"},
+            )
         if t == AttributeProto.SPARSE_TENSOR or (t == 0 and a.HasField("sparse_tensor")):
-            return self._sparse_dict(a.sparse_tensor, _at(where, f"sparse_tensor")), AttributeProto.SPARSE_TENSOR, {"sparse_tensor"}
+            return (
+                self._sparse_dict(a.sparse_tensor, _at(where, "sparse_tensor")),
+                AttributeProto.SPARSE_TENSOR,
+                {"sparse_tensor"},
+            )
         if t == AttributeProto.SPARSE_TENSORS or (t == 0 and len(a.sparse_tensors)):
             items_ = [self._sparse_dict(x, _at(where, f"sparse_tensors[{i}]")) for i, x in enumerate(a.sparse_tensors)]
             return A.AttrList(S, items_), AttributeProto.SPARSE_TENSORS, {"sparse_tensors"}  # type: ignore[arg-type]
@@ -471,7 +510,11 @@ class Lifter:
     # ------------------------------------------------------------ functions
     def function(self, f: FunctionProto, where: str, *, nodes: bool = True) -> A.Function:
         """A function; without its statements (an empty body) when not ``nodes``."""
-        header_fields = [fd.name for fd, _ in f.ListFields() if fd.name not in {"name", "input", "output", "attribute", "attribute_proto", "node", "value_info"}]
+        header_fields = [
+            fd.name
+            for fd, _ in f.ListFields()
+            if fd.name not in {"name", "input", "output", "attribute", "attribute_proto", "node", "value_info"}
+        ]
         entries = [self.field_entry(f, f.DESCRIPTOR.fields_by_name[n], where) for n in header_fields]
         header = A.Props(S, entries, header=True) if entries else None
         attrs: list[A.Attribute] = [A.Attribute(S, _ident(n), None, None) for n in f.attribute]
@@ -487,7 +530,9 @@ class Lifter:
         body = [self.node(n, _at(where, f"node[{i}]")) for i, n in enumerate(f.node)] if nodes else []
         if not f.HasField("name"):
             raise NotRepresentable(f"{where}: a function without a name")
-        return A.Function(S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, body)
+        return A.Function(
+            S, header, _ident(f.name), attrs if attrs else None, inputs, outputs, vis if vis else None, body
+        )
 
 
 _PAIRS = frozenset(("StringStringEntryProto", "OperatorSetIdProto"))  # two fields, written ``k: v``

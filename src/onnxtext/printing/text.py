@@ -55,5 +55,8 @@ def _reference_text(msg: Any, message: Any, width: int) -> str:
     elif isinstance(msg, NodeProto):
         tree = lifter.node(msg, "node")
     else:
-        raise TypeError(f"to_text takes a model, graph, function or node, not {type(message if message is not None else msg).__name__}")
+        raise TypeError(
+            "to_text takes a model, graph, function or node, not "
+            f"{type(message if message is not None else msg).__name__}"
+        )
     return print_ast(tree, width=width)

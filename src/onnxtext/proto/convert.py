@@ -40,8 +40,7 @@ class OnnxNotInstalledError(ImportError):
 
     def __init__(self) -> None:
         super().__init__(
-            "the 'onnx' package is required to create onnx messages; "
-            "install it with `pip install onnx`",
+            "the 'onnx' package is required to create onnx messages; install it with `pip install onnx`",
             name="onnx",
         )
 
@@ -152,9 +151,7 @@ def as_own(msg: Message, cls: type[_M] | None = None) -> _M | Message:
             raise TypeError(f"expected {cls.__qualname__}, got {type(msg).__qualname__}")
         return msg
     if name is None or not is_onnx_message(msg):
-        raise TypeError(
-            f"expected an onnxtext.proto or onnx message, got {type(msg).__qualname__}"
-        )
+        raise TypeError(f"expected an onnxtext.proto or onnx message, got {type(msg).__qualname__}")
     relative = name[len(_ONNX_PREFIX) :]
     target: type[Message] = _own_class(relative)
     if cls is not None and target is not cls:

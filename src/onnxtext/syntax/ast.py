@@ -1,7 +1,8 @@
 """The onnxtext syntax tree: small typed classes, each carrying its source ``span``.
 
 The tree mirrors the text, not the protobuf: it keeps what a formatter needs
-(literal spellings, which optional syntax was used; comments stay in the parse result, ``syntax.comments`` attaches them) and leaves meaning
+(literal spellings, which optional syntax was used; comments stay in the parse result,
+``syntax.comments`` attaches them) and leaves meaning
 to ``lower.py``. Nodes built by ``lift.py`` from a protobuf have ``NO_SPAN``.
 """
 

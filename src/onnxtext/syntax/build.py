@@ -21,6 +21,7 @@ from onnxtext.syntax.messages import SECOND_MODEL, SYNTAX, UNKNOWN_ESCAPE
 
 __all__ = ["Builder", "end_of", "span_of", "start_of", "token_span"]
 
+
 def start_of(x: Any) -> int | None:
     if x is None:
         return None
@@ -91,7 +92,13 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
         value, problems = unescape_string(tok.value)
         for offset, message in problems:
             self.diags.append(
-                Diagnostic.at(UNKNOWN_ESCAPE, Severity.WARNING, message, Span(tok.start + offset, tok.start + offset + 2), self.source)
+                Diagnostic.at(
+                    UNKNOWN_ESCAPE,
+                    Severity.WARNING,
+                    message,
+                    Span(tok.start + offset, tok.start + offset + 2),
+                    self.source,
+                )
             )
         return value
 
@@ -192,13 +199,25 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
                 value = int(t.value)
                 if not -(1 << 63) <= value < 1 << 63:  # dim_value is an int64 (onnx.parser: out of range too)
                     self.diags.append(
-                        Diagnostic.at(SYNTAX, Severity.ERROR, f"dimension {t.value} does not fit in a 64-bit integer", span, self.source)
+                        Diagnostic.at(
+                            SYNTAX,
+                            Severity.ERROR,
+                            f"dimension {t.value} does not fit in a 64-bit integer",
+                            span,
+                            self.source,
+                        )
                     )
                     return A.Dim(span)
                 return A.Dim(span, value=value)
             except ValueError:
                 self.diags.append(
-                    Diagnostic.at(SYNTAX, Severity.ERROR, f"a dimension must be a whole number, a name or '?', not {t.value}", span, self.source)
+                    Diagnostic.at(
+                        SYNTAX,
+                        Severity.ERROR,
+                        f"a dimension must be a whole number, a name or '?', not {t.value}",
+                        span,
+                        self.source,
+                    )
                 )
                 return A.Dim(span)
         if t.type == "STRING":
@@ -313,9 +332,11 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
 
     def op_name(self, c: list[Any]) -> tuple[list[A.Ident], A.Ident, A.Ident | None, Span]:
         overload = c[-1]
-        parts = [self._ident(t) for t in c[:-2] if t is not None and t.type == "IDENT"] if overload is not None else [
-            self._ident(t) for t in c if t is not None and t.type == "IDENT"
-        ]
+        parts = (
+            [self._ident(t) for t in c[:-2] if t is not None and t.type == "IDENT"]
+            if overload is not None
+            else [self._ident(t) for t in c if t is not None and t.type == "IDENT"]
+        )
         if overload is not None:
             return (parts[:-1], parts[-1], self._ident(overload), span_of(c))
         return (parts[:-1], parts[-1], None, span_of(c))
@@ -404,7 +425,9 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
         # [header] name [function_attrs] LPAR [fparams] RPAR ARROW LPAR [fparams] RPAR [function_vis] node_list
         nodes, _ = c[11]
         header = c[0]
-        if header is not None and any(isinstance(e, A.PropEntry) and e.key.value == "ir_version" for e in header.entries):
+        if header is not None and any(
+            isinstance(e, A.PropEntry) and e.key.value == "ir_version" for e in header.entries
+        ):
             return self._second_model(span_of(c), header.span)
         return A.Function(span_of(c), header, c[1], c[2], c[4] or [], c[8] or [], c[10], nodes)
 
@@ -481,7 +504,9 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
         return A.ComplexLiteral(span_of(c), c[1], c[3])
 
     def body_literals(self, c: list[Any]) -> A.LiteralBody:
-        return A.LiteralBody(span_of(c), [x for x in c[1:-1] if isinstance(x, (A.Number, A.Str, A.Word, A.ComplexLiteral))])
+        return A.LiteralBody(
+            span_of(c), [x for x in c[1:-1] if isinstance(x, (A.Number, A.Str, A.Word, A.ComplexLiteral))]
+        )
 
     def body_external(self, c: list[Any]) -> A.ExternalBody:
         return A.ExternalBody(span_of(c), c[1] or [])

@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from onnxtext.syntax import ast as A
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.comments import attach_comments
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
-from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, TOO_DEEP, first_too_deep_graph
-from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 
 __all__ = ["format_text", "format_range"]
 
@@ -84,7 +84,9 @@ def _meets(span: Span, start: int, end: int) -> bool:
     return span.start <= end and start <= span.end if start == end else span.start < end and start < span.end
 
 
-def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], start: int, end: int) -> tuple[list[Any], int] | None:
+def _statements_at(
+    bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], start: int, end: int
+) -> tuple[list[Any], int] | None:
     """The statements meeting the range in the innermost body that holds it, and their depth."""
     for nodes, depth in bodies:
         hits = [n for n in nodes if _meets(n.span, start, end)]
@@ -105,7 +107,8 @@ def _statements_at(bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], sta
 
 
 def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
-    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew, ``depth`` units in."""
+    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew,
+    ``depth`` units in."""
     if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
         return None
     first, last = picked[0], picked[-1]

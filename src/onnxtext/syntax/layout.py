@@ -231,7 +231,21 @@ class OwnLine:
         self.text = text
 
 
-Doc = str | list["Doc"] | Group | Indent | Line | Fill | Packed | Numbers | LineSuffix | OwnLine | BreakParent | BlankLine | IfBroken
+Doc = (
+    str
+    | list["Doc"]
+    | Group
+    | Indent
+    | Line
+    | Fill
+    | Packed
+    | Numbers
+    | LineSuffix
+    | OwnLine
+    | BreakParent
+    | BlankLine
+    | IfBroken
+)
 
 LINE = Line(" ")
 SOFTLINE = Line("")
@@ -451,7 +465,9 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
                 stack.append((ind, _BREAK, _FillRest(parts, i + 2)))
                 if isinstance(item, str) and isinstance(sep, list):
                     # Fast path (numbers of a tensor literal): ``[",", LINE]`` then a text.
-                    flat_width = sum(len(s) if isinstance(s, str) else len(s.flat) if isinstance(s, Line) else 0 for s in sep)
+                    flat_width = sum(
+                        len(s) if isinstance(s, str) else len(s.flat) if isinstance(s, Line) else 0 for s in sep
+                    )
                     fits = not pending and col + flat_width + len(item) + follow <= width
                     stack.append((ind, _FLAT, item))
                 else:

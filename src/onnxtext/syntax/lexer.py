@@ -138,7 +138,14 @@ def tokenize(
                 if errors is not None:
                     where = "line" if eol >= 0 else "text"
                     errors.append(
-                        LexError(f"string literal is not closed: expected '\"' before the end of the {where}", start, stop, text[start:stop] + '"', "close the string", "unclosed-string")
+                        LexError(
+                            f"string literal is not closed: expected '\"' before the end of the {where}",
+                            start,
+                            stop,
+                            text[start:stop] + '"',
+                            "close the string",
+                            "unclosed-string",
+                        )
                     )
                 yield Tok("STRING", text[start:stop] + '"', start, stop)
                 restart = eol if eol >= 0 else None
@@ -146,17 +153,37 @@ def tokenize(
             elif kind == "UNAME":
                 value = m.group()
                 if errors is not None:
-                    errors.append(LexError("names outside [A-Za-z0-9_] must be quoted", start, end, f'"{value}"', "quote the name", "unquoted-name"))
+                    errors.append(
+                        LexError(
+                            "names outside [A-Za-z0-9_] must be quoted",
+                            start,
+                            end,
+                            f'"{value}"',
+                            "quote the name",
+                            "unquoted-name",
+                        )
+                    )
                 yield Tok("IDENT", value, start, end)
             elif kind == "SQSTRING":
                 value = m.group()
                 if errors is not None:
                     double = '"' + value[1:-1].replace('"', '\\"') + '"'
-                    errors.append(LexError("strings use double quotes", start, end, double, "write the string in double quotes", "single-quotes"))
+                    errors.append(
+                        LexError(
+                            "strings use double quotes",
+                            start,
+                            end,
+                            double,
+                            "write the string in double quotes",
+                            "single-quotes",
+                        )
+                    )
                 yield Tok("STRING", value, start, end)
             elif kind == "SLIPARROW":
                 if errors is not None:
-                    errors.append(LexError("write '=>' for the arrow of a signature", start, end, "=>", "write '=>'", "arrow"))
+                    errors.append(
+                        LexError("write '=>' for the arrow of a signature", start, end, "=>", "write '=>'", "arrow")
+                    )
                 yield Tok("ARROW", "->", start, end)
             elif errors is not None:
                 errors.append(LexError(f"unexpected character {m.group()!r}", start, end))

@@ -1,4 +1,5 @@
-"""The parser's words: its diagnostic codes and the sentences of its syntax errors ("expected ')' or ',', found name 'x'")."""
+"""The parser's words: its diagnostic codes and the sentences of its syntax errors
+("expected ')' or ',', found name 'x'")."""
 
 from __future__ import annotations
 
@@ -68,7 +69,23 @@ TERMINAL_NAMES = {
     "$END": "the end of the text",
 }
 
-_ORDER = ["COMMA", "RPAR", "RSQB", "RBRACE", "GT", "EQUAL", "ARROW", "COLON", "LPAR", "LSQB", "LBRACE", "LT", "IDENT", "STRING", "NUMBER"]
+_ORDER = [
+    "COMMA",
+    "RPAR",
+    "RSQB",
+    "RBRACE",
+    "GT",
+    "EQUAL",
+    "ARROW",
+    "COLON",
+    "LPAR",
+    "LSQB",
+    "LBRACE",
+    "LT",
+    "IDENT",
+    "STRING",
+    "NUMBER",
+]
 
 
 def found_text(tok: Tok) -> str:

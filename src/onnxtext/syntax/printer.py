@@ -22,9 +22,6 @@ from onnxtext.syntax.layout import (
     BREAK_PARENT,
     DEFAULT_WIDTH,
     HARDLINE,
-    Packed,
-    Numbers,
-    INDENT,
     LINE,
     SOFTLINE,
     Doc,
@@ -33,7 +30,9 @@ from onnxtext.syntax.layout import (
     IfBroken,
     Indent,
     LineSuffix,
+    Numbers,
     OwnLine,
+    Packed,
     join,
     render,
 )
@@ -142,7 +141,9 @@ class Printer:
             out.append(OwnLine(_comment(note)))
         return out
 
-    def _list(self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None, names: bool = False) -> Doc:
+    def _list(
+        self, open_: str, items: Sequence[Any], close: str, owner: A.AstNode | None = None, names: bool = False
+    ) -> Doc:
         """``open item, item close``: one line if it fits, else one item per line, indented.
 
         ``owner`` is the node the brackets belong to when nothing else is in it: comments
@@ -278,7 +279,9 @@ class Printer:
             parts.append(n.name)
         elif parts:
             parts.append("")
-        names = ", ".join(p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts)
+        names = ", ".join(
+            p if _QUALIFIED.match(p) else format_string(p.encode("utf-8", "surrogateescape")) for p in parts
+        )
         inner = self._dangling(n)
         return ["opaque(", inner, Indent([SOFTLINE, names]), SOFTLINE, ")"] if inner else "opaque(" + names + ")"
 
@@ -336,7 +339,13 @@ class Printer:
                 count *= d  # type: ignore[operator]
             last = dims[-1]
             assert last is not None
-            size = len(body.values) if isinstance(body, A.LiteralBody) else body.text.count(",") + 1 if isinstance(body, A.NumberBody) else 0
+            size = (
+                len(body.values)
+                if isinstance(body, A.LiteralBody)
+                else body.text.count(",") + 1
+                if isinstance(body, A.NumberBody)
+                else 0
+            )
             # Complex numbers in one number body: two numbers per element.
             row = last if size == count else 2 * last if size == 2 * count else 0
         saved, self._row = (self._row, self._size), row

@@ -10,8 +10,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable
 
-from onnxtext.syntax.ast import AstNode, child_groups
 from onnxtext.span import Span
+from onnxtext.syntax.ast import AstNode, child_groups
 
 __all__ = ["node_at", "innermost_at"]
 

@@ -40,7 +40,20 @@ LOOK_LINES = 16
 
 _OPENERS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
 _CLOSERS = frozenset(_OPENERS.values())
-_TEXT = {"COMMA": ",", "RPAR": ")", "RSQB": "]", "RBRACE": "}", "GT": ">", "LBRACE": "{", "EQUAL": "=", "ARROW": "=>", "COLON": ":", "LPAR": "(", "LSQB": "[", "LT": "<"}
+_TEXT = {
+    "COMMA": ",",
+    "RPAR": ")",
+    "RSQB": "]",
+    "RBRACE": "}",
+    "GT": ">",
+    "LBRACE": "{",
+    "EQUAL": "=",
+    "ARROW": "=>",
+    "COLON": ":",
+    "LPAR": "(",
+    "LSQB": "[",
+    "LT": "<",
+}
 # Single tokens a repair may insert before the error token, in order of preference.
 _INSERTABLE = ("RPAR", "RSQB", "RBRACE", "GT", "COMMA", "EQUAL", "LPAR", "LBRACE")
 # Tokens a repair may put in place of the error token.
@@ -82,7 +95,8 @@ class Run:
         self.tokens.append(Tok("$END", "", len(text), len(text)))
         self.i = 0
         self.groups: dict[int, int] | None = None
-        """Bracket token index → index of its partner (opening ↔ closing), computed on the first recovery that needs them."""
+        """Bracket token index → index of its partner (opening ↔ closing), computed on the first
+        recovery that needs them."""
         # Virtual tokens (repairs, ERROR) fed before tokens[i]; the last one first.
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
@@ -280,7 +294,9 @@ class Run:
             span = Span(top.start, top.end)
             fix = Fix("write '=' to give an attribute its value", (Edit(span, " ="),))
             self._report(
-                Diagnostic.at(SYNTAX, Severity.ERROR, "an attribute is set with '=', not ':'", span, self.source, fix=fix)
+                Diagnostic.at(
+                    SYNTAX, Severity.ERROR, "an attribute is set with '=', not ':'", span, self.source, fix=fix
+                )
             )
             self.pending.append(Tok("EQUAL", "=", top.start, top.end))
         elif how == "delete":
@@ -328,7 +344,9 @@ class Run:
         related: tuple[Related, ...] = ()
         if opener is not None and _OPENERS[opener.type] == t:
             line = self.source.range(Span(opener.start, opener.end)).start.line
-            message = f"expected {TERMINAL_NAMES[t]} to close the '{opener.value}' at line {line}, found {found_text(tok)}"
+            message = (
+                f"expected {TERMINAL_NAMES[t]} to close the '{opener.value}' at line {line}, found {found_text(tok)}"
+            )
             related = (Related(f"'{opener.value}' opened here", Span(opener.start, opener.end)),)
         elif t == "COMMA":
             message = self._message(tok)
@@ -400,7 +418,12 @@ class Run:
                 break
             line_start = self._line_start(j)
             if t.type in _CLOSERS or t.type == "COMMA" or line_start:
-                deeper = body > 0 and line_start and self._column(t.start) > indent and not (t.type == "RBRACE" and self._closes(j, brace))
+                deeper = (
+                    body > 0
+                    and line_start
+                    and self._column(t.start) > indent
+                    and not (t.type == "RBRACE" and self._closes(j, brace))
+                )
                 for h in levels:
                     if j == i and start_of(values[h - 1 :]) is None:
                         continue  # an empty error region would make no progress
@@ -415,12 +438,16 @@ class Run:
                     break
             # Tested after the token itself: a group that starts a line (a label `[name]`) may start a statement.
             group_end = self._group_end(j) if t.type in _OPENERS else None
-            j = group_end + 1 if group_end is not None else j + 1  # a bracketed group inside the damage is damage as a whole
+            j = (
+                group_end + 1 if group_end is not None else j + 1
+            )  # a bracketed group inside the damage is damage as a whole
         if report:
             # An error at the first token of a statement that parses is the previous statement's:
             # it is reported where that one ends, not on the statement that is spared.
             at = tokens[i - 1].end if j == i and i and self._line_start(i) and tok.type != "$END" else None
-            diag = Diagnostic.at(SYNTAX, Severity.ERROR, message, _tok_span(tok) if at is None else Span(at, at), self.source)
+            diag = Diagnostic.at(
+                SYNTAX, Severity.ERROR, message, _tok_span(tok) if at is None else Span(at, at), self.source
+            )
             self._report(diag)
             if tokens[j].type == "$END" and self.end_diag is None:
                 self.end_diag = diag  # brackets closed at the end belong to this one mistake
@@ -446,7 +473,9 @@ class Run:
         states, values, body_states = self.states, self.values, self.p.body_states
         for h in levels:
             if states[h - 1] in body_states:
-                brace = next((v.start for v in reversed(values[: h - 1]) if isinstance(v, Tok) and v.type == "LBRACE"), -1)
+                brace = next(
+                    (v.start for v in reversed(values[: h - 1]) if isinstance(v, Tok) and v.type == "LBRACE"), -1
+                )
                 before = values[h - 2] if h >= 2 else None
                 if isinstance(before, lark.Tree):  # the statements already read: node*
                     for node in reversed(before.children):
@@ -499,7 +528,12 @@ class Run:
         text, tokens = self.text, self.tokens
         if tokens[j].type in ("LPAR", "LSQB"):
             return end if "\n" not in text[tokens[j].end : tokens[end].start] else None
-        if tokens[j].type != "LBRACE" or not self._line_start(j) or not self._line_start(j + 1) or not self._line_start(end):
+        if (
+            tokens[j].type != "LBRACE"
+            or not self._line_start(j)
+            or not self._line_start(j + 1)
+            or not self._line_start(end)
+        ):
             return None  # a '{' followed on its line by a statement was typed there: it is no block
         return end if self._column(tokens[end].start) == self._column(tokens[j].start) else None
 
@@ -548,13 +582,17 @@ class Run:
         if opener is not None and closer is not None and self.p.can_shift(self.states, closer):
             text = ("\n" if closer == "RBRACE" else "") + _TEXT[closer]
             self.end_text += text
-            fix = Fix(f"close what is still open: insert {self.end_text.strip()!r} at the end", (Edit(Span(n, n), self.end_text),))
+            fix = Fix(
+                f"close what is still open: insert {self.end_text.strip()!r} at the end",
+                (Edit(Span(n, n), self.end_text),),
+            )
             if self.end_diag is None:
                 line = self.source.range(Span(opener.start, opener.end)).start.line
                 self.end_diag = Diagnostic.at(
                     SYNTAX,
                     Severity.ERROR,
-                    f"expected {TERMINAL_NAMES[closer]} to close the '{opener.value}' at line {line}, found the end of the text",
+                    f"expected {TERMINAL_NAMES[closer]} to close the '{opener.value}' at line {line}, "
+                    "found the end of the text",
                     Span(n, n),
                     self.source,
                     fix=fix,
@@ -607,7 +645,9 @@ class Run:
             self.pending.clear()
         fix = Fix("close the string on its line", (Edit(Span(fixed.end, fixed.end), '"'),))
         message = "string literal is not closed: expected '\"' before the end of the line"
-        self._report(Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix))
+        self._report(
+            Diagnostic.at(BAD_STRING, Severity.ERROR, message, Span(fixed.start, fixed.end), self.source, fix=fix)
+        )
 
     def _stray_opener(self) -> bool:
         """Drop the innermost open bracket if it starts or ends its line (so its group runs over a
@@ -655,10 +695,14 @@ class Run:
         at = next(
             (
                 j
-                for j in range(max(first + 1, i - 4 * TRIAL), i)  # before the error token: the statement took the start of another
+                for j in range(
+                    max(first + 1, i - 4 * TRIAL), i
+                )  # before the error token: the statement took the start of another
                 if self._line_start(j)
                 and self._column(tokens[j].start) <= indent
-                and self._passes(stack, [Tok("ERROR", "", tokens[j].start, tokens[j].start), *tokens[j : self._window(j, 6)]])
+                and self._passes(
+                    stack, [Tok("ERROR", "", tokens[j].start, tokens[j].start), *tokens[j : self._window(j, 6)]]
+                )
             ),
             None,
         )
@@ -682,7 +726,10 @@ class Run:
         if k is not None:
             t = tokens[first + k]
             line = self.source.range(Span(t.start, t.end)).start.line
-            message = f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, found {found_text(tokens[at])}"
+            message = (
+                f"expected {TERMINAL_NAMES[_OPENERS[t.type]]} to close the '{t.value}' at line {line}, "
+                f"found {found_text(tokens[at])}"
+            )
             return message, (Related(f"'{t.value}' opened here", Span(t.start, t.end)),)
         state: list[Any] | None = stack
         for k in range(first, at):
@@ -711,7 +758,11 @@ class Run:
         if not self._passes(states, self.tokens[k + 1 : self._window(self.i)]):
             return False
         here = self.tokens[self.i]
-        if self.i == k + 1 and here.type == "RBRACE" and self._passes(self.states, self.tokens[k + 2 : self._window(k + 2)]):
+        if (
+            self.i == k + 1
+            and here.type == "RBRACE"
+            and self._passes(self.states, self.tokens[k + 2 : self._window(k + 2)])
+        ):
             # Two '}' in a row: either gone leaves the same tokens; the extra one is the second.
             span = Span(here.start, here.end)
             message = f"{self._message(here)} (one '}}' too many)"

@@ -71,7 +71,8 @@ class _NoLexer(lark.lexer.Lexer):
 
 
 class Tables:
-    """Lark's LALR table for the grammar, compiled for the driver loop (``syntax.recovery.Run``); built once, on first use."""
+    """Lark's LALR table for the grammar, compiled for the driver loop (``syntax.recovery.Run``);
+    built once, on first use."""
 
     def __init__(self) -> None:
         self.builder = Builder()

@@ -35,7 +35,16 @@ RESERVED_NAMES = frozenset(
     ["seq", "map", "optional", "sparse_tensor", "opaque", "nan", "inf", "infinity", "unset", "true", "false"]
 )
 # The order of a model header's keys (other ModelProto fields follow by field number, then the file-wide defaults).
-MODEL_HEADER_ORDER = ("ir_version", "opset_import", "producer_name", "producer_version", "domain", "model_version", "doc_string", "metadata_props")
+MODEL_HEADER_ORDER = (
+    "ir_version",
+    "opset_import",
+    "producer_name",
+    "producer_version",
+    "domain",
+    "model_version",
+    "doc_string",
+    "metadata_props",
+)
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
@@ -55,7 +64,8 @@ def is_bare_name(name: str) -> bool:
 
 
 def name_text(name: str) -> str:
-    """A value, graph or function name as the canonical text writes it: bare (:func:`is_bare_name`), else a quoted string."""
+    """A value, graph or function name as the canonical text writes it: bare (:func:`is_bare_name`),
+    else a quoted string."""
     if is_bare_name(name):
         return name
     return format_string(name.encode("utf-8", "surrogateescape"))

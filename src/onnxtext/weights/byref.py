@@ -30,7 +30,16 @@ from onnxtext.weights.external import FileRange, TensorSources, is_external, ite
 from onnxtext.weights.sidecar import Piece, write_sidecar
 from onnxtext.weights.wire import Extent, LazyRawData, load_lazy, splice_raw_data
 
-__all__ = ["Held", "HeldTensors", "HeldProblem", "reference_view", "restore_held", "write_held", "TEXT_PER_BYTE", "SMALL_TENSOR"]
+__all__ = [
+    "Held",
+    "HeldTensors",
+    "HeldProblem",
+    "reference_view",
+    "restore_held",
+    "write_held",
+    "TEXT_PER_BYTE",
+    "SMALL_TENSOR",
+]
 
 TEXT_PER_BYTE = 4.5
 """Characters of text per stored byte, an upper estimate (a float32 prints in about 13)."""
@@ -119,6 +128,7 @@ def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dic
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
         view = memoryview(mm)
         try:
+
             def digest(r: FileRange) -> str:
                 h = hashlib.sha256()
                 for start in range(r.offset, r.offset + r.length, _HASH_BLOCK):
@@ -142,7 +152,11 @@ def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
     storage.CopyFrom(t)
     for name in ("name", "doc_string", "metadata_props", "dims", "data_type", "segment"):
         storage.ClearField(name)  # type: ignore[arg-type]
-    digest = file_digest if file_digest is not None else hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
+    digest = (
+        file_digest
+        if file_digest is not None
+        else hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
+    )
     key = f"sha256:{digest}"
     found = held.by_digest.setdefault(key, [])
     if not any((h.data_type, h.dims) == (t.data_type, tuple(t.dims)) for h in found):
@@ -172,19 +186,37 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
         occurrence = seen[digest] = seen.get(digest, -1) + 1
         found = held.by_digest.get(digest)
         if not found:
-            problems.append(HeldProblem(digest, f"{ref.where} is shown by reference and its digest was edited: "
-                                        "no tensor of the model file has this digest (weights cannot be edited in this view)", occurrence))
+            problems.append(
+                HeldProblem(
+                    digest,
+                    f"{ref.where} is shown by reference and its digest was edited: "
+                    "no tensor of the model file has this digest (weights cannot be edited in this view)",
+                    occurrence,
+                )
+            )
             continue
         if len(entries) != 1:
-            problems.append(HeldProblem(digest, f"{ref.where} is shown by reference: its record holds only the digest "
-                                        f"(remove {', '.join(repr(k) for k, _ in entries if k != DIGEST_KEY)})", occurrence))
+            problems.append(
+                HeldProblem(
+                    digest,
+                    f"{ref.where} is shown by reference: its record holds only the digest "
+                    f"(remove {', '.join(repr(k) for k, _ in entries if k != DIGEST_KEY)})",
+                    occurrence,
+                )
+            )
             continue
         h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
         if h is None:
             now = Held(t.data_type, tuple(t.dims), found[0].storage)
             was = " or ".join(x.type_text() for x in found)
-            problems.append(HeldProblem(digest, f"{ref.where} is shown by reference: its type must stay {was} "
-                                        f"(the text says {now.type_text()}); weights cannot be reshaped in this view", occurrence))
+            problems.append(
+                HeldProblem(
+                    digest,
+                    f"{ref.where} is shown by reference: its type must stay {was} "
+                    f"(the text says {now.type_text()}); weights cannot be reshaped in this view",
+                    occurrence,
+                )
+            )
             continue
         del t.external_data[:]
         t.ClearField("data_location")
@@ -194,7 +226,11 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
             extent = held.lazy.extents[index]
             t.ClearField("raw_data")
             t.data_location = TensorProto.EXTERNAL
-            for key, value in (("location", os.path.basename(held.lazy.path)), ("offset", str(extent.offset)), ("length", str(extent.length))):
+            for key, value in (
+                ("location", os.path.basename(held.lazy.path)),
+                ("offset", str(extent.offset)),
+                ("length", str(extent.length)),
+            ):
                 e = t.external_data.add()
                 e.key, e.value = key, value
     return problems
@@ -243,4 +279,4 @@ def _token_index(storage: TensorProto, lazy: LazyRawData) -> int | None:
     raw = storage.raw_data
     if len(raw) != len(lazy.token) + 8 or not raw.startswith(lazy.token):
         return None
-    return int.from_bytes(raw[len(lazy.token):], "big")
+    return int.from_bytes(raw[len(lazy.token) :], "big")

@@ -23,10 +23,18 @@ from typing import IO
 
 import numpy as np
 
-from onnxtext.weights.external import ContentTokens, FileRange, Progress, TensorSources, is_external, iter_tensors, tensor_nbytes
-from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS, NotRepresentable, element_count
+from onnxtext.proto import ModelProto, TensorProto
+from onnxtext.weights.external import (
+    ContentTokens,
+    FileRange,
+    Progress,
+    TensorSources,
+    is_external,
+    iter_tensors,
+    tensor_nbytes,
+)
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -131,7 +139,19 @@ def _count(t: TensorProto) -> int | None:
 
 
 #: ``raw_data`` element types that :func:`to_numpy` returns as they are stored.
-_RAW_NUMPY = {1: "<f4", 2: "u1", 3: "i1", 4: "<u2", 5: "<i2", 6: "<i4", 7: "<i8", 10: "<f2", 11: "<f8", 12: "<u4", 13: "<u8"}
+_RAW_NUMPY = {
+    1: "<f4",
+    2: "u1",
+    3: "i1",
+    4: "<u2",
+    5: "<i2",
+    6: "<i4",
+    7: "<i8",
+    10: "<f2",
+    11: "<f8",
+    12: "<u4",
+    13: "<u8",
+}
 _CHUNK = 1 << 22  # elements per block of the statistics of large tensors
 
 
@@ -157,8 +177,12 @@ def _stats(flat: np.ndarray) -> list[tuple[str, str]]:
         data = data[finite]
     items: list[tuple[str, str]] = []
     if data.size:
-        items += [("min", _num(float(data.min()))), ("max", _num(float(data.max()))),
-                  ("mean", _num(float(data.mean()))), ("std", _num(float(data.std())))]
+        items += [
+            ("min", _num(float(data.min()))),
+            ("max", _num(float(data.max()))),
+            ("mean", _num(float(data.mean()))),
+            ("std", _num(float(data.std()))),
+        ]
     if n_bad:
         items.append(("nonfinite", str(n_bad)))
     return items

@@ -29,11 +29,11 @@ import numpy as np
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.ir.dtypes import BY_CODE
+from onnxtext.ir.tensor.literals import NotRepresentable, element_count
+from onnxtext.ir.varint import encode_varint
 from onnxtext.ir.walk import GraphSite, iter_graphs
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.span import SourceFile
-from onnxtext.ir.tensor.literals import NotRepresentable, element_count
-from onnxtext.ir.varint import encode_varint
 from onnxtext.weights.wire import LazyRawData
 
 __all__ = [
@@ -196,7 +196,11 @@ def location_problem(location: str) -> str | None:
         return "external data without a location"
     if "\x00" in location:
         return f"{what} contains a NUL byte"
-    if PurePosixPath(location).is_absolute() or PureWindowsPath(location).is_absolute() or PureWindowsPath(location).drive:
+    if (
+        PurePosixPath(location).is_absolute()
+        or PureWindowsPath(location).is_absolute()
+        or PureWindowsPath(location).drive
+    ):
         return f"{what} is an absolute path; locations must be relative to the model's folder"
     depth = 0
     for part in location.replace("\\", "/").split("/"):
@@ -223,7 +227,16 @@ def resolve_location(model_dir: str | os.PathLike[str], location: str, *, where:
     path = root / location
     resolved = path.resolve()
     if resolved != root and root not in resolved.parents:
-        raise ExternalDataError([_diag(UNSAFE_LOCATION, f"external data location {location!r} resolves (through a symlink) to " f"{str(resolved)!r}, outside the model's folder {str(root)!r}", where)])
+        raise ExternalDataError(
+            [
+                _diag(
+                    UNSAFE_LOCATION,
+                    f"external data location {location!r} resolves (through a symlink) to "
+                    f"{str(resolved)!r}, outside the model's folder {str(root)!r}",
+                    where,
+                )
+            ]
+        )
     return resolved
 
 
@@ -292,7 +305,9 @@ class _Sizes(dict[Path, int]):
         return size
 
 
-def _locate(t: TensorProto, model_dir: str | os.PathLike[str], source: str | None, where: str, sizes: _Sizes) -> FileRange:
+def _locate(
+    t: TensorProto, model_dir: str | os.PathLike[str], source: str | None, where: str, sizes: _Sizes
+) -> FileRange:
     """The validated byte range of an external tensor (``X001``–``X003``); reads nothing."""
     entries = _entries(t)
     location = entries.get("location", "")
@@ -304,16 +319,34 @@ def _locate(t: TensorProto, model_dir: str | os.PathLike[str], source: str | Non
         offset = int(entries.get("offset", "0") or 0)
         length = int(entries["length"]) if entries.get("length", "") != "" else None
     except ValueError:
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}offset {entries.get('offset')!r} / length {entries.get('length')!r} are not integers", source)]) from None
+        raise ExternalDataError(
+            [
+                _diag(
+                    BAD_RANGE,
+                    f"{where}offset {entries.get('offset')!r} / length {entries.get('length')!r} are not integers",
+                    source,
+                )
+            ]
+        ) from None
     if offset < 0 or (length is not None and length < 0):
         raise ExternalDataError([_diag(BAD_RANGE, f"{where}negative offset or length in {location!r}", source)])
     try:
         size = sizes[path]
     except OSError as exc:
-        raise ExternalDataError([_diag(UNREADABLE, f"{where}cannot read external data {location!r}: {exc.strerror or exc}", source)]) from None
+        raise ExternalDataError(
+            [_diag(UNREADABLE, f"{where}cannot read external data {location!r}: {exc.strerror or exc}", source)]
+        ) from None
     end = size if length is None else offset + length
     if end > size or offset > size:
-        raise ExternalDataError([_diag(BAD_RANGE, f"{where}{location!r} holds {size} bytes; offset {offset} + length {end - offset} is past its end", source)])
+        raise ExternalDataError(
+            [
+                _diag(
+                    BAD_RANGE,
+                    f"{where}{location!r} holds {size} bytes; offset {offset} + length {end - offset} is past its end",
+                    source,
+                )
+            ]
+        )
     return FileRange(path, offset, end - offset)
 
 
@@ -321,7 +354,11 @@ def _checksum_problem(t: TensorProto, sha1: str, source: str | None, where: str,
     """``X004`` if ``t`` has a ``checksum`` entry that is not ``sha1``."""
     checksum = _entries(t).get("checksum")
     if checksum and sha1 != checksum.lower():
-        return _diag(BAD_CHECKSUM, f"{where}checksum of {r.path.name!r} [{r.offset}, {r.offset + r.length}) does not match (sha1 {checksum})", source)
+        return _diag(
+            BAD_CHECKSUM,
+            f"{where}checksum of {r.path.name!r} [{r.offset}, {r.offset + r.length}) does not match (sha1 {checksum})",
+            source,
+        )
     return None
 
 
@@ -335,7 +372,9 @@ class TensorSources:
     entries are verified (which reads those tensors' bytes once).
     """
 
-    def __init__(self, model_dir: str | os.PathLike[str] | None, *, source: str | None = None, lazy: LazyRawData | None = None) -> None:
+    def __init__(
+        self, model_dir: str | os.PathLike[str] | None, *, source: str | None = None, lazy: LazyRawData | None = None
+    ) -> None:
         self.model_dir, self.source, self.lazy = model_dir, source, lazy
         self.problems: list[Diagnostic] = []
         self._sizes = _Sizes()
@@ -357,7 +396,14 @@ class TensorSources:
             return None
         where = f"{ref.where}: " if ref.where else ""
         if self.model_dir is None:
-            self.problems.append(_diag(UNREADABLE, f"{where}refers to external data, which cannot be found without the model's folder " "(give the model's file name, not standard input)", self.source))
+            self.problems.append(
+                _diag(
+                    UNREADABLE,
+                    f"{where}refers to external data, which cannot be found without the model's folder "
+                    "(give the model's file name, not standard input)",
+                    self.source,
+                )
+            )
             return None
         try:
             r = _locate(t, self.model_dir, self.source, where, self._sizes)
@@ -369,7 +415,9 @@ class TensorSources:
             self.problems.extend(exc.diagnostics)
             return None
         except OSError as exc:
-            self.problems.append(_diag(UNREADABLE, f"{where}cannot read {str(exc.filename or '')!r}: {exc.strerror or exc}", self.source))
+            self.problems.append(
+                _diag(UNREADABLE, f"{where}cannot read {str(exc.filename or '')!r}: {exc.strerror or exc}", self.source)
+            )
             return None
         return r
 
@@ -386,7 +434,9 @@ class ContentTokens:
         self.prefix = b"\x00onnxtext-content\x00" + os.urandom(8)
         self._ranges: dict[bytes, FileRange] = {}
 
-    def tokenize(self, model: ModelProto, sources: TensorSources, threshold_bytes: int, *, progress: Progress | None = None) -> None:
+    def tokenize(
+        self, model: ModelProto, sources: TensorSources, threshold_bytes: int, *, progress: Progress | None = None
+    ) -> None:
         """Replace, in ``model``, the bytes of every tensor that ``sources`` finds in a file
         by a token when larger than ``threshold_bytes``, by the bytes themselves otherwise.
         ``progress`` is called with the number of bytes hashed."""
@@ -440,7 +490,9 @@ def load_external(
     return out
 
 
-def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: str | None, progress: Progress | None) -> list[Diagnostic]:
+def _inline_all(
+    model: ModelProto, model_dir: str | os.PathLike[str], source: str | None, progress: Progress | None
+) -> list[Diagnostic]:
     problems: list[Diagnostic] = []
     handles: dict[Path, BinaryIO] = {}
     sizes = _Sizes()
@@ -460,7 +512,11 @@ def _inline_all(model: ModelProto, model_dir: str | os.PathLike[str], source: st
             except OSError as exc:
                 problems.append(_diag(UNREADABLE, f"{where}cannot read {r.path.name!r}: {exc.strerror or exc}", source))
                 continue
-            problem = _checksum_problem(t, hashlib.sha1(data).hexdigest(), source, where, r) if "checksum" in _entries(t) else None
+            problem = (
+                _checksum_problem(t, hashlib.sha1(data).hexdigest(), source, where, r)
+                if "checksum" in _entries(t)
+                else None
+            )
             if problem is not None:
                 problems.append(problem)
                 continue

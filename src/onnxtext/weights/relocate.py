@@ -16,7 +16,15 @@ from pathlib import Path
 
 from onnxtext.io import atomic_file
 from onnxtext.proto import ModelProto
-from onnxtext.weights.external import UNREADABLE, UNWRITABLE, ExternalDataError, _diag, is_external, iter_tensors, resolve_location
+from onnxtext.weights.external import (
+    UNREADABLE,
+    UNWRITABLE,
+    ExternalDataError,
+    _diag,
+    is_external,
+    iter_tensors,
+    resolve_location,
+)
 
 __all__ = ["external_locations", "unresolved_locations", "copy_external_files"]
 
@@ -32,14 +40,22 @@ def external_locations(model: ModelProto) -> list[str]:
     return list(seen)
 
 
-def unresolved_locations(model: ModelProto, source_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str]) -> list[str]:
+def unresolved_locations(
+    model: ModelProto, source_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str]
+) -> list[str]:
     """The locations that name another file from ``output_dir`` than from ``source_dir``."""
     if Path(source_dir).resolve() == Path(output_dir).resolve():
         return []
-    return [loc for loc in external_locations(model) if (Path(source_dir) / loc).resolve() != (Path(output_dir) / loc).resolve()]
+    return [
+        loc
+        for loc in external_locations(model)
+        if (Path(source_dir) / loc).resolve() != (Path(output_dir) / loc).resolve()
+    ]
 
 
-def copy_external_files(locations: list[str], source_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str]) -> list[Path]:
+def copy_external_files(
+    locations: list[str], source_dir: str | os.PathLike[str], output_dir: str | os.PathLike[str]
+) -> list[Path]:
     """Copy each file ``locations`` name from ``source_dir`` to ``output_dir`` (same relative
     names, folders made, each file written atomically); a file already there with the same
     bytes is left alone. Returns the files written. Raises :class:`ExternalDataError`: an
@@ -49,16 +65,35 @@ def copy_external_files(locations: list[str], source_dir: str | os.PathLike[str]
         src = resolve_location(source_dir, loc)
         dst = resolve_location(output_dir, loc)
         if not src.is_file():
-            raise ExternalDataError([_diag(UNREADABLE, f"external data file {str(src)!r} (location {loc!r}) does not exist: nothing to copy", None)])
+            raise ExternalDataError(
+                [
+                    _diag(
+                        UNREADABLE,
+                        f"external data file {str(src)!r} (location {loc!r}) does not exist: nothing to copy",
+                        None,
+                    )
+                ]
+            )
         if dst.exists():
             if dst.is_file() and filecmp.cmp(src, dst, shallow=False):
                 continue
-            raise ExternalDataError([_diag(UNWRITABLE, f"{str(dst)!r} exists and is not a copy of {str(src)!r}; remove it or write the " "model elsewhere", None)])
+            raise ExternalDataError(
+                [
+                    _diag(
+                        UNWRITABLE,
+                        f"{str(dst)!r} exists and is not a copy of {str(src)!r}; remove it or write the "
+                        "model elsewhere",
+                        None,
+                    )
+                ]
+            )
         try:
             dst.parent.mkdir(parents=True, exist_ok=True)
             with open(src, "rb") as fin, atomic_file(dst) as fd, os.fdopen(os.dup(fd), "wb") as fout:
                 shutil.copyfileobj(fin, fout, 1 << 23)
         except OSError as exc:
-            raise ExternalDataError([_diag(UNWRITABLE, f"cannot copy {str(src)!r} to {str(dst)!r}: {exc.strerror or exc}", None)]) from None
+            raise ExternalDataError(
+                [_diag(UNWRITABLE, f"cannot copy {str(src)!r} to {str(dst)!r}: {exc.strerror or exc}", None)]
+            ) from None
         written.append(dst)
     return written

@@ -18,6 +18,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from onnxtext.io import atomic_file, write_all
+from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.external import (
     UNWRITABLE,
     ExternalDataError,
@@ -29,10 +31,17 @@ from onnxtext.weights.external import (
     iter_tensors,
     resolve_location,
 )
-from onnxtext.io import atomic_file, write_all
-from onnxtext.proto import ModelProto, TensorProto
 
-__all__ = ["ExternalPlan", "Piece", "plan_external", "write_sidecar", "write_external", "PAGE", "PAGE_ALIGN_FROM", "SMALL_ALIGN"]
+__all__ = [
+    "ExternalPlan",
+    "Piece",
+    "plan_external",
+    "write_sidecar",
+    "write_external",
+    "PAGE",
+    "PAGE_ALIGN_FROM",
+    "SMALL_ALIGN",
+]
 
 #: Offsets of tensors of at least ``PAGE_ALIGN_FROM`` bytes are multiples of ``PAGE`` (mmap
 #: friendly, like onnx's ``save_external_data``); smaller ones of ``SMALL_ALIGN``.
@@ -133,7 +142,9 @@ def plan_external(
     return ExternalPlan(out, sidecar_name, pieces)
 
 
-def write_sidecar(path: str | os.PathLike[str], pieces: list[tuple[int, Piece]], *, progress: Progress | None = None) -> None:
+def write_sidecar(
+    path: str | os.PathLike[str], pieces: list[tuple[int, Piece]], *, progress: Progress | None = None
+) -> None:
     """Write ``pieces`` at their offsets (zeros between) to ``path`` atomically
     (:func:`onnxtext.io.atomic_file`). File ranges are copied by the kernel where it can
     (``os.copy_file_range``), else through a buffer."""
@@ -155,7 +166,9 @@ def write_sidecar(path: str | os.PathLike[str], pieces: list[tuple[int, Piece]],
                 end = offset + len(data)
             os.ftruncate(fd, end)  # the padding after the last piece written, if any
     except OSError as exc:
-        raise ExternalDataError([_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]) from None
+        raise ExternalDataError(
+            [_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]
+        ) from None
     finally:
         for src in sources.values():
             os.close(src)

@@ -25,10 +25,20 @@ from typing import cast
 
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
-from onnxtext.ir.varint import WireError, decode_varint as _varint, encode_varint
+from onnxtext.ir.varint import WireError, encode_varint
+from onnxtext.ir.varint import decode_varint as _varint
 from onnxtext.proto import ModelProto, TensorProto
 
-__all__ = ["Extent", "LazyRawData", "Part", "WireError", "strip_raw_data", "splice_raw_data", "load_lazy", "encode_varint"]
+__all__ = [
+    "Extent",
+    "LazyRawData",
+    "Part",
+    "WireError",
+    "strip_raw_data",
+    "splice_raw_data",
+    "load_lazy",
+    "encode_varint",
+]
 
 _LEN = 2  # wire type of length-delimited fields
 MAX_DEPTH = 100  # protobuf's own recursion limit: deeper input is refused (by the full parse too)
@@ -63,12 +73,17 @@ def _tensor_paths() -> dict[str, dict[int, str]]:
     while changed:  # fixpoint: graphs hold nodes hold attributes hold graphs
         changed = False
         for name, d in seen.items():
-            if name not in reach and any(f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name in reach for f in d.fields):
+            if name not in reach and any(
+                f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name in reach for f in d.fields
+            ):
                 reach.add(name)
                 changed = True
     return {
-        name: {f.number: f.message_type.full_name for f in seen[name].fields
-               if f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name in reach}
+        name: {
+            f.number: f.message_type.full_name
+            for f in seen[name].fields
+            if f.type == FieldDescriptor.TYPE_MESSAGE and f.message_type.full_name in reach
+        }
         for name in reach
     }
 
@@ -154,7 +169,9 @@ class _Scan:
         return parts, size
 
 
-def strip_raw_data(data: bytes | bytearray | memoryview | mmap.mmap, threshold: int, token: bytes) -> tuple[bytes | None, list[Extent]]:
+def strip_raw_data(
+    data: bytes | bytearray | memoryview | mmap.mmap, threshold: int, token: bytes
+) -> tuple[bytes | None, list[Extent]]:
     """A serialized ``ModelProto`` with every tensor's ``raw_data`` longer than ``threshold``
     bytes replaced by ``token`` + the 8-byte big-endian index of its :class:`Extent` in
     ``data``; ``(None, [])`` when there is none. Raises :class:`WireError` for bytes that
@@ -218,7 +235,7 @@ class LazyRawData:
         raw = t.raw_data
         if len(raw) != len(self.token) + 8 or not raw.startswith(self.token):
             return None
-        (index,) = struct.unpack(">Q", raw[len(self.token):])
+        (index,) = struct.unpack(">Q", raw[len(self.token) :])
         return self.extents[index] if index < len(self.extents) else None
 
 

@@ -17,17 +17,27 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from onnxtext.diagnostics import Diagnostic
-from onnxtext.diagnostics.codes import STAGE_CODES, Code
-from onnxtext.proto import ModelProto, as_own
 from onnxtext.analysis.check.context import CheckContext
-from onnxtext.analysis.infer.engine import Inference
-from onnxtext.ir.text_fields import decode_text_fields, undecodable_text_fields
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
+from onnxtext.analysis.infer.engine import Inference
+from onnxtext.diagnostics import Diagnostic
+from onnxtext.diagnostics.codes import STAGE_CODES, Code
+from onnxtext.ir.text_fields import decode_text_fields, undecodable_text_fields
+from onnxtext.proto import ModelProto, as_own
 
-__all__ = ["ALL_RULES", "CODES", "RULES", "Rule", "check_proto", "code_list", "rule_by_code", "run_rules", "select_rules"]
+__all__ = [
+    "ALL_RULES",
+    "CODES",
+    "RULES",
+    "Rule",
+    "check_proto",
+    "code_list",
+    "rule_by_code",
+    "run_rules",
+    "select_rules",
+]
 
 RULES = ALL_RULES
 """Every rule class, errors first then warnings, by code."""
@@ -67,7 +77,9 @@ def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] | No
     return chosen
 
 
-def run_rules(ctx: CheckContext, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None) -> list[Diagnostic]:
+def run_rules(
+    ctx: CheckContext, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+) -> list[Diagnostic]:
     """Walk the model of ``ctx`` with the rules ``select``/``ignore`` choose; their diagnostics in walk order."""
     rules = select_rules(select, ignore)
     ctx.severities = {rule.code: rule.severity(select) for rule in rules}

@@ -25,8 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from onnxtext.analysis.check.damage import Damage
-from onnxtext.syntax import ast as A
+from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related, Severity
+from onnxtext.ir.paths import ProtoPath, describe
+from onnxtext.ir.resolve import Resolution, Resolver
+from onnxtext.ir.schemas import normalize_domain
+from onnxtext.ir.scoping import ScopeChain
 from onnxtext.lowering.source_map import SourceMap, Token, token_span
 from onnxtext.proto import (
     AttributeProto,
@@ -36,12 +40,8 @@ from onnxtext.proto import (
     NodeProto,
     TensorProto,
 )
-from onnxtext.analysis.infer.engine import Inference, infer_model
-from onnxtext.ir.paths import ProtoPath, describe
-from onnxtext.ir.resolve import Resolution, Resolver
-from onnxtext.ir.scoping import ScopeChain
-from onnxtext.ir.schemas import normalize_domain
 from onnxtext.span import SourceFile, Span
+from onnxtext.syntax import ast as A
 from onnxtext.syntax.layout import INDENT
 
 __all__ = [
@@ -326,7 +326,9 @@ class CheckContext:
             return None
         props = owner.header
         if props is None:
-            lines = "".join(f"{INDENT}{entry}{',' if i < len(entries) - 1 else ''}\n" for i, entry in enumerate(entries))
+            lines = "".join(
+                f"{INDENT}{entry}{',' if i < len(entries) - 1 else ''}\n" for i, entry in enumerate(entries)
+            )
             return Edit(Span(owner.span.start, owner.span.start), f"<\n{lines}>\n")
         if props.entries:
             first = props.entries[0].span.start

@@ -42,9 +42,7 @@ def damage_by_scope(symbols: Symbols, source_map: SourceMap, repairs: Sequence[i
         if path is None:
             continue
         names = frozenset(n for n, v in scope.values.items() if any(d.kind == "unknown" for d in v.definitions))
-        repaired = any(
-            n.span.start <= at < n.op_type.span.start for n in A.intact(scope.node.nodes) for at in repairs
-        )
+        repaired = any(n.span.start <= at < n.op_type.span.start for n in A.intact(scope.node.nodes) for at in repairs)
         if names or repaired or not scope.names_known:
             out[str(path)] = Damage(names, scope.names_known and not repaired)
     return out

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from onnxtext.diagnostics import Severity
-from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution
 from onnxtext.analysis.infer.node import Finding
+from onnxtext.diagnostics import Severity
+from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
 
 __all__ = ["Rule", "InferenceRule"]
 

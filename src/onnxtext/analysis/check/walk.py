@@ -19,9 +19,7 @@ class _Checker(ModelVisitor):
     def __init__(self, ctx: CheckContext, rules: Sequence[Rule]) -> None:
         self.ctx = ctx
         # Only the rules that override a hook are called for it.
-        self.hooks = {
-            hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS
-        }
+        self.hooks = {hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS}
         self.node_rules = self.hooks["node"]
         self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
         """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions
@@ -88,8 +86,16 @@ class _Checker(ModelVisitor):
                 scope.define(Definition(t.name, where, "name", "initializer"))
             owner = self.current[id(site.parent)] if site.kind == "subgraph" and site.parent is not None else None
             training = site.kind if site.kind in ("initialization", "algorithm") else None
-            info = GraphInfo(path, scope, site.opsets, proto, is_main=site.kind == "main", function=site.function,
-                             owner=owner, training=training)
+            info = GraphInfo(
+                path,
+                scope,
+                site.opsets,
+                proto,
+                is_main=site.kind == "main",
+                function=site.function,
+                owner=owner,
+                training=training,
+            )
             self._damage(info, owner.graph.incomplete if owner is not None else False)
             for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)

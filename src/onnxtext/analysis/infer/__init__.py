@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from onnxtext.proto import ModelProto, as_own
-from onnxtext.analysis.infer.engine import Inference, infer_model as _infer_model
+from onnxtext.analysis.infer.engine import Inference
+from onnxtext.analysis.infer.engine import infer_model as _infer_model
 from onnxtext.analysis.infer.node import Finding, Issue, NodeContext
 from onnxtext.analysis.infer.registry import registered, shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, ValueType, from_type_proto, parse_type_str, to_type_proto
+from onnxtext.proto import ModelProto, as_own
 
 __all__ = [
     "Finding",

@@ -12,17 +12,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
-from onnxtext.ir.paths import ROOT, ProtoPath
-from onnxtext.ir.resolve import Resolver
-from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
-from onnxtext.ir.schemas import FormalParameter, OpSchema
-from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
 from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
 from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
+from onnxtext.ir.paths import ROOT, ProtoPath
+from onnxtext.ir.resolve import Resolver
+from onnxtext.ir.schemas import FormalParameter, OpSchema
+from onnxtext.ir.scoping import ScopeChain, attribute_values, call_scope, outer_scope
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 
 __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
 
@@ -177,8 +177,14 @@ class Inference:
                 self._initializers_as_declared(g, path, declared, declared_at)
         for k, node in enumerate(g.node):
             self.node(
-                node, path.child("node", k), env, opsets, declared,
-                report=report, attr_scope=attr_scope, declared_at=declared_at,
+                node,
+                path.child("node", k),
+                env,
+                opsets,
+                declared,
+                report=report,
+                attr_scope=attr_scope,
+                declared_at=declared_at,
             )
         self.graphs[str(path)] = env.types
         outputs = []
@@ -199,10 +205,15 @@ class Inference:
                 continue
             held = tensor_type(t)
             if contradicts(held, given):
-                self.issues.append(Issue(
-                    Finding.DECLARED, f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
-                    str(declared_at[t.name]), node_path=str(path.child("initializer", i)), node_token="name",
-                ))
+                self.issues.append(
+                    Issue(
+                        Finding.DECLARED,
+                        f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
+                        str(declared_at[t.name]),
+                        node_path=str(path.child("initializer", i)),
+                        node_token="name",
+                    )
+                )
 
     # ------------------------------------------------------------ nodes
     def node(
@@ -377,7 +388,8 @@ def _generic(
     n_out: int,
     report: Callable[[Finding, str, int | None], None],
 ) -> list[ValueType]:
-    """Check inputs against the type constraints (type-constraint and same-constraint findings); output types the schema implies."""
+    """Check inputs against the type constraints (type-constraint and same-constraint findings);
+    output types the schema implies."""
     bound: dict[str, tuple[ValueType, int]] = {}
     for i, t in enumerate(inputs):
         formal = _formal(schema.inputs, i)

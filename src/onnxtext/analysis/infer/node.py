@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
-from onnxtext.proto import AttributeProto, GraphProto, NodeProto, TensorProto
 from onnxtext.analysis.infer.types import UNKNOWN, Dim, Shape, ValueType
+from onnxtext.proto import AttributeProto, GraphProto, NodeProto, TensorProto
 
 __all__ = ["Finding", "Issue", "NodeContext", "ShapeMismatch"]
 
@@ -46,7 +46,7 @@ class Issue:
     """:attr:`Finding.DECLARED`: what to point at in :attr:`node_path` (``name`` for an initializer)."""
 
     @property
-    def token(self) -> Union[str, tuple[Any, ...]]:
+    def token(self) -> str | tuple[Any, ...]:
         """What the issue is about in the message at :attr:`path` (a checker location token)."""
         if self.finding is Finding.DECLARED:
             return "type"

@@ -71,5 +71,7 @@ def cmd_check(args: argparse.Namespace, report: _Reporter) -> int:
         warnings = sum(d.severity is Severity.WARNING for _, d in results)
         notes = len(results) - errors - warnings
         if results:
-            print(f"{errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""), file=sys.stderr)
+            print(
+                f"{errors} error(s), {warnings} warning(s)" + (f", {notes} note(s)" if notes else ""), file=sys.stderr
+            )
     return EXIT_INPUT if failed else EXIT_OK

@@ -58,8 +58,12 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
             texts.append(text)
         if texts[0] == texts[1]:
             return EXIT_OK
-        lines = difflib.unified_diff(texts[0].splitlines(keepends=True), texts[1].splitlines(keepends=True),
-                                     fromfile=_display(args.a), tofile=_display(args.b))
+        lines = difflib.unified_diff(
+            texts[0].splitlines(keepends=True),
+            texts[1].splitlines(keepends=True),
+            fromfile=_display(args.a),
+            tofile=_display(args.b),
+        )
         for line in lines:
             sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         return 1

@@ -12,7 +12,11 @@ def cmd_lsp(args: argparse.Namespace, report: _Reporter) -> int:
     try:
         from onnxtext.lsp.server import serve
     except ImportError as exc:  # pygls/lsprotocol missing from a hand-made environment
-        report.error(PROG, f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install " "'pygls>=2,<3' lsprotocol")
+        report.error(
+            PROG,
+            f"the language server needs pygls and lsprotocol ({exc.name} is missing): pip install "
+            "'pygls>=2,<3' lsprotocol",
+        )
         return EXIT_INPUT
     try:
         serve(args.tcp)

@@ -40,7 +40,11 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     if weights == "inline":
         model = _load_model(args.input, binary, report)
         text = None if model is None else _to_text(model, args.input, report, width)
-        if text is None or model is None or not _external_data_follows(model, args.input, args.output, args.copy_external_data, report):
+        if (
+            text is None
+            or model is None
+            or not _external_data_follows(model, args.input, args.output, args.copy_external_data, report)
+        ):
             return EXIT_INPUT
         _write(args.output, text, report)
         return report.status
@@ -52,13 +56,17 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     return _print_digest(*loaded, args, report, width)
 
 
-def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int) -> int:
+def _print_digest(
+    model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int
+) -> int:
     """``print --weights digest``: large tensors as digests, computed on memory maps."""
     from onnxtext.weights.digest import DIGEST_HEADER, digest_view
 
     with _progress("digest", model, sources) as progress:
         # external data never read: the text must not depend on whether the files can be found (git textconv)
-        view = digest_view(model, args.threshold, progress=progress, sources=sources, in_place=True, read_external=False)
+        view = digest_view(
+            model, args.threshold, progress=progress, sources=sources, in_place=True, read_external=False
+        )
     _note_unread(sources, args.input, report)
     text = _to_text(view, args.input, report, width)
     if text is None:
@@ -67,7 +75,9 @@ def _print_digest(model: ModelProto, sources: TensorSources, args: argparse.Name
     return report.status
 
 
-def _print_external(model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int) -> int:
+def _print_external(
+    model: ModelProto, sources: TensorSources, args: argparse.Namespace, report: _Reporter, width: int
+) -> int:
     """``print --weights external``: text and sidecar ``OUT.data`` (both written atomically).
 
     Weights are never loaded: a binary input is read with its large ``raw_data`` left in

@@ -23,9 +23,9 @@ from onnxtext.proto import ModelProto
 
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
-    from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.document import parse_document
     from onnxtext.evaluate import EvaluationError, Evaluator
+    from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.evaluate.summary import summarize
 
     binary = args.model == STDIO or is_binary_path(args.model)
@@ -48,8 +48,11 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         return EXIT_INPUT
     try:
         evaluator = Evaluator(model, seed=args.seed, max_memory=args.max_memory)
-        declared = [(i.name, i.type if i.HasField("type") else None)
-                    for i in model.graph.input if i.name in evaluator.input_names]
+        declared = [
+            (i.name, i.type if i.HasField("type") else None)
+            for i in model.graph.input
+            if i.name in evaluator.input_names
+        ]
         feeds = build_feeds(args.inputs, declared)
         on_trace = None
         if args.trace:
@@ -80,7 +83,9 @@ def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto
     if not any(is_external(r.tensor) for r in iter_tensors(model)):
         return model
     if path == STDIO:
-        report.error("<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name")
+        report.error(
+            "<stdin>", "the model refers to external data, which cannot be found from stdin; give its file name"
+        )
         return None
     with _progress("reading weights", model) as progress:
         try:
@@ -102,7 +107,10 @@ def _check_outputs(
     from onnxtext.ir.paths import ProtoPath
 
     outputs_path = ProtoPath.parse("graph")
-    found = [(outputs_path.child("output", index), Severity.ERROR, message) for index, message in output_mismatches(model, outputs)]
+    found = [
+        (outputs_path.child("output", index), Severity.ERROR, message)
+        for index, message in output_mismatches(model, outputs)
+    ]
     found += [(ProtoPath.parse(str(where)), Severity.WARNING, message) for where, message in inside.items()]
     diags = []
     for where, severity, message in found:
@@ -160,7 +168,10 @@ def _save_outputs(directory: str, names: Sequence[str], outputs: Sequence[Any], 
         used.add(stem.lower())
         arr = value.astype(str) if value.dtype == object else to_internal(value)
         if arr.dtype != value.dtype and value.dtype != object:  # .npy has no bfloat16, float8, int4...
-            report.note(f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds " "its values exactly")
+            report.note(
+                f"note: output {name!r} ({value.dtype.name}) is written as {arr.dtype.name}, which holds "
+                "its values exactly"
+            )
         buf = io.BytesIO()
         np.save(buf, arr, allow_pickle=False)
         target = os.path.join(directory, stem + ".npy")

@@ -5,8 +5,24 @@ from __future__ import annotations
 import importlib
 
 _MODULES = [
-    "elementwise", "math", "logical", "reduce", "tensor", "nn", "controlflow", "sequence",
-    "random", "quantize", "rnn", "image", "imagecodec", "ml", "training", "text", "signal", "attention",
+    "elementwise",
+    "math",
+    "logical",
+    "reduce",
+    "tensor",
+    "nn",
+    "controlflow",
+    "sequence",
+    "random",
+    "quantize",
+    "rnn",
+    "image",
+    "imagecodec",
+    "ml",
+    "training",
+    "text",
+    "signal",
+    "attention",
 ]
 
 for _m in _MODULES:

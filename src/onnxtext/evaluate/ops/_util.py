@@ -12,15 +12,32 @@ from onnxtext.evaluate.errors import KernelError
 __all__ = ["erf", "cast_to", "like", "axis_of", "axes_list", "as_int", "check_same_dtype"]
 
 
-
 def erf(x: np.ndarray) -> np.ndarray:
     """Error function in float64: Taylor series near 0, Chebyshev-fitted erfc elsewhere (error < 1e-7)."""
     xd = np.asarray(x, dtype=np.float64)
     a = np.abs(xd)
     t = 1.0 / (1.0 + 0.5 * a)
-    poly = (-a * a - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
-        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-            -0.82215223 + t * 0.17087277)))))))))
+    poly = (
+        -a * a
+        - 1.26551223
+        + t
+        * (
+            1.00002368
+            + t
+            * (
+                0.37409196
+                + t
+                * (
+                    0.09678418
+                    + t
+                    * (
+                        -0.18628806
+                        + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))
+                    )
+                )
+            )
+        )
+    )
     far = 1.0 - t * np.exp(poly)
     z = np.minimum(a, 0.5) ** 2
     series = 0.0
@@ -49,7 +66,7 @@ def cast_to(x: Any, to: int, saturate: int = 1, round_mode: str = "up") -> np.nd
         bits = 2 if to in (T.UINT2, T.INT2) else 4
         if x.dtype.kind == "f":
             v = np.rint(np.nan_to_num(x.astype(np.float64), nan=0.0))
-            v = np.clip(v, -2.0 ** 63, 2.0 ** 63 - 1).astype(np.int64)
+            v = np.clip(v, -(2.0**63), 2.0**63 - 1).astype(np.int64)
         else:
             v = x.astype(np.int64)
         v = v & ((1 << bits) - 1)

@@ -6,8 +6,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import cast_to
+from onnxtext.evaluate.registry import kernel
 
 
 def _to_4d(x, heads):
@@ -20,9 +20,25 @@ def _to_4d(x, heads):
 
 
 @kernel("", "Attention", 23)
-def attention(q, k, v, attn_mask=None, past_key=None, past_value=None, nonpad_kv_seqlen=None, *,
-              is_causal=0, kv_num_heads=0, q_num_heads=0, qk_matmul_output_mode=0, scale=None,
-              softcap=0.0, softmax_precision=None, left_window_size=-1, right_window_size=-1):
+def attention(
+    q,
+    k,
+    v,
+    attn_mask=None,
+    past_key=None,
+    past_value=None,
+    nonpad_kv_seqlen=None,
+    *,
+    is_causal=0,
+    kv_num_heads=0,
+    q_num_heads=0,
+    qk_matmul_output_mode=0,
+    scale=None,
+    softcap=0.0,
+    softmax_precision=None,
+    left_window_size=-1,
+    right_window_size=-1,
+):
     dt = q.dtype
     three_d = q.ndim == 3
     q4 = _to_4d(q, q_num_heads)
@@ -102,8 +118,7 @@ def attention(q, k, v, attn_mask=None, past_key=None, past_value=None, nonpad_kv
 
 
 @kernel("", "RotaryEmbedding", 23)
-def rotary_embedding(x, cos_cache, sin_cache, position_ids=None, *, interleaved=0, num_heads=0,
-                     rotary_embedding_dim=0):
+def rotary_embedding(x, cos_cache, sin_cache, position_ids=None, *, interleaved=0, num_heads=0, rotary_embedding_dim=0):
     orig = x.shape
     if x.ndim == 4:
         xb = x.transpose(0, 2, 1, 3)  # b, s, h, d
@@ -126,7 +141,7 @@ def rotary_embedding(x, cos_cache, sin_cache, position_ids=None, *, interleaved=
     if interleaved:
         x1, x2 = rot[..., 0::2], rot[..., 1::2]
     else:
-        x1, x2 = rot[..., : rd // 2], rot[..., rd // 2:]
+        x1, x2 = rot[..., : rd // 2], rot[..., rd // 2 :]
     r1 = x1 * cos - x2 * sin
     r2 = x2 * cos + x1 * sin
     if interleaved:
@@ -140,8 +155,20 @@ def rotary_embedding(x, cos_cache, sin_cache, position_ids=None, *, interleaved=
 
 
 @kernel("", "LinearAttention", 27)
-def linear_attention(q, k, v, past_state=None, decay=None, beta=None, *, chunk_size=64, kv_num_heads,
-                     q_num_heads, scale=0.0, update_rule="gated_delta"):
+def linear_attention(
+    q,
+    k,
+    v,
+    past_state=None,
+    decay=None,
+    beta=None,
+    *,
+    chunk_size=64,
+    kv_num_heads,
+    q_num_heads,
+    scale=0.0,
+    update_rule="gated_delta",
+):
     dt = q.dtype
     b, t, _ = q.shape
     hq, hkv = q_num_heads, kv_num_heads
@@ -162,7 +189,11 @@ def linear_attention(q, k, v, past_state=None, decay=None, beta=None, *, chunk_s
     be = None
     if beta is not None:
         be = beta.astype(np.float64)
-        be = be.reshape(b, t, hkv, 1) if be.size == b * t * hkv else np.broadcast_to(be.reshape(b, t, -1)[..., :1], (b, t, 1)).reshape(b, t, 1, 1)
+        be = (
+            be.reshape(b, t, hkv, 1)
+            if be.size == b * t * hkv
+            else np.broadcast_to(be.reshape(b, t, -1)[..., :1], (b, t, 1)).reshape(b, t, 1, 1)
+        )
     rep = hq // hkv
     outs = []
     for step in range(t):  # recurrence over time steps (inherently sequential)
@@ -193,8 +224,11 @@ def flex_attention(q, k, v, *, prob_mod=None, score_mod=None, scale=None, softma
     if hq != hkv:
         k = np.repeat(k, hq // hkv, axis=1)
         v = np.repeat(v, hq // hkv, axis=1)
-    sdt = T.np_dtype(softmax_precision) if softmax_precision else (
-        np.dtype(np.float64) if q.dtype == np.float64 else np.dtype(np.float32))
+    sdt = (
+        T.np_dtype(softmax_precision)
+        if softmax_precision
+        else (np.dtype(np.float64) if q.dtype == np.float64 else np.dtype(np.float32))
+    )
     sc = float(scale) if scale is not None else 1.0 / np.sqrt(d)
     s = (np.matmul(q.astype(sdt), np.swapaxes(k.astype(sdt), -1, -2)) * sc).astype(sdt)
     if score_mod is not None:

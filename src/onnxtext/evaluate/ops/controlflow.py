@@ -54,8 +54,8 @@ def loop(m=None, cond=None, *carried, body):
     while keep and (max_trip is None or i < max_trip):
         outs = body(np.array(i, dtype=np.int64), np.array(keep, dtype=np.bool_), *state)
         keep = bool(np.asarray(outs[0]).reshape(-1)[0])
-        state = list(outs[1:1 + n_carried])
-        scan_vals = outs[1 + n_carried:]
+        state = list(outs[1 : 1 + n_carried])
+        scan_vals = outs[1 + n_carried :]
         if scans is None:
             scans = [[] for _ in scan_vals]
         for lst, v in zip(scans, scan_vals, strict=True):
@@ -66,7 +66,9 @@ def loop(m=None, cond=None, *carried, body):
             stacked += step_bytes
             # the first iteration tells what every one adds: refuse before the other iterations run
             planned = step_bytes * max_trip if i == 1 and max_trip is not None and keep else stacked
-            problem = over_budget(f"the scan outputs of {max_trip if planned != stacked else i} iterations", 2 * planned, budget)
+            problem = over_budget(
+                f"the scan outputs of {max_trip if planned != stacked else i} iterations", 2 * planned, budget
+            )
             if problem is not None:
                 raise KernelError(problem, kind=OVER_BUDGET)
     n_scan = len(body.output_names) - 1 - n_carried
@@ -84,8 +86,15 @@ def _stack_scan(values: list[Any]) -> Any:
 
 
 @kernel("", "Scan", 9)
-def scan(*inputs, body, num_scan_inputs, scan_input_axes=None, scan_input_directions=None,
-         scan_output_axes=None, scan_output_directions=None):
+def scan(
+    *inputs,
+    body,
+    num_scan_inputs,
+    scan_input_axes=None,
+    scan_input_directions=None,
+    scan_output_axes=None,
+    scan_output_directions=None,
+):
     m = num_scan_inputs
     n = len(inputs) - m
     state = list(inputs[:n])
@@ -129,7 +138,6 @@ def scan8(sequence_lens, *inputs, body, num_scan_inputs, directions=None):
     for b in range(batch):
         lens = None if sequence_lens is None else int(np.asarray(sequence_lens).reshape(-1)[b])
         xs = [x[b][:lens] if lens is not None else x[b] for x in inputs[n:]]
-        res = scan(*[x[b] for x in inputs[:n]], *xs, body=body, num_scan_inputs=m,
-                   scan_input_directions=directions)
+        res = scan(*[x[b] for x in inputs[:n]], *xs, body=body, num_scan_inputs=m, scan_input_directions=directions)
         per_batch.append(res)
     return tuple(np.stack([r[i] for r in per_batch]) for i in range(len(per_batch[0])))

@@ -8,8 +8,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import cast_to, check_same_dtype, erf
+from onnxtext.evaluate.registry import kernel
 
 
 def _binary(a: np.ndarray, b: np.ndarray) -> None:
@@ -22,6 +22,7 @@ def _out(x: Any, dtype: np.dtype) -> np.ndarray:
 
 
 # -- arithmetic -----------------------------------------------------------------------
+
 
 @kernel("", "Add", 1)
 def add(a, b, **_):
@@ -132,11 +133,22 @@ def _unary(name: str, fn: Any, since: int = 7) -> None:
     kernel("", name, since)(k)
 
 
-for _name, _fn in [("Sin", np.sin), ("Cos", np.cos), ("Tan", np.tan), ("Asin", np.arcsin),
-                   ("Acos", np.arccos), ("Atan", np.arctan)]:
+for _name, _fn in [
+    ("Sin", np.sin),
+    ("Cos", np.cos),
+    ("Tan", np.tan),
+    ("Asin", np.arcsin),
+    ("Acos", np.arccos),
+    ("Atan", np.arctan),
+]:
     _unary(_name, _fn, 7)
-for _name, _fn in [("Sinh", np.sinh), ("Cosh", np.cosh), ("Asinh", np.arcsinh),
-                   ("Acosh", np.arccosh), ("Atanh", np.arctanh)]:
+for _name, _fn in [
+    ("Sinh", np.sinh),
+    ("Cosh", np.cosh),
+    ("Asinh", np.arcsinh),
+    ("Acosh", np.arccosh),
+    ("Atanh", np.arctanh),
+]:
     _unary(_name, _fn, 9)
 _unary("Tanh", np.tanh, 1)
 
@@ -193,6 +205,7 @@ def mean(*xs):
 
 
 # -- activations ----------------------------------------------------------------------
+
 
 @kernel("", "Relu", 1)
 def relu(x):
@@ -272,7 +285,7 @@ def swish(x, *, alpha=1.0):
 def gelu(x, *, approximate="none"):
     xd = x.astype(np.float64)
     if approximate == "tanh":
-        y = 0.5 * xd * (1 + np.tanh(np.sqrt(2 / np.pi) * (xd + 0.044715 * xd ** 3)))
+        y = 0.5 * xd * (1 + np.tanh(np.sqrt(2 / np.pi) * (xd + 0.044715 * xd**3)))
     else:
         y = 0.5 * xd * (1 + erf(xd / np.sqrt(2)))
     return _out(y, x.dtype)
@@ -300,6 +313,7 @@ def clip(x, lo=None, hi=None):
 
 
 # -- casts ----------------------------------------------------------------------------
+
 
 @kernel("", "Cast", 1)
 def cast(x, *, to, saturate=1, round_mode="up"):

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axes_list
-
+from onnxtext.evaluate.registry import kernel
 
 # -- Resize -----------------------------------------------------------------------------------
+
 
 def _cubic(t: np.ndarray, a: float) -> np.ndarray:
     t = np.abs(t)
@@ -54,8 +53,9 @@ def _nearest_index(x, nearest_mode):
     raise KernelError(f"unknown nearest_mode {nearest_mode!r}")
 
 
-def _axis_weights(in_len, out_len, scale, mode, coord_mode, nearest_mode, cubic_a, exclude_outside, antialias,
-                  roi_start, roi_end):
+def _axis_weights(
+    in_len, out_len, scale, mode, coord_mode, nearest_mode, cubic_a, exclude_outside, antialias, roi_start, roi_end
+):
     x = _source_coords(out_len, in_len, scale, coord_mode, roi_start, roi_end)
     outside = (x < 0) | (x > in_len - 1)
     W = np.zeros((out_len, in_len), dtype=np.float64)
@@ -89,9 +89,22 @@ def _axis_weights(in_len, out_len, scale, mode, coord_mode, nearest_mode, cubic_
     return W, outside
 
 
-def _resize(x, roi, scales, sizes, *, antialias=0, axes=None, coordinate_transformation_mode="half_pixel",
-            cubic_coeff_a=-0.75, exclude_outside=0, extrapolation_value=0.0, keep_aspect_ratio_policy="stretch",
-            mode="nearest", nearest_mode="round_prefer_floor"):
+def _resize(
+    x,
+    roi,
+    scales,
+    sizes,
+    *,
+    antialias=0,
+    axes=None,
+    coordinate_transformation_mode="half_pixel",
+    cubic_coeff_a=-0.75,
+    exclude_outside=0,
+    extrapolation_value=0.0,
+    keep_aspect_ratio_policy="stretch",
+    mode="nearest",
+    nearest_mode="round_prefer_floor",
+):
     r = x.ndim
     ax = axes_list(axes, r) if axes is not None else list(range(r))
     in_shape = [x.shape[a] for a in ax]
@@ -119,8 +132,19 @@ def _resize(x, roi, scales, sizes, *, antialias=0, axes=None, coordinate_transfo
             rs, re_ = 0.0, 1.0
         if sz[j] == in_shape[j] and sc[j] == 1.0 and coordinate_transformation_mode != "tf_crop_and_resize":
             continue
-        W, outside = _axis_weights(in_shape[j], sz[j], sc[j], mode, coordinate_transformation_mode, nearest_mode,
-                                   cubic_coeff_a, exclude_outside, antialias, rs, re_)
+        W, outside = _axis_weights(
+            in_shape[j],
+            sz[j],
+            sc[j],
+            mode,
+            coordinate_transformation_mode,
+            nearest_mode,
+            cubic_coeff_a,
+            exclude_outside,
+            antialias,
+            rs,
+            re_,
+        )
         y = np.moveaxis(np.tensordot(W, np.moveaxis(y, a, 0), axes=1), 0, a)
         if dead is not None:
             dead = np.moveaxis(np.moveaxis(dead, a, 0)[np.zeros(sz[j], dtype=np.int64)], 0, a)
@@ -137,8 +161,7 @@ def _resize(x, roi, scales, sizes, *, antialias=0, axes=None, coordinate_transfo
 
 @kernel("", "Resize", 10)
 def resize10(x, scales, *, mode="nearest"):
-    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric",
-                   nearest_mode="floor")
+    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric", nearest_mode="floor")
 
 
 @kernel("", "Resize", 11)
@@ -148,17 +171,16 @@ def resize(x, roi=None, scales=None, sizes=None, **attrs):
 
 @kernel("", "Upsample", 7)
 def upsample7(x, *, mode="nearest", scales):
-    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric",
-                   nearest_mode="floor")
+    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric", nearest_mode="floor")
 
 
 @kernel("", "Upsample", 9)
 def upsample9(x, scales, *, mode="nearest"):
-    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric",
-                   nearest_mode="floor")
+    return _resize(x, None, scales, None, mode=mode, coordinate_transformation_mode="asymmetric", nearest_mode="floor")
 
 
 # -- GridSample -------------------------------------------------------------------------------
+
 
 def _reflect(x, lo, hi):
     span = hi - lo
@@ -260,9 +282,20 @@ def affine_grid(theta, size, *, align_corners=0):
 
 # -- RoiAlign ---------------------------------------------------------------------------------
 
+
 @kernel("", "RoiAlign", 10)
-def roi_align(x, rois, batch_indices, *, coordinate_transformation_mode="half_pixel", mode="avg",
-              output_height=1, output_width=1, sampling_ratio=0, spatial_scale=1.0):
+def roi_align(
+    x,
+    rois,
+    batch_indices,
+    *,
+    coordinate_transformation_mode="half_pixel",
+    mode="avg",
+    output_height=1,
+    output_width=1,
+    sampling_ratio=0,
+    spatial_scale=1.0,
+):
     n, c, h, w = x.shape
     out = np.zeros((rois.shape[0], c, output_height, output_width), dtype=np.float64)
     off = 0.5 if coordinate_transformation_mode == "half_pixel" else 0.0
@@ -296,8 +329,12 @@ def roi_align(x, rois, batch_indices, *, coordinate_transformation_mode="half_pi
         ly, lx = yc - yl, xc - xl
         hy, hx = 1 - ly, 1 - lx
         img = x[int(batch_indices[r])].astype(np.float64)  # c, h, w
-        parts = [img[:, yl, xl] * (hy * hx * valid), img[:, yl, xh] * (hy * lx * valid),
-                 img[:, yh, xl] * (ly * hx * valid), img[:, yh, xh] * (ly * lx * valid)]
+        parts = [
+            img[:, yl, xl] * (hy * hx * valid),
+            img[:, yl, xh] * (hy * lx * valid),
+            img[:, yh, xl] * (ly * hx * valid),
+            img[:, yh, xh] * (ly * lx * valid),
+        ]
         if mode == "avg":
             out[r] = sum(parts).mean(axis=(-1, -2))
         else:
@@ -307,12 +344,24 @@ def roi_align(x, rois, batch_indices, *, coordinate_transformation_mode="half_pi
 
 # -- NonMaxSuppression ------------------------------------------------------------------------
 
+
 @kernel("", "NonMaxSuppression", 10)
-def non_max_suppression(boxes, scores, max_output_boxes_per_class=None, iou_threshold=None,
-                        score_threshold=None, *, center_point_box=0):
-    max_out = int(np.asarray(max_output_boxes_per_class).reshape(-1)[0]) if max_output_boxes_per_class is not None and np.size(max_output_boxes_per_class) else 0
-    iou_t = float(np.asarray(iou_threshold).reshape(-1)[0]) if iou_threshold is not None and np.size(iou_threshold) else 0.0
-    score_t = float(np.asarray(score_threshold).reshape(-1)[0]) if score_threshold is not None and np.size(score_threshold) else None
+def non_max_suppression(
+    boxes, scores, max_output_boxes_per_class=None, iou_threshold=None, score_threshold=None, *, center_point_box=0
+):
+    max_out = (
+        int(np.asarray(max_output_boxes_per_class).reshape(-1)[0])
+        if max_output_boxes_per_class is not None and np.size(max_output_boxes_per_class)
+        else 0
+    )
+    iou_t = (
+        float(np.asarray(iou_threshold).reshape(-1)[0]) if iou_threshold is not None and np.size(iou_threshold) else 0.0
+    )
+    score_t = (
+        float(np.asarray(score_threshold).reshape(-1)[0])
+        if score_threshold is not None and np.size(score_threshold)
+        else None
+    )
     b = boxes.astype(np.float64)
     if center_point_box:
         xc, yc, bw, bh = b[..., 0], b[..., 1], b[..., 2], b[..., 3]

@@ -31,13 +31,13 @@ def _pnm(data: bytes) -> np.ndarray:
     tokens: list[bytes] = []
     pos = 0
     while len(tokens) < 4:
-        while data[pos:pos + 1].isspace():
+        while data[pos : pos + 1].isspace():
             pos += 1
-        if data[pos:pos + 1] == b"#":
+        if data[pos : pos + 1] == b"#":
             pos = data.index(b"\n", pos) + 1
             continue
         start = pos
-        while not data[pos:pos + 1].isspace():
+        while not data[pos : pos + 1].isspace():
             pos += 1
         tokens.append(data[start:pos])
         if tokens[0] in (b"P1", b"P4") and len(tokens) == 3:
@@ -64,7 +64,7 @@ def _png(data: bytes) -> np.ndarray:
     palette = None
     while pos < len(data):
         length, kind = struct.unpack_from(">I4s", data, pos)
-        body = data[pos + 8: pos + 8 + length]
+        body = data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             width, height, depth, ctype, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -128,13 +128,13 @@ def _tiff(data: bytes) -> np.ndarray:
         if typ not in sizes:
             continue
         size = sizes[typ] * count
-        src = value if size <= 4 else data[struct.unpack(e + "I", value)[0]:][:size]
+        src = value if size <= 4 else data[struct.unpack(e + "I", value)[0] :][:size]
         tags[tag] = list(struct.unpack(e + fmt[typ] * count, src[:size]))
     if tags.get(259, [1])[0] != 1:
         raise KernelError("compressed TIFF is not supported")
     w, h = tags[256][0], tags[257][0]
     spp = tags.get(277, [1])[0]
-    strips = b"".join(data[o:o + c] for o, c in zip(tags[273], tags[279], strict=False))
+    strips = b"".join(data[o : o + c] for o, c in zip(tags[273], tags[279], strict=False))
     return np.frombuffer(strips, np.uint8, w * h * spp).reshape(h, w, spp)[..., :3]
 
 

@@ -11,11 +11,17 @@ from onnxtext.evaluate.registry import kernel
 def _cmp(fn):
     def k(a, b):
         return fn(a, b)
+
     return k
 
 
-for _n, _f in [("Equal", np.equal), ("Less", np.less), ("Greater", np.greater),
-               ("LessOrEqual", np.less_equal), ("GreaterOrEqual", np.greater_equal)]:
+for _n, _f in [
+    ("Equal", np.equal),
+    ("Less", np.less),
+    ("Greater", np.greater),
+    ("LessOrEqual", np.less_equal),
+    ("GreaterOrEqual", np.greater_equal),
+]:
     kernel("", _n, 1)(_cmp(_f))
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axis_of
+from onnxtext.evaluate.registry import kernel
 
 
 @kernel("", "MatMul", 1)
@@ -75,6 +75,7 @@ def _along(fn, x, axis):
 
 
 for _name, _fn in [("Softmax", _softmax), ("LogSoftmax", _log_softmax), ("Hardmax", _hardmax)]:
+
     def _k1(x, *, axis=1, _fn=_fn):
         return _coerced(_fn, x, axis)
 

@@ -42,6 +42,7 @@ def _post(scores: np.ndarray, post_transform: Any) -> np.ndarray:
         return e / np.where(s == 0, 1, s)
     if pt in (4, "PROBIT"):
         from onnxtext.evaluate.ops._util import erf
+
         # inverse of the normal CDF via Newton on erf
         p = np.clip(scores, 1e-12, 1 - 1e-12)
         z = np.zeros_like(p)
@@ -54,9 +55,22 @@ def _post(scores: np.ndarray, post_transform: Any) -> np.ndarray:
 
 
 @kernel(ML, "LabelEncoder", 2)
-def label_encoder(x, *, default_float=-0.0, default_int64=-1, default_string="_Unused", default_tensor=None,
-                  keys_floats=None, keys_int64s=None, keys_strings=None, keys_tensor=None,
-                  values_floats=None, values_int64s=None, values_strings=None, values_tensor=None):
+def label_encoder(
+    x,
+    *,
+    default_float=-0.0,
+    default_int64=-1,
+    default_string="_Unused",
+    default_tensor=None,
+    keys_floats=None,
+    keys_int64s=None,
+    keys_strings=None,
+    keys_tensor=None,
+    values_floats=None,
+    values_int64s=None,
+    values_strings=None,
+    values_tensor=None,
+):
     if keys_tensor is not None:
         keys = list(keys_tensor.reshape(-1))
     else:
@@ -64,8 +78,11 @@ def label_encoder(x, *, default_float=-0.0, default_int64=-1, default_string="_U
     if values_tensor is not None:
         vals = values_tensor.reshape(-1)
         vdtype = values_tensor.dtype
-        default = default_tensor.reshape(-1)[0] if default_tensor is not None else (
-            "_Unused" if vdtype.kind == "O" else -1 if vdtype.kind in "iu" else -0.0)
+        default = (
+            default_tensor.reshape(-1)[0]
+            if default_tensor is not None
+            else ("_Unused" if vdtype.kind == "O" else -1 if vdtype.kind in "iu" else -0.0)
+        )
     elif values_floats is not None:
         vals, vdtype, default = np.asarray(values_floats, dtype=np.float32), np.dtype(np.float32), default_float
     elif values_int64s is not None:
@@ -93,6 +110,7 @@ def _key(v: Any) -> Any:
 
 # -- tree ensembles ---------------------------------------------------------------------------
 
+
 def _walk(x, roots, feat, splits, modes, true_ids, true_leaf, false_ids, false_leaf, missing_true, members):
     """Leaf index reached in each tree by each sample: [n_samples, n_trees]."""
     n = x.shape[0]
@@ -110,7 +128,8 @@ def _walk(x, roots, feat, splits, modes, true_ids, true_leaf, false_ids, false_l
         cond = np.select(
             [m == 0, m == 1, m == 2, m == 3, m == 4, m == 5],
             [v <= s, v < s, v >= s, v > s, v == s, v != s],
-            default=False)
+            default=False,
+        )
         if members is not None and np.any(m == 6):
             cond = np.where(m == 6, members(nd, v), cond)
         cond = np.where(np.isnan(v), missing_true[nd].astype(bool), cond)
@@ -124,10 +143,26 @@ def _walk(x, roots, feat, splits, modes, true_ids, true_leaf, false_ids, false_l
 
 
 @kernel(ML, "TreeEnsemble", 5)
-def tree_ensemble(x, *, aggregate_function=1, leaf_targetids, leaf_weights, membership_values=None, n_targets,
-                  nodes_falseleafs, nodes_falsenodeids, nodes_featureids, nodes_hitrates=None,
-                  nodes_missing_value_tracks_true=None, nodes_modes, nodes_splits, nodes_trueleafs,
-                  nodes_truenodeids, post_transform=0, tree_roots):
+def tree_ensemble(
+    x,
+    *,
+    aggregate_function=1,
+    leaf_targetids,
+    leaf_weights,
+    membership_values=None,
+    n_targets,
+    nodes_falseleafs,
+    nodes_falsenodeids,
+    nodes_featureids,
+    nodes_hitrates=None,
+    nodes_missing_value_tracks_true=None,
+    nodes_modes,
+    nodes_splits,
+    nodes_trueleafs,
+    nodes_truenodeids,
+    post_transform=0,
+    tree_roots,
+):
     xf = x.astype(np.float64).reshape(x.shape[0], -1)
     modes = np.asarray(nodes_modes).astype(np.int64)
     nn_ = len(nodes_featureids)
@@ -150,15 +185,25 @@ def tree_ensemble(x, *, aggregate_function=1, leaf_targetids, leaf_weights, memb
         width = max((len(s) for s in sets), default=1)
         table = np.full((max(len(sets), 1), width), np.nan)
         for i, sv in enumerate(sets):
-            table[i, :len(sv)] = sv
+            table[i, : len(sv)] = sv
 
         def members(nd, v):
             rows = table[np.maximum(set_of_node[nd], 0)]
             return (rows == v[..., None]).any(axis=-1)
 
-    leaf = _walk(xf, tree_roots, np.asarray(nodes_featureids), np.asarray(nodes_splits, dtype=np.float64), modes,
-                 np.asarray(nodes_truenodeids), np.asarray(nodes_trueleafs), np.asarray(nodes_falsenodeids),
-                 np.asarray(nodes_falseleafs), miss, members)
+    leaf = _walk(
+        xf,
+        tree_roots,
+        np.asarray(nodes_featureids),
+        np.asarray(nodes_splits, dtype=np.float64),
+        modes,
+        np.asarray(nodes_truenodeids),
+        np.asarray(nodes_trueleafs),
+        np.asarray(nodes_falsenodeids),
+        np.asarray(nodes_falseleafs),
+        miss,
+        members,
+    )
     w = np.asarray(leaf_weights, dtype=np.float64)[leaf]
     t = np.asarray(leaf_targetids)[leaf]
     out = _aggregate(w, t, n_targets, aggregate_function)
@@ -185,6 +230,7 @@ def _aggregate(w, t, n_targets, agg):
 
 # -- skl2onnx staples -------------------------------------------------------------------------
 
+
 @kernel(ML, "LinearRegressor", 1)
 def linear_regressor(x, *, coefficients=None, intercepts=None, post_transform="NONE", targets=1):
     c = np.asarray(coefficients, dtype=np.float64).reshape(targets, -1)
@@ -195,8 +241,16 @@ def linear_regressor(x, *, coefficients=None, intercepts=None, post_transform="N
 
 
 @kernel(ML, "LinearClassifier", 1)
-def linear_classifier(x, *, classlabels_ints=None, classlabels_strings=None, coefficients, intercepts=None,
-                      multi_class=0, post_transform="NONE"):
+def linear_classifier(
+    x,
+    *,
+    classlabels_ints=None,
+    classlabels_strings=None,
+    coefficients,
+    intercepts=None,
+    multi_class=0,
+    post_transform="NONE",
+):
     labels = classlabels_ints if classlabels_ints is not None else classlabels_strings
     n_classes = len(labels)
     c = np.asarray(coefficients, dtype=np.float64).reshape(-1, x.shape[1] if x.ndim > 1 else x.size)
@@ -246,12 +300,15 @@ def scaler(x, *, offset=None, scale=None):
 @kernel(ML, "ZipMap", 1)
 def zip_map(x, *, classlabels_int64s=None, classlabels_strings=None):
     labels = classlabels_int64s if classlabels_int64s is not None else classlabels_strings
-    return [{lab: float(v) for lab, v in zip(labels, row, strict=False)} for row in np.asarray(x).reshape(x.shape[0], -1)]
+    return [
+        {lab: float(v) for lab, v in zip(labels, row, strict=False)} for row in np.asarray(x).reshape(x.shape[0], -1)
+    ]
 
 
 @kernel(ML, "Imputer", 1)
-def imputer(x, *, imputed_value_floats=None, imputed_value_int64s=None, replaced_value_float=0.0,
-            replaced_value_int64=0):
+def imputer(
+    x, *, imputed_value_floats=None, imputed_value_int64s=None, replaced_value_float=0.0, replaced_value_int64=0
+):
     if imputed_value_floats is not None:
         vals = np.asarray(imputed_value_floats, dtype=x.dtype)
         bad = np.isnan(x) if np.isnan(replaced_value_float) else x == replaced_value_float
@@ -271,12 +328,21 @@ def _legacy_tree(x, attrs, n_targets, ids_key, weights_key, prefix):
     nodes_treeids = np.asarray(attrs["nodes_treeids"])
     nodes_nodeids = np.asarray(attrs["nodes_nodeids"])
     modes_s = attrs["nodes_modes"]
-    mode_map = {"BRANCH_LEQ": 0, "BRANCH_LT": 1, "BRANCH_GTE": 2, "BRANCH_GT": 3, "BRANCH_EQ": 4, "BRANCH_NEQ": 5,
-                "LEAF": -1}
+    mode_map = {
+        "BRANCH_LEQ": 0,
+        "BRANCH_LT": 1,
+        "BRANCH_GTE": 2,
+        "BRANCH_GT": 3,
+        "BRANCH_EQ": 4,
+        "BRANCH_NEQ": 5,
+        "LEAF": -1,
+    }
     modes = np.array([mode_map[m] for m in modes_s])
     key = {(int(t), int(n)): i for i, (t, n) in enumerate(zip(nodes_treeids, nodes_nodeids, strict=False))}
     trees = sorted(set(nodes_treeids.tolist()))
-    roots = [key[(t, min(int(n) for tt, n in zip(nodes_treeids, nodes_nodeids, strict=False) if tt == t))] for t in trees]
+    roots = [
+        key[(t, min(int(n) for tt, n in zip(nodes_treeids, nodes_nodeids, strict=False) if tt == t))] for t in trees
+    ]
     nn_ = len(modes)
     true_ids = np.array([key.get((int(nodes_treeids[i]), int(attrs["nodes_truenodeids"][i])), i) for i in range(nn_)])
     false_ids = np.array([key.get((int(nodes_treeids[i]), int(attrs["nodes_falsenodeids"][i])), i) for i in range(nn_)])
@@ -296,8 +362,11 @@ def _legacy_tree(x, attrs, n_targets, ids_key, weights_key, prefix):
         v = xf[rows, feat[node]]
         s = splits[node]
         m = modes[node]
-        cond = np.select([m == 0, m == 1, m == 2, m == 3, m == 4, m == 5],
-                         [v <= s, v < s, v >= s, v > s, v == s, v != s], default=False)
+        cond = np.select(
+            [m == 0, m == 1, m == 2, m == 3, m == 4, m == 5],
+            [v <= s, v < s, v >= s, v > s, v == s, v != s],
+            default=False,
+        )
         cond = np.where(np.isnan(v), miss[node].astype(bool), cond)
         node = np.where(act, np.where(cond, true_ids[node], false_ids[node]), node)
     # contributions of each leaf node
@@ -314,8 +383,9 @@ def _legacy_tree(x, attrs, n_targets, ids_key, weights_key, prefix):
 
 
 @kernel(ML, "TreeEnsembleRegressor", 1)
-def tree_ensemble_regressor(x, *, aggregate_function="SUM", base_values=None, n_targets=1, post_transform="NONE",
-                            **attrs):
+def tree_ensemble_regressor(
+    x, *, aggregate_function="SUM", base_values=None, n_targets=1, post_transform="NONE", **attrs
+):
     out, ntrees = _legacy_tree(x, attrs, n_targets, "target_ids", "target_weights", "target")
     if aggregate_function == "AVERAGE":
         out = out / ntrees
@@ -325,8 +395,9 @@ def tree_ensemble_regressor(x, *, aggregate_function="SUM", base_values=None, n_
 
 
 @kernel(ML, "TreeEnsembleClassifier", 1)
-def tree_ensemble_classifier(x, *, base_values=None, classlabels_int64s=None, classlabels_strings=None,
-                             post_transform="NONE", **attrs):
+def tree_ensemble_classifier(
+    x, *, base_values=None, classlabels_int64s=None, classlabels_strings=None, post_transform="NONE", **attrs
+):
     labels = classlabels_int64s if classlabels_int64s is not None else classlabels_strings
     nc = len(labels)
     out, _ = _legacy_tree(x, attrs, nc, "class_ids", "class_weights", "class")
@@ -373,7 +444,9 @@ def dict_vectorizer(x, *, int64_vocabulary=None, string_vocabulary=None):
     rows = x if isinstance(x, list) else [x]
     pos = {k: i for i, k in enumerate(vocab)}
     sample = next((v for r in rows for v in r.values()), 0.0)
-    out = np.zeros((len(rows), len(vocab)), dtype=np.asarray(sample).dtype if not isinstance(sample, float) else np.float32)
+    out = np.zeros(
+        (len(rows), len(vocab)), dtype=np.asarray(sample).dtype if not isinstance(sample, float) else np.float32
+    )
     for i, r in enumerate(rows):
         for k, v in r.items():
             j = pos.get(k)
@@ -409,8 +482,18 @@ def _svm_kernel(x, sv, kernel_type, params):
 
 
 @kernel(ML, "SVMRegressor", 1)
-def svm_regressor(x, *, coefficients=None, kernel_params=None, kernel_type="LINEAR", n_supports=0, one_class=0,
-                  post_transform="NONE", rho=None, support_vectors=None):
+def svm_regressor(
+    x,
+    *,
+    coefficients=None,
+    kernel_params=None,
+    kernel_type="LINEAR",
+    n_supports=0,
+    one_class=0,
+    post_transform="NONE",
+    rho=None,
+    support_vectors=None,
+):
     xf = x.astype(np.float64).reshape(x.shape[0], -1)
     coef = np.asarray(coefficients, dtype=np.float64)
     if n_supports:
@@ -426,9 +509,21 @@ def svm_regressor(x, *, coefficients=None, kernel_params=None, kernel_type="LINE
 
 
 @kernel(ML, "SVMClassifier", 1)
-def svm_classifier(x, *, classlabels_ints=None, classlabels_strings=None, coefficients=None, kernel_params=None,
-                   kernel_type="LINEAR", post_transform="NONE", prob_a=None, prob_b=None, rho=None,
-                   support_vectors=None, vectors_per_class=None):
+def svm_classifier(
+    x,
+    *,
+    classlabels_ints=None,
+    classlabels_strings=None,
+    coefficients=None,
+    kernel_params=None,
+    kernel_type="LINEAR",
+    post_transform="NONE",
+    prob_a=None,
+    prob_b=None,
+    rho=None,
+    support_vectors=None,
+    vectors_per_class=None,
+):
     labels = classlabels_ints if classlabels_ints is not None else classlabels_strings
     nc = len(labels)
     xf = x.astype(np.float64).reshape(x.shape[0], -1)

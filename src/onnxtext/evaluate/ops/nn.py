@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axis_of
-
+from onnxtext.evaluate.registry import kernel
 
 # -- geometry ---------------------------------------------------------------------------
+
 
 def _geometry(spatial: tuple[int, ...], kernel_shape, strides, dilations, pads, auto_pad, ceil_mode=0):
     n = len(spatial)
@@ -55,8 +54,11 @@ def _windows(xp: np.ndarray, k, s, d, out) -> np.ndarray:
     eff = [(k[i] - 1) * d[i] + 1 for i in range(n)]
     axes = tuple(range(2, 2 + n))
     w = sliding_window_view(xp, eff, axis=axes)
-    idx = (slice(None), slice(None)) + tuple(slice(0, (out[i] - 1) * s[i] + 1, s[i]) for i in range(n)) + tuple(
-        slice(None, None, d[i]) for i in range(n))
+    idx = (
+        (slice(None), slice(None))
+        + tuple(slice(0, (out[i] - 1) * s[i] + 1, s[i]) for i in range(n))
+        + tuple(slice(None, None, d[i]) for i in range(n))
+    )
     return w[idx]
 
 
@@ -68,6 +70,7 @@ def _pad_spatial(x: np.ndarray, pb, pe, value) -> np.ndarray:
 
 
 # -- convolution --------------------------------------------------------------------------
+
 
 def _conv(x, w, b, auto_pad, dilations, group, kernel_shape, pads, strides):
     if x.ndim < 3:
@@ -110,8 +113,19 @@ def conv(x, w, b=None, *, auto_pad="NOTSET", dilations=None, group=1, kernel_sha
 
 
 @kernel("", "ConvInteger", 10)
-def conv_integer(x, w, x_zero_point=None, w_zero_point=None, *, auto_pad="NOTSET", dilations=None, group=1,
-                 kernel_shape=None, pads=None, strides=None):
+def conv_integer(
+    x,
+    w,
+    x_zero_point=None,
+    w_zero_point=None,
+    *,
+    auto_pad="NOTSET",
+    dilations=None,
+    group=1,
+    kernel_shape=None,
+    pads=None,
+    strides=None,
+):
     xi = x.astype(np.int32)
     wi = w.astype(np.int32)
     if x_zero_point is not None:
@@ -123,8 +137,20 @@ def conv_integer(x, w, x_zero_point=None, w_zero_point=None, *, auto_pad="NOTSET
 
 
 @kernel("", "ConvTranspose", 1)
-def conv_transpose(x, w, b=None, *, auto_pad="NOTSET", dilations=None, group=1, kernel_shape=None,
-                   output_padding=None, output_shape=None, pads=None, strides=None):
+def conv_transpose(
+    x,
+    w,
+    b=None,
+    *,
+    auto_pad="NOTSET",
+    dilations=None,
+    group=1,
+    kernel_shape=None,
+    output_padding=None,
+    output_shape=None,
+    pads=None,
+    strides=None,
+):
     nsp = x.ndim - 2
     k = list(kernel_shape) if kernel_shape else list(w.shape[2:])
     s = list(strides) if strides else [1] * nsp
@@ -181,8 +207,20 @@ def conv_transpose(x, w, b=None, *, auto_pad="NOTSET", dilations=None, group=1, 
 
 
 @kernel("", "DeformConv", 19)
-def deform_conv(x, w, offset, b=None, mask=None, *, dilations=None, group=1, kernel_shape=None,
-                offset_group=1, pads=None, strides=None):
+def deform_conv(
+    x,
+    w,
+    offset,
+    b=None,
+    mask=None,
+    *,
+    dilations=None,
+    group=1,
+    kernel_shape=None,
+    offset_group=1,
+    pads=None,
+    strides=None,
+):
     n, c = x.shape[:2]
     h, wd = x.shape[2:]
     m = w.shape[0]
@@ -245,19 +283,21 @@ def causal_conv_with_state(x, weight, bias=None, past_state=None, *, activation=
         y = y + bias.reshape(1, c, 1)
     if activation in ("silu", "swish"):
         y = y / (1 + np.exp(-y))
-    present = full[:, :, full.shape[2] - (k - 1):] if k > 1 else np.zeros((n, c, 0), dtype=x.dtype)
+    present = full[:, :, full.shape[2] - (k - 1) :] if k > 1 else np.zeros((n, c, 0), dtype=x.dtype)
     return y.astype(x.dtype), np.array(present)
 
 
 # -- pooling --------------------------------------------------------------------------------
+
 
 def _lowest(dt):
     return -np.inf if dt.kind == "f" else np.iinfo(dt).min
 
 
 @kernel("", "MaxPool", 1)
-def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape, pads=None, storage_order=0,
-             strides=None, ctx):
+def max_pool(
+    x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape, pads=None, storage_order=0, strides=None, ctx
+):
     nsp = x.ndim - 2
     k, s, d, pb, pe, out, extra = _geometry(x.shape[2:], kernel_shape, strides, dilations, pads, auto_pad, ceil_mode)
     pe2 = [pe[i] + extra[i] for i in range(nsp)]
@@ -289,8 +329,9 @@ def max_pool(x, *, auto_pad="NOTSET", ceil_mode=0, dilations=None, kernel_shape,
 
 
 @kernel("", "AveragePool", 1)
-def average_pool(x, *, auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, dilations=None, kernel_shape,
-                 pads=None, strides=None):
+def average_pool(
+    x, *, auto_pad="NOTSET", ceil_mode=0, count_include_pad=0, dilations=None, kernel_shape, pads=None, strides=None
+):
     nsp = x.ndim - 2
     k, s, d, pb, pe, out, extra = _geometry(x.shape[2:], kernel_shape, strides, dilations, pads, auto_pad, ceil_mode)
     pe2 = [pe[i] + extra[i] for i in range(nsp)]
@@ -339,7 +380,8 @@ def max_unpool(x, indices, output_shape=None, *, kernel_shape, pads=None, stride
     s = list(strides) if strides else [1] * nsp
     p = list(pads) if pads else [0] * (2 * nsp)
     natural = list(x.shape[:2]) + [
-        (x.shape[2 + i] - 1) * s[i] + kernel_shape[i] - p[i] - p[i + nsp] for i in range(nsp)]
+        (x.shape[2 + i] - 1) * s[i] + kernel_shape[i] - p[i] - p[i + nsp] for i in range(nsp)
+    ]
     y = np.zeros(int(np.prod(natural)), dtype=x.dtype)
     y[np.asarray(indices).reshape(-1)] = x.reshape(-1)
     y = y.reshape(natural)
@@ -375,6 +417,7 @@ def col2im(x, image_shape, block_shape, *, dilations=None, pads=None, strides=No
 
 # -- normalisation --------------------------------------------------------------------------
 
+
 @kernel("", "BatchNormalization", 1)
 def batch_norm(x, scale, b, mean, var, *, epsilon=1e-5, momentum=0.9, training_mode=0, ctx, **_):
     shape = (1, -1) + (1,) * (x.ndim - 2)
@@ -382,7 +425,9 @@ def batch_norm(x, scale, b, mean, var, *, epsilon=1e-5, momentum=0.9, training_m
         axes = (0,) + tuple(range(2, x.ndim))
         cur_mean = x.mean(axis=axes)
         cur_var = x.var(axis=axes)
-        y = (x - cur_mean.reshape(shape)) / np.sqrt(cur_var.reshape(shape) + epsilon) * scale.reshape(shape) + b.reshape(shape)
+        y = (x - cur_mean.reshape(shape)) / np.sqrt(cur_var.reshape(shape) + epsilon) * scale.reshape(
+            shape
+        ) + b.reshape(shape)
         run_mean = mean * momentum + cur_mean * (1 - momentum)
         run_var = var * momentum + cur_var * (1 - momentum)
         return y.astype(x.dtype), run_mean.astype(mean.dtype), run_var.astype(var.dtype)
@@ -460,7 +505,7 @@ def lrn(x, *, alpha=1e-4, beta=0.75, bias=1.0, size):
     padded = np.pad(sq, [(0, 0), (lo, hi)] + [(0, 0)] * (x.ndim - 2))
     cs = np.cumsum(padded, axis=1)
     cs = np.concatenate([np.zeros_like(cs[:, :1]), cs], axis=1)
-    sums = cs[:, size:size + c] - cs[:, :c]
+    sums = cs[:, size : size + c] - cs[:, :c]
     return (x / (bias + alpha / size * sums) ** beta).astype(x.dtype)
 
 
@@ -483,6 +528,7 @@ def mvn(x, *, axes=(0, 2, 3)):
 
 
 # -- dropout, losses ------------------------------------------------------------------------
+
 
 @kernel("", "Dropout", 12)
 def dropout(x, ratio=None, training_mode=None, *, seed=None, ctx):

@@ -8,9 +8,9 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axis_of, cast_to
 from onnxtext.evaluate.ops.nn import _conv
+from onnxtext.evaluate.registry import kernel
 
 
 def _expand_param(p: Any, x: np.ndarray, axis: int, block_size: int) -> np.ndarray:
@@ -64,8 +64,9 @@ def _quantize(x, scale, zp, et, axis, block_size, saturate):
 
 
 @kernel("", "QuantizeLinear", 10)
-def quantize_linear(x, y_scale, y_zero_point=None, *, axis=1, block_size=0, output_dtype=0, saturate=1,
-                    precision=0, ctx):
+def quantize_linear(
+    x, y_scale, y_zero_point=None, *, axis=1, block_size=0, output_dtype=0, saturate=1, precision=0, ctx
+):
     zp_type = ctx.input_types[2] if len(ctx.input_types) > 2 else None
     et = _out_type(y_zero_point, zp_type, output_dtype)
     return _quantize(x, y_scale, y_zero_point, et, axis, block_size, saturate)
@@ -122,12 +123,32 @@ def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, 
 
 
 @kernel("", "QLinearConv", 10)
-def qlinear_conv(x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, b=None, *,
-                 auto_pad="NOTSET", dilations=None, group=1, kernel_shape=None, pads=None, strides=None, ctx):
+def qlinear_conv(
+    x,
+    x_scale,
+    x_zero_point,
+    w,
+    w_scale,
+    w_zero_point,
+    y_scale,
+    y_zero_point,
+    b=None,
+    *,
+    auto_pad="NOTSET",
+    dilations=None,
+    group=1,
+    kernel_shape=None,
+    pads=None,
+    strides=None,
+    ctx,
+):
     xf = _deq(x, x_scale, x_zero_point)
     wf = _deq(w, w_scale, w_zero_point, axis=0)
-    bias = None if b is None else b.astype(np.float64) * np.asarray(x_scale, dtype=np.float64) * np.asarray(
-        w_scale, dtype=np.float64)
+    bias = (
+        None
+        if b is None
+        else b.astype(np.float64) * np.asarray(x_scale, dtype=np.float64) * np.asarray(w_scale, dtype=np.float64)
+    )
     y = _conv(xf, wf, bias, auto_pad, dilations, group, kernel_shape, pads, strides)
     et = _out_type(y_zero_point, ctx.input_types[7] if len(ctx.input_types) > 7 else None, 0)
     q = np.rint(y / np.asarray(y_scale, dtype=np.float64)) + np.asarray(y_zero_point).astype(np.float64)

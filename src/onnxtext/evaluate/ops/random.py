@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from onnxtext.evaluate import _types as T
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import cast_to
+from onnxtext.evaluate.registry import kernel
 
 
 def _gen(ctx, seed):

@@ -6,8 +6,8 @@ from typing import Any
 
 import numpy as np
 
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axes_list, axis_of
+from onnxtext.evaluate.registry import kernel
 
 
 def _axes(x: np.ndarray, axes: Any, noop: int) -> tuple[int, ...] | None | str:
@@ -81,7 +81,11 @@ _register("ReduceMax", np.max, _lowest)
 _register("ReduceMin", np.min, _highest)
 _register("ReduceProd", np.prod, 1)
 _register("ReduceL1", lambda x, axis, keepdims: np.sum(np.abs(x), axis=axis, keepdims=keepdims), 0)
-_register("ReduceL2", lambda x, axis, keepdims: np.sqrt(np.sum(np.square(x.astype(np.float64)), axis=axis, keepdims=keepdims)), 0)
+_register(
+    "ReduceL2",
+    lambda x, axis, keepdims: np.sqrt(np.sum(np.square(x.astype(np.float64)), axis=axis, keepdims=keepdims)),
+    0,
+)
 _register("ReduceSumSquare", lambda x, axis, keepdims: np.sum(np.square(x), axis=axis, keepdims=keepdims), 0)
 _register("ReduceLogSum", lambda x, axis, keepdims: np.log(np.sum(x, axis=axis, keepdims=keepdims)), -np.inf)
 _register("ReduceLogSumExp", _log_sum_exp, -np.inf)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -80,7 +80,8 @@ def _run(cell, x, init_states, seq_lens, direction, ndir, layout, clip):
             h = np.where(valid[:, None], states[0], 0)
             if reverse:
                 y[np.clip(lens - 1 - step, 0, seq - 1), np.arange(batch)] = np.where(
-                    valid[:, None], h, y[np.clip(lens - 1 - step, 0, seq - 1), np.arange(batch)])
+                    valid[:, None], h, y[np.clip(lens - 1 - step, 0, seq - 1), np.arange(batch)]
+                )
             else:
                 y[t] = h
         ys.append(y)
@@ -114,8 +115,22 @@ def _common(x, w, b, initial, hidden_size, direction, layout, nb, nstates):
 
 @kernel("", "RNN", 1)
 @kernel("", "RNN", 7)
-def rnn(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha=None, activation_beta=None,
-        activations=None, clip=None, direction="forward", hidden_size=None, layout=0):
+def rnn(
+    x,
+    w,
+    r,
+    b=None,
+    sequence_lens=None,
+    initial_h=None,
+    *,
+    activation_alpha=None,
+    activation_beta=None,
+    activations=None,
+    clip=None,
+    direction="forward",
+    hidden_size=None,
+    layout=0,
+):
     ndir, xs, hs, (h0,), bias = _common(x, w, b, [initial_h], hidden_size, direction, layout, 1, 1)
     acts = _acts(activations, activation_alpha, activation_beta, ["Tanh"], ndir)
     W, R = w.astype(np.float64), r.astype(np.float64)
@@ -130,8 +145,23 @@ def rnn(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha
 
 @kernel("", "GRU", 1)
 @kernel("", "GRU", 7)
-def gru(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha=None, activation_beta=None,
-        activations=None, clip=None, direction="forward", hidden_size=None, layout=0, linear_before_reset=0):
+def gru(
+    x,
+    w,
+    r,
+    b=None,
+    sequence_lens=None,
+    initial_h=None,
+    *,
+    activation_alpha=None,
+    activation_beta=None,
+    activations=None,
+    clip=None,
+    direction="forward",
+    hidden_size=None,
+    layout=0,
+    linear_before_reset=0,
+):
     ndir, xs, hs, (h0,), bias = _common(x, w, b, [initial_h], hidden_size, direction, layout, 3, 1)
     acts = _acts(activations, activation_alpha, activation_beta, ["Sigmoid", "Tanh"], ndir)
     W, R = w.astype(np.float64), r.astype(np.float64)
@@ -139,16 +169,16 @@ def gru(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha
     def cell(d, xt, states):
         (h,) = states
         f, g = acts[2 * d], acts[2 * d + 1]
-        wb, rb = bias[d, :3 * hs], bias[d, 3 * hs:]
+        wb, rb = bias[d, : 3 * hs], bias[d, 3 * hs :]
         xw = xt @ W[d].T + wb  # z, r, h
         hz = h @ R[d][:hs].T + rb[:hs]
-        hr = h @ R[d][hs:2 * hs].T + rb[hs:2 * hs]
+        hr = h @ R[d][hs : 2 * hs].T + rb[hs : 2 * hs]
         z = f(_clip(xw[:, :hs] + hz, clip))
-        rr = f(_clip(xw[:, hs:2 * hs] + hr, clip))
+        rr = f(_clip(xw[:, hs : 2 * hs] + hr, clip))
         if linear_before_reset:
-            hh = g(_clip(xw[:, 2 * hs:] + rr * (h @ R[d][2 * hs:].T + rb[2 * hs:]), clip))
+            hh = g(_clip(xw[:, 2 * hs :] + rr * (h @ R[d][2 * hs :].T + rb[2 * hs :]), clip))
         else:
-            hh = g(_clip(xw[:, 2 * hs:] + (rr * h) @ R[d][2 * hs:].T + rb[2 * hs:], clip))
+            hh = g(_clip(xw[:, 2 * hs :] + (rr * h) @ R[d][2 * hs :].T + rb[2 * hs :], clip))
         return [(1 - z) * hh + z * h]
 
     y, (yh,) = _run(cell, xs, [h0], sequence_lens, direction, ndir, layout, clip)
@@ -157,9 +187,25 @@ def gru(x, w, r, b=None, sequence_lens=None, initial_h=None, *, activation_alpha
 
 @kernel("", "LSTM", 1)
 @kernel("", "LSTM", 7)
-def lstm(x, w, r, b=None, sequence_lens=None, initial_h=None, initial_c=None, p=None, *, activation_alpha=None,
-         activation_beta=None, activations=None, clip=None, direction="forward", hidden_size=None,
-         input_forget=0, layout=0):
+def lstm(
+    x,
+    w,
+    r,
+    b=None,
+    sequence_lens=None,
+    initial_h=None,
+    initial_c=None,
+    p=None,
+    *,
+    activation_alpha=None,
+    activation_beta=None,
+    activations=None,
+    clip=None,
+    direction="forward",
+    hidden_size=None,
+    input_forget=0,
+    layout=0,
+):
     ndir, xs, hs, (h0, c0), bias = _common(x, w, b, [initial_h, initial_c], hidden_size, direction, layout, 4, 2)
     acts = _acts(activations, activation_alpha, activation_beta, ["Sigmoid", "Tanh", "Tanh"], ndir)
     W, R = w.astype(np.float64), r.astype(np.float64)
@@ -168,9 +214,9 @@ def lstm(x, w, r, b=None, sequence_lens=None, initial_h=None, initial_c=None, p=
     def cell(d, xt, states):
         h, c = states
         f, g, hact = acts[3 * d], acts[3 * d + 1], acts[3 * d + 2]
-        gates = xt @ W[d].T + h @ R[d].T + bias[d, :4 * hs] + bias[d, 4 * hs:]
-        gi, go, gf, gc = (gates[:, k * hs:(k + 1) * hs] for k in range(4))
-        pi, po, pf = P[d, :hs], P[d, hs:2 * hs], P[d, 2 * hs:]
+        gates = xt @ W[d].T + h @ R[d].T + bias[d, : 4 * hs] + bias[d, 4 * hs :]
+        gi, go, gf, gc = (gates[:, k * hs : (k + 1) * hs] for k in range(4))
+        pi, po, pf = P[d, :hs], P[d, hs : 2 * hs], P[d, 2 * hs :]
         i = f(_clip(gi + pi * c, clip))
         fg = f(_clip(gf + pf * c, clip))
         if input_forget:

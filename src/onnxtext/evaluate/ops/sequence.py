@@ -6,8 +6,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import axis_of
+from onnxtext.evaluate.registry import kernel
 
 
 def _pos(seq, position, insert=False):

@@ -6,8 +6,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import as_int
+from onnxtext.evaluate.registry import kernel
 
 
 def _complex(x: np.ndarray) -> np.ndarray:
@@ -50,7 +50,9 @@ def dft17(x, dft_length=None, *, axis=1, inverse=0, onesided=0):
 @kernel("", "DFT", 20)
 def dft20(x, dft_length=None, axis=None, *, inverse=0, onesided=0):
     ax = -2 if axis is None else as_int(axis)
-    return _dft(x, None if dft_length is None or np.size(dft_length) == 0 else as_int(dft_length), ax, inverse, onesided)
+    return _dft(
+        x, None if dft_length is None or np.size(dft_length) == 0 else as_int(dft_length), ax, inverse, onesided
+    )
 
 
 @kernel("", "STFT", 17)
@@ -98,8 +100,7 @@ def blackman_window(size, *, output_datatype=1, periodic=1):
 
 
 @kernel("", "MelWeightMatrix", 17)
-def mel_weight_matrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz, *,
-                      output_datatype=1):
+def mel_weight_matrix(num_mel_bins, dft_length, sample_rate, lower_edge_hertz, upper_edge_hertz, *, output_datatype=1):
     nmel = as_int(num_mel_bins)
     nfft = as_int(dft_length)
     sr = as_int(sample_rate)

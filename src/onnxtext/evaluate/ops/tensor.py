@@ -8,8 +8,8 @@ import numpy as np
 
 from onnxtext.evaluate import _types as T
 from onnxtext.evaluate.errors import KernelError
-from onnxtext.evaluate.registry import kernel
 from onnxtext.evaluate.ops._util import as_int, axes_list, axis_of
+from onnxtext.evaluate.registry import kernel
 
 
 def _ints(x: Any) -> list[int]:
@@ -18,9 +18,19 @@ def _ints(x: Any) -> list[int]:
 
 # -- constants --------------------------------------------------------------------------
 
+
 @kernel("", "Constant", 1)
-def constant(*, value=None, value_float=None, value_floats=None, value_int=None, value_ints=None,
-             value_string=None, value_strings=None, sparse_value=None):
+def constant(
+    *,
+    value=None,
+    value_float=None,
+    value_floats=None,
+    value_int=None,
+    value_ints=None,
+    value_string=None,
+    value_strings=None,
+    sparse_value=None,
+):
     if value is not None:
         return value
     if sparse_value is not None:
@@ -68,6 +78,7 @@ def range_(start, limit, delta):
 
 # -- shapes ------------------------------------------------------------------------------
 
+
 @kernel("", "Shape", 1)
 def shape(x, *, start=0, end=None):
     dims = list(np.shape(x))
@@ -89,7 +100,9 @@ def reshape(x, shape, *, allowzero=0):
         for i, d in enumerate(dims):
             if d == 0:
                 if i >= x.ndim:
-                    raise KernelError(f"shape {dims}: 0 at {i} copies a dimension the input does not have", input_index=1)
+                    raise KernelError(
+                        f"shape {dims}: 0 at {i} copies a dimension the input does not have", input_index=1
+                    )
                 dims[i] = x.shape[i]
     if dims.count(-1) > 1:
         raise KernelError(f"shape {dims} has more than one -1", input_index=1)
@@ -211,6 +224,7 @@ def split18(x, split=None, *, axis=0, num_outputs=None, ctx):
 
 # -- slicing -----------------------------------------------------------------------------
 
+
 def _slice(x, starts, ends, axes, steps):
     starts, ends = _ints(starts), _ints(ends)
     axes_ = axes_list(axes, x.ndim) if axes is not None else list(range(len(starts)))
@@ -247,6 +261,7 @@ def slice10(x, starts, ends, axes=None, steps=None):
 
 # -- gather / scatter ---------------------------------------------------------------------
 
+
 def _norm_indices(idx: np.ndarray, dim: int, what: str = "indices", input_index: int = 1) -> np.ndarray:
     idx = np.asarray(idx).astype(np.int64)
     bad = (idx < -dim) | (idx >= dim)
@@ -277,13 +292,13 @@ def gather_nd(x, indices, *, batch_dims=0):
     nb = int(np.prod(batch_shape, dtype=np.int64))
     xr = x.reshape((nb,) + x.shape[b:])
     ir = idx.reshape((nb, -1, k))
-    dims = np.array(x.shape[b:b + k])
+    dims = np.array(x.shape[b : b + k])
     ir = np.where(ir < 0, ir + dims, ir)
     if np.any((ir < 0) | (ir >= dims)):
         raise KernelError("GatherND index out of range", input_index=1)
     bidx = np.arange(nb)[:, None]
     out = xr[(bidx,) + tuple(ir[..., j] for j in range(k))]
-    return out.reshape(idx.shape[:-1] + x.shape[b + k:])
+    return out.reshape(idx.shape[:-1] + x.shape[b + k :])
 
 
 _REDUCE_UFUNC = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}
@@ -399,8 +414,7 @@ def unique(x, *, axis=None, sorted=1):  # noqa: A002
         a = axis_of(axis, x.ndim)
         moved = np.moveaxis(x, a, 0)
         rows = moved.reshape(moved.shape[0], -1)
-        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True,
-                                              return_counts=True)
+        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True, return_counts=True)
     inverse = inverse.reshape(-1)
     if not sorted:
         order = np.argsort(first, kind="stable")
@@ -497,6 +511,7 @@ def cumprod(x, axis, *, exclusive=0, reverse=0):
 
 # -- padding ------------------------------------------------------------------------------
 
+
 def _pad(x, pads, mode, value, axes=None):
     p = _ints(pads)
     ax = axes_list(axes, x.ndim) if axes is not None else list(range(x.ndim))
@@ -509,7 +524,10 @@ def _pad(x, pads, mode, value, axes=None):
         begins[a] = p[i]
         ends[a] = p[i + n]
     # negative pads crop
-    crop = tuple(slice(-b if b < 0 else 0, x.shape[i] + e if e < 0 else None) for i, (b, e) in enumerate(zip(begins, ends, strict=True)))
+    crop = tuple(
+        slice(-b if b < 0 else 0, x.shape[i] + e if e < 0 else None)
+        for i, (b, e) in enumerate(zip(begins, ends, strict=True))
+    )
     x = x[crop]
     width = [(max(b, 0), max(e, 0)) for b, e in zip(begins, ends, strict=True)]
     if mode == "constant":
@@ -569,6 +587,7 @@ def bitcast(x, *, to):
 
 
 # -- opset 1-5 forms -------------------------------------------------------------------------
+
 
 @kernel("", "Concat", 1)
 def concat1(*xs, axis=1):

@@ -67,8 +67,19 @@ def regex_full_match(x, *, pattern):
 
 
 @kernel("", "TfIdfVectorizer", 9)
-def tfidf_vectorizer(x, *, max_gram_length, max_skip_count, min_gram_length, mode, ngram_counts, ngram_indexes,
-                     pool_int64s=None, pool_strings=None, weights=None):
+def tfidf_vectorizer(
+    x,
+    *,
+    max_gram_length,
+    max_skip_count,
+    min_gram_length,
+    mode,
+    ngram_counts,
+    ngram_indexes,
+    pool_int64s=None,
+    pool_strings=None,
+    weights=None,
+):
     pool = list(pool_int64s) if pool_int64s is not None else list(pool_strings or [])
     counts = list(ngram_counts) + [len(pool)]
     grams: dict[tuple, int] = {}
@@ -76,7 +87,7 @@ def tfidf_vectorizer(x, *, max_gram_length, max_skip_count, min_gram_length, mod
     for n in range(1, len(counts)):
         start, end = counts[n - 1], counts[n]
         for i in range(start, end, n):
-            grams[tuple(pool[i:i + n])] = int(ngram_indexes[k])
+            grams[tuple(pool[i : i + n])] = int(ngram_indexes[k])
             k += 1
     width = max(ngram_indexes) + 1 if len(ngram_indexes) else 0
     rows = x.reshape(1, -1) if x.ndim <= 1 else x

@@ -14,7 +14,7 @@ def _groups(tensors, k):
     if len(tensors) % k:
         raise KernelError(f"expected the tensor inputs in {k} groups of equal size, got {len(tensors)}")
     n = len(tensors) // k
-    return [tensors[i * n:(i + 1) * n] for i in range(k)]
+    return [tensors[i * n : (i + 1) * n] for i in range(k)]
 
 
 @kernel(D, "Adagrad", 1)
@@ -53,7 +53,7 @@ def adam(r, t, *tensors, alpha=0.9, beta=0.999, epsilon=1e-6, norm_coefficient=0
     tt = float(t)
     rate = float(r)
     if tt > 0:
-        rate = rate * np.sqrt(1 - beta ** tt) / (1 - alpha ** tt)
+        rate = rate * np.sqrt(1 - beta**tt) / (1 - alpha**tt)
     out_x, out_v, out_h = [], [], []
     for x, g, v, h in zip(xs, gs, vs, hs, strict=True):
         greg = norm_coefficient * x + g

@@ -73,8 +73,7 @@ AttributeTypeName: TypeAlias = Literal[
 
 _OPAQUE_MARKER: Final = "<opaque>"
 _OPAQUE_TYPES: Final = frozenset(
-    {"TENSOR", "GRAPH", "SPARSE_TENSOR", "TYPE_PROTO"}
-    | {"TENSORS", "GRAPHS", "SPARSE_TENSORS", "TYPE_PROTOS"}
+    {"TENSOR", "GRAPH", "SPARSE_TENSOR", "TYPE_PROTO"} | {"TENSORS", "GRAPHS", "SPARSE_TENSORS", "TYPE_PROTOS"}
 )
 
 
@@ -85,9 +84,7 @@ class OpaqueDefault:
     kind: AttributeTypeName
 
 
-AttributeDefault: TypeAlias = (
-    int | float | str | tuple[int, ...] | tuple[float, ...] | tuple[str, ...] | OpaqueDefault
-)
+AttributeDefault: TypeAlias = int | float | str | tuple[int, ...] | tuple[float, ...] | tuple[str, ...] | OpaqueDefault
 """A default attribute value; floats are the exact float32 value (as onnx stores it)."""
 
 
@@ -235,9 +232,7 @@ def _index() -> _Index:
             key = (name, type_name, required, repr(default))  # repr: keeps -0.0 != 0.0
             found = attrs.get(key)
             if found is None:
-                found = attrs[key] = AttributeSpec(
-                    name, type_name, required, _decode_default(type_name, default)
-                )
+                found = attrs[key] = AttributeSpec(name, type_name, required, _decode_default(type_name, default))
             out.append(found)
         return tuple(out)
 
@@ -262,10 +257,7 @@ def _index() -> _Index:
     grouped: dict[tuple[str, str], list[OpSchema]] = {}
     for schema in schemas:  # rows are sorted by (domain, name, since_version)
         grouped.setdefault((schema.domain, schema.name), []).append(schema)
-    by_op = {
-        key: (tuple(s.since_version for s in group), tuple(group))
-        for key, group in grouped.items()
-    }
+    by_op = {key: (tuple(s.since_version for s in group), tuple(group)) for key, group in grouped.items()}
     names: dict[str, list[str]] = {}
     for domain, name in by_op:
         names.setdefault(domain, []).append(name)
@@ -347,9 +339,7 @@ def operators_in(
 
 
 @lru_cache(maxsize=64)
-def _operators_in(
-    domain: str, opset_version: int | None, include_deprecated: bool
-) -> tuple[OpSchema, ...]:
+def _operators_in(domain: str, opset_version: int | None, include_deprecated: bool) -> tuple[OpSchema, ...]:
     result: list[OpSchema] = []
     for name in _index().ops_by_domain.get(domain, ()):
         schema = get_schema(name, domain, opset_version)

@@ -12,8 +12,20 @@ from onnxtext.proto import TensorProto
 __all__ = ["to_numpy"]
 
 
-_NUMPY_INT = {2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int16, 6: np.int32, 7: np.int64, 12: np.uint32,
-              13: np.uint64, 21: np.uint8, 22: np.int8, 25: np.uint8, 26: np.int8}
+_NUMPY_INT = {
+    2: np.uint8,
+    3: np.int8,
+    4: np.uint16,
+    5: np.int16,
+    6: np.int32,
+    7: np.int64,
+    12: np.uint32,
+    13: np.uint64,
+    21: np.uint8,
+    22: np.int8,
+    25: np.uint8,
+    26: np.int8,
+}
 
 
 def to_numpy(tensor: TensorProto) -> np.ndarray:

@@ -42,7 +42,9 @@ def _sign_extend(dtype: DType, codes: npt.NDArray[np.int64]) -> npt.NDArray[np.i
     return np.where(codes >= 1 << (dtype.bits - 1), codes - (1 << dtype.bits), codes)
 
 
-def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given: bool = False) -> tuple[np.ndarray, bool]:
+def _storage(
+    tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given: bool = False
+) -> tuple[np.ndarray, bool]:
     """The per-element values of ``tensor`` (as :func:`_encode_numbers` returns them),
     and whether they came from raw_data. Raises NotRepresentable when the storage is
     not what encoding would give (strict) or not readable at all.
@@ -84,7 +86,9 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given
         else:
             unit = dtype.storage
         if len(data) != nvals * unit.itemsize:
-            raise NotRepresentable(f"raw_data holds {len(data)} bytes, {nvals * unit.itemsize} expected for {n} {dtype.name} elements")
+            raise NotRepresentable(
+                f"raw_data holds {len(data)} bytes, {nvals * unit.itemsize} expected for {n} {dtype.name} elements"
+            )
         arr = np.frombuffer(data, dtype=unit)
         if code in (1, 14):
             return arr.astype(np.uint32), True
@@ -104,11 +108,15 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given
         if np.any((vals < 0) | (vals > 255)):
             i = int(np.flatnonzero((vals < 0) | (vals > 255))[0])
             if strict:
-                raise NotRepresentable(f"int32_data entry {int(vals[i])} is not a byte of packed {dtype.name} values", i)
+                raise NotRepresentable(
+                    f"int32_data entry {int(vals[i])} is not a byte of packed {dtype.name} values", i
+                )
         codes = _unpack((vals & 0xFF).astype(np.uint8), dtype.bits, n, "int32_data", strict)
         return _sign_extend(dtype, codes), False
     if len(vals) != nvals and not as_given:
-        raise NotRepresentable(f"{dtype.field} holds {len(vals)} values, {nvals} expected for shape {list(tensor.dims)}")
+        raise NotRepresentable(
+            f"{dtype.field} holds {len(vals)} values, {nvals} expected for shape {list(tensor.dims)}"
+        )
     if code in (1, 14):
         return vals.view(np.uint32).astype(np.uint32), False
     if code in (11, 15):
@@ -119,7 +127,9 @@ def _storage(tensor: TensorProto, dtype: DType, *, strict: bool = True, as_given
         if np.any(bad) and not as_given:
             i = int(np.flatnonzero(bad)[0])
             if strict:
-                raise NotRepresentable(f"int32_data value {int(vals[i])} is not a {dtype.name} bit pattern (element {i})", i)
+                raise NotRepresentable(
+                    f"int32_data value {int(vals[i])} is not a {dtype.name} bit pattern (element {i})", i
+                )
             vals = vals & top
         return vals, False
     lo, hi = _int_range(dtype)

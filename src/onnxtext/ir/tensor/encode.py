@@ -169,7 +169,9 @@ def _encode_numbers(
             for j in np.flatnonzero(bad).tolist():
                 errors.append(
                     LiteralError(
-                        int(int_idx[j]), f"bit pattern {int(arr[j])} is out of range for {dtype.name} (0 to {top})", "range"
+                        int(int_idx[j]),
+                        f"bit pattern {int(arr[j])} is out of range for {dtype.name} (0 to {top})",
+                        "range",
                     )
                 )
             codes[int_idx] = np.where(bad, 0, arr)
@@ -198,7 +200,10 @@ def _encode_numbers(
                 elif d[j] < 0:
                     msg = f"{dtype.name} has no negative values"
                 elif underflow[j]:
-                    msg = f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value " f"{_fmt_float(2.0**-127)})"
+                    msg = (
+                        f"value {_show(sub[j])} is out of range for {dtype.name} (smallest value "
+                        f"{_fmt_float(2.0**-127)})"
+                    )
             if msg is not None:
                 errors.append(LiteralError(int(val_idx[j]), msg))
     return codes
@@ -209,6 +214,7 @@ def _range_error(i: int, v: int | str, dtype: DType, lo: int, hi: int) -> Litera
 
 
 # --------------------------------------------------------------------------- storing
+
 
 def _clear(tensor: TensorProto) -> None:
     for f in STORAGE_FIELDS:
@@ -265,7 +271,8 @@ def _set_packed(tensor: TensorProto, field: str, data: bytes) -> None:
 
 
 _PACKED_TAGS = {
-    name: encode_varint(TensorProto.DESCRIPTOR.fields_by_name[name].number << 3 | 2) for name in ("float_data", "double_data")
+    name: encode_varint(TensorProto.DESCRIPTOR.fields_by_name[name].number << 3 | 2)
+    for name in ("float_data", "double_data")
 }
 
 
@@ -276,7 +283,8 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
         if got != want:
             return LiteralError(
                 min(got, want),
-                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape " f"{list(tensor.dims)}, got {got}",
+                f"expected {want} numbers (real, imaginary pairs of {n} {dtype.name} values) for shape "
+                f"{list(tensor.dims)}, got {got}",
                 "count",
             )
         return None
@@ -286,6 +294,7 @@ def _count_error(tensor: TensorProto, dtype: DType, got: int) -> LiteralError | 
 
 
 # --------------------------------------------------------------------------- public encoding
+
 
 def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal], *, raw: bool) -> list[LiteralError]:
     """Store ``literals`` as the values of ``tensor`` (whose dims are already set).
@@ -395,7 +404,10 @@ def _batchable(body: str) -> bool:
 
 
 def _encode_float32_batch(
-    jobs: Sequence[tuple[TensorProto, DType, str]], batch: list[int], results: list[list[LiteralError] | None], raw: bool
+    jobs: Sequence[tuple[TensorProto, DType, str]],
+    batch: list[int],
+    results: list[list[LiteralError] | None],
+    raw: bool,
 ) -> None:
     """Store each float32 tensor of ``batch`` (indices of ``jobs``) that :func:`_json_numbers`
     would take, as it would; its result becomes ``[]`` (the others stay None)."""

@@ -36,7 +36,9 @@ def _is_special(text: str) -> bool:
     return "n" in text or "N" in text
 
 
-def _round_texts(dtype: DType, texts: Sequence[str], d: npt.NDArray[np.float64]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _round_texts(
+    dtype: DType, texts: Sequence[str], d: npt.NDArray[np.float64]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Round the decimal values ``texts`` (parsed to ``d``) to ``dtype`` codes, correctly
     (a float64 landing on a midpoint is settled from the text)."""
     r = round_to_format(dtype, d)
@@ -198,8 +200,11 @@ def _shortest(
         d_prev = d_try[keep]
         cu_prev = cu_try[keep]
     for i in np.flatnonzero(unsure).tolist():
-        digits[i], q_out[i] = _shortest_exact(float(x[i]), float(lo[i]), float(hi[i]), bool(lo_incl[i]), bool(hi_incl[i]))
+        digits[i], q_out[i] = _shortest_exact(
+            float(x[i]), float(lo[i]), float(hi[i]), bool(lo_incl[i]), bool(hi_incl[i])
+        )
     return digits, q_out
+
 
 def _shortest_exact(x: float, lo: float, hi: float, lo_incl: bool, hi_incl: bool) -> tuple[int, int]:
     """:func:`_shortest` for one value, in exact rational arithmetic."""
@@ -224,7 +229,9 @@ def _shortest_exact(x: float, lo: float, hi: float, lo_incl: bool, hi_incl: bool
     raise AssertionError("no decimal found")  # pragma: no cover
 
 
-def _format_decimals(negative: npt.NDArray[np.bool_], digits: npt.NDArray[np.int64], q: npt.NDArray[np.int64]) -> np.ndarray:
+def _format_decimals(
+    negative: npt.NDArray[np.bool_], digits: npt.NDArray[np.int64], q: npt.NDArray[np.int64]
+) -> np.ndarray:
     """Texts of ``±digits * 10**q`` in Python ``repr`` style: positional for
     1e-4 <= |v| < 1e16 (at least one digit after the point), else ``d.ddde±XX``."""
     n = digits.size
@@ -245,10 +252,14 @@ def _format_decimals(negative: npt.NDArray[np.bool_], digits: npt.NDArray[np.int
     return out
 
 
-def _format_codes(x: npt.NDArray[np.float64], m_even: npt.NDArray[np.bool_],
-                  lo: npt.NDArray[np.float64], hi: npt.NDArray[np.float64],
-                  lo_incl: npt.NDArray[np.bool_] | None = None,
-                  hi_incl: npt.NDArray[np.bool_] | None = None) -> np.ndarray:
+def _format_codes(
+    x: npt.NDArray[np.float64],
+    m_even: npt.NDArray[np.bool_],
+    lo: npt.NDArray[np.float64],
+    hi: npt.NDArray[np.float64],
+    lo_incl: npt.NDArray[np.bool_] | None = None,
+    hi_incl: npt.NDArray[np.bool_] | None = None,
+) -> np.ndarray:
     """Shortest texts for finite nonzero values ``x`` (signed) given their rounding intervals."""
     ax = np.abs(x)
     li = m_even if lo_incl is None else lo_incl
@@ -294,8 +305,9 @@ def _literal_table(code: int) -> np.ndarray:
     x = values[fin]
     if fmt.style == "e8m0":
         ax = np.abs(x)
-        out[fin] = _format_codes(x, np.ones(x.shape, bool), ax / 4, ax / 2,
-                                 np.ones(x.shape, bool), np.zeros(x.shape, bool))
+        out[fin] = _format_codes(
+            x, np.ones(x.shape, bool), ax / 4, ax / 2, np.ones(x.shape, bool), np.zeros(x.shape, bool)
+        )
     else:
         mag = codes[fin] & (fmt.sign_bit - 1)
         lo, hi, even = _intervals(fmt.mbits, fmt.bias, mag)
@@ -390,7 +402,7 @@ def _layout(sign: str, digits: str, exp10: int) -> str:
     if q >= 0:
         return f"{sign}{digits}{'0' * q}.0"
     if exp10 >= 0:
-        return f"{sign}{digits[: exp10 + 1]}.{digits[exp10 + 1:]}"
+        return f"{sign}{digits[: exp10 + 1]}.{digits[exp10 + 1 :]}"
     return f"{sign}0.{'0' * (-exp10 - 1)}{digits}"
 
 

@@ -112,6 +112,7 @@ def _show(text: str | bytes) -> str:
 
 # --------------------------------------------------------------------------- type facts
 
+
 def _int_range(dtype: DType) -> tuple[int, int]:
     if dtype.kind == "bool":
         return 0, 1

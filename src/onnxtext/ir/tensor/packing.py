@@ -41,7 +41,9 @@ def _unpack(data: npt.NDArray[np.uint8], bits: int, n: int, what: str, strict: b
     the padding bits zero (else NotRepresentable)."""
     need = -(-n * bits // 8)
     if data.size != need:
-        raise NotRepresentable(f"{what} holds {data.size} bytes of packed {bits}-bit values, {need} expected for {n} elements")
+        raise NotRepresentable(
+            f"{what} holds {data.size} bytes of packed {bits}-bit values, {need} expected for {n} elements"
+        )
     d = data.astype(np.int64)
     if bits == 4:
         out = np.empty(d.size * 2, np.int64)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from onnxtext.analysis.check.context import Token
 from onnxtext.diagnostics import closest, did_you_mean
 from onnxtext.proto import AttributeProto, TensorProto
-from onnxtext.analysis.check.context import Token
 
 __all__ = ["C90_NAME", "attr_type_name", "closest", "did_you_mean", "quote", "tensor_label", "tensor_token"]
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import FunctionProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import attr_type_name
+from onnxtext.proto import FunctionProto
 
 
 class FunctionAttributeDefault(Rule):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from onnxtext.ir.schemas import get_schema
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.schemas import get_schema
 
 
 class FunctionOpsetCompatible(Rule):

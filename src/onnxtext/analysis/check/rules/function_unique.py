@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import FunctionProto
-from onnxtext.ir.resolve import function_key
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.resolve import function_key
+from onnxtext.proto import FunctionProto
 
 
 class UniqueFunctions(Rule):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from onnxtext.proto import GraphProto, TypeProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.proto import GraphProto, TypeProto
 
 
 def negative_dims(t: TypeProto) -> Iterator[int]:
@@ -27,7 +27,9 @@ def negative_dims(t: TypeProto) -> Iterator[int]:
 class DimsNonNegative(Rule):
     code = "E209"
     name = "dims-non-negative"
-    description = "A declared dimension (graph inputs, outputs, value_info) is 0 or more; an unknown size is a name such as N."
+    description = (
+        "A declared dimension (graph inputs, outputs, value_info) is 0 or more; an unknown size is a name such as N."
+    )
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         proto = graph.proto

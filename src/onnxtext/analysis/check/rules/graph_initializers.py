@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import GraphProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.proto import GraphProto
 
 
 class UniqueInitializers(Rule):
     code = "E206"
     name = "unique-initializers"
-    description = "Initializer names must be unique within a graph (an algorithm graph's also against the main graph's)."
+    description = (
+        "Initializer names must be unique within a graph (an algorithm graph's also against the main graph's)."
+    )
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         if not isinstance(graph.proto, GraphProto):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import GraphProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.proto import GraphProto
 
 
 class InitializersAreInputs(Rule):

@@ -5,11 +5,11 @@ Its helpers are shared with ``graph_main_io_shaped``.
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Edit, Fix
-from onnxtext.proto import GraphProto, TypeProto
-from onnxtext.span import Span
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.diagnostics import Edit, Fix
+from onnxtext.proto import GraphProto, TypeProto, ValueInfoProto
+from onnxtext.span import Span
 
 
 def value_kind(t: TypeProto) -> str | None:
@@ -32,7 +32,7 @@ def _missing(t: TypeProto) -> str | None:
     return None
 
 
-def io(graph: GraphInfo) -> list[tuple[str, int, object]]:
+def io(graph: GraphInfo) -> list[tuple[str, int, ValueInfoProto]]:
     proto = graph.proto
     assert isinstance(proto, GraphProto)
     return [("input", i, vi) for i, vi in enumerate(proto.input)] + [
@@ -50,11 +50,11 @@ class MainIoTyped(Rule):
             return
         for kind, i, vi in io(graph):
             path = f"{graph.path}/{kind}[{i}]"
-            name = getattr(vi, "name")
+            name = vi.name
             if not name:
                 ctx.report(self.code, f"{kind} {i} of the main graph has no name", path)
                 continue
-            what = _missing(getattr(vi, "type")) if getattr(vi, "HasField")("type") else "a type"
+            what = _missing(vi.type) if vi.HasField("type") else "a type"
             if what is not None:
                 ctx.report(
                     self.code,
@@ -66,11 +66,11 @@ class MainIoTyped(Rule):
                 )
 
     @staticmethod
-    def _declare(ctx: CheckContext, graph: GraphInfo, kind: str, name: str, path: str, vi: object) -> Fix:
+    def _declare(ctx: CheckContext, graph: GraphInfo, kind: str, name: str, path: str, vi: ValueInfoProto) -> Fix:
         """Write the type inference found for an untyped output before its name (an input's is unknown)."""
         inferred = ctx.inference.graphs.get(graph.path, {}).get(name) if kind == "output" else None
         text = str(inferred) if inferred is not None and not inferred.is_unknown and inferred.type_str() else None
-        span = ctx.token_span(path, "name") if text is not None and not getattr(vi, "HasField")("type") else None
+        span = ctx.token_span(path, "name") if text is not None and not vi.HasField("type") else None
         if text is None or span is None:
             return Fix(f"declare it like 'float[N] {name}'")
         return Fix(f"declare it as inferred: '{text} {name}'", (Edit(Span(span.start, span.start), f"{text} "),))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import TypeProto
 from onnxtext.analysis.check.context import CheckContext, GraphInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.graph_io_types import io, value_kind
+from onnxtext.proto import TypeProto
 
 
 class MainIoShaped(Rule):
@@ -17,13 +17,13 @@ class MainIoShaped(Rule):
         if not graph.is_main:
             return
         for kind, i, vi in io(graph):
-            t: TypeProto = getattr(vi, "type")
+            t: TypeProto = vi.type
             which = value_kind(t)
             if which not in ("tensor_type", "sparse_tensor_type"):
                 continue
             tensor = getattr(t, which)
             if tensor.elem_type and not tensor.HasField("shape"):
-                name = getattr(vi, "name")
+                name = vi.name
                 ctx.report(
                     self.code,
                     f"main-graph {kind} '{name}' has no shape: its rank must be known "

@@ -27,4 +27,6 @@ class OutputsProduced(Rule):
             what = "function" if graph.is_function else "graph"
             hint = closest(name, graph.scope.names)
             fix = ctx.replacing(f"write '{hint}'", path, token, name_text(hint)) if hint else None
-            ctx.report(self.code, f"{what} output '{name}' is never produced{did_you_mean(hint)}", path, token=token, fix=fix)
+            ctx.report(
+                self.code, f"{what} output '{name}' is never produced{did_you_mean(hint)}", path, token=token, fix=fix
+            )

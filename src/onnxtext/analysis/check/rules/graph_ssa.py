@@ -27,7 +27,10 @@ def _outer(graph: GraphInfo) -> str:
 class SingleAssignment(Rule):
     code = "E203"
     name = "single-assignment"
-    description = "A value name is defined once (graph input, node output), and a subgraph's node outputs do not reuse " "outer names."
+    description = (
+        "A value name is defined once (graph input, node output), and a subgraph's node outputs do not reuse "
+        "outer names."
+    )
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         seen: dict[str, int] = {}

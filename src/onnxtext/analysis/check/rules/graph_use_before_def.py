@@ -11,7 +11,9 @@ from onnxtext.syntax.vocabulary import name_text
 class DefinedBeforeUse(Rule):
     code = "E204"
     name = "defined-before-use"
-    description = "Node inputs must name a graph input, an initializer, or an output of an earlier node (or of an outer scope)."
+    description = (
+        "Node inputs must name a graph input, an initializer, or an output of an earlier node (or of an outer scope)."
+    )
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         if node.graph.incomplete:
@@ -31,4 +33,6 @@ class DefinedBeforeUse(Rule):
             else:
                 hint = closest(name, node.scope.visible())
                 fix = ctx.replacing(f"write '{hint}'", node.path, ("input", i), name_text(hint)) if hint else None
-                ctx.report(self.code, f"'{name}' is not defined{did_you_mean(hint)}", node.path, token=("input", i), fix=fix)
+                ctx.report(
+                    self.code, f"'{name}' is not defined{did_you_mean(hint)}", node.path, token=("input", i), fix=fix
+                )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import ModelProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import REVERSE_DNS
+from onnxtext.proto import ModelProto
 
 
 class DomainNaming(Rule):

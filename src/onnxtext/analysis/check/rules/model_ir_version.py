@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Fix
-from onnxtext.proto import IR_VERSION, ModelProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
+from onnxtext.diagnostics import Fix
+from onnxtext.proto import IR_VERSION, ModelProto
 
 
 class IrVersionPresent(Rule):

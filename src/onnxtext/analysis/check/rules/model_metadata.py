@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import ModelProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.proto import ModelProto
 
 
 class UniqueMetadataKeys(Rule):

@@ -5,13 +5,13 @@ Its helpers are shared with ``model_unique_opset_domains``.
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Edit, Fix
-from onnxtext.proto import ModelProto
-from onnxtext.span import Span
-from onnxtext.ir.schemas import normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
+from onnxtext.diagnostics import Edit, Fix
+from onnxtext.ir.schemas import normalize_domain
+from onnxtext.proto import ModelProto, OperatorSetIdProto
+from onnxtext.span import Span
 
 
 class OpsetImportPresent(Rule):
@@ -27,24 +27,28 @@ class OpsetImportPresent(Rule):
                 "the model imports no operator set",
                 "header",
                 token=("key", "opset_import"),
-                fix=ctx.adding_item(f"add e.g. 'opset_import: [{entry}]' to the model header", "header", "opset_import", entry),
+                fix=ctx.adding_item(
+                    f"add e.g. 'opset_import: [{entry}]' to the model header", "header", "opset_import", entry
+                ),
             )
 
 
-def duplicates(ctx: CheckContext, code: str, imports: list[object], path: str, *, same_version: bool) -> None:
+def duplicates(
+    ctx: CheckContext, code: str, imports: list[OperatorSetIdProto], path: str, *, same_version: bool
+) -> None:
     """Report each entry whose domain an earlier entry imports: with the same version
     (``same_version``: harmless, one entry is enough) or with another one (a real conflict)."""
     seen: dict[str, int] = {}
     for i, entry in enumerate(imports):
-        domain = normalize_domain(getattr(entry, "domain"))
+        domain = normalize_domain(entry.domain)
         if domain not in seen:
             seen[domain] = i
             continue
         first = imports[seen[domain]]
-        version, first_version = int(getattr(entry, "version")), int(getattr(first, "version"))
+        version, first_version = int(entry.version), int(first.version)
         if (version == first_version) != same_version:
             continue
-        shown = getattr(entry, "domain") or "''"
+        shown = entry.domain or "''"
         related = (("first imported here", path, ("key", "opset_import", seen[domain])),)
         token = ("key", "opset_import", i)
         if same_version:

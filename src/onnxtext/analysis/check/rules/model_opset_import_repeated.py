@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import FunctionProto, ModelProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_opset_import import duplicates
+from onnxtext.proto import FunctionProto, ModelProto
 
 
 class RepeatedOpsetImport(Rule):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import ModelProto
-from onnxtext.ir.schemas import known_domains, latest_opset_version, normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.schemas import known_domains, latest_opset_version, normalize_domain
+from onnxtext.proto import ModelProto
 
 
 class OpsetVersionKnown(Rule):

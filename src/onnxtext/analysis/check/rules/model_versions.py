@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 
-from onnxtext.proto import ModelProto
-from onnxtext.ir.schemas import normalize_domain
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.schemas import normalize_domain
+from onnxtext.proto import ModelProto
 
 # (onnx release, IR version, ai.onnx, ai.onnx.ml, ai.onnx.training), from the "Released
 # Versions" table of docs/Versioning.md (1.0 to 1.12) continued with onnx.helper.VERSION_TABLE.

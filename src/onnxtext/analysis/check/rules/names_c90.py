@@ -7,16 +7,19 @@ with the others as related locations."""
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Severity
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import C90_NAME
+from onnxtext.diagnostics import Severity
 
 
 class C90Names(Rule):
     code = "W201"
     name = "c90-names"
-    description = "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters " "often break it)."
+    description = (
+        "Value names and dimension variables should be C90 identifiers (the IR spec says MUST; real exporters "
+        "often break it)."
+    )
     default_severity = Severity.INFO
 
     def __init__(self) -> None:
@@ -50,7 +53,7 @@ class C90Names(Rule):
             return
         proto = graph.proto
         inputs = set(graph.input_names())
-        for i, t in enumerate(getattr(proto, "initializer")):
+        for i, t in enumerate(proto.initializer):
             if t.name not in inputs:
                 self._check(ctx, t.name, f"{graph.path}/initializer[{i}]", "name", "initializer")
         for kind in ("input", "output"):

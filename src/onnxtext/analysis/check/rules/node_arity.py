@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from onnxtext.ir.schemas import UNBOUNDED, FormalParameter
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.schemas import UNBOUNDED, FormalParameter
 
 
 def _range(low: int, high: int) -> str:
@@ -80,7 +80,9 @@ def check_node_arity(ctx: CheckContext, code: str, node: NodeInfo, kind: str) ->
 class InputArity(Rule):
     code = "E303"
     name = "input-arity"
-    description = "A node has as many inputs as its operator (or model-local function) accepts; required ones are not empty."
+    description = (
+        "A node has as many inputs as its operator (or model-local function) accepts; required ones are not empty."
+    )
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         check_node_arity(ctx, self.code, node, "input")

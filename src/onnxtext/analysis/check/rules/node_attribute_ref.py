@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import AttributeProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import closest, did_you_mean
 from onnxtext.analysis.check.rules.node_attributes import function_attribute_names
+from onnxtext.proto import AttributeProto
 
 
 class AttributeReference(Rule):
     code = "E309"
     name = "attribute-reference"
-    description = "An attribute reference '@name' is only allowed in a function body and must name one of its attributes."
+    description = (
+        "An attribute reference '@name' is only allowed in a function body and must name one of its attributes."
+    )
 
     def attribute(self, ctx: CheckContext, node: NodeInfo, index: int, attr: AttributeProto) -> None:
         ref = attr.ref_attr_name

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import AttributeProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.node_attributes import LIST_FIELDS, VALUE_FIELDS
+from onnxtext.proto import AttributeProto
 
 
 class AttributeSingleValue(Rule):

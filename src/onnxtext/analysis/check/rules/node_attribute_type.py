@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Fix
-from onnxtext.proto import AttributeProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import attr_type_name
 from onnxtext.analysis.check.rules.node_attributes import INTEGER_FORM, as_floats
+from onnxtext.diagnostics import Fix
+from onnxtext.proto import AttributeProto
 
 
 class AttributeType(Rule):

@@ -5,10 +5,10 @@ Its helpers are shared with ``node_attribute_ref``, ``node_attribute_single_valu
 
 from __future__ import annotations
 
-from onnxtext.proto import AttributeProto, FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import closest, did_you_mean
+from onnxtext.proto import AttributeProto, FunctionProto
 
 VALUE_FIELDS = ("f", "i", "s", "t", "g", "sparse_tensor", "tp")
 LIST_FIELDS = ("floats", "ints", "strings", "tensors", "graphs", "sparse_tensors", "type_protos")

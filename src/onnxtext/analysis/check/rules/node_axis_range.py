@@ -10,11 +10,28 @@ from onnxtext.ir.versioned import normalize_domain
 # [-r - below, r - 1 + above]. Flatten's axis may equal r, OneHot's adds an axis, DFT's
 # (opset 17 to 19) cannot be the last axis, which holds the real and imaginary parts.
 _AXIS: dict[str, tuple[int, int, int]] = {
-    **{op: (0, 0, 0) for op in (
-        "Softmax", "LogSoftmax", "Hardmax", "Concat", "Split", "Gather", "GatherElements", "ScatterElements",
-        "ArgMax", "ArgMin", "LayerNormalization", "Compress", "TopK", "LpNormalization", "SplitToSequence",
-        "ConcatFromSequence", "Unique",
-    )},
+    **{
+        op: (0, 0, 0)
+        for op in (
+            "Softmax",
+            "LogSoftmax",
+            "Hardmax",
+            "Concat",
+            "Split",
+            "Gather",
+            "GatherElements",
+            "ScatterElements",
+            "ArgMax",
+            "ArgMin",
+            "LayerNormalization",
+            "Compress",
+            "TopK",
+            "LpNormalization",
+            "SplitToSequence",
+            "ConcatFromSequence",
+            "Unique",
+        )
+    },
     "Flatten": (0, 0, 1),
     "OneHot": (0, 1, 1),
     "DFT": (0, 0, -1),

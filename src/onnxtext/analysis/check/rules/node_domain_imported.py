@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from onnxtext.diagnostics import Fix
-from onnxtext.ir.schemas import known_domains
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.model_versions import latest_opset_for_ir
 from onnxtext.analysis.check.rules.node_operator import function_path, shown_domain
+from onnxtext.diagnostics import Fix
+from onnxtext.ir.schemas import known_domains
 
 
 class DomainImported(Rule):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from onnxtext.ir.schemas import known_domains
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import closest, did_you_mean
+from onnxtext.ir.schemas import known_domains
 
 
 class LocalFunctionResolved(Rule):

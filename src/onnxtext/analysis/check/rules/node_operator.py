@@ -5,11 +5,11 @@ Its helpers are shared with ``node_domain_imported``.
 
 from __future__ import annotations
 
-from onnxtext.ir.schemas import known_domains, schema_versions, suggest_operator
-from onnxtext.proto import FunctionProto
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import did_you_mean
+from onnxtext.ir.schemas import known_domains, schema_versions, suggest_operator
+from onnxtext.proto import FunctionProto
 
 
 def shown_domain(domain: str) -> str:
@@ -60,7 +60,8 @@ class KnownOperator(Rule):
             hint = suggest_operator(op, res.domain, res.version)
             ctx.report(
                 self.code,
-                f"unknown operator '{op}' in opset {res.version} of domain " f"{shown_domain(res.domain)}{did_you_mean(hint)}",
+                f"unknown operator '{op}' in opset {res.version} of domain "
+                f"{shown_domain(res.domain)}{did_you_mean(hint)}",
                 node.path,
                 token="op_type",
                 fix=ctx.replacing(f"write '{hint}'", node.path, "op_type", hint) if hint else None,

@@ -10,7 +10,9 @@ from onnxtext.analysis.check.rules.node_arity import check_node_arity
 class OutputArity(Rule):
     code = "E304"
     name = "output-arity"
-    description = "A node has as many outputs as its operator (or model-local function) produces; required ones are not empty."
+    description = (
+        "A node has as many outputs as its operator (or model-local function) produces; required ones are not empty."
+    )
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         check_node_arity(ctx, self.code, node, "output")

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import math
 
-from onnxtext.ir.dtypes import DType, dtype_by_code
-from onnxtext.weights.external import is_external
-from onnxtext.proto import TensorProto
-from onnxtext.ir.tensor.literals import TYPED_FIELDS
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label as _label
 from onnxtext.analysis.check.rules._util import tensor_token as _tok
 from onnxtext.analysis.check.rules.tensor_external import entry_token, external_entries, integer_entry
+from onnxtext.ir.dtypes import DType, dtype_by_code
+from onnxtext.ir.tensor.literals import TYPED_FIELDS
+from onnxtext.proto import TensorProto
+from onnxtext.weights.external import is_external
 
 
 class TensorDataSize(Rule):
     code = "E501"
     name = "tensor-data-size"
-    description = "A tensor stores its values in one field, as many as the product of its dims (external data: 'length' bytes)."
+    description = (
+        "A tensor stores its values in one field, as many as the product of its dims (external data: 'length' bytes)."
+    )
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
         dt = dtype_by_code(tensor.data_type)
@@ -36,7 +38,9 @@ class TensorDataSize(Rule):
             fields.append("raw_data")
         label = _label(tensor)
         if len(fields) > 1:
-            ctx.report(self.code, f"{label} stores values in several fields ({', '.join(fields)})", path, token=_tok(token))
+            ctx.report(
+                self.code, f"{label} stores values in several fields ({', '.join(fields)})", path, token=_tok(token)
+            )
             return
         if not fields:
             if nelem:
@@ -80,11 +84,18 @@ class TensorDataSize(Rule):
                 token=_tok(token),
             )
 
-    def _external(self, ctx: CheckContext, tensor: TensorProto, dt: DType, nelem: int, path: str, token: object) -> None:
+    def _external(
+        self, ctx: CheckContext, tensor: TensorProto, dt: DType, nelem: int, path: str, token: object
+    ) -> None:
         """External bytes are what raw_data would hold, so 'length' (when given) is raw_data's size."""
         label = _label(tensor)
         if dt.kind == "string":
-            ctx.report(self.code, f"{label} of strings cannot be stored externally (external data is raw bytes)", path, token=_tok(token))
+            ctx.report(
+                self.code,
+                f"{label} of strings cannot be stored externally (external data is raw bytes)",
+                path,
+                token=_tok(token),
+            )
             return
         entries = external_entries(tensor)
         length = integer_entry(entries, "length")
@@ -92,7 +103,8 @@ class TensorDataSize(Rule):
         if length is not None and length != expected:
             ctx.report(
                 self.code,
-                f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of external data, its " f"'length' is {length}",
+                f"{label} of {dt.name}{list(tensor.dims)} needs {expected} bytes of external data, its "
+                f"'length' is {length}",
                 path,
                 token=entry_token(entries["length"][0], token),
             )

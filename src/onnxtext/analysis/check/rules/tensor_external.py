@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from pathlib import Path
 
-from onnxtext.weights.external import ExternalDataError, is_external, location_problem, resolve_location
-from onnxtext.proto import TensorProto
-from onnxtext.ir.tensor.literals import TYPED_FIELDS
 from onnxtext.analysis.check.context import CheckContext, Token
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label, tensor_token
+from onnxtext.ir.tensor.literals import TYPED_FIELDS
+from onnxtext.proto import TensorProto
+from onnxtext.weights.external import ExternalDataError, is_external, location_problem, resolve_location
 
 __all__ = [
     "EXTERNAL_KEYS",
@@ -31,6 +30,7 @@ __all__ = [
 
 EXTERNAL_KEYS = ("location", "offset", "length", "checksum", "basepath")
 INTEGER = re.compile(r"[0-9]+")
+
 
 def external_entries(t: TensorProto) -> dict[str, tuple[int, str]]:
     """Key → (index, value) of a tensor's external_data; the last entry of a key wins, as onnx reads them."""
@@ -97,7 +97,10 @@ class Files:
 class ExternalData(Rule):
     code = "E503"
     name = "external-data"
-    description = "A tensor stored externally names its file ('location', relative and inside the model's folder) and " "holds no values of its own."
+    description = (
+        "A tensor stored externally names its file ('location', relative and inside the model's folder) and "
+        "holds no values of its own."
+    )
 
     def __init__(self) -> None:
         self.files = Files()
@@ -105,15 +108,24 @@ class ExternalData(Rule):
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
         if not is_external(tensor):
             if len(tensor.external_data):
-                ctx.report(self.code, f"{tensor_label(tensor)} has external_data entries but data_location is not EXTERNAL", path, token=tensor_token(token))
+                ctx.report(
+                    self.code,
+                    f"{tensor_label(tensor)} has external_data entries but data_location is not EXTERNAL",
+                    path,
+                    token=tensor_token(token),
+                )
             return
         label = tensor_label(tensor)
         found = external_entries(tensor).get("location")
         if found is None:
-            ctx.report(self.code, f"{label} is stored externally but has no 'location'", path, token=tensor_token(token))
+            ctx.report(
+                self.code, f"{label} is stored externally but has no 'location'", path, token=tensor_token(token)
+            )
         else:
             _, problem = self.files.resolve(ctx, found[1])
             if problem is not None:
                 ctx.report(self.code, f"{label}: {problem}", path, token=entry_token(found[0], token))
         if any(len(getattr(tensor, f)) for f in TYPED_FIELDS) or tensor.HasField("raw_data"):
-            ctx.report(self.code, f"{label} is stored externally but also holds values", path, token=tensor_token(token))
+            ctx.report(
+                self.code, f"{label} is stored externally but also holds values", path, token=tensor_token(token)
+            )

@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import stat
 
-from onnxtext.weights.external import is_external
-from onnxtext.proto import TensorProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label
 from onnxtext.analysis.check.rules.tensor_external import Files, entry_token
+from onnxtext.proto import TensorProto
+from onnxtext.weights.external import is_external
 
 
 class ExternalDataFile(Rule):
     code = "E505"
     name = "external-data-file"
-    description = "The file an external tensor's 'location' names exists in the model's folder (checked when the model " "is read from a file)."
+    description = (
+        "The file an external tensor's 'location' names exists in the model's folder (checked when the model "
+        "is read from a file)."
+    )
 
     def __init__(self) -> None:
         self.files = Files()
@@ -29,7 +32,10 @@ class ExternalDataFile(Rule):
             return
         location, index, st = found
         if st is None:
-            message = f"external data file '{location}' of {tensor_label(tensor)} does not exist in the model's " f"folder {str(ctx.model_dir)!r}"
+            message = (
+                f"external data file '{location}' of {tensor_label(tensor)} does not exist in the model's "
+                f"folder {str(ctx.model_dir)!r}"
+            )
         elif not stat.S_ISREG(st.st_mode):
             message = f"external data location '{location}' of {tensor_label(tensor)} is not a file"
         else:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import TensorProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label
 from onnxtext.analysis.check.rules.tensor_external import EXTERNAL_KEYS, entry_token
+from onnxtext.proto import TensorProto
 
 
 class ExternalDataKeys(Rule):
@@ -29,5 +29,10 @@ class ExternalDataKeys(Rule):
                     token=entry_token(i, token),
                 )
             elif entry.key in seen:
-                ctx.report(self.code, f"external_data key '{entry.key}' of {label} is given twice", path, token=entry_token(i, token))
+                ctx.report(
+                    self.code,
+                    f"external_data key '{entry.key}' of {label} is given twice",
+                    path,
+                    token=entry_token(i, token),
+                )
             seen.add(entry.key)

@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import stat
 
-from onnxtext.weights.external import is_external
-from onnxtext.proto import TensorProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules._util import tensor_label
-from onnxtext.analysis.check.rules.tensor_external import Files, INTEGER, entry_token, external_entries, integer_entry
+from onnxtext.analysis.check.rules.tensor_external import INTEGER, Files, entry_token, external_entries, integer_entry
+from onnxtext.proto import TensorProto
+from onnxtext.weights.external import is_external
 
 
 class ExternalDataRange(Rule):
     code = "E506"
     name = "external-data-range"
-    description = "An external tensor's 'offset' and 'length' are non-negative integers, and its bytes lie inside the file."
+    description = (
+        "An external tensor's 'offset' and 'length' are non-negative integers, and its bytes lie inside the file."
+    )
 
     def __init__(self) -> None:
         self.files = Files()

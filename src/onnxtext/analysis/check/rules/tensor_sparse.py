@@ -6,17 +6,19 @@ import math
 
 import numpy as np
 
-from onnxtext.proto import AttributeProto, SparseTensorProto, TensorProto
-from onnxtext.ir.tensor.arrays import to_numpy
-from onnxtext.ir.tensor.literals import NotRepresentable
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.ir.tensor.literals import NotRepresentable
+from onnxtext.proto import AttributeProto, SparseTensorProto, TensorProto
 
 
 class SparseTensor(Rule):
     code = "E504"
     name = "sparse-tensor"
-    description = "A sparse tensor has 1-D values, int64 indices of shape [NNZ] or [NNZ, rank], in bounds and ascending."
+    description = (
+        "A sparse tensor has 1-D values, int64 indices of shape [NNZ] or [NNZ, rank], in bounds and ascending."
+    )
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         for i, sp in enumerate(getattr(graph.proto, "sparse_initializer", ())):

@@ -20,7 +20,10 @@ from onnxtext.proto import TensorProto
 class TensorValuesRange(Rule):
     code = "E509"
     name = "tensor-values-range"
-    description = "A tensor's typed values fit its element type (an int8 holds no 300, a bool only 0 and 1, a float16 " "bit pattern 16 bits)."
+    description = (
+        "A tensor's typed values fit its element type (an int8 holds no 300, a bool only 0 and 1, a float16 "
+        "bit pattern 16 bits)."
+    )
 
     def tensor(self, ctx: CheckContext, tensor: TensorProto, path: str, token: object) -> None:
         dt = dtype_by_code(tensor.data_type)
@@ -42,7 +45,8 @@ class TensorValuesRange(Rule):
         more = f" (and {bad.size - 1} more)" if bad.size > 1 else ""
         ctx.report(
             self.code,
-            f"{tensor_label(tensor)} holds {int(arr[first])} at element {first}{more}: {dt.name} {what} are " f"{lo} to {hi}",
+            f"{tensor_label(tensor)} holds {int(arr[first])} at element {first}{more}: {dt.name} {what} are "
+            f"{lo} to {hi}",
             path,
             token=tensor_token(token),
         )

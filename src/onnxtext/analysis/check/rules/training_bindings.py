@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from onnxtext.proto import ModelProto, StringStringEntryProto
 from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.proto import ModelProto, StringStringEntryProto
 
 
 class TrainingBindings(Rule):
     code = "E601"
     name = "training-bindings"
-    description = "Binding keys are distinct initializers of the main or algorithm graph, each updated by one " "training_info; values are outputs of the bound graph."
+    description = (
+        "Binding keys are distinct initializers of the main or algorithm graph, each updated by one "
+        "training_info; values are outputs of the bound graph."
+    )
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         state = {t.name for t in model.graph.initializer}
@@ -45,16 +48,27 @@ class TrainingBindings(Rule):
         seen: dict[str, str],
     ) -> None:
         if entry.key in seen:
-            ctx.report(self.code, f"{field} binds '{entry.key}' twice", where, related=(("first bound here", seen[entry.key], None),))
+            ctx.report(
+                self.code,
+                f"{field} binds '{entry.key}' twice",
+                where,
+                related=(("first bound here", seen[entry.key], None),),
+            )
         seen.setdefault(entry.key, where)
         if entry.key not in variables:
-            ctx.report(self.code, f"{field} key '{entry.key}' is not an initializer of the main or algorithm graph", where)
+            ctx.report(
+                self.code, f"{field} key '{entry.key}' is not an initializer of the main or algorithm graph", where
+            )
         if entry.value not in outputs:
             graph = "initialization graph" if field == "initialization_binding" else "algorithm or main graph"
             ctx.report(self.code, f"{field} value '{entry.value}' is not an output of the {graph}", where)
 
     def _updated_once(
-        self, ctx: CheckContext, entry: StringStringEntryProto, here: tuple[int, str], updated: dict[str, tuple[int, str]]
+        self,
+        ctx: CheckContext,
+        entry: StringStringEntryProto,
+        here: tuple[int, str],
+        updated: dict[str, tuple[int, str]],
     ) -> None:
         """onnx.proto: keys are unique over all update_bindings, so a variable is assigned at most once."""
         first = updated.setdefault(entry.key, here)

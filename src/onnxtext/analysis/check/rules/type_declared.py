@@ -10,7 +10,8 @@ class DeclaredType(InferenceRule):
     code = "E704"
     name = "declared-type"
     description = (
-        "The type a graph output or value_info declares agrees with what its node or initializer gives, as " "far as inference "
+        "The type a graph output or value_info declares agrees with what its node or initializer gives, as "
+        "far as inference "
         "proves: element type, rank, known sizes (runtimes refuse such models)."
     )
     finding = Finding.DECLARED

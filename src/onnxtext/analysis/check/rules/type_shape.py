@@ -9,5 +9,7 @@ from onnxtext.analysis.infer.node import Finding
 class ShapeMismatch(InferenceRule):
     code = "E703"
     name = "shape-mismatch"
-    description = "Input shapes fit the operator, as far as inference can prove (broadcasting, MatMul, Concat, Reshape...)."
+    description = (
+        "Input shapes fit the operator, as far as inference can prove (broadcasting, MatMul, Concat, Reshape...)."
+    )
     finding = Finding.SHAPE

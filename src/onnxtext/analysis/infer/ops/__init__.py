@@ -1,5 +1,3 @@
 """Shape functions by operator family; importing this package registers them all."""
 
-from onnxtext.analysis.infer.ops import elementwise, tensor  # noqa: F401
-from onnxtext.analysis.infer.ops import conv, matmul, nn, reduce  # noqa: F401
-from onnxtext.analysis.infer.ops import controlflow, elem_types, sequence  # noqa: F401
+from onnxtext.analysis.infer.ops import controlflow, conv, elem_types, elementwise, matmul, nn, reduce, sequence, tensor  # noqa: F401  # noqa: F401  # noqa: F401

@@ -54,7 +54,11 @@ def if_(ctx: NodeContext) -> None:
         return
     then, other = results
     if len(then) != len(other):
-        ctx.report(BRANCHES, f"then_branch has {len(then)} outputs and else_branch {len(other)}: If needs the same number", None)
+        ctx.report(
+            BRANCHES,
+            f"then_branch has {len(then)} outputs and else_branch {len(other)}: If needs the same number",
+            None,
+        )
     for j, (a, b) in enumerate(zip(then, other, strict=False)):
         if disagree(a, b):
             ctx.report(BRANCHES, f"output {j} of If is {a} in then_branch but {b} in else_branch", None)
@@ -74,7 +78,11 @@ def loop(ctx: NodeContext) -> None:
         if 1 + j < len(outs):
             body_out = outs[1 + j]
             if disagree(carried[j], body_out):
-                ctx.report(BRANCHES, f"loop-carried value {j} enters Loop as {carried[j]} but the body gives back {body_out}", 2 + j)
+                ctx.report(
+                    BRANCHES,
+                    f"loop-carried value {j} enters Loop as {carried[j]} but the body gives back {body_out}",
+                    2 + j,
+                )
             ctx.set_output(j, union(carried[j], body_out) if not carried[j].is_unknown else body_out)
     for k, t in enumerate(outs[1 + n :]):
         if t.kind == "tensor":
@@ -136,7 +144,9 @@ def scan_batched(ctx: NodeContext) -> None:
         return
 
     def without(t: ValueType, axes: int) -> ValueType:
-        return t.with_shape(t.shape[axes:]) if t.kind == "tensor" and t.shape is not None and len(t.shape) >= axes else t
+        return (
+            t.with_shape(t.shape[axes:]) if t.kind == "tensor" and t.shape is not None and len(t.shape) >= axes else t
+        )
 
     states = [without(ctx.input(1 + i), 1) for i in range(n)]
     slices = [without(ctx.input(1 + n + k), 2) for k in range(m)]

@@ -34,7 +34,9 @@ def bernoulli(ctx: NodeContext) -> None:
 @shape_fn("", ["BlackmanWindow", "HammingWindow", "HannWindow"])
 def window(ctx: NodeContext) -> None:
     size = ctx.const_ints(0)
-    ctx.set_shape(0, [size[0]] if size is not None and len(size) == 1 else [None], _attr_elem(ctx, "output_datatype") or _FLOAT)
+    ctx.set_shape(
+        0, [size[0]] if size is not None and len(size) == 1 else [None], _attr_elem(ctx, "output_datatype") or _FLOAT
+    )
 
 
 @shape_fn("", "MelWeightMatrix")

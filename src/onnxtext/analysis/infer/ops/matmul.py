@@ -18,9 +18,7 @@ def matmul_shape(a: Shape, b: Shape, ia: int = 0, ib: int = 1) -> Shape:
     right = (*b, 1) if len(b) == 1 else b
     k1, k2 = left[-1], right[-2]
     if isinstance(k1, int) and isinstance(k2, int) and k1 != k2:
-        raise ShapeMismatch(
-            f"inner dimensions differ: input {ia} has {k1} columns, input {ib} has {k2} rows", ib
-        )
+        raise ShapeMismatch(f"inner dimensions differ: input {ia} has {k1} columns, input {ib} has {k2} rows", ib)
     batch = broadcast([left[:-2], right[:-2]], [ia, ib])
     assert batch is not None
     out: list[Dim] = list(batch)
@@ -47,8 +45,10 @@ def gemm(ctx: NodeContext) -> None:
     if a is None or b is None:
         return
     if len(a) != 2 or len(b) != 2:
-        raise ShapeMismatch(f"Gemm takes matrices, input {0 if len(a) != 2 else 1} has rank {len(a) if len(a) != 2 else len(b)}",
-                            0 if len(a) != 2 else 1)
+        raise ShapeMismatch(
+            f"Gemm takes matrices, input {0 if len(a) != 2 else 1} has rank {len(a) if len(a) != 2 else len(b)}",
+            0 if len(a) != 2 else 1,
+        )
     ta, tb = ctx.attr_int("transA", 0), ctx.attr_int("transB", 0)
     m, k1 = (a[1], a[0]) if ta else (a[0], a[1])
     k2, n = (b[1], b[0]) if tb else (b[0], b[1])

@@ -7,7 +7,10 @@ from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.shapes import norm_axis
 from onnxtext.analysis.infer.types import Dim
 
-REDUCE = "ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSum " "ReduceSumSquare".split()
+REDUCE = (
+    "ReduceL1 ReduceL2 ReduceLogSum ReduceLogSumExp ReduceMax ReduceMean ReduceMin ReduceProd ReduceSum "
+    "ReduceSumSquare".split()
+)
 
 
 def _axes_from_input(op: str, version: int) -> bool:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.ops.controlflow import union
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, ValueType
-from onnxtext.analysis.infer.ops.controlflow import union
 
 
 def _seq_elem(ctx: NodeContext, i: int) -> ValueType | None:

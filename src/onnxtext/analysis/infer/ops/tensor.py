@@ -9,6 +9,7 @@ from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.shapes import broadcast, dim_mul, norm_axis, product
 from onnxtext.analysis.infer.types import Dim
 
+
 @shape_fn("", "Constant")
 def constant(ctx: NodeContext) -> None:
     t = ctx.attr_tensor("value")
@@ -19,8 +20,14 @@ def constant(ctx: NodeContext) -> None:
     if a is not None:
         ctx.set_shape(0, tuple(int(d) for d in a.sparse_tensor.dims), a.sparse_tensor.values.data_type)
         return
-    for name, elem, scalar in (("value_int", 7, True), ("value_float", 1, True), ("value_string", 8, True),
-                               ("value_ints", 7, False), ("value_floats", 1, False), ("value_strings", 8, False)):
+    for name, elem, scalar in (
+        ("value_int", 7, True),
+        ("value_float", 1, True),
+        ("value_string", 8, True),
+        ("value_ints", 7, False),
+        ("value_floats", 1, False),
+        ("value_strings", 8, False),
+    ):
         a = ctx.attr(name)
         if a is not None:
             n = len(a.ints) if name == "value_ints" else len(a.floats) if name == "value_floats" else len(a.strings)
@@ -186,7 +193,9 @@ def split(ctx: NodeContext) -> None:
             ctx.set_shape(j, [None if k == axis else d for k, d in enumerate(s)])
         return
     if isinstance(total, int) and sum(sizes) != total:
-        raise ShapeMismatch(f"split sizes {sizes} add up to {sum(sizes)}, but axis {axis} has size {total}", 1 if ctx.has(1) else 0)
+        raise ShapeMismatch(
+            f"split sizes {sizes} add up to {sum(sizes)}, but axis {axis} has size {total}", 1 if ctx.has(1) else 0
+        )
     for j, size_j in enumerate(sizes):
         ctx.set_shape(j, [size_j if k == axis else d for k, d in enumerate(s)])
 
