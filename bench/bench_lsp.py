@@ -1,6 +1,7 @@
 """The language server through a real client (pygls's), on a 3,000-node document.
 
 Usage: python bench/bench_lsp.py [--nodes 3000] [--repeat 5]
+       python bench/bench_lsp.py --relu 30000 [--edits 1000]   (the big-document table of #24)
 
 Measured, best and median of ``--repeat``:
 - server start: spawning ``onnxtext lsp`` until the answer to ``initialize`` (target 1 s);
@@ -9,6 +10,8 @@ Measured, best and median of ``--repeat``:
 - hover, completion, definition at a node in the middle (target 50 ms each): the first
   request of each kind (``*-first``: it pays one-time costs such as the protocol converter
   being generated and the operator list of the imported opsets) and the next ones.
+With ``--relu N``: a text of N ``X{i+1} = Relu (X{i})`` statements, the evaluator off, the
+default 150 ms debounce (see :func:`run_big`).
 The anchor measured in the same run: ``onnx.parser.parse_model`` (C++) of the same text,
 so the numbers can be compared across machines as ratios.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -123,11 +127,151 @@ async def run(nodes: int, repeat: int) -> dict[str, list[float]]:
     return times
 
 
+def relu_document(statements: int) -> str:
+    """The issue's big document: one chain of ``statements`` Relu nodes."""
+    lines = ['<ir_version: 8, opset_import: ["" : 18]>', f"main (float[N, 16] X0) => (float[N, 16] X{statements})", "{"]
+    lines += [f"   X{i + 1} = Relu (X{i})" for i in range(statements)]
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _rss_mb(pid: int) -> float:
+    """The resident memory of a process (Linux ``/proc``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], dict[str, float]]:
+    """The table of #24 on one server: open, one-line edits (150 ms debounce), hover right after an
+    edit, semantic tokens (full, delta), formatting (document, one line); the server's resident
+    memory idle, with the document open, and after ``edits`` more edits (caches must not grow)."""
+    text = relu_document(statements)
+    middle = 3 + statements // 2  # a statement line
+    at = text.splitlines()[middle].index("Relu")
+    times: dict[str, list[float]] = {
+        k: [] for k in ("open", "edit", "hover-after-edit", "tokens-full", "tokens-delta", "format", "format-range")
+    }
+    memory: dict[str, float] = {}
+    uri = (Path(tempfile.mkdtemp()) / "big.onnxtxt").as_uri()
+    client = _Client()
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1] / "src"))
+    await client.start_io(sys.executable, "-m", "onnxtext", "lsp", env=env)
+    await client.initialize_async(
+        L.InitializeParams(
+            capabilities=L.ClientCapabilities(),
+            initialization_options={"onnxtext": {"evaluate": {"enabled": False}}},
+        )
+    )
+    client.initialized(L.InitializedParams())
+    pid = client._server.pid  # type: ignore[union-attr]  # pygls keeps the process there
+    small = uri.replace("big.onnxtxt", "small.onnxtxt")  # idle: every module a document needs loaded
+    client.text_document_did_open(
+        L.DidOpenTextDocumentParams(L.TextDocumentItem(small, "onnxtext", 1, relu_document(3)))
+    )
+    await client.wait_published(small, 1)
+    memory["idle"] = _rss_mb(pid)
+    doc = L.TextDocumentIdentifier(uri)
+    t0 = time.perf_counter()
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, text)))
+    await client.wait_published(uri, 1)
+    times["open"].append(time.perf_counter() - t0)
+    memory["open"] = _rss_mb(pid)
+    version = 1
+    result_id: str | None = None
+
+    def change() -> None:
+        nonlocal version
+        version += 1
+        op = "Relu" if version % 2 else "Tanh"
+        edit = L.TextDocumentContentChangePartial(
+            range=L.Range(L.Position(middle, at), L.Position(middle, at + 4)), text=op
+        )
+        client.text_document_did_change(
+            L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
+        )
+
+    for _ in range(5):
+        t0 = time.perf_counter()
+        change()
+        await client.wait_published(uri, version)
+        times["edit"].append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        full = await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(doc))
+        times["tokens-full"].append(time.perf_counter() - t0)
+        result_id = full.result_id if full is not None else None
+        change()  # the last version analysed (its tokens were answered): a hover right after a keystroke
+        t0 = time.perf_counter()
+        await client.text_document_hover_async(L.HoverParams(doc, L.Position(middle - 10, 4)))
+        times["hover-after-edit"].append(time.perf_counter() - t0)
+        await client.wait_published(uri, version)
+        change()
+        await client.wait_published(uri, version)
+        if result_id is not None:
+            t0 = time.perf_counter()
+            await client.text_document_semantic_tokens_full_delta_async(L.SemanticTokensDeltaParams(doc, result_id))
+            times["tokens-delta"].append(time.perf_counter() - t0)
+        options = L.FormattingOptions(tab_size=3, insert_spaces=True)
+        t0 = time.perf_counter()
+        await client.text_document_formatting_async(L.DocumentFormattingParams(doc, options))
+        times["format"].append(time.perf_counter() - t0)
+        line = L.Range(L.Position(middle, 0), L.Position(middle + 1, 0))
+        t0 = time.perf_counter()
+        await client.text_document_range_formatting_async(L.DocumentRangeFormattingParams(doc, line, options))
+        times["format-range"].append(time.perf_counter() - t0)
+    for n in range(edits):  # typing: a hover now and then, the diagnostics of every 50th version awaited
+        change()
+        if n % 10 == 0:
+            await client.text_document_hover_async(L.HoverParams(doc, L.Position(middle - 10, 4)))
+        if n % 50 == 49:
+            await client.wait_published(uri, version)
+    await client.wait_published(uri, version)
+    await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(doc))
+    memory[f"after {edits} edits"] = _rss_mb(pid)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return times, memory
+
+
+def main_big(statements: int, edits: int) -> int:
+    times, memory = asyncio.run(run_big(statements, edits))
+    targets = {
+        "open": 1.0,
+        "edit": 0.3,
+        "hover-after-edit": 0.1,
+        "tokens-full": 0.2,
+        "tokens-delta": 0.2,
+        "format": 0.5,
+        "format-range": 0.05,
+    }
+    print(f"document: {statements} statements, evaluator off, 150 ms debounce")
+    print(f"{'step':<17} {'best ms':>9} {'median ms':>10} {'target ms':>10}")
+    for key, values in times.items():
+        if values:
+            print(
+                f"{key:<17} {min(values) * 1000:9.1f} {statistics.median(values) * 1000:10.1f} "
+                f"{targets[key] * 1000:10.0f}"
+            )
+    idle = memory["idle"]
+    print(
+        "server resident memory: "
+        + ", ".join(f"{k} {v:.0f} MB" for k, v in memory.items())
+        + f" (document open: +{memory['open'] - idle:.0f} MB over idle)"
+    )
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nodes", type=int, default=3000)
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--relu", type=int, default=0, help="the big-document table: this many Relu statements")
+    ap.add_argument("--edits", type=int, default=1000, help="with --relu: edits before memory is measured again")
     args = ap.parse_args()
+    if args.relu:
+        return main_big(args.relu, args.edits)
     text = document(args.nodes)
     anchor = None
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from onnxtext.lsp.shift import Shift, shift_between
+from onnxtext.span import Span
 
 
 def test_an_insertion_moves_what_follows() -> None:
@@ -68,3 +69,16 @@ def test_quick_fixes_move_with_the_edit_and_touched_ones_are_left_out() -> None:
     suggested = diags[1].fix.edits[0].new_text  # type: ignore[union-attr]
     assert moved[0].fix is not None and moved[0].fix.apply(new) == new.replace("Nge", suggested)
     assert moved[0].span is not None and moved[0].span.start.line == 5  # one line down
+
+
+def test_a_span_starting_at_an_insertion_moves_with_its_text() -> None:
+    """A line inserted right before a statement: the statement's span moves whole (its start
+    stayed put, and the span swallowed the inserted line)."""
+    old, new = "a = Relu (x)\nb = Neg (a)\n", "a = Relu (x)\nc = Abs (x)\nb = Neg (a)\n"
+    shift = shift_between(old, new)
+    b = Span(13, 24)
+    moved = shift.span(b)
+    assert moved is not None and new[moved.start : moved.end] == old[b.start : b.end]
+    a = Span(0, 12)
+    assert shift.span(a) == a  # before the insertion
+    assert shift.span(Span(13, 13)) == Span(13, 13)  # an empty span right there stays put

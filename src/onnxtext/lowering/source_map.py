@@ -119,25 +119,38 @@ class _SpanIndex:
     def __init__(self, entries: dict[ProtoPath, A.AstNode]) -> None:
         self.size = len(entries)
         self.paths: dict[int, ProtoPath] = {}
-        items: list[tuple[int, int, ProtoPath]] = []
         for path, node in entries.items():
             self.paths.setdefault(id(node), path)
+        self._entries = entries
+        self._sorted = False
+        """The spans sorted, on the first offset query: ``path_of`` (value types: hovers, hints) needs
+        only ``paths``, and sorting the spans of a 30,000-node text took most of a second."""
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.keys: list[ProtoPath] = []
+        self.parent: list[int] = []
+
+    def _sort(self) -> None:
+        items: list[tuple[int, int, ProtoPath]] = []
+        for path, node in self._entries.items():
             if node.span.end > node.span.start:
                 items.append((node.span.start, -node.span.end, path))
         items.sort()
         self.starts = [start for start, _, _ in items]
         self.ends = [-neg_end for _, neg_end, _ in items]
         self.keys = [path for _, _, path in items]
-        self.parent: list[int] = []
         open_: list[int] = []
         for i, (start, _, _) in enumerate(items):
             while open_ and self.ends[open_[-1]] <= start:
                 open_.pop()
             self.parent.append(open_[-1] if open_ else -1)
             open_.append(i)
+        self._sorted = True
 
     def _holding(self, offset: int) -> int:
         """The index of the innermost span with ``start <= offset < end``; -1 if none."""
+        if not self._sorted:
+            self._sort()
         i = bisect.bisect_right(self.starts, offset) - 1
         while i >= 0 and not offset < self.ends[i]:
             i = self.parent[i]

@@ -149,6 +149,7 @@ def diagnose(
     """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already;
     ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does);
     raises :class:`Cancelled` between stages once ``cancel`` is set."""
+    _stop_if(cancel)  # superseded while it waited for the analysis before it
     if doc is None:
         doc = parse_document(text, "model", path)
     _stop_if(cancel)

@@ -19,12 +19,11 @@ from onnxtext.ide.complete import call_at, complete, context_at, documentation, 
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.hints import hints_between, live_labels
-from onnxtext.ide.hover import hover_at
+from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans
-from onnxtext.ide.semantic import document_tokens
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import open_binary, save_binary, save_refusal
@@ -32,7 +31,6 @@ from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
     completion_items,
     document_symbols,
-    encode_tokens,
     folding,
     lsp_diagnostic,
     lsp_position,
@@ -43,10 +41,10 @@ from onnxtext.lsp.convert import (
     signature,
 )
 from onnxtext.lsp.diagnose import Outcome, Settings
-from onnxtext.lsp.session import OnnxTextServer, request_path
+from onnxtext.lsp.session import OnnxTextServer, encoded_tokens, request_path
 from onnxtext.lsp.shift import moved_fixes
 from onnxtext.proto import ModelProto
-from onnxtext.span import SourceFile
+from onnxtext.span import SourceFile, Span
 
 __all__ = ["COMMANDS", "FEATURES", "Feature", "GRAPH", "OPEN_BINARY", "SAVE_BINARY", "TOGGLE_LIVE"]
 
@@ -108,19 +106,32 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAc
     return lsp_quick_fixes(diags, source, uri, ls.workspace.get_text_document(uri).version, params.range)
 
 
-def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
-    doc = ls.analysis(params.text_document.uri).document
+async def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
+    doc = (await ls.analysed(params.text_document.uri)).document
     return document_symbols(outline(doc.tree), doc.source)
 
 
-def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
-    doc = ls.analysis(params.text_document.uri).document
+async def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
+    doc = (await ls.analysed(params.text_document.uri)).document
     return folding(folding_ranges(doc.tree, doc.source, doc.comments))
 
 
-def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
-    doc = ls.analysis(params.text_document.uri).document
-    return L.SemanticTokens(data=encode_tokens(document_tokens(doc), doc.source))
+async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
+    uri = params.text_document.uri
+    doc = (await ls.analysed(uri)).document
+    # off the event loop: made ahead by the run, or waiting for it to be
+    return await asyncio.get_running_loop().run_in_executor(None, ls.state(uri).tokens.full, doc, encoded_tokens)
+
+
+async def tokens_delta(
+    ls: OnnxTextServer, params: L.SemanticTokensDeltaParams
+) -> L.SemanticTokens | L.SemanticTokensDelta:
+    uri = params.text_document.uri
+    doc = (await ls.analysed(uri)).document
+    tokens = ls.state(uri).tokens
+    return await asyncio.get_running_loop().run_in_executor(
+        None, tokens.delta, doc, encoded_tokens, params.previous_result_id
+    )
 
 
 def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -187,37 +198,50 @@ def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHin
 
 def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
     uri = params.text_document.uri
-    outcome, state = ls.analysis(uri), ls.states.get(uri)
-    live = live_labels(outcome.live) if outcome.live is not None and state is not None and state.live else None
-    found = hover_at(outcome.document, offset_of(outcome.document.source, params.position), live)
+    state = ls.states.get(uri)
+
+    def query(outcome: Outcome, offset: int) -> tuple[HoverInfo | None, list[Span]]:
+        live = live_labels(outcome.live) if outcome.live is not None and state is not None and state.live else None
+        found = hover_at(outcome.document, offset, live)
+        return found, [found.span] if found is not None else []
+
+    source, found, spans = ls.answer(uri, params.position, query)
     if found is None:
         return None
-    markdown = L.MarkupContent(L.MarkupKind.Markdown, found.markdown)
-    return L.Hover(markdown, lsp_range(outcome.document.source, found.span))
+    return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(source, spans[0]))
 
 
 def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
     uri = params.text_document.uri
-    doc = ls.analysis(uri).document
-    spans = doc.definition_at(offset_of(doc.source, params.position))
-    return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+    source, _, spans = ls.answer(
+        uri, params.position, lambda outcome, offset: (None, outcome.document.definition_at(offset))
+    )
+    return [L.Location(uri, lsp_range(source, s)) for s in spans]
 
 
 def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
     uri = params.text_document.uri
-    doc = ls.analysis(uri).document
-    symbol = doc.symbol_at(offset_of(doc.source, params.position))
-    if symbol is None:
-        return []
-    spans = doc.references(symbol, include_definitions=params.context.include_declaration)
-    return [L.Location(uri, lsp_range(doc.source, s)) for s in spans]
+
+    def query(outcome: Outcome, offset: int) -> tuple[None, list[Span]]:
+        doc = outcome.document
+        symbol = doc.symbol_at(offset)
+        return None, [] if symbol is None else doc.references(
+            symbol, include_definitions=params.context.include_declaration
+        )
+
+    source, _, spans = ls.answer(uri, params.position, query)
+    return [L.Location(uri, lsp_range(source, s)) for s in spans]
 
 
 def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams) -> list[L.DocumentHighlight]:
-    doc = ls.analysis(params.text_document.uri).document
     kinds = {True: L.DocumentHighlightKind.Write, False: L.DocumentHighlightKind.Read}
-    found = highlights(doc, offset_of(doc.source, params.position))
-    return [L.DocumentHighlight(lsp_range(doc.source, h.span), kinds[h.write]) for h in found]
+
+    def query(outcome: Outcome, offset: int) -> tuple[list[bool], list[Span]]:
+        found = highlights(outcome.document, offset)
+        return [h.write for h in found], [h.span for h in found]
+
+    source, writes, spans = ls.answer(params.text_document.uri, params.position, query)
+    return [L.DocumentHighlight(lsp_range(source, s), kinds[w]) for s, w in zip(spans, writes, strict=True)]
 
 
 def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams) -> L.Range | None:
@@ -326,6 +350,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
     Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
     Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),
+    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, TOKEN_LEGEND, tokens_delta),
     Feature(
         L.TEXT_DOCUMENT_COMPLETION,
         L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True),

@@ -13,8 +13,10 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as L
@@ -25,16 +27,19 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.complete import complete, context_at
+from onnxtext.ide.semantic import document_tokens
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
-from onnxtext.lsp.convert import completion_items
+from onnxtext.lsp.convert import completion_items, encode_tokens
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
 from onnxtext.lsp.convert import offset_of as offset_at
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.lsp.shift import Shift, shift_between
+from onnxtext.lsp.snapshot import Snapshot, answer
 from onnxtext.lsp.textdiff import line_edits
+from onnxtext.lsp.tokens import TokenCache
 from onnxtext.printing.fmt import format_text
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax.format import format_range
@@ -42,6 +47,7 @@ from onnxtext.syntax.format import format_range
 __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path"]
 
 log = logging.getLogger("onnxtext.lsp")
+R = TypeVar("R")
 
 
 @dataclass
@@ -59,6 +65,12 @@ class State:
     """Live values are on: the model runs after each change and every value is shown."""
     answered_stale: bool = False
     """Inlay hints were answered from an older analysis: ask for them again once the new one is ready."""
+    tokens: TokenCache = field(default_factory=TokenCache)
+    """The semantic tokens of the latest analysed document (and those last sent, for deltas)."""
+    landed: asyncio.Event | None = None
+    """Set when the scheduled run's analysis lands (what :meth:`OnnxTextServer.analysed` waits for)."""
+    debouncing: bool = False
+    """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
 
 
 class OnnxTextServer(LanguageServer):
@@ -73,6 +85,9 @@ class OnnxTextServer(LanguageServer):
         self.states: dict[str, State] = {}
         self.binaries: dict[str, BinaryView] = {}
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
+        self.analyser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxtext-analysis")
+        """One analysis at a time: a superseded run stops at its next stage before the next one starts
+        (runs side by side only shared two cores and held a document each)."""
 
     # ------------------------------------------------------------ scheduling
     def schedule(self, uri: str, *, delay: bool = True) -> None:
@@ -83,18 +98,21 @@ class OnnxTextServer(LanguageServer):
             state.task.cancel()
         state.cancel = threading.Event()
         wait = self.settings.debounce_ms / 1000 if delay else 0.0
+        state.landed, state.debouncing = asyncio.Event(), bool(wait)
         state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
 
     async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
+        state = self.states.get(uri)
         if wait:
             await asyncio.sleep(wait)
+        if state is not None:
+            state.debouncing = False
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
-        state = self.states.get(uri)
         parsed = state.parsed if state is not None and state.parsed_version == version else None
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                None, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
+                self.analyser, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
             )
         except Cancelled:
             return
@@ -112,10 +130,17 @@ class OnnxTextServer(LanguageServer):
         ):
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
+        state.parsed = state.parsed_version = None  # the outcome holds it now (or it was of an older version)
+        if state.landed is not None:
+            state.landed.set()
         self.publish(uri, version, outcome)
         if state.answered_stale:
             state.answered_stale = False
             self.refresh_views()
+        # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
+        await asyncio.get_running_loop().run_in_executor(
+            self.analyser, _prepare, state.tokens, outcome.document, cancel
+        )
         path = file_path(uri)
         runnable = runnable_model(
             self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
@@ -193,6 +218,42 @@ class OnnxTextServer(LanguageServer):
         """The last analysis of ``uri``, even of an older version; None before the first."""
         state = self.states.get(uri)
         return self.current(uri) or (state.outcome if state is not None else None)
+
+    def snapshot(self, uri: str) -> Snapshot | None:
+        """The last complete analysis seen from the current text (:mod:`onnxtext.lsp.snapshot`)."""
+        latest = self.latest(uri)
+        return Snapshot(*latest) if latest is not None else None
+
+    def answer(
+        self, uri: str, position: L.Position, query: Callable[[Outcome, int], tuple[R, list[Span]]]
+    ) -> tuple[SourceFile, R, list[Span]]:
+        """``query`` at ``position``: while a newer text is analysed, over the last analysis (its spans
+        carried into the current text; hover and go-to answer at once, not after the re-analysis),
+        else (or where the edit leaves the last analysis no say) over the current text's."""
+        snap = self.snapshot(uri)
+        if snap is not None and snap.shift is not None:
+            found = answer(snap, offset_at(snap.source, position), query)
+            if found is not None:
+                return snap.source, found[0], found[1]
+        outcome = self.analysis(uri)
+        result, spans = query(outcome, offset_at(outcome.document.source, position))
+        return outcome.document.source, result, spans
+
+    async def analysed(self, uri: str) -> Outcome:
+        """The analysis of the current version, awaited (what the editor asks for after each change:
+        tokens, outline, folding), not parsed again on the event loop, which kept hovers waiting;
+        a run still in its debounce starts at once. Parsed here only when no run will land."""
+        while (found := self.current(uri)) is None:
+            state = self.states.get(uri)
+            if state is None or state.task is None or state.task.done() or state.landed is None:
+                return self.analysis(uri)
+            if state.debouncing:
+                self.schedule(uri, delay=False)
+                continue
+            landed = asyncio.ensure_future(state.landed.wait())
+            await asyncio.wait({landed, state.task}, return_when=asyncio.FIRST_COMPLETED)
+            landed.cancel()
+        return found
 
     def analysis(self, uri: str) -> Outcome:
         """The analysis of the current version; before its diagnostics are ready, its document alone."""
@@ -284,6 +345,20 @@ def folder_of(uri: str) -> str | None:
 
 def display_path(uri: str) -> str:
     return file_path(uri) or uri
+
+
+def encoded_tokens(doc: Document) -> list[int]:
+    """The semantic tokens of a document, encoded for the protocol."""
+    return encode_tokens(document_tokens(doc), doc.source)
+
+
+def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
+    """Compute ahead of the requests what a just-published document is asked for (the value types
+    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
+    for step in (lambda: doc.types, lambda: tokens.data(doc, encoded_tokens)):
+        if cancel.is_set():
+            return
+        step()
 
 
 def _first_error(diags: list[Diagnostic]) -> str:

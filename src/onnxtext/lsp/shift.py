@@ -8,7 +8,7 @@ what the edit replaced has no place in the new text.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
@@ -35,8 +35,11 @@ class Shift:
         return None
 
     def span(self, old: Span) -> Span | None:
-        """``old`` in the new text; None when the edit touched it."""
+        """``old`` in the new text; None when the edit touched it. A span that starts right where text
+        was inserted moves with what follows the insertion (the span's own text), one that ends there stays."""
         start, end = self.offset(old.start), self.offset(old.end)
+        if old.end > old.start >= self.old_end:
+            start = old.start + self.new_end - self.old_end
         if start is None or end is None or (old.start < self.old_end and old.end > self.start):
             return None
         return Span(start, end)
@@ -64,9 +67,9 @@ def shift_between(old: str, new: str) -> Shift:
     return Shift(prefix, len(old) - suffix, len(new) - suffix)
 
 
-def _common(a: str, b: str, limit: int, *, from_end: bool) -> int:
+def _common(a: Sequence[object], b: Sequence[object], limit: int, *, from_end: bool) -> int:
     """The length (at most ``limit``) of the longest common prefix, or suffix, by halving: slices
-    compared in C, a few dozen of them for a text of megabytes."""
+    compared in C, a few dozen of them for a text of megabytes (or a list of semantic tokens)."""
     lo, hi = 0, limit
     while lo < hi:
         mid = (lo + hi + 1) // 2
