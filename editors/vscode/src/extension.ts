@@ -96,6 +96,7 @@ async function launch(): Promise<LanguageClient | undefined> {
   const found = await findServer(configured, trusted, (line) => output.info(line));
   if (found.server === undefined) {
     notFound(configured, found);
+    recheckSettings(trusted, configured);
     return undefined;
   }
   const server = found.server;
@@ -142,6 +143,20 @@ async function launch(): Promise<LanguageClient | undefined> {
   }
   showStatus("running", server);
   return next;
+}
+
+/** Just after start-up the user's settings can reach the extension host after it activated,
+ * without a change event (seen in code-server with Restricted Mode): when no server was found,
+ * look at `onnxtext.server.path` again a little later and start if it now names one. */
+function recheckSettings(trusted: boolean, configured: string): void {
+  for (const delay of [1_000, 3_000, 6_000]) {
+    setTimeout(() => {
+      if (client === undefined && starting === undefined && configuredPath(trusted) !== configured) {
+        output.info("onnxtext.server.path is set now: starting the server");
+        void start();
+      }
+    }, delay);
+  }
 }
 
 function notFound(configured: string, found: Discovery): void {
