@@ -12,9 +12,8 @@ import pytest
 from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
-from onnxtext.evaluate.errors import EvaluationError, NodeErrorRecord
+from onnxtext.evaluate.errors import EvaluationError, NodeErrorRecord, readable_path
 from onnxtext.evaluate.inputs import InputError, build_feeds, parse_input_arg
-from onnxtext.evaluate.locate import readable_path
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto, TensorProto, TypeProto
 

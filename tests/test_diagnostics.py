@@ -12,7 +12,8 @@ from dataclasses import dataclass
 import pytest
 
 import onnxtext
-from onnxtext.diagnostics import Diagnostic, Severity, render_diagnostic
+from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.diagnostics.render import render_diagnostic
 
 INTERNAL_NAMES = (
     "__anon",

@@ -34,12 +34,6 @@ _FORBIDDEN: dict[str, tuple[str, ...]] = {
 }
 
 # Cycles outside the syntax/printing work of issue #21, left for the parts of that issue that own them.
-KNOWN_CYCLES = [
-    # diagnostics/render.py imports Diagnostic from the package, whose __init__ re-exports render (issue #21 §4).
-    {"onnxtext.diagnostics", "onnxtext.diagnostics.render"},
-    # locate() and the error records import each other (issue #21 §3: one locate).
-    {"onnxtext.evaluate.errors", "onnxtext.evaluate.locate"},
-]
 
 
 def _in(module: str, stage: str) -> bool:
@@ -122,12 +116,6 @@ def test_syntax_imports_nothing_of_the_later_stages() -> None:
     assert "onnxtext.syntax.parser" in GRAPH["onnxtext.syntax.format"]  # a deferred import, seen
 
 
-def test_no_import_cycles_but_the_known_ones() -> None:
+def test_no_import_cycles() -> None:
     found = cycles(GRAPH)
-    assert [c for c in found if c not in KNOWN_CYCLES] == []
-
-
-def test_the_known_cycles_are_still_there() -> None:
-    """When one is gone, take it off KNOWN_CYCLES so it cannot come back unnoticed."""
-    found = cycles(GRAPH)
-    assert [c for c in KNOWN_CYCLES if c not in found] == []
+    assert found == []

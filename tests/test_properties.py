@@ -701,7 +701,7 @@ def _check_failure(text: str, kind: str) -> None:
                 assert d.span.start.line >= 1 and d.span.start.column >= 1
                 assert d.span.start.offset <= d.span.end.offset <= len(text)
             str(d)  # rendering never fails
-            onnxtext.diagnostics.render_diagnostic(d)
+            onnxtext.diagnostics.render.render_diagnostic(d)
     elapsed = time.perf_counter() - start
     assert elapsed < SLOW_PARSE_SECONDS, f"parse took {elapsed:.1f}s"
 

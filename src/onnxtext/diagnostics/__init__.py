@@ -1,8 +1,8 @@
 """Diagnostics: errors and warnings as data with locations, shared by every stage.
 
-The data types live here; :mod:`onnxtext.diagnostics.render` turns them into text
-(source line and caret), JSON and SARIF. ``render_diagnostic`` and
-``render_diagnostics`` are re-exported for convenience.
+The data types live here (with a diagnostic's one-line head, ``str(diag)``);
+:mod:`onnxtext.diagnostics.render` turns them into text (source line and caret), JSON and
+SARIF. The package imports nothing of ``render``: the arrow runs one way.
 """
 
 from __future__ import annotations
@@ -26,8 +26,6 @@ __all__ = [
     "closest",
     "did_you_mean",
     "as_error",
-    "render_diagnostic",
-    "render_diagnostics",
 ]
 
 
@@ -133,8 +131,24 @@ class Diagnostic:
     def is_error(self) -> bool:
         return self.severity is Severity.ERROR
 
+    def head(self, file: str | None = None) -> str:
+        """``path:line:col: error[CODE]: message`` (a diagnostic without a source: headed by ``file``
+        when given, with its readable proto path in parentheses)."""
+        src = self.source
+        if src is not None and self.span is not None:
+            pos = self.span.start
+            where = f"{src.path}:{pos.line}:{pos.column}"
+        elif src is not None:
+            where = src.path
+        else:
+            where = file or self.path or "<input>"
+        head = f"{where}: {self.severity.value}[{self.code}]: {self.message}"
+        if self.path and self.span is None and where != self.path:
+            head += f" (at {self.path})"
+        return head
+
     def __str__(self) -> str:
-        return render_diagnostic(self, with_source=False)
+        return self.head()
 
 
 class OnnxTextError(Exception):
@@ -169,7 +183,3 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 def did_you_mean(suggestion: str | None) -> str:
     """``"; did you mean 'x'?"`` to end a message with, or ``""`` without a suggestion."""
     return f"; did you mean '{suggestion}'?" if suggestion is not None else ""
-
-
-# Imported last: the renderers need the types above.
-from onnxtext.diagnostics.render import render_diagnostic, render_diagnostics  # noqa: E402

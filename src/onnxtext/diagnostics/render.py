@@ -42,27 +42,13 @@ class RuleInfo(Protocol):
 # ---------------------------------------------------------------- text
 
 
-def _location(diag: Diagnostic, file: str | None) -> str:
-    src = diag.source
-    if src is not None and diag.span is not None:
-        pos = diag.span.start
-        return f"{src.path}:{pos.line}:{pos.column}"
-    if src is not None:
-        return src.path
-    return file or diag.path or "<input>"
-
-
 def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str | None = None) -> str:
     """``path:line:col: error[CODE]: message``, then the source line and a caret under the span.
 
     A diagnostic without a source (a binary model) is headed by ``file`` when given, with
     its readable proto path in parentheses. ``with_source=False`` gives the head line only.
     """
-    where = _location(diag, file)
-    head = f"{where}: {diag.severity.value}[{diag.code}]: {diag.message}"
-    if diag.path and diag.span is None and where != diag.path:
-        head += f" (at {diag.path})"
-    lines = [head]
+    lines = [diag.head(file)]
     src = diag.source
     if with_source and src is not None and diag.span is not None:
         pos = diag.span.start

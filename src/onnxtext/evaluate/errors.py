@@ -6,13 +6,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
-from onnxtext.evaluate.locate import readable_path
-from onnxtext.ir.paths import ProtoPath
+from onnxtext.ir.paths import ProtoPath, describe
 from onnxtext.span import SourceFile
 
 _GRAPH = ProtoPath.parse("graph")
 
-__all__ = ["EvaluationError", "NodeErrorRecord", "KernelError", "RUN_ERROR", "FAILED", "OVER_BUDGET", "describe_value"]
+__all__ = [
+    "EvaluationError",
+    "NodeErrorRecord",
+    "KernelError",
+    "RUN_ERROR",
+    "FAILED",
+    "OVER_BUDGET",
+    "describe_value",
+    "readable_path",
+]
 
 FAILED = "failed"
 """The kind of an evaluation error: a node (or an input, an output) failed."""
@@ -144,3 +152,11 @@ class EvaluationError(OnnxTextError):
             return Diagnostic.at(RUN_ERROR, Severity.ERROR, record.summary(), span, source)
         where = readable_path(record, model) if model is not None else record.location()
         return Diagnostic(RUN_ERROR, Severity.ERROR, record.summary(), path=where)
+
+
+def readable_path(record: NodeErrorRecord, model: Any) -> str:
+    """``graph/node[3]/attribute[0]/g/node[1] (MatMul 'mm1') input 0 'x'`` for a binary model's error."""
+    text = describe(model, record.path)
+    if record.function is not None and record.path and record.path[0][0] == "functions":
+        text += f" in function '{record.function}'"
+    return text + record.detail()
