@@ -9,6 +9,7 @@ tenth (a cache holding every analysis would add a document's worth per version).
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import threading
 import tracemalloc
@@ -59,3 +60,18 @@ def test_live_documents_and_memory_stay_bounded_over_50_versions() -> None:
     assert _live_documents() - before <= 1  # only the one the server holds
     # 40 more analyses: a leak of one document each would be tens of MB; allow 1 MB of noise
     assert after_fifty - after_ten < 1_000_000, (after_ten, after_fifty)
+
+
+def test_per_edit_notifications_are_handled_by_plain_functions() -> None:
+    """pygls 2 stores an async notification handler's task under a fresh id in the protocol's
+    ``_request_futures`` and never removes it: a Task, a Future, a coroutine and their
+    callbacks kept per ``didChange``. The handlers of notifications sent per edit (all but the
+    once-only ``initialized``) must be plain functions."""
+    from lsprotocol import types as L
+
+    from onnxtext.lsp.requests import FEATURES
+
+    notifications = [f for f in FEATURES if f.name in L.METHOD_TO_TYPES and L.METHOD_TO_TYPES[f.name][1] is None]
+    assert {L.TEXT_DOCUMENT_DID_CHANGE, L.TEXT_DOCUMENT_DID_OPEN} <= {f.name for f in notifications}
+    coroutines = [f.name for f in notifications if f.name != L.INITIALIZED and asyncio.iscoroutinefunction(f.handler)]
+    assert coroutines == []
