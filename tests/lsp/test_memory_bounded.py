@@ -75,3 +75,19 @@ def test_per_edit_notifications_are_handled_by_plain_functions() -> None:
     assert {L.TEXT_DOCUMENT_DID_CHANGE, L.TEXT_DOCUMENT_DID_OPEN} <= {f.name for f in notifications}
     coroutines = [f.name for f in notifications if f.name != L.INITIALIZED and asyncio.iscoroutinefunction(f.handler)]
     assert coroutines == []
+
+
+def test_protocol_keeps_no_future_per_handled_notification() -> None:
+    """pygls files the future of each handled message in ``_request_futures``; a notification's
+    (a fresh id each, as pygls's own generator handler of ``didChange`` makes) is never taken out
+    there. The server's protocol takes every finished one out."""
+    from onnxtext.lsp.server import build_server
+
+    protocol = build_server().protocol
+
+    def builtin_then_user(params: object) -> object:  # the shape of pygls's didChange handler
+        yield (lambda p: None), (params,), None
+
+    for n in range(50):
+        protocol._execute_handler(f"notification-{n}", builtin_then_user, lambda future: None, (None,))
+    assert protocol._request_futures == {}
