@@ -79,15 +79,17 @@ def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfiguratio
         ls.schedule(uri, delay=False)
 
 
-async def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
+# The per-edit notifications are plain functions: pygls keeps the task of an async notification
+# handler in its protocol's request table forever (one entry per keystroke, issue #24).
+def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri, delay=False)
 
 
-async def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
+def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri)
 
 
-async def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
+def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
     ls.schedule(params.text_document.uri, delay=False)
 
 

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
@@ -73,11 +74,29 @@ class State:
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls's protocol, minus its one growing table: it files the future of every handled
+    message under its id in ``_request_futures`` and takes a request's out when it answers, but
+    never a notification's (a fresh id per ``didChange``: one future kept per keystroke, #24)."""
+
+    def _execute_handler(self, msg_id: Any, handler: Any, callback: Any, args: Any = None, kwargs: Any = None) -> None:
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        future = self._request_futures.get(msg_id)
+        if future is not None:
+            future.add_done_callback(lambda done: self._forget(msg_id, done))
+
+    def _forget(self, msg_id: Any, future: Any) -> None:
+        if self._request_futures.get(msg_id) is future:
+            del self._request_futures[msg_id]
+
+
 class OnnxTextServer(LanguageServer):
     """The server: open documents, their latest analysis, the user's settings."""
 
     def __init__(self) -> None:
-        super().__init__("onnxtext", __version__, text_document_sync_kind=L.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "onnxtext", __version__, protocol_cls=_Protocol, text_document_sync_kind=L.TextDocumentSyncKind.Incremental
+        )
         self.settings = Settings()
         self.trusted = True
         """The client's workspace is trusted: False (``workspaceTrusted`` in the initialization options,
