@@ -19,7 +19,7 @@ __all__ = ["rejected_nodes", "downstream"]
 
 
 def rejected_nodes(
-    model: ModelProto, diagnostics: Iterable[Diagnostic], path_at: Callable[[int], ProtoPath | str | None]
+    model: ModelProto, diagnostics: Iterable[Diagnostic], path_at: Callable[[int], ProtoPath | None]
 ) -> frozenset[int]:
     """Indices of the main graph's nodes an error falls in (in the node, its subgraphs, or the
     body of the model-local function it calls); ``path_at`` maps a text offset to a proto path."""
@@ -28,10 +28,9 @@ def rejected_nodes(
     for diag in diagnostics:
         if diag.severity is not Severity.ERROR or diag.span is None:
             continue
-        found = path_at(diag.offset)
-        if found is None:
+        steps = path_at(diag.offset)
+        if steps is None:
             continue
-        steps = found if isinstance(found, ProtoPath) else ProtoPath.parse(found)
         if len(steps) >= 2 and steps[0] == ("graph",) and steps[1][0] == "node" and len(steps[1]) == 2:
             nodes.add(int(steps[1][1]))
         elif steps and steps[0][0] == "functions" and len(steps[0]) == 2:
