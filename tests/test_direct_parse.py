@@ -77,10 +77,25 @@ def _lexer_tokens(text: str) -> list[str] | None:
     return None if errors else values
 
 
+def _unfolded(tokens: list[str]) -> list[str]:
+    """The fast scan's tokens with each statement token split into the lexer's tokens."""
+    from onnxtext.lowering.direct_tokens import TOKENS, is_statement
+
+    out: list[str] = []
+    for tok in tokens:
+        if is_statement(tok):
+            assert "\n" not in tok and "#" not in tok
+            out += TOKENS.findall(tok)[:-1]
+        else:
+            out.append(tok)
+    return out
+
+
 @pytest.mark.parametrize("name", [name for name, _ in CORPUS])
 def test_tokens_are_the_lexers(name: str) -> None:
-    """One findall splits every text as the lexer does (damaged texts too, where it lexes cleanly)."""
-    from onnxtext.lowering.direct import _TOKENS
+    """One findall splits every text as the lexer does (damaged texts too, where it lexes cleanly);
+    the fast scan too, once its statement tokens are split."""
+    from onnxtext.lowering.direct_tokens import FAST_TOKENS, TOKENS
 
     text = dict(CORPUS)[name]
     rng = random.Random(name)
@@ -89,10 +104,11 @@ def test_tokens_are_the_lexers(name: str) -> None:
             continue
         expected = _lexer_tokens(variant)
         if expected is not None:
-            tokens = _TOKENS.findall(variant)
-            while tokens and tokens[-1] == "":  # the end (one or two empty matches)
-                tokens.pop()
-            assert tokens == expected
+            for scan in (TOKENS, FAST_TOKENS):
+                tokens = _unfolded(scan.findall(variant))
+                while tokens and tokens[-1] == "":  # the end (one or two empty matches)
+                    tokens.pop()
+                assert tokens == expected
 
 
 def test_public_parse_model_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -24,28 +24,15 @@ from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
 from onnxtext.ir.tensor.float_text import parse_float32
+from onnxtext.lowering.direct_tokens import FAST_TOKENS, TOKENS, is_statement, split_names, statement_parts
+from onnxtext.lowering.direct_wire import field as _field
+from onnxtext.lowering.direct_wire import tag as _tag
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
 
 __all__ = ["direct_model", "scan", "model_of_tokens"]
 
-# One token per match, whitespace and comments skipped before it. The tokens are the
-# lexer's (syntax/lexer.py): where two of its alternatives can match at one offset they
-# keep its order (a number list before `{`, hex before decimal, `=>` before `=`), the
-# others come most frequent first. Texts are ASCII here, so a word ends where
-# [A-Za-z0-9_] does. Anything else is one character the parser below never accepts; the
-# end of the text (after any whitespace or comment) is the empty token.
-_TOKENS = re.compile(
-    r"""[ \t\r\n\f\v]*(?:\#[^\n]*[ \t\r\n\f\v]*)*
-    ( [A-Za-z_][A-Za-z0-9_]*
-    | =>|@\{|[<>()\[\],:=.?@}]
-    | 0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b
-    | \{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\} | \{
-    | "(?:[^"\\]|\\.)*"
-    | \Z | . )""",
-    re.VERBOSE | re.DOTALL,
-)
 _INT = re.compile(r"-?[0-9]+\Z")  # int() reads leading zeros as the reference path does
 _FLOAT = re.compile(r"-?[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?\Z")
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
@@ -57,6 +44,13 @@ _INT64 = (-(2**63), 2**63 - 1)
 _TENSOR_TYPES = frozenset(
     ("float", "double", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 )
+# NodeProto's fields a statement token writes (direct_wire).
+_INPUT, _OUTPUT, _NAME, _OP_TYPE, _DOMAIN, _OVERLOAD = (
+    _tag(NodeProto.DESCRIPTOR.fields_by_name[f].number)
+    for f in ("input", "output", "name", "op_type", "domain", "overload")
+)
+_EMPTY_DOMAIN = _DOMAIN + "\x00"
+_KNOWN_TEXT = 200  # the longest attribute text kept for the next statement with the same one
 _NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
@@ -82,18 +76,20 @@ def direct_model(text: str) -> ModelProto | None:
     None means "not handled here", never "invalid": the caller parses the text with
     :func:`onnxtext.document.parse_document`, which reports what is wrong, if anything.
     """
-    tokens = scan(text)
-    return None if tokens is None else model_of_tokens(tokens)
+    # The scan that takes a one-line node statement as one token (direct_tokens.FAST_TOKENS).
+    return model_of_tokens(FAST_TOKENS.findall(text)) if text.isascii() else None
 
 
 def scan(text: str) -> list[str] | None:
-    """The token strings of ``text`` (whitespace and comments left out; the last is ``""``, the end),
-    or None for a text that is not ASCII (non-ASCII names are lexical errors, strings may need checks)."""
-    return _TOKENS.findall(text) if text.isascii() else None
+    """The token strings of ``text``, as the lexer gives them (whitespace and comments left out; the last
+    is ``""``, the end), or None for a text that is not ASCII (non-ASCII names are lexical errors,
+    strings may need checks)."""
+    return TOKENS.findall(text) if text.isascii() else None
 
 
 def model_of_tokens(tokens: list[str]) -> ModelProto | None:
-    """:func:`direct_model` of the text whose :func:`scan` is ``tokens``."""
+    """:func:`direct_model` of the text whose :func:`scan` is ``tokens`` (or whose fast scan, with
+    statement tokens)."""
     try:
         return _Reader(tokens).model()
     except (_Unsupported, RecursionError):  # deep nesting: the reference path says what it says
@@ -190,6 +186,37 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
     return dtype
 
 
+class _Typed:
+    """An element type and shape as a text writes them: the dims, and the bytes of a value's type
+    and of a tensor's ``data_type`` and ``dims`` (made on first use)."""
+
+    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head")
+
+    def __init__(self, dtype: DType, dims: list[int | str | None] | None) -> None:
+        self.dtype = dtype
+        self.dims = dims
+        self._value_type: bytes | None = None
+        self._tensor_head: bytes | None = None
+
+    @property
+    def value_type(self) -> bytes:
+        """A ValueInfoProto's ``type`` field."""
+        if self._value_type is None:
+            holder = ValueInfoProto()
+            _Reader.write_type(holder, self.dtype, self.dims)
+            self._value_type = holder.SerializeToString()
+        return self._value_type
+
+    def tensor_head(self) -> bytes:
+        """A TensorProto's ``data_type`` and ``dims`` fields (sizes only: a symbol or '?' is the reference path's)."""
+        if self._tensor_head is None:
+            holder = TensorProto()
+            _tensor_head(holder, "", self.dtype, self.dims)
+            holder.ClearField("name")
+            self._tensor_head = holder.SerializeToString()
+        return self._tensor_head
+
+
 class _Reader:
     """Recursive descent over the token strings; ``self.i`` is the next token."""
 
@@ -200,6 +227,8 @@ class _Reader:
         "tensor_name_unset",
         "raw_tensors",
         "known_attributes",
+        "attribute_texts",
+        "types",
         "initializer_values",
         "depth",
     )
@@ -211,6 +240,9 @@ class _Reader:
         self.tensor_name_unset = False  # the header's `tensor_name: unset`
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
+        self.types: dict[tuple[str, ...], _Typed] = {}
+        self.attribute_texts: dict[str, str] = {}
+        """The attribute fields of the statement tokens' ``<...>`` texts read so far (short ones only)."""
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
         """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
         self.depth = -2
@@ -223,7 +255,7 @@ class _Reader:
 
     def ident(self) -> str:
         tok = self.toks[self.i]
-        if tok[:1] not in _IDENT_START:
+        if tok[:1] not in _IDENT_START or "(" in tok:  # a word, not a statement token
             raise _Unsupported
         self.i += 1
         return tok
@@ -444,7 +476,30 @@ class _Reader:
             self.props().apply(vi)
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
-        self.write_type(vi, _element(elem), self.shape())
+        vi.MergeFromString(self.typed(elem).value_type)
+
+    def typed(self, elem: str) -> _Typed:
+        """The element type ``elem`` (the token before) and the shape after it, read once for each
+        way of writing them (the many weights of a graph share a few)."""
+        toks = self.toks
+        start = self.i
+        if toks[start] == "[":
+            try:
+                end = toks.index("]", start) + 1
+            except ValueError:
+                raise _Unsupported from None
+            key: tuple[str, ...] = (elem, *toks[start:end])
+        else:
+            end = start
+            key = (elem,)
+        known = self.types.get(key)
+        if known is None:
+            known = _Typed(_element(elem), self.shape())
+            if self.i != end:
+                raise _Unsupported
+            self.types[key] = known
+        self.i = end
+        return known
 
     def shape(self) -> list[int | str | None] | None:
         """The dims after an element type (a size, a symbol, None for ``?``); None without brackets (a scalar)."""
@@ -459,6 +514,8 @@ class _Reader:
         while True:
             tok = toks[self.i]
             if tok[:1] in _IDENT_START:
+                if "(" in tok:  # a statement token
+                    raise _Unsupported
                 dims.append(tok)
             elif tok != "?":
                 dims.append(_int(tok, 0))
@@ -495,8 +552,8 @@ class _Reader:
             elem = self.ident()
             if toks[self.i] == "=" or toks[self.i] == "," or toks[self.i] == ">":  # a value info without a type
                 raise _Unsupported
-            dtype = _element(elem)
-            dims = self.shape()
+            typed = self.typed(elem)
+            dtype, dims = typed.dtype, typed.dims
             name = self.value_name()
             notes = self.props(tensor=True) if toks[self.i] == "@{" else None
             target: TensorProto | ValueInfoProto
@@ -511,9 +568,13 @@ class _Reader:
                     if encode_number_text(target, dt, self.tensor_body(), raw=notes.raw):
                         raise _Unsupported  # errors and warnings are the reference path's to report
                 else:
-                    self.initializer_values.append(
-                        (target, self.tensor_header(target, name, elem, dims), self.tensor_body())
-                    )
+                    body = toks[self.i]
+                    if elem not in _TENSOR_TYPES or len(body) < 2 or body[0] != "{":  # only number lists
+                        raise _Unsupported
+                    target.MergeFromString(typed.tensor_head())
+                    target.name = name
+                    self.i += 1
+                    self.initializer_values.append((target, dtype, body[1:-1]))
             elif notes is not None and notes.raw is not None:
                 raise _Unsupported  # an encoding without data
             else:
@@ -562,6 +623,15 @@ class _Reader:
     # ------------------------------------------------------------ nodes
     def node(self, proto: NodeProto) -> None:
         toks = self.toks
+        if is_statement(toks[self.i]):
+            self.statement(proto)
+            after = toks[self.i]
+            if after == "@{":
+                self.props().apply(proto)
+                after = toks[self.i]
+            if after == "<" or after == "@{":  # attributes on the next line, or twice the property block
+                raise _Unsupported
+            return
         if toks[self.i] == "[":  # a label: the node's name
             self.i += 1
             if toks[self.i] == "]":
@@ -601,6 +671,55 @@ class _Reader:
             after = toks[self.i]
         if after == "<" or after == "@{":  # attributes twice, or after the property block
             raise _Unsupported
+
+    def statement(self, proto: NodeProto) -> None:
+        """A node statement read as one token (see ``direct_tokens``): what :meth:`node` reads of it
+        token by token, written as the node's bytes (``direct_wire``) and merged in one call."""
+        parts = statement_parts(self.toks[self.i])
+        if parts is None:
+            raise _Unsupported
+        self.i += 1
+        brackets, label, outputs, op, overload, before, inputs, after = parts
+        wire = [_field(_OUTPUT, name) for name in split_names(outputs)]
+        if inputs is not None:
+            wire += [_field(_INPUT, name) for name in split_names(inputs)]
+        if brackets is not None:
+            wire.append(_field(_NAME, "" if label is None else label[1:-1] if label[0] == '"' else label))
+        dot = op.rfind(".")
+        if dot >= 0:
+            wire.append(_field(_DOMAIN, op[:dot]))
+            op = op[dot + 1 :]
+        elif not self.node_domain_unset:
+            wire.append(_EMPTY_DOMAIN)
+        wire.append(_field(_OP_TYPE, op))
+        if overload is not None:
+            wire.append(_field(_OVERLOAD, overload))
+        if before is not None:
+            if after is not None:  # attributes twice
+                raise _Unsupported
+            wire.append(self.attribute_text(before))
+        elif after is not None:
+            wire.append(self.attribute_text(after))
+        proto.MergeFromString("".join(wire).encode("latin-1"))
+
+    def attribute_text(self, text: str) -> str:
+        """The attribute fields of a node (latin-1 text) for a statement token's ``<text>``, read by
+        :meth:`attributes` over its tokens (once for each text)."""
+        known = self.attribute_texts.get(text)
+        if known is not None:
+            return known
+        toks, i = self.toks, self.i
+        self.toks = TOKENS.findall(f"<{text}>")
+        self.i = 0
+        holder = NodeProto()
+        self.attributes(holder)
+        if self.toks[self.i] != "":
+            raise _Unsupported
+        self.toks, self.i = toks, i
+        known = holder.SerializeToString().decode("latin-1")  # only its attributes: the same fields
+        if len(text) <= _KNOWN_TEXT:
+            self.attribute_texts[text] = known
+        return known
 
     def attributes(self, proto: NodeProto) -> None:
         """``< name = value, ... >``; a list of plain values read before is copied, not read again."""
@@ -659,7 +778,7 @@ class _Reader:
         """A name in a node's inputs or outputs: a word or a quoted name (``""`` for a missing optional value)."""
         tok = self.toks[self.i]
         self.i += 1
-        if tok[:1] in _IDENT_START:
+        if tok[:1] in _IDENT_START and "(" not in tok:  # a word, not a statement token
             return tok
         return _string(tok)
 
