@@ -24,9 +24,11 @@ from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
 from onnxtext.ir.tensor.float_text import parse_float32
-from onnxtext.lowering.direct_tokens import FAST_TOKENS, TOKENS, is_statement, split_names, statement_parts
+from onnxtext.lowering.direct_tokens import FAST_TOKENS, TOKENS, Parts, is_statement, split_names, statement_parts
+from onnxtext.lowering.direct_wire import LENGTHS as _LENGTHS
 from onnxtext.lowering.direct_wire import field as _field
 from onnxtext.lowering.direct_wire import tag as _tag
+from onnxtext.lowering.direct_wire import varint_text as _varint_text
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
@@ -50,6 +52,8 @@ _INPUT, _OUTPUT, _NAME, _OP_TYPE, _DOMAIN, _OVERLOAD = (
     for f in ("input", "output", "name", "op_type", "domain", "overload")
 )
 _EMPTY_DOMAIN = _DOMAIN + "\x00"
+_GRAPH_NODE = _tag(GraphProto.DESCRIPTOR.fields_by_name["node"].number)
+_FUNCTION_NODE = _tag(FunctionProto.DESCRIPTOR.fields_by_name["node"].number)
 _KNOWN_TEXT = 200  # the longest attribute text kept for the next statement with the same one
 _NAME_UNSET = ["@{", "name", ":", "unset", "}"]  # the one property block the fast path reads
 _MODEL_INTS = frozenset(("ir_version", "model_version"))
@@ -268,7 +272,7 @@ class _Reader:
         self.graph(proto.graph)
         while self.toks[self.i] != "":
             self.function(proto.functions.add())
-        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors)):
+        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors, fresh=True)):
             raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
@@ -368,9 +372,7 @@ class _Reader:
             self.i += 1
             self.value_infos(proto.value_info, ">")
         self.expect("{")
-        while toks[self.i] != "}":
-            self.node(proto.node.add())
-        self.i += 1
+        self.nodes(proto, _FUNCTION_NODE)
 
     def parameters(self, proto: FunctionProto, names: list[str]) -> None:
         """A function's inputs or outputs up to and past ``)``: names, typed ones in value_info too."""
@@ -410,9 +412,7 @@ class _Reader:
             self.i += 1
             self.initializers(proto)
         self.expect("{")
-        while toks[self.i] != "}":
-            self.node(proto.node.add())
-        self.i += 1
+        self.nodes(proto, _GRAPH_NODE)
         if notes is not None:
             notes.apply(proto)
 
@@ -624,7 +624,11 @@ class _Reader:
     def node(self, proto: NodeProto) -> None:
         toks = self.toks
         if is_statement(toks[self.i]):
-            self.statement(proto)
+            parts = statement_parts(toks[self.i : self.i + 1])
+            if parts is None:
+                raise _Unsupported
+            self.i += 1
+            proto.MergeFromString(self.statement(parts[0]).encode("latin-1"))
             after = toks[self.i]
             if after == "@{":
                 self.props().apply(proto)
@@ -672,19 +676,48 @@ class _Reader:
         if after == "<" or after == "@{":  # attributes twice, or after the property block
             raise _Unsupported
 
-    def statement(self, proto: NodeProto) -> None:
-        """A node statement read as one token (see ``direct_tokens``): what :meth:`node` reads of it
-        token by token, written as the node's bytes (``direct_wire``) and merged in one call."""
-        parts = statement_parts(self.toks[self.i])
-        if parts is None:
-            raise _Unsupported
-        self.i += 1
+    def nodes(self, proto: GraphProto | FunctionProto, key: str) -> None:
+        """The statements of a node list up to and past ``}``; ``key`` is the list's field (``direct_wire``).
+
+        A run of statement tokens (see ``direct_tokens``) is split in one findall and written as
+        the nodes' bytes, merged in one call; the last of a run, if its property block follows, and
+        any other statement are read by :meth:`node`."""
+        toks = self.toks
+        container = proto.node
+        while True:
+            tok = toks[self.i]
+            if tok == "}":
+                self.i += 1
+                return
+            end = self.i
+            while "(" in tok and len(tok) > 1 and tok[0] != '"':  # is_statement
+                end += 1
+                tok = toks[end]
+            if tok == "@{":  # the last one's notes: that one is read alone
+                end -= 1
+            if end - self.i < 2:
+                self.node(container.add())
+                continue
+            parts = statement_parts(toks[self.i : end])
+            if parts is None:
+                raise _Unsupported
+            wire = []
+            for part in parts:
+                node = self.statement(part)
+                n = len(node)
+                wire.append(key + (_LENGTHS[n] if n < 128 else _varint_text(n)) + node)
+            proto.MergeFromString("".join(wire).encode("latin-1"))
+            self.i = end
+
+    def statement(self, parts: Parts) -> str:
+        """A node statement's parts (see ``direct_tokens``) as its message's bytes (latin-1 text):
+        what :meth:`node` reads of it token by token."""
         brackets, label, outputs, op, overload, before, inputs, after = parts
         wire = [_field(_OUTPUT, name) for name in split_names(outputs)]
-        if inputs is not None:
+        if inputs:
             wire += [_field(_INPUT, name) for name in split_names(inputs)]
-        if brackets is not None:
-            wire.append(_field(_NAME, "" if label is None else label[1:-1] if label[0] == '"' else label))
+        if brackets:
+            wire.append(_field(_NAME, label[1:-1] if label[:1] == '"' else label))
         dot = op.rfind(".")
         if dot >= 0:
             wire.append(_field(_DOMAIN, op[:dot]))
@@ -692,15 +725,15 @@ class _Reader:
         elif not self.node_domain_unset:
             wire.append(_EMPTY_DOMAIN)
         wire.append(_field(_OP_TYPE, op))
-        if overload is not None:
+        if overload:
             wire.append(_field(_OVERLOAD, overload))
-        if before is not None:
-            if after is not None:  # attributes twice
+        if before:
+            if after:  # attributes twice
                 raise _Unsupported
             wire.append(self.attribute_text(before))
-        elif after is not None:
+        elif after:
             wire.append(self.attribute_text(after))
-        proto.MergeFromString("".join(wire).encode("latin-1"))
+        return "".join(wire)
 
     def attribute_text(self, text: str) -> str:
         """The attribute fields of a node (latin-1 text) for a statement token's ``<text>``, read by

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FAST_TOKENS", "TOKENS", "is_statement", "split_names", "statement_parts"]
+__all__ = ["FAST_TOKENS", "TOKENS", "Parts", "is_statement", "split_names", "statement_parts"]
 
 # One token per match, whitespace and comments skipped before it. The tokens are the
 # lexer's: where two of its alternatives can match at one offset they keep its order (a
@@ -44,7 +44,7 @@ _IDENT = r"[A-Za-z_][A-Za-z0-9_]*+"
 _QNAME = r'"[^"\\\s,#=()<>\[\]{}@]*+"'
 _NAME = "(?:" + _IDENT + "|" + _QNAME + ")"
 _NAMES = _NAME + r"(?:[ \t]*+,[ \t]*+" + _NAME + ")*+"
-_ATTRS = r'[^<>(){}"@#\n\\]*+(?:(?:"[^"\\\n]*+"|\{[^{}"#\n\\]*+\})[^<>(){}"@#\n\\]*+)*+'
+_ATTRS = r'(?=[^>])[^<>(){}"@#\n\\]*+(?:(?:"[^"\\\n]*+"|\{[^{}"#\n\\]*+\})[^<>(){}"@#\n\\]*+)*+'
 _OP = _IDENT + r"(?:\." + _IDENT + ")*+"
 _END = r"(?=[ \t\r]*(?:[\n#}]|\Z|@\{))"
 _STATEMENT = (
@@ -58,15 +58,20 @@ _STATEMENT = (
 FAST_TOKENS = re.compile(_SPACE + "(" + _STATEMENT + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
 
 # The parts of a statement token: the label's brackets, the label, the outputs, the
-# operator (domain included), the overload, the attributes before and after the inputs.
+# operator (domain included), the overload, the attributes before and after the inputs
+# (an absent part is ""). Statement tokens are read a run at a time: one findall over
+# the run's lines.
 _PARTS = re.compile(
-    r"(\[[ \t]*(" + _NAME + r")?[ \t]*\])?[ \t]*"
+    r"^(\[[ \t]*(" + _NAME + r")?[ \t]*\])?[ \t]*"
     r"(" + _NAME + r"(?:[ \t]*,[ \t]*" + _NAME + r")*)[ \t]*=[ \t]*"
     r"(" + _OP + r")(?:[ \t]*:[ \t]*(" + _IDENT + r"))?[ \t]*"
     r"(?:<(" + _ATTRS + r")>[ \t]*)?"
     r"\([ \t]*(" + _NAMES + r")?[ \t]*\)"
-    r"(?:[ \t]*<(" + _ATTRS + r")>)?\Z"
+    r"(?:[ \t]*<(" + _ATTRS + r")>)?$",
+    re.MULTILINE,
 )
+
+Parts = tuple[str, str, str, str, str, str, str, str]
 
 
 def is_statement(tok: str) -> bool:
@@ -74,13 +79,10 @@ def is_statement(tok: str) -> bool:
     return len(tok) > 1 and "(" in tok and tok[0] != '"'
 
 
-def statement_parts(
-    tok: str,
-) -> tuple[str | None, str | None, str, str, str | None, str | None, str | None, str | None] | None:
-    """A statement token's (brackets, label, outputs, operator, overload, attributes before, inputs,
-    attributes after)."""
-    m = _PARTS.match(tok)
-    return None if m is None else m.groups()  # type: ignore[return-value]
+def statement_parts(tokens: list[str]) -> list[Parts] | None:
+    """The parts of each statement token, or None if one is not all a statement (cannot be: a safeguard)."""
+    parts: list[Parts] = _PARTS.findall("\n".join(tokens))
+    return parts if len(parts) == len(tokens) else None
 
 
 def split_names(names: str) -> list[str]:

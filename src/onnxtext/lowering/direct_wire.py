@@ -10,9 +10,15 @@ from __future__ import annotations
 
 from onnxtext.ir.varint import encode_varint
 
-__all__ = ["field", "tag"]
+__all__ = ["LENGTHS", "field", "tag", "varint_text"]
 
-_LENGTHS = [chr(n) for n in range(128)]
+LENGTHS = [chr(n) for n in range(128)]
+"""The one-byte varints (0 to 127) as text."""
+
+
+def varint_text(n: int) -> str:
+    """``n`` (>= 0) as a varint, latin-1 text."""
+    return encode_varint(n).decode("latin-1")
 
 
 def tag(number: int) -> str:
@@ -23,4 +29,4 @@ def tag(number: int) -> str:
 def field(key: str, value: str) -> str:
     """A length-delimited field: its key, the length of ``value``, ``value`` (latin-1 text)."""
     n = len(value)
-    return key + (_LENGTHS[n] if n < 128 else encode_varint(n).decode("latin-1")) + value
+    return key + (LENGTHS[n] if n < 128 else encode_varint(n).decode("latin-1")) + value

@@ -382,19 +382,22 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
     return store_as_given(tensor, dtype, literals, errors, raw=raw, encode=encode_values)
 
 
-def encode_number_texts(jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: bool) -> list[list[LiteralError]]:
+def encode_number_texts(
+    jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: bool, fresh: bool = False
+) -> list[list[LiteralError]]:
     """:func:`encode_number_text` of each ``(tensor, dtype, body)``, with the same results.
 
     The float32 bodies of plain decimal numbers are read together: one orjson call and one
     numpy pass over all their values (for the many small tensors of a text, numpy's cost
     per call dwarfs the work). Each tensor the batch cannot take as :func:`_json_numbers`
     would (a count mismatch, a zero that may be "-0", a value to round the exact way),
-    and each of another type, is encoded on its own.
+    and each of another type, is encoded on its own. ``fresh``: the tensors hold no values
+    yet (the caller just made them), so there is nothing to clear before storing.
     """
     results: list[list[LiteralError] | None] = [None] * len(jobs)
     batch = [k for k, (_, dtype, body) in enumerate(jobs) if dtype.code == 1 and _batchable(body)]
     if batch:
-        _encode_float32_batch(jobs, batch, results, raw)
+        _encode_float32_batch(jobs, batch, results, raw, fresh)
     return [found if found is not None else encode_number_text(*jobs[k], raw=raw) for k, found in enumerate(results)]
 
 
@@ -408,13 +411,19 @@ def _encode_float32_batch(
     batch: list[int],
     results: list[list[LiteralError] | None],
     raw: bool,
+    fresh: bool,
 ) -> None:
     """Store each float32 tensor of ``batch`` (indices of ``jobs``) that :func:`_json_numbers`
     would take, as it would; its result becomes ``[]`` (the others stay None)."""
+    parts = ["[["]
+    for k in batch:
+        parts += (jobs[k][2], "],[")
+    parts[-1] = "]]"
     try:
-        lists = orjson.loads("[[" + "],[".join(jobs[k][2] for k in batch) + "]]")
+        lists = orjson.loads("".join(parts))
     except orjson.JSONDecodeError:  # some body is not JSON: each goes its own way
         return
+    del parts
     taken: list[int] = []
     taken_values: list[list[float]] = []
     for k, values in zip(batch, lists, strict=True):
@@ -425,6 +434,7 @@ def _encode_float32_batch(
             continue
         taken.append(k)
         taken_values.append(values)
+    del lists
     counts = [len(values) for values in taken_values]
     try:
         if len(taken_values) == 1:
@@ -433,22 +443,33 @@ def _encode_float32_batch(
             d = np.fromiter(itertools.chain.from_iterable(taken_values), dtype=np.float64, count=sum(counts))
     except OverflowError:  # an integer beyond float64: encode_number_text says what it says
         return
+    del taken_values
     if not d.size:
         return
     starts = np.zeros(len(counts), dtype=np.intp)
     np.cumsum(counts[:-1], out=starts[1:])
-    unsure = np.logical_or.reduceat(float32_not_once(d), starts)
-    zero = np.logical_or.reduceat(d == 0, starts)
+    unsure = np.logical_or.reduceat(float32_not_once(d), starts).tolist()
+    zero = np.logical_or.reduceat(d == 0, starts).tolist()
     with np.errstate(over="ignore"):  # the values beyond float32 are those of tensors left to encode on their own
-        data = d.astype(np.float32).view(np.uint32).astype("<u4", copy=False).tobytes()
-    for i, k in enumerate(taken):
-        tensor, dtype, body = jobs[k]
+        data = d.astype("<f4").tobytes()
+    packed = _PACKED_TAGS["float_data"]
+    for i, (k, start, count) in enumerate(zip(taken, (4 * starts).tolist(), counts, strict=True)):
+        tensor, _, body = jobs[k]
         if unsure[i] or (zero[i] and _may_hold_negative_zero(body)):
             continue
-        start = 4 * int(starts[i])
-        _clear(tensor)
-        _store_words(tensor, data[start : start + 4 * counts[i]], raw)  # what _store does with the bits
+        words = data[start : start + 4 * count]  # what _store does with the bits
+        if not fresh:
+            _clear(tensor)
+        if raw:
+            tensor.raw_data = words
+        else:  # _set_packed's bytes
+            tensor.MergeFromString(
+                packed + (_VARINTS[len(words)] if len(words) < 128 else encode_varint(len(words))) + words
+            )
         results[k] = []
+
+
+_VARINTS = [bytes((n,)) for n in range(128)]
 
 
 def _split_literal(item: str) -> Literal:
