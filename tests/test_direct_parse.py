@@ -78,13 +78,13 @@ def _lexer_tokens(text: str) -> list[str] | None:
 
 
 def _unfolded(tokens: list[str]) -> list[str]:
-    """The fast scan's tokens with each statement token split into the lexer's tokens."""
-    from onnxtext.lowering.direct_tokens import TOKENS, is_statement
+    """The fast scan's tokens with each statement or typed values token split into the lexer's tokens."""
+    from onnxtext.lowering.direct_tokens import TOKENS, is_compound, is_statement
 
     out: list[str] = []
     for tok in tokens:
-        if is_statement(tok):
-            assert "\n" not in tok and "#" not in tok
+        if is_compound(tok):
+            assert "#" not in tok and not (is_statement(tok) and "\n" in tok)
             out += TOKENS.findall(tok)[:-1]
         else:
             out.append(tok)

@@ -24,7 +24,15 @@ from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
 from onnxtext.ir.tensor.float_text import parse_float32
-from onnxtext.lowering.direct_tokens import FAST_TOKENS, TOKENS, Parts, is_statement, split_names, statement_parts
+from onnxtext.lowering.direct_tokens import (
+    FAST_TOKENS,
+    TOKENS,
+    Parts,
+    is_statement,
+    split_names,
+    statement_parts,
+    typed_values,
+)
 from onnxtext.lowering.direct_wire import LENGTHS as _LENGTHS
 from onnxtext.lowering.direct_wire import field as _field
 from onnxtext.lowering.direct_wire import tag as _tag
@@ -52,6 +60,10 @@ _INPUT, _OUTPUT, _NAME, _OP_TYPE, _DOMAIN, _OVERLOAD = (
     for f in ("input", "output", "name", "op_type", "domain", "overload")
 )
 _EMPTY_DOMAIN = _DOMAIN + "\x00"
+_GRAPH_INPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["input"].number)
+_GRAPH_OUTPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["output"].number)
+_FUNCTION_VALUE_INFO = _tag(FunctionProto.DESCRIPTOR.fields_by_name["value_info"].number)
+_VALUE_NAME = _tag(ValueInfoProto.DESCRIPTOR.fields_by_name["name"].number)
 _GRAPH_NODE = _tag(GraphProto.DESCRIPTOR.fields_by_name["node"].number)
 _FUNCTION_NODE = _tag(FunctionProto.DESCRIPTOR.fields_by_name["node"].number)
 _KNOWN_TEXT = 200  # the longest attribute text kept for the next statement with the same one
@@ -194,13 +206,21 @@ class _Typed:
     """An element type and shape as a text writes them: the dims, and the bytes of a value's type
     and of a tensor's ``data_type`` and ``dims`` (made on first use)."""
 
-    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head")
+    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head", "_value_type_text")
 
     def __init__(self, dtype: DType, dims: list[int | str | None] | None) -> None:
         self.dtype = dtype
         self.dims = dims
         self._value_type: bytes | None = None
         self._tensor_head: bytes | None = None
+        self._value_type_text: str | None = None
+
+    @property
+    def value_type_text(self) -> str:
+        """:attr:`value_type` as latin-1 text (``direct_wire``)."""
+        if self._value_type_text is None:
+            self._value_type_text = self.value_type.decode("latin-1")
+        return self._value_type_text
 
     @property
     def value_type(self) -> bytes:
@@ -233,6 +253,7 @@ class _Reader:
         "known_attributes",
         "attribute_texts",
         "types",
+        "typed_texts",
         "initializer_values",
         "depth",
     )
@@ -245,6 +266,7 @@ class _Reader:
         self.raw_tensors = False  # the header's `tensor_encoding: raw`
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
         self.types: dict[tuple[str, ...], _Typed] = {}
+        self.typed_texts: dict[tuple[str, str], _Typed] = {}
         self.attribute_texts: dict[str, str] = {}
         """The attribute fields of the statement tokens' ``<...>`` texts read so far (short ones only)."""
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
@@ -259,7 +281,7 @@ class _Reader:
 
     def ident(self) -> str:
         tok = self.toks[self.i]
-        if tok[:1] not in _IDENT_START or "(" in tok:  # a word, not a statement token
+        if not tok.isidentifier():  # a word, not a statement or values token (direct_tokens)
             raise _Unsupported
         self.i += 1
         return tok
@@ -376,8 +398,20 @@ class _Reader:
 
     def parameters(self, proto: FunctionProto, names: list[str]) -> None:
         """A function's inputs or outputs up to and past ``)``: names, typed ones in value_info too."""
-        if self.toks[self.i] == ")":
+        tok = self.toks[self.i]
+        if tok == ")":
             self.i += 1
+            return
+        if not tok.isidentifier() and tok[:1] in _IDENT_START:  # a typed values token (direct_tokens)
+            items = typed_values(tok)
+            names.extend(name for _, _, name in items)
+            wire = [
+                _field(_FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
+                for elem, dims, name in items
+            ]
+            self.i += 1
+            self.expect(")")
+            proto.MergeFromString("".join(wire).encode("latin-1"))
             return
         while True:
             vi = ValueInfoProto()
@@ -404,10 +438,10 @@ class _Reader:
         proto.name = self.value_name()
         if toks[self.i] == "(":
             self.i += 1
-            self.value_infos(proto.input, ")")
+            self.value_infos(proto.input, ")", proto, _GRAPH_INPUT)
         self.expect("=>")
         self.expect("(")
-        self.value_infos(proto.output, ")")
+        self.value_infos(proto.output, ")", proto, _GRAPH_OUTPUT)
         if toks[self.i] == "<":
             self.i += 1
             self.initializers(proto)
@@ -449,10 +483,22 @@ class _Reader:
             if self.after_item("}"):
                 return notes
 
-    def value_infos(self, container: object, close: str) -> None:
+    def value_infos(self, container: object, close: str, owner: GraphProto | None = None, key: str = "") -> None:
+        """Value infos up to and past ``close``; in a graph's signature (``owner``'s field ``key``) a
+        typed values token too (``direct_tokens``), written as bytes and merged in one call."""
         toks = self.toks
         if toks[self.i] == close:
             self.i += 1
+            return
+        tok = toks[self.i]
+        if owner is not None and not tok.isidentifier() and tok[:1] in _IDENT_START:
+            wire = [
+                _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
+                for elem, dims, name in typed_values(tok)
+            ]
+            self.i += 1
+            self.expect(close)
+            owner.MergeFromString("".join(wire).encode("latin-1"))
             return
         while True:
             self.value_info(container.add())  # type: ignore[attr-defined]
@@ -477,6 +523,20 @@ class _Reader:
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
         vi.MergeFromString(self.typed(elem).value_type)
+
+    def typed_text(self, elem: str, dims: str) -> _Typed:
+        """:meth:`typed` of an element type and its dims' text (with the brackets, or "") in a typed values token."""
+        known = self.typed_texts.get((elem, dims))
+        if known is None:
+            toks, i = self.toks, self.i
+            self.toks = TOKENS.findall(dims)
+            self.i = 0
+            known = self.typed(elem)
+            if self.toks[self.i] != "":
+                raise _Unsupported
+            self.toks, self.i = toks, i
+            self.typed_texts[elem, dims] = known
+        return known
 
     def typed(self, elem: str) -> _Typed:
         """The element type ``elem`` (the token before) and the shape after it, read once for each
@@ -514,7 +574,7 @@ class _Reader:
         while True:
             tok = toks[self.i]
             if tok[:1] in _IDENT_START:
-                if "(" in tok:  # a statement token
+                if not tok.isidentifier():  # a statement or values token
                     raise _Unsupported
                 dims.append(tok)
             elif tok != "?":
@@ -811,7 +871,7 @@ class _Reader:
         """A name in a node's inputs or outputs: a word or a quoted name (``""`` for a missing optional value)."""
         tok = self.toks[self.i]
         self.i += 1
-        if tok[:1] in _IDENT_START and "(" not in tok:  # a word, not a statement token
+        if tok.isidentifier():  # a word, not a statement or values token (direct_tokens)
             return tok
         return _string(tok)
 

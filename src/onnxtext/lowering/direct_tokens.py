@@ -7,16 +7,29 @@ subgraph, reference, comment or property block inside) as one token, which
 :func:`statement_parts` then splits in one match. A whole statement costs one match
 instead of one per token (a 30,000-node text: about 20 ms instead of 80).
 
-A statement token starts with ``[`` or a letter and always holds ``(``: no other token
-does (a quoted name starts with ``"``), so the reader tells it apart, and refuses it
-wherever a name is expected (``ident``, ``value_name``).
+It also takes the typed values of a signature (``(float[N, 4] x, float[4] w, ...)``, up
+to the ``)``) as one token, which :func:`typed_values` splits in one findall.
+
+A statement token starts with ``[`` or a letter and always holds ``(``; a typed values
+token starts with a letter and holds a space or a tab: neither is an identifier, so the
+reader tells them apart, and refuses them wherever a name is expected (``ident``,
+``value_name``: ``str.isidentifier``).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["FAST_TOKENS", "TOKENS", "Parts", "is_statement", "split_names", "statement_parts"]
+__all__ = [
+    "FAST_TOKENS",
+    "TOKENS",
+    "Parts",
+    "is_compound",
+    "is_statement",
+    "split_names",
+    "statement_parts",
+    "typed_values",
+]
 
 # One token per match, whitespace and comments skipped before it. The tokens are the
 # lexer's: where two of its alternatives can match at one offset they keep its order (a
@@ -55,7 +68,14 @@ _STATEMENT = (
     r"\([ \t]*+(?:" + _NAMES + r"[ \t]*+)?\)"
     r"(?:[ \t]*+<" + _ATTRS + ">)?" + _END
 )
-FAST_TOKENS = re.compile(_SPACE + "(" + _STATEMENT + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
+# Typed values in a signature's parentheses, ``float[N, 4] x, int64 y`` (names plain or quoted
+# without escapes; no property block, comment or other type): one token up to the `)`.
+_DIMS = r"\[[A-Za-z0-9_?, \t]*+\]"
+_TYPED = _IDENT + "(?:" + _DIMS + r")?[ \t]++" + _NAME
+_VALUES = _TYPED + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _TYPED + r")*+(?=[ \t\r\n]*+\))"
+_TYPED_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + ")")
+
+FAST_TOKENS = re.compile(_SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
 
 # The parts of a statement token: the label's brackets, the label, the outputs, the
 # operator (domain included), the overload, the attributes before and after the inputs
@@ -74,6 +94,14 @@ _PARTS = re.compile(
 Parts = tuple[str, str, str, str, str, str, str, str]
 
 
+def is_compound(tok: str) -> bool:
+    """Whether a token of :data:`FAST_TOKENS` stands for several of the lexer's (a statement or typed values)."""
+    return len(tok) > 1 and tok[0] in _COMPOUND_START and not tok.isidentifier()
+
+
+_COMPOUND_START = frozenset("[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+
+
 def is_statement(tok: str) -> bool:
     """Whether a token of :data:`FAST_TOKENS` is a whole node statement."""
     return len(tok) > 1 and "(" in tok and tok[0] != '"'
@@ -83,6 +111,14 @@ def statement_parts(tokens: list[str]) -> list[Parts] | None:
     """The parts of each statement token, or None if one is not all a statement (cannot be: a safeguard)."""
     parts: list[Parts] = _PARTS.findall("\n".join(tokens))
     return parts if len(parts) == len(tokens) else None
+
+
+def typed_values(tok: str) -> list[tuple[str, str, str]]:
+    """The (element type, dims with their brackets or "", name) of a typed values token."""
+    found: list[tuple[str, str, str]] = _TYPED_PARTS.findall(tok)
+    if '"' in tok:
+        return [(elem, dims, name[1:-1] if name[0] == '"' else name) for elem, dims, name in found]
+    return found
 
 
 def split_names(names: str) -> list[str]:
