@@ -28,6 +28,7 @@ from onnxtext.lowering.direct_tokens import (
     FAST_TOKENS,
     TOKENS,
     Parts,
+    initializer_values,
     is_statement,
     split_names,
     statement_parts,
@@ -64,6 +65,7 @@ _GRAPH_INPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["input"].number)
 _GRAPH_OUTPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["output"].number)
 _FUNCTION_VALUE_INFO = _tag(FunctionProto.DESCRIPTOR.fields_by_name["value_info"].number)
 _VALUE_NAME = _tag(ValueInfoProto.DESCRIPTOR.fields_by_name["name"].number)
+_TENSOR_NAME = _tag(TensorProto.DESCRIPTOR.fields_by_name["name"].number)
 _GRAPH_NODE = _tag(GraphProto.DESCRIPTOR.fields_by_name["node"].number)
 _FUNCTION_NODE = _tag(FunctionProto.DESCRIPTOR.fields_by_name["node"].number)
 _KNOWN_TEXT = 200  # the longest attribute text kept for the next statement with the same one
@@ -202,11 +204,18 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
     return dtype
 
 
+def _names_field(key: str, names: str) -> str:
+    """The repeated field ``key`` of a statement's names ``a, "b", c`` (``direct_wire``)."""
+    if "," in names or '"' in names:
+        return "".join([_field(key, name) for name in split_names(names)])
+    return _field(key, names)  # one plain name
+
+
 class _Typed:
     """An element type and shape as a text writes them: the dims, and the bytes of a value's type
     and of a tensor's ``data_type`` and ``dims`` (made on first use)."""
 
-    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head", "_value_type_text")
+    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head", "_value_type_text", "_tensor_head_text")
 
     def __init__(self, dtype: DType, dims: list[int | str | None] | None) -> None:
         self.dtype = dtype
@@ -214,6 +223,7 @@ class _Typed:
         self._value_type: bytes | None = None
         self._tensor_head: bytes | None = None
         self._value_type_text: str | None = None
+        self._tensor_head_text: str | None = None
 
     @property
     def value_type_text(self) -> str:
@@ -230,6 +240,12 @@ class _Typed:
             _Reader.write_type(holder, self.dtype, self.dims)
             self._value_type = holder.SerializeToString()
         return self._value_type
+
+    def tensor_head_text(self) -> str:
+        """:meth:`tensor_head` as latin-1 text (``direct_wire``)."""
+        if self._tensor_head_text is None:
+            self._tensor_head_text = self.tensor_head().decode("latin-1")
+        return self._tensor_head_text
 
     def tensor_head(self) -> bytes:
         """A TensorProto's ``data_type`` and ``dims`` fields (sizes only: a symbol or '?' is the reference path's)."""
@@ -442,9 +458,14 @@ class _Reader:
         self.expect("=>")
         self.expect("(")
         self.value_infos(proto.output, ")", proto, _GRAPH_OUTPUT)
-        if toks[self.i] == "<":
+        tok = toks[self.i]
+        if tok == "<":
             self.i += 1
             self.initializers(proto)
+        elif tok[:1] == "<" and len(tok) > 1:  # an initializers token (direct_tokens), then maybe more
+            self.initializer_run(proto)
+            if self.after_item(">") is False:
+                self.initializer_items(proto)
         self.expect("{")
         self.nodes(proto, _GRAPH_NODE)
         if notes is not None:
@@ -603,11 +624,29 @@ class _Reader:
             elif d is not None:
                 dim.dim_value = d
 
+    def initializer_run(self, graph: GraphProto) -> None:
+        """An initializers token (see ``direct_tokens``): each tensor's head and name as bytes, its
+        numbers stored with the others at the end."""
+        jobs = self.initializer_values
+        container = graph.initializer
+        for elem, dims, name, body in initializer_values(self.toks[self.i]):
+            typed = self.typed_text(elem, dims)
+            if elem not in _TENSOR_TYPES:  # only number lists
+                raise _Unsupported
+            t = container.add()
+            t.MergeFromString((typed.tensor_head_text() + _field(_TENSOR_NAME, name)).encode("latin-1"))
+            jobs.append((t, typed.dtype, body))
+        self.i += 1
+
     def initializers(self, graph: GraphProto) -> None:
-        toks = self.toks
-        if toks[self.i] == ">":
+        if self.toks[self.i] == ">":
             self.i += 1
             return
+        self.initializer_items(graph)
+
+    def initializer_items(self, graph: GraphProto) -> None:
+        """The initializers (and value infos) of a graph's ``<...>`` up to and past ``>``."""
+        toks = self.toks
         while True:
             elem = self.ident()
             if toks[self.i] == "=" or toks[self.i] == "," or toks[self.i] == ">":  # a value info without a type
@@ -773,9 +812,9 @@ class _Reader:
         """A node statement's parts (see ``direct_tokens``) as its message's bytes (latin-1 text):
         what :meth:`node` reads of it token by token."""
         brackets, label, outputs, op, overload, before, inputs, after = parts
-        wire = [_field(_OUTPUT, name) for name in split_names(outputs)]
+        wire = [_names_field(_OUTPUT, outputs)]
         if inputs:
-            wire += [_field(_INPUT, name) for name in split_names(inputs)]
+            wire.append(_names_field(_INPUT, inputs))
         if brackets:
             wire.append(_field(_NAME, label[1:-1] if label[:1] == '"' else label))
         dot = op.rfind(".")

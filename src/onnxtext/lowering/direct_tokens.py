@@ -8,12 +8,15 @@ subgraph, reference, comment or property block inside) as one token, which
 instead of one per token (a 30,000-node text: about 20 ms instead of 80).
 
 It also takes the typed values of a signature (``(float[N, 4] x, float[4] w, ...)``, up
-to the ``)``) as one token, which :func:`typed_values` splits in one findall.
+to the ``)``) as one token, which :func:`typed_values` splits in one findall, and a
+graph's initializers with number lists (``<float[4] w = {...}, ...``, up to the first
+other one), which :func:`initializer_values` splits.
 
 A statement token starts with ``[`` or a letter and always holds ``(``; a typed values
 token starts with a letter and holds a space or a tab: neither is an identifier, so the
 reader tells them apart, and refuses them wherever a name is expected (``ident``,
-``value_name``: ``str.isidentifier``).
+``value_name``: ``str.isidentifier``); an initializers token starts with ``<`` and is
+longer than it.
 """
 
 from __future__ import annotations
@@ -75,7 +78,18 @@ _TYPED = _IDENT + "(?:" + _DIMS + r")?[ \t]++" + _NAME
 _VALUES = _TYPED + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _TYPED + r")*+(?=[ \t\r\n]*+\))"
 _TYPED_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + ")")
 
-FAST_TOKENS = re.compile(_SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
+# A graph's initializers with number lists, ``<float[4] w = {...}, int64 s = {3}``, from the `<`
+# up to a `,` or `>` (an initializer with notes, external data or no value ends it): one token.
+_NUMBERS = r"\{[ \t\r\n]*+[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*+\}"
+_INITIALIZER = _TYPED + r"[ \t]*+=[ \t]*+" + _NUMBERS
+_INITIALIZERS = (
+    r"<[ \t\r\n]*+" + _INITIALIZER + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _INITIALIZER + r")*+(?=[ \t\r\n]*+[,>])"
+)
+_INITIALIZER_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + r")[ \t]*+=[ \t]*+\{([^}]*+)\}")
+
+FAST_TOKENS = re.compile(
+    _SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _INITIALIZERS + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL
+)
 
 # The parts of a statement token: the label's brackets, the label, the outputs, the
 # operator (domain included), the overload, the attributes before and after the inputs
@@ -95,11 +109,12 @@ Parts = tuple[str, str, str, str, str, str, str, str]
 
 
 def is_compound(tok: str) -> bool:
-    """Whether a token of :data:`FAST_TOKENS` stands for several of the lexer's (a statement or typed values)."""
+    """Whether a token of :data:`FAST_TOKENS` stands for several of the lexer's (a statement, typed
+    values or initializers)."""
     return len(tok) > 1 and tok[0] in _COMPOUND_START and not tok.isidentifier()
 
 
-_COMPOUND_START = frozenset("[ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_COMPOUND_START = frozenset("[<ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
 def is_statement(tok: str) -> bool:
@@ -118,6 +133,14 @@ def typed_values(tok: str) -> list[tuple[str, str, str]]:
     found: list[tuple[str, str, str]] = _TYPED_PARTS.findall(tok)
     if '"' in tok:
         return [(elem, dims, name[1:-1] if name[0] == '"' else name) for elem, dims, name in found]
+    return found
+
+
+def initializer_values(tok: str) -> list[tuple[str, str, str, str]]:
+    """The (element type, dims with their brackets or "", name, numbers) of an initializers token."""
+    found: list[tuple[str, str, str, str]] = _INITIALIZER_PARTS.findall(tok)
+    if '"' in tok:
+        return [(elem, dims, name[1:-1] if name[0] == '"' else name, body) for elem, dims, name, body in found]
     return found
 
 

@@ -395,7 +395,11 @@ def encode_number_texts(
     yet (the caller just made them), so there is nothing to clear before storing.
     """
     results: list[list[LiteralError] | None] = [None] * len(jobs)
-    batch = [k for k, (_, dtype, body) in enumerate(jobs) if dtype.code == 1 and _batchable(body)]
+    batch = [k for k, (_, dtype, _) in enumerate(jobs) if dtype.code == 1]
+    if len(batch) > 1 and _batchable(",".join([jobs[k][2] for k in batch])):  # no body holds a non-number
+        batch = [k for k in batch if not _BLANK.match(jobs[k][2])]
+    else:
+        batch = [k for k in batch if _batchable(jobs[k][2])]
     if batch:
         _encode_float32_batch(jobs, batch, results, raw, fresh)
     return [found if found is not None else encode_number_text(*jobs[k], raw=raw) for k, found in enumerate(results)]
