@@ -370,3 +370,170 @@ g (float[2] x) => (float[2] y)
 """
     taken = _same_or_declined(text)
     assert taken == tensors.startswith(("bool[3] m = {0, 1, 1}", "bool[2, 2]"))  # an empty body is the reference path's
+
+
+# ---------------------------------------------------------------- compound tokens of the fast scan
+# Statements, typed signatures and initializer lists taken whole by direct_tokens.FAST_TOKENS:
+# random ones (every part each way it may be written, and ways it may not) against the reference path.
+
+_NAMES = ["x", "w", "y_1", '"a/b.c"', '""', '"has space"', '"a,b"', "float", "seq", '"q\\""', "_t"]
+_ATTRS = [
+    "alpha = 0.5",
+    "axes = [0, 1]",
+    'mode = "constant"',
+    'modes = ["a", "b c"]',
+    "to = 1",
+    "value = float[2] {1.5, -2}",
+    "value = int64 {3}",
+    "value = float[2] c = {1, 2}",
+    "beta: float = 2",
+    "ks: ints = []",
+    "ratio = 1e-05",
+    "big = 99999999999999999999",
+    "f = nan",
+    's = "\\x41"',
+    "g = @ref",
+    "",
+]
+_SPACES = [" ", "", "\t", "  "]
+
+
+def _random_statement(rng: random.Random) -> str:
+    sp = rng.choice(_SPACES) if rng.random() < 0.3 else " "
+    parts = []
+    if rng.random() < 0.5:
+        label = rng.choice(["n1", "", '"lbl"', "n 2"])
+        parts.append(f"[{label}]{sp}")
+    parts.append(f",{sp}".join(rng.choice(_NAMES) for _ in range(rng.choice([1, 1, 2, 3]))))
+    parts.append(f"{sp}={sp}")
+    parts.append(rng.choice(["Relu", "Add", "com.ms.Gelu", "a.b.C", "Identity", "Identity:ov", "Concat"]))
+    attrs = ", ".join(rng.choice(_ATTRS) for _ in range(rng.choice([0, 0, 1, 2])))
+    where = rng.random()
+    if attrs or rng.random() < 0.05:
+        if where < 0.5:
+            parts.append(f"{sp}<{attrs}>")
+    parts.append(f"{sp}({', '.join(rng.choice(_NAMES) for _ in range(rng.choice([0, 1, 2, 3])))})")
+    if (attrs or rng.random() < 0.05) and where >= 0.5:
+        parts.append(f"{sp}<{attrs}>")
+    if rng.random() < 0.2:
+        parts.append(rng.choice([' @{doc_string: "d"}', " # note", "\r", "  ", ' @{metadata_props: ["k": "v"]}']))
+    return "".join(parts)
+
+
+def _statements_text(rng: random.Random, count: int) -> str:
+    header = rng.choice(
+        ['<ir_version: 9, opset_import: ["" : 18]>', '<ir_version: 9, opset_import: ["" : 18], node_domain: unset>']
+    )
+    body = "\n".join("   " + _random_statement(rng) for _ in range(count))
+    return f"{header}\ng (float[2] x, float[2] w) => (float[2] y)\n{{\n{body}\n   y = Identity (x)\n}}\n"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_statements_agree(seed: int) -> None:
+    """One-line statements of every shape, one at a time and in runs, fast scan or not: never a disagreement."""
+    from onnxtext.lowering.direct_tokens import FAST_TOKENS, is_statement
+
+    rng = random.Random(seed)
+    taken = statements = 0
+    for _ in range(40):
+        text = _statements_text(rng, rng.choice([1, 3, 6]))
+        statements += sum(map(is_statement, FAST_TOKENS.findall(text)))
+        taken += _same_or_declined(text)
+    assert taken > 5 and statements > 60, (taken, statements)
+
+
+def _pick(rng: random.Random, good: list[str], bad: list[str]) -> str:
+    """Mostly one of ``good`` (so that whole texts are often valid), now and then one of ``bad``."""
+    return rng.choice(bad if rng.random() < 0.04 else good)
+
+
+def _random_signature_item(rng: random.Random) -> str:
+    elem = _pick(rng, ["float", "int64", "bool", "float16", "string"], ["seq(float)", "foo", "optional(int8)"])
+    dims = _pick(rng, ["", "[]", "[2]", "[N, 4]", "[?, 3]", "[ 2 ,3 ]"], ["[-1]", "[1,\n2]", "[N"])
+    sep = _pick(rng, [" ", " ", "\t", "  ", "\n   "], ["", " # c\n"])
+    name = _pick(rng, ["x", "w", "y_1", '"a/b.c"', '""', "float", "seq", "_t", '"has space"'], ['"q\\""', "1x"])
+    item = f"{elem}{dims}{sep}{name}"
+    if rng.random() < 0.05:
+        item += ' @{doc_string: "v"}'
+    return item
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_signatures_agree(seed: int) -> None:
+    """Typed inputs and outputs of graphs, subgraphs and functions, taken as one token or not."""
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(40):
+
+        def items() -> str:
+            sep = _pick(rng, [", ", ",\n      ", " , "], [",, ", ", # c\n"])
+            return sep.join(_random_signature_item(rng) for _ in range(rng.randint(1, 4)))
+
+        ins, outs = items(), items()
+        text = (
+            '<ir_version: 9, opset_import: ["" : 18, "local" : 1]>\n'
+            f"g ({ins}) => ({outs})\n{{\n   y = Relu (x)\n"
+            f"   z = If (c) <then_branch = t ({items()}) => (float q) {{ q = Relu (x) }}, else_branch = e () => (float q) {{ q = Relu (x) }}>\n}}\n"
+            f'<domain: "local", opset_import: ["" : 18]>\nf ({items()}) => ({items()})\n{{\n   y = Relu (x)\n}}\n'
+        )
+        taken += _same_or_declined(text)
+    assert taken > 3, taken
+
+
+def _random_initializer(rng: random.Random) -> str:
+    elem = _pick(rng, ["float", "float", "int64", "double", "bool", "int8"], ["float16", "string", "bfloat16"])
+    numbers = _pick(
+        rng,
+        ["1.5, -2", "0, 1", "3, 4, 5", "1, 2", "2", "0.1, 2.5e-3"],
+        ["-0, 1", "nan, 1", "0x7f, 1", "1e39, 1", "7.0, 1e-45"],
+    )
+    count = numbers.count(",") + 1
+    dims = _pick(rng, [f"[{count}]", f"[1, {count}]"] + ([""] if count == 1 else []), ["[2]", "[N]", ""])
+    name = _pick(rng, ["w", "_t", "seq", '"a/b"'], _NAMES)
+    item = f"{elem}{dims} {name} = {{{numbers}}}"
+    kind = rng.random()
+    if kind < 0.1:
+        item = f"{elem}{dims} {rng.choice(_NAMES)}"  # a value info
+    elif kind < 0.15:
+        item = item.replace(" = ", ' @{doc_string: "i"} = ')
+    elif kind < 0.2:
+        item = f'{elem}[2] ext = ["location": "w.bin", "offset": "0", "length": "8"]'
+    return item
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_initializer_lists_agree(seed: int) -> None:
+    """Initializer lists of every kind of item, read in one token up to the first other item, or not."""
+    rng = random.Random(seed)
+    taken = 0
+    for _ in range(50):
+        sep = _pick(rng, [", ", ",\n   ", " ,"], [",,", ", # c\n"])
+        inits = sep.join(_random_initializer(rng) for _ in range(rng.randint(1, 5)))
+        text = (
+            '<ir_version: 9, opset_import: ["" : 18]>\n'
+            f"g (float[2] x) => (float[2] y)\n   <{inits}>\n{{\n   y = Identity (x)\n}}\n"
+        )
+        taken += _same_or_declined(text)
+    assert taken > 5, taken
+
+
+def test_bench_texts_take_compound_tokens() -> None:
+    """The bench texts go through the compound tokens (so the tests above test them)."""
+    from bench_parse_print import many_inputs
+
+    from onnxtext.lowering.direct_tokens import FAST_TOKENS, is_compound
+
+    for text, least in ((node_heavy(50), 50), (many_inputs(40), 40 + 2), (tensor_heavy(100), 2)):
+        tokens = FAST_TOKENS.findall(text)
+        assert sum(map(is_compound, tokens)) >= least
+        assert _same_or_declined(text)
+
+
+def test_damaged_compound_texts_agree() -> None:
+    """Seeded edits of a text of runs of statements, typed signatures and initializer lists."""
+    from bench_parse_print import many_inputs
+
+    text = many_inputs(6).replace(
+        "x1 = Add", '[n1] x1 = com.ms.Add <alpha = 0.5, to = "s"> (x0, "") @{doc_string: "d"}\n   x1b = Add'
+    )
+    assert _damaged_agree(text, 24, 500) > 30

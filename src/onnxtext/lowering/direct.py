@@ -418,18 +418,20 @@ class _Reader:
         if tok == ")":
             self.i += 1
             return
-        if not tok.isidentifier() and tok[:1] in _IDENT_START:  # a typed values token (direct_tokens)
-            items = typed_values(tok)
-            names.extend(name for _, _, name in items)
-            wire = [
-                _field(_FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
-                for elem, dims, name in items
-            ]
-            self.i += 1
-            self.expect(")")
-            proto.MergeFromString("".join(wire).encode("latin-1"))
-            return
         while True:
+            if not tok.isidentifier() and tok[:1] in _IDENT_START:  # the rest: a typed values token (direct_tokens)
+                items = typed_values(tok)
+                names.extend(name for _, _, name in items)
+                wire = [
+                    _field(
+                        _FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text
+                    )
+                    for elem, dims, name in items
+                ]
+                self.i += 1
+                self.expect(")")
+                proto.MergeFromString("".join(wire).encode("latin-1"))
+                return
             vi = ValueInfoProto()
             self.value_info(vi)
             names.append(vi.name)
@@ -437,6 +439,7 @@ class _Reader:
                 proto.value_info.add().CopyFrom(vi)
             if self.after_item(")"):
                 return
+            tok = self.toks[self.i]
 
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
@@ -511,17 +514,17 @@ class _Reader:
         if toks[self.i] == close:
             self.i += 1
             return
-        tok = toks[self.i]
-        if owner is not None and not tok.isidentifier() and tok[:1] in _IDENT_START:
-            wire = [
-                _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
-                for elem, dims, name in typed_values(tok)
-            ]
-            self.i += 1
-            self.expect(close)
-            owner.MergeFromString("".join(wire).encode("latin-1"))
-            return
         while True:
+            tok = toks[self.i]
+            if owner is not None and not tok.isidentifier() and tok[:1] in _IDENT_START:  # the rest, one token
+                wire = [
+                    _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
+                    for elem, dims, name in typed_values(tok)
+                ]
+                self.i += 1
+                self.expect(close)
+                owner.MergeFromString("".join(wire).encode("latin-1"))
+                return
             self.value_info(container.add())  # type: ignore[attr-defined]
             if self.after_item(close):
                 return
