@@ -473,7 +473,8 @@ def test_random_signatures_agree(seed: int) -> None:
         text = (
             '<ir_version: 9, opset_import: ["" : 18, "local" : 1]>\n'
             f"g ({ins}) => ({outs})\n{{\n   y = Relu (x)\n"
-            f"   z = If (c) <then_branch = t ({items()}) => (float q) {{ q = Relu (x) }}, else_branch = e () => (float q) {{ q = Relu (x) }}>\n}}\n"
+            f"   z = If (c) <then_branch = t ({items()}) => (float q) {{ q = Relu (x) }},\n"
+            "      else_branch = e () => (float q) { q = Relu (x) }>\n}\n"
             f'<domain: "local", opset_import: ["" : 18]>\nf ({items()}) => ({items()})\n{{\n   y = Relu (x)\n}}\n'
         )
         taken += _same_or_declined(text)
