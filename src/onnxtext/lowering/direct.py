@@ -401,10 +401,8 @@ class _Reader:
                         self.attribute(proto.attribute_proto.add())
                     if self.after_item(">"):
                         break
-        self.expect("(")
         self.parameters(proto, proto.input)
         self.expect("=>")
-        self.expect("(")
         self.parameters(proto, proto.output)
         if toks[self.i] == "<":
             self.i += 1
@@ -413,25 +411,25 @@ class _Reader:
         self.nodes(proto, _FUNCTION_NODE)
 
     def parameters(self, proto: FunctionProto, names: list[str]) -> None:
-        """A function's inputs or outputs up to and past ``)``: names, typed ones in value_info too."""
+        """A function's inputs or outputs in parentheses: names, typed ones in value_info too; a
+        typed values token (``direct_tokens``) written as bytes and merged in one call."""
         tok = self.toks[self.i]
-        if tok == ")":
+        self.i += 1
+        if tok[:1] != "(":
+            raise _Unsupported
+        if tok != "(":
+            items = typed_values(tok)
+            names.extend(name for _, _, name in items)
+            wire = [
+                _field(_FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
+                for elem, dims, name in items
+            ]
+            proto.MergeFromString("".join(wire).encode("latin-1"))
+            return
+        if self.toks[self.i] == ")":
             self.i += 1
             return
         while True:
-            if not tok.isidentifier() and tok[:1] in _IDENT_START:  # the rest: a typed values token (direct_tokens)
-                items = typed_values(tok)
-                names.extend(name for _, _, name in items)
-                wire = [
-                    _field(
-                        _FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text
-                    )
-                    for elem, dims, name in items
-                ]
-                self.i += 1
-                self.expect(")")
-                proto.MergeFromString("".join(wire).encode("latin-1"))
-                return
             vi = ValueInfoProto()
             self.value_info(vi)
             names.append(vi.name)
@@ -439,7 +437,6 @@ class _Reader:
                 proto.value_info.add().CopyFrom(vi)
             if self.after_item(")"):
                 return
-            tok = self.toks[self.i]
 
     # ------------------------------------------------------------ graph
     def graph(self, proto: GraphProto) -> None:
@@ -455,12 +452,10 @@ class _Reader:
             self.props() if toks[self.i] == "@{" else None
         )  # applied after the statements, as the reference path does
         proto.name = self.value_name()
-        if toks[self.i] == "(":
-            self.i += 1
-            self.value_infos(proto.input, ")", proto, _GRAPH_INPUT)
+        if toks[self.i][:1] == "(":
+            self.signature(proto, _GRAPH_INPUT, proto.input)
         self.expect("=>")
-        self.expect("(")
-        self.value_infos(proto.output, ")", proto, _GRAPH_OUTPUT)
+        self.signature(proto, _GRAPH_OUTPUT, proto.output)
         tok = toks[self.i]
         if tok == "<":
             self.i += 1
@@ -507,24 +502,28 @@ class _Reader:
             if self.after_item("}"):
                 return notes
 
-    def value_infos(self, container: object, close: str, owner: GraphProto | None = None, key: str = "") -> None:
-        """Value infos up to and past ``close``; in a graph's signature (``owner``'s field ``key``) a
-        typed values token too (``direct_tokens``), written as bytes and merged in one call."""
+    def signature(self, proto: GraphProto, key: str, container: object) -> None:
+        """A graph's inputs or outputs in parentheses: token by token, or a typed values token
+        (``direct_tokens``) written as bytes into ``proto``'s field ``key``, merged in one call."""
+        tok = self.toks[self.i]
+        self.i += 1
+        if tok == "(":
+            self.value_infos(container, ")")
+        elif tok[:1] == "(":
+            wire = [
+                _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
+                for elem, dims, name in typed_values(tok)
+            ]
+            proto.MergeFromString("".join(wire).encode("latin-1"))
+        else:
+            raise _Unsupported
+
+    def value_infos(self, container: object, close: str) -> None:
         toks = self.toks
         if toks[self.i] == close:
             self.i += 1
             return
         while True:
-            tok = toks[self.i]
-            if owner is not None and not tok.isidentifier() and tok[:1] in _IDENT_START:  # the rest, one token
-                wire = [
-                    _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
-                    for elem, dims, name in typed_values(tok)
-                ]
-                self.i += 1
-                self.expect(close)
-                owner.MergeFromString("".join(wire).encode("latin-1"))
-                return
             self.value_info(container.add())  # type: ignore[attr-defined]
             if self.after_item(close):
                 return
@@ -792,7 +791,7 @@ class _Reader:
                 self.i += 1
                 return
             end = self.i
-            while "(" in tok and len(tok) > 1 and tok[0] != '"':  # is_statement
+            while "(" in tok and len(tok) > 1 and tok[0] != '"' and tok[0] != "(":  # is_statement
                 end += 1
                 tok = toks[end]
             if tok == "@{":  # the last one's notes: that one is read alone
@@ -967,7 +966,9 @@ class _Reader:
             self.tensor(a.t, name, tok, dims)
             if unnamed:
                 a.t.ClearField("name")
-        elif tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and toks[self.i] in ("(", "=>"):
+        elif (
+            tok[:1] in _IDENT_START and tok not in _TYPE_KEYWORDS and (toks[self.i][:1] == "(" or toks[self.i] == "=>")
+        ):
             a.type = AttributeProto.GRAPH  # a subgraph: `name (inputs) => (outputs) { nodes }`
             self.i -= 1
             self.graph(a.g)

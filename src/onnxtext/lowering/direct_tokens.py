@@ -7,16 +7,15 @@ subgraph, reference, comment or property block inside) as one token, which
 :func:`statement_parts` then splits in one match. A whole statement costs one match
 instead of one per token (a 30,000-node text: about 20 ms instead of 80).
 
-It also takes the typed values of a signature (``(float[N, 4] x, float[4] w, ...)``, up
-to the ``)``) as one token, which :func:`typed_values` splits in one findall, and a
+It also takes the typed values of a signature (``(float[N, 4] x, float[4] w, ...)``, its
+parentheses included) as one token, which :func:`typed_values` splits in one findall, and a
 graph's initializers with number lists (``<float[4] w = {...}, ...``, up to the first
 other one), which :func:`initializer_values` splits.
 
-A statement token starts with ``[`` or a letter and always holds ``(``; a typed values
-token starts with a letter and holds a space or a tab: neither is an identifier, so the
-reader tells them apart, and refuses them wherever a name is expected (``ident``,
-``value_name``: ``str.isidentifier``); an initializers token starts with ``<`` and is
-longer than it.
+A statement token starts with ``[`` or a letter and always holds ``(``: it is not an
+identifier, so the reader refuses it wherever a name is expected (``ident``,
+``value_name``: ``str.isidentifier``); a typed values token starts with ``(`` and an
+initializers token with ``<``, each longer than that one character.
 """
 
 from __future__ import annotations
@@ -55,7 +54,8 @@ TOKENS = re.compile(_SPACE + "(" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
 # below relies on; the attributes hold no subgraph, reference, property block or comment
 # (strings without escapes and number lists are fine). It ends at the end of its line, a
 # comment, a `}` or its property block. Possessive quantifiers: a word that is not a
-# statement's start costs no backtracking.
+# statement's start costs no backtracking; at most 16 outputs: a word in a long list of
+# names is not the start of a statement scanned to the list's end (which would be quadratic).
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*+"
 _QNAME = r'"[^"\\\s,#=()<>\[\]{}@]*+"'
 _NAME = "(?:" + _IDENT + "|" + _QNAME + ")"
@@ -65,17 +65,17 @@ _OP = _IDENT + r"(?:\." + _IDENT + ")*+"
 _END = r"(?=[ \t\r]*(?:[\n#}]|\Z|@\{))"
 _STATEMENT = (
     r"(?:\[[ \t]*+" + _NAME + r"?[ \t]*+\][ \t]*+" + _NAME + "|" + _IDENT + ")"
-    r"(?:[ \t]*+,[ \t]*+" + _NAME + ")*+"
+    r"(?:[ \t]*+,[ \t]*+" + _NAME + "){0,15}+"
     r"[ \t]*+=(?!>)[ \t]*+" + _OP + r"(?:[ \t]*+:[ \t]*+" + _IDENT + ")?"
     r"[ \t]*+(?:<" + _ATTRS + r">[ \t]*+)?"
     r"\([ \t]*+(?:" + _NAMES + r"[ \t]*+)?\)"
     r"(?:[ \t]*+<" + _ATTRS + ">)?" + _END
 )
-# Typed values in a signature's parentheses, ``float[N, 4] x, int64 y`` (names plain or quoted
-# without escapes; no property block, comment or other type): one token up to the `)`.
+# A signature's typed values with their parentheses, ``(float[N, 4] x, int64 y)`` (names plain
+# or quoted without escapes; no property block, comment or other type): one token.
 _DIMS = r"\[[A-Za-z0-9_?, \t]*+\]"
 _TYPED = _IDENT + "(?:" + _DIMS + r")?[ \t]++" + _NAME
-_VALUES = _TYPED + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _TYPED + r")*+(?=[ \t\r\n]*+\))"
+_VALUES = r"\([ \t\r\n]*+" + _TYPED + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _TYPED + r")*+[ \t\r\n]*+\)"
 _TYPED_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + ")")
 
 # A graph's initializers with number lists, ``<float[4] w = {...}, int64 s = {3}``, from the `<`
@@ -114,12 +114,12 @@ def is_compound(tok: str) -> bool:
     return len(tok) > 1 and tok[0] in _COMPOUND_START and not tok.isidentifier()
 
 
-_COMPOUND_START = frozenset("[<ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_COMPOUND_START = frozenset("[<(ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
 def is_statement(tok: str) -> bool:
     """Whether a token of :data:`FAST_TOKENS` is a whole node statement."""
-    return len(tok) > 1 and "(" in tok and tok[0] != '"'
+    return len(tok) > 1 and "(" in tok and tok[0] != '"' and tok[0] != "("
 
 
 def statement_parts(tokens: list[str]) -> list[Parts] | None:
