@@ -30,6 +30,7 @@ from onnxtext.lowering.direct_tokens import (
     Parts,
     initializer_values,
     is_statement,
+    number_body_ok,
     split_names,
     statement_parts,
     typed_values,
@@ -310,7 +311,8 @@ class _Reader:
         self.graph(proto.graph)
         while self.toks[self.i] != "":
             self.function(proto.functions.add())
-        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors, fresh=True)):
+        # The bodies orjson does not read together are the lexer's number lists only if number_body_ok says so.
+        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors, fresh=True, check=number_body_ok)):
             raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
@@ -700,10 +702,12 @@ class _Reader:
         return _tensor_head(t, name, BY_NAME[elem], dims)
 
     def tensor_body(self) -> str:
-        """The numbers between the braces of the body token."""
-        body = self.toks[self.i]
+        """The numbers between the braces of the body token (the lexer's number list: see ``direct_tokens``)."""
+        body = self.toks[self.i][1:-1]
         self.i += 1
-        return body[1:-1]
+        if not number_body_ok(body):
+            raise _Unsupported
+        return body
 
     def external(self, t: TensorProto, name: str, elem: str, dims: list[int | str | None] | None) -> None:
         """``["location": "w.bin", "offset": "0", "length": "64"]``: where the tensor's data is."""

@@ -50,6 +50,15 @@ _SINGLE = r"""[A-Za-z_][A-Za-z0-9_]*
 
 TOKENS = re.compile(_SPACE + "(" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
 
+# The fast scan takes a number list up to its `}` whatever it holds (a few times cheaper per
+# character than the lexer's class), once it starts as one (a digit, '-', nan, inf): anything
+# that is not the lexer's number list then (a comment, a string, a word inside) reads as one
+# token too, which the reader refuses (number_body_ok) unless a parse that takes only numbers
+# has read it (orjson, for a batch of initializers).
+_LOOSE_NUMBERS = r"\{[ \t\r\n]*+(?:[-0-9]|(?i:nan|inf(?:inity)?)(?![A-Za-z0-9_]))[^}]*+\}"
+_NUMBER_BODY = re.compile(r"[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*")
+_FAST_SINGLE = _LOOSE_NUMBERS + " | " + _SINGLE
+
 # A node statement on one line. Quoted names hold no escape, space, or character the split
 # below relies on; the attributes hold no subgraph, reference, property block or comment
 # (strings without escapes and number lists are fine). It ends at the end of its line, a
@@ -80,15 +89,14 @@ _TYPED_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + 
 
 # A graph's initializers with number lists, ``<float[4] w = {...}, int64 s = {3}``, from the `<`
 # up to a `,` or `>` (an initializer with notes, external data or no value ends it): one token.
-_NUMBERS = r"\{[ \t\r\n]*+[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*+\}"
-_INITIALIZER = _TYPED + r"[ \t]*+=[ \t]*+" + _NUMBERS
+_INITIALIZER = _TYPED + r"[ \t]*+=[ \t]*+" + _LOOSE_NUMBERS
 _INITIALIZERS = (
     r"<[ \t\r\n]*+" + _INITIALIZER + r"(?:[ \t\r\n]*+,[ \t\r\n]*+" + _INITIALIZER + r")*+(?=[ \t\r\n]*+[,>])"
 )
 _INITIALIZER_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + r")[ \t]*+=[ \t]*+\{([^}]*+)\}")
 
 FAST_TOKENS = re.compile(
-    _SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _INITIALIZERS + "|" + _SINGLE + ")", re.VERBOSE | re.DOTALL
+    _SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _INITIALIZERS + "|" + _FAST_SINGLE + ")", re.VERBOSE | re.DOTALL
 )
 
 # The parts of a statement token: the label's brackets, the label, the outputs, the
@@ -106,6 +114,11 @@ _PARTS = re.compile(
 )
 
 Parts = tuple[str, str, str, str, str, str, str, str]
+
+
+def number_body_ok(body: str) -> bool:
+    """Whether a number list's body (between its braces) is the lexer's: one token of numbers."""
+    return _NUMBER_BODY.fullmatch(body) is not None
 
 
 def is_compound(tok: str) -> bool:

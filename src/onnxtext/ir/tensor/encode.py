@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -383,7 +383,11 @@ def encode_values(tensor: TensorProto, dtype: DType, literals: Sequence[Literal]
 
 
 def encode_number_texts(
-    jobs: Sequence[tuple[TensorProto, DType, str]], *, raw: bool, fresh: bool = False
+    jobs: Sequence[tuple[TensorProto, DType, str]],
+    *,
+    raw: bool,
+    fresh: bool = False,
+    check: Callable[[str], bool] | None = None,
 ) -> list[list[LiteralError]]:
     """:func:`encode_number_text` of each ``(tensor, dtype, body)``, with the same results.
 
@@ -392,7 +396,9 @@ def encode_number_texts(
     per call dwarfs the work). Each tensor the batch cannot take as :func:`_json_numbers`
     would (a count mismatch, a zero that may be "-0", a value to round the exact way),
     and each of another type, is encoded on its own. ``fresh``: the tensors hold no values
-    yet (the caller just made them), so there is nothing to clear before storing.
+    yet (the caller just made them), so there is nothing to clear before storing. ``check``:
+    a body encoded on its own is first given to it, and refused (one error) if it says no
+    (the batch reads only numbers: the caller's scan may have left that to it).
     """
     results: list[list[LiteralError] | None] = [None] * len(jobs)
     batch = [k for k, (_, dtype, _) in enumerate(jobs) if dtype.code == 1]
@@ -402,7 +408,14 @@ def encode_number_texts(
         batch = [k for k in batch if _batchable(jobs[k][2])]
     if batch:
         _encode_float32_batch(jobs, batch, results, raw, fresh)
-    return [found if found is not None else encode_number_text(*jobs[k], raw=raw) for k, found in enumerate(results)]
+    return [
+        found
+        if found is not None
+        else encode_number_text(*jobs[k], raw=raw)
+        if check is None or check(jobs[k][2])
+        else [LiteralError(0, "not a list of numbers")]
+        for k, found in enumerate(results)
+    ]
 
 
 def _batchable(body: str) -> bool:
