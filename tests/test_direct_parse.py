@@ -462,8 +462,26 @@ def _pick(rng: random.Random, good: list[str], bad: list[str]) -> str:
     return rng.choice(bad if rng.random() < 0.04 else good)
 
 
+_NESTED_TYPES = [
+    "seq(float)",
+    "seq(map(int64, float[]))",
+    "map(string, float[2])",
+    "optional(int8[N])",
+    "seq(seq(float[2, ?]))",
+    "optional(seq(bool))",
+    "map(foo, float)",
+    "map(int64)",
+    "seq(float, int8)",
+    "seq(sparse_tensor(float[2]))",
+    "seq(opaque)",
+]
+
+
 def _random_signature_item(rng: random.Random) -> str:
-    elem = _pick(rng, ["float", "int64", "bool", "float16", "string"], ["seq(float)", "foo", "optional(int8)"])
+    elem = _pick(rng, ["float", "int64", "bool", "float16", "string"], ["foo", "sparse_tensor(float[2])", "seq()"])
+    if rng.random() < 0.1:  # a nested type (no dims after it)
+        name = _pick(rng, ["x", "_t", '"a/b"'], ["1x"])
+        return f"{rng.choice(_NESTED_TYPES)} {name}"
     dims = _pick(rng, ["", "[]", "[2]", "[N, 4]", "[?, 3]", "[ 2 ,3 ]"], ["[-1]", "[1,\n2]", "[N"])
     sep = _pick(rng, [" ", " ", "\t", "  ", "\n   "], ["", " # c\n"])
     name = _pick(rng, ["x", "w", "y_1", '"a/b.c"', '""', "float", "seq", "_t", '"has space"'], ['"q\\""', "1x"])
@@ -612,3 +630,21 @@ def test_number_lists_holding_more_agree(body: str, where: str) -> None:
     taken = _same_or_declined(text)
     if body in ("1.5, -2", "nan, 1") and where != "attribute":
         assert taken
+
+
+@pytest.mark.parametrize("nested", _NESTED_TYPES)
+def test_nested_types_agree(nested: str) -> None:
+    """Sequence, map and optional types (sklearn's outputs) in graph and function signatures."""
+    text = (
+        '<ir_version: 9, opset_import: ["" : 18, "ai.onnx.ml" : 1, "local" : 1]>\n'
+        f"g (float[2] x, {nested} s) => ({nested} y, float[2] z)\n{{\n   y = Identity (s)\n   z = Identity (x)\n}}\n"
+        f'<domain: "local", opset_import: ["" : 18]>\nf ({nested} a) => (b)\n{{\n   b = Identity (a)\n}}\n'
+    )
+    taken = _same_or_declined(text)
+    assert taken == (
+        nested.count("(") == nested.count(")")
+        and "foo" not in nested
+        and "opaque" not in nested
+        and "sparse" not in nested
+        and nested not in ("map(int64)", "seq(float, int8)")
+    )

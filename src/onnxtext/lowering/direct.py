@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import TYPE_CHECKING
 
 from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
@@ -42,6 +43,9 @@ from onnxtext.lowering.direct_wire import varint_text as _varint_text
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
+
+if TYPE_CHECKING:
+    from onnxtext.proto import TypeProto
 
 __all__ = ["direct_model", "scan", "model_of_tokens"]
 
@@ -535,10 +539,13 @@ class _Reader:
             vi.name = self.value_name()
             return
         first = self.ident()
-        if first in _TYPE_KEYWORDS:
-            raise _Unsupported
         after = self.toks[self.i]
-        if after == "[" or after[:1] in _IDENT_START or after[:1] == '"':  # a type, then the name
+        if first in _TYPE_KEYWORDS:
+            if after != "(":  # a value named `seq`... is the reference path's
+                raise _Unsupported
+            self.nested_type(vi.type, first)
+            vi.name = self.value_name()
+        elif after == "[" or after[:1] in _IDENT_START or after[:1] == '"':  # a type, then the name
             self.tensor_type(vi, first)
             vi.name = self.value_name()
         else:
@@ -548,6 +555,33 @@ class _Reader:
 
     def tensor_type(self, vi: ValueInfoProto, elem: str) -> None:
         vi.MergeFromString(self.typed(elem).value_type)
+
+    def nested_type(self, proto: TypeProto, kind: str) -> None:
+        """``seq(T)``, ``optional(T)``, ``map(K, T)`` (``kind`` read; sparse and opaque types are the
+        reference path's)."""
+        self.expect("(")
+        if kind == "seq":
+            proto.sequence_type.SetInParent()
+            self.any_type(proto.sequence_type.elem_type)
+        elif kind == "optional":
+            proto.optional_type.SetInParent()
+            self.any_type(proto.optional_type.elem_type)
+        elif kind == "map":
+            proto.map_type.key_type = _element(self.ident()).code
+            self.expect(",")
+            self.any_type(proto.map_type.value_type)
+        else:
+            raise _Unsupported
+        self.expect(")")
+
+    def any_type(self, proto: TypeProto) -> None:
+        """A type inside a nested one: a tensor type or another nested one."""
+        first = self.ident()
+        if first in _TYPE_KEYWORDS:
+            self.nested_type(proto, first)
+        else:
+            typed = self.typed(first)
+            self.write_tensor_type(proto, typed.dtype, typed.dims)
 
     def typed_text(self, elem: str, dims: str) -> _Typed:
         """:meth:`typed` of an element type and its dims' text (with the brackets, or "") in a typed values token."""
@@ -612,8 +646,13 @@ class _Reader:
 
     @staticmethod
     def write_type(vi: ValueInfoProto, dtype: DType, dims: list[int | str | None] | None) -> None:
+        """A value's tensor type: a scalar has an empty shape, ``[]`` none."""
+        _Reader.write_tensor_type(vi.type, dtype, dims)
+
+    @staticmethod
+    def write_tensor_type(proto: TypeProto, dtype: DType, dims: list[int | str | None] | None) -> None:
         """A tensor type: a scalar has an empty shape, ``[]`` none."""
-        tt = vi.type.tensor_type
+        tt = proto.tensor_type
         tt.elem_type = dtype.code
         if dims is None:
             tt.shape.SetInParent()
