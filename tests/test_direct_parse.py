@@ -648,3 +648,28 @@ def test_nested_types_agree(nested: str) -> None:
         and "sparse" not in nested
         and nested not in ("map(int64)", "seq(float, int8)")
     )
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda t: t.replace('"the graph"', '"le graphe générique"'),
+        lambda t: t.replace('"adds"', '"ajoute ü 漢字 🙂"'),
+        lambda t: t.replace('"adds"', '"é\\n\\t\\"q\\" \\x41 \\u00e9"'),
+        lambda t: t.replace('["k": "v"]', '["clé": "valeur ü"]'),
+        lambda t: t.replace("y = Add (x, w)", 'y = Add <mode = "généré", tags = ["ä", "b"]> (x, w)'),
+        lambda t: t.replace("y = Add (x, w)", '"yé" = Add (x, w)\n   y = Identity ("yé")'),
+        lambda t: t.replace("y = Add (x, w)", "yé = Add (x, w)\n   y = Identity (yé)"),  # a lexical error
+        lambda t: t.replace("y = Add (x, w)", "y = Add (x, w)  # un commentaire: ü"),
+        lambda t: t.replace("{1.0, 2.0}", "{1.0, ٢}"),  # a digit of another script
+        lambda t: t.replace('"adds"', '"\\ud800 lone"'),
+        lambda t: t.replace('"adds"', '"\ud800"'),  # a lone surrogate in the text itself
+    ],
+)
+def test_texts_beyond_ascii_agree(change: object) -> None:
+    """Text that is not ASCII in strings and comments: the fast path reads it (as UTF-8, as the lexer);
+    anywhere else it declines."""
+    text = change(_NOTES)  # type: ignore[operator]
+    taken = _same_or_declined(text)
+    if "é" in text and "yé =" not in text and "\\u" not in text or "ü" in text:
+        assert taken, text

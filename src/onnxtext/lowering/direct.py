@@ -4,7 +4,10 @@ A model text made of what exported models mostly are (a header of the usual keys
 graph of typed inputs and outputs, initializers with number lists, nodes with number,
 string, list, tensor and subgraph attributes, and model-local functions) is read here by
 recursive descent over the token strings of one ``findall`` scan, writing the protobuf messages directly: no token
-objects, no tree, no spans, no source map.
+objects, no tree, no spans, no source map. The scan of an ASCII text takes the bulk of an
+export (one-line node statements, typed signatures, initializer lists) as single tokens
+(``direct_tokens``), written as message bytes (``direct_wire``) and merged a run at a time;
+a text with other characters only in strings and comments is read token by token.
 
 The Lark grammar and :mod:`onnxtext.lowering.lower` stay the definition of the
 language: :func:`direct_model` gives up (returns None) on anything it does not know, on
@@ -99,8 +102,17 @@ def direct_model(text: str) -> ModelProto | None:
     None means "not handled here", never "invalid": the caller parses the text with
     :func:`onnxtext.document.parse_document`, which reports what is wrong, if anything.
     """
-    # The scan that takes a one-line node statement as one token (direct_tokens.FAST_TOKENS).
-    return model_of_tokens(FAST_TOKENS.findall(text)) if text.isascii() else None
+    if text.isascii():  # the scan with compound tokens (direct_tokens.FAST_TOKENS)
+        return model_of_tokens(FAST_TOKENS.findall(text))
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: the reference path says where
+        return None
+    tokens = TOKENS.findall(text)
+    # Other text than ASCII only in strings (and comments): a word or a digit of another script is the reference path's.
+    if not all(tok.isascii() or tok[:1] == '"' for tok in tokens):
+        return None
+    return model_of_tokens(tokens)
 
 
 def scan(text: str) -> list[str] | None:
@@ -164,9 +176,9 @@ def _text(tok: str) -> str:
         raise _Unsupported
     if "\\" not in tok:
         return tok[1:-1]
-    if _ODD_ESCAPE.search(tok) is None:
-        # Only escapes Python's unicode_escape reads as the lexer does (the text is ASCII): in C.
-        return tok[1:-1].encode("ascii").decode("unicode_escape")
+    if tok.isascii() and _ODD_ESCAPE.search(tok) is None:
+        # Only escapes Python's unicode_escape reads as the lexer does (and ASCII text): in C.
+        return tok[1:-1].encode("utf-8").decode("unicode_escape")
     raw, problems = unescape_string(tok)
     if problems:
         raise _Unsupported
@@ -989,7 +1001,7 @@ class _Reader:
             self.typed_single(a, tok, expected)
         elif tok[:1] == '"':
             a.type = AttributeProto.STRING
-            a.s = _string(tok).encode("ascii")
+            a.s = _string(tok).encode("utf-8")
         elif _INT.match(tok) is not None:
             a.type = AttributeProto.INT
             a.i = _int(tok)
@@ -1034,7 +1046,7 @@ class _Reader:
         elif expected == AttributeProto.INT:
             a.i = _int(tok)
         elif expected == AttributeProto.STRING:
-            a.s = _string(tok).encode("ascii")
+            a.s = _string(tok).encode("utf-8")
         else:  # a list type given one value
             raise _Unsupported
 
@@ -1047,7 +1059,7 @@ class _Reader:
                 raise _Unsupported
         elif expected == AttributeProto.STRINGS or (not expected and items[0][:1] == '"'):
             a.type = AttributeProto.STRINGS
-            a.strings.extend([_string(s).encode("ascii") for s in items])
+            a.strings.extend([_string(s).encode("utf-8") for s in items])
         elif expected == AttributeProto.INTS or (not expected and all(_INT.match(s) is not None for s in items)):
             a.type = AttributeProto.INTS
             a.ints.extend([_int(s) for s in items])
