@@ -129,22 +129,26 @@ def test_fast_parse_is_the_exact_parse(
             st.sampled_from(["float", "float", "float", "double", "int64"]),
             st.lists(number_texts(), min_size=0, max_size=6),
             st.sampled_from([0, 0, 0, 1, -1]),
-            st.sampled_from(["", "", " ", "nan", "1]", "[1", "0x1"]),
+            st.sampled_from(["", "", " ", "nan", "1]", "[1", "0x1", ",", " , ", "1e999"]),
         ),
         min_size=1,
         max_size=8,
     ),
     raw=st.booleans(),
+    chunk=st.sampled_from([1 << 17, 1, 5, 12, 40]),
 )
-def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]], raw: bool) -> None:
-    """encode_number_texts ≡ encode_number_text of each body, whatever the others are."""
+def test_batch_parse_is_each_parse(tensors: list[tuple[str, list[str], int, str]], raw: bool, chunk: int) -> None:
+    """encode_number_texts ≡ encode_number_text of each body, whatever the others are; bodies read in
+    groups and long ones in pieces (``chunk`` characters: the pieces then end at every comma or so)."""
     jobs, alone = [], []
     for dtype_name, numbers, count_delta, extra in tensors:
         body = ", ".join(numbers + ([extra] if extra else []))
         dims = [max(len(numbers) + count_delta, 0)]
         jobs.append((TensorProto(data_type=BY_NAME[dtype_name].code, dims=dims), BY_NAME[dtype_name], body))
         alone.append(_encode(dtype_name, dims, body, raw, True))
-    errors = TE.encode_number_texts(jobs, raw=raw)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(TE, "_CHUNK", chunk)
+        errors = TE.encode_number_texts(jobs, raw=raw)
     together = [
         (t.SerializeToString(), [(e.index, e.message) for e in found])
         for (t, _, _), found in zip(jobs, errors, strict=True)
