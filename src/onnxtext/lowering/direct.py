@@ -73,6 +73,7 @@ _GRAPH_INPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["input"].number)
 _GRAPH_OUTPUT = _tag(GraphProto.DESCRIPTOR.fields_by_name["output"].number)
 _FUNCTION_VALUE_INFO = _tag(FunctionProto.DESCRIPTOR.fields_by_name["value_info"].number)
 _VALUE_NAME = _tag(ValueInfoProto.DESCRIPTOR.fields_by_name["name"].number)
+_INITIALIZER = _tag(GraphProto.DESCRIPTOR.fields_by_name["initializer"].number)
 _TENSOR_NAME = _tag(TensorProto.DESCRIPTOR.fields_by_name["name"].number)
 _GRAPH_NODE = _tag(GraphProto.DESCRIPTOR.fields_by_name["node"].number)
 _FUNCTION_NODE = _tag(FunctionProto.DESCRIPTOR.fields_by_name["node"].number)
@@ -223,16 +224,19 @@ def _tensor_head(t: TensorProto, name: str, dtype: DType, dims: list[int | str |
 
 def _names_field(key: str, names: str) -> str:
     """The repeated field ``key`` of a statement's names ``a, "b", c`` (``direct_wire``)."""
-    if "," in names or '"' in names:
+    if '"' in names:
         return "".join([_field(key, name) for name in split_names(names)])
-    return _field(key, names)  # one plain name
+    lengths = _LENGTHS
+    if "," in names:  # plain names: _field inlined (one call per name is most of the work)
+        return "".join([key + lengths[len(n)] + n if len(n) < 128 else _field(key, n) for n in split_names(names)])
+    return key + lengths[len(names)] + names if len(names) < 128 else _field(key, names)
 
 
 class _Typed:
     """An element type and shape as a text writes them: the dims, and the bytes of a value's type
     and of a tensor's ``data_type`` and ``dims`` (made on first use)."""
 
-    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head", "_value_type_text", "_tensor_head_text")
+    __slots__ = ("dtype", "dims", "_value_type", "_tensor_head", "_value_type_text", "_tensor_head_text", "_size")
 
     def __init__(self, dtype: DType, dims: list[int | str | None] | None) -> None:
         self.dtype = dtype
@@ -241,6 +245,7 @@ class _Typed:
         self._tensor_head: bytes | None = None
         self._value_type_text: str | None = None
         self._tensor_head_text: str | None = None
+        self._size: int | None = None
 
     @property
     def value_type_text(self) -> str:
@@ -257,6 +262,14 @@ class _Typed:
             _Reader.write_type(holder, self.dtype, self.dims)
             self._value_type = holder.SerializeToString()
         return self._value_type
+
+    @property
+    def size(self) -> int:
+        """The element count of a tensor of this shape (sizes only: see :meth:`tensor_head`)."""
+        if self._size is None:
+            self.tensor_head()
+            self._size = math.prod(self.dims or ())  # type: ignore[arg-type]
+        return self._size
 
     def tensor_head_text(self) -> str:
         """:meth:`tensor_head` as latin-1 text (``direct_wire``)."""
@@ -287,7 +300,9 @@ class _Reader:
         "attribute_texts",
         "types",
         "typed_texts",
+        "operators",
         "initializer_values",
+        "initializer_sizes",
         "depth",
     )
 
@@ -300,10 +315,14 @@ class _Reader:
         self.known_attributes: dict[tuple[str, ...], list[AttributeProto]] = {}
         self.types: dict[tuple[str, ...], _Typed] = {}
         self.typed_texts: dict[tuple[str, str], _Typed] = {}
+        self.operators: dict[str, str] = {}
+        """A statement's ``domain.Op`` → its node's domain and op_type fields (``direct_wire``)."""
         self.attribute_texts: dict[str, str] = {}
         """The attribute fields of the statement tokens' ``<...>`` texts read so far (short ones only)."""
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
         """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
+        self.initializer_sizes: list[int] = []
+        """The element count of each of them (its dims')."""
         self.depth = -2
         """The message depth of the graph being read (the model at 0; each nested graph 3 deeper)."""
 
@@ -328,7 +347,9 @@ class _Reader:
         while self.toks[self.i] != "":
             self.function(proto.functions.add())
         # The bodies orjson does not read together are the lexer's number lists only if number_body_ok says so.
-        if any(encode_number_texts(self.initializer_values, raw=self.raw_tensors, fresh=True, check=number_body_ok)):
+        jobs = self.initializer_values
+        sizes = self.initializer_sizes
+        if any(encode_number_texts(jobs, raw=self.raw_tensors, fresh=True, check=number_body_ok, sizes=sizes)):
             raise _Unsupported  # errors and warnings are the reference path's to report
         return proto
 
@@ -438,11 +459,7 @@ class _Reader:
         if tok != "(":
             items = typed_values(tok)
             names.extend(name for _, _, name in items)
-            wire = [
-                _field(_FUNCTION_VALUE_INFO, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
-                for elem, dims, name in items
-            ]
-            proto.MergeFromString("".join(wire).encode("latin-1"))
+            proto.MergeFromString(self.values_wire(_FUNCTION_VALUE_INFO, items))
             return
         if self.toks[self.i] == ")":
             self.i += 1
@@ -528,13 +545,22 @@ class _Reader:
         if tok == "(":
             self.value_infos(container, ")")
         elif tok[:1] == "(":
-            wire = [
-                _field(key, _field(_VALUE_NAME, name) + self.typed_text(elem, dims).value_type_text)
-                for elem, dims, name in typed_values(tok)
-            ]
-            proto.MergeFromString("".join(wire).encode("latin-1"))
+            proto.MergeFromString(self.values_wire(key, typed_values(tok)))
         else:
             raise _Unsupported
+
+    def values_wire(self, key: str, items: list[tuple[str, str, str]]) -> bytes:
+        """The value infos of a typed values token's items as the repeated field ``key`` (``direct_wire``)."""
+        known = self.typed_texts
+        lengths = _LENGTHS
+        wire = []
+        for elem, dims, name in items:
+            typed = known.get((elem, dims)) or self.typed_text(elem, dims)
+            info = (_VALUE_NAME + lengths[len(name)] + name if len(name) < 128 else _field(_VALUE_NAME, name)) + (
+                typed.value_type_text
+            )
+            wire.append(key + lengths[len(info)] + info if len(info) < 128 else _field(key, info))
+        return "".join(wire).encode("latin-1")
 
     def value_infos(self, container: object, close: str) -> None:
         toks = self.toks
@@ -680,17 +706,29 @@ class _Reader:
                 dim.dim_value = d
 
     def initializer_run(self, graph: GraphProto) -> None:
-        """An initializers token (see ``direct_tokens``): each tensor's head and name as bytes, its
-        numbers stored with the others at the end."""
-        jobs = self.initializer_values
-        container = graph.initializer
+        """An initializers token (see ``direct_tokens``): the tensors' heads and names written as
+        bytes and merged in one call, their numbers stored with the others at the end."""
+        known = self.typed_texts
+        lengths = _LENGTHS
+        wire = []
+        dtypes = []
+        bodies = []
+        sizes = []
         for elem, dims, name, body in initializer_values(self.toks[self.i]):
-            typed = self.typed_text(elem, dims)
+            typed = known.get((elem, dims)) or self.typed_text(elem, dims)
             if elem not in _TENSOR_TYPES:  # only number lists
                 raise _Unsupported
-            t = container.add()
-            t.MergeFromString((typed.tensor_head_text() + _field(_TENSOR_NAME, name)).encode("latin-1"))
-            jobs.append((t, typed.dtype, body))
+            head = typed.tensor_head_text() + (
+                _TENSOR_NAME + lengths[len(name)] + name if len(name) < 128 else _field(_TENSOR_NAME, name)
+            )
+            wire.append(_INITIALIZER + lengths[len(head)] + head if len(head) < 128 else _field(_INITIALIZER, head))
+            dtypes.append(typed.dtype)
+            bodies.append(body)
+            sizes.append(typed.size)
+        start = len(graph.initializer)
+        graph.MergeFromString("".join(wire).encode("latin-1"))
+        self.initializer_values.extend(zip(graph.initializer[start:], dtypes, bodies, strict=True))
+        self.initializer_sizes.extend(sizes)
         self.i += 1
 
     def initializers(self, graph: GraphProto) -> None:
@@ -729,6 +767,7 @@ class _Reader:
                     target.name = name
                     self.i += 1
                     self.initializer_values.append((target, dtype, body[1:-1]))
+                    self.initializer_sizes.append(typed.size)
             elif notes is not None and notes.raw is not None:
                 raise _Unsupported  # an encoding without data
             else:
@@ -874,13 +913,15 @@ class _Reader:
             wire.append(_names_field(_INPUT, inputs))
         if brackets:
             wire.append(_field(_NAME, label[1:-1] if label[:1] == '"' else label))
-        dot = op.rfind(".")
-        if dot >= 0:
-            wire.append(_field(_DOMAIN, op[:dot]))
-            op = op[dot + 1 :]
-        elif not self.node_domain_unset:
-            wire.append(_EMPTY_DOMAIN)
-        wire.append(_field(_OP_TYPE, op))
+        known = self.operators.get(op)
+        if known is None:  # the domain and op_type fields, once for each operator
+            dot = op.rfind(".")
+            if dot >= 0:
+                known = _field(_DOMAIN, op[:dot]) + _field(_OP_TYPE, op[dot + 1 :])
+            else:
+                known = ("" if self.node_domain_unset else _EMPTY_DOMAIN) + _field(_OP_TYPE, op)
+            self.operators[op] = known
+        wire.append(known)
         if overload:
             wire.append(_field(_OVERLOAD, overload))
         if before:

@@ -388,6 +388,7 @@ def encode_number_texts(
     raw: bool,
     fresh: bool = False,
     check: Callable[[str], bool] | None = None,
+    sizes: Sequence[int] | None = None,
 ) -> list[list[LiteralError]]:
     """:func:`encode_number_text` of each ``(tensor, dtype, body)``, with the same results.
 
@@ -398,7 +399,8 @@ def encode_number_texts(
     and each of another type, is encoded on its own. ``fresh``: the tensors hold no values
     yet (the caller just made them), so there is nothing to clear before storing. ``check``:
     a body encoded on its own is first given to it, and refused (one error) if it says no
-    (the batch reads only numbers: the caller's scan may have left that to it).
+    (the batch reads only numbers: the caller's scan may have left that to it). ``sizes``: each
+    tensor's element count, when the caller knows it (its dims are sizes, none negative).
     """
     results: list[list[LiteralError] | None] = [None] * len(jobs)
     batch = [k for k, (_, dtype, _) in enumerate(jobs) if dtype.code == 1]
@@ -407,7 +409,7 @@ def encode_number_texts(
     else:
         batch = [k for k in batch if _batchable(jobs[k][2])]
     if batch:
-        _encode_float32_batch(jobs, batch, results, raw, fresh)
+        _encode_float32_batch(jobs, batch, results, raw, fresh, sizes)
     return [
         found
         if found is not None
@@ -434,6 +436,7 @@ def _encode_float32_batch(
     results: list[list[LiteralError] | None],
     raw: bool,
     fresh: bool,
+    sizes: Sequence[int] | None,
 ) -> None:
     """Store each float32 tensor of ``batch`` (indices of ``jobs``) that :func:`_json_numbers`
     would take, as it would; its result becomes ``[]`` (the others stay None). Small bodies are
@@ -448,17 +451,17 @@ def _encode_float32_batch(
         group.append(k)
         size += n
         if size >= _CHUNK:
-            _store_float32(jobs, _read_group(jobs, group), results, raw, fresh)
+            _store_float32(jobs, _read_group(jobs, group, sizes), results, raw, fresh)
             group, size = [], 0
     if group:
-        _store_float32(jobs, _read_group(jobs, group), results, raw, fresh)
+        _store_float32(jobs, _read_group(jobs, group, sizes), results, raw, fresh)
 
 
 _Read = tuple[list[int], list[int], np.ndarray] | None
 """The tensors read (indices of the jobs), their value counts and all their values, or None."""
 
 
-def _read_group(jobs: Sequence[tuple[TensorProto, DType, str]], group: list[int]) -> _Read:
+def _read_group(jobs: Sequence[tuple[TensorProto, DType, str]], group: list[int], sizes: Sequence[int] | None) -> _Read:
     """The values of the bodies of ``group`` that are JSON number lists of the right count (one orjson call)."""
     try:
         lists = orjson.loads("[[" + "],[".join([jobs[k][2] for k in group]) + "]]")
@@ -468,7 +471,9 @@ def _read_group(jobs: Sequence[tuple[TensorProto, DType, str]], group: list[int]
     taken_values: list[list[float]] = []
     for k, values in zip(group, lists, strict=True):
         try:
-            if not values or _count_error(jobs[k][0], jobs[k][1], len(values)) is not None:
+            if not values or (
+                len(values) != sizes[k] if sizes is not None else _count_error(jobs[k][0], jobs[k][1], len(values))
+            ):
                 continue
         except NotRepresentable:
             continue
