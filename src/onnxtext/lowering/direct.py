@@ -41,8 +41,8 @@ from onnxtext.lowering.direct_tokens import (
 )
 from onnxtext.lowering.direct_wire import LENGTHS as _LENGTHS
 from onnxtext.lowering.direct_wire import field as _field
+from onnxtext.lowering.direct_wire import length_text as _length_text
 from onnxtext.lowering.direct_wire import tag as _tag
-from onnxtext.lowering.direct_wire import varint_text as _varint_text
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.syntax.lexer import unescape_string
 from onnxtext.weights.external import location_problem
@@ -900,7 +900,7 @@ class _Reader:
             for part in parts:
                 node = self.statement(part)
                 n = len(node)
-                wire.append(key + (_LENGTHS[n] if n < 128 else _varint_text(n)) + node)
+                wire.append(key + (_LENGTHS[n] if n < 128 else _length_text(n)) + node)
             proto.MergeFromString("".join(wire).encode("latin-1"))
             self.i = end
 

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from onnxtext.ir.varint import encode_varint
 
-__all__ = ["LENGTHS", "field", "tag", "varint_text"]
+__all__ = ["LENGTHS", "field", "tag", "length_text"]
 
 LENGTHS = [chr(n) for n in range(128)]
 """The one-byte varints (0 to 127) as text."""
 
 
-def varint_text(n: int) -> str:
-    """``n`` (>= 0) as a varint, latin-1 text."""
+def length_text(n: int) -> str:
+    """A length ``n`` (>= 0) as its varint, latin-1 text."""
     return encode_varint(n).decode("latin-1")
 
 
