@@ -109,17 +109,22 @@ DTYPES = ["float", "double", "int8", "uint8", "int16", "uint16", "int32", "int64
 @SETTINGS
 @given(
     dtype_name=st.sampled_from(DTYPES),
-    numbers=st.lists(number_texts(), min_size=1, max_size=8),
+    numbers=st.lists(st.one_of(number_texts(), number_texts(), number_texts(), st.just("")), min_size=1, max_size=8),
     spaces=st.sampled_from([", ", ",", " , ", ",\n   ", "\t,\r\n"]),
     raw=st.booleans(),
     count_delta=st.sampled_from([0, 0, 0, 1, -1]),
+    chunk=st.sampled_from([1 << 17, 1, 6, 20]),
 )
 def test_fast_parse_is_the_exact_parse(
-    dtype_name: str, numbers: list[str], spaces: str, raw: bool, count_delta: int
+    dtype_name: str, numbers: list[str], spaces: str, raw: bool, count_delta: int, chunk: int
 ) -> None:
+    """Also with the body read in pieces of ``chunk`` characters (cut at commas)."""
     body = " " + spaces.join(numbers) + " "
     dims = [max(len(numbers) + count_delta, 0)]
-    assert _encode(dtype_name, dims, body, raw, True) == _encode(dtype_name, dims, body, raw, False)
+    with pytest.MonkeyPatch.context() as m:
+        m.setattr(TE, "_CHUNK", chunk)
+        fast = _encode(dtype_name, dims, body, raw, True)
+    assert fast == _encode(dtype_name, dims, body, raw, False)
 
 
 @SETTINGS

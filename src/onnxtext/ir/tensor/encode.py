@@ -489,31 +489,9 @@ def _read_group(jobs: Sequence[tuple[TensorProto, DType, str]], group: list[int]
 
 
 def _read_long(jobs: Sequence[tuple[TensorProto, DType, str]], k: int) -> _Read:
-    """The values of one long body, read in pieces cut at commas, if it is a JSON number list of the right count."""
-    tensor, dtype, body = jobs[k]
-    pieces: list[np.ndarray] = []
-    pos, n = 0, len(body)
-    while True:
-        end = body.find(",", pos + _CHUNK)
-        if end < 0:
-            end = n
-        try:
-            values = orjson.loads("[" + body[pos:end] + "]")
-            if not values:  # an empty item (",," or a comma at an end): not JSON as a whole
-                return None
-            pieces.append(np.fromiter(values, dtype=np.float64, count=len(values)))
-        except (orjson.JSONDecodeError, OverflowError):
-            return None
-        if end == n:
-            break
-        pos = end + 1
-    d = np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
-    try:
-        if _count_error(tensor, dtype, d.size) is not None:
-            return None
-    except NotRepresentable:
-        return None
-    return [k], [d.size], d
+    """The values of one long body, read in pieces, if it is a JSON number list of the right count."""
+    d = _counted_floats(*jobs[k])
+    return None if d is None else ([k], [d.size], d)
 
 
 def _store_float32(
@@ -635,6 +613,8 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
         return None
     if any(c in body for c in _NOT_NUMBERS):
         return None
+    if code in (1, 11):
+        return _json_reals(tensor, dtype, body)
     try:
         values = orjson.loads("[" + body + "]")
         if _count_error(tensor, dtype, len(values)) is not None:
@@ -652,12 +632,50 @@ def _json_numbers(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | 
         if ints.size and (int(ints.min()) < lo or int(ints.max()) > hi):
             return None
         return ints.astype(np.uint64) if code == 13 else ints
-    d = np.array(values, dtype=np.float64)
+    return None
+
+
+def _json_reals(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | None:
+    """:func:`_json_numbers` of a float or double body (read in pieces: :func:`_json_floats`)."""
+    d = _counted_floats(tensor, dtype, body)
+    if d is None:
+        return None
     if not d.all() and _may_hold_negative_zero(body):
         return None
-    if code == 11:
+    if dtype.code == 11:
         return d
     return float32_once(d)  # None for a midpoint, a subnormal or beyond float32's range
+
+
+def _counted_floats(tensor: TensorProto, dtype: DType, body: str) -> np.ndarray | None:
+    """:func:`_json_floats` of a body with as many values as the tensor's shape says, else None."""
+    d = _json_floats(body)
+    try:
+        return None if d is None or _count_error(tensor, dtype, d.size) is not None else d
+    except NotRepresentable:
+        return None
+
+
+def _json_floats(body: str) -> np.ndarray | None:
+    """The values of a body that is a JSON number list (no other JSON value in it: the caller
+    checked), as float64, read in pieces of about :data:`_CHUNK` characters cut at commas; None
+    if it is not one, or holds an integer beyond float64."""
+    pieces: list[np.ndarray] = []
+    pos, n = 0, len(body)
+    while True:
+        end = body.find(",", pos + _CHUNK) if n - pos > _CHUNK else -1
+        if end < 0:
+            end = n
+        try:
+            values = orjson.loads("[" + body[pos:end] + "]")
+            if not values:  # an empty item (",," or a comma at an end): not JSON as a whole
+                return None
+            pieces.append(np.fromiter(values, dtype=np.float64, count=len(values)))
+        except (orjson.JSONDecodeError, OverflowError):
+            return None
+        if end == n:
+            return np.concatenate(pieces) if len(pieces) > 1 else pieces[0]
+        pos = end + 1
 
 
 def _may_hold_negative_zero(body: str) -> bool:
