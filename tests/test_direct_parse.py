@@ -666,3 +666,26 @@ def test_texts_beyond_ascii_agree(change: object) -> None:
     taken = _same_or_declined(text)
     if "é" in text and "yé =" not in text and "\\u" not in text or "ü" in text:
         assert taken, text
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        '"", y = Split (x)',  # a statement token from the second output on
+        '"a", "", y = Split (x)',
+        '[s] "", y = Split (x)',
+        '"", y = Split (x) @{doc_string: "d"}',
+        "c = If (b) <then_branch = g1 ()\n         => (float t) {\n         t = Identity (x)\n      }, "
+        "else_branch = g2 () => (float t) { t = Identity (x) }>",  # a subgraph's signature on the next line
+        "c = If (b) <then_branch = g1 ()\n\n         => (float t) { t = Identity (x) }, "
+        "else_branch = g2 () => (float t) { t = Identity (x) }>",
+    ],
+)
+def test_statements_the_printer_writes_agree(statement: str) -> None:
+    """Statements of printed backend models that the statement tokens first missed: a quoted first
+    output, a subgraph attribute whose signature the printer breaks after its inputs."""
+    text = (
+        '<ir_version: 9, opset_import: ["" : 18]>\n'
+        f"g (float[2] x, bool b) => (float[2] y)\n{{\n   {statement}\n   y2 = Identity (x)\n}}\n"
+    )
+    assert _same_or_declined(text)

@@ -819,17 +819,7 @@ class _Reader:
     def node(self, proto: NodeProto) -> None:
         toks = self.toks
         if is_statement(toks[self.i]):
-            parts = statement_parts(toks[self.i : self.i + 1])
-            if parts is None:
-                raise _Unsupported
-            self.i += 1
-            proto.MergeFromString(self.statement(parts[0]).encode("latin-1"))
-            after = toks[self.i]
-            if after == "@{":
-                self.props().apply(proto)
-                after = toks[self.i]
-            if after == "<" or after == "@{":  # attributes on the next line, or twice the property block
-                raise _Unsupported
+            self.statement_rest(proto)
             return
         if toks[self.i] == "[":  # a label: the node's name
             self.i += 1
@@ -840,7 +830,13 @@ class _Reader:
                 if toks[self.i] != "]":
                     raise _Unsupported
             self.i += 1
-        self.names(proto.output, "=")
+        while True:  # the outputs
+            if is_statement(toks[self.i]):  # the rest from a later output on (a statement token starts with a word)
+                self.statement_rest(proto)
+                return
+            proto.output.append(self.value_name())
+            if self.after_item("="):
+                break
         op = self.ident()
         domain = ""
         while toks[self.i] == ".":
@@ -869,6 +865,22 @@ class _Reader:
             self.props().apply(proto)
             after = toks[self.i]
         if after == "<" or after == "@{":  # attributes twice, or after the property block
+            raise _Unsupported
+
+    def statement_rest(self, proto: NodeProto) -> None:
+        """A statement token and the property block after it, into ``proto`` (which may hold the
+        label and the first outputs already: the token's fields are merged after them)."""
+        toks = self.toks
+        parts = statement_parts(toks[self.i : self.i + 1])
+        if parts is None:
+            raise _Unsupported
+        self.i += 1
+        proto.MergeFromString(self.statement(parts[0]).encode("latin-1"))
+        after = toks[self.i]
+        if after == "@{":
+            self.props().apply(proto)
+            after = toks[self.i]
+        if after == "<" or after == "@{":  # attributes on the next line, or twice the property block
             raise _Unsupported
 
     def nodes(self, proto: GraphProto | FunctionProto, key: str) -> None:

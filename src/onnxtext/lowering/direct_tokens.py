@@ -62,7 +62,8 @@ _FAST_SINGLE = _LOOSE_NUMBERS + " | " + _SINGLE
 # A node statement on one line. Quoted names hold no escape, space, or character the split
 # below relies on; the attributes hold no subgraph, reference, property block or comment
 # (strings without escapes and number lists are fine). It ends at the end of its line, a
-# comment, a `}` or its property block. Possessive quantifiers: a word that is not a
+# comment, a `}` or its property block (not a line that `=>` begins: that is a subgraph
+# attribute `body = g (x)` whose signature goes on). Possessive quantifiers: a word that is not a
 # statement's start costs no backtracking; at most 16 outputs: a word in a long list of
 # names is not the start of a statement scanned to the list's end (which would be quadratic).
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*+"
@@ -71,7 +72,7 @@ _NAME = "(?:" + _IDENT + "|" + _QNAME + ")"
 _NAMES = _NAME + r"(?:[ \t]*+,[ \t]*+" + _NAME + ")*+"
 _ATTRS = r'(?=[^>])[^<>(){}"@#\n\\]*+(?:(?:"[^"\\\n]*+"|\{[^{}"#\n\\]*+\})[^<>(){}"@#\n\\]*+)*+'
 _OP = _IDENT + r"(?:\." + _IDENT + ")*+"
-_END = r"(?=[ \t\r]*(?:[\n#}]|\Z|@\{))"
+_END = r"(?=[ \t\r]*(?:[\n#}]|\Z|@\{))(?![ \t\r]*\n[ \t\r\n]*=>)"
 _STATEMENT = (
     r"(?:\[[ \t]*+" + _NAME + r"?[ \t]*+\][ \t]*+" + _NAME + "|" + _IDENT + ")"
     r"(?:[ \t]*+,[ \t]*+" + _NAME + "){0,15}+"
