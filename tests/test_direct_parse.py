@@ -223,7 +223,7 @@ def test_printed_backend_suite() -> None:
         for text in texts:
             total += 1
             taken += _same_or_declined(text)
-    assert taken > 600, (taken, total)  # 697 of 4048 when written
+    assert taken > 3600, (taken, total)  # 697 of 4048 when written, 3637 with the compound tokens and nested types
 
 
 @pytest.mark.slow
@@ -241,8 +241,10 @@ def test_printed_exporter_models() -> None:
         checked += 1
     if not checked:
         pytest.skip("no exporter installed")
-    if checked == len(GENERATORS):  # every exporter installed: 14 of 18 taken when written (torch dynamo's notes too)
-        assert taken >= 14, taken
+    if checked == len(
+        GENERATORS
+    ):  # every exporter installed: all 18 (14 when written; sklearn's nested types, text beyond ASCII)
+        assert taken == len(GENERATORS), taken
 
 
 def _missing(module: str) -> bool:
