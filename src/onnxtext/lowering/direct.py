@@ -93,6 +93,10 @@ _ANNOTATIONS = {
 }
 
 
+# Annotations whose value says its kind anyway (a subgraph, a tensor): checked, not read.
+_VALUE_ANNOTATIONS = {"graph": AttributeProto.GRAPH, "tensor": AttributeProto.TENSOR}
+
+
 class _Unsupported(Exception):
     """Raised inside the fast path for anything it leaves to the reference path."""
 
@@ -1027,19 +1031,26 @@ class _Reader:
     def attribute(self, a: AttributeProto) -> None:
         toks = self.toks
         a.name = self.ident()
-        expected = 0
+        expected = want = 0
         if toks[self.i] == ":":
             self.i += 1
-            expected = _ANNOTATIONS.get(self.ident(), 0)
-            if not expected:  # tensor, graph, ... annotations: the reference path
-                raise _Unsupported
-            a.type = expected  # type: ignore[assignment]
+            word = self.ident()
+            expected = _ANNOTATIONS.get(word, 0)
+            if expected:
+                a.type = expected  # type: ignore[assignment]
+            else:  # `g: graph = ...`, `t: tensor = ...` (onnx's printer): the value must be one
+                want = _VALUE_ANNOTATIONS.get(word, 0)
+                if not want:  # sparse_tensor, graphs, ... annotations: the reference path
+                    raise _Unsupported
+                a.type = want  # type: ignore[assignment]
         self.expect("=")
         tok = toks[self.i]
         self.i += 1
         if tok == "@":  # a reference to an attribute of the enclosing function
             a.ref_attr_name = self.ident()
         elif tok == "[":
+            if want:
+                raise _Unsupported
             items: list[str] = []
             if toks[self.i] == "]" and expected:  # `name: ints = []`
                 self.i += 1
@@ -1083,6 +1094,8 @@ class _Reader:
         else:
             a.type = AttributeProto.FLOAT
             a.f = _float(tok)
+        if want and a.type != want:  # not the annotated kind of value: the reference path says so
+            raise _Unsupported
 
     def tensor_value_ahead(self) -> bool:
         """After an element type in an attribute value: a tensor follows (a shape, a body, or a name and then one)."""
