@@ -717,3 +717,19 @@ def test_value_annotations_agree(attribute: str) -> None:
     assert taken == attribute.startswith(
         ("then_branch: graph = g1", "then_branch: tensor = float", "then_branch: graph = @")
     )
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "[n2] #3 = Abs (x)\n   [n3] y = Relu (x)",  # a comment after a label: the next statement is not its rest
+        "[n2] # c\n   y = Relu (x)",
+        "[n2]\n   y = Relu (x)",
+        '"" # c\n   , y = Relu (x)',
+    ],
+)
+def test_a_label_then_another_line_agrees(lines: str) -> None:
+    """A statement token after a label or an output the tokens read finishes that node only when it
+    has no label of its own (found by the seeded edits of the bench text)."""
+    text = f'<ir_version: 9, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y)\n{{\n   {lines}\n}}\n'
+    _same_or_declined(text)

@@ -835,7 +835,8 @@ class _Reader:
                     raise _Unsupported
             self.i += 1
         while True:  # the outputs
-            if is_statement(toks[self.i]):  # the rest from a later output on (a statement token starts with a word)
+            tok = toks[self.i]
+            if is_statement(tok) and tok[0] != "[":  # the rest from a later output on (no second label)
                 self.statement_rest(proto)
                 return
             proto.output.append(self.value_name())
