@@ -733,3 +733,51 @@ def test_a_label_then_another_line_agrees(lines: str) -> None:
     has no label of its own (found by the seeded edits of the bench text)."""
     text = f'<ir_version: 9, opset_import: ["" : 18]>\ng (float[2] x) => (float[2] y)\n{{\n   {lines}\n}}\n'
     _same_or_declined(text)
+
+
+def _line_edit(text: str, rng: random.Random) -> str:
+    """One edit of a text's lines or token boundaries (what moves the compound tokens' ends)."""
+    import re
+
+    kind = rng.random()
+    lines = text.split("\n")
+    if kind < 0.2:  # break a line at a space
+        spaces = [m.start() for m in re.finditer(" ", text)]
+        at = rng.choice(spaces)
+        return text[:at] + "\n" + text[at + 1 :]
+    if kind < 0.4:  # join two lines
+        breaks = [m.start() for m in re.finditer("\n", text)]
+        at = rng.choice(breaks)
+        return text[:at] + " " + text[at + 1 :]
+    if kind < 0.55:  # a line twice
+        at = rng.randrange(len(lines))
+        return "\n".join([*lines[: at + 1], lines[at], *lines[at + 1 :]])
+    if kind < 0.7:  # a line less
+        at = rng.randrange(len(lines))
+        return "\n".join(lines[:at] + lines[at + 1 :])
+    bounds = [m.start() for m in re.finditer("[ ,()<>]", text)]
+    at = rng.choice(bounds)
+    piece = rng.choice(
+        ['""', '"a"', "# c\n", "@{}", "<>", "[x]", ", ", "{1}", "=>", "float[2] z", "seq(float) s", "\t"]
+    )
+    return text[:at] + piece + text[at:]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_line_edits_agree(seed: int) -> None:
+    """Seeded edits of lines and token boundaries (a statement broken or joined, a line doubled or
+    dropped, a piece put between tokens) of texts of compound tokens: never a disagreement."""
+    from bench_parse_print import many_inputs
+
+    rng = random.Random(seed)
+    taken = 0
+    for text in (many_inputs(5), node_heavy(5), _NOTES, _statements_text(random.Random(seed), 8)):
+        for _ in range(60):
+            damaged = text
+            for _ in range(rng.randint(1, 3)):
+                damaged = _line_edit(damaged, rng)
+            fast = direct_model(damaged)
+            if fast is not None:
+                taken += 1
+                assert fast.SerializeToString() == _reference(damaged), repr(damaged)
+    assert taken > 50, taken
