@@ -20,6 +20,7 @@ every corpus text.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import TYPE_CHECKING
@@ -236,6 +237,34 @@ def _names_field(key: str, names: str) -> str:
     return key + lengths[len(names)] + names if len(names) < 128 else _field(key, names)
 
 
+def _read_attributes(text: str, raw_tensors: bool, tensor_name_unset: bool) -> str:
+    """The attribute fields of a node (latin-1 text) for a statement token's ``<text>``: what
+    :meth:`_Reader.attributes` reads of them under the header's tensor flags (nothing else of
+    the text matters: a statement token holds no subgraph or reference)."""
+    reader = _Reader(TOKENS.findall(f"<{text}>"))
+    reader.raw_tensors = raw_tensors
+    reader.tensor_name_unset = tensor_name_unset
+    holder = NodeProto()
+    reader.attributes(holder)
+    if reader.toks[reader.i] != "":
+        raise _Unsupported
+    return holder.SerializeToString().decode("latin-1")  # only its attributes: the same fields
+
+
+# Kept across texts (a text of one exporter repeats another's `<axis = 0>`); an error is not kept.
+_attribute_text = functools.lru_cache(maxsize=4096)(_read_attributes)
+
+
+@functools.lru_cache(maxsize=4096)
+def _typed_text(elem: str, dims: str) -> _Typed:
+    """:meth:`_Reader.typed` of an element type and its dims' text (with the brackets, or "")."""
+    reader = _Reader(TOKENS.findall(dims))
+    known = reader.typed(elem)
+    if reader.toks[reader.i] != "":
+        raise _Unsupported
+    return known
+
+
 class _Typed:
     """An element type and shape as a text writes them: the dims, and the bytes of a value's type
     and of a tensor's ``data_type`` and ``dims`` (made on first use)."""
@@ -322,7 +351,7 @@ class _Reader:
         self.operators: dict[str, str] = {}
         """A statement's ``domain.Op`` → its node's domain and op_type fields (``direct_wire``)."""
         self.attribute_texts: dict[str, str] = {}
-        """The attribute fields of the statement tokens' ``<...>`` texts read so far (short ones only)."""
+        """The attribute fields of the statement tokens' ``<...>`` texts read so far."""
         self.initializer_values: list[tuple[TensorProto, DType, str]] = []
         """The initializers and their number lists, encoded together at the end (:func:`encode_number_texts`)."""
         self.initializer_sizes: list[int] = []
@@ -629,14 +658,7 @@ class _Reader:
         """:meth:`typed` of an element type and its dims' text (with the brackets, or "") in a typed values token."""
         known = self.typed_texts.get((elem, dims))
         if known is None:
-            toks, i = self.toks, self.i
-            self.toks = TOKENS.findall(dims)
-            self.i = 0
-            known = self.typed(elem)
-            if self.toks[self.i] != "":
-                raise _Unsupported
-            self.toks, self.i = toks, i
-            self.typed_texts[elem, dims] = known
+            known = self.typed_texts[elem, dims] = _typed_text(elem, dims)
         return known
 
     def typed(self, elem: str) -> _Typed:
@@ -951,20 +973,12 @@ class _Reader:
 
     def attribute_text(self, text: str) -> str:
         """The attribute fields of a node (latin-1 text) for a statement token's ``<text>``, read by
-        :meth:`attributes` over its tokens (once for each text)."""
+        :meth:`attributes` over its tokens (once for each text in this text, and kept for the next
+        ones if short: see :func:`_attribute_text`)."""
         known = self.attribute_texts.get(text)
-        if known is not None:
-            return known
-        toks, i = self.toks, self.i
-        self.toks = TOKENS.findall(f"<{text}>")
-        self.i = 0
-        holder = NodeProto()
-        self.attributes(holder)
-        if self.toks[self.i] != "":
-            raise _Unsupported
-        self.toks, self.i = toks, i
-        known = holder.SerializeToString().decode("latin-1")  # only its attributes: the same fields
-        if len(text) <= _KNOWN_TEXT:
+        if known is None:
+            flags = (self.raw_tensors, self.tensor_name_unset)
+            known = _attribute_text(text, *flags) if len(text) <= _KNOWN_TEXT else _read_attributes(text, *flags)
             self.attribute_texts[text] = known
         return known
 
