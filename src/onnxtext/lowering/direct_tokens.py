@@ -26,8 +26,10 @@ __all__ = [
     "FAST_TOKENS",
     "TOKENS",
     "Parts",
+    "initializer_values",
     "is_compound",
     "is_statement",
+    "number_body_ok",
     "split_names",
     "statement_parts",
     "typed_values",
@@ -36,7 +38,8 @@ __all__ = [
 # One token per match, whitespace and comments skipped before it. The tokens are the
 # lexer's: where two of its alternatives can match at one offset they keep its order (a
 # number list before `{`, hex before decimal, `=>` before `=`), the others come most
-# frequent first. Texts are ASCII here, so a word ends where [A-Za-z0-9_] does. Anything
+# frequent first. A word ends where [A-Za-z0-9_] does: in a text that is not ASCII, a token
+# holding other characters is refused unless it is a string (direct_model). Anything
 # else is one character the parser never accepts; the end of the text (after any
 # whitespace or comment) is the empty token. A string is matched as the unrolled loop
 # `"[^"\\]*(?:\\.[^"\\]*)*"` (the lexer's `"(?:[^"\\]|\\.)*"`, the same strings, at half the cost).

@@ -2,8 +2,8 @@
 
 A node statement of ``direct_tokens`` becomes its message's bytes in a few string
 operations and one ``MergeFromString`` (C), instead of a call into upb for each field;
-upb then holds exactly what the field by field writes give. Names are ASCII (the fast
-path reads ASCII texts only), so a name's length in characters is its length in bytes.
+upb then holds exactly what the field by field writes give. Names are ASCII (compound
+tokens come from ASCII texts only), so a name's length in characters is its length in bytes.
 """
 
 from __future__ import annotations
@@ -29,4 +29,4 @@ def tag(number: int) -> str:
 def field(key: str, value: str) -> str:
     """A length-delimited field: its key, the length of ``value``, ``value`` (latin-1 text)."""
     n = len(value)
-    return key + (LENGTHS[n] if n < 128 else encode_varint(n).decode("latin-1")) + value
+    return key + (LENGTHS[n] if n < 128 else length_text(n)) + value
