@@ -85,6 +85,10 @@ class Document:
         with collector_paused():  # a big model: many small objects, none garbage
             return infer_model(self.model)
 
+    def keep_inference(self, inference: Inference) -> None:
+        """Take ``inference`` (of :attr:`model`, made incrementally: equal to one from scratch) as :attr:`inference`."""
+        self.__dict__["inference"] = inference
+
     @cached_property
     def types(self) -> dict[ValueSymbol, ValueType]:
         """The inferred type of each value inference typed (see :func:`~onnxtext.analysis.value_types.value_types`)."""

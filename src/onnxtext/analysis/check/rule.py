@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution
+from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution, Token
 from onnxtext.analysis.infer.node import Finding
 from onnxtext.diagnostics import Severity
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
@@ -72,6 +72,11 @@ class Rule:
 
     def finish(self, ctx: CheckContext) -> None:
         pass
+
+    def collected(self) -> list[tuple[str, str, Token, str]] | None:
+        """What the rule collects per main-graph node for :meth:`finish` ((name, path, token, what) entries),
+        which an incremental check replays for the nodes it takes from the previous version; None: nothing."""
+        return None
 
 
 class InferenceRule(Rule):

@@ -1,0 +1,274 @@
+"""The checker's findings per node of the main graph, kept for the next version of the text.
+
+What the node rules report about a node is a function of the node (its bytes), of the
+model's context (:func:`~onnxtext.analysis.lineup.context_key`, the rules chosen, the
+damage, the model's folder) and of which names are defined where the node stands. A node
+whose inputs were all defined and whose outputs were all new reads nothing else of the
+scope: its findings are reused, moved with its statement (:func:`relocated`), while that
+stays true. A node that read more (an undefined input, an output defined before, a
+subgraph, which sees the whole scope; an attribute tensor whose file the rules read; a
+finding outside its statement) is *volatile*: checked again in every version.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import chain, repeat
+from operator import attrgetter
+from typing import Any
+
+from onnxtext.analysis.check.context import Definition, Token
+from onnxtext.analysis.lineup import Keys, Lineup, line_up
+from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related
+from onnxtext.ir.paths import ROOT
+from onnxtext.lowering.source_map import SourceMap
+from onnxtext.proto import GraphProto
+from onnxtext.span import SourceFile, Span
+
+__all__ = ["CheckMemo", "NodeFindings", "Plan", "node_path", "relocated"]
+
+C90Entry = tuple[str, str, Token, str]
+"""(name, path, token, what): a name :class:`~onnxtext.analysis.check.rules.names_c90.C90Names` collected."""
+
+_MAIN = ROOT / "graph"
+_NAMES = attrgetter("names")
+_DEFS = attrgetter("defs")
+
+
+def node_path(k: int) -> str:
+    """The proto path of main-graph node ``k``, as the checker writes it."""
+    return f"graph/node[{k}]"
+
+
+@dataclass(slots=True)
+class NodeFindings:
+    """One main-graph node as the checker saw it: the names it defines and what the rules said."""
+
+    inputs: tuple[str, ...]
+    names: tuple[str, ...]
+    """Its non-empty output names (each once, first first)."""
+    defs: tuple[Definition, ...]
+    """The definition of each of :attr:`names` at this node."""
+    diagnostics: tuple[Diagnostic, ...] = ()
+    anchor: int = 0
+    """Where its statement started in the text its :attr:`diagnostics` are located in."""
+    text: str = ""
+    """Its statement's text (a finding moves with it only while it reads the same)."""
+    c90: tuple[C90Entry, ...] = ()
+    volatile: bool = False
+    """Its findings depend on more than its inputs' and outputs' being defined: checked in every version."""
+
+    @property
+    def sparse(self) -> bool:
+        return self.volatile or bool(self.diagnostics) or bool(self.c90)
+
+
+def defining(k: int, outputs: Sequence[str]) -> tuple[tuple[str, ...], tuple[Definition, ...]]:
+    """The names node ``k`` with ``outputs`` defines and their definitions (a name given twice: its first)."""
+    names: list[str] = []
+    defs: list[Definition] = []
+    path = node_path(k)
+    for j, out in enumerate(outputs):
+        if out and out not in names:
+            names.append(out)
+            defs.append(Definition(out, path, ("output", j), "node"))
+    return tuple(names), tuple(defs)
+
+
+@dataclass(slots=True)
+class CheckMemo:
+    """One version's main-graph findings, for the next version."""
+
+    context: tuple[Any, ...]
+    keys: list[bytes]
+    nodes: list[NodeFindings]
+    sparse: list[int]
+    """Indices of the :attr:`NodeFindings.sparse` nodes, ascending."""
+
+
+def relocated(diag: Diagnostic, delta: int, source: SourceFile) -> Diagnostic:
+    """``diag`` moved by ``delta`` characters, located in ``source``."""
+
+    def move(span: Span) -> Span:
+        return Span(span.start + delta, span.end + delta)
+
+    assert diag.span is not None
+    related = tuple(Related(r.message, move(_offsets(r.span))) for r in diag.related)
+    fix = diag.fix
+    if fix is not None and fix.edits:
+        fix = Fix(fix.message, tuple(Edit(move(e.span), e.new_text) for e in fix.edits))
+    return Diagnostic(diag.code, diag.severity, diag.message, move(diag.span.offsets), source, related, None, fix)  # type: ignore[arg-type]
+
+
+def _offsets(span: Any) -> Span:
+    return span if isinstance(span, Span) else span.offsets
+
+
+def within(diag: Diagnostic, outer: Span) -> bool:
+    """Whether every place ``diag`` names (its span, notes, fix edits) lies in ``outer``."""
+    if diag.span is None:
+        return False
+    spans = [diag.span.offsets, *(_offsets(r.span) for r in diag.related)]
+    if diag.fix is not None:
+        spans.extend(e.span for e in diag.fix.edits)
+    return all(outer.start <= s.start and s.end <= outer.end for s in spans)
+
+
+class Plan:
+    """How the checker walks the main graph of one version: which nodes it checks, which it takes
+    from the previous version (:class:`CheckMemo`), and the new memo it fills."""
+
+    def __init__(
+        self,
+        context: tuple[Any, ...],
+        keys: Keys,
+        previous: CheckMemo | None,
+        source: SourceFile | None,
+        source_map: SourceMap | None,
+    ) -> None:
+        self.context = context
+        self.keys = keys
+        self.source = source
+        self.source_map = source_map
+        self.old = previous if previous is not None and previous.context == context else None
+        self.nodes: list[NodeFindings] = []
+        self.checked: list[int] = []
+        """New indices of the nodes checked anew, ascending."""
+        self.done = 0
+        """Nodes before this one are in the scope (checked, or caught up)."""
+
+    def prepare(self, graph: GraphProto, base: dict[str, Definition]) -> None:
+        """Line up the nodes, decide which to check: ``base`` is what the scope holds before the first node."""
+        nodes = graph.node
+        n = len(nodes)
+        old = self.old
+        if old is None:
+            self.nodes = [NodeFindings((), *defining(k, nodes[k].output)) for k in range(n)]
+            self.checked = list(range(n))
+            return
+        lineup = line_up(old.keys, self.keys.nodes)
+        shift = lineup.shift
+        previous = old.nodes
+        mine = self.nodes = list(previous[: lineup.prefix])
+        for k in range(lineup.prefix, lineup.middle_end):
+            mine.append(NodeFindings((), *defining(k, nodes[k].output)))
+        suffix_start = lineup.old_count - lineup.suffix
+        if shift:
+            for k in range(suffix_start, lineup.old_count):
+                found = previous[k]
+                mine.append(_moved(found, k, k + shift))
+        else:
+            mine.extend(previous[suffix_start:])
+        checked = self._volatile(old, lineup)
+        checked.update(range(lineup.prefix, lineup.middle_end))
+        checked.update(self._scope_changed(lineup, base, previous[lineup.prefix : suffix_start]))
+        self.checked = sorted(checked)
+
+    def _volatile(self, old: CheckMemo, lineup: Lineup) -> set[int]:
+        """The new indices of the prefix's and suffix's nodes checked anew whatever the scope: volatile
+        ones, and those with findings whose statement's text changed."""
+        out: set[int] = set()
+        suffix_start = lineup.old_count - lineup.suffix
+        for k in old.sparse:
+            if lineup.prefix <= k < suffix_start:
+                continue
+            new = k if k < lineup.prefix else k + lineup.shift
+            found = old.nodes[k]
+            if found.volatile or (found.diagnostics and self._text(new) != found.text):
+                out.add(new)
+        return out
+
+    def _text(self, k: int) -> str | None:
+        span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
+        return self.source.text[span.start : span.end] if span is not None and self.source is not None else None
+
+    def _scope_changed(self, lineup: Lineup, base: dict[str, Definition], old_middle: list[NodeFindings]) -> list[int]:
+        """The suffix's nodes that read a name whose being defined differs from the previous version."""
+        mine = self.nodes
+        new_middle = mine[lineup.prefix : lineup.middle_end]
+        old_names = set(chain.from_iterable(map(_NAMES, old_middle)))
+        new_names = set(chain.from_iterable(map(_NAMES, new_middle)))
+        if old_names == new_names:
+            return []
+        before = set(chain.from_iterable(map(_NAMES, mine[: lineup.prefix])))
+        changed = {n for n in old_names ^ new_names if n not in base and n not in before}
+        out: list[int] = []
+        for k in range(lineup.middle_end, lineup.new_count):
+            if not changed:
+                break
+            found = mine[k]
+            if not (changed.isdisjoint(found.inputs) and changed.isdisjoint(found.names)):
+                out.append(k)
+            changed.difference_update(found.names)
+        return out
+
+    # ------------------------------------------------------------ the walk
+    def catch_up(
+        self, end: int, names: dict[str, Definition], later: dict[str, Definition]
+    ) -> list[tuple[int, NodeFindings]]:
+        """Take nodes ``[done, end)`` from the previous version: their names into the scope (and out of
+        ``later``); returns those with findings to report, in order."""
+        start = self.done
+        self.done = end
+        if start >= end:
+            return []
+        run = self.nodes[start:end]
+        flat = list(chain.from_iterable(map(_NAMES, run)))
+        deque(map(names.setdefault, flat, chain.from_iterable(map(_DEFS, run))), maxlen=0)
+        deque(map(later.pop, flat, repeat(None)), maxlen=0)
+        return [(start + i, found) for i, found in enumerate(run) if found.diagnostics or found.c90]
+
+    def reported(self, found: NodeFindings, k: int) -> tuple[Diagnostic, ...]:
+        """The findings of node ``k`` taken from the previous version, located in this text."""
+        if not found.diagnostics:
+            return ()
+        span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
+        assert span is not None and self.source is not None, "a node with findings has its statement"
+        delta = span.start - found.anchor
+        moved = tuple(relocated(d, delta, self.source) for d in found.diagnostics)
+        self.nodes[k] = replace(found, diagnostics=moved, anchor=span.start)
+        return moved
+
+    def record(
+        self,
+        k: int,
+        inputs: list[str],
+        diagnostics: list[Diagnostic],
+        c90: list[C90Entry],
+        volatile: bool,
+    ) -> None:
+        """What checking node ``k`` anew found."""
+        found = self.nodes[k]
+        span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
+        text = ""
+        if diagnostics:
+            if span is None or self.source is None or not all(within(d, span) for d in diagnostics):
+                volatile = True
+            else:
+                text = self.source.text[span.start : span.end]
+        self.nodes[k] = NodeFindings(
+            tuple(inputs),
+            found.names,
+            found.defs,
+            tuple(diagnostics),
+            span.start if span is not None else 0,
+            text,
+            tuple(c90),
+            volatile,
+        )
+        self.done = k + 1
+
+    def memo(self) -> CheckMemo:
+        """This version's memo (for the next one)."""
+        sparse = [k for k, found in enumerate(self.nodes) if found.sparse]
+        return CheckMemo(self.context, self.keys.nodes, self.nodes, sparse)
+
+
+def _moved(found: NodeFindings, old: int, new: int) -> NodeFindings:
+    """``found`` of old node ``old`` as new node ``new`` (definitions and collected names moved)."""
+    path = node_path(new)
+    defs = tuple(Definition(d.name, path, d.token, d.kind) for d in found.defs)
+    c90 = tuple((name, path, token, what) for name, _, token, what in found.c90)
+    return replace(found, defs=defs, c90=c90)
