@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from onnxtext.analysis.diagnose import AnalysisCache, diagnose
+from onnxtext.analysis.lineup import Lineup, line_up
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document, parse_document
 from onnxtext.syntax import ast as A
@@ -306,3 +307,22 @@ def test_a_long_chain_edited_in_the_middle() -> None:
         changed[k] = changed[k].replace("Relu", rng.choice(("Tanh", "Rleu", "Relu")))
         versions.append(model(changed))
     assert_versions_agree(versions)
+
+
+def test_line_up_finds_the_common_ends() -> None:
+    for seed in range(400):
+        rng = random.Random(seed)
+        old = [bytes([rng.randrange(3)]) for _ in range(rng.randrange(0, 700))]
+        new = list(old)
+        for _ in range(rng.randrange(0, 3)):
+            kind = rng.randrange(3)
+            if kind == 0 and new:
+                del new[rng.randrange(len(new))]
+            elif kind == 1:
+                new.insert(rng.randrange(len(new) + 1), b"x")
+            elif new:
+                new[rng.randrange(len(new))] = b"y"
+        most = min(len(old), len(new))
+        prefix = next((i for i in range(most) if old[i] != new[i]), most)
+        suffix = next((i for i in range(most - prefix) if old[-1 - i] != new[-1 - i]), most - prefix)
+        assert line_up(old, new) == Lineup(prefix, suffix, len(old), len(new)), seed

@@ -35,6 +35,9 @@ from onnxtext.syntax.messages import SYNTAX
 
 __all__ = ["AnalysisCache", "KnockOns", "check_document", "diagnose", "knock_on_spans"]
 
+_MAIN = "graph"
+"""The main graph's proto path (damage is given by path)."""
+
 _HOLDERS = (A.ValueInfo, A.Initializer, A.Attribute, A.TensorValue, A.PropEntry)
 """The statements a lowering error damages: the innermost one holding it is left out of the
 protobuf (or lowered without what was wrong), and so is what it defines."""
@@ -94,14 +97,17 @@ class AnalysisCache:
         if model is None:
             return None
         keys = self.keys(model)
+        main = damage.get(_MAIN)  # its names are told to the plan: the nodes that read them are checked anew
         context = (
             keys.context,
             None if select is None else tuple(select),
             None if ignore is None else tuple(ignore),
             model_dir,
-            tuple(sorted(damage.items())),
+            main is None or main.complete,
+            tuple(sorted((path, found) for path, found in damage.items() if path != _MAIN)),
         )
-        return Plan(context, keys, self.check, document.source, document.source_map)
+        damaged = main.names if main is not None else frozenset()
+        return Plan(context, keys, self.check, document.source, document.source_map, damaged)
 
 
 def diagnose(

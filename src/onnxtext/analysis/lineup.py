@@ -30,6 +30,7 @@ class Keys:
 
     def __init__(self, model: ModelProto) -> None:
         self.model = model
+        self._lineups: dict[int, tuple[list[bytes], Lineup]] = {}
 
     @cached_property
     def nodes(self) -> list[bytes]:
@@ -38,6 +39,13 @@ class Keys:
     @cached_property
     def context(self) -> bytes:
         return context_key(self.model)
+
+    def line_up(self, old: list[bytes]) -> Lineup:
+        """:func:`line_up` of ``old`` (an earlier version's node keys) with these, computed once per ``old``."""
+        found = self._lineups.get(id(old))
+        if found is None or found[0] is not old:
+            found = self._lineups[id(old)] = (old, line_up(old, self.nodes))
+        return found[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,19 +73,31 @@ def node_keys(graph: GraphProto) -> list[bytes]:
     return [node.SerializeToString() for node in graph.node]
 
 
+_CHUNK = 256
+"""Nodes compared at once (a list comparison runs in C; the first difference is then looked for in its chunk)."""
+
+
 def line_up(old: Sequence[bytes], new: Sequence[bytes]) -> Lineup:
     """The common prefix and suffix of two node lists (the suffix never overlaps the prefix)."""
-    most = min(len(old), len(new))
-    prefix = most
-    for i, (a, b) in enumerate(zip(old, new, strict=False)):
-        if a != b:
-            prefix = i
+    n_old, n_new = len(old), len(new)
+    most = min(n_old, n_new)
+    prefix = 0
+    while prefix < most:
+        end = min(prefix + _CHUNK, most)
+        if old[prefix:end] != new[prefix:end]:
+            while old[prefix] == new[prefix]:
+                prefix += 1
             break
+        prefix = end
     suffix = 0
     limit = most - prefix
-    n_old, n_new = len(old), len(new)
-    while suffix < limit and old[n_old - 1 - suffix] == new[n_new - 1 - suffix]:
-        suffix += 1
+    while suffix < limit:
+        end = min(suffix + _CHUNK, limit)
+        if old[n_old - end : n_old - suffix] != new[n_new - end : n_new - suffix]:
+            while old[n_old - 1 - suffix] == new[n_new - 1 - suffix]:
+                suffix += 1
+            break
+        suffix = end
     return Lineup(prefix, suffix, n_old, n_new)
 
 

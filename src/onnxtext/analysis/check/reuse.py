@@ -20,7 +20,7 @@ from operator import attrgetter
 from typing import Any
 
 from onnxtext.analysis.check.context import Definition, Token
-from onnxtext.analysis.lineup import Keys, Lineup, line_up
+from onnxtext.analysis.lineup import Keys, Lineup
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related
 from onnxtext.ir.paths import ROOT
 from onnxtext.lowering.source_map import SourceMap
@@ -86,6 +86,8 @@ class CheckMemo:
     nodes: list[NodeFindings]
     sparse: list[int]
     """Indices of the :attr:`NodeFindings.sparse` nodes, ascending."""
+    damaged: frozenset[str] = frozenset()
+    """The names damaged statements of the main graph defined."""
 
 
 def relocated(diag: Diagnostic, delta: int, source: SourceFile) -> Diagnostic:
@@ -127,8 +129,11 @@ class Plan:
         previous: CheckMemo | None,
         source: SourceFile | None,
         source_map: SourceMap | None,
+        damaged: frozenset[str] = frozenset(),
     ) -> None:
         self.context = context
+        self.damaged = damaged
+        """The names damaged statements of the main graph define (defined from its first node on)."""
         self.keys = keys
         self.source = source
         self.source_map = source_map
@@ -138,6 +143,7 @@ class Plan:
         """New indices of the nodes checked anew, ascending."""
         self.done = 0
         """Nodes before this one are in the scope (checked, or caught up)."""
+        self.lineup: Lineup | None = None
 
     def prepare(self, graph: GraphProto, base: dict[str, Definition]) -> None:
         """Line up the nodes, decide which to check: ``base`` is what the scope holds before the first node."""
@@ -148,7 +154,7 @@ class Plan:
             self.nodes = [NodeFindings((), *defining(k, nodes[k].output)) for k in range(n)]
             self.checked = list(range(n))
             return
-        lineup = line_up(old.keys, self.keys.nodes)
+        lineup = self.lineup = self.keys.line_up(old.keys)
         shift = lineup.shift
         previous = old.nodes
         mine = self.nodes = list(previous[: lineup.prefix])
@@ -163,7 +169,7 @@ class Plan:
             mine.extend(previous[suffix_start:])
         checked = self._volatile(old, lineup)
         checked.update(range(lineup.prefix, lineup.middle_end))
-        checked.update(self._scope_changed(lineup, base, previous[lineup.prefix : suffix_start]))
+        checked.update(self._scope_changed(lineup, base, old))
         self.checked = sorted(checked)
 
     def _volatile(self, old: CheckMemo, lineup: Lineup) -> set[int]:
@@ -184,25 +190,42 @@ class Plan:
         span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
         return self.source.text[span.start : span.end] if span is not None and self.source is not None else None
 
-    def _scope_changed(self, lineup: Lineup, base: dict[str, Definition], old_middle: list[NodeFindings]) -> list[int]:
-        """The suffix's nodes that read a name whose being defined differs from the previous version."""
+    def _scope_changed(self, lineup: Lineup, base: dict[str, Definition], old: CheckMemo) -> list[int]:
+        """The prefix's and suffix's nodes that read or define a name whose being defined where they stand
+        differs from the previous version (names a damaged statement defines count from the first node)."""
         mine = self.nodes
-        new_middle = mine[lineup.prefix : lineup.middle_end]
+        kept = {n for n, d in base.items() if d.kind != "damaged"}  # inputs, initializers: the context's
+        damaged = (old.damaged ^ self.damaged) - kept
+        old_middle = old.nodes[lineup.prefix : lineup.old_count - lineup.suffix]
         old_names = set(chain.from_iterable(map(_NAMES, old_middle)))
-        new_names = set(chain.from_iterable(map(_NAMES, new_middle)))
-        if old_names == new_names:
+        new_names = set(chain.from_iterable(map(_NAMES, mine[lineup.prefix : lineup.middle_end])))
+        if not damaged and old_names == new_names:
             return []
-        before = set(chain.from_iterable(map(_NAMES, mine[: lineup.prefix])))
-        changed = {n for n in old_names ^ new_names if n not in base and n not in before}
         out: list[int] = []
-        for k in range(lineup.middle_end, lineup.new_count):
+        changed = set(damaged)
+        self._scan(0, lineup.prefix, changed, out)
+        before = set(chain.from_iterable(map(_NAMES, mine[: lineup.prefix])))
+        candidates = damaged | (old_names ^ new_names)
+        changed = {
+            n
+            for n in candidates
+            if (n in old.damaged or n in old_names or n in before or n in kept)
+            != (n in self.damaged or n in new_names or n in before or n in kept)
+        }
+        self._scan(lineup.middle_end, lineup.new_count, changed, out)
+        return out
+
+    def _scan(self, start: int, end: int, changed: set[str], out: list[int]) -> None:
+        """Nodes ``[start, end)`` reading or defining a name of ``changed`` into ``out``; a name a node
+        defines is defined after it in both versions."""
+        mine = self.nodes
+        for k in range(start, end):
             if not changed:
-                break
+                return
             found = mine[k]
             if not (changed.isdisjoint(found.inputs) and changed.isdisjoint(found.names)):
                 out.append(k)
             changed.difference_update(found.names)
-        return out
 
     # ------------------------------------------------------------ the walk
     def catch_up(
@@ -262,8 +285,20 @@ class Plan:
 
     def memo(self) -> CheckMemo:
         """This version's memo (for the next one)."""
-        sparse = [k for k, found in enumerate(self.nodes) if found.sparse]
-        return CheckMemo(self.context, self.keys.nodes, self.nodes, sparse)
+        nodes = self.nodes
+        lineup, old = self.lineup, self.old
+        if lineup is None or old is None:
+            sparse = [k for k, found in enumerate(nodes) if found.sparse]
+        else:  # the previous version's, moved, and the nodes checked anew
+            suffix_start = lineup.old_count - lineup.suffix
+            candidates = set(self.checked)
+            candidates.update(
+                k if k < lineup.prefix else k + lineup.shift
+                for k in old.sparse
+                if not lineup.prefix <= k < suffix_start
+            )
+            sparse = sorted(k for k in candidates if nodes[k].sparse)
+        return CheckMemo(self.context, self.keys.nodes, self.nodes, sparse, self.damaged)
 
 
 def _moved(found: NodeFindings, old: int, new: int) -> NodeFindings:

@@ -21,7 +21,7 @@ from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMisma
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
 from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
-from onnxtext.analysis.lineup import Keys, Lineup, line_up
+from onnxtext.analysis.lineup import Keys, Lineup
 from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.ir.schemas import FormalParameter, OpSchema
@@ -294,7 +294,7 @@ class Inference:
             for k in range(len(nodes)):
                 infer(k)
         else:
-            self._reuse(old, line_up(old.keys, new_keys), nodes, env, infer, outcomes, sparse)
+            self._reuse(old, keys.line_up(old.keys), nodes, env, infer, outcomes, sparse)
         self.memo = InferMemo(context, self.use_declared, new_keys, outcomes, sparse)
 
     def _reuse(
