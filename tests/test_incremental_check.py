@@ -326,3 +326,27 @@ def test_line_up_finds_the_common_ends() -> None:
         prefix = next((i for i in range(most) if old[i] != new[i]), most)
         suffix = next((i for i in range(most - prefix) if old[-1 - i] != new[-1 - i]), most - prefix)
         assert line_up(old, new) == Lineup(prefix, suffix, len(old), len(new)), seed
+
+
+BACKEND_STRIDE = 5
+"""Every fifth backend-suite model (about 400): printed, then edited statement by statement."""
+
+
+@pytest.mark.slow
+def test_statement_edits_of_printed_backend_models() -> None:
+    onnx = pytest.importorskip("onnx")  # the backend suite comes with onnx
+    del onnx
+    import onnxtext
+    from tests.corpus.backend import all_model_paths, case_id
+
+    paths = sorted(all_model_paths(), key=case_id)[::BACKEND_STRIDE]
+    rng = random.Random(13)
+    checked = 0
+    for path in paths:
+        try:
+            text = onnxtext.to_text(onnxtext.load(str(path)))
+        except onnxtext.OnnxTextError:
+            continue
+        assert_versions_agree([text, *_statement_edits(rng, text, 4), text])
+        checked += 1
+    assert checked >= 300
