@@ -12,10 +12,11 @@ finding outside its statement) is *volatile*: checked again in every version.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter
 from typing import Any
 
@@ -144,6 +145,12 @@ class Plan:
         self.done = 0
         """Nodes before this one are in the scope (checked, or caught up)."""
         self.lineup: Lineup | None = None
+        self.said: list[int] = []
+        """New indices of the nodes taken from the previous version with findings to report, ascending."""
+
+    def later(self) -> Later:
+        """The main graph's ``later``: the first definition of a name among the nodes not yet walked."""
+        return Later(self.nodes)
 
     def prepare(self, graph: GraphProto, base: dict[str, Definition]) -> None:
         """Line up the nodes, decide which to check: ``base`` is what the scope holds before the first node."""
@@ -167,6 +174,11 @@ class Plan:
                 mine.append(_moved(found, k, k + shift))
         else:
             mine.extend(previous[suffix_start:])
+        self.said = [
+            k if k < lineup.prefix else k + shift
+            for k in old.sparse
+            if not lineup.prefix <= k < suffix_start and (previous[k].diagnostics or previous[k].c90)
+        ]
         checked = self._volatile(old, lineup)
         checked.update(range(lineup.prefix, lineup.middle_end))
         checked.update(self._scope_changed(lineup, base, old))
@@ -228,20 +240,19 @@ class Plan:
             changed.difference_update(found.names)
 
     # ------------------------------------------------------------ the walk
-    def catch_up(
-        self, end: int, names: dict[str, Definition], later: dict[str, Definition]
-    ) -> list[tuple[int, NodeFindings]]:
-        """Take nodes ``[done, end)`` from the previous version: their names into the scope (and out of
-        ``later``); returns those with findings to report, in order."""
+    def catch_up(self, end: int, names: dict[str, Definition]) -> list[tuple[int, NodeFindings]]:
+        """Take nodes ``[done, end)`` from the previous version: their names into the scope; returns those
+        with findings to report, in order."""
         start = self.done
         self.done = end
         if start >= end:
             return []
         run = self.nodes[start:end]
-        flat = list(chain.from_iterable(map(_NAMES, run)))
-        deque(map(names.setdefault, flat, chain.from_iterable(map(_DEFS, run))), maxlen=0)
-        deque(map(later.pop, flat, repeat(None)), maxlen=0)
-        return [(start + i, found) for i, found in enumerate(run) if found.diagnostics or found.c90]
+        deque(
+            map(names.setdefault, chain.from_iterable(map(_NAMES, run)), chain.from_iterable(map(_DEFS, run))), maxlen=0
+        )
+        said = self.said
+        return [(k, self.nodes[k]) for k in said[bisect_left(said, start) : bisect_left(said, end)]]
 
     def reported(self, found: NodeFindings, k: int) -> tuple[Diagnostic, ...]:
         """The findings of node ``k`` taken from the previous version, located in this text."""
@@ -299,6 +310,36 @@ class Plan:
             )
             sparse = sorted(k for k in candidates if nodes[k].sparse)
         return CheckMemo(self.context, self.keys.nodes, self.nodes, sparse, self.damaged)
+
+
+class Later(dict[str, Definition]):
+    """The main graph's ``later`` (:attr:`GraphInfo.later`) in an incremental check: the first definition of
+    each name among the nodes from :attr:`at` on, found when a rule asks (the walk moves :attr:`at`)."""
+
+    def __init__(self, nodes: list[NodeFindings]) -> None:
+        super().__init__()
+        self.nodes = nodes
+        self.at = 0
+        self._first: dict[str, tuple[int, Definition]] | None = None
+
+    def _find(self, name: str) -> Definition | None:
+        if self._first is None:
+            first: dict[str, tuple[int, Definition]] = {}
+            for k, found in enumerate(self.nodes):
+                for d in found.defs:
+                    if d.name not in first:
+                        first[d.name] = (k, d)
+            self._first = first
+        hit = self._first.get(name)
+        return hit[1] if hit is not None and hit[0] >= self.at else None
+
+    def get(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        found = self._find(name)
+        return found if found is not None else default
+
+    def pop(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
+        """As :meth:`get`: a name's first definition is at the node being left, whose outputs it pops."""
+        return self.get(name, default)
 
 
 def _moved(found: NodeFindings, old: int, new: int) -> NodeFindings:

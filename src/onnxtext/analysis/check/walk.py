@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from itertools import chain
-from operator import attrgetter
 
 from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
-from onnxtext.analysis.check.reuse import C90Entry, Plan
+from onnxtext.analysis.check.reuse import C90Entry, Later, Plan
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.ir.scoping import outer_scope
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
@@ -16,8 +13,6 @@ from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto
 
 __all__ = ["walk"]
 
-_NAMES = attrgetter("names")
-_DEFS = attrgetter("defs")
 _HOOKS = ("model", "graph", "graph_end", "node", "attribute", "tensor", "function", "finish")
 
 
@@ -113,16 +108,12 @@ class _Checker(ModelVisitor):
             for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)
         self.infos[id(site)] = info
-        later = info.later
         if self.plan is not None and site.kind == "main":
             self.main_site = site
             self.plan.prepare(proto, info.scope.names)
-            found = self.plan.nodes
-            deque(
-                map(later.setdefault, chain.from_iterable(map(_NAMES, found)), chain.from_iterable(map(_DEFS, found))),
-                maxlen=0,
-            )
+            info.later = self.plan.later()
         else:
+            later = info.later
             outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
             for k, names in enumerate(outputs):
                 for j, out in enumerate(names):
@@ -142,7 +133,9 @@ class _Checker(ModelVisitor):
         """The main graph's nodes before ``end`` not checked anew: taken from the previous version."""
         plan = self.plan
         assert plan is not None
-        for k, found in plan.catch_up(end, info.scope.names, info.later):
+        assert isinstance(info.later, Later)
+        info.later.at = end
+        for k, found in plan.catch_up(end, info.scope.names):
             self.ctx.diagnostics.extend(plan.reported(found, k))
             self.collected.extend(found.c90)
 
