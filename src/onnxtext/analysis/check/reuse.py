@@ -74,8 +74,16 @@ def defining(k: int, outputs: Sequence[str]) -> tuple[tuple[str, ...], tuple[Def
     for j, out in enumerate(outputs):
         if out and out not in names:
             names.append(out)
-            defs.append(Definition(out, path, ("output", j), "node"))
+            defs.append(Definition(out, path, _output(j), "node"))
     return tuple(names), tuple(defs)
+
+
+_OUTPUTS = [("output", j) for j in range(8)]
+"""The tokens most definitions share (a memo holds one per node output)."""
+
+
+def _output(j: int) -> tuple[str, int]:
+    return _OUTPUTS[j] if j < len(_OUTPUTS) else ("output", j)
 
 
 @dataclass(slots=True)
@@ -287,7 +295,7 @@ class Plan:
             found.names,
             found.defs,
             tuple(diagnostics),
-            span.start if span is not None else 0,
+            span.start if span is not None and diagnostics else 0,
             text,
             tuple(c90),
             volatile,
