@@ -89,4 +89,5 @@ class InferenceRule(Rule):
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         for issue in ctx.inference.issues:
             if issue.finding is self.finding:
-                ctx.report(self.code, issue.message, issue.path, token=issue.token, related=issue.related)
+                related = tuple((note, str(path), token) for note, path, token in issue.related)
+                ctx.report(self.code, issue.message, str(issue.path), token=issue.token, related=related)

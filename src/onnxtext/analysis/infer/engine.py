@@ -235,8 +235,8 @@ class Inference:
                     Issue(
                         Finding.DECLARED,
                         f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
-                        str(declared_at[t.name]),
-                        node_path=str(path.child("initializer", i)),
+                        declared_at[t.name],
+                        node_path=path.child("initializer", i),
                         node_token="name",
                     )
                 )
@@ -322,7 +322,7 @@ class Inference:
             for k in old.sparse[bisect_left(old.sparse, start) : bisect_left(old.sparse, end)]:
                 found = previous[k]
                 if moved:
-                    found = rebased(found, str(_GRAPH.child("node", k)), str(_GRAPH.child("node", k + moved)))
+                    found = rebased(found, _GRAPH.child("node", k), _GRAPH.child("node", k + moved))
                     outcomes[first + k - start] = found
                 sparse.append(k + moved)
                 if found.const is not None:
@@ -395,7 +395,7 @@ class Inference:
 
         def sink(finding: Finding, message: str, index: int | None) -> None:
             if report:
-                self.issues.append(Issue(finding, message, str(path), index))
+                self.issues.append(Issue(finding, message, path, index))
 
         issues_before = len(self.issues)
         if fn is not None:
@@ -436,8 +436,8 @@ class Inference:
                     Issue(
                         Finding.DECLARED,
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
-                        str(declared_at[name]),
-                        node_path=str(path),
+                        declared_at[name],
+                        node_path=path,
                     )
                 )
             types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN

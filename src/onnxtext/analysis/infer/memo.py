@@ -14,6 +14,7 @@ import numpy as np
 
 from onnxtext.analysis.infer.node import Issue
 from onnxtext.analysis.infer.types import ValueType
+from onnxtext.ir.paths import ProtoPath
 
 __all__ = ["InferMemo", "NodeOutcome", "rebased"]
 
@@ -53,13 +54,11 @@ class InferMemo:
     """The indices of the outcomes that are :attr:`NodeOutcome.sparse`, ascending."""
 
 
-def _moved(path: str, old: str, new: str) -> str:
-    if path == old or path.startswith(old + "/"):
-        return new + path[len(old) :]
-    return path
+def _moved(path: ProtoPath, old: ProtoPath, new: ProtoPath) -> ProtoPath:
+    return ProtoPath((*new, *path[len(old) :])) if path[: len(old)] == old else path
 
 
-def rebased(outcome: NodeOutcome, old: str, new: str) -> NodeOutcome:
+def rebased(outcome: NodeOutcome, old: ProtoPath, new: ProtoPath) -> NodeOutcome:
     """``outcome`` of the node at proto path ``old`` as the node at ``new`` (its issues and graphs moved)."""
     if old == new or not (outcome.issues or outcome.graphs):
         return outcome
@@ -71,5 +70,8 @@ def rebased(outcome: NodeOutcome, old: str, new: str) -> NodeOutcome:
         )
         for i in outcome.issues
     )
-    graphs = tuple((_moved(p, old, new), types) for p, types in outcome.graphs)
+    was, now = str(old), str(new)  # Inference.graphs is keyed by the written path
+    graphs = tuple(
+        (now + p[len(was) :] if p == was or p.startswith(was + "/") else p, types) for p, types in outcome.graphs
+    )
     return replace(outcome, issues=issues, graphs=graphs)
