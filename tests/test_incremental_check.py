@@ -350,3 +350,38 @@ def test_statement_edits_of_printed_backend_models() -> None:
         assert_versions_agree([text, *_statement_edits(rng, text, 4), text])
         checked += 1
     assert checked >= 300
+
+
+def test_the_server_diagnoses_with_the_cache_and_holds_no_document() -> None:
+    """``lsp/diagnose.diagnose`` with a document's cache (what the session passes) over 40 versions:
+    the diagnostics of each equal those without it, and the cache keeps no document or model alive."""
+    import gc
+    import threading
+
+    from onnxtext.lsp.diagnose import Settings
+    from onnxtext.lsp.diagnose import diagnose as server_diagnose
+    from onnxtext.proto import ModelProto
+
+    settings = Settings()
+    settings.evaluate = False
+    cache = AnalysisCache()
+    lines = chain(60)
+    rng = random.Random(9)
+    for _ in range(40):
+        changed = list(lines)
+        k = rng.randrange(len(changed))
+        changed[k] = changed[k].replace("Relu", rng.choice(("Tanh", "Rleu", "Relu")))
+        text = model(changed)
+        found = server_diagnose(text, "m.onnxtxt", settings, threading.Event(), cache=cache)
+        expected = server_diagnose(text, "m.onnxtxt", settings, threading.Event())
+        assert _signature(found.diagnostics) == _signature(expected.diagnostics)
+    seen: set[int] = set()
+    work: list[object] = [cache]
+    while work:  # everything the cache holds
+        held = work.pop()
+        if id(held) in seen or isinstance(held, type):
+            continue
+        seen.add(id(held))
+        assert not isinstance(held, (Document, ModelProto)), type(held)
+        work.extend(gc.get_referents(held))
+    assert len(seen) > 1000  # the walk went through the memos

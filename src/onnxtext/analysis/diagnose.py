@@ -67,6 +67,10 @@ class AnalysisCache:
             self._keys = Keys(model)
         return self._keys
 
+    def release(self) -> None:
+        """Forget the analysed model (its keys): the memos are all the next version needs."""
+        self._keys = None
+
     def inference(self, document: Document) -> Inference | None:
         """``document``'s inference, made from the previous version's where it can (and kept as the document's)."""
         model = document.model
@@ -128,6 +132,8 @@ def diagnose(
     found = list(document.diagnostics)
     with collector_paused():
         checked = check_document(document, select, ignore, model_dir=model_dir, cache=cache)
+    if cache is not None:
+        cache.release()
     if checked:
         hidden = knock_on_spans(document)
         found.extend(d for d in checked if not hidden.covers(d))
