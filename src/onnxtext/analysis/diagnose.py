@@ -23,7 +23,7 @@ from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.damage import Damage, damage_by_scope
 from onnxtext.analysis.check.reuse import CheckMemo, Plan
 from onnxtext.analysis.infer.engine import Inference, infer_model
-from onnxtext.analysis.infer.memo import InferMemo
+from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome
 from onnxtext.analysis.lineup import Keys
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Diagnostic
@@ -111,7 +111,11 @@ class AnalysisCache:
             tuple(sorted((path, found) for path, found in damage.items() if path != _MAIN)),
         )
         damaged = main.names if main is not None else frozenset()
-        return Plan(context, keys, self.check, document.source, document.source_map, damaged)
+
+        def shared() -> list[NodeOutcome] | None:  # inference runs first when a type rule is chosen
+            return self.infer.outcomes if self.infer is not None and self.infer.keys is keys.nodes else None
+
+        return Plan(context, keys, self.check, document.source, document.source_map, damaged, shared)
 
 
 def diagnose(

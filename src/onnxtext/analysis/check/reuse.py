@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import chain
 from operator import attrgetter
@@ -139,9 +139,13 @@ class Plan:
         source: SourceFile | None,
         source_map: SourceMap | None,
         damaged: frozenset[str] = frozenset(),
+        shared: Callable[[], Sequence[Any] | None] = lambda: None,
     ) -> None:
         self.context = context
         self.damaged = damaged
+        self.shared = shared
+        """This version's inference outcomes, if made (their name tuples are shared, not copied)."""
+        self._outcomes: Sequence[Any] | None = None
         """The names damaged statements of the main graph define (defined from its first node on)."""
         self.keys = keys
         self.source = source
@@ -165,8 +169,9 @@ class Plan:
         nodes = graph.node
         n = len(nodes)
         old = self.old
+        self._outcomes = self.shared()
         if old is None:
-            self.nodes = [NodeFindings((), *defining(k, nodes[k].output)) for k in range(n)]
+            self.nodes = [NodeFindings((), *self._defining(k, nodes[k].output)) for k in range(n)]
             self.checked = list(range(n))
             return
         lineup = self.lineup = self.keys.line_up(old.keys)
@@ -174,7 +179,7 @@ class Plan:
         previous = old.nodes
         mine = self.nodes = list(previous[: lineup.prefix])
         for k in range(lineup.prefix, lineup.middle_end):
-            mine.append(NodeFindings((), *defining(k, nodes[k].output)))
+            mine.append(NodeFindings((), *self._defining(k, nodes[k].output)))
         suffix_start = lineup.old_count - lineup.suffix
         if shift:
             for k in range(suffix_start, lineup.old_count):
@@ -191,6 +196,14 @@ class Plan:
         checked.update(range(lineup.prefix, lineup.middle_end))
         checked.update(self._scope_changed(lineup, base, old))
         self.checked = sorted(checked)
+
+    def _defining(self, k: int, outputs: Sequence[str]) -> tuple[tuple[str, ...], tuple[Definition, ...]]:
+        names, defs = defining(k, outputs)
+        outcomes = self._outcomes
+        if outcomes is not None and outcomes[k].names == names:  # the same strings as inference's
+            names = outcomes[k].names
+            defs = tuple(Definition(n, d.path, d.token, d.kind) for n, d in zip(names, defs, strict=True))
+        return names, defs
 
     def _volatile(self, old: CheckMemo, lineup: Lineup) -> set[int]:
         """The new indices of the prefix's and suffix's nodes checked anew whatever the scope: volatile
@@ -291,7 +304,7 @@ class Plan:
             else:
                 text = self.source.text[span.start : span.end]
         self.nodes[k] = NodeFindings(
-            tuple(inputs),
+            self._inputs(k, inputs),
             found.names,
             found.defs,
             tuple(diagnostics),
@@ -301,6 +314,12 @@ class Plan:
             volatile,
         )
         self.done = k + 1
+
+    def _inputs(self, k: int, inputs: list[str]) -> tuple[str, ...]:
+        outcomes = self._outcomes
+        if outcomes is not None and list(outcomes[k].inputs) == inputs:
+            return outcomes[k].inputs  # type: ignore[no-any-return]
+        return tuple(inputs)
 
     def memo(self) -> CheckMemo:
         """This version's memo (for the next one)."""
