@@ -384,4 +384,4 @@ def test_the_server_diagnoses_with_the_cache_and_holds_no_document() -> None:
         seen.add(id(held))
         assert not isinstance(held, (Document, ModelProto)), type(held)
         work.extend(gc.get_referents(held))
-    assert len(seen) > 1000  # the walk went through the memos
+    assert len(seen) > 500  # the walk went through the memos (60 nodes)
