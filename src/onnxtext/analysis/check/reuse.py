@@ -182,9 +182,7 @@ class Plan:
             mine.append(NodeFindings((), *self._defining(k, nodes[k].output)))
         suffix_start = lineup.old_count - lineup.suffix
         if shift:
-            for k in range(suffix_start, lineup.old_count):
-                found = previous[k]
-                mine.append(_moved(found, k, k + shift))
+            mine.extend(map(_moved, previous[suffix_start:], range(suffix_start + shift, lineup.new_count)))
         else:
             mine.extend(previous[suffix_start:])
         self.said = [
@@ -369,9 +367,16 @@ class Later(dict[str, Definition]):
         return self.get(name, default)
 
 
-def _moved(found: NodeFindings, old: int, new: int) -> NodeFindings:
-    """``found`` of old node ``old`` as new node ``new`` (definitions and collected names moved)."""
-    path = node_path(new)
-    defs = tuple(Definition(d.name, path, d.token, d.kind) for d in found.defs)
-    c90 = tuple((name, path, token, what) for name, _, token, what in found.c90)
-    return replace(found, defs=defs, c90=c90)
+def _moved(found: NodeFindings, new: int) -> NodeFindings:
+    """``found`` as new node ``new`` (definitions and collected names moved)."""
+    path = f"graph/node[{new}]"  # node_path, inlined: called for every node after an inserted statement
+    defs = found.defs
+    if len(defs) == 1:
+        d = defs[0]
+        defs = (Definition(d.name, path, d.token, d.kind),)
+    else:
+        defs = tuple(Definition(d.name, path, d.token, d.kind) for d in defs)
+    c90 = tuple((name, path, token, what) for name, _, token, what in found.c90) if found.c90 else ()
+    return NodeFindings(
+        found.inputs, found.names, defs, found.diagnostics, found.anchor, found.text, c90, found.volatile
+    )
