@@ -385,3 +385,64 @@ def test_the_server_diagnoses_with_the_cache_and_holds_no_document() -> None:
         assert not isinstance(held, (Document, ModelProto)), type(held)
         work.extend(gc.get_referents(held))
     assert len(seen) > 500  # the walk went through the memos (60 nodes)
+
+
+@pytest.mark.slow
+def test_long_chains_of_mixed_edits() -> None:
+    """Ten versions a text, character edits and statement edits mixed: the memo carried over many versions."""
+    from tests.test_recovery_corpus import _edit
+
+    rng = random.Random(17)
+    for _, text in _corpus_texts():
+        versions = [text]
+        current = text
+        for _ in range(10):
+            if rng.random() < 0.4:
+                current = _edit(rng, current).apply(current)
+            else:
+                current = _statement_edits(rng, current, 1)[0]
+            versions.append(current)
+        assert_versions_agree(versions, deep=False)
+
+
+_STATEMENTS = [
+    "   k{i} = Constant <value = int64[2] {{2, 8}}> ()",
+    "   r{i} = Reshape (v{j}, k{j})",
+    "   v{i} = Relu (v{j})",
+    "   v{i} = Add (v{j}, w)",
+    "   v{i} = local.twice (v{j})",
+    "   v{i} = If (c) <then_branch = t{i} () => (float[N, 4] o{i}) {{ o{i} = Neg (v{j}) }}, "
+    "else_branch = e{i} () => (float[N, 4] p{i}) {{ p{i} = Abs (v{j}) }}>",
+    "   v{i} = Shape (v{j})",
+    "   shape = Constant <value = int64[2] {{4, 4}}> ()",
+    "   v{i} = Reshape (v{j}, shape)",
+    "   v{i} = Cast <to = 7> (v{j})",
+]
+
+
+def test_random_statements_with_constants_subgraphs_and_calls() -> None:
+    """Versions made of random statements (constants read by shapes, subgraphs reading outer values,
+    function calls, redefinitions, uses before definitions), one statement changed at a time."""
+    head = (
+        '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
+        "main (float[N, 4] v0, bool c) => (float[N, 4] v1)\n<float[4] w = {1, 2, 3, 4}, int64[2] shape = {-1, 4}>\n{\n"
+    )
+    tail = '}\n<domain: "local", opset_import: ["" : 18]>\ntwice (a) => (b) {\n   b = Add (a, a)\n}\n'
+    rng = random.Random(23)
+
+    def statement(i: int) -> str:
+        return rng.choice(_STATEMENTS).format(i=i, j=rng.randrange(0, i + 3))
+
+    lines = [statement(i) for i in range(1, 40)]
+    versions = [head + "\n".join(lines) + "\n" + tail]
+    for _ in range(40):
+        k = rng.randrange(len(lines))
+        kind = rng.random()
+        if kind < 0.5:
+            lines[k] = statement(k + 1)
+        elif kind < 0.75:
+            lines.insert(k, statement(k + 1))
+        else:
+            del lines[k]
+        versions.append(head + "\n".join(lines) + "\n" + tail)
+    assert_versions_agree(versions)
