@@ -363,8 +363,12 @@ class Later(dict[str, Definition]):
         return found if found is not None else default
 
     def pop(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        """As :meth:`get`: a name's first definition is at the node being left, whose outputs it pops."""
-        return self.get(name, default)
+        """The definition of ``name`` made ahead for the node being left (at :attr:`at`), which defines it:
+        the walk defines it in the scope, where an earlier definition of the name stays first anyway."""
+        for d in self.nodes[self.at].defs:
+            if d.name == name:
+                return d
+        return default
 
 
 def _moved(found: NodeFindings, new: int) -> NodeFindings:
