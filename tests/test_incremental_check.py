@@ -219,6 +219,7 @@ def test_exporter_names_are_collected_from_reused_nodes() -> None:
     assert_versions_agree([text, changed, inserted, text], select=["W201", "E"])
 
 
+@pytest.mark.slow
 def test_the_cache_keeps_one_version() -> None:
     lines = chain(300)
     cache = AnalysisCache()
