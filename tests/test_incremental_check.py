@@ -447,3 +447,22 @@ def test_random_statements_with_constants_subgraphs_and_calls() -> None:
             del lines[k]
         versions.append(head + "\n".join(lines) + "\n" + tail)
     assert_versions_agree(versions)
+
+
+def test_the_document_keeps_the_incremental_inference_and_a_request_may_come_first() -> None:
+    lines = chain(50)
+    cache = AnalysisCache()
+    first = parse_document(model(lines))
+    diagnose(first, cache=cache)
+    assert first.inference is not None and first.inference.memo is cache.infer  # hover and hints read this one
+    changed = list(lines)
+    changed[25] = changed[25].replace("Relu", "Rleu")
+    second = parse_document(model(changed))
+    asked = second.inference  # a request asked before the diagnostics: made from scratch, no memo
+    assert asked is not None and asked.memo is None
+    found = diagnose(second, cache=cache)
+    assert second.inference is asked and cache.infer is first.inference.memo  # the older memo stays
+    assert _signature(found) == _signature(diagnose(parse_document(model(changed))))
+    third = parse_document(model(lines))
+    assert _signature(diagnose(third, cache=cache)) == _signature(diagnose(parse_document(model(lines))))
+    assert third.inference is not None and third.inference.reused == 50

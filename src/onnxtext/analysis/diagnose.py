@@ -59,7 +59,7 @@ class AnalysisCache:
     check: CheckMemo | None = None
     reused: dict[str, int] = field(default_factory=dict)
     """How many main-graph nodes the last analysis took from the previous version (``infer``, ``check``)."""
-    _keys: Keys | None = None
+    _keys: Keys | None = field(default=None, init=False, repr=False)
 
     def keys(self, model: ModelProto) -> Keys:
         """``model``'s node and context keys, computed once for inference and the checker."""
@@ -76,8 +76,8 @@ class AnalysisCache:
         model = document.model
         if model is None:
             return None
-        known = document.__dict__.get("inference")  # already computed (a request asked first)
-        if isinstance(known, Inference):
+        known = document.made_inference()  # a request asked first
+        if known is not None:
             if known.memo is not None:
                 self.infer = known.memo
             return known
