@@ -212,11 +212,18 @@ def test_the_rules_chosen_change_between_versions() -> None:
 
 
 def test_exporter_names_are_collected_from_reused_nodes() -> None:
-    lines = [f"   /l{i}/Relu_output_0 = Relu ({'X0' if i == 0 else f'/l{i - 1}/Relu_output_0'})" for i in range(30)]
-    text = model(lines).replace("=> (float[N, 16] X30)", "=> (float[N, 16] /l29/Relu_output_0)")
-    changed = text.replace("/l12/Relu_output_0 = Relu", "/l12/Relu_output_0 = Tanh")
-    inserted = text.replace("   /l12/", "   Z = Relu (X0)\n   /l12/", 1)
-    assert_versions_agree([text, changed, inserted, text], select=["W201", "E"])
+    def name(i: int) -> str:
+        return f'"/l{i}/Relu_output_0"'
+
+    lines = [f"   {name(i)} = Relu ({'X0' if i == 0 else name(i - 1)})" for i in range(30)]
+    text = model(lines).replace("=> (float[N, 16] X30)", f"=> (float[N, 16] {name(29)})")
+    assert [d.code for d in diagnose(parse_document(text), ["W201"])] == ["W201"]  # one, with 29 notes
+    changed = text.replace(f"{name(12)} = Relu", f"{name(12)} = Tanh")
+    inserted = text.replace(f"   {name(12)}", f"   Z = Relu (X0)\n   {name(12)}", 1)
+    commented = text.replace(f"   {name(3)}", f"# a note\n   {name(3)}", 1)
+    cache = assert_versions_agree([text, changed, inserted, commented, text], select=["W201", "E"])
+    assert cache.reused["check"] == 30
+    assert cache.reused["infer"] == 30
 
 
 @pytest.mark.slow
