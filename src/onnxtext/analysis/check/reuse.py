@@ -160,9 +160,9 @@ class Plan:
         self.said: list[int] = []
         """New indices of the nodes taken from the previous version with findings to report, ascending."""
 
-    def later(self) -> Later:
+    def later(self, graph: GraphProto) -> Later:
         """The main graph's ``later``: the first definition of a name among the nodes not yet walked."""
-        return Later(self.nodes)
+        return Later(self.nodes, graph)
 
     def prepare(self, graph: GraphProto, base: dict[str, Definition]) -> None:
         """Line up the nodes, decide which to check: ``base`` is what the scope holds before the first node."""
@@ -171,15 +171,14 @@ class Plan:
         old = self.old
         self._outcomes = self.shared()
         if old is None:
-            self.nodes = [NodeFindings((), *self._defining(k, nodes[k].output)) for k in range(n)]
+            self.nodes = [_BLANK] * n  # each recorded when checked
             self.checked = list(range(n))
             return
         lineup = self.lineup = self.keys.line_up(old.keys)
         shift = lineup.shift
         previous = old.nodes
         mine = self.nodes = list(previous[: lineup.prefix])
-        for k in range(lineup.prefix, lineup.middle_end):
-            mine.append(NodeFindings((), *self._defining(k, nodes[k].output)))
+        mine.extend([_BLANK] * (lineup.middle_end - lineup.prefix))
         suffix_start = lineup.old_count - lineup.suffix
         if shift:
             mine.extend(map(_moved, previous[suffix_start:], range(suffix_start + shift, lineup.new_count)))
@@ -192,16 +191,18 @@ class Plan:
         ]
         checked = self._volatile(old, lineup)
         checked.update(range(lineup.prefix, lineup.middle_end))
-        checked.update(self._scope_changed(lineup, base, old))
+        middle = {out for k in range(lineup.prefix, lineup.middle_end) for out in nodes[k].output if out}
+        checked.update(self._scope_changed(lineup, base, old, middle))
         self.checked = sorted(checked)
 
-    def _defining(self, k: int, outputs: Sequence[str]) -> tuple[tuple[str, ...], tuple[Definition, ...]]:
-        names, defs = defining(k, outputs)
+    def _defining(self, k: int, path: str, outputs: list[str]) -> tuple[tuple[str, ...], tuple[Definition, ...]]:
+        """What node ``k`` at ``path`` defines (the name strings inference's outcome holds, when it has them)."""
         outcomes = self._outcomes
-        if outcomes is not None and outcomes[k].names == names:  # the same strings as inference's
+        if outcomes is not None and len(outputs) == 1:  # the common case, shared with inference, made directly
             names = outcomes[k].names
-            defs = tuple(Definition(n, d.path, d.token, d.kind) for n, d in zip(names, defs, strict=True))
-        return names, defs
+            if len(names) == 1 and names[0] == outputs[0]:
+                return names, (Definition(names[0], path, _OUTPUTS[0], "node"),)
+        return defining(k, outputs)
 
     def _volatile(self, old: CheckMemo, lineup: Lineup) -> set[int]:
         """The new indices of the prefix's and suffix's nodes checked anew whatever the scope: volatile
@@ -221,7 +222,9 @@ class Plan:
         span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
         return self.source.text[span.start : span.end] if span is not None and self.source is not None else None
 
-    def _scope_changed(self, lineup: Lineup, base: dict[str, Definition], old: CheckMemo) -> list[int]:
+    def _scope_changed(
+        self, lineup: Lineup, base: dict[str, Definition], old: CheckMemo, new_names: set[str]
+    ) -> list[int]:
         """The prefix's and suffix's nodes that read or define a name whose being defined where they stand
         differs from the previous version (names a damaged statement defines count from the first node)."""
         mine = self.nodes
@@ -229,7 +232,6 @@ class Plan:
         damaged = (old.damaged ^ self.damaged) - kept
         old_middle = old.nodes[lineup.prefix : lineup.old_count - lineup.suffix]
         old_names = set(chain.from_iterable(map(_NAMES, old_middle)))
-        new_names = set(chain.from_iterable(map(_NAMES, mine[lineup.prefix : lineup.middle_end])))
         if not damaged and old_names == new_names:
             return []
         out: list[int] = []
@@ -287,37 +289,43 @@ class Plan:
     def record(
         self,
         k: int,
+        path: str,
         inputs: list[str],
+        outputs: list[str],
         diagnostics: list[Diagnostic],
         c90: list[C90Entry],
         volatile: bool,
-    ) -> None:
-        """What checking node ``k`` anew found."""
+    ) -> tuple[Definition, ...]:
+        """What checking node ``k`` (at ``path``) anew found; returns the definitions of its outputs."""
         found = self.nodes[k]
-        span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
+        names, defs = (found.names, found.defs) if found is not _BLANK else self._defining(k, path, outputs)
+        span = None
         text = ""
         if diagnostics:
+            span = self.source_map.span(_MAIN.child("node", k)) if self.source_map is not None else None
             if span is None or self.source is None or not all(within(d, span) for d in diagnostics):
                 volatile = True
             else:
                 text = self.source.text[span.start : span.end]
         self.nodes[k] = NodeFindings(
             self._inputs(k, inputs),
-            found.names,
-            found.defs,
-            tuple(diagnostics),
-            span.start if span is not None and diagnostics else 0,
+            names,
+            defs,
+            tuple(diagnostics) if diagnostics else (),
+            span.start if span is not None else 0,
             text,
-            tuple(c90),
+            tuple(c90) if c90 else (),
             volatile,
         )
         self.done = k + 1
+        return defs
 
     def _inputs(self, k: int, inputs: list[str]) -> tuple[str, ...]:
+        mine = tuple(inputs)
         outcomes = self._outcomes
-        if outcomes is not None and list(outcomes[k].inputs) == inputs:
-            return outcomes[k].inputs  # type: ignore[no-any-return]
-        return tuple(inputs)
+        if outcomes is not None and outcomes[k].inputs == mine:
+            return outcomes[k].inputs  # type: ignore[no-any-return]  # the strings inference's outcome holds
+        return mine
 
     def memo(self) -> CheckMemo:
         """This version's memo (for the next one)."""
@@ -341,17 +349,20 @@ class Later(dict[str, Definition]):
     """The main graph's ``later`` (:attr:`GraphInfo.later`) in an incremental check: the first definition of
     each name among the nodes from :attr:`at` on, found when a rule asks (the walk moves :attr:`at`)."""
 
-    def __init__(self, nodes: list[NodeFindings]) -> None:
+    def __init__(self, nodes: list[NodeFindings], graph: GraphProto) -> None:
         super().__init__()
         self.nodes = nodes
+        self.graph = graph
         self.at = 0
         self._first: dict[str, tuple[int, Definition]] | None = None
 
     def _find(self, name: str) -> Definition | None:
         if self._first is None:
             first: dict[str, tuple[int, Definition]] = {}
+            graph_nodes = self.graph.node
             for k, found in enumerate(self.nodes):
-                for d in found.defs:
+                defs = found.defs if found is not _BLANK else defining(k, list(graph_nodes[k].output))[1]
+                for d in defs:
                     if d.name not in first:
                         first[d.name] = (k, d)
             self._first = first
@@ -363,12 +374,12 @@ class Later(dict[str, Definition]):
         return found if found is not None else default
 
     def pop(self, name: str, default: Any = None) -> Any:  # type: ignore[override]
-        """The definition of ``name`` made ahead for the node being left (at :attr:`at`), which defines it:
-        the walk defines it in the scope, where an earlier definition of the name stays first anyway."""
-        for d in self.nodes[self.at].defs:
-            if d.name == name:
-                return d
-        return default
+        """Not used: the walk defines the main graph's node outputs from the plan (:meth:`Plan.record`)."""
+        raise NotImplementedError
+
+
+_BLANK = NodeFindings((), (), ())
+"""A node the walk checks anew, not yet recorded."""
 
 
 def _moved(found: NodeFindings, new: int) -> NodeFindings:

@@ -111,7 +111,7 @@ class _Checker(ModelVisitor):
         if self.plan is not None and site.kind == "main":
             self.main_site = site
             self.plan.prepare(proto, info.scope.names)
-            info.later = self.plan.later()
+            info.later = self.plan.later(proto)
         else:
             later = info.later
             outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
@@ -180,6 +180,9 @@ class _Checker(ModelVisitor):
 
     def leave_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         n = self.current.pop(id(site))
+        if site is self.main_site:
+            self._leave_main(n, index)
+            return
         info = n.graph
         later, scope = info.later, info.scope
         for j, out in enumerate(n.outputs):
@@ -188,17 +191,25 @@ class _Checker(ModelVisitor):
                 if d is None or d.path != n.path or d.token != ("output", j):  # else it is this one's, made ahead
                     d = Definition(out, n.path, ("output", j), "node")
                 scope.define(d)
-        if site is self.main_site:
-            assert self.plan is not None and self.pending is not None
-            diags, collected, volatile = self.pending
-            self.plan.record(index, n.inputs, self.ctx.diagnostics[diags:], self.collected[collected:], volatile)
+
+    def _leave_main(self, n: NodeInfo, index: int) -> None:
+        """A main-graph node checked anew: its findings recorded, its outputs defined (as the plan made them)."""
+        assert self.plan is not None and self.pending is not None
+        diags, collected, volatile = self.pending
+        ctx = self.ctx
+        found = ctx.diagnostics[diags:] if len(ctx.diagnostics) > diags else []
+        names = self.collected[collected:] if len(self.collected) > collected else []
+        define = n.graph.scope.names.setdefault
+        for d in self.plan.record(index, n.path, n.inputs, n.outputs, found, names, volatile):
+            define(d.name, d)
 
     def _volatile(self, n: NodeInfo) -> bool:
         """Whether a main-graph node's findings may depend on more than its inputs' and outputs' being defined."""
         scope = n.scope
-        if any(name and scope.lookup(name) is None for name in n.inputs):
+        find = scope.names.get if scope.parent is None else scope.lookup  # the main graph's: no outer scope
+        if any(name and find(name) is None for name in n.inputs):
             return True  # undefined, or used before its definition: the rules read the whole scope
-        if any(name and scope.lookup(name) is not None for name in n.outputs):
+        if any(name and find(name) is not None for name in n.outputs):
             return True  # defined twice: the rules point at the first definition
         files = self.ctx.model_dir is not None
         for attr in n.proto.attribute:

@@ -275,15 +275,16 @@ class Inference:
                 nodes[k], _GRAPH.child("node", k), env, opsets, declared, report=True, declared_at=declared_at
             )
             types = env.types
-            names = tuple(n for n in outputs if n)
+            names = tuple(outputs) if "" not in outputs else tuple(n for n in outputs if n)
+            graphs = tuple(self._log[graphs_before:]) if len(self._log) > graphs_before else ()
             found = NodeOutcome(
                 tuple(inputs),
                 names,
-                tuple((n, types[n]) for n in names),
+                ((names[0], types[names[0]]),) if len(names) == 1 else tuple((n, types[n]) for n in names),
                 const,
-                tuple(self.issues[issues_before:]),
-                tuple(self._log[graphs_before:]),
-                len(self._log) > graphs_before,
+                tuple(self.issues[issues_before:]) if len(self.issues) > issues_before else (),
+                graphs,
+                bool(graphs),
             )
             if found.sparse:
                 sparse.append(k)

@@ -19,9 +19,10 @@ from onnxtext.ir.paths import ProtoPath
 __all__ = ["InferMemo", "NodeOutcome", "rebased"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NodeOutcome:
-    """What inferring one node of the main graph read and did."""
+    """What inferring one node of the main graph read and did (never changed once made: shared by versions;
+    not frozen, which would make each of 30,000 cost twice as much)."""
 
     inputs: tuple[str, ...]
     names: tuple[str, ...]
