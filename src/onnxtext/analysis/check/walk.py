@@ -156,7 +156,10 @@ class _Checker(ModelVisitor):
         res = ctx.resolve(node, info.opsets)
         if site is self.main_site:
             n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), list(node.output))
-            self.catch_up(info, index)
+            assert self.plan is not None
+            if self.plan.done < index:
+                self.catch_up(info, index)
+            info.later.at = index  # type: ignore[attr-defined]  # the plan's Later
             self.pending = (len(ctx.diagnostics), len(self.collected), self._volatile(n))
         else:
             n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
@@ -207,10 +210,12 @@ class _Checker(ModelVisitor):
         """Whether a main-graph node's findings may depend on more than its inputs' and outputs' being defined."""
         scope = n.scope
         find = scope.names.get if scope.parent is None else scope.lookup  # the main graph's: no outer scope
-        if any(name and find(name) is None for name in n.inputs):
-            return True  # undefined, or used before its definition: the rules read the whole scope
-        if any(name and find(name) is not None for name in n.outputs):
-            return True  # defined twice: the rules point at the first definition
+        for name in n.inputs:
+            if name and find(name) is None:
+                return True  # undefined, or used before its definition: the rules read the whole scope
+        for name in n.outputs:
+            if name and find(name) is not None:
+                return True  # defined twice: the rules point at the first definition
         files = self.ctx.model_dir is not None
         for attr in n.proto.attribute:
             if attr.HasField("g") or len(attr.graphs):
