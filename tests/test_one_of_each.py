@@ -217,11 +217,13 @@ def test_type_rules_are_decided_by_inference_and_coded_by_their_rule() -> None:
 
 def test_an_issue_knows_where_it_is() -> None:
     from onnxtext.analysis.infer.node import Finding, Issue
+    from onnxtext.ir.paths import ProtoPath
 
-    assert Issue(Finding.SHAPE, "m", "graph/node[1]", 0).token == ("input", 0)
-    assert Issue(Finding.CONTROL_FLOW, "m", "graph/node[1]").token == "op_type"
-    declared = Issue(Finding.DECLARED, "m", "graph/output[0]", node_path="graph/node[2]")
-    assert (declared.token, declared.related) == ("type", (("produced here", "graph/node[2]", "op_type"),))
+    node, output, producer = (ProtoPath.parse(p) for p in ("graph/node[1]", "graph/output[0]", "graph/node[2]"))
+    assert Issue(Finding.SHAPE, "m", node, 0).token == ("input", 0)
+    assert Issue(Finding.CONTROL_FLOW, "m", node).token == "op_type"
+    declared = Issue(Finding.DECLARED, "m", output, node_path=producer)
+    assert (declared.token, declared.related) == ("type", (("produced here", producer, "op_type"),))
 
 
 # ------------------------------------------------------------------ scopes

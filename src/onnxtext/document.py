@@ -85,6 +85,15 @@ class Document:
         with collector_paused():  # a big model: many small objects, none garbage
             return infer_model(self.model)
 
+    def made_inference(self) -> Inference | None:
+        """:attr:`inference` if it was computed already (None: not yet)."""
+        found = self.__dict__.get("inference")
+        return found if found is not None else None
+
+    def keep_inference(self, inference: Inference) -> None:
+        """Take ``inference`` (of :attr:`model`, made incrementally: equal to one from scratch) as :attr:`inference`."""
+        self.__dict__["inference"] = inference
+
     @cached_property
     def types(self) -> dict[ValueSymbol, ValueType]:
         """The inferred type of each value inference typed (see :func:`~onnxtext.analysis.value_types.value_types`)."""

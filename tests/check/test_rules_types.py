@@ -106,10 +106,11 @@ def test_given_inference_is_used_and_not_recomputed() -> None:
     from onnxtext.analysis.check import check_proto
     from onnxtext.analysis.infer.engine import infer_model
     from onnxtext.analysis.infer.node import Finding, Issue
+    from onnxtext.ir.paths import ProtoPath
 
     model = parse_model(VALID)
     inference = infer_model(model)
-    inference.issues.append(Issue(Finding.SHAPE, "made up by the test", "graph/node[1]", 0))
+    inference.issues.append(Issue(Finding.SHAPE, "made up by the test", ProtoPath.parse("graph/node[1]"), 0))
     found = check_proto(model, select=["E7"], inference=inference)
     assert [(d.code, d.message, d.path) for d in found] == [
         ("E703", "made up by the test", "graph/node[1] (Relu) input 0")

@@ -14,26 +14,108 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from onnxtext._gc import collector_paused
-from onnxtext.analysis.check import run_rules
+from onnxtext.analysis.check import code_list, run_rules
 from onnxtext.analysis.check.context import CheckContext
-from onnxtext.analysis.check.damage import damage_by_scope
-from onnxtext.analysis.infer.engine import Inference
+from onnxtext.analysis.check.damage import Damage, damage_by_scope
+from onnxtext.analysis.check.reuse import CheckMemo, Plan
+from onnxtext.analysis.infer.engine import Inference, infer_model
+from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome
+from onnxtext.analysis.lineup import Keys
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document
+from onnxtext.proto import ModelProto
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.messages import SYNTAX
 
-__all__ = ["KnockOns", "check_document", "diagnose", "knock_on_spans"]
+__all__ = ["AnalysisCache", "KnockOns", "check_document", "diagnose", "knock_on_spans"]
+
+_MAIN = "graph"
+"""The main graph's proto path (damage is given by path)."""
 
 _HOLDERS = (A.ValueInfo, A.Initializer, A.Attribute, A.TensorValue, A.PropEntry)
 """The statements a lowering error damages: the innermost one holding it is left out of the
 protobuf (or lowered without what was wrong), and so is what it defines."""
+
+
+@dataclass
+class AnalysisCache:
+    """What a caller analysing version after version of one text keeps between them (the language
+    server: one per open document; the command line never needs one).
+
+    It holds the latest analysed version's per-node results of inference and of the checker
+    (:mod:`onnxtext.analysis.infer.memo`, :mod:`onnxtext.analysis.check.reuse`), so the next
+    version analyses again only the nodes that changed and those that read what they changed,
+    as rust-analyzer's queries over unchanged inputs; the results equal an analysis from
+    scratch. One version only: the cache does not grow with the number of edits.
+    """
+
+    infer: InferMemo | None = None
+    check: CheckMemo | None = None
+    reused: dict[str, int] = field(default_factory=dict)
+    """How many main-graph nodes the last analysis took from the previous version (``infer``, ``check``)."""
+    _keys: Keys | None = field(default=None, init=False, repr=False)
+
+    def keys(self, model: ModelProto) -> Keys:
+        """``model``'s node and context keys, computed once for inference and the checker."""
+        if self._keys is None or self._keys.model is not model:
+            self._keys = Keys(model)
+        return self._keys
+
+    def release(self) -> None:
+        """Forget the analysed model (its keys): the memos are all the next version needs."""
+        self._keys = None
+
+    def inference(self, document: Document) -> Inference | None:
+        """``document``'s inference, made from the previous version's where it can (and kept as the document's)."""
+        model = document.model
+        if model is None:
+            return None
+        known = document.made_inference()  # a request asked first
+        if known is not None:
+            if known.memo is not None:
+                self.infer = known.memo
+            return known
+        with collector_paused():
+            found = infer_model(model, keys=self.keys(model), previous=self.infer)
+        self.infer = found.memo
+        self.reused["infer"] = found.reused
+        document.keep_inference(found)
+        return found
+
+    def plan(
+        self,
+        document: Document,
+        select: list[str] | None,
+        ignore: list[str] | None,
+        model_dir: Path | None,
+        damage: dict[str, Damage],
+    ) -> Plan | None:
+        """How the checker takes the main graph's nodes from the previous version."""
+        model = document.model
+        if model is None:
+            return None
+        keys = self.keys(model)
+        main = damage.get(_MAIN)  # its names are told to the plan: the nodes that read them are checked anew
+        context = (
+            keys.context,
+            None if select is None else tuple(select),
+            None if ignore is None else tuple(ignore),
+            model_dir,
+            main is None or main.complete,
+            tuple(sorted((path, found) for path, found in damage.items() if path != _MAIN)),
+        )
+        damaged = main.names if main is not None else frozenset()
+
+        def shared() -> list[NodeOutcome] | None:  # inference runs first when a type rule is chosen
+            return self.infer.outcomes if self.infer is not None and self.infer.keys is keys.nodes else None
+
+        return Plan(context, keys, self.check, document.source, document.source_map, damaged, shared)
 
 
 def diagnose(
@@ -42,16 +124,20 @@ def diagnose(
     ignore: Iterable[str] | None = None,
     *,
     model_dir: str | os.PathLike[str] | None = None,
+    cache: AnalysisCache | None = None,
 ) -> list[Diagnostic]:
     """Parse, lowering and checker diagnostics of ``document``, in text order, knock-ons left out.
 
     ``select``/``ignore`` choose checker rules by code prefix (parse and lowering
     diagnostics are always reported); ``model_dir`` is where external data is looked up.
     A document that is not a model (a graph, a node) has only its parse and lowering ones.
+    ``cache``: the previous version's analysis (see :class:`AnalysisCache`), updated to this one's.
     """
     found = list(document.diagnostics)
     with collector_paused():
-        checked = check_document(document, select, ignore, model_dir=model_dir)
+        checked = check_document(document, select, ignore, model_dir=model_dir, cache=cache)
+    if cache is not None:
+        cache.release()
     if checked:
         hidden = knock_on_spans(document)
         found.extend(d for d in checked if not hidden.covers(d))
@@ -65,24 +151,42 @@ def check_document(
     ignore: Iterable[str] | None = None,
     *,
     model_dir: str | os.PathLike[str] | None = None,
+    cache: AnalysisCache | None = None,
 ) -> list[Diagnostic]:
     """The checker's diagnostics of ``document``'s model, located in its text (knock-ons included);
-    ``[]`` for a document that is not a model."""
+    ``[]`` for a document that is not a model. ``cache``: as :func:`diagnose`'s."""
     model = document.model
     if model is None:
         return []
     repairs = [d.offset for d in document.diagnostics if d.code == SYNTAX]
     damage = damage_by_scope(document.symbols, document.source_map, repairs) if not document.ok else {}
+    folder = Path(model_dir) if model_dir is not None else None
     ctx = CheckContext(
         model,
         source=document.source,
         source_map=document.source_map,
         tree=document.tree,
-        model_dir=Path(model_dir) if model_dir is not None else None,
-        inference=lambda: _inference(document),  # only if a type rule asks; shared with hover and inlay hints
+        model_dir=folder,
+        # only if a type rule asks; shared with hover and inlay hints
+        inference=(lambda: _inference(document)) if cache is None else (lambda: _cached(cache, document)),
         damage=damage,
     )
-    return run_rules(ctx, select, ignore)
+    if cache is None:
+        return run_rules(ctx, select, ignore)
+    chosen = None if select is None else code_list(list(select))
+    ignored = None if ignore is None else code_list(list(ignore))
+    plan = cache.plan(document, chosen, ignored, folder, damage)
+    found = run_rules(ctx, chosen, ignored, plan=plan)
+    if plan is not None:
+        cache.check = plan.memo()
+        cache.reused["check"] = len(plan.nodes) - len(plan.checked)
+    return found
+
+
+def _cached(cache: AnalysisCache, document: Document) -> Inference:
+    found = cache.inference(document)
+    assert found is not None, "a document with a model has its inference"
+    return found
 
 
 def _inference(document: Document) -> Inference:

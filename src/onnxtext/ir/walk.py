@@ -16,7 +16,7 @@ bind the state variables, which is the checker's business).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from onnxtext.ir.paths import ProtoPath
@@ -63,6 +63,11 @@ class ModelVisitor:
 
     def leave_graph(self, site: GraphSite) -> None:
         """After the nodes of a graph, and the graphs nested in them."""
+
+    def nodes(self, site: GraphSite) -> Iterable[tuple[int, NodeProto]]:
+        """The nodes of ``site`` to walk, with their indices: all of them unless the visitor knows better
+        (an incremental check walks only what changed)."""
+        return enumerate(site.proto.node)
 
     def enter_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         """Before the attributes (and nested graphs) of node ``index`` of ``site``."""
@@ -114,7 +119,7 @@ class _Walk:
     def graph(self, site: GraphSite) -> None:
         visitor = self.visitor
         visitor.enter_graph(site)
-        for k, node in enumerate(site.proto.node):
+        for k, node in visitor.nodes(site):
             visitor.enter_node(site, k, node)
             for i, attr in enumerate(node.attribute):
                 visitor.attribute(site, k, node, i, attr)

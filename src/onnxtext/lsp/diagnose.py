@@ -12,6 +12,7 @@ import threading
 from dataclasses import dataclass, field, replace
 
 from onnxtext.analysis.check import code_list
+from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.analysis.diagnose import diagnose as diagnose_document
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
@@ -145,16 +146,18 @@ def diagnose(
     cancel: threading.Event | None = None,
     doc: Document | None = None,
     model_dir: str | None = None,
+    cache: AnalysisCache | None = None,
 ) -> Outcome:
     """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already;
-    ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does);
+    ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does;
+    ``cache``: the document's analysis cache, the previous version's results reused and this one's kept);
     raises :class:`Cancelled` between stages once ``cancel`` is set."""
     _stop_if(cancel)  # superseded while it waited for the analysis before it
     if doc is None:
         doc = parse_document(text, "model", path)
     _stop_if(cancel)
     # the one policy the command line and the API apply (the document's inference, which hover and hints reuse)
-    diags = diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir)
+    diags = diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir, cache=cache)
     return Outcome(doc, [editor_severity(d) for d in diags])
 
 

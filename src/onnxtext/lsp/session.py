@@ -25,6 +25,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from onnxtext._version import __version__
+from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.complete import complete, context_at
@@ -72,6 +73,8 @@ class State:
     """Set when the scheduled run's analysis lands (what :meth:`OnnxTextServer.analysed` waits for)."""
     debouncing: bool = False
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
+    analysis: AnalysisCache = field(default_factory=AnalysisCache)
+    """The last analysed version's inference and checker results per node, reused by the next run."""
 
 
 class _Protocol(LanguageServerProtocol):
@@ -131,7 +134,15 @@ class OnnxTextServer(LanguageServer):
         parsed = state.parsed if state is not None and state.parsed_version == version else None
         try:
             outcome = await asyncio.get_running_loop().run_in_executor(
-                self.analyser, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
+                self.analyser,
+                diagnose,
+                text,
+                display_path(uri),
+                self.settings,
+                cancel,
+                parsed,
+                folder_of(uri),
+                state.analysis if state is not None else None,
             )
         except Cancelled:
             return

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from onnxtext.analysis.check.context import CheckContext
+from onnxtext.analysis.check.reuse import Plan
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules import ALL_RULES, rule_by_code
 from onnxtext.analysis.check.walk import walk
@@ -78,12 +79,17 @@ def select_rules(select: Iterable[str] | None = None, ignore: Iterable[str] | No
 
 
 def run_rules(
-    ctx: CheckContext, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None
+    ctx: CheckContext,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    *,
+    plan: Plan | None = None,
 ) -> list[Diagnostic]:
-    """Walk the model of ``ctx`` with the rules ``select``/``ignore`` choose; their diagnostics in walk order."""
+    """Walk the model of ``ctx`` with the rules ``select``/``ignore`` choose; their diagnostics in walk order
+    (``plan``: the main graph's nodes an earlier version checked alike are taken from it, see ``reuse.py``)."""
     rules = select_rules(select, ignore)
     ctx.severities = {rule.code: rule.severity(select) for rule in rules}
-    walk(ctx, [rule() for rule in rules])
+    walk(ctx, [rule() for rule in rules], plan)
     return ctx.diagnostics
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import ClassVar
 
-from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution
+from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution, Token
 from onnxtext.analysis.infer.node import Finding
 from onnxtext.diagnostics import Severity
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
@@ -73,6 +73,11 @@ class Rule:
     def finish(self, ctx: CheckContext) -> None:
         pass
 
+    def collected(self) -> list[tuple[str, str, Token, str]] | None:
+        """What the rule collects per main-graph node for :meth:`finish` ((name, path, token, what) entries),
+        which an incremental check replays for the nodes it takes from the previous version; None: nothing."""
+        return None
+
 
 class InferenceRule(Rule):
     """A rule whose errors type and shape inference proves: inference decides (its findings,
@@ -84,4 +89,5 @@ class InferenceRule(Rule):
     def model(self, ctx: CheckContext, model: ModelProto) -> None:
         for issue in ctx.inference.issues:
             if issue.finding is self.finding:
-                ctx.report(self.code, issue.message, issue.path, token=issue.token, related=issue.related)
+                related = tuple((note, str(path), token) for note, path, token in issue.related)
+                ctx.report(self.code, issue.message, str(issue.path), token=issue.token, related=related)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from onnxtext.analysis.check.context import CheckContext, Definition, GraphInfo, NodeInfo, Resolution, Scope, Token
+from onnxtext.analysis.check.reuse import C90Entry, Later, Plan
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.ir.scoping import outer_scope
 from onnxtext.ir.walk import GraphSite, ModelVisitor, walk_model
@@ -16,8 +17,15 @@ _HOOKS = ("model", "graph", "graph_end", "node", "attribute", "tensor", "functio
 
 
 class _Checker(ModelVisitor):
-    def __init__(self, ctx: CheckContext, rules: Sequence[Rule]) -> None:
+    def __init__(self, ctx: CheckContext, rules: Sequence[Rule], plan: Plan | None = None) -> None:
         self.ctx = ctx
+        collectors = [c for c in (r.collected() for r in rules) if c is not None]
+        self.plan = plan if len(collectors) <= 1 else None
+        """The main graph's nodes checked anew and those taken from the previous version (``None``: all checked)."""
+        self.collected: list[C90Entry] = collectors[0] if collectors else []
+        self.main_site: GraphSite | None = None
+        self.pending: tuple[int, int, bool] | None = None
+        """While a main-graph node is checked anew: where its findings start, and whether it is volatile."""
         # Only the rules that override a hook are called for it.
         self.hooks = {hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS}
         self.node_rules = self.hooks["node"]
@@ -100,20 +108,45 @@ class _Checker(ModelVisitor):
             for t, where in zip(initializers, initializer_paths, strict=True):
                 self.tensor(t, where, None)
         self.infos[id(site)] = info
-        outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
-        later = info.later
-        for k, names in enumerate(outputs):
-            for j, out in enumerate(names):
-                if out and out not in later:
-                    later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
+        if self.plan is not None and site.kind == "main":
+            self.main_site = site
+            self.plan.prepare(proto, info.scope.names)
+            info.later = self.plan.later(proto)
+        else:
+            later = info.later
+            outputs = self.outputs[id(site)] = [list(node.output) for node in proto.node]
+            for k, names in enumerate(outputs):
+                for j, out in enumerate(names):
+                    if out and out not in later:
+                        later[out] = Definition(out, f"{path}/node[{k}]", ("output", j), "node")
         for rule in self.hooks["graph"]:
             rule.graph(self.ctx, info)
 
+    def nodes(self, site: GraphSite) -> Iterable[tuple[int, NodeProto]]:
+        if site is not self.main_site:
+            return enumerate(site.proto.node)
+        assert self.plan is not None
+        nodes = site.proto.node
+        return ((k, nodes[k]) for k in self.plan.checked)
+
+    def catch_up(self, info: GraphInfo, end: int) -> None:
+        """The main graph's nodes before ``end`` not checked anew: taken from the previous version."""
+        plan = self.plan
+        assert plan is not None
+        assert isinstance(info.later, Later)
+        info.later.at = end
+        for k, found in plan.catch_up(end, info.scope.names):
+            self.ctx.diagnostics.extend(plan.reported(found, k))
+            self.collected.extend(found.c90)
+
     def leave_graph(self, site: GraphSite) -> None:
         info = self.infos[id(site)]
+        if site is self.main_site:
+            assert self.plan is not None
+            self.catch_up(info, len(self.plan.nodes))
         for rule in self.hooks["graph_end"]:
             rule.graph_end(self.ctx, info)
-        del self.outputs[id(site)]
+        self.outputs.pop(id(site), None)
         if site.kind != "main":  # the main graph's scope is the algorithm graphs' parent
             del self.infos[id(site)]
 
@@ -121,7 +154,15 @@ class _Checker(ModelVisitor):
         info = self.infos[id(site)]
         ctx = self.ctx
         res = ctx.resolve(node, info.opsets)
-        n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
+        if site is self.main_site:
+            n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), list(node.output))
+            assert self.plan is not None
+            if self.plan.done < index:
+                self.catch_up(info, index)
+            info.later.at = index  # type: ignore[attr-defined]  # the plan's Later
+            self.pending = (len(ctx.diagnostics), len(self.collected), self._volatile(n))
+        else:
+            n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
         self.current[id(site)] = n
         found = self.node_hooks.get(id(res))
         if found is None:
@@ -142,6 +183,9 @@ class _Checker(ModelVisitor):
 
     def leave_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         n = self.current.pop(id(site))
+        if site is self.main_site:
+            self._leave_main(n, index)
+            return
         info = n.graph
         later, scope = info.later, info.scope
         for j, out in enumerate(n.outputs):
@@ -151,12 +195,47 @@ class _Checker(ModelVisitor):
                     d = Definition(out, n.path, ("output", j), "node")
                 scope.define(d)
 
+    def _leave_main(self, n: NodeInfo, index: int) -> None:
+        """A main-graph node checked anew: its findings recorded, its outputs defined (as the plan made them)."""
+        assert self.plan is not None and self.pending is not None
+        diags, collected, volatile = self.pending
+        ctx = self.ctx
+        found = ctx.diagnostics[diags:] if len(ctx.diagnostics) > diags else []
+        names = self.collected[collected:] if len(self.collected) > collected else []
+        define = n.graph.scope.names.setdefault
+        for d in self.plan.record(index, n.path, n.inputs, n.outputs, found, names, volatile):
+            define(d.name, d)
+
+    def _volatile(self, n: NodeInfo) -> bool:
+        """Whether a main-graph node's findings may depend on more than its inputs' and outputs' being defined."""
+        scope = n.scope
+        find = scope.names.get if scope.parent is None else scope.lookup  # the main graph's: no outer scope
+        for name in n.inputs:
+            if name and find(name) is None:
+                return True  # undefined, or used before its definition: the rules read the whole scope
+        for name in n.outputs:
+            if name and find(name) is not None:
+                return True  # defined twice: the rules point at the first definition
+        files = self.ctx.model_dir is not None
+        for attr in n.proto.attribute:
+            if attr.HasField("g") or len(attr.graphs):
+                return True  # a subgraph sees the whole enclosing scope
+            if files and (
+                attr.HasField("t") or len(attr.tensors) or attr.HasField("sparse_tensor") or len(attr.sparse_tensors)
+            ):
+                return True  # the rules may read a tensor's external file
+        return False
+
     def tensor(self, tensor: object, path: str, token: Token) -> None:
         ctx = self.ctx
         for hook in self.tensor_hooks:
             hook(ctx, tensor, path, token)  # type: ignore[arg-type]
 
 
-def walk(ctx: CheckContext, rules: Sequence[Rule]) -> None:
-    """Run ``rules`` over ``ctx.model``; diagnostics accumulate in ``ctx.diagnostics``."""
-    _Checker(ctx, rules).model(ctx.model)
+def walk(ctx: CheckContext, rules: Sequence[Rule], plan: Plan | None = None) -> None:
+    """Run ``rules`` over ``ctx.model``; diagnostics accumulate in ``ctx.diagnostics``.
+
+    With a ``plan`` the main graph's nodes an earlier version checked alike are taken from it
+    (the result is the same); ``plan.memo()`` is then this version's, for the next one.
+    """
+    _Checker(ctx, rules, plan).model(ctx.model)

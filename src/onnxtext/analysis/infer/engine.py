@@ -7,16 +7,21 @@ kept so that shape inputs of ``Reshape``/``Slice``/``Unsqueeze``... give shapes;
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
+from operator import attrgetter
 
 import numpy as np
 
 from onnxtext.analysis.infer import ops as _ops  # noqa: F401  (registers the shape functions)
+from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome, rebased
 from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
 from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
+from onnxtext.analysis.lineup import Keys, Lineup
 from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
 from onnxtext.ir.schemas import FormalParameter, OpSchema
@@ -25,6 +30,8 @@ from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 
 __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
+
+_PAIRS = attrgetter("pairs")
 
 MAX_CONST_ELEMENTS = 4096
 _MAX_FUNCTION_DEPTH = 16
@@ -118,8 +125,23 @@ def merge_declared(inferred: ValueType, declared: ValueType | None) -> ValueType
 class Inference:
     """Types of every value of a model; issues found on the way (see :func:`infer_model`)."""
 
-    def __init__(self, model: ModelProto, *, use_declared: bool = True) -> None:
+    def __init__(
+        self,
+        model: ModelProto,
+        *,
+        use_declared: bool = True,
+        keys: Keys | None = None,
+        previous: InferMemo | None = None,
+    ) -> None:
         self.model = model
+        self.keys = keys
+        """With keys, the main graph's node outcomes are kept (:attr:`memo`) and those of ``previous`` reused."""
+        self.previous = previous
+        self.memo: InferMemo | None = None
+        self.reused = 0
+        """How many main-graph nodes were taken from ``previous``."""
+        self._log: list[tuple[str, dict[str, ValueType]]] = []
+        """Every graph inferred, in order (what a main-graph node inferred is in its outcome)."""
         self.use_declared = use_declared
         self.resolver = Resolver(model)
         self.opsets = self.resolver.opsets
@@ -175,18 +197,22 @@ class Inference:
                         declared_at[vi.name] = path.child(kind, i)
             if report:
                 self._initializers_as_declared(g, path, declared, declared_at)
-        for k, node in enumerate(g.node):
-            self.node(
-                node,
-                path.child("node", k),
-                env,
-                opsets,
-                declared,
-                report=report,
-                attr_scope=attr_scope,
-                declared_at=declared_at,
-            )
+        if path is _GRAPH and self.keys is not None:
+            self._main_nodes(g, env, opsets, declared, declared_at)
+        else:
+            for k, node in enumerate(g.node):
+                self.node(
+                    node,
+                    path.child("node", k),
+                    env,
+                    opsets,
+                    declared,
+                    report=report,
+                    attr_scope=attr_scope,
+                    declared_at=declared_at,
+                )
         self.graphs[str(path)] = env.types
+        self._log.append((str(path), env.types))
         outputs = []
         for vi in g.output:
             t = env.type_of(vi.name)
@@ -209,11 +235,139 @@ class Inference:
                     Issue(
                         Finding.DECLARED,
                         f"'{t.name}' is declared {_said(given)} but its initializer is {_said(held)}",
-                        str(declared_at[t.name]),
-                        node_path=str(path.child("initializer", i)),
+                        declared_at[t.name],
+                        node_path=path.child("initializer", i),
                         node_token="name",
                     )
                 )
+
+    # ------------------------------------------------------------ the main graph's nodes, incrementally
+    def _main_nodes(
+        self,
+        g: GraphProto,
+        env: _Env,
+        opsets: dict[str, int],
+        declared: dict[str, ValueType],
+        declared_at: dict[str, ProtoPath],
+    ) -> None:
+        """The main graph's nodes, each outcome kept; those of :attr:`previous` reused where their reads are unchanged.
+
+        Nodes of the common prefix see what they saw before; the middle is inferred anew; a
+        node of the suffix is inferred anew only when a value it reads differs from the
+        previous version's at that point (``changed``: types, and constants, which a later
+        node's redefinition does not reset), or when it inferred a subgraph and anything
+        differs. Runs of reused outcomes are replayed in bulk.
+        """
+        keys = self.keys
+        assert keys is not None
+        nodes = g.node
+        context = keys.context
+        new_keys = keys.nodes
+        old = self.previous
+        if old is not None and (old.context != context or old.use_declared != self.use_declared):
+            old = None
+        outcomes: list[NodeOutcome] = []
+        sparse: list[int] = []
+
+        def infer(k: int) -> NodeOutcome:
+            issues_before, graphs_before = len(self.issues), len(self._log)
+            inputs, outputs, const = self.node(
+                nodes[k], _GRAPH.child("node", k), env, opsets, declared, report=True, declared_at=declared_at
+            )
+            types = env.types
+            names = tuple(outputs) if "" not in outputs else tuple(n for n in outputs if n)
+            graphs = tuple(self._log[graphs_before:]) if len(self._log) > graphs_before else ()
+            found = NodeOutcome(
+                tuple(inputs),
+                names,
+                ((names[0], types[names[0]]),) if len(names) == 1 else tuple((n, types[n]) for n in names),
+                const,
+                tuple(self.issues[issues_before:]) if len(self.issues) > issues_before else (),
+                graphs,
+                bool(graphs),
+            )
+            if found.sparse:
+                sparse.append(k)
+            outcomes.append(found)
+            return found
+
+        if old is None:
+            for k in range(len(nodes)):
+                infer(k)
+        else:
+            self._reuse(old, keys.line_up(old.keys), nodes, env, infer, outcomes, sparse)
+        self.memo = InferMemo(context, self.use_declared, new_keys, outcomes, sparse)
+
+    def _reuse(
+        self,
+        old: InferMemo,
+        lineup: Lineup,
+        nodes: Sequence[NodeProto],
+        env: _Env,
+        infer: Callable[[int], NodeOutcome],
+        outcomes: list[NodeOutcome],
+        sparse: list[int],
+    ) -> None:
+        types = env.types
+        shift = lineup.shift
+        previous = old.outcomes
+
+        def replay(start: int, end: int, moved: int) -> None:
+            """The outcomes of old nodes ``[start, end)`` as new nodes ``[start + moved, end + moved)``."""
+            if start >= end:
+                return
+            run = previous[start:end]
+            types.update(chain.from_iterable(map(_PAIRS, run)))
+            first = len(outcomes)
+            outcomes.extend(run)
+            for k in old.sparse[bisect_left(old.sparse, start) : bisect_left(old.sparse, end)]:
+                found = previous[k]
+                if moved:
+                    found = rebased(found, _GRAPH.child("node", k), _GRAPH.child("node", k + moved))
+                    outcomes[first + k - start] = found
+                sparse.append(k + moved)
+                if found.const is not None:
+                    name = found.names[0]
+                    env.pending.pop(name, None)
+                    env.consts[name] = found.const
+                self.issues.extend(found.issues)
+                for path, graph_types in found.graphs:
+                    self.graphs[path] = graph_types
+                self._log.extend(found.graphs)
+            self.reused += end - start
+
+        replay(0, lineup.prefix, 0)
+        old_middle = previous[lineup.prefix : lineup.old_count - lineup.suffix]
+        touched = {n for found in old_middle for n in found.names}
+        for k in range(lineup.prefix, lineup.middle_end):
+            touched.update(n for n in nodes[k].output if n)
+        before = {n: types.get(n) for n in touched}
+        changed_consts = {found.names[0] for found in old_middle if found.const is not None}
+        for k in range(lineup.prefix, lineup.middle_end):
+            if infer(k).const is not None:
+                changed_consts.update(outcomes[k].names)
+        then = dict(before)
+        for found in old_middle:
+            then.update(found.pairs)
+        changed = {n for n in touched if then[n] != types.get(n)}
+        start = lineup.middle_end  # the first new index not yet replayed or inferred
+        for k in range(lineup.middle_end, lineup.new_count):
+            if not changed and not changed_consts:
+                break
+            found = previous[k - shift]
+            if not (found.outer or not changed.isdisjoint(found.inputs) or not changed_consts.isdisjoint(found.inputs)):
+                changed.difference_update(found.names)  # set again as before
+                continue
+            replay(start - shift, k - shift, shift)
+            now = infer(k)
+            if now.pairs == found.pairs:
+                changed.difference_update(found.names)
+            else:
+                changed.update(found.names, now.names)
+            if now.const is not None or found.const is not None:
+                changed_consts.update(found.names, now.names)
+            start = k + 1
+        replay(start - shift, lineup.old_count, shift)
 
     # ------------------------------------------------------------ nodes
     def node(
@@ -227,7 +381,8 @@ class Inference:
         report: bool,
         attr_scope: dict[str, AttributeProto] | None = None,
         declared_at: dict[str, ProtoPath] | None = None,
-    ) -> None:
+    ) -> tuple[list[str], list[str], np.ndarray | None]:
+        """Infer ``node`` into ``env``; its input and output names and the constant it defines (if any)."""
         input_names = list(node.input)  # read once: each read of a repeated field builds its strings anew
         output_names = list(node.output)
         type_of = env.type_of
@@ -241,7 +396,7 @@ class Inference:
 
         def sink(finding: Finding, message: str, index: int | None) -> None:
             if report:
-                self.issues.append(Issue(finding, message, str(path), index))
+                self.issues.append(Issue(finding, message, path, index))
 
         issues_before = len(self.issues)
         if fn is not None:
@@ -282,8 +437,8 @@ class Inference:
                     Issue(
                         Finding.DECLARED,
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
-                        str(declared_at[name]),
-                        node_path=str(path),
+                        declared_at[name],
+                        node_path=path,
                     )
                 )
             types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN
@@ -292,6 +447,8 @@ class Inference:
             if value is not None:
                 env.pending.pop(output_names[0], None)  # this value replaces an initializer's of the name
                 env.consts[output_names[0]] = value
+                return input_names, output_names, value
+        return input_names, output_names, None
 
     def generic(
         self,
@@ -459,6 +616,13 @@ def _strip(t: ValueType) -> ValueType:
     return t
 
 
-def infer_model(model: ModelProto, *, use_declared: bool = True) -> Inference:
-    """Run inference over ``model`` (ours); see :class:`Inference` for the results."""
-    return Inference(model, use_declared=use_declared).run()
+def infer_model(
+    model: ModelProto, *, use_declared: bool = True, keys: Keys | None = None, previous: InferMemo | None = None
+) -> Inference:
+    """Run inference over ``model`` (ours); see :class:`Inference` for the results.
+
+    With ``keys`` (of ``model``) the main graph's node outcomes are kept in the result's
+    ``memo``, and those of ``previous`` (an earlier version's memo) reused where nothing
+    they read changed: the result equals a run from scratch.
+    """
+    return Inference(model, use_declared=use_declared, keys=keys, previous=previous).run()

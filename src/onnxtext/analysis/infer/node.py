@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.analysis.infer.types import UNKNOWN, Dim, Shape, ValueType
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import AttributeProto, GraphProto, NodeProto, TensorProto
 
 __all__ = ["Finding", "Issue", "NodeContext", "ShapeMismatch"]
@@ -37,10 +38,10 @@ class Issue:
 
     finding: Finding
     message: str
-    path: str
+    path: ProtoPath
     """The proto path of the node (``graph/node[3]``); of the declaration for :attr:`Finding.DECLARED`."""
     input_index: int | None = None
-    node_path: str | None = None
+    node_path: ProtoPath | None = None
     """:attr:`Finding.DECLARED`: the node that produces the value (or the initializer that holds it)."""
     node_token: str = "op_type"
     """:attr:`Finding.DECLARED`: what to point at in :attr:`node_path` (``name`` for an initializer)."""
@@ -53,7 +54,7 @@ class Issue:
         return ("input", self.input_index) if self.input_index is not None else "op_type"
 
     @property
-    def related(self) -> tuple[tuple[str, str, str], ...]:
+    def related(self) -> tuple[tuple[str, ProtoPath, str], ...]:
         """Notes as (message, path, token): where a contradicted declaration's value is produced or initialized."""
         if self.node_path is None:
             return ()

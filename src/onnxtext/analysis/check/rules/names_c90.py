@@ -25,6 +25,9 @@ class C90Names(Rule):
     def __init__(self) -> None:
         self.found: list[tuple[str, str, Token, str]] = []
 
+    def collected(self) -> list[tuple[str, str, Token, str]]:
+        return self.found
+
     def _check(self, ctx: CheckContext, name: str, path: str, token: Token, what: str) -> None:
         if name and not C90_NAME.fullmatch(name):
             self.found.append((name, path, token, what))
