@@ -122,7 +122,7 @@ def _reparse(
     comments = _moved_comments(previous.comments, begin, end, delta, parsed.comments)
     doc = Document(previous.kind, source, tree, model, diagnostics, source_map, comments)
     if symbols is not None:
-        updated = update_symbols(symbols, body.owner, window.first, old_statements, statements, end, delta)
+        updated = update_symbols(symbols, body.owner, window.first, old_statements, statements, begin, end, delta)
         if updated is not None:
             doc.__dict__["symbols"] = updated
     return doc
