@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from incremental_support import assert_same
+from test_recovery_corpus import Edit
 
 from onnxtext.document import Document, parse_document
 from onnxtext.incremental import reparse
@@ -26,16 +26,6 @@ from onnxtext.syntax import ast as A
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 20261126
-
-
-@dataclass(frozen=True)
-class Edit:
-    start: int
-    end: int
-    new: str
-
-    def apply(self, text: str) -> str:
-        return text[: self.start] + self.new + text[self.end :]
 
 
 def _texts() -> list[tuple[str, str]]:
@@ -140,12 +130,12 @@ def test_many_statement_edits_equal_a_fresh_parse() -> None:
 
 @pytest.mark.slow
 def test_recovery_corpus_edits_equal_a_fresh_parse() -> None:
-    from test_recovery_corpus import _cases as recovery_cases
+    from test_recovery_corpus import _cases as recovery_cases  # (name, text, Edit) of its seeded corpus
 
     taken = 0
     for name, text, edit in recovery_cases():
         try:
-            took, _ = _check(text, Edit(edit.start, edit.end, edit.new))
+            took, _ = _check(text, edit)
         except AssertionError as exc:
             raise AssertionError(f"{name}: {edit}: {exc}") from None
         taken += took
