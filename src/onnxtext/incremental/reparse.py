@@ -26,7 +26,6 @@ from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related
 from onnxtext.document import Document
 from onnxtext.incremental.region import BLANKS, Body, Window, bodies, window_of
-from onnxtext.incremental.sourcemap import rekeyed
 from onnxtext.incremental.spans import Mover
 from onnxtext.incremental.symbols import update_symbols
 from onnxtext.lowering.lower import Lowering
@@ -115,10 +114,8 @@ def _reparse(
     nodes[window.first : window.stop] = statements
     _splice_protos(_container(model, body), first, removed, protos)
     source_map = previous.source_map
-    source_map.entries = rekeyed(
-        source_map.entries, body.path, first, removed, len(statements), lowering.source_map.entries, old_statements
-    )
-    source_map._reverse = None
+    plain = all(type(n) is not A.Node or not n.attributes and n.props is None for n in old_statements)
+    source_map.splice_nodes(body.path, first, removed, lowering.source_map, plain)
     comments = _moved_comments(previous.comments, begin, end, delta, parsed.comments)
     doc = Document(previous.kind, source, tree, model, diagnostics, source_map, comments)
     if symbols is not None:

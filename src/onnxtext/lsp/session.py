@@ -256,11 +256,12 @@ class OnnxTextServer(LanguageServer):
         one (None when it is current) and the current text: answers keep coming while a new
         analysis runs, their positions carried through the edit."""
         state = self.states.get(uri)
-        if state is None or state.outcome is None:
+        newest = _newest(state) if state is not None else None
+        if newest is None:
             return None
         document = self.workspace.get_text_document(uri)
-        outcome = state.outcome
-        if state.outcome_version == document.version:
+        outcome, version = newest
+        if version == document.version:
             return outcome, None, outcome.document.source
         return outcome, shift_between(outcome.document.source.text, document.source), SourceFile(document.source)
 
@@ -271,7 +272,8 @@ class OnnxTextServer(LanguageServer):
     def last(self, uri: str) -> Outcome | None:
         """The last analysis of ``uri``, even of an older version; None before the first."""
         state = self.states.get(uri)
-        return self.current(uri) or (state.outcome if state is not None else None)
+        newest = _newest(state) if state is not None else None
+        return self.current(uri) or (newest[0] if newest is not None else None)
 
     def snapshot(self, uri: str) -> Snapshot | None:
         """The last complete analysis seen from the current text (:mod:`onnxtext.lsp.snapshot`)."""
@@ -370,6 +372,16 @@ class OnnxTextServer(LanguageServer):
             if state.task is not None:
                 state.task.cancel()
         self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+def _newest(state: State) -> tuple[Outcome, int | None] | None:
+    """The last analysis and its version; while the one an edit's document was made from is gone
+    (handed over, see :meth:`OnnxTextServer._edited`), that document, not yet checked."""
+    if state.outcome is not None:
+        return state.outcome, state.outcome_version
+    if state.parsed is not None:
+        return Outcome(state.parsed), state.parsed_version
+    return None
 
 
 def request_path(params: Any) -> str:
