@@ -176,6 +176,25 @@ def test_typing_a_statement_char_by_char() -> None:
     _chain(text, _typing(text, start, "   early = Tanh (later)\n   later = Relu (early)\n"))
 
 
+def test_typing_in_a_long_body_is_reread_around_the_damage() -> None:
+    """The keystrokes that leave the statement damaged take the fast path too: the window is
+    widened until recovery sees nothing past it (only one with an unpaired bracket is parsed whole)."""
+    text = relu_text(200)
+    at = text.index("   X100 =")
+    taken = 0
+    doc = parse_document(text)
+    _ = doc.symbols
+    for edit in _typing(text, at, "   Y = Add (X5, Z)\n"):
+        new_text = edit.apply(text)
+        found = reparse(doc, new_text, edit.start, edit.end, edit.start + len(edit.new))
+        fresh = parse_document(new_text)
+        if found is not None:
+            assert_same(found, fresh)
+            taken += 1
+        doc, text = found or fresh, new_text
+    assert taken >= 12  # of 19: all but the keystrokes between '(' and ')'
+
+
 def relu_text(statements: int) -> str:
     lines = ['<ir_version: 8, opset_import: ["" : 18]>', f"main (float[N, 16] X0) => (float[N, 16] X{statements})", "{"]
     lines += [f"   X{i + 1} = Relu (X{i})" for i in range(statements)]

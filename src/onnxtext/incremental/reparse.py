@@ -32,13 +32,22 @@ from onnxtext.lowering.lower import Lowering
 from onnxtext.proto import ModelProto, NodeProto
 from onnxtext.span import Range, SourceFile, Span
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.lexer import Comment
-from onnxtext.syntax.parser import parse_window
+from onnxtext.syntax.lexer import Comment, tokenize
+from onnxtext.syntax.messages import SYNTAX
+from onnxtext.syntax.parser import ParseResult, parse_window
+from onnxtext.syntax.recovery import MAX_ERRORS
 
 __all__ = ["reparse", "MAX_GRAPH_DEPTH"]
 
 MAX_GRAPH_DEPTH = 16
 """Statements holding graphs nested deeper than this are left to the whole parse (its depth checks)."""
+BEHIND = 40
+"""Tokens before a syntax error that recovery may look back at (``syntax.recovery``: 4 × TRIAL)."""
+AHEAD = 140
+"""Tokens after a syntax error that recovery may look at (``syntax.recovery``: LOOK_LINES × TRIAL)."""
+WIDENINGS = 4
+"""How many times a damaged window is widened before the whole text is parsed instead."""
+_PAIRS = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
 
 
 def reparse(previous: Document, text: str, start: int, old_end: int, new_end: int) -> Document | None:
@@ -70,22 +79,14 @@ def _reparse(
     new_end: int,
 ) -> Document | None:
     delta = new_end - old_end
+    source = previous.source.edited(text, start, old_end, new_end)
+    read = _read(previous, window, source, delta)
+    if read is None:
+        return None
+    window, parsed = read
     begin, end = window.start, window.end
     new_stop = end + delta
-    if begin and text[begin - 1] not in BLANKS + "{" or new_stop < len(text) and text[new_stop] not in BLANKS + "}":
-        return None  # a token of the text around could run into the window's (a statement never starts a number list)
-    if any(d.code.startswith("P") and not _inside(d.span, begin, end) for d in previous.diagnostics):
-        return None  # recovery elsewhere may have looked into the window
-    source = previous.source.edited(text, start, old_end, new_end)
-    parsed = parse_window(source, begin, new_stop)
     statements = parsed.tree
-    if (
-        parsed.diagnostics
-        or not all(type(n) is A.Node and n.span.end <= new_stop for n in statements)
-        or any(c.end > new_stop for c in parsed.comments)
-        or _graph_depth(statements) > MAX_GRAPH_DEPTH
-    ):
-        return None
     body = window.body
     nodes = body.owner.nodes
     assert isinstance(nodes, list)
@@ -101,11 +102,11 @@ def _reparse(
     lowering = Lowering(source)
     lowering.inside_model(tree.header)
     protos = []
-    for i, n in enumerate(statements):
+    for i, n in enumerate(A.intact(statements)):
         proto = NodeProto()
         lowering.node(n, proto, body.path.child("node", first + i))
         protos.append(proto)
-    diagnostics += lowering.diagnostics
+    diagnostics += parsed.diagnostics + lowering.diagnostics
     diagnostics.sort(key=lambda d: d.offset)
 
     symbols = previous.__dict__.get("symbols")
@@ -123,6 +124,98 @@ def _reparse(
         if updated is not None:
             doc.__dict__["symbols"] = updated
     return doc
+
+
+def _read(previous: Document, window: Window, source: SourceFile, delta: int) -> tuple[Window, ParseResult] | None:
+    """The window's new text parsed alone, widened until that is what a whole parse would read
+    there; None when it cannot be.
+
+    A clean parse of whole statements is. A damaged one is when recovery did not see past the
+    window: only syntax errors (no string re-read to its line's end, no bracket left unpaired),
+    an intact statement and ``BEHIND`` tokens before the first, ``AHEAD`` tokens and an intact
+    statement after the last (or the body's real end, when nothing follows it in the text).
+    """
+    text = source.text
+    nodes = window.body.owner.nodes
+    for _ in range(WIDENINGS):
+        begin, end = window.start, window.end
+        stop = end + delta
+        if begin and text[begin - 1] not in BLANKS + "{" or stop < len(text) and text[stop] not in BLANKS + "}":
+            return (
+                None  # a token of the text around could run into the window's (a statement never starts a number list)
+            )
+        if any(d.code.startswith("P") and not _inside(d.span, begin, end) for d in previous.diagnostics):
+            return None  # recovery elsewhere may have looked into the window
+        parsed = parse_window(source, begin, stop)
+        statements = parsed.tree
+        if any(n.span.end > stop for n in statements) or any(c.end > stop for c in parsed.comments):
+            return None
+        if _graph_depth(statements) > MAX_GRAPH_DEPTH:
+            return None
+        damaged = [n for n in statements if type(n) is not A.Node]
+        if not parsed.diagnostics and not damaged:
+            return window, parsed
+        if len(parsed.diagnostics) >= MAX_ERRORS - 5 or any(d.code != SYNTAX for d in parsed.diagnostics):
+            return None
+        if not _balanced(text, begin, stop):
+            return None
+        spans = [(d.span.start.offset, d.span.end.offset) for d in parsed.diagnostics if d.span is not None]
+        spans += [(n.span.start, n.span.end) for n in damaged]
+        lo, hi = min(s for s, _ in spans), max(e for _, e in spans)
+        before = any(type(n) is A.Node and n.span.end <= lo for n in statements) and _tokens(text, begin, lo) >= BEHIND
+        last = statements[-1] if statements else None
+        after = type(last) is A.Node and last.span.start >= hi and _tokens(text, hi, stop) >= AHEAD
+        if not after and window.stop == len(nodes):
+            after = _ends_text(window.body.owner, previous.source.text) and text[stop] == "}"
+        if before and after:
+            return window, parsed
+        first = window.first if before else max(0, window.first - 8)
+        last_index = window.stop if after else min(len(nodes), window.stop + 24)
+        if (first, last_index) == (window.first, window.stop):
+            if last_index == len(nodes) and not after:
+                # the body's last statements: read up to its closing brace
+                close = window.body.owner.span.end - 1
+                if previous.source.text[close] != "}" or window.end == close:
+                    return None
+                window = Window(window.body, first, last_index, window.start, close)
+                continue
+            return None
+        window = Window(
+            window.body,
+            first,
+            last_index,
+            min(window.start, nodes[first].span.start),
+            max(window.end, nodes[last_index - 1].span.end),
+        )
+    return None
+
+
+def _balanced(text: str, begin: int, stop: int) -> bool:
+    """Whether every kind of bracket opens as often as it closes in ``text[begin:stop]``."""
+    depth = dict.fromkeys(_PAIRS.values(), 0)
+    for tok in tokenize(text, None, None, begin):
+        if tok.start >= stop:
+            break
+        if tok.type in _PAIRS:
+            depth[_PAIRS[tok.type]] += 1
+        elif tok.type in depth:
+            depth[tok.type] -= 1
+    return not any(depth.values())
+
+
+def _tokens(text: str, begin: int, stop: int) -> int:
+    """How many tokens ``text[begin:stop]`` holds (counted up to ``AHEAD``)."""
+    count = 0
+    for tok in tokenize(text, None, None, begin):
+        if tok.start >= stop or count >= AHEAD:
+            break
+        count += 1
+    return count
+
+
+def _ends_text(owner: A.AstNode, text: str) -> bool:
+    """Whether nothing but blanks and comments follows ``owner`` (the last body of the text)."""
+    return next(iter(tokenize(text, None, None, owner.span.end)), None) is None
 
 
 def _inside(span: Range | None, begin: int, end: int) -> bool:

@@ -41,7 +41,7 @@ def update_symbols(
     owner: A.Graph | A.Function,
     first: int,
     old: Sequence[A.Node | A.ErrorNode],
-    new: Sequence[A.Node],
+    new: Sequence[A.Node | A.ErrorNode],
     begin: int,
     end: int,
     delta: int,
@@ -84,7 +84,7 @@ class _Update:
         self._order: dict[int, int] | None = None
 
     def run(
-        self, old: Sequence[A.Node | A.ErrorNode], new: Sequence[A.Node], begin: int, end: int, delta: int
+        self, old: Sequence[A.Node | A.ErrorNode], new: Sequence[A.Node | A.ErrorNode], begin: int, end: int, delta: int
     ) -> Symbols | None:
         symbols, scope = self.symbols, self.scope
         values = scope.values
@@ -106,7 +106,8 @@ class _Update:
         # In: the new statements' definitions first (as the builder reads a body), then their uses.
         added: set[str] = set()
         for statement in new:
-            for ident in statement.outputs:
+            kind = "node-output" if isinstance(statement, A.Node) else "unknown"
+            for ident in statement.outputs if isinstance(statement, A.Node) else statement.defines:
                 if not ident.value:
                     continue
                 symbol = values.get(ident.value)
@@ -116,7 +117,7 @@ class _Update:
                 self._touch(ident.value, symbol)
                 definitions = symbol.definitions
                 definitions.insert(
-                    bisect.bisect(definitions, ident.span.start, key=_def_start), Definition(ident.span, "node-output")
+                    bisect.bisect(definitions, ident.span.start, key=_def_start), Definition(ident.span, kind)
                 )
         emptied = [name for name, symbol in self.touched.items() if not symbol.definitions]
         if (emptied or added) and scope.children:
@@ -125,10 +126,10 @@ class _Update:
             return None  # a use written before its definition: the builder resolves it now
         occurrences: list[Occurrence] = []
         for k, statement in enumerate(new, self.first):
-            for ident in statement.outputs:
+            for ident in statement.outputs if isinstance(statement, A.Node) else statement.defines:
                 if ident.value:
                     occurrences.append(Occurrence(ident.span, values[ident.value], True))
-            for ident in statement.inputs:
+            for ident in statement.inputs if isinstance(statement, A.Node) else ():
                 if not ident.value:
                     continue
                 symbol = values.get(ident.value)
@@ -142,7 +143,7 @@ class _Update:
         for name in emptied:
             self._undefine(values.pop(name))
         self._reorder(added, begin, end + delta)
-        if any(isinstance(s, A.ErrorNode) and not s.defines_known for s in old):
+        if any(isinstance(s, A.ErrorNode) and not s.defines_known for s in (*old, *new)):
             scope.names_known = _names_known(scope)
         return symbols
 
@@ -168,15 +169,17 @@ class _Update:
         here = order[id(self.scope)]
         inside = here + _subtree_size(self.scope)
 
-        def key(u: Unresolved) -> tuple[int, int]:
+        def key(u: Unresolved) -> tuple[int, int, int]:
+            # within a statement (one with no nested scope, where this inserts) and among the
+            # outputs read after the body, in text order
             at = order[id(u.scope)]
             if at < here:
-                return (-1, 0)
+                return (-1, 0, 0)
             if at >= inside:
-                return (1, 0)
-            return (0, self._statement(u.span))
+                return (1, 0, 0)
+            return (0, self._statement(u.span), u.span.start)
 
-        symbols.unresolved.insert(bisect.bisect(symbols.unresolved, (0, k), key=key), missing)
+        symbols.unresolved.insert(bisect.bisect(symbols.unresolved, (0, k, missing.span.start), key=key), missing)
 
     def _occurrences(self, added: list[Occurrence], begin: int, end: int, delta: int) -> None:
         """Replace the window's occurrences (old offsets ``[begin, end)``) by ``added``; move the rest."""
