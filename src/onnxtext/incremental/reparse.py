@@ -7,15 +7,17 @@ protobuf's nodes, the source map (the paths of the nodes after them re-keyed whe
 changes), the diagnostics, the comments and the symbol tables. Everything after the edit
 keeps its objects, its spans shifted in place (:mod:`.spans`).
 
-It declines (None: the caller parses from scratch) whenever the result could differ from
-``parse_document(text)``: an edit outside a body's statements (header, signature, braces),
-a window whose text does not parse cleanly on its own or does not end where a statement
-does (a string or comment running on), a parse error of the previous text outside the
-window (recovery looks ahead and behind), a document that is not a model.
+A window whose text has syntax errors is widened until recovery cannot have looked past it
+(:func:`_read`). It declines (None: the caller parses from scratch) whenever the result could
+differ from ``parse_document(text)``: an edit outside a body's statements (header, signature,
+braces), a window that does not end where a statement does (a string or comment running on)
+or cannot be widened enough, a parse error of the previous text outside the window (recovery
+looks ahead and behind), a document that is not a model.
 
 Ownership: ``reparse`` consumes ``previous``. Its tree, protobuf, source map and symbol
 tables become the new document's, mutated; nobody may read ``previous`` once it is called
-(the server hands it over only when no other thread holds it, ``lsp/session.py``).
+(the server hands it over only when no other thread holds it, ``lsp/session.py``). When it
+declines, it has not touched ``previous``, which stays usable.
 """
 
 from __future__ import annotations
