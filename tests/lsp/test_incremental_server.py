@@ -101,3 +101,21 @@ async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -
     declined = state.outcome
     assert await server._edited(uri, state, 3, "<ir_version: 7>" + edited[len("<ir_version: 8>") :]) is None
     assert state.outcome is declined and not declined.lease.consumed  # the header: parsed whole, untouched
+
+
+@pytest.mark.asyncio
+async def test_typing_on_makes_each_version_from_the_last_one_made() -> None:
+    """Versions that come faster than their analyses: each is made from the last one made (its
+    analysis superseded and stopped), not parsed whole."""
+    server = OnnxTextServer()
+    uri = "file:///m.onnxtxt"
+    text = _text()
+    state = State()
+    server.states[uri] = state
+    state.outcome = diagnose(text, uri, Settings(), threading.Event())
+    state.outcome_version = 1
+    for version, op in ((2, "Tanh"), (3, "Sigmoid"), (4, "Relu")):
+        edited = text.replace("X7 = Relu", f"X7 = {op}") if op != "Relu" else text
+        doc = await server._edited(uri, state, version, edited)
+        assert doc is not None and state.parsed is doc and state.outcome is None
+        assert doc.source.text == edited and [n.op_type.value for n in doc.tree.graph.nodes][6] == op

@@ -76,6 +76,8 @@ class State:
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
     preparing: Future[None] | None = None
     """The worker's job making tokens and types ahead of the requests, for the last analysis (it holds its document)."""
+    analysing: Future[Outcome] | None = None
+    """The worker's job analysing the latest version (it reads ``parsed`` when it was given it)."""
 
 
 class _Protocol(LanguageServerProtocol):
@@ -136,9 +138,10 @@ class OnnxTextServer(LanguageServer):
         if parsed is None and state is not None:
             parsed = await self._edited(uri, state, version, text)
         try:
-            outcome = await asyncio.get_running_loop().run_in_executor(
-                self.analyser, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
-            )
+            job = self.analyser.submit(diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri))
+            if state is not None:
+                state.analysing = job
+            outcome = await asyncio.wrap_future(job)
         except Cancelled:
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
@@ -197,12 +200,19 @@ class OnnxTextServer(LanguageServer):
         The last analysed document is consumed: it is handed over (``lsp/lease.py``) only once
         the worker's job reading it is done and no live run holds it, and from then on the
         requests read the new document (``parsed``), never the old one (``outcome`` is cleared).
+        While typing goes on, the last one made this way (``parsed``, its analysis superseded) is
+        consumed in turn, once the worker's job analysing it stopped.
         """
-        preparing = state.preparing
-        if preparing is not None and not preparing.done():
-            await asyncio.wait({asyncio.wrap_future(preparing)})  # it stops soon: its run was superseded
+        jobs: list[Future[Any] | None] = [state.preparing, state.analysing]
+        for job in jobs:
+            if job is not None and not job.done():
+                await asyncio.wait({asyncio.wrap_future(job)})  # it stops soon: its run was superseded
+        if self.states.get(uri) is not state:
+            return None
         outcome = state.outcome
-        if outcome is None or self.states.get(uri) is not state or not outcome.lease.consume():
+        if outcome is None and state.parsed is not None:
+            outcome = Outcome(state.parsed)  # read by no worker now: the analysing job is done
+        if outcome is None or not outcome.lease.consume():
             return None
         old = outcome.document
         shift = shift_between(old.source.text, text)
@@ -210,7 +220,7 @@ class OnnxTextServer(LanguageServer):
             doc = reparse(old, text, shift.start, shift.old_end, shift.new_end)
         except Exception:  # a bug must not kill the server: the worker parses the text whole
             log.exception("re-reading the edit of %s failed", uri)
-            state.outcome = None  # possibly half changed: nobody reads it again
+            state.outcome = state.parsed = None  # possibly half changed: nobody reads it again
             return None
         if doc is None:
             outcome.lease.restore()  # declined before touching it
