@@ -74,8 +74,8 @@ async def test_typing_into_a_big_document_answers_as_a_fresh_open(client: Langua
         assert await _hover(client, uri, line, column) == await _hover(client, fresh, line, column)
 
 
-@pytest.mark.asyncio
-async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -> None:
+def _analysed() -> tuple[OnnxTextServer, str, str, State]:
+    """A server (not started) holding an analysed version 1 of the text."""
     server = OnnxTextServer()
     uri = "file:///m.onnxtxt"
     text = _text()
@@ -83,6 +83,12 @@ async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -
     server.states[uri] = state
     state.outcome = diagnose(text, uri, Settings(), threading.Event())
     state.outcome_version = 1
+    return server, uri, text, state
+
+
+@pytest.mark.asyncio
+async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -> None:
+    server, uri, text, state = _analysed()
     edited = text.replace("X7 = Relu", "X7 = Tanh")
 
     held = state.outcome
@@ -107,13 +113,7 @@ async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -
 async def test_typing_on_makes_each_version_from_the_last_one_made() -> None:
     """Versions that come faster than their analyses: each is made from the last one made (its
     analysis superseded and stopped), not parsed whole."""
-    server = OnnxTextServer()
-    uri = "file:///m.onnxtxt"
-    text = _text()
-    state = State()
-    server.states[uri] = state
-    state.outcome = diagnose(text, uri, Settings(), threading.Event())
-    state.outcome_version = 1
+    server, uri, text, state = _analysed()
     for version, op in ((2, "Tanh"), (3, "Sigmoid"), (4, "Relu")):
         edited = text.replace("X7 = Relu", f"X7 = {op}") if op != "Relu" else text
         doc = await server._edited(uri, state, version, edited)
