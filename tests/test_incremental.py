@@ -265,3 +265,34 @@ def test_the_parser_gives_each_node_its_own_span() -> None:
         owners: dict[int, A.AstNode] = {}
         for node in A.walk(tree):
             assert owners.setdefault(id(node.span), node) is node, name
+
+
+def test_reparsing_keeps_nothing_per_edit() -> None:
+    """Each reparse consumes the document before it: after 50 edits the traced memory is what it
+    was after 10 (a kept copy per edit would be a document's worth each)."""
+    import gc
+    import tracemalloc
+
+    text = relu_text(2000)
+    at = text.index("   X1001 = Relu") + len("   X1001 = ")
+    doc = parse_document(text)
+    _ = doc.symbols
+    tracemalloc.start()
+    try:
+        after_ten = 0
+        for n in range(50):
+            op, old = ("Tanh", "Relu") if n % 2 == 0 else ("Relu", "Tanh")
+            assert text[at : at + 4] == old
+            text = text[:at] + op + text[at + 4 :]
+            found = reparse(doc, text, at, at + 4, at + 4)
+            assert found is not None
+            doc = found
+            _ = doc.symbols
+            if n == 9:
+                gc.collect()
+                after_ten = tracemalloc.get_traced_memory()[0]
+        gc.collect()
+        growth = tracemalloc.get_traced_memory()[0] - after_ten
+    finally:
+        tracemalloc.stop()
+    assert growth < 200_000, growth
