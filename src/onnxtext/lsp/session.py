@@ -209,6 +209,8 @@ class OnnxTextServer(LanguageServer):
                 await asyncio.wait({asyncio.wrap_future(job)})  # it stops soon: its run was superseded
         if self.states.get(uri) is not state:
             return None
+        if state.parsed is not None and state.parsed_version == version:
+            return state.parsed  # a request parsed this version meanwhile
         outcome = state.outcome
         if outcome is None and state.parsed is not None:
             outcome = Outcome(state.parsed)  # read by no worker now: the analysing job is done
