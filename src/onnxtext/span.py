@@ -70,6 +70,23 @@ class SourceFile:
             self._line_starts = starts
         return self._line_starts
 
+    def edited(self, text: str, start: int, old_end: int, new_end: int) -> SourceFile:
+        """The source of ``text``, this one's text with ``[start, old_end)`` replaced by
+        ``text[start:new_end]``: its line table carried over (the lines after the edit moved), not re-scanned."""
+        out = SourceFile(text, self.path)
+        old = self._line_starts
+        if old:
+            delta = new_end - old_end
+            head = bisect.bisect_right(old, start)
+            tail = bisect.bisect_right(old, old_end)
+            found = []
+            i = text.find("\n", start, new_end)
+            while i >= 0:
+                found.append(i + 1)
+                i = text.find("\n", i + 1, new_end)
+            out._line_starts = old[:head] + found + [s + delta for s in old[tail:]]
+        return out
+
     def position(self, offset: int) -> Position:
         """1-based line and column of a character offset."""
         offset = max(0, min(offset, len(self.text)))

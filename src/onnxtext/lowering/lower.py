@@ -131,6 +131,17 @@ class Lowering:
             self.function(f, proto.functions.add(), ROOT.child("functions", i))
         return proto
 
+    def inside_model(self, header: A.Props | None) -> None:
+        """Lower what follows as statements of a model with this ``header``: its file-wide defaults
+        taken (as :meth:`model` takes them first), what the header itself would report left out
+        (an edit re-lowering some statements: ``onnxtext.incremental``)."""
+        self._below_root = 1
+        if header is not None:
+            reported = len(self.sink.diags)
+            for entry in A.intact(header.entries):
+                self._model_key(ModelProto(), entry, self.sink)
+            del self.sink.diags[reported:]
+
     def check_depth(self, root: Message, whole: Span, prefix: ProtoPath = ROOT) -> None:
         """L009 at the first statement (in the text) holding a message protobuf cannot read back, once
         the lowering of ``root`` (a graph, function or node text: the paths start with ``prefix``) is done."""

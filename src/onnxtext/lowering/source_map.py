@@ -30,6 +30,9 @@ PathLike = ProtoPath | str
 """A :class:`ProtoPath`, or its written form (``graph/node[3]``; ``""`` is the model)."""
 
 
+_new = tuple.__new__
+
+
 def _path(path: PathLike) -> ProtoPath:
     return path if isinstance(path, ProtoPath) else ProtoPath.parse(path)
 
@@ -87,6 +90,35 @@ class SourceMap:
             if here[-1][0] in fields and here in self.entries:
                 return here
         return None
+
+    def splice_nodes(self, body: ProtoPath, first: int, removed: int, window: SourceMap, plain: bool) -> None:
+        """Replace the ``removed`` nodes of ``body`` (a graph or function at the model's top) at
+        ``first``, and what is mapped under them, by ``window``'s nodes (mapped at ``first`` on),
+        the nodes after them renumbered: an edit re-lowering some statements (``onnxtext.incremental``).
+        ``plain``: the old nodes had nothing mapped under them (no attribute or property).
+
+        The order of the entries is not the lowering's then (what is re-keyed comes last): no
+        query depends on it (``path_of`` keeps a node's first path, and only graph inputs with
+        data are mapped twice, never a node)."""
+        entries = self.entries
+        self._reverse = None
+        added = sum(1 for path in window.entries if len(path) == 2)
+        if added == removed and plain:
+            for j in range(first, first + removed):
+                del entries[body.child("node", j)]
+            entries.update(window.entries)
+            return
+        (step,) = body
+        stop = first + removed
+        moved = added - removed
+        keys: Any = entries  # paths whose second step is a node's: (field, index)
+        later = [p for p in keys if len(p) > 1 and p[1][0] == "node" and p[0] == step and p[1][1] >= first]
+        pop = entries.pop
+        carried = [(p, pop(p)) for p in later]
+        entries.update(window.entries)
+        entries.update(
+            (_new(ProtoPath, (step, ("node", p[1][1] + moved), *p[2:])), node) for p, node in carried if p[1][1] >= stop
+        )
 
     # ---- the other way: text → proto paths (indexes built on the first query)
     def path_of(self, node: A.AstNode) -> ProtoPath | None:

@@ -19,6 +19,7 @@ from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.ir.paths import ROOT
+from onnxtext.lsp.lease import Lease
 from onnxtext.proto import ModelProto
 from onnxtext.span import Span
 
@@ -137,6 +138,8 @@ class Outcome:
     document: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
     live: LiveResult | None = None
+    lease: Lease = field(default_factory=Lease, repr=False, compare=False)
+    """Who reads ``document`` off the event loop; the next version may be made from it in place (``lsp/lease.py``)."""
 
 
 def diagnose(

@@ -14,7 +14,7 @@ import logging
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
@@ -28,8 +28,10 @@ from onnxtext._version import __version__
 from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
+from onnxtext.evaluate.live import LiveResult
 from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.semantic import document_tokens
+from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
 from onnxtext.lsp.convert import completion_items, encode_tokens
@@ -75,6 +77,10 @@ class State:
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
     analysis: AnalysisCache = field(default_factory=AnalysisCache)
     """The last analysed version's inference and checker results per node, reused by the next run."""
+    preparing: Future[None] | None = None
+    """The worker's job making tokens and types ahead of the requests, for the last analysis (it holds its document)."""
+    analysing: Future[Outcome] | None = None
+    """The worker's job analysing the latest version (it reads ``parsed`` when it was given it)."""
 
 
 class _Protocol(LanguageServerProtocol):
@@ -132,9 +138,10 @@ class OnnxTextServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
         parsed = state.parsed if state is not None and state.parsed_version == version else None
+        if parsed is None and state is not None:
+            parsed = await self._edited(uri, state, version, text)
         try:
-            outcome = await asyncio.get_running_loop().run_in_executor(
-                self.analyser,
+            job = self.analyser.submit(
                 diagnose,
                 text,
                 display_path(uri),
@@ -144,6 +151,9 @@ class OnnxTextServer(LanguageServer):
                 folder_of(uri),
                 state.analysis if state is not None else None,
             )
+            if state is not None:
+                state.analysing = job
+            outcome = await asyncio.wrap_future(job)
         except Cancelled:
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
@@ -168,9 +178,8 @@ class OnnxTextServer(LanguageServer):
             state.answered_stale = False
             self.refresh_views()
         # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
-        await asyncio.get_running_loop().run_in_executor(
-            self.analyser, _prepare, state.tokens, outcome.document, cancel
-        )
+        state.preparing = self.analyser.submit(_prepare_held, state.tokens, outcome, cancel)
+        await asyncio.wrap_future(state.preparing)
         path = file_path(uri)
         runnable = runnable_model(
             self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
@@ -182,7 +191,7 @@ class OnnxTextServer(LanguageServer):
         await asyncio.sleep(self.settings.evaluate_delay_ms / 1000)  # typing goes on: this task is cancelled
         try:
             live, found = await asyncio.get_running_loop().run_in_executor(
-                None, evaluate_cancellable, outcome, self.settings, path, cancel, state.live, self.trusted, runnable
+                None, _evaluate, outcome, self.settings, path, cancel, state.live, self.trusted, runnable
             )
         except Exception:  # a bug must not kill the server
             log.exception("evaluating %s failed", uri)
@@ -194,6 +203,45 @@ class OnnxTextServer(LanguageServer):
         self.publish(uri, version, outcome)
         if state.live:
             self.refresh_views()
+
+    async def _edited(self, uri: str, state: State, version: int | None, text: str) -> Document | None:
+        """The document of ``text`` made from the last analysed one by re-reading only the statements
+        the edit touched (``onnxtext.incremental``), on the event loop (tens of milliseconds on a
+        30,000-statement text); None when it cannot be (the worker then parses the whole text).
+
+        The last analysed document is consumed: it is handed over (``lsp/lease.py``) only once
+        the worker's job reading it is done and no live run holds it, and from then on the
+        requests read the new document (``parsed``), never the old one (``outcome`` is cleared).
+        While typing goes on, the last one made this way (``parsed``, its analysis superseded) is
+        consumed in turn, once the worker's job analysing it stopped.
+        """
+        jobs: list[Future[Any] | None] = [state.preparing, state.analysing]
+        for job in jobs:
+            if job is not None and not job.done():
+                await asyncio.wait({asyncio.wrap_future(job)})  # it stops soon: its run was superseded
+        if self.states.get(uri) is not state:
+            return None
+        if state.parsed is not None and state.parsed_version == version:
+            return state.parsed  # a request parsed this version meanwhile
+        outcome = state.outcome
+        if outcome is None and state.parsed is not None:
+            outcome = Outcome(state.parsed)  # read by no worker now: the analysing job is done
+        if outcome is None or not outcome.lease.consume():
+            return None
+        old = outcome.document
+        shift = shift_between(old.source.text, text)
+        try:
+            doc = reparse(old, text, shift.start, shift.old_end, shift.new_end)
+        except Exception:  # a bug must not kill the server: the worker parses the text whole
+            log.exception("re-reading the edit of %s failed", uri)
+            state.outcome = state.parsed = None  # possibly half changed: nobody reads it again
+            return None
+        if doc is None:
+            outcome.lease.restore()  # declined before touching it
+            return None
+        state.outcome = state.outcome_version = None
+        state.parsed, state.parsed_version = doc, version
+        return doc
 
     def refresh_views(self) -> None:
         """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
@@ -232,11 +280,12 @@ class OnnxTextServer(LanguageServer):
         one (None when it is current) and the current text: answers keep coming while a new
         analysis runs, their positions carried through the edit."""
         state = self.states.get(uri)
-        if state is None or state.outcome is None:
+        newest = _newest(state) if state is not None else None
+        if newest is None:
             return None
         document = self.workspace.get_text_document(uri)
-        outcome = state.outcome
-        if state.outcome_version == document.version:
+        outcome, version = newest
+        if version == document.version:
             return outcome, None, outcome.document.source
         return outcome, shift_between(outcome.document.source.text, document.source), SourceFile(document.source)
 
@@ -247,7 +296,8 @@ class OnnxTextServer(LanguageServer):
     def last(self, uri: str) -> Outcome | None:
         """The last analysis of ``uri``, even of an older version; None before the first."""
         state = self.states.get(uri)
-        return self.current(uri) or (state.outcome if state is not None else None)
+        newest = _newest(state) if state is not None else None
+        return self.current(uri) or (newest[0] if newest is not None else None)
 
     def snapshot(self, uri: str) -> Snapshot | None:
         """The last complete analysis seen from the current text (:mod:`onnxtext.lsp.snapshot`)."""
@@ -348,6 +398,16 @@ class OnnxTextServer(LanguageServer):
         self.text_document_publish_diagnostics(L.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
+def _newest(state: State) -> tuple[Outcome, int | None] | None:
+    """The last analysis and its version; while the one an edit's document was made from is gone
+    (handed over, see :meth:`OnnxTextServer._edited`), that document, not yet checked."""
+    if state.outcome is not None:
+        return state.outcome, state.outcome_version
+    if state.parsed is not None:
+        return Outcome(state.parsed), state.parsed_version
+    return None
+
+
 def request_path(params: Any) -> str:
     """The file a custom request names by ``uri`` (a ``file:`` URI)."""
     uri = getattr(params, "uri", None)
@@ -389,6 +449,19 @@ def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None
         if cancel.is_set():
             return
         step()
+
+
+def _prepare_held(tokens: TokenCache, outcome: Outcome, cancel: threading.Event) -> None:
+    """:func:`_prepare`, holding the document (a newer version is not made from it meanwhile)."""
+    with outcome.lease.reading() as held:
+        if held:
+            _prepare(tokens, outcome.document, cancel)
+
+
+def _evaluate(outcome: Outcome, *args: Any) -> tuple[LiveResult | None, list[Diagnostic]]:
+    """:func:`onnxtext.lsp.diagnose.evaluate`, holding the document (a newer version is not made from it meanwhile)."""
+    with outcome.lease.reading() as held:
+        return evaluate_cancellable(outcome, *args) if held else (None, [])
 
 
 def _first_error(diags: list[Diagnostic]) -> str:

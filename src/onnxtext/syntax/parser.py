@@ -19,7 +19,7 @@ from onnxtext.syntax.messages import SECOND_MODEL, lex_diagnostics
 from onnxtext.syntax.recovery import Run
 from onnxtext.syntax.tables import ENTRY_POINTS, Tables
 
-__all__ = ["ParseResult", "parse_text", "ENTRY_POINTS"]
+__all__ = ["ParseResult", "parse_text", "parse_window", "ENTRY_POINTS"]
 
 
 @dataclass
@@ -62,9 +62,23 @@ def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseRe
     return ParseResult(tree, diags, source, comments)
 
 
-def _run(tables: Tables, text: str, start: str, source: SourceFile) -> tuple[Any, list[Diagnostic], list[Comment]]:
-    """Parse ``text`` from ``start``: always a tree, with every diagnostic and the comments."""
-    run = Run(tables, text, start, source)
+def parse_window(source: SourceFile, begin: int, stop: int) -> ParseResult:
+    """Parse ``source.text[begin:stop]`` as the statements of a body (a ``node_list`` whose braces
+    are virtual, at ``begin`` and ``stop``), spans in offsets of the whole text: what an edit inside
+    a body re-reads (``onnxtext.incremental``). The tree is the list of statements."""
+    parser = _parser()
+    with parser.lock:
+        tree, diags, comments = _run(parser, source.text, "node_list", source, (begin, stop))
+    diags.sort(key=lambda d: d.offset)
+    return ParseResult(tree[0] if isinstance(tree, tuple) else tree, diags, source, comments)
+
+
+def _run(
+    tables: Tables, text: str, start: str, source: SourceFile, window: tuple[int, int] | None = None
+) -> tuple[Any, list[Diagnostic], list[Comment]]:
+    """Parse ``text`` from ``start`` (or only ``window``'s statements): always a tree, with every
+    diagnostic and the comments."""
+    run = Run(tables, text, start, source, window)
     builder = tables.builder
     builder.diags = run.diags
     builder.source = source

@@ -81,7 +81,9 @@ class Run:
     cost stays linear in the text.
     """
 
-    def __init__(self, parser: Tables, text: str, start: str, source: SourceFile) -> None:
+    def __init__(
+        self, parser: Tables, text: str, start: str, source: SourceFile, window: tuple[int, int] | None = None
+    ) -> None:
         self.p = parser
         self.actions = parser.actions
         self.text = text
@@ -91,8 +93,11 @@ class Run:
         self.values: list[Any] = []
         self.comments: list[Comment] = []
         self.lex_errors: list[LexError] = []
-        self.tokens = list(tokenize(text, self.comments, self.lex_errors))
-        self.tokens.append(Tok("$END", "", len(text), len(text)))
+        if window is None:
+            self.tokens = list(tokenize(text, self.comments, self.lex_errors))
+            self.tokens.append(Tok("$END", "", len(text), len(text)))
+        else:
+            self.tokens = _window_tokens(text, window, self.comments, self.lex_errors)
         self.i = 0
         self.groups: dict[int, int] | None = None
         """Bracket token index → index of its partner (opening ↔ closing), computed on the first
@@ -840,6 +845,22 @@ def _innermost_open(items: Sequence[Any]) -> int | None:
                     return m
                 depth -= 1
     return None
+
+
+def _window_tokens(text: str, window: tuple[int, int], comments: list[Comment], errors: list[LexError]) -> list[Tok]:
+    """The tokens of ``text[begin:stop]`` read as a body ``{ ... }`` (the braces virtual, at its ends):
+    the statements of one body re-read alone (``incremental``). A token or comment running past
+    ``stop`` is kept, so the caller sees the window does not end where a statement does."""
+    begin, stop = window
+    tokens = [Tok("LBRACE", "{", begin, begin)]
+    for tok in tokenize(text, comments, errors, begin):
+        if tok.start >= stop:
+            break
+        tokens.append(tok)
+    comments[:] = [c for c in comments if c.start < stop]
+    errors[:] = [e for e in errors if e.start < stop]
+    tokens += [Tok("RBRACE", "}", stop, stop), Tok("$END", "", stop, stop)]
+    return tokens
 
 
 class ErrorTok(Tok):
