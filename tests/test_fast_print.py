@@ -569,7 +569,39 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "initializer_raw_short": lambda m: m.graph.initializer.add(
         name="r", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4
     ),
+    # big float initializers, written here (``emit._BigFloats``) when their head fits the line
+    "big_matrix": lambda m: _big(m, [20, 30]),
+    "big_matrix_raw": lambda m: _big(m, [4, 5, 30], raw=True),
+    "big_one_row": lambda m: _big(m, [1, 400]),
+    "big_columns": lambda m: _big(m, [400, 1]),
+    "big_negative_dims": lambda m: _big(m, [-20, -30]),
+    "big_long_name": lambda m: _big(m, [20, 30], name="a_weight_whose_name_takes_more_than_the_line_" * 2),
+    "big_quoted_name": lambda m: _big(m, [20, 30], name="onnx::MatMul_123"),
+    "big_tiny_values": lambda m: _big(m, [20, 30], scale=1e-6),
+    "big_huge_values": lambda m: _big(m, [600], scale=1e14),
+    "big_nan": lambda m: _big(m, [20, 30], special=float("nan")),
+    "big_inf": lambda m: _big(m, [20, 30], raw=True, special=float("-inf")),
+    "big_raw_short": lambda m: m.graph.initializer.add(
+        name="short", data_type=TensorProto.FLOAT, dims=[300], raw_data=b"\0" * 1196
+    ),
 }
+
+
+def _big(
+    m: ModelProto, dims: list[int], raw: bool = False, name: str = "b", scale: float = 1.0, special: float = 0.0
+) -> None:
+    """A float initializer of ``dims`` (random normal values times ``scale``; ``special`` as its 7th, when not 0)."""
+    import numpy as np
+
+    count = abs(int(np.prod(dims)))
+    values = (np.random.default_rng(len(dims) + count).standard_normal(count) * scale).astype(np.float32)
+    if special:
+        values[7] = special
+    t = m.graph.initializer.add(name=name, data_type=TensorProto.FLOAT, dims=dims)
+    if raw:
+        t.raw_data = values.astype("<f4").tobytes()
+    else:
+        t.float_data.extend(values.tolist())
 
 
 def _raw(t: TensorProto) -> None:
@@ -603,6 +635,6 @@ def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
     text = same(model, 100)
     rendered.clear()
     assert fast_text(model, 100) == text
-    # the header, the three types (float[N, 4], float[4], float[2, 2]), the int64 initializer and the big
-    # one's lines (never on one line first); before, the 45 values were lifted and laid out as lists
-    assert len(rendered) == 6
+    # the header, the three types (float[N, 4], float[4], float[2, 2]) and the int64 initializer: the big
+    # float one is written here; before, the 45 values were lifted and laid out as lists
+    assert len(rendered) == 5

@@ -7,7 +7,18 @@ import random
 
 import pytest
 
-from onnxtext.syntax.layout import HARDLINE, INDENT, LINE, SOFTLINE, Doc, Group, Indent, Numbers, render
+from onnxtext.syntax.layout import (
+    HARDLINE,
+    INDENT,
+    LINE,
+    SOFTLINE,
+    Doc,
+    Group,
+    Indent,
+    Numbers,
+    lay_out_numbers,
+    render,
+)
 
 
 def _text(rng: random.Random, count: int) -> str:
@@ -37,6 +48,9 @@ def test_lay_out_is_the_documents_layout(seed: int) -> None:
         laid, end = numbers.lay_out(ind + extra, ind, width)
         assert laid == expected
         assert end == (len(laid.rsplit("\n", 1)[-1]) if "\n" in laid else ind + extra + len(laid))
+        # The print fast path's: the same from the numbers joined by "," alone.
+        compact = numbers.text.replace(", ", ",").encode("ascii")
+        assert lay_out_numbers(compact, row, ind + extra, ind, width) == (laid, end)
 
 
 @pytest.mark.parametrize("seed", range(20))

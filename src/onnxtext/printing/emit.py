@@ -35,9 +35,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor.decode import float32_texts
+from onnxtext.ir.tensor.float_text import float32_compact
 from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
@@ -45,7 +47,7 @@ from onnxtext.printing.printable import check_printable
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
 from onnxtext.span import NO_SPAN
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
+from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, lay_out_numbers, render
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
 from onnxtext.weights.external import attribute_tensors
@@ -170,7 +172,7 @@ _BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
 # An item of a list group: its one-line text (None when it has a line break) and its document,
 # or a function that makes it (needed only when the item does not fit its line).
-_Item = tuple[str | None, Doc | Callable[[], Doc]]
+_Item = tuple[str | None, "Doc | Callable[[], Doc] | _BigFloats"]
 _GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
@@ -235,29 +237,31 @@ class _Pass:
             header = lifter.model_header(msg)
             if header is not None:
                 parts += [render(printer.doc(header), width), "\n"]
-            parts.append(self._graph(msg.graph, "graph"))
+            self._graph(msg.graph, "graph", parts)
             for i, f in enumerate(msg.functions):
                 parts += ["\n\n", self._function(f, f"functions[{i}]")]
             for tail, times in Counter(self.used).items():
                 self.votes.add(tail.votes, times)
         elif isinstance(msg, GraphProto):
-            parts.append(self._graph(msg, "graph"))
+            self._graph(msg, "graph", parts)
         else:
             parts.append(self._function(msg, "function"))
         parts.append("\n")
         return "".join(parts)
 
-    def _graph(self, g: GraphProto, where: str) -> str:
+    def _graph(self, g: GraphProto, where: str, parts: list[str]) -> None:
+        """The graph's text, added to ``parts`` (a big tensor's text is copied once: into the whole text)."""
         head = self._graph_head(g, where)
         if head is None:
-            head = render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)
-        return head + "\n" + self._body(g.node, where)
+            head = [render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)]
+        parts += head
+        parts += ["\n", self._body(g.node, where)]
 
     # ------------------------------------------------------------ a graph's head
-    def _graph_head(self, g: GraphProto, where: str) -> str | None:
+    def _graph_head(self, g: GraphProto, where: str) -> list[str] | None:
         """A main graph's name, signature and initializers as the layout writes them (``Printer.graph_head``),
         each value from its one-line text (a value info's type text made once per type), or None
-        when the reference path must lay it out (an unset name, an output that must break)."""
+        when the reference path must lay it out (an unset name, an output that must break): the pieces of its text."""
         if not g.HasField("name"):
             return None
         lifter, printer, width = self.lifter, self.printer, self.width
@@ -301,11 +305,22 @@ class _Pass:
             else:
                 out.append("()")
         inits = [self._value_item(v, f"{where}/value_info[{i}]") for i, v in enumerate(g.value_info)]
-        small = _small_float_tensors(g.initializer, self.lifter.raw_tensors)
+        small, big = _plain_float_tensors(g.initializer, self.lifter.raw_tensors)
         for i, t in enumerate(g.initializer):
             numbers = small.get(i)
             if numbers is None:
-                inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
+                values = big.get(i)
+                if values is not None and 3 * values.size - 2 > width:
+                    inits.append(
+                        (
+                            None,
+                            _BigFloats(
+                                t, self.names[t.name], values, self._initializer_doc(t, f"{where}/initializer[{i}]")
+                            ),
+                        )
+                    )
+                else:
+                    inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
             else:
                 head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
                 inits.append(
@@ -317,7 +332,7 @@ class _Pass:
         if inits:
             out.append("\n")
             self._items("<", inits, ">", out, 0, 0)
-        return "".join(out)
+        return out
 
     def _items(
         self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int
@@ -339,6 +354,8 @@ class _Pass:
             comma = "," if k < last else ""
             if flat is not None and inner + len(flat) + len(comma) <= width:
                 out += [pad, flat, comma]
+            elif isinstance(doc, _BigFloats):
+                doc.write(out, inner, comma, width)
             else:  # laid out alone, as in the list (a line break follows it)
                 item: Doc = [HARDLINE, doc() if callable(doc) else doc, comma]
                 for _ in range(inner // len(INDENT)):
@@ -612,24 +629,28 @@ class _Pass:
 # The fields of a float32 tensor given in float_data or raw_data (dims, data_type, float_data or
 # raw_data, name; without dims for a scalar): field numbers in wire order.
 _PLAIN_FLOAT_FIELDS = frozenset(((1, 2, 4, 8), (2, 4, 8), (1, 2, 8, 9), (2, 8, 9)))
-_SMALL = 256  # elements: a bigger tensor is a tensor-heavy text's, formatted on its own
+_SMALL = 256  # elements: a bigger tensor is formatted on its own
 
 
-def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> dict[int, str]:
-    """The number texts of the small float32 initializers printed without a property block (named,
-    stored as the file-wide encoding says, values as many as the shape's, none NaN or infinite),
-    made together (:func:`float32_texts`), by index in ``tensors``."""
+def _plain_float_tensors(
+    tensors: Sequence[TensorProto], raw_default: bool
+) -> tuple[dict[int, str], dict[int, npt.NDArray[np.float32]]]:
+    """The float32 initializers printed without a property block (named, stored as the file-wide
+    encoding says, values as many as the shape's, none NaN or infinite), by index in ``tensors``:
+    the number texts of the small ones, made together (:func:`float32_texts`), and the values of
+    the others (each written alone: :class:`_BigFloats`)."""
     typed: list[tuple[int, int]] = []
     raw: list[tuple[int, int]] = []
     typed_values: list[float] = []
     raw_values: list[bytes] = []
+    big: dict[int, npt.NDArray[np.float32]] = {}
     for i, t in enumerate(tensors):
         if t.data_type != 1:
             continue
         n = 1
         for d in t.dims:
             n *= d
-        if not 0 < n <= _SMALL:
+        if n <= 0 or any(d <= 0 for d in t.dims):
             continue
         is_raw = t.HasField("raw_data")
         if is_raw != raw_default or tuple([fd.number for fd, _ in t.ListFields()]) not in _PLAIN_FLOAT_FIELDS:
@@ -637,10 +658,16 @@ def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> d
         if is_raw:
             if len(t.raw_data) != 4 * n:
                 continue
+            if n > _SMALL:
+                big[i] = np.frombuffer(t.raw_data, dtype="<f4").astype(np.float32, copy=False)
+                continue
             raw.append((i, n))
             raw_values.append(t.raw_data)
         else:
             if len(t.float_data) != n:
+                continue
+            if n > _SMALL:
+                big[i] = np.array(t.float_data, dtype=np.float32)
                 continue
             typed.append((i, n))
             typed_values.extend(t.float_data)
@@ -653,7 +680,38 @@ def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> d
             texts = float32_texts(values.astype(np.float32), [n for _, n in group])
             if texts is not None:
                 out.update(zip([i for i, _ in group], texts, strict=True))
-    return out
+    finite = {}
+    for i, values in big.items():
+        if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
+            finite[i] = values
+    return out, finite
+
+
+class _BigFloats:
+    """An initializer of :func:`_plain_float_tensors` too long for a line, written as the layout
+    writes it: ``float[dims] name = {``, its numbers (:func:`layout.lay_out_numbers`, a matrix's
+    rows starting lines), ``}``; or through its document (``doc``) when its head does not fit."""
+
+    __slots__ = ("tensor", "name", "values", "doc")
+
+    def __init__(self, tensor: TensorProto, name: str, values: npt.NDArray[np.float32], doc: Callable[[], Doc]) -> None:
+        self.tensor, self.name, self.values, self.doc = tensor, name, values, doc
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        """Its lines, ``ind`` columns in, after a line break (its own ``comma`` after it)."""
+        dims = self.tensor.dims
+        head = f"{' ' * ind}float[{', '.join(map(str, dims))}] {self.name} = {{"
+        if len(head) > width:  # the dims or the name break
+            item: Doc = [HARDLINE, self.doc(), comma]
+            for _ in range(ind // len(INDENT)):
+                item = Indent(item)
+            out.append(render(item, width))
+            return
+        count, last = self.values.size, dims[-1]
+        row = last if len(dims) >= 2 and last >= 2 and count > last else 0
+        inner = ind + len(INDENT)
+        laid, _ = lay_out_numbers(float32_compact(self.values), row, inner, inner, width)
+        out += ["\n", head, "\n", " " * inner, laid, "\n", " " * ind, "}", comma]
 
 
 def _broken(
