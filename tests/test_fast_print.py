@@ -569,6 +569,26 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "initializer_raw_short": lambda m: m.graph.initializer.add(
         name="r", data_type=TensorProto.FLOAT, dims=[2], raw_data=b"\0" * 4
     ),
+    # the bytes after a value's name key its type's text: names of every size and script
+    "value_names_non_ascii": lambda m: [setattr(v, "name", v.name + "_é") for v in _head_values(m)],
+    "value_names_past_127_bytes": lambda m: [setattr(v, "name", v.name + "_" * 130) for v in _head_values(m)],
+    "value_name_empty": lambda m: setattr(m.graph.value_info[0], "name", ""),
+    "value_name_not_utf8": lambda m: _bad_name(m.graph.input[1], 1),
+    "value_type_not_utf8": lambda m: _bad_name(m.graph.input[0].type.tensor_type.shape.dim[0], 2),
+    "initializer_name_not_utf8": lambda m: _bad_name(m.graph.initializer[0], 8),
+    "value_type_doc_after": lambda m: setattr(m.graph.input[0], "doc_string", ""),
+    # a plain float initializer is known by its size: what adds bytes takes it off the fast way
+    "initializer_name_empty": lambda m: setattr(m.graph.initializer[0], "name", ""),
+    "initializer_name_unset_doc_empty": lambda m: [
+        m.graph.initializer[0].ClearField("name"),
+        setattr(m.graph.initializer[0], "doc_string", ""),
+    ],
+    "initializer_names_non_ascii": lambda m: [setattr(t, "name", t.name + "_é") for t in m.graph.initializer],
+    "initializer_names_long": lambda m: [setattr(t, "name", t.name + "_" * 130) for t in m.graph.initializer],
+    "initializer_big_dims": lambda m: _big(m, [130, 3]),
+    "initializer_small_big_dim": lambda m: _big(m, [200]) or m.graph.initializer[-1].dims.__setitem__(0, 200),
+    "initializer_data_location": lambda m: setattr(m.graph.initializer[0], "data_location", TensorProto.DEFAULT),
+    "unknown_field_big_initializer": lambda m: _unknown(m.graph.initializer[-1]),
     # big float initializers, written here (``emit._BigFloats``) when their head fits the line
     "big_matrix": lambda m: _big(m, [20, 30]),
     "big_matrix_raw": lambda m: _big(m, [4, 5, 30], raw=True),
@@ -585,6 +605,16 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
         name="short", data_type=TensorProto.FLOAT, dims=[300], raw_data=b"\0" * 1196
     ),
 }
+
+
+def _bad_name(msg: Any, field: int) -> None:
+    """Field ``field`` (a string) of ``msg`` holding 0xff, when the protobuf runtime takes it."""
+    data = msg.SerializeToString() + bytes([field << 3 | 2, 1, 0xFF])
+    msg.Clear()
+    try:
+        msg.MergeFromString(data)
+    except Exception:  # the protobuf runtime refuses it: nothing to print
+        pytest.skip("this protobuf runtime refuses non-UTF-8 strings")
 
 
 def _big(

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from math import prod
 from typing import Any
 
 import numpy as np
@@ -44,7 +45,7 @@ from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
 from onnxtext.ir.varint import varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.printing.printable import check_printable
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.span import NO_SPAN
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, lay_out_numbers, render
@@ -180,7 +181,7 @@ def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
     """The text ``to_text`` gives for a model, graph or function (``width`` columns), or None
     when the reference path must print it (something to refuse, or nothing to gain)."""
     try:
-        check_printable(msg, skip_nodes=True)
+        check_printable(msg, skip_nodes=True, skip_head=True)
     except NotRepresentable:
         return None
     names, sizes = _Names(), _Sizes()
@@ -225,7 +226,7 @@ class _Pass:
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
-        self.types: dict[bytes, str] = {}  # a value type's one-line text by its bytes ("\n": none)
+        self.types: dict[bytes, str] = {}  # a value's type text by the bytes after its name ("": lifted)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
 
@@ -253,6 +254,7 @@ class _Pass:
         """The graph's text, added to ``parts`` (a big tensor's text is copied once: into the whole text)."""
         head = self._graph_head(g, where)
         if head is None:
+            check_printable(g, skip_nodes=True)  # the values the head would have checked
             head = [render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)]
         parts += head
         parts += ["\n", self._body(g.node, where)]
@@ -266,8 +268,8 @@ class _Pass:
             return None
         lifter, printer, width = self.lifter, self.printer, self.width
         name = self.names[g.name]
-        inputs = [self._value_item(v, f"{where}/input[{i}]") for i, v in enumerate(g.input)]
-        outputs = [self._value_item(v, f"{where}/output[{i}]") for i, v in enumerate(g.output)]
+        inputs = self._value_items(g.input, f"{where}/input")
+        outputs = self._value_items(g.output, f"{where}/output")
         if any(flat is None for flat, _ in outputs):
             return None  # ``) => (`` then the outputs: the reference path's
         extra = [fd.name for fd, _ in g.ListFields() if fd.name not in _GRAPH_FIELDS]
@@ -304,31 +306,20 @@ class _Pass:
                 self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
             else:
                 out.append("()")
-        inits = [self._value_item(v, f"{where}/value_info[{i}]") for i, v in enumerate(g.value_info)]
-        small, big = _plain_float_tensors(g.initializer, self.lifter.raw_tensors)
+        inits = self._value_items(g.value_info, f"{where}/value_info")
+        small, big = self._plain_float_tensors(g.initializer)
+        at = f"{where}/initializer"
         for i, t in enumerate(g.initializer):
-            numbers = small.get(i)
-            if numbers is None:
-                values = big.get(i)
-                if values is not None and 3 * values.size - 2 > width:
-                    inits.append(
-                        (
-                            None,
-                            _BigFloats(
-                                t, self.names[t.name], values, self._initializer_doc(t, f"{where}/initializer[{i}]")
-                            ),
-                        )
-                    )
-                else:
-                    inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
+            one_line = small.get(i)
+            if one_line is not None:
+                inits.append((one_line, self._initializer_doc(t, at, i)))
+                continue
+            values = big.get(i)
+            if values is not None and 3 * values.size - 2 > width:
+                inits.append((None, _BigFloats(t, self.names[t.name], values, self._initializer_doc(t, at, i))))
             else:
-                head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
-                inits.append(
-                    (
-                        f"{head}{self.names[t.name]} = {{{numbers}}}",
-                        self._initializer_doc(t, f"{where}/initializer[{i}]"),
-                    )
-                )
+                check_printable(t)
+                inits.append(self._initializer_item(t, f"{at}[{i}]"))
         if inits:
             out.append("\n")
             self._items("<", inits, ">", out, 0, 0)
@@ -364,23 +355,119 @@ class _Pass:
         out += ["\n", " " * ind, close]
         return ind + len(close), True
 
-    def _value_item(self, v: Any, where: str) -> _Item:
-        """A value info's one-line text (None when it has a line break) and its document (made when needed)."""
-        if v.HasField("name") and v.HasField("type") and not v.HasField("doc_string") and not len(v.metadata_props):
-            key = v.type.SerializeToString()
-            type_text = self.types.get(key)
-            if type_text is None:
-                type_, extra = self.lifter.type(v.type, where)
-                flat = render(self.printer.doc(type_), _FLAT) if extra is None else "\n"
-                type_text = self.types[key] = flat
-            if "\n" not in type_text:
-                return type_text + " " + self.names[v.name], lambda: self.printer.doc(self.lifter.value_info(v, where))
-        doc = self.printer.doc(self.lifter.value_info(v, where))
-        flat = render(doc, _FLAT)
-        return (None if "\n" in flat else flat), doc
+    def _plain_float_tensors(
+        self, tensors: Sequence[TensorProto]
+    ) -> tuple[dict[int, str], dict[int, npt.NDArray[np.float32]]]:
+        """The float32 initializers printed without a property block (named, stored as the file-wide
+        encoding says, values as many as the shape's, none NaN or infinite, and nothing else), by
+        index in ``tensors``: the one-line texts of the small ones, their numbers made together
+        (:func:`float32_texts`), and the values of the others (each written alone: :class:`_BigFloats`)."""
+        raw_default, names, sizes = self.lifter.raw_tensors, self.names, self.sizes
+        typed: list[tuple[int, int]] = []
+        raw: list[tuple[int, int]] = []
+        typed_values: list[float] = []
+        raw_values: list[bytes] = []
+        big: dict[int, npt.NDArray[np.float32]] = {}
+        for i, t in enumerate(tensors):
+            if t.data_type != 1:
+                continue
+            dims = t.dims
+            n = prod(dims)
+            if n <= 0 or len(dims) > 1 and min(dims) <= 0:
+                continue
+            name = t.name
+            if type(name) is not str or not name and not t.HasField("name"):
+                continue
+            # Its bytes are those of its dims, data type (2), name and numbers alone: nothing else is set
+            # (no unknown field either). ``dims`` is not packed: a tag and a varint each.
+            data = 4 * n
+            size = (
+                (2 * len(dims) if max(dims, default=0) < 128 else len(dims) + sum(map(varint_size, dims)))
+                + 3
+                + (len(name) + 2 if len(name) < 128 and name.isascii() else sizes[name])
+                + varint_size(data)
+                + data
+            )
+            if t.ByteSize() != size or t.HasField("raw_data") != raw_default:
+                continue
+            if n > _SMALL:
+                values = np.frombuffer(t.raw_data, dtype="<f4") if raw_default else np.array(t.float_data, np.float32)
+                if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
+                    big[i] = values.astype(np.float32, copy=False)
+            elif raw_default:
+                raw.append((i, n))
+                raw_values.append(t.raw_data)
+            else:
+                typed.append((i, n))
+                typed_values.extend(t.float_data)
+        out: dict[int, str] = {}
+        for group, values in (
+            (typed, np.array(typed_values, dtype=np.float32)),
+            (raw, np.frombuffer(b"".join(raw_values), dtype="<f4")),
+        ):
+            if group:
+                texts = float32_texts(values.astype(np.float32), [n for _, n in group])
+                if texts is not None:
+                    for (i, _), numbers in zip(group, texts, strict=True):
+                        t = tensors[i]
+                        dims = t.dims
+                        head = f"float[{', '.join(map(str, dims))}] " if len(dims) else "float "
+                        out[i] = f"{head}{names[t.name]} = {{{numbers}}}"
+        return out, big
 
-    def _initializer_doc(self, t: TensorProto, where: str) -> Callable[[], Doc]:
-        return lambda: self.printer.doc(self.lifter.initializer(t, where))
+    def _value_items(self, values: Sequence[Any], where: str) -> list[_Item]:
+        """The items of a graph's inputs, outputs or value infos (``where``): a value with a name and
+        a type and nothing else is its type's one-line text (made and checked once per distinct
+        bytes after the name: the type, and any field that follows it) and its name; any other
+        is checked and lifted."""
+        names = [v.name for v in values]
+        try:
+            joined = ", ".join(names)
+        except TypeError:  # bytes that are not UTF-8: the check names the field
+            raise _Decline from None
+        # Names that are all bare are their own text (one regex for all); else name by name.
+        texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
+        types, sizes = self.types, self.sizes
+        items: list[_Item] = []
+        for i, v in enumerate(values):
+            wire = v.SerializeToString()
+            if wire[:1] == b"\n":  # the name is set: its field is first on the wire
+                name = names[i]
+                size = len(name)
+                rest = wire[size + 2 :] if size < 128 and name.isascii() else wire[sizes[name] :]
+                type_text = types.get(rest)
+                if type_text is None:
+                    type_text = self._type_text(rest, where)
+                if type_text:
+                    text = texts[i] if texts is not None else self.names[name]
+                    items.append((type_text + " " + text, self._value_doc(v, where, i)))
+                    continue
+            check_printable(v)
+            doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
+            flat = render(doc, _FLAT)
+            items.append(((None if "\n" in flat else flat), doc))
+        return items
+
+    def _type_text(self, rest: bytes, where: str) -> str:
+        """The one-line text of the type of a value info whose bytes after its name are ``rest``,
+        or "" when that is more than a type or the type's text breaks (``where``: for errors)."""
+        info = ValueInfoProto.FromString(rest)
+        check_printable(info)  # unknown fields, strings that are not UTF-8
+        text = ""
+        if [fd.name for fd, _ in info.ListFields()] == ["type"]:
+            type_, extra = self.lifter.type(info.type, where)
+            if extra is None:
+                text = render(self.printer.doc(type_), _FLAT)
+                if "\n" in text:
+                    text = ""
+        self.types[rest] = text
+        return text
+
+    def _value_doc(self, v: Any, where: str, i: int) -> Callable[[], Doc]:
+        return lambda: self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
+
+    def _initializer_doc(self, t: TensorProto, where: str, i: int) -> Callable[[], Doc]:
+        return lambda: self.printer.doc(self.lifter.initializer(t, f"{where}[{i}]"))
 
     def _initializer_item(self, t: Any, where: str) -> _Item:
         doc = self.printer.doc(self.lifter.initializer(t, where))
@@ -626,65 +713,7 @@ class _Pass:
         return tail
 
 
-# The fields of a float32 tensor given in float_data or raw_data (dims, data_type, float_data or
-# raw_data, name; without dims for a scalar): field numbers in wire order.
-_PLAIN_FLOAT_FIELDS = frozenset(((1, 2, 4, 8), (2, 4, 8), (1, 2, 8, 9), (2, 8, 9)))
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
-
-
-def _plain_float_tensors(
-    tensors: Sequence[TensorProto], raw_default: bool
-) -> tuple[dict[int, str], dict[int, npt.NDArray[np.float32]]]:
-    """The float32 initializers printed without a property block (named, stored as the file-wide
-    encoding says, values as many as the shape's, none NaN or infinite), by index in ``tensors``:
-    the number texts of the small ones, made together (:func:`float32_texts`), and the values of
-    the others (each written alone: :class:`_BigFloats`)."""
-    typed: list[tuple[int, int]] = []
-    raw: list[tuple[int, int]] = []
-    typed_values: list[float] = []
-    raw_values: list[bytes] = []
-    big: dict[int, npt.NDArray[np.float32]] = {}
-    for i, t in enumerate(tensors):
-        if t.data_type != 1:
-            continue
-        n = 1
-        for d in t.dims:
-            n *= d
-        if n <= 0 or any(d <= 0 for d in t.dims):
-            continue
-        is_raw = t.HasField("raw_data")
-        if is_raw != raw_default or tuple([fd.number for fd, _ in t.ListFields()]) not in _PLAIN_FLOAT_FIELDS:
-            continue
-        if is_raw:
-            if len(t.raw_data) != 4 * n:
-                continue
-            if n > _SMALL:
-                big[i] = np.frombuffer(t.raw_data, dtype="<f4").astype(np.float32, copy=False)
-                continue
-            raw.append((i, n))
-            raw_values.append(t.raw_data)
-        else:
-            if len(t.float_data) != n:
-                continue
-            if n > _SMALL:
-                big[i] = np.array(t.float_data, dtype=np.float32)
-                continue
-            typed.append((i, n))
-            typed_values.extend(t.float_data)
-    out: dict[int, str] = {}
-    for group, values in (
-        (typed, np.array(typed_values, dtype=np.float32)),
-        (raw, np.frombuffer(b"".join(raw_values), dtype="<f4")),
-    ):
-        if group:
-            texts = float32_texts(values.astype(np.float32), [n for _, n in group])
-            if texts is not None:
-                out.update(zip([i for i, _ in group], texts, strict=True))
-    finite = {}
-    for i, values in big.items():
-        if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
-            finite[i] = values
-    return out, finite
 
 
 class _BigFloats:
