@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from math import prod
 from typing import Any
 
@@ -42,7 +43,7 @@ from google.protobuf.message import DecodeError
 from onnxtext.ir.tensor.decode import float32_texts
 from onnxtext.ir.tensor.float_text import float32_compact
 from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
-from onnxtext.ir.varint import varint_size
+from onnxtext.ir.varint import WireError, decode_varint, encode_varint, varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.printing.printable import check_printable
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
@@ -171,9 +172,9 @@ _Message = ModelProto | GraphProto | FunctionProto
 # Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
 _BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
-# An item of a list group: its one-line text (None when it has a line break) and its document,
-# or a function that makes it (needed only when the item does not fit its line).
-_Item = tuple[str | None, "Doc | Callable[[], Doc] | _BigFloats"]
+# An item of a list group: its one-line text (None when it has a line break) and its document, a
+# big tensor that writes itself, or None: the group makes it when the item does not fit its line.
+_Item = tuple[str | None, "Doc | _BigFloats | None"]
 _GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
@@ -226,6 +227,8 @@ class _Pass:
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
+        self.leads: dict[int, bytes] = {}  # a float32 tensor's numbers' length field by its size
+        self.dims_heads: dict[bytes, str] = {}  # ``float[dims] `` by the dims' bytes
         self.types: dict[bytes, str] = {}  # a value's type text by the bytes after its name ("": lifted)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
@@ -287,7 +290,7 @@ class _Pass:
         broke = False
         if inputs:
             out.append(" ")
-            col, broke = self._items("(", inputs, ")", out, col + 1, 0)
+            col, broke = self._items("(", inputs, ")", out, col + 1, 0, self._value_docs(g.input, f"{where}/input"))
         else:
             out.append(" ()")
             col += 3
@@ -295,7 +298,7 @@ class _Pass:
         if broke:  # after inputs one per line, ``) => (`` on one line, the outputs as they fit
             out.append(" => ")
             if outputs:
-                self._items("(", outputs, ")", out, col + 4, 0)
+                self._items("(", outputs, ")", out, col + 4, 0, self._value_docs(g.output, f"{where}/output"))
             else:
                 out.append("()")
         elif col + 4 + len(flat_outputs) <= width:  # ``=> (outputs)`` on the same line when it fits
@@ -303,34 +306,50 @@ class _Pass:
         else:  # else on a line of its own, one unit in
             out += ["\n", INDENT, "=> "]
             if outputs:
-                self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
+                self._items(
+                    "(", outputs, ")", out, len(INDENT) + 3, len(INDENT), self._value_docs(g.output, f"{where}/output")
+                )
             else:
                 out.append("()")
         inits = self._value_items(g.value_info, f"{where}/value_info")
         small, big = self._plain_float_tensors(g.initializer)
         at = f"{where}/initializer"
+        value_docs, infos = self._value_docs(g.value_info, f"{where}/value_info"), len(inits)
+
+        def init_docs(k: int) -> Doc:
+            if k < infos:
+                return value_docs(k)
+            return self.printer.doc(self.lifter.initializer(g.initializer[k - infos], f"{at}[{k - infos}]"))
+
         for i, t in enumerate(g.initializer):
             one_line = small.get(i)
             if one_line is not None:
-                inits.append((one_line, self._initializer_doc(t, at, i)))
+                inits.append((one_line, None))
                 continue
             values = big.get(i)
             if values is not None and 3 * values.size - 2 > width:
-                inits.append((None, _BigFloats(t, self.names[t.name], values, self._initializer_doc(t, at, i))))
+                inits.append((None, _BigFloats(t, self.names[t.name], values, partial(init_docs, infos + i))))
             else:
                 check_printable(t)
                 inits.append(self._initializer_item(t, f"{at}[{i}]"))
         if inits:
             out.append("\n")
-            self._items("<", inits, ">", out, 0, 0)
+            self._items("<", inits, ">", out, 0, 0, init_docs)
         return out
 
     def _items(
-        self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int
+        self,
+        open_: str,
+        items: list[_Item],
+        close: str,
+        out: list[str],
+        col: int,
+        ind: int,
+        later: Callable[[int], Doc],
     ) -> tuple[int, bool]:
         """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
         break: on one line if it fits, else an item per line; returns the column after it and
-        whether it broke."""
+        whether it broke. ``later(k)`` makes the document of item k when it has none (None)."""
         width = self.width
         if all(flat is not None for flat, _ in items):
             line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
@@ -348,7 +367,7 @@ class _Pass:
             elif isinstance(doc, _BigFloats):
                 doc.write(out, inner, comma, width)
             else:  # laid out alone, as in the list (a line break follows it)
-                item: Doc = [HARDLINE, doc() if callable(doc) else doc, comma]
+                item: Doc = [HARDLINE, later(k) if doc is None else doc, comma]
                 for _ in range(inner // len(INDENT)):
                     item = Indent(item)
                 out.append(render(item, width))
@@ -361,58 +380,86 @@ class _Pass:
         """The float32 initializers printed without a property block (named, stored as the file-wide
         encoding says, values as many as the shape's, none NaN or infinite, and nothing else), by
         index in ``tensors``: the one-line texts of the small ones, their numbers made together
-        (:func:`float32_texts`), and the values of the others (each written alone: :class:`_BigFloats`)."""
-        raw_default, names, sizes = self.lifter.raw_tensors, self.names, self.sizes
-        typed: list[tuple[int, int]] = []
-        raw: list[tuple[int, int]] = []
-        typed_values: list[float] = []
-        raw_values: list[bytes] = []
+        (:func:`float32_texts`), and the values of the others (each written alone: :class:`_BigFloats`).
+
+        Each is read from its bytes, which must be its dims, data type, numbers and name and
+        nothing else (no unknown field either): the upb containers would be read value by value."""
+        raw_default = self.lifter.raw_tensors
+        match, leads, heads = _PLAIN_FLOAT.match, self.leads, self.dims_heads
+        small: list[tuple[int, bytes, str]] = []  # (index, name, type text) of each small one
+        counts: list[int] = []
+        chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
         big: dict[int, npt.NDArray[np.float32]] = {}
         for i, t in enumerate(tensors):
-            if t.data_type != 1:
+            wire = t.SerializeToString()
+            m = match(wire)
+            if m is None or (m[2] == b"B") != raw_default:
                 continue
-            dims = t.dims
+            dims_wire = m[1]
+            if dims_wire.isascii():  # each dim below 128: (tag, value)
+                dims: bytes | list[int] = dims_wire[1::2]
+                if 0 in dims:
+                    continue
+            else:
+                dims = _dims(dims_wire)
+                if min(dims) <= 0:
+                    continue
             n = prod(dims)
-            if n <= 0 or len(dims) > 1 and min(dims) <= 0:
-                continue
-            name = t.name
-            if type(name) is not str or not name and not t.HasField("name"):
-                continue
-            # Its bytes are those of its dims, data type (2), name and numbers alone: nothing else is set
-            # (no unknown field either). ``dims`` is not packed: a tag and a varint each.
-            data = 4 * n
-            size = (
-                (2 * len(dims) if max(dims, default=0) < 128 else len(dims) + sum(map(varint_size, dims)))
-                + 3
-                + (len(name) + 2 if len(name) < 128 and name.isascii() else sizes[name])
-                + varint_size(data)
-                + data
-            )
-            if t.ByteSize() != size or t.HasField("raw_data") != raw_default:
+            size = 4 * n
+            lead = leads.get(size)
+            if lead is None:
+                lead = leads[size] = encode_varint(size)
+            at, end = m.end(), len(wire)
+            try:
+                if raw_default:  # name, then raw_data
+                    length = wire[at]
+                    at += 1
+                    if length >= 0x80:
+                        length, at = decode_varint(wire, at - 1, end)  # type: ignore[arg-type]
+                    name, at = wire[at : at + length], at + length
+                    if wire[at] != 0x4A or not wire.startswith(lead, at + 1) or at + 1 + len(lead) + size != end:
+                        continue
+                    data = wire[at + 1 + len(lead) :]
+                else:  # float_data, then name
+                    if not wire.startswith(lead, at):
+                        continue
+                    at += len(lead)
+                    data, at = wire[at : at + size], at + size
+                    length = wire[at + 1]
+                    if wire[at] != 0x42:
+                        continue
+                    at += 2
+                    if length >= 0x80:
+                        length, at = decode_varint(wire, at - 1, end)  # type: ignore[arg-type]
+                    name = wire[at:end]
+                    if len(name) != length:
+                        continue
+            except (IndexError, WireError):
                 continue
             if n > _SMALL:
-                values = np.frombuffer(t.raw_data, dtype="<f4") if raw_default else np.array(t.float_data, np.float32)
+                values = np.frombuffer(data, dtype="<f4")
                 if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
                     big[i] = values.astype(np.float32, copy=False)
-            elif raw_default:
-                raw.append((i, n))
-                raw_values.append(t.raw_data)
-            else:
-                typed.append((i, n))
-                typed_values.extend(t.float_data)
+                continue
+            head = heads.get(dims_wire)
+            if head is None:
+                head = heads[dims_wire] = f"float[{', '.join(map(str, dims))}] " if dims else "float "
+            small.append((i, name, head))
+            counts.append(n)
+            chunks.append(data)
         out: dict[int, str] = {}
-        for group, values in (
-            (typed, np.array(typed_values, dtype=np.float32)),
-            (raw, np.frombuffer(b"".join(raw_values), dtype="<f4")),
-        ):
-            if group:
-                texts = float32_texts(values.astype(np.float32), [n for _, n in group])
-                if texts is not None:
-                    for (i, _), numbers in zip(group, texts, strict=True):
-                        t = tensors[i]
-                        dims = t.dims
-                        head = f"float[{', '.join(map(str, dims))}] " if len(dims) else "float "
-                        out[i] = f"{head}{names[t.name]} = {{{numbers}}}"
+        if small:
+            texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)
+            try:
+                names = [name.decode("utf-8") for _, name, _ in small]
+            except UnicodeDecodeError:
+                return out, big  # the check says which (each one goes the reference way)
+            if texts is not None:
+                joined = ", ".join(names)
+                if not (_BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1):
+                    names = [self.names[name] for name in names]
+                for (i, _, head), name, numbers in zip(small, names, texts, strict=True):
+                    out[i] = f"{head}{name} = {{{numbers}}}"
         return out, big
 
     def _value_items(self, values: Sequence[Any], where: str) -> list[_Item]:
@@ -440,7 +487,7 @@ class _Pass:
                     type_text = self._type_text(rest, where)
                 if type_text:
                     text = texts[i] if texts is not None else self.names[name]
-                    items.append((type_text + " " + text, self._value_doc(v, where, i)))
+                    items.append((type_text + " " + text, None))
                     continue
             check_printable(v)
             doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -463,11 +510,9 @@ class _Pass:
         self.types[rest] = text
         return text
 
-    def _value_doc(self, v: Any, where: str, i: int) -> Callable[[], Doc]:
-        return lambda: self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
-
-    def _initializer_doc(self, t: TensorProto, where: str, i: int) -> Callable[[], Doc]:
-        return lambda: self.printer.doc(self.lifter.initializer(t, f"{where}[{i}]"))
+    def _value_docs(self, values: Sequence[Any], where: str) -> Callable[[int], Doc]:
+        """The document of value ``k`` of ``values`` (made when an item needs it)."""
+        return lambda k: self.printer.doc(self.lifter.value_info(values[k], f"{where}[{k}]"))
 
     def _initializer_item(self, t: Any, where: str) -> _Item:
         doc = self.printer.doc(self.lifter.initializer(t, where))
@@ -500,55 +545,67 @@ class _Pass:
             used = []  # not kept
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
-            notes = None
-            if len(n.metadata_props):
-                # The node's notes (last on the wire) are written here, its tail keyed without them.
-                cut = self._notes_size(n)
-                if cut:
-                    wire = wire[:-cut]
-                    notes = n.metadata_props
             op = n.op_type
             key = ops.get(op)
             if key is None:
                 key = self._op_key(op)
             name = n.name
-            outs, ins = n.output, n.input
+            outs, ins = n.output[:], n.input[:]  # lists: joined in C (the containers iterate item by item)
             try:
                 jo, ji = ", ".join(outs), ", ".join(ins)
             except TypeError:  # bytes that are not UTF-8: the check names the field
                 raise _Decline from None
-            # Names that are all bare are their own text (one regex for all); else name by name.
-            if not (bare(jo) and jo.count(",") == len(outs) - 1):
-                jo = ", ".join(map(get_name, outs))
-            if not (bare(ji) and ji.count(",") == len(ins) - 1):
-                ji = ", ".join(map(get_name, ins))
-            if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
-                # A quoted or long name: its wire size is not its text's.
-                end = sum(map(get_size, n.output)) + sum(map(get_size, n.input)) + len(key)
+            # Names that are all bare are their own text: one regex for the node's names (the commas
+            # counted: a name holding ", " is no list), else one for each list, else name by name.
+            every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
+            if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
+                end = len(jo) + len(ji) + 4 + len(key)  # (tag, length, text) each, when shorter than 128
+                if len(jo) > 127 or len(ji) > 127:
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                if name:
+                    end += len(name) + 2 if len(name) < 128 else get_size(name)
+                    label = "[" + name + "] "
+                else:
+                    end, label = (end + 2, "[] ") if n.HasField("name") else (end, "")
             else:
-                # Bare names of fewer than 128 characters: (tag, length, text) each.
-                end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
-            if name:
-                text = names[name]
-                # A bare name is its own text (see above); a quoted one is measured.
-                end += len(text) + 2 if text[0] != '"' and len(text) < 128 else get_size(name)
-                label = "[" + text + "] "
-            elif n.HasField("name"):
-                end += 2
-                label = "[] "
-            else:
-                label = ""
-            tail = None
+                if not (bare(jo) and jo.count(",") == len(outs) - 1):
+                    jo = ", ".join(map(get_name, outs))
+                if not (bare(ji) and ji.count(",") == len(ins) - 1):
+                    ji = ", ".join(map(get_name, ins))
+                if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
+                    # A quoted or long name: its wire size is not its text's.
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                else:
+                    end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
+                if name:
+                    # A bare name is its own text; a quoted one is measured.
+                    if len(name) < 128 and type(name) is str and bare(name):
+                        end += len(name) + 2
+                        label = "[" + name + "] "
+                    else:
+                        end += get_size(name)
+                        label = "[" + names[name] + "] "
+                elif n.HasField("name"):
+                    end += 2
+                    label = "[] "
+                else:
+                    label = ""
+            tail = notes = None
             if key and wire.startswith(key, end - len(key)):
                 rest = wire[end:]
                 tail = tails.get(rest)
                 if tail is None:
-                    tail = self._tail(rest)
-                if notes is not None and tail.notes:
-                    raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
-            elif notes is not None:
-                notes = None  # the statement goes the reference way, notes and all: check them there
-                tail = None
+                    if len(n.metadata_props):
+                        # The node's notes (last on the wire) are written here, its tail keyed without them.
+                        cut = self._notes_size(n)
+                        if cut:
+                            rest = rest[:-cut]
+                            notes = n.metadata_props
+                            tail = tails.get(rest)
+                    if tail is None:
+                        tail = self._tail(rest)
+                    if notes is not None and tail.notes:
+                        raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
             if tail is not None and tail.ok:
                 props, suffix = tail.props, tail.suffix
                 if notes is not None:
@@ -559,7 +616,7 @@ class _Pass:
                     lines.append(line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind, props, suffix[1:])
+                laid = _broken(label, outs, tail, op, ins, names, self.width, ind, props, suffix[1:])
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
@@ -714,6 +771,19 @@ class _Pass:
 
 
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
+# The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
+# raw_data): dims (each a varint), data type 1.
+_PLAIN_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01([\x22B])")
+
+
+def _dims(wire: bytes) -> list[int]:
+    """The dims of a tensor from the bytes of its ``dims`` fields (int64: two's complement)."""
+    dims = []
+    at = 0
+    while at < len(wire):
+        value, at = decode_varint(wire, at + 1, len(wire))  # type: ignore[arg-type]
+        dims.append(value - (1 << 64) if value >= 1 << 63 else value)
+    return dims
 
 
 class _BigFloats:
