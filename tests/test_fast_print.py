@@ -577,6 +577,28 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "value_type_not_utf8": lambda m: _bad_name(m.graph.input[0].type.tensor_type.shape.dim[0], 2),
     "initializer_name_not_utf8": lambda m: _bad_name(m.graph.initializer[0], 8),
     "value_type_doc_after": lambda m: setattr(m.graph.input[0], "doc_string", ""),
+    # a value's notes are cut off the bytes its type is known by, and written here
+    "value_notes_long": lambda m: [
+        v.metadata_props.add(key=f"pkg.torch.onnx.note{k}", value=f"{v.name} " * (3 + 9 * k))
+        for v in _head_values(m)
+        for k in range(3)
+    ],
+    "value_notes_escaped": lambda m: m.graph.value_info[0].metadata_props.add(
+        key="trace", value='File "a.py"\n\tx\x01'
+    ),
+    "value_notes_then_unknown": lambda m: [
+        m.graph.input[0].metadata_props.add(key="kind", value="USER_INPUT"),
+        _unknown(m.graph.input[0]),
+    ],
+    "value_notes_and_doc": lambda m: [
+        m.graph.input[0].metadata_props.add(key="kind", value="USER_INPUT"),
+        setattr(m.graph.input[0], "doc_string", "the image"),
+    ],
+    "value_note_unknown_inside": lambda m: [
+        m.graph.output[0].metadata_props.add(key="kind", value="USER_OUTPUT"),
+        _unknown(m.graph.output[0].metadata_props[0]),
+    ],
+    "value_note_not_utf8": lambda m: _bad_name(m.graph.value_info[0].metadata_props.add(key="k"), 2),
     # a plain float initializer is known by its size: what adds bytes takes it off the fast way
     "initializer_name_empty": lambda m: setattr(m.graph.initializer[0], "name", ""),
     "initializer_name_unset_doc_empty": lambda m: [
@@ -668,3 +690,19 @@ def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
     # the header, the three types (float[N, 4], float[4], float[2, 2]) and the int64 initializer: the big
     # float one is written here; before, the 45 values were lifted and laid out as lists
     assert len(rendered) == 5
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_string_literals_escape_as_byte_by_byte(seed: int) -> None:
+    """``string_text`` (the notes' strings: stack traces with quotes and line breaks, escaped in C)
+    writes what the byte-by-byte escape writes, for strings of every kind of character."""
+    import random
+
+    from onnxtext.syntax.vocabulary import _format_bytes, string_text
+
+    rng = random.Random(seed)
+    pool = ["a", "é", '"', "\\", "\n", "\t", "\r", " ", "\u2028", "\U0001f600", "\x00", "\x7f", "\x1b", "\x0b"]
+    for _ in range(3000):
+        kinds = pool[: rng.choice([5, 9, 10, len(pool)])]
+        text = "".join(rng.choice(kinds) for _ in range(rng.randrange(0, 40)))
+        assert string_text(text) == _format_bytes(text.encode("utf-8")), repr(text)

@@ -173,8 +173,8 @@ _Message = ModelProto | GraphProto | FunctionProto
 _BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
 # An item of a list group: its one-line text (None when it has a line break) and its document, a
-# big tensor that writes itself, or None: the group makes it when the item does not fit its line.
-_Item = tuple[str | None, "Doc | _BigFloats | None"]
+# writer of its lines, or None: the group makes its document when the item does not fit its line.
+_Item = tuple[str | None, "Doc | _Writer | None"]
 _GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
@@ -351,20 +351,25 @@ class _Pass:
         break: on one line if it fits, else an item per line; returns the column after it and
         whether it broke. ``later(k)`` makes the document of item k when it has none (None)."""
         width = self.width
-        if all(flat is not None for flat, _ in items):
-            line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
-            if col + len(line) <= width:
-                out.append(line)
-                return col + len(line), False
         inner = ind + len(INDENT)
         pad = "\n" + " " * inner
+        flats = [flat for flat, _ in items]
+        if None not in flats:
+            texts: list[str] = flats  # type: ignore[assignment]
+            if col + sum(map(len, texts)) + 2 * len(texts) - 2 + len(open_) + len(close) <= width:
+                line = open_ + ", ".join(texts) + close
+                out.append(line)
+                return col + len(line), False
+            if inner + max(map(len, texts)) + 1 <= width:  # each on its line (a comma after it)
+                out += [open_, pad, ("," + pad).join(texts), "\n", " " * ind, close]
+                return ind + len(close), True
         last = len(items) - 1
         out.append(open_)
         for k, (flat, doc) in enumerate(items):
             comma = "," if k < last else ""
             if flat is not None and inner + len(flat) + len(comma) <= width:
                 out += [pad, flat, comma]
-            elif isinstance(doc, _BigFloats):
+            elif isinstance(doc, _Writer):
                 doc.write(out, inner, comma, width)
             else:  # laid out alone, as in the list (a line break follows it)
                 item: Doc = [HARDLINE, later(k) if doc is None else doc, comma]
@@ -475,6 +480,7 @@ class _Pass:
         # Names that are all bare are their own text (one regex for all); else name by name.
         texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
         types, sizes = self.types, self.sizes
+        docs = self._value_docs(values, where)
         items: list[_Item] = []
         for i, v in enumerate(values):
             wire = v.SerializeToString()
@@ -483,11 +489,25 @@ class _Pass:
                 size = len(name)
                 rest = wire[size + 2 :] if size < 128 and name.isascii() else wire[sizes[name] :]
                 type_text = types.get(rest)
+                notes = None
                 if type_text is None:
-                    type_text = self._type_text(rest, where)
+                    if len(v.metadata_props):
+                        # The value's notes (last on the wire) are written here, its type keyed without them.
+                        cut = self._notes_size(v.metadata_props)
+                        if cut:
+                            rest = rest[:-cut]
+                            notes = v.metadata_props
+                            type_text = types.get(rest)
+                    if type_text is None:
+                        type_text = self._type_text(rest, where)
                 if type_text:
-                    text = texts[i] if texts is not None else self.names[name]
-                    items.append((type_text + " " + text, None))
+                    text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
+                    if notes is None:
+                        items.append((text, None))
+                    else:
+                        entry = self._notes_entry(notes)
+                        flat = f"@{{{entry.head}{entry.flat}}}"
+                        items.append((f"{text} {flat}", _Noted(f"{text} ", [entry], flat, partial(docs, i))))
                     continue
             check_printable(v)
             doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -566,7 +586,10 @@ class _Pass:
                     end += len(name) + 2 if len(name) < 128 else get_size(name)
                     label = "[" + name + "] "
                 else:
-                    end, label = (end + 2, "[] ") if n.HasField("name") else (end, "")
+                    # unset, unless its op type is two bytes further (an empty name's tag and length)
+                    label = ""
+                    if not wire.startswith(key, end - len(key)) and n.HasField("name"):
+                        end, label = end + 2, "[] "
             else:
                 if not (bare(jo) and jo.count(",") == len(outs) - 1):
                     jo = ", ".join(map(get_name, outs))
@@ -597,8 +620,8 @@ class _Pass:
                 if tail is None:
                     if len(n.metadata_props):
                         # The node's notes (last on the wire) are written here, its tail keyed without them.
-                        cut = self._notes_size(n)
-                        if cut:
+                        cut = 0 if len(n.device_configurations) else self._notes_size(n.metadata_props)
+                        if cut:  # nothing follows them (no device_configurations)
                             rest = rest[:-cut]
                             notes = n.metadata_props
                             tail = tails.get(rest)
@@ -632,13 +655,11 @@ class _Pass:
                 self.votes.add(statement_votes(n))
         return lines
 
-    def _notes_size(self, n: NodeProto) -> int:
-        """The bytes of a node's ``metadata_props`` on its wire when each entry is a key and a value
-        (strings) and nothing else, and nothing follows them (no ``device_configurations``); else 0."""
-        if len(n.device_configurations):
-            return 0
+    def _notes_size(self, notes: Sequence[Any]) -> int:
+        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) when each
+        entry is a key and a value (strings) and nothing else; else 0."""
         total = 0
-        for e in n.metadata_props:
+        for e in notes:
             key, value = e.key, e.value
             if type(key) is not str or type(value) is not str:
                 return 0
@@ -653,7 +674,7 @@ class _Pass:
         return total
 
     def _notes_entry(self, notes: Sequence[Any]) -> _Entry:
-        """The property block entry of a node's ``metadata_props`` (checked by :meth:`_notes_size`)."""
+        """The property block entry of a node's or value's ``metadata_props`` (checked by :meth:`_notes_size`)."""
         keys = self.note_keys
         items = []
         for e in notes:
@@ -786,25 +807,60 @@ def _dims(wire: bytes) -> list[int]:
     return dims
 
 
-class _BigFloats:
-    """An initializer of :func:`_plain_float_tensors` too long for a line, written as the layout
-    writes it: ``float[dims] name = {``, its numbers (:func:`layout.lay_out_numbers`, a matrix's
-    rows starting lines), ``}``; or through its document (``doc``) when its head does not fit."""
+class _Writer:
+    """An item of a list group that does not fit its line, written here as the layout lays it out
+    (after a line break, ``ind`` columns in, its ``comma`` after it), or through its document
+    (``doc``) when its first line does not fit."""
 
-    __slots__ = ("tensor", "name", "values", "doc")
+    __slots__ = ("doc",)
 
-    def __init__(self, tensor: TensorProto, name: str, values: npt.NDArray[np.float32], doc: Callable[[], Doc]) -> None:
-        self.tensor, self.name, self.values, self.doc = tensor, name, values, doc
+    def __init__(self, doc: Callable[[], Doc]) -> None:
+        self.doc = doc
 
     def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
-        """Its lines, ``ind`` columns in, after a line break (its own ``comma`` after it)."""
+        raise NotImplementedError
+
+    def laid_out(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        """The item through its document."""
+        item: Doc = [HARDLINE, self.doc(), comma]
+        for _ in range(ind // len(INDENT)):
+            item = Indent(item)
+        out.append(render(item, width))
+
+
+class _Noted(_Writer):
+    """A value info with notes (``metadata_props``): its type and name, then its property block."""
+
+    __slots__ = ("head", "props", "flat")
+
+    def __init__(self, head: str, props: list[_Entry], flat: str, doc: Callable[[], Doc]) -> None:
+        super().__init__(doc)
+        self.head, self.props, self.flat = head, props, flat
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        if ind + len(self.head) + 2 > width:  # the type breaks, or "@{" is past the line
+            self.laid_out(out, ind, comma, width)
+            return
+        out += ["\n", " " * ind, self.head]
+        _props(out, self.props, self.flat, ind + len(self.head), ind, width, len(comma))
+        out.append(comma)
+
+
+class _BigFloats(_Writer):
+    """An initializer of :meth:`_Pass._plain_float_tensors` too long for a line: ``float[dims] name = {``,
+    its numbers (:func:`layout.lay_out_numbers`, a matrix's rows starting lines), ``}``."""
+
+    __slots__ = ("tensor", "name", "values")
+
+    def __init__(self, tensor: TensorProto, name: str, values: npt.NDArray[np.float32], doc: Callable[[], Doc]) -> None:
+        super().__init__(doc)
+        self.tensor, self.name, self.values = tensor, name, values
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
         dims = self.tensor.dims
         head = f"{' ' * ind}float[{', '.join(map(str, dims))}] {self.name} = {{"
         if len(head) > width:  # the dims or the name break
-            item: Doc = [HARDLINE, self.doc(), comma]
-            for _ in range(ind // len(INDENT)):
-                item = Indent(item)
-            out.append(render(item, width))
+            self.laid_out(out, ind, comma, width)
             return
         count, last = self.values.size, dims[-1]
         row = last if len(dims) >= 2 and last >= 2 and count > last else 0
@@ -884,20 +940,28 @@ def _broken(
             col = ind + 1
     if props is not None:
         out.append(" ")
-        if col + 1 + len(props_flat) <= width:
-            out.append(props_flat)
-        else:
-            out.append("@{")
-            last = len(props) - 1
-            for k, e in enumerate(props):
-                out += ["\n", " " * inner, e.head]
-                start = inner + len(e.head)
-                if e.items is None or start + len(e.flat) + (k < last) <= width:
-                    out.append(e.flat)
-                else:
-                    deeper = " " * (inner + len(INDENT))
-                    out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
-                if k < last:
-                    out.append(",")
-            out += ["\n", indent, "}"]
+        _props(out, props, props_flat, col + 1, ind, width, 0)
     return "".join(out)
+
+
+def _props(out: list[str], props: list[_Entry], flat: str, col: int, ind: int, width: int, after: int) -> None:
+    """A property block at column ``col`` (its lines ``ind`` in; ``after`` columns follow it before
+    the next place to break): on one line if it fits, else an entry per line, each list in it
+    on one line if it fits, else an item per line."""
+    if col + len(flat) + after <= width:
+        out.append(flat)
+        return
+    inner = ind + len(INDENT)
+    out.append("@{")
+    last = len(props) - 1
+    for k, e in enumerate(props):
+        out += ["\n", " " * inner, e.head]
+        start = inner + len(e.head)
+        if e.items is None or start + len(e.flat) + (k < last) <= width:
+            out.append(e.flat)
+        else:
+            deeper = " " * (inner + len(INDENT))
+            out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
+        if k < last:
+            out.append(",")
+    out += ["\n", " " * ind, "}"]
