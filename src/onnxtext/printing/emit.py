@@ -321,14 +321,17 @@ class _Pass:
                 return value_docs(k)
             return self.printer.doc(self.lifter.initializer(g.initializer[k - infos], f"{at}[{k - infos}]"))
 
+        written = [i for i, values in big.items() if 3 * values.size - 2 > width]  # never on one line
+        numbers = _CompactNumbers([big[i] for i in written])
+        order = {i: k for k, i in enumerate(written)}
         for i, t in enumerate(g.initializer):
             one_line = small.get(i)
             if one_line is not None:
                 inits.append((one_line, None))
                 continue
-            values = big.get(i)
-            if values is not None and 3 * values.size - 2 > width:
-                inits.append((None, _BigFloats(t, self.names[t.name], values, partial(init_docs, infos + i))))
+            k = order.get(i)
+            if k is not None:
+                inits.append((None, _BigFloats(t, self.names[t.name], numbers, k, partial(init_docs, infos + i))))
             else:
                 check_printable(t)
                 inits.append(self._initializer_item(t, f"{at}[{i}]"))
@@ -850,11 +853,13 @@ class _BigFloats(_Writer):
     """An initializer of :meth:`_Pass._plain_float_tensors` too long for a line: ``float[dims] name = {``,
     its numbers (:func:`layout.lay_out_numbers`, a matrix's rows starting lines), ``}``."""
 
-    __slots__ = ("tensor", "name", "values")
+    __slots__ = ("tensor", "name", "numbers", "k")
 
-    def __init__(self, tensor: TensorProto, name: str, values: npt.NDArray[np.float32], doc: Callable[[], Doc]) -> None:
+    def __init__(
+        self, tensor: TensorProto, name: str, numbers: _CompactNumbers, k: int, doc: Callable[[], Doc]
+    ) -> None:
         super().__init__(doc)
-        self.tensor, self.name, self.values = tensor, name, values
+        self.tensor, self.name, self.numbers, self.k = tensor, name, numbers, k
 
     def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
         dims = self.tensor.dims
@@ -862,11 +867,57 @@ class _BigFloats(_Writer):
         if len(head) > width:  # the dims or the name break
             self.laid_out(out, ind, comma, width)
             return
-        count, last = self.values.size, dims[-1]
+        data, commas = self.numbers.get(self.k)
+        count, last = len(commas) + 1, dims[-1]
         row = last if len(dims) >= 2 and last >= 2 and count > last else 0
         inner = ind + len(INDENT)
-        laid, _ = lay_out_numbers(float32_compact(self.values), row, inner, inner, width)
+        laid, _ = lay_out_numbers(data, row, inner, inner, width, commas)
         out += ["\n", head, "\n", " " * inner, laid, "\n", " " * ind, "}", comma]
+
+
+_BATCH = 1 << 20  # numbers formatted together at most
+
+
+class _CompactNumbers:
+    """:func:`float32_compact` of each of many arrays (finite values) and where its commas are, made
+    for many arrays at once (orjson's, numpy's and the odd values' cost per call outweighs the work
+    for tensors of thousands of numbers): a batch of a million numbers at most, when one of its
+    arrays is first asked for; each array's text is handed over once, and not kept."""
+
+    def __init__(self, arrays: Sequence[npt.NDArray[np.float32]]) -> None:
+        self.arrays = arrays
+        self.batch_of: list[int] = []  # each array's batch
+        self.firsts = [0]  # each batch's first array
+        size = 0
+        for k, values in enumerate(arrays):
+            if size and size + values.size > _BATCH:
+                self.firsts.append(k)
+                size = 0
+            self.batch_of.append(len(self.firsts) - 1)
+            size += values.size
+        self.firsts.append(len(arrays))
+        self.batch = -1
+        self.made: dict[int, tuple[memoryview, npt.NDArray[np.intp]]] = {}
+
+    def get(self, k: int) -> tuple[memoryview, npt.NDArray[np.intp]]:
+        """Array ``k``'s numbers joined by ``,`` alone, and its commas' places."""
+        batch = self.batch_of[k]
+        if batch != self.batch:
+            members = range(self.firsts[batch], self.firsts[batch + 1])
+            parts = [self.arrays[j] for j in members]
+            data = float32_compact(np.concatenate(parts) if len(parts) > 1 else parts[0])
+            commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 44)
+            view = memoryview(data)
+            self.made.clear()
+            first = 0  # the array's first number
+            for j, part in zip(members, parts, strict=True):
+                last = first + part.size - 1
+                start = int(commas[first - 1]) + 1 if first else 0
+                end = int(commas[last]) if last < len(commas) else len(data)
+                self.made[j] = (view[start:end], commas[first:last] - start if start else commas[:last])
+                first = last + 1
+            self.batch = batch
+        return self.made.pop(k)  # each array is written once: its text is not kept
 
 
 def _broken(

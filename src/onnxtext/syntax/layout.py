@@ -180,13 +180,17 @@ class Numbers:
         return out.decode("ascii"), ind + len(self.text) - int(at[-1]) - 1
 
 
-def lay_out_numbers(data: bytes, row: int, col: int, ind: int, width: int) -> tuple[str, int]:
+def lay_out_numbers(
+    data: bytes | memoryview, row: int, col: int, ind: int, width: int, commas: npt.NDArray[np.intp] | None = None
+) -> tuple[str, int]:
     """``Numbers(text, row).lay_out(col, ind, width)`` of the numbers ``data`` joined by ``,``
-    alone (ASCII, as orjson writes them): the print fast path's, without the text it would not use."""
+    alone (ASCII, as orjson writes them): the print fast path's, without the text it would not use.
+    ``commas``: where the commas are, when the caller knows."""
     import numpy as np
 
     out = bytearray(data)
-    commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
+    if commas is None:
+        commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
     # Each comma is followed by a space: comma k is at commas[k] + k in the text.
     spaced = commas + np.arange(len(commas), dtype=commas.dtype)
     starts = _line_starts(spaced, len(out) + len(commas), row, col, ind, width)
