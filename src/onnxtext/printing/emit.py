@@ -393,7 +393,7 @@ class _Pass:
         Each is read from its bytes, which must be its dims, data type, numbers and name and
         nothing else (no unknown field either): the upb containers would be read value by value."""
         raw_default = self.lifter.raw_tensors
-        match, leads, heads = _PLAIN_FLOAT.match, self.leads, self.dims_heads
+        match, leads, heads = (_RAW_FLOAT if raw_default else _TYPED_FLOAT).match, self.leads, self.dims_heads
         small: list[tuple[int, bytes, str]] = []  # (index, name, type text) of each small one
         counts: list[int] = []
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
@@ -401,7 +401,7 @@ class _Pass:
         for i, t in enumerate(tensors):
             wire = t.SerializeToString()
             m = match(wire)
-            if m is None or (m[2] == b"B") != raw_default:
+            if m is None:
                 continue
             dims_wire = m[1]
             if dims_wire.isascii():  # each dim below 128: (tag, value)
@@ -797,7 +797,8 @@ class _Pass:
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
 # The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
 # raw_data): dims (each a varint), data type 1.
-_PLAIN_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01([\x22B])")
+_TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
+_RAW_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01B")
 
 
 def _dims(wire: bytes) -> list[int]:
