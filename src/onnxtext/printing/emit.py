@@ -496,10 +496,9 @@ class _Pass:
                 if type_text is None:
                     if len(v.metadata_props):
                         # The value's notes (last on the wire) are written here, its type keyed without them.
-                        cut = self._notes_size(v.metadata_props)
+                        cut, notes = self._notes(v.metadata_props)
                         if cut:
                             rest = rest[:-cut]
-                            notes = v.metadata_props
                             type_text = types.get(rest)
                     if type_text is None:
                         type_text = self._type_text(rest, where)
@@ -508,9 +507,8 @@ class _Pass:
                     if notes is None:
                         items.append((text, None))
                     else:
-                        entry = self._notes_entry(notes)
-                        flat = f"@{{{entry.head}{entry.flat}}}"
-                        items.append((f"{text} {flat}", _Noted(f"{text} ", [entry], flat, partial(docs, i))))
+                        flat = f"@{{{notes.head}{notes.flat}}}"
+                        items.append((f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))))
                     continue
             check_printable(v)
             doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -623,11 +621,11 @@ class _Pass:
                 if tail is None:
                     if len(n.metadata_props):
                         # The node's notes (last on the wire) are written here, its tail keyed without them.
-                        cut = 0 if len(n.device_configurations) else self._notes_size(n.metadata_props)
-                        if cut:  # nothing follows them (no device_configurations)
-                            rest = rest[:-cut]
-                            notes = n.metadata_props
-                            tail = tails.get(rest)
+                        if not len(n.device_configurations):  # nothing follows the notes
+                            cut, notes = self._notes(n.metadata_props)
+                            if cut:
+                                rest = rest[:-cut]
+                                tail = tails.get(rest)
                     if tail is None:
                         tail = self._tail(rest)
                     if notes is not None and tail.notes:
@@ -635,7 +633,7 @@ class _Pass:
             if tail is not None and tail.ok:
                 props, suffix = tail.props, tail.suffix
                 if notes is not None:
-                    props = [*props, self._notes_entry(notes)] if props else [self._notes_entry(notes)]
+                    props = [*props, notes] if props else [notes]
                     suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
                 line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
@@ -658,35 +656,30 @@ class _Pass:
                 self.votes.add(statement_votes(n))
         return lines
 
-    def _notes_size(self, notes: Sequence[Any]) -> int:
-        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) when each
-        entry is a key and a value (strings) and nothing else; else 0."""
+    def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
+        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
+        property block entry, when each entry is a key and a value (strings) and nothing else;
+        else ``(0, None)``."""
         total = 0
+        keys = self.note_keys
+        items = []
         for e in notes:
             key, value = e.key, e.value
             if type(key) is not str or type(value) is not str:
-                return 0
+                return 0, None
             k, v = (
                 len(key) if key.isascii() else len(key.encode()),
                 len(value) if value.isascii() else len(value.encode()),
             )
             size = 2 + varint_size(k) + k + varint_size(v) + v  # key (1) and value (2): one-byte tags
             if e.ByteSize() != size:
-                return 0  # a field missing, or one more: the reference path writes it
+                return 0, None  # a field missing, or one more: the reference path writes it
             total += 1 + varint_size(size) + size
-        return total
-
-    def _notes_entry(self, notes: Sequence[Any]) -> _Entry:
-        """The property block entry of a node's or value's ``metadata_props`` (checked by :meth:`_notes_size`)."""
-        keys = self.note_keys
-        items = []
-        for e in notes:
-            key = e.key
             text = keys.get(key)
             if text is None:
                 text = keys[key] = string_text(key) + ": "
-            items.append(text + string_text(e.value))
-        return _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
+            items.append(text + string_text(value))
+        return total, _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
