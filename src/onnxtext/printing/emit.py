@@ -427,12 +427,12 @@ class _Pass:
                     name, at = wire[at : at + length], at + length
                     if wire[at] != 0x4A or not wire.startswith(lead, at + 1) or at + 1 + len(lead) + size != end:
                         continue
-                    data = wire[at + 1 + len(lead) :]
+                    data = at + 1 + len(lead)  # where the numbers start
                 else:  # float_data, then name
                     if not wire.startswith(lead, at):
                         continue
                     at += len(lead)
-                    data, at = wire[at : at + size], at + size
+                    data, at = at, at + size
                     length = wire[at + 1]
                     if wire[at] != 0x42:
                         continue
@@ -445,7 +445,7 @@ class _Pass:
             except (IndexError, WireError):
                 continue
             if n > _SMALL:
-                values = np.frombuffer(data, dtype="<f4")
+                values = np.frombuffer(wire, dtype="<f4", count=n, offset=data)  # not copied out of its bytes
                 if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
                     big[i] = values.astype(np.float32, copy=False)
                 continue
@@ -454,7 +454,7 @@ class _Pass:
                 head = heads[dims_wire] = f"float[{', '.join(map(str, dims))}] " if dims else "float "
             small.append((i, name, head))
             counts.append(n)
-            chunks.append(data)
+            chunks.append(wire[data : data + size])
         out: dict[int, str] = {}
         if small:
             texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)

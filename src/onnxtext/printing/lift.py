@@ -9,6 +9,7 @@ onnx.parser would not reproduce). What no syntax can express yet raises
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import methodcaller
 from typing import Any
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -645,9 +646,8 @@ def other_votes(m: ModelProto) -> DefaultVotes:
     """The votes outside the statements of the main graph and of the functions."""
     votes = DefaultVotes()
     g = m.graph
-    for t in g.initializer:
-        votes.tensors += 1
-        votes.raw += t.HasField("raw_data")
+    votes.tensors += len(g.initializer)
+    votes.raw += sum(map(methodcaller("HasField", "raw_data"), g.initializer))  # no Python loop per tensor
     for sparse in g.sparse_initializer:
         votes.tensors += 2
         votes.raw += sparse.values.HasField("raw_data") + sparse.indices.HasField("raw_data")

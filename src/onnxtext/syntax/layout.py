@@ -192,7 +192,8 @@ def lay_out_numbers(
     if commas is None:
         commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
     # Each comma is followed by a space: comma k is at commas[k] + k in the text.
-    spaced = commas + np.arange(len(commas), dtype=commas.dtype)
+    spaced = np.arange(len(commas), dtype=commas.dtype)
+    spaced += commas
     starts = _line_starts(spaced, len(out) + len(commas), row, col, ind, width)
     if not len(starts):
         return out.replace(b",", b", ").decode("ascii"), col + len(out) + len(commas)
