@@ -398,8 +398,7 @@ class _Pass:
         counts: list[int] = []
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
         big: dict[int, npt.NDArray[np.float32]] = {}
-        for i, t in enumerate(tensors):
-            wire = t.SerializeToString()
+        for i, wire in enumerate(map(TensorProto.SerializeToString, tensors)):
             m = match(wire)
             if m is None:
                 continue
@@ -485,13 +484,15 @@ class _Pass:
         types, sizes = self.types, self.sizes
         docs = self._value_docs(values, where)
         items: list[_Item] = []
-        for i, v in enumerate(values):
-            wire = v.SerializeToString()
+        for i, wire in enumerate(map(ValueInfoProto.SerializeToString, values)):
             if wire[:1] == b"\n":  # the name is set: its field is first on the wire
-                name = names[i]
-                size = len(name)
-                rest = wire[size + 2 :] if size < 128 and name.isascii() else wire[sizes[name] :]
+                # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
+                rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[sizes[names[i]] :]
                 type_text = types.get(rest)
+                if type_text and texts is not None:  # the common case: a known type, a bare name
+                    items.append((f"{type_text} {texts[i]}", None))
+                    continue
+                v, name = values[i], names[i]
                 notes = None
                 if type_text is None:
                     if len(v.metadata_props):
@@ -510,6 +511,7 @@ class _Pass:
                         flat = f"@{{{notes.head}{notes.flat}}}"
                         items.append((f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))))
                     continue
+            v = values[i]
             check_printable(v)
             doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
             flat = render(doc, _FLAT)
