@@ -340,6 +340,27 @@ def test_exporter_models() -> None:
             same(model, width)
 
 
+@pytest.mark.slow
+def test_bench_exporter_models() -> None:
+    """The bench's real architectures (``bench/exporter_corpus.py``: transformers, convnets, RNNs through
+    torch's dynamo and TorchScript exporters): megabytes of weights and the dynamo exporter's notes on
+    every node and value, all written by the fast path."""
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "bench"
+    sys.path.insert(0, str(bench))
+    try:
+        from exporter_corpus import GENERATORS as BENCH
+    finally:
+        sys.path.remove(str(bench))
+    for name, gen in BENCH.items():
+        if not name.startswith("bench_") or any(_missing(m) for m in gen.requires):
+            continue
+        model = ModelProto.FromString(gen.ensure().read_bytes())
+        for width in (100, 60):
+            assert same(model, width) is not None, name  # the fast path wrote it, as the reference path does
+
+
 def _missing(module: str) -> bool:
     import importlib.util
 
