@@ -221,6 +221,10 @@ def _line_starts(
     reach[-1] = size
     if row:
         reach[row - 1 : -1 : row] -= 1
+        # Every run on a line of its own (a matrix of short rows: a kernel's taps): each starts one.
+        ends = reach[row - 1 :: row]
+        if ends[0] <= width - col and bool(np.all(ends[1:] - commas[row - 1 :: row] - 2 <= width - ind)):
+            return np.arange(row, count, row, dtype=np.int64)
     limit[0] = width - ind
     np.add(commas, 2 + width - ind, out=limit[1:])
     # A line starting with number s holds the numbers k of its run with reach[k] <= limit[s]: the
