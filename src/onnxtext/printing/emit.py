@@ -324,11 +324,13 @@ class _Pass:
         written = [i for i, values in big.items() if 3 * values.size - 2 > width]  # never on one line
         numbers = _CompactNumbers([big[i] for i in written])
         order = {i: k for k, i in enumerate(written)}
-        for i, t in enumerate(g.initializer):
+        tensors = g.initializer
+        for i in range(len(tensors)):  # the tensor itself only when it is not a one-liner
             one_line = small.get(i)
             if one_line is not None:
                 inits.append((one_line, None))
                 continue
+            t = tensors[i]
             k = order.get(i)
             if k is not None:
                 inits.append((None, _BigFloats(t, self.names[t.name], numbers, k, partial(init_docs, infos + i))))
