@@ -10,16 +10,21 @@ protobuf when they print on one line, which is what almost every statement does:
   *tail*: attributes, domain, overload and anything else) is the key of a cache. A tail
   is analysed once (parsed back, checked, its attributes printed by the reference path)
   and every node with the same attributes reuses the text;
-* names come from a cache of their canonical spelling (bare or quoted).
+* names come from a cache of their canonical spelling (bare or quoted);
+* the main graph's head is written from each value's one-line text: a value info's bytes
+  after its name key its type's text; a plain float32 initializer is parsed from its own
+  bytes and its numbers formatted with the others' (orjson, in batches), a big one laid
+  out from orjson's text (``layout.lay_out_numbers``).
 
 Everything else goes through the reference path piece by piece: the header, the
-signatures and initializers, and every statement that holds a graph, needs a property
-block or does not fit the width on one line (laid out alone for the width left by its
+functions' signatures, other initializers, and every statement that holds a graph or
+does not fit the width in the ways written here (laid out alone for the width left by its
 indentation, which is how the whole document would lay it out: a statement is followed
-by a forced line break). The printability check is fused in: the non-statement parts
-are checked as ``check_printable`` checks them, each distinct tail when it is analysed,
-names and op types as they are read; whatever is refused makes the whole message go
-through the reference path, which raises the error it always raises. The file-wide
+by a forced line break). The printability check is fused in: what is not written here is
+checked as ``check_printable`` checks it, each distinct tail and value type when it is
+analysed, names, op types, notes and plain initializers as they are read; whatever is
+refused makes the whole message go through the reference path, which raises the error it
+always raises. The file-wide
 defaults (``node_domain``, ``tensor_encoding``, ``tensor_name``) are guessed, counted while writing, and
 the pass is made again in the rare case the guess was wrong.
 
