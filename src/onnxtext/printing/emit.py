@@ -232,6 +232,7 @@ class _Pass:
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
+        self.note_values: dict[str, str] = {}  # a metadata value's text
         self.leads: dict[int, bytes] = {}  # a float32 tensor's numbers' length field by its size
         self.dims_heads: dict[bytes, str] = {}  # ``float[dims] `` by the dims' bytes
         self.types: dict[bytes, str] = {}  # a value's type text by the bytes after its name ("": lifted)
@@ -670,7 +671,7 @@ class _Pass:
         property block entry, when each entry is a key and a value (strings) and nothing else;
         else ``(0, None)``."""
         total = 0
-        keys = self.note_keys
+        keys, values = self.note_keys, self.note_values
         items = []
         for e in notes:
             key, value = e.key, e.value
@@ -687,7 +688,10 @@ class _Pass:
             text = keys.get(key)
             if text is None:
                 text = keys[key] = string_text(key) + ": "
-            items.append(text + string_text(value))
+            literal = values.get(value)  # the exporters repeat them (class hierarchies, stack traces)
+            if literal is None:
+                literal = values[value] = string_text(value)
+            items.append(text + literal)
         return total, _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
 
     def _op_key(self, op: str) -> bytes:
