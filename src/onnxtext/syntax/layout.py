@@ -191,10 +191,7 @@ def lay_out_numbers(
     out = bytearray(data)
     if commas is None:
         commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
-    # Each comma is followed by a space: comma k is at commas[k] + k in the text.
-    spaced = np.arange(len(commas), dtype=commas.dtype)
-    spaced += commas
-    starts = _line_starts(spaced, len(out) + len(commas), row, col, ind, width)
+    starts = _line_starts(commas, len(out) + len(commas), row, col, ind, width, compact=True)
     if not len(starts):
         return out.replace(b",", b", ").decode("ascii"), col + len(out) + len(commas)
     np.frombuffer(out, dtype=np.uint8)[commas[starts - 1]] = 59  # ``;``: the commas a line break follows
@@ -203,13 +200,17 @@ def lay_out_numbers(
 
 
 def _line_starts(
-    commas: npt.NDArray[np.intp], size: int, row: int, col: int, ind: int, width: int
+    commas: npt.NDArray[np.intp], size: int, row: int, col: int, ind: int, width: int, compact: bool = False
 ) -> npt.NDArray[np.intp]:
     """Which numbers start a line (all but the first line's) of numbers joined by ``", "`` (``size``
-    characters, the commas at ``commas``) laid out as :class:`Numbers` says."""
+    characters, the commas at ``commas``; ``compact``: their places in the text without the spaces,
+    comma k then being at ``commas[k] + k`` in the text) laid out as :class:`Numbers` says."""
     import numpy as np
 
     count = len(commas) + 1
+    index = np.arange(count, dtype=np.int64)
+    if compact:
+        commas = commas + index[:-1]
     # How far a line reaches with number k on it: its end, and its comma unless it ends its run
     # (the comma after a run's last number is written, but not counted, when the line breaks after it).
     # Then what a line starting with number s (``ind`` columns in) may reach: number s's start
@@ -231,7 +232,6 @@ def _line_starts(
     # first of the next line, ``following[s]``, is how many reaches sort before limit[s] (ties
     # included: a stable sort keeps the reaches first).
     following = np.flatnonzero(np.argsort(both, kind="stable") >= count)
-    index = np.arange(count, dtype=np.int64)
     following -= index
     following -= 1
     np.maximum(following, index, out=following)  # a number wider than the line has it alone
