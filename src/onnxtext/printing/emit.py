@@ -233,8 +233,7 @@ class _Pass:
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
         self.note_values: dict[str, str] = {}  # a metadata value's text
-        self.leads: dict[int, bytes] = {}  # a float32 tensor's numbers' length field by its size
-        self.dims_heads: dict[bytes, str] = {}  # ``float[dims] `` by the dims' bytes
+        self.shapes: dict[bytes, _Shape] = {}  # a float32 tensor's shape by its dims' bytes
         self.types: dict[bytes, str] = {}  # a value's type text by the bytes after its name ("": lifted)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
@@ -401,7 +400,7 @@ class _Pass:
         Each is read from its bytes, which must be its dims, data type, numbers and name and
         nothing else (no unknown field either): the upb containers would be read value by value."""
         raw_default = self.lifter.raw_tensors
-        match, leads, heads = (_RAW_FLOAT if raw_default else _TYPED_FLOAT).match, self.leads, self.dims_heads
+        match, shapes = (_RAW_FLOAT if raw_default else _TYPED_FLOAT).match, self.shapes
         small: list[tuple[int, bytes, str]] = []  # (index, name, type text) of each small one
         counts: list[int] = []
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
@@ -411,19 +410,12 @@ class _Pass:
             if m is None:
                 continue
             dims_wire = m[1]
-            if dims_wire.isascii():  # each dim below 128: (tag, value)
-                dims: bytes | list[int] = dims_wire[1::2]
-                if 0 in dims:
-                    continue
-            else:
-                dims = _dims(dims_wire)
-                if min(dims) <= 0:
-                    continue
-            n = prod(dims)
-            size = 4 * n
-            lead = leads.get(size)
-            if lead is None:
-                lead = leads[size] = encode_varint(size)
+            shape = shapes.get(dims_wire)
+            if shape is None:
+                shape = shapes[dims_wire] = _shape(dims_wire)
+            if not shape:
+                continue
+            n, size, lead, head = shape
             at, end = m.end(), len(wire)
             try:
                 if raw_default:  # name, then raw_data
@@ -456,9 +448,6 @@ class _Pass:
                 if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
                     big[i] = values.astype(np.float32, copy=False)
                 continue
-            head = heads.get(dims_wire)
-            if head is None:
-                head = heads[dims_wire] = f"float[{', '.join(map(str, dims))}] " if dims else "float "
             small.append((i, name, head))
             counts.append(n)
             chunks.append(wire[data : data + size])
@@ -805,6 +794,21 @@ _SMALL = 256  # elements: a bigger tensor is formatted on its own
 # raw_data): dims (each a varint), data type 1.
 _TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
 _RAW_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01B")
+
+
+# A float32 tensor's element count, its numbers' size in bytes and their length field, and
+# ``float[dims] ``; empty for dims that are not all positive.
+_Shape = tuple[int, int, bytes, str] | tuple[()]
+
+
+def _shape(dims_wire: bytes) -> _Shape:
+    """The :data:`_Shape` of a float32 tensor whose ``dims`` fields are ``dims_wire``."""
+    dims = dims_wire[1::2] if dims_wire.isascii() else _dims(dims_wire)  # ASCII: (tag, value) each
+    if min(dims, default=1) <= 0:
+        return ()
+    n = prod(dims)
+    head = f"float[{', '.join(map(str, dims))}] " if dims else "float "
+    return n, 4 * n, encode_varint(4 * n), head
 
 
 def _dims(wire: bytes) -> list[int]:
