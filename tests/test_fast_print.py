@@ -727,3 +727,26 @@ def test_string_literals_escape_as_byte_by_byte(seed: int) -> None:
         kinds = pool[: rng.choice([5, 9, 10, len(pool)])]
         text = "".join(rng.choice(kinds) for _ in range(rng.randrange(0, 40)))
         assert string_text(text) == _format_bytes(text.encode("utf-8")), repr(text)
+
+
+def test_long_float_list_attributes_format_as_value_by_value() -> None:
+    """A ``floats`` attribute of many finite values is formatted at once (numpy, orjson): the same
+    texts as value by value, at every magnitude, signed zeros and subnormals included."""
+    import numpy as np
+
+    from onnxtext.ir.tensor.float_text import format_float32
+    from onnxtext.printing.lift import Lifter
+
+    rng = np.random.default_rng(7)
+    bits = np.concatenate(
+        [
+            rng.integers(0, 0x7F800000, 4000, dtype=np.uint32),
+            np.arange(0, 50, dtype=np.uint32),  # zero and subnormals
+            np.float32([10.0**k for k in range(-45, 39)]).view(np.uint32),
+        ]
+    )
+    values = np.concatenate([bits, bits | 0x80000000]).view(np.float32).tolist()
+    lifted = Lifter()._float_values(values)
+    assert [n.text for n in lifted] == [format_float32(v) for v in values]  # type: ignore[attr-defined]
+    # a list holding inf or nan goes value by value (as its own kinds of items)
+    assert [type(n).__name__ for n in Lifter()._float_values([1.0] * 9 + [float("inf")])][-1] == "TypeValue"
