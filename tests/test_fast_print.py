@@ -632,6 +632,8 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "initializer_small_big_dim": lambda m: _big(m, [200]) or m.graph.initializer[-1].dims.__setitem__(0, 200),
     "initializer_data_location": lambda m: setattr(m.graph.initializer[0], "data_location", TensorProto.DEFAULT),
     "unknown_field_big_initializer": lambda m: _unknown(m.graph.initializer[-1]),
+    # tensors of one shape in a row are known by the bytes before their numbers: what follows still counts
+    "initializers_of_one_shape": lambda m: _same_shapes(m),
     # big float initializers, written here (``emit._BigFloats``) when their head fits the line
     "big_matrix": lambda m: _big(m, [20, 30]),
     "big_matrix_raw": lambda m: _big(m, [4, 5, 30], raw=True),
@@ -648,6 +650,20 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
         name="short", data_type=TensorProto.FLOAT, dims=[300], raw_data=b"\0" * 1196
     ),
 }
+
+
+def _same_shapes(m: ModelProto) -> None:
+    """float[4] initializers in a row: plain ones, one holding five values, one with a doc string, one
+    raw among typed ones, a scalar between them."""
+    for k in range(6):
+        t = m.graph.initializer.add(name=f"same{k}", data_type=TensorProto.FLOAT, dims=[4])
+        t.float_data.extend([0.5 * k, -1.0, 2.0, 1e-7] + ([3.0] if k == 2 else []))
+        if k == 3:
+            t.doc_string = "odd"
+        if k == 4:
+            _raw(t)
+    m.graph.initializer.add(name="scalar", data_type=TensorProto.FLOAT, float_data=[1.0])
+    m.graph.initializer.add(name="same_last", data_type=TensorProto.FLOAT, dims=[4], float_data=[1, 2, 3, 4])
 
 
 def _bad_name(msg: Any, field: int) -> None:

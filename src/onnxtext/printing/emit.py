@@ -405,18 +405,23 @@ class _Pass:
         counts: list[int] = []
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
         big: dict[int, npt.NDArray[np.float32]] = {}
+        last: tuple[bytes, _Shape] = (b"\xff", ())  # the bytes before the last tensor's numbers (or name), its shape
         for i, wire in enumerate(map(TensorProto.SerializeToString, tensors)):
-            m = match(wire)
-            if m is None:
-                continue
-            dims_wire = m[1]
-            shape = shapes.get(dims_wire)
-            if shape is None:
-                shape = shapes[dims_wire] = _shape(dims_wire)
+            if wire.startswith(last[0]):  # the shape of the tensor before (no regex)
+                shape, at = last[1], len(last[0])
+            else:
+                m = match(wire)
+                if m is None:
+                    continue
+                dims_wire = m[1]
+                known = shapes.get(dims_wire)
+                shape = shapes[dims_wire] = _shape(dims_wire) if known is None else known
+                at = m.end()
+                last = (wire[:at], shape)
             if not shape:
                 continue
             n, size, lead, head = shape
-            at, end = m.end(), len(wire)
+            end = len(wire)
             try:
                 if raw_default:  # name, then raw_data
                     length = wire[at]
