@@ -7,7 +7,18 @@ import random
 
 import pytest
 
-from onnxtext.syntax.layout import HARDLINE, INDENT, LINE, SOFTLINE, Doc, Group, Indent, Numbers, render
+from onnxtext.syntax.layout import (
+    HARDLINE,
+    INDENT,
+    LINE,
+    SOFTLINE,
+    Doc,
+    Group,
+    Indent,
+    Numbers,
+    lay_out_numbers,
+    render,
+)
 
 
 def _text(rng: random.Random, count: int) -> str:
@@ -37,6 +48,9 @@ def test_lay_out_is_the_documents_layout(seed: int) -> None:
         laid, end = numbers.lay_out(ind + extra, ind, width)
         assert laid == expected
         assert end == (len(laid.rsplit("\n", 1)[-1]) if "\n" in laid else ind + extra + len(laid))
+        # The print fast path's: the same from the numbers joined by "," alone.
+        compact = numbers.text.replace(", ", ",").encode("ascii")
+        assert lay_out_numbers(compact, row, ind + extra, ind, width) == (laid, end)
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -55,3 +69,22 @@ def test_render_takes_it_for_long_literals(seed: int) -> None:
     assert render(doc(numbers), width) == render(doc(numbers.as_doc()), width)
     # one line when it fits
     assert render(doc(numbers), 10**9) == render(doc(numbers.as_doc()), 10**9)
+
+
+@pytest.mark.parametrize("extra", [0, 30, 85])
+@pytest.mark.parametrize("long_row", [None, 0, 5])
+def test_short_rows_each_on_a_line(extra: int, long_row: int | None) -> None:
+    """A matrix whose rows each fit a line (a kernel's taps) starts a line per row; a row that does not
+    fit (the first one after ``extra`` columns, or one of the others) is filled as any other."""
+    rng = random.Random(extra)
+    row = 4
+    items = [rng.choice(["0.5", "-1.25", "3.1415927", "1e-07"]) for _ in range(row * 12)]
+    if long_row is not None:
+        items[long_row * row] = "1" * 90
+    numbers = Numbers(", ".join(items), row)
+    reference = render([HARDLINE, "y" * extra, numbers.as_doc()], 100)[1 + extra :]
+    laid, _ = numbers.lay_out(extra, 0, 100)
+    assert laid == reference
+    assert lay_out_numbers(numbers.text.replace(", ", ",").encode("ascii"), row, extra, 0, 100)[0] == reference
+    if long_row is None and extra < 85:
+        assert laid.count("\n") == 11

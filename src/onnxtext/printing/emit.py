@@ -10,16 +10,21 @@ protobuf when they print on one line, which is what almost every statement does:
   *tail*: attributes, domain, overload and anything else) is the key of a cache. A tail
   is analysed once (parsed back, checked, its attributes printed by the reference path)
   and every node with the same attributes reuses the text;
-* names come from a cache of their canonical spelling (bare or quoted).
+* names come from a cache of their canonical spelling (bare or quoted);
+* the main graph's head is written from each value's one-line text: a value info's bytes
+  after its name key its type's text; a plain float32 initializer is parsed from its own
+  bytes and its numbers formatted with the others' (orjson, in batches), a big one laid
+  out from orjson's text (``layout.lay_out_numbers``).
 
 Everything else goes through the reference path piece by piece: the header, the
-signatures and initializers, and every statement that holds a graph, needs a property
-block or does not fit the width on one line (laid out alone for the width left by its
+functions' signatures, other initializers, and every statement that holds a graph or
+does not fit the width in the ways written here (laid out alone for the width left by its
 indentation, which is how the whole document would lay it out: a statement is followed
-by a forced line break). The printability check is fused in: the non-statement parts
-are checked as ``check_printable`` checks them, each distinct tail when it is analysed,
-names and op types as they are read; whatever is refused makes the whole message go
-through the reference path, which raises the error it always raises. The file-wide
+by a forced line break). The printability check is fused in: what is not written here is
+checked as ``check_printable`` checks it, each distinct tail and value type when it is
+analysed, names, op types, notes and plain initializers as they are read; whatever is
+refused makes the whole message go through the reference path, which raises the error it
+always raises. The file-wide
 defaults (``node_domain``, ``tensor_encoding``, ``tensor_name``) are guessed, counted while writing, and
 the pass is made again in the rare case the guess was wrong.
 
@@ -32,20 +37,24 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
+from math import prod
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from google.protobuf.message import DecodeError
 
 from onnxtext.ir.tensor.decode import float32_texts
+from onnxtext.ir.tensor.float_text import float32_compact
 from onnxtext.ir.tensor.literals import TYPED_FIELDS, NotRepresentable
-from onnxtext.ir.varint import varint_size
+from onnxtext.ir.varint import WireError, decode_varint, encode_varint, varint_size
 from onnxtext.printing.lift import DefaultVotes, Lifter, other_votes, statement_votes
 from onnxtext.printing.printable import check_printable
-from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto
+from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.span import NO_SPAN
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, render
+from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, lay_out_numbers, render
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
 from onnxtext.weights.external import attribute_tensors
@@ -168,9 +177,9 @@ _Message = ModelProto | GraphProto | FunctionProto
 # Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
 _BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
-# An item of a list group: its one-line text (None when it has a line break) and its document,
-# or a function that makes it (needed only when the item does not fit its line).
-_Item = tuple[str | None, Doc | Callable[[], Doc]]
+# An item of a list group: its one-line text (None when it has a line break) and its document, a
+# writer of its lines, or None: the group makes its document when the item does not fit its line.
+_Item = tuple[str | None, "Doc | _Writer | None"]
 _GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
@@ -178,7 +187,7 @@ def fast_text(msg: _Message, width: int = DEFAULT_WIDTH) -> str | None:
     """The text ``to_text`` gives for a model, graph or function (``width`` columns), or None
     when the reference path must print it (something to refuse, or nothing to gain)."""
     try:
-        check_printable(msg, skip_nodes=True)
+        check_printable(msg, skip_nodes=True, skip_head=True)
     except NotRepresentable:
         return None
     names, sizes = _Names(), _Sizes()
@@ -223,7 +232,9 @@ class _Pass:
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
-        self.types: dict[bytes, str] = {}  # a value type's one-line text by its bytes ("\n": none)
+        self.note_values: dict[str, str] = {}  # a metadata value's text
+        self.shapes: dict[bytes, _Shape] = {}  # a float32 tensor's shape by its dims' bytes
+        self.types: dict[bytes, str] = {}  # a value's type text by the bytes after its name ("": lifted)
         self.used: list[_Tail] = []  # the tail of every statement written, for the votes
         self.votes = others.copy()  # and those outside the statements
 
@@ -235,35 +246,38 @@ class _Pass:
             header = lifter.model_header(msg)
             if header is not None:
                 parts += [render(printer.doc(header), width), "\n"]
-            parts.append(self._graph(msg.graph, "graph"))
+            self._graph(msg.graph, "graph", parts)
             for i, f in enumerate(msg.functions):
                 parts += ["\n\n", self._function(f, f"functions[{i}]")]
             for tail, times in Counter(self.used).items():
                 self.votes.add(tail.votes, times)
         elif isinstance(msg, GraphProto):
-            parts.append(self._graph(msg, "graph"))
+            self._graph(msg, "graph", parts)
         else:
             parts.append(self._function(msg, "function"))
         parts.append("\n")
         return "".join(parts)
 
-    def _graph(self, g: GraphProto, where: str) -> str:
+    def _graph(self, g: GraphProto, where: str, parts: list[str]) -> None:
+        """The graph's text, added to ``parts`` (a big tensor's text is copied once: into the whole text)."""
         head = self._graph_head(g, where)
         if head is None:
-            head = render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)
-        return head + "\n" + self._body(g.node, where)
+            check_printable(g, skip_nodes=True)  # the values the head would have checked
+            head = [render(self.printer.graph_head(self.lifter.graph(g, where, nodes=False)), self.width)]
+        parts += head
+        parts += ["\n", self._body(g.node, where)]
 
     # ------------------------------------------------------------ a graph's head
-    def _graph_head(self, g: GraphProto, where: str) -> str | None:
+    def _graph_head(self, g: GraphProto, where: str) -> list[str] | None:
         """A main graph's name, signature and initializers as the layout writes them (``Printer.graph_head``),
         each value from its one-line text (a value info's type text made once per type), or None
-        when the reference path must lay it out (an unset name, an output that must break)."""
+        when the reference path must lay it out (an unset name, an output that must break): the pieces of its text."""
         if not g.HasField("name"):
             return None
         lifter, printer, width = self.lifter, self.printer, self.width
         name = self.names[g.name]
-        inputs = [self._value_item(v, f"{where}/input[{i}]") for i, v in enumerate(g.input)]
-        outputs = [self._value_item(v, f"{where}/output[{i}]") for i, v in enumerate(g.output)]
+        inputs = self._value_items(g.input, f"{where}/input")
+        outputs = self._value_items(g.output, f"{where}/output")
         if any(flat is None for flat, _ in outputs):
             return None  # ``) => (`` then the outputs: the reference path's
         extra = [fd.name for fd, _ in g.ListFields() if fd.name not in _GRAPH_FIELDS]
@@ -281,7 +295,7 @@ class _Pass:
         broke = False
         if inputs:
             out.append(" ")
-            col, broke = self._items("(", inputs, ")", out, col + 1, 0)
+            col, broke = self._items("(", inputs, ")", out, col + 1, 0, self._value_docs(g.input, f"{where}/input"))
         else:
             out.append(" ()")
             col += 3
@@ -289,7 +303,7 @@ class _Pass:
         if broke:  # after inputs one per line, ``) => (`` on one line, the outputs as they fit
             out.append(" => ")
             if outputs:
-                self._items("(", outputs, ")", out, col + 4, 0)
+                self._items("(", outputs, ")", out, col + 4, 0, self._value_docs(g.output, f"{where}/output"))
             else:
                 out.append("()")
         elif col + 4 + len(flat_outputs) <= width:  # ``=> (outputs)`` on the same line when it fits
@@ -297,73 +311,233 @@ class _Pass:
         else:  # else on a line of its own, one unit in
             out += ["\n", INDENT, "=> "]
             if outputs:
-                self._items("(", outputs, ")", out, len(INDENT) + 3, len(INDENT))
+                self._items(
+                    "(", outputs, ")", out, len(INDENT) + 3, len(INDENT), self._value_docs(g.output, f"{where}/output")
+                )
             else:
                 out.append("()")
-        inits = [self._value_item(v, f"{where}/value_info[{i}]") for i, v in enumerate(g.value_info)]
-        small = _small_float_tensors(g.initializer, self.lifter.raw_tensors)
-        for i, t in enumerate(g.initializer):
-            numbers = small.get(i)
-            if numbers is None:
-                inits.append(self._initializer_item(t, f"{where}/initializer[{i}]"))
+        inits = self._value_items(g.value_info, f"{where}/value_info")
+        small, big = self._plain_float_tensors(g.initializer)
+        at = f"{where}/initializer"
+        value_docs, infos = self._value_docs(g.value_info, f"{where}/value_info"), len(inits)
+
+        def init_docs(k: int) -> Doc:
+            if k < infos:
+                return value_docs(k)
+            return self.printer.doc(self.lifter.initializer(g.initializer[k - infos], f"{at}[{k - infos}]"))
+
+        written = [i for i, values in big.items() if 3 * values.size - 2 > width]  # never on one line
+        numbers = _CompactNumbers([big[i] for i in written])
+        order = {i: k for k, i in enumerate(written)}
+        tensors = g.initializer
+        for i in range(len(tensors)):  # the tensor itself only when it is not a one-liner
+            one_line = small.get(i)
+            if one_line is not None:
+                inits.append((one_line, None))
+                continue
+            t = tensors[i]
+            k = order.get(i)
+            if k is not None:
+                inits.append((None, _BigFloats(t, self.names[t.name], numbers, k, partial(init_docs, infos + i))))
             else:
-                head = f"float[{', '.join(map(str, t.dims))}] " if len(t.dims) else "float "
-                inits.append(
-                    (
-                        f"{head}{self.names[t.name]} = {{{numbers}}}",
-                        self._initializer_doc(t, f"{where}/initializer[{i}]"),
-                    )
-                )
+                check_printable(t)
+                inits.append(self._initializer_item(t, f"{at}[{i}]"))
         if inits:
             out.append("\n")
-            self._items("<", inits, ">", out, 0, 0)
-        return "".join(out)
+            self._items("<", inits, ">", out, 0, 0, init_docs)
+        return out
 
     def _items(
-        self, open_: str, items: list[_Item], close: str, out: list[str], col: int, ind: int
+        self,
+        open_: str,
+        items: list[_Item],
+        close: str,
+        out: list[str],
+        col: int,
+        ind: int,
+        later: Callable[[int], Doc],
     ) -> tuple[int, bool]:
         """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
         break: on one line if it fits, else an item per line; returns the column after it and
-        whether it broke."""
+        whether it broke. ``later(k)`` makes the document of item k when it has none (None)."""
         width = self.width
-        if all(flat is not None for flat, _ in items):
-            line = open_ + ", ".join([f for f, _ in items if f is not None]) + close
-            if col + len(line) <= width:
-                out.append(line)
-                return col + len(line), False
         inner = ind + len(INDENT)
         pad = "\n" + " " * inner
+        flats = [flat for flat, _ in items]
+        if None not in flats:
+            texts: list[str] = flats  # type: ignore[assignment]
+            if col + sum(map(len, texts)) + 2 * len(texts) - 2 + len(open_) + len(close) <= width:
+                line = open_ + ", ".join(texts) + close
+                out.append(line)
+                return col + len(line), False
+            if inner + max(map(len, texts)) + 1 <= width:  # each on its line (a comma after it)
+                out += [open_, pad, ("," + pad).join(texts), "\n", " " * ind, close]
+                return ind + len(close), True
         last = len(items) - 1
         out.append(open_)
         for k, (flat, doc) in enumerate(items):
             comma = "," if k < last else ""
             if flat is not None and inner + len(flat) + len(comma) <= width:
                 out += [pad, flat, comma]
+            elif isinstance(doc, _Writer):
+                doc.write(out, inner, comma, width)
             else:  # laid out alone, as in the list (a line break follows it)
-                item: Doc = [HARDLINE, doc() if callable(doc) else doc, comma]
+                item: Doc = [HARDLINE, later(k) if doc is None else doc, comma]
                 for _ in range(inner // len(INDENT)):
                     item = Indent(item)
                 out.append(render(item, width))
         out += ["\n", " " * ind, close]
         return ind + len(close), True
 
-    def _value_item(self, v: Any, where: str) -> _Item:
-        """A value info's one-line text (None when it has a line break) and its document (made when needed)."""
-        if v.HasField("name") and v.HasField("type") and not v.HasField("doc_string") and not len(v.metadata_props):
-            key = v.type.SerializeToString()
-            type_text = self.types.get(key)
-            if type_text is None:
-                type_, extra = self.lifter.type(v.type, where)
-                flat = render(self.printer.doc(type_), _FLAT) if extra is None else "\n"
-                type_text = self.types[key] = flat
-            if "\n" not in type_text:
-                return type_text + " " + self.names[v.name], lambda: self.printer.doc(self.lifter.value_info(v, where))
-        doc = self.printer.doc(self.lifter.value_info(v, where))
-        flat = render(doc, _FLAT)
-        return (None if "\n" in flat else flat), doc
+    def _plain_float_tensors(
+        self, tensors: Sequence[TensorProto]
+    ) -> tuple[dict[int, str], dict[int, npt.NDArray[np.float32]]]:
+        """The float32 initializers printed without a property block (named, stored as the file-wide
+        encoding says, values as many as the shape's, none NaN or infinite, and nothing else), by
+        index in ``tensors``: the one-line texts of the small ones, their numbers made together
+        (:func:`float32_texts`), and the values of the others (each written alone: :class:`_BigFloats`).
 
-    def _initializer_doc(self, t: TensorProto, where: str) -> Callable[[], Doc]:
-        return lambda: self.printer.doc(self.lifter.initializer(t, where))
+        Each is read from its bytes, which must be its dims, data type, numbers and name and
+        nothing else (no unknown field either): the upb containers would be read value by value."""
+        raw_default = self.lifter.raw_tensors
+        match, shapes = (_RAW_FLOAT if raw_default else _TYPED_FLOAT).match, self.shapes
+        small: list[tuple[int, bytes, str]] = []  # (index, name, type text) of each small one
+        counts: list[int] = []
+        chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
+        big: dict[int, npt.NDArray[np.float32]] = {}
+        last: tuple[bytes, _Shape] = (b"\xff", ())  # the bytes before the last tensor's numbers (or name), its shape
+        for i, wire in enumerate(map(TensorProto.SerializeToString, tensors)):
+            if wire.startswith(last[0]):  # the shape of the tensor before (no regex)
+                shape, at = last[1], len(last[0])
+            else:
+                m = match(wire)
+                if m is None:
+                    continue
+                dims_wire = m[1]
+                known = shapes.get(dims_wire)
+                shape = shapes[dims_wire] = _shape(dims_wire) if known is None else known
+                at = m.end()
+                last = (wire[:at], shape)
+            if not shape:
+                continue
+            n, size, lead, head = shape
+            end = len(wire)
+            try:
+                if raw_default:  # name, then raw_data
+                    length = wire[at]
+                    at += 1
+                    if length >= 0x80:
+                        length, at = decode_varint(wire, at - 1, end)  # type: ignore[arg-type]
+                    name, at = wire[at : at + length], at + length
+                    if wire[at] != 0x4A or not wire.startswith(lead, at + 1) or at + 1 + len(lead) + size != end:
+                        continue
+                    data = at + 1 + len(lead)  # where the numbers start
+                else:  # float_data, then name
+                    if not wire.startswith(lead, at):
+                        continue
+                    at += len(lead)
+                    data, at = at, at + size
+                    length = wire[at + 1]
+                    if wire[at] != 0x42:
+                        continue
+                    at += 2
+                    if length >= 0x80:
+                        length, at = decode_varint(wire, at - 1, end)  # type: ignore[arg-type]
+                    name = wire[at:end]
+                    if len(name) != length:
+                        continue
+            except (IndexError, WireError):
+                continue
+            if n > _SMALL:
+                values = np.frombuffer(wire, dtype="<f4", count=n, offset=data)  # not copied out of its bytes
+                if not ((values.view(np.uint32) & 0x7F800000) == 0x7F800000).any():
+                    big[i] = values.astype(np.float32, copy=False)
+                continue
+            small.append((i, name, head))
+            counts.append(n)
+            chunks.append(wire[data : data + size])
+        out: dict[int, str] = {}
+        if small:
+            texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)
+            try:
+                names = [name.decode("utf-8") for _, name, _ in small]
+            except UnicodeDecodeError:
+                return out, big  # the check says which (each one goes the reference way)
+            if texts is not None:
+                joined = ", ".join(names)
+                if not (_BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1):
+                    names = [self.names[name] for name in names]
+                for (i, _, head), name, numbers in zip(small, names, texts, strict=True):
+                    out[i] = f"{head}{name} = {{{numbers}}}"
+        return out, big
+
+    def _value_items(self, values: Sequence[Any], where: str) -> list[_Item]:
+        """The items of a graph's inputs, outputs or value infos (``where``): a value with a name and
+        a type and nothing else is its type's one-line text (made and checked once per distinct
+        bytes after the name: the type, and any field that follows it) and its name; any other
+        is checked and lifted."""
+        names = [v.name for v in values]
+        try:
+            joined = ", ".join(names)
+        except TypeError:  # bytes that are not UTF-8: the check names the field
+            raise _Decline from None
+        # Names that are all bare are their own text (one regex for all); else name by name.
+        texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
+        types, sizes = self.types, self.sizes
+        docs = self._value_docs(values, where)
+        items: list[_Item] = []
+        for i, wire in enumerate(map(ValueInfoProto.SerializeToString, values)):
+            if wire[:1] == b"\n":  # the name is set: its field is first on the wire
+                # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
+                rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[sizes[names[i]] :]
+                type_text = types.get(rest)
+                if type_text and texts is not None:  # the common case: a known type, a bare name
+                    items.append((f"{type_text} {texts[i]}", None))
+                    continue
+                v, name = values[i], names[i]
+                notes = None
+                if type_text is None:
+                    if len(v.metadata_props):
+                        # The value's notes (last on the wire) are written here, its type keyed without them.
+                        cut, notes = self._notes(v.metadata_props)
+                        if cut:
+                            rest = rest[:-cut]
+                            type_text = types.get(rest)
+                    if type_text is None:
+                        type_text = self._type_text(rest, where)
+                if type_text:
+                    text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
+                    if notes is None:
+                        items.append((text, None))
+                    else:
+                        flat = f"@{{{notes.head}{notes.flat}}}"
+                        items.append((f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))))
+                    continue
+            v = values[i]
+            check_printable(v)
+            doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
+            flat = render(doc, _FLAT)
+            items.append(((None if "\n" in flat else flat), doc))
+        return items
+
+    def _type_text(self, rest: bytes, where: str) -> str:
+        """The one-line text of the type of a value info whose bytes after its name are ``rest``,
+        or "" when that is more than a type or the type's text breaks (``where``: for errors)."""
+        info = ValueInfoProto.FromString(rest)
+        check_printable(info)  # unknown fields, strings that are not UTF-8
+        text = ""
+        if [fd.name for fd, _ in info.ListFields()] == ["type"]:
+            type_, extra = self.lifter.type(info.type, where)
+            if extra is None:
+                text = render(self.printer.doc(type_), _FLAT)
+                if "\n" in text:
+                    text = ""
+        self.types[rest] = text
+        return text
+
+    def _value_docs(self, values: Sequence[Any], where: str) -> Callable[[int], Doc]:
+        """The document of value ``k`` of ``values`` (made when an item needs it)."""
+        return lambda k: self.printer.doc(self.lifter.value_info(values[k], f"{where}[{k}]"))
 
     def _initializer_item(self, t: Any, where: str) -> _Item:
         doc = self.printer.doc(self.lifter.initializer(t, where))
@@ -396,66 +570,81 @@ class _Pass:
             used = []  # not kept
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
-            notes = None
-            if len(n.metadata_props):
-                # The node's notes (last on the wire) are written here, its tail keyed without them.
-                cut = self._notes_size(n)
-                if cut:
-                    wire = wire[:-cut]
-                    notes = n.metadata_props
             op = n.op_type
             key = ops.get(op)
             if key is None:
                 key = self._op_key(op)
             name = n.name
-            outs, ins = n.output, n.input
+            outs, ins = n.output[:], n.input[:]  # lists: joined in C (the containers iterate item by item)
             try:
                 jo, ji = ", ".join(outs), ", ".join(ins)
             except TypeError:  # bytes that are not UTF-8: the check names the field
                 raise _Decline from None
-            # Names that are all bare are their own text (one regex for all); else name by name.
-            if not (bare(jo) and jo.count(",") == len(outs) - 1):
-                jo = ", ".join(map(get_name, outs))
-            if not (bare(ji) and ji.count(",") == len(ins) - 1):
-                ji = ", ".join(map(get_name, ins))
-            if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
-                # A quoted or long name: its wire size is not its text's.
-                end = sum(map(get_size, n.output)) + sum(map(get_size, n.input)) + len(key)
+            # Names that are all bare are their own text: one regex for the node's names (the commas
+            # counted: a name holding ", " is no list), else one for each list, else name by name.
+            every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
+            if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
+                end = len(jo) + len(ji) + 4 + len(key)  # (tag, length, text) each, when shorter than 128
+                if len(jo) > 127 or len(ji) > 127:
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                if name:
+                    end += len(name) + 2 if len(name) < 128 else get_size(name)
+                    label = "[" + name + "] "
+                else:
+                    # unset, unless its op type is two bytes further (an empty name's tag and length)
+                    label = ""
+                    if not wire.startswith(key, end - len(key)) and n.HasField("name"):
+                        end, label = end + 2, "[] "
             else:
-                # Bare names of fewer than 128 characters: (tag, length, text) each.
-                end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
-            if name:
-                text = names[name]
-                # A bare name is its own text (see above); a quoted one is measured.
-                end += len(text) + 2 if text[0] != '"' and len(text) < 128 else get_size(name)
-                label = "[" + text + "] "
-            elif n.HasField("name"):
-                end += 2
-                label = "[] "
-            else:
-                label = ""
-            tail = None
+                if not (bare(jo) and jo.count(",") == len(outs) - 1):
+                    jo = ", ".join(map(get_name, outs))
+                if not (bare(ji) and ji.count(",") == len(ins) - 1):
+                    ji = ", ".join(map(get_name, ins))
+                if '"' in jo or '"' in ji or len(jo) > 127 or len(ji) > 127:
+                    # A quoted or long name: its wire size is not its text's.
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                else:
+                    end = (len(jo) + 2 if jo else 0) + (len(ji) + 2 if ji else 0) + len(key)
+                if name:
+                    # A bare name is its own text; a quoted one is measured.
+                    if len(name) < 128 and type(name) is str and bare(name):
+                        end += len(name) + 2
+                        label = "[" + name + "] "
+                    else:
+                        end += get_size(name)
+                        label = "[" + names[name] + "] "
+                elif n.HasField("name"):
+                    end += 2
+                    label = "[] "
+                else:
+                    label = ""
+            tail = notes = None
             if key and wire.startswith(key, end - len(key)):
                 rest = wire[end:]
                 tail = tails.get(rest)
                 if tail is None:
-                    tail = self._tail(rest)
-                if notes is not None and tail.notes:
-                    raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
-            elif notes is not None:
-                notes = None  # the statement goes the reference way, notes and all: check them there
-                tail = None
+                    if len(n.metadata_props):
+                        # The node's notes (last on the wire) are written here, its tail keyed without them.
+                        if not len(n.device_configurations):  # nothing follows the notes
+                            cut, notes = self._notes(n.metadata_props)
+                            if cut:
+                                rest = rest[:-cut]
+                                tail = tails.get(rest)
+                    if tail is None:
+                        tail = self._tail(rest)
+                    if notes is not None and tail.notes:
+                        raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
             if tail is not None and tail.ok:
                 props, suffix = tail.props, tail.suffix
                 if notes is not None:
-                    props = [*props, self._notes_entry(notes)] if props else [self._notes_entry(notes)]
+                    props = [*props, notes] if props else [notes]
                     suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
                 line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
                     used.append(tail)
                     continue
-                laid = _broken(label, n.output, tail, op, n.input, names, self.width, ind, props, suffix[1:])
+                laid = _broken(label, outs, tail, op, ins, names, self.width, ind, props, suffix[1:])
                 if laid is not None:
                     lines.append(laid)
                     used.append(tail)
@@ -471,37 +660,33 @@ class _Pass:
                 self.votes.add(statement_votes(n))
         return lines
 
-    def _notes_size(self, n: NodeProto) -> int:
-        """The bytes of a node's ``metadata_props`` on its wire when each entry is a key and a value
-        (strings) and nothing else, and nothing follows them (no ``device_configurations``); else 0."""
-        if len(n.device_configurations):
-            return 0
+    def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
+        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
+        property block entry, when each entry is a key and a value (strings) and nothing else;
+        else ``(0, None)``."""
         total = 0
-        for e in n.metadata_props:
+        keys, values = self.note_keys, self.note_values
+        items = []
+        for e in notes:
             key, value = e.key, e.value
             if type(key) is not str or type(value) is not str:
-                return 0
+                return 0, None
             k, v = (
                 len(key) if key.isascii() else len(key.encode()),
                 len(value) if value.isascii() else len(value.encode()),
             )
             size = 2 + varint_size(k) + k + varint_size(v) + v  # key (1) and value (2): one-byte tags
             if e.ByteSize() != size:
-                return 0  # a field missing, or one more: the reference path writes it
+                return 0, None  # a field missing, or one more: the reference path writes it
             total += 1 + varint_size(size) + size
-        return total
-
-    def _notes_entry(self, notes: Sequence[Any]) -> _Entry:
-        """The property block entry of a node's ``metadata_props`` (checked by :meth:`_notes_size`)."""
-        keys = self.note_keys
-        items = []
-        for e in notes:
-            key = e.key
             text = keys.get(key)
             if text is None:
                 text = keys[key] = string_text(key) + ": "
-            items.append(text + string_text(e.value))
-        return _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
+            literal = values.get(value)  # the exporters repeat them (class hierarchies, stack traces)
+            if literal is None:
+                literal = values[value] = string_text(value)
+            items.append(text + literal)
+        return total, _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
@@ -609,51 +794,146 @@ class _Pass:
         return tail
 
 
-# The fields of a float32 tensor given in float_data or raw_data (dims, data_type, float_data or
-# raw_data, name; without dims for a scalar): field numbers in wire order.
-_PLAIN_FLOAT_FIELDS = frozenset(((1, 2, 4, 8), (2, 4, 8), (1, 2, 8, 9), (2, 8, 9)))
-_SMALL = 256  # elements: a bigger tensor is a tensor-heavy text's, formatted on its own
+_SMALL = 256  # elements: a bigger tensor is formatted on its own
+# The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
+# raw_data): dims (each a varint), data type 1.
+_TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
+_RAW_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01B")
 
 
-def _small_float_tensors(tensors: Sequence[TensorProto], raw_default: bool) -> dict[int, str]:
-    """The number texts of the small float32 initializers printed without a property block (named,
-    stored as the file-wide encoding says, values as many as the shape's, none NaN or infinite),
-    made together (:func:`float32_texts`), by index in ``tensors``."""
-    typed: list[tuple[int, int]] = []
-    raw: list[tuple[int, int]] = []
-    typed_values: list[float] = []
-    raw_values: list[bytes] = []
-    for i, t in enumerate(tensors):
-        if t.data_type != 1:
-            continue
-        n = 1
-        for d in t.dims:
-            n *= d
-        if not 0 < n <= _SMALL:
-            continue
-        is_raw = t.HasField("raw_data")
-        if is_raw != raw_default or tuple([fd.number for fd, _ in t.ListFields()]) not in _PLAIN_FLOAT_FIELDS:
-            continue
-        if is_raw:
-            if len(t.raw_data) != 4 * n:
-                continue
-            raw.append((i, n))
-            raw_values.append(t.raw_data)
-        else:
-            if len(t.float_data) != n:
-                continue
-            typed.append((i, n))
-            typed_values.extend(t.float_data)
-    out: dict[int, str] = {}
-    for group, values in (
-        (typed, np.array(typed_values, dtype=np.float32)),
-        (raw, np.frombuffer(b"".join(raw_values), dtype="<f4")),
-    ):
-        if group:
-            texts = float32_texts(values.astype(np.float32), [n for _, n in group])
-            if texts is not None:
-                out.update(zip([i for i, _ in group], texts, strict=True))
-    return out
+# A float32 tensor's element count, its numbers' size in bytes and their length field, and
+# ``float[dims] ``; empty for dims that are not all positive.
+_Shape = tuple[int, int, bytes, str] | tuple[()]
+
+
+def _shape(dims_wire: bytes) -> _Shape:
+    """The :data:`_Shape` of a float32 tensor whose ``dims`` fields are ``dims_wire``."""
+    dims = dims_wire[1::2] if dims_wire.isascii() else _dims(dims_wire)  # ASCII: (tag, value) each
+    if min(dims, default=1) <= 0:
+        return ()
+    n = prod(dims)
+    head = f"float[{', '.join(map(str, dims))}] " if dims else "float "
+    return n, 4 * n, encode_varint(4 * n), head
+
+
+def _dims(wire: bytes) -> list[int]:
+    """The dims of a tensor from the bytes of its ``dims`` fields (int64: two's complement)."""
+    dims = []
+    at = 0
+    while at < len(wire):
+        value, at = decode_varint(wire, at + 1, len(wire))  # type: ignore[arg-type]
+        dims.append(value - (1 << 64) if value >= 1 << 63 else value)
+    return dims
+
+
+class _Writer:
+    """An item of a list group that does not fit its line, written here as the layout lays it out
+    (after a line break, ``ind`` columns in, its ``comma`` after it), or through its document
+    (``doc``) when its first line does not fit."""
+
+    __slots__ = ("doc",)
+
+    def __init__(self, doc: Callable[[], Doc]) -> None:
+        self.doc = doc
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        raise NotImplementedError
+
+    def laid_out(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        """The item through its document."""
+        item: Doc = [HARDLINE, self.doc(), comma]
+        for _ in range(ind // len(INDENT)):
+            item = Indent(item)
+        out.append(render(item, width))
+
+
+class _Noted(_Writer):
+    """A value info with notes (``metadata_props``): its type and name, then its property block."""
+
+    __slots__ = ("head", "props", "flat")
+
+    def __init__(self, head: str, props: list[_Entry], flat: str, doc: Callable[[], Doc]) -> None:
+        super().__init__(doc)
+        self.head, self.props, self.flat = head, props, flat
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        if ind + len(self.head) + 2 > width:  # the type breaks, or "@{" is past the line
+            self.laid_out(out, ind, comma, width)
+            return
+        out += ["\n", " " * ind, self.head]
+        _props(out, self.props, self.flat, ind + len(self.head), ind, width, len(comma))
+        out.append(comma)
+
+
+class _BigFloats(_Writer):
+    """An initializer of :meth:`_Pass._plain_float_tensors` too long for a line: ``float[dims] name = {``,
+    its numbers (:func:`layout.lay_out_numbers`, a matrix's rows starting lines), ``}``."""
+
+    __slots__ = ("tensor", "name", "numbers", "k")
+
+    def __init__(
+        self, tensor: TensorProto, name: str, numbers: _CompactNumbers, k: int, doc: Callable[[], Doc]
+    ) -> None:
+        super().__init__(doc)
+        self.tensor, self.name, self.numbers, self.k = tensor, name, numbers, k
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        dims = self.tensor.dims
+        head = f"{' ' * ind}float[{', '.join(map(str, dims))}] {self.name} = {{"
+        if len(head) > width:  # the dims or the name break
+            self.laid_out(out, ind, comma, width)
+            return
+        data, commas = self.numbers.get(self.k)
+        count, last = len(commas) + 1, dims[-1]
+        row = last if len(dims) >= 2 and last >= 2 and count > last else 0
+        inner = ind + len(INDENT)
+        laid, _ = lay_out_numbers(data, row, inner, inner, width, commas)
+        out += ["\n", head, "\n", " " * inner, laid, "\n", " " * ind, "}", comma]
+
+
+_BATCH = 1 << 20  # numbers formatted together at most
+
+
+class _CompactNumbers:
+    """:func:`float32_compact` of each of many arrays (finite values) and where its commas are, made
+    for many arrays at once (orjson's, numpy's and the odd values' cost per call outweighs the work
+    for tensors of thousands of numbers): a batch of a million numbers at most, when one of its
+    arrays is first asked for; each array's text is handed over once, and not kept."""
+
+    def __init__(self, arrays: Sequence[npt.NDArray[np.float32]]) -> None:
+        self.arrays = arrays
+        self.batch_of: list[int] = []  # each array's batch
+        self.firsts = [0]  # each batch's first array
+        size = 0
+        for k, values in enumerate(arrays):
+            if size and size + values.size > _BATCH:
+                self.firsts.append(k)
+                size = 0
+            self.batch_of.append(len(self.firsts) - 1)
+            size += values.size
+        self.firsts.append(len(arrays))
+        self.batch = -1
+        self.made: dict[int, tuple[memoryview, npt.NDArray[np.intp]]] = {}
+
+    def get(self, k: int) -> tuple[memoryview, npt.NDArray[np.intp]]:
+        """Array ``k``'s numbers joined by ``,`` alone, and its commas' places."""
+        batch = self.batch_of[k]
+        if batch != self.batch:
+            members = range(self.firsts[batch], self.firsts[batch + 1])
+            parts = [self.arrays[j] for j in members]
+            data = float32_compact(np.concatenate(parts) if len(parts) > 1 else parts[0])
+            commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 44)
+            view = memoryview(data)
+            self.made.clear()
+            first = 0  # the array's first number
+            for j, part in zip(members, parts, strict=True):
+                last = first + part.size - 1
+                start = int(commas[first - 1]) + 1 if first else 0
+                end = int(commas[last]) if last < len(commas) else len(data)
+                self.made[j] = (view[start:end], commas[first:last] - start if start else commas[:last])
+                first = last + 1
+            self.batch = batch
+        return self.made.pop(k)  # each array is written once: its text is not kept
 
 
 def _broken(
@@ -727,20 +1007,28 @@ def _broken(
             col = ind + 1
     if props is not None:
         out.append(" ")
-        if col + 1 + len(props_flat) <= width:
-            out.append(props_flat)
-        else:
-            out.append("@{")
-            last = len(props) - 1
-            for k, e in enumerate(props):
-                out += ["\n", " " * inner, e.head]
-                start = inner + len(e.head)
-                if e.items is None or start + len(e.flat) + (k < last) <= width:
-                    out.append(e.flat)
-                else:
-                    deeper = " " * (inner + len(INDENT))
-                    out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
-                if k < last:
-                    out.append(",")
-            out += ["\n", indent, "}"]
+        _props(out, props, props_flat, col + 1, ind, width, 0)
     return "".join(out)
+
+
+def _props(out: list[str], props: list[_Entry], flat: str, col: int, ind: int, width: int, after: int) -> None:
+    """A property block at column ``col`` (its lines ``ind`` in; ``after`` columns follow it before
+    the next place to break): on one line if it fits, else an entry per line, each list in it
+    on one line if it fits, else an item per line."""
+    if col + len(flat) + after <= width:
+        out.append(flat)
+        return
+    inner = ind + len(INDENT)
+    out.append("@{")
+    last = len(props) - 1
+    for k, e in enumerate(props):
+        out += ["\n", " " * inner, e.head]
+        start = inner + len(e.head)
+        if e.items is None or start + len(e.flat) + (k < last) <= width:
+            out.append(e.flat)
+        else:
+            deeper = " " * (inner + len(INDENT))
+            out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
+        if k < last:
+            out.append(",")
+    out += ["\n", " " * ind, "}"]

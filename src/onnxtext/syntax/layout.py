@@ -24,7 +24,11 @@ Comments never count toward the width. Trailing spaces are never written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Union
+from typing import TYPE_CHECKING, Union
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "Doc",
@@ -34,6 +38,7 @@ __all__ = [
     "Fill",
     "Packed",
     "Numbers",
+    "lay_out_numbers",
     "LineSuffix",
     "OwnLine",
     "IfBroken",
@@ -161,50 +166,86 @@ class Numbers:
     def lay_out(self, col: int, ind: int, width: int) -> tuple[str, int]:
         """The text broken for ``width`` columns, starting at column ``col``, continuation lines
         ``ind`` columns in; and the column where it ends."""
-        return _lay_out_numbers(self.text, self.row, col, ind, width)
+        import numpy as np
+
+        out = bytearray(self.text, "ascii")  # the line breaks are written over the spaces before the numbers
+        commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
+        starts = _line_starts(commas, len(out), self.row, col, ind, width)
+        if not len(starts):
+            return self.text, col + len(out)
+        at = commas[starts - 1] + 1  # the space before each line's first number
+        np.frombuffer(out, dtype=np.uint8)[at] = 10
+        if ind:
+            out = out.replace(b"\n", b"\n" + b" " * ind)
+        return out.decode("ascii"), ind + len(self.text) - int(at[-1]) - 1
 
 
-def _lay_out_numbers(text: str, row: int, col: int, ind: int, width: int) -> tuple[str, int]:
+def lay_out_numbers(
+    data: bytes | memoryview, row: int, col: int, ind: int, width: int, commas: npt.NDArray[np.intp] | None = None
+) -> tuple[str, int]:
+    """``Numbers(text, row).lay_out(col, ind, width)`` of the numbers ``data`` joined by ``,``
+    alone (ASCII, as orjson writes them): the print fast path's, without the text it would not use.
+    ``commas``: where the commas are, when the caller knows."""
     import numpy as np
 
-    data = text.encode("ascii")
-    commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 44)  # after each number but the last
+    out = bytearray(data)
+    if commas is None:
+        commas = np.flatnonzero(np.frombuffer(out, dtype=np.uint8) == 44)
+    starts = _line_starts(commas, len(out) + len(commas), row, col, ind, width, compact=True)
+    if not len(starts):
+        return out.replace(b",", b", ").decode("ascii"), col + len(out) + len(commas)
+    np.frombuffer(out, dtype=np.uint8)[commas[starts - 1]] = 59  # ``;``: the commas a line break follows
+    out = out.replace(b",", b", ").replace(b";", b",\n" + b" " * ind)
+    return out.decode("ascii"), len(out) - out.rfind(b"\n") - 1
+
+
+def _line_starts(
+    commas: npt.NDArray[np.intp], size: int, row: int, col: int, ind: int, width: int, compact: bool = False
+) -> npt.NDArray[np.intp]:
+    """Which numbers start a line (all but the first line's) of numbers joined by ``", "`` (``size``
+    characters, the commas at ``commas``; ``compact``: their places in the text without the spaces,
+    comma k then being at ``commas[k] + k`` in the text) laid out as :class:`Numbers` says."""
+    import numpy as np
+
     count = len(commas) + 1
-    starts = np.empty(count, dtype=np.int64)  # where each number starts
-    starts[0] = 0
-    np.add(commas, 2, out=starts[1:])
+    index = np.arange(count, dtype=np.int64)
+    if compact:
+        commas = commas + index[:-1]
     # How far a line reaches with number k on it: its end, and its comma unless it ends its run
     # (the comma after a run's last number is written, but not counted, when the line breaks after it).
-    reach = np.empty(count, dtype=np.int64)
+    # Then what a line starting with number s (``ind`` columns in) may reach: number s's start
+    # (its comma's place + 2) + the room. The two lists, each sorted, are merged by one stable
+    # sort (timsort merges the two runs in linear time: a search per line start costs 3× more).
+    both = np.empty(2 * count, dtype=np.int64)
+    reach, limit = both[:count], both[count:]
     np.add(commas, 1, out=reach[:-1])
-    reach[-1] = len(data)
-    index = np.arange(1, count + 1, dtype=np.int64)  # the number after each
+    reach[-1] = size
     if row:
-        run_end = np.arange(row, count + row, row, dtype=np.int64).repeat(row)[:count]
         reach[row - 1 : -1 : row] -= 1
-    # A line starting with number s (``ind`` columns in) holds the numbers k of its run with
-    # reach[k] - starts[s] <= width - ind: the first of the next line is ``following[s]``.
-    following = np.searchsorted(reach, starts + (width - ind), side="right")
+        # Every run on a line of its own (a matrix of short rows: a kernel's taps): each starts one.
+        ends = reach[row - 1 :: row]
+        if ends[0] <= width - col and bool(np.all(ends[1:] - commas[row - 1 :: row] - 2 <= width - ind)):
+            return np.arange(row, count, row, dtype=np.int64)
+    limit[0] = width - ind
+    np.add(commas, 2 + width - ind, out=limit[1:])
+    # A line starting with number s holds the numbers k of its run with reach[k] <= limit[s]: the
+    # first of the next line, ``following[s]``, is how many reaches sort before limit[s] (ties
+    # included: a stable sort keeps the reaches first).
+    following = np.flatnonzero(np.argsort(both, kind="stable") >= count)
+    following -= index
+    following -= 1
     np.maximum(following, index, out=following)  # a number wider than the line has it alone
+    following += 1
     if row:
-        np.minimum(following, run_end, out=following)
+        np.minimum(following, (index // row + 1) * row, out=following)  # a run's end starts a line
     first = int(np.searchsorted(reach, width - col, side="right"))  # the first line starts at ``col``
     s = min(max(first, 1), row or count)
     step = following.data  # Python ints, item by item, for the one sequential walk
-    breaks = []
+    starts = []
     while s < count:
-        breaks.append(s)
+        starts.append(s)
         s = step[s]
-    if not breaks:
-        return text, col + len(data)
-    out = bytearray(data)
-    at = starts[np.array(breaks, dtype=np.int64)] - 1  # the space before each line's first number
-    np.frombuffer(out, dtype=np.uint8)[at] = 10
-    end_col = ind + len(data) - int(at[-1]) - 1
-    laid = bytes(out)
-    if ind:
-        laid = laid.replace(b"\n", b"\n" + b" " * ind)
-    return laid.decode("ascii"), end_col
+    return np.array(starts, dtype=np.int64)
 
 
 class LineSuffix:

@@ -49,6 +49,7 @@ MODEL_HEADER_ORDER = (
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _PLAIN = re.compile(r'[^"\\\x00-\x1f\x7f]*\Z')
 _ESC = {"\n": "\\n", "\t": "\\t", "\r": "\\r", '"': '\\"', "\\": "\\\\"}
+_HEX_ESCAPED = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # the characters written \xhh
 # What a string literal escapes: the characters above, other control characters as \xNN.
 _ESCAPES = {c: f"\\x{c:02x}" for c in [*range(0x20), 0x7F]} | {ord(k): v for k, v in _ESC.items()}
 
@@ -84,6 +85,9 @@ def string_text(text: str) -> str:
     """The string literal of ``text`` (:func:`format_string` of its UTF-8 bytes)."""
     if _PLAIN.match(text):
         return f'"{text}"'
+    if _HEX_ESCAPED.search(text) is None:  # only the escapes of _ESC: replaced in C (translate goes char by char)
+        escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        return '"' + escaped.replace("\r", "\\r") + '"'
     return '"' + text.translate(_ESCAPES) + '"'
 
 

@@ -190,13 +190,12 @@ def float32_texts(values: npt.NDArray[np.float32], counts: Sequence[int]) -> lis
     bits = values.view(np.uint32)
     if bool(((bits & 0x7F800000) == 0x7F800000).any()):
         return None
-    items = _float32_text(values).split(", ")
-    out = []
-    at = 0
-    for n in counts:
-        out.append(", ".join(items[at : at + n]))
-        at += n
-    return out
+    text = _float32_text(values)
+    # Each tensor's text is a slice of the whole, up to the comma after its last number.
+    commas = np.flatnonzero(np.frombuffer(text.encode("ascii"), dtype=np.uint8) == 44)
+    ends = commas[np.cumsum(counts[:-1], dtype=np.int64) - 1].tolist()
+    starts = [0, *(end + 2 for end in ends)]
+    return [text[start:end] for start, end in zip(starts, [*ends, len(text)], strict=True)]
 
 
 def number_text(tensor: TensorProto, dtype: DType) -> tuple[str, bool] | None:

@@ -17,7 +17,7 @@ import orjson
 
 from onnxtext.ir.dtypes import BY_CODE, DType, float_format, round_to_format
 
-__all__ = ["format_float32", "parse_float32"]
+__all__ = ["format_float32", "parse_float32", "float32_compact"]
 
 
 def _sticky(texts: Sequence[str], d: npt.NDArray[np.float64], idx: npt.NDArray[np.intp]) -> npt.NDArray[np.int8]:
@@ -375,22 +375,35 @@ def _laid_out_again(x: npt.NDArray[np.float32]) -> npt.NDArray[np.intp]:
 
 def _float32_text(x: npt.NDArray[np.float32]) -> str:
     """``", ".join(_shortest_float32(x))`` made as one string: no list of a million texts."""
+    return float32_compact(x).replace(b",", b", ").decode("ascii")
+
+
+def float32_compact(x: npt.NDArray[np.float32]) -> bytes:
+    """``",".join(_shortest_float32(x))`` as ASCII bytes, made in C (orjson) but for the few values
+    it lays out otherwise (finite values only)."""
     odd = _laid_out_again(x)
     if odd.size > x.size // 16:  # many tiny or huge values: patching the text item by item costs more
-        return ", ".join(_shortest_float32(x))
-    data = orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1]
-    if odd.size:
-        commas = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == ord(","))
-        starts = np.concatenate(([0], commas + 1))[odd].tolist()
-        ends = np.append(commas, len(data))[odd].tolist()
-        pieces = []
-        at = 0
-        for start, end, text in zip(starts, ends, _general_float32(x[odd]), strict=True):
-            pieces += [data[at:start], text.encode("ascii")]
-            at = end
-        pieces.append(data[at:])
-        data = b"".join(pieces)
-    return data.replace(b",", b", ").decode("ascii")
+        return ",".join(_shortest_float32(x)).encode("ascii")
+    if not odd.size:
+        return orjson.dumps(x, option=orjson.OPT_SERIALIZE_NUMPY)[1:-1]
+    # orjson writes NaN as ``null``: each value to lay out again is made a NaN, and its text
+    # replaces that ``null`` (a scan for the commas to find the values would cost more than orjson).
+    marked = x.copy()
+    marked[odd] = np.nan
+    data = orjson.dumps(marked, option=orjson.OPT_SERIALIZE_NUMPY)
+    view = memoryview(data)
+    out: list[bytes | memoryview] = []
+    at = 1  # after ``[``
+    for text in _general_float32(x[odd]):
+        null = data.find(b"n", at)
+        if null < 0:  # pragma: no cover - the callers hold no NaN
+            break
+        out += [view[at:null], text.encode("ascii")]
+        at = null + 4
+    if len(out) != 2 * odd.size or data.find(b"n", at) >= 0:  # pragma: no cover - a NaN of its own
+        return ",".join(_shortest_float32(x)).encode("ascii")
+    out.append(view[at:-1])
+    return b"".join(out)
 
 
 def _layout(sign: str, digits: str, exp10: int) -> str:
