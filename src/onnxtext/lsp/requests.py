@@ -278,11 +278,13 @@ def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[
 
 
 def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
-    return ls.format_edits(params.text_document.uri, None)
+    return ls.format_edits(params.text_document.uri)
 
 
-def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
-    return ls.format_edits(params.text_document.uri, params.range)
+async def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+    # the current version's tree, not a parse of the whole text: the cost is that of the range's statements
+    doc = (await ls.analysed(params.text_document.uri)).document
+    return ls.range_format_edits(doc, params.range)
 
 
 # ------------------------------------------------------------ binary models

@@ -28,6 +28,7 @@ from onnxtext._version import __version__
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.complete import complete, context_at
+from onnxtext.ide.formatting import document_range_edit
 from onnxtext.ide.semantic import document_tokens
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
@@ -39,11 +40,10 @@ from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.snapshot import Snapshot, answer
-from onnxtext.lsp.textdiff import line_edits
+from onnxtext.lsp.textdiff import line_edits, region_line_edits
 from onnxtext.lsp.tokens import TokenCache
 from onnxtext.printing.fmt import format_text
 from onnxtext.span import SourceFile, Span
-from onnxtext.syntax.format import format_range
 
 __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path"]
 
@@ -302,24 +302,26 @@ class OnnxTextServer(LanguageServer):
                 L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0)))
             )
 
-    def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
-        """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
+    def format_edits(self, uri: str) -> list[L.TextEdit] | None:
+        """The formatter's changes as line edits; None if the text has errors."""
         text = self.workspace.get_text_document(uri).source
         source = SourceFile(text)
         try:
-            if within is None:
-                formatted: str | None = format_text(text, "model", display_path(uri))
-            else:
-                lo, hi = offset_at(source, within.start), offset_at(source, within.end)
-                formatted = format_range(text, lo, hi, display_path(uri))
+            formatted = format_text(text, "model", display_path(uri))
         except OnnxTextError as exc:
             self.window_show_message(
                 L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
             )
             return None
-        if formatted is None:
-            return None
         return text_edits(source, line_edits(text, formatted))
+
+    @staticmethod
+    def range_format_edits(doc: Document, within: L.Range) -> list[L.TextEdit] | None:
+        """The formatter's changes to the statements ``within`` meets, as line edits inside their
+        lines (from the document's tree: the text is not parsed again); None where it cannot."""
+        source = doc.source
+        edit = document_range_edit(doc, offset_at(source, within.start), offset_at(source, within.end))
+        return text_edits(source, region_line_edits(source.text, edit)) if edit is not None else None
 
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""
