@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from onnxtext.analysis.check import code_list
@@ -145,14 +146,18 @@ def diagnose(
     cancel: threading.Event | None = None,
     doc: Document | None = None,
     model_dir: str | None = None,
+    parsed: Callable[[Document], None] | None = None,
 ) -> Outcome:
     """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already;
-    ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does);
+    ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does;
+    ``parsed`` is given the document before it is checked: what needs no checker answers then);
     raises :class:`Cancelled` between stages once ``cancel`` is set."""
     _stop_if(cancel)  # superseded while it waited for the analysis before it
     if doc is None:
         doc = parse_document(text, "model", path)
     _stop_if(cancel)
+    if parsed is not None:
+        parsed(doc)
     # the one policy the command line and the API apply (the document's inference, which hover and hints reuse)
     diags = diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir)
     return Outcome(doc, [editor_severity(d) for d in diags])

@@ -41,7 +41,7 @@ from onnxtext.lsp.convert import (
     signature,
 )
 from onnxtext.lsp.diagnose import Outcome, Settings
-from onnxtext.lsp.session import OnnxTextServer, encoded_tokens, request_path
+from onnxtext.lsp.session import OnnxTextServer, request_path
 from onnxtext.lsp.shift import moved_fixes
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
@@ -120,20 +120,18 @@ async def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> lis
 
 async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri)).document
+    doc = (await ls.analysed(uri, parsed=True)).document  # the tree is enough: not the checker's wait
     # off the event loop: made ahead by the run, or waiting for it to be
-    return await asyncio.get_running_loop().run_in_executor(None, ls.state(uri).tokens.full, doc, encoded_tokens)
+    return await asyncio.get_running_loop().run_in_executor(None, ls.state(uri).tokens.full, doc, None)
 
 
 async def tokens_delta(
     ls: OnnxTextServer, params: L.SemanticTokensDeltaParams
 ) -> L.SemanticTokens | L.SemanticTokensDelta:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri)).document
+    doc = (await ls.analysed(uri, parsed=True)).document
     tokens = ls.state(uri).tokens
-    return await asyncio.get_running_loop().run_in_executor(
-        None, tokens.delta, doc, encoded_tokens, params.previous_result_id
-    )
+    return await asyncio.get_running_loop().run_in_executor(None, tokens.delta, doc, None, params.previous_result_id)
 
 
 def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -283,7 +281,7 @@ def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L
 
 async def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
     # the current version's tree, not a parse of the whole text: the cost is that of the range's statements
-    doc = (await ls.analysed(params.text_document.uri)).document
+    doc = (await ls.analysed(params.text_document.uri, parsed=True)).document
     return ls.range_format_edits(doc, params.range)
 
 

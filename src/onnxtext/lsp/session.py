@@ -29,10 +29,9 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
-from onnxtext.ide.semantic import document_tokens
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
-from onnxtext.lsp.convert import completion_items, encode_tokens
+from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
 from onnxtext.lsp.convert import offset_of as offset_at
@@ -70,6 +69,9 @@ class State:
     """The semantic tokens of the latest analysed document (and those last sent, for deltas)."""
     landed: asyncio.Event | None = None
     """Set when the scheduled run's analysis lands (what :meth:`OnnxTextServer.analysed` waits for)."""
+    parsed_ready: asyncio.Event | None = None
+    """Set when the scheduled run's document is parsed, before it is checked (what
+    :meth:`OnnxTextServer.analysed` waits for, ``parsed``)."""
     debouncing: bool = False
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
 
@@ -117,7 +119,7 @@ class OnnxTextServer(LanguageServer):
             state.task.cancel()
         state.cancel = threading.Event()
         wait = self.settings.debounce_ms / 1000 if delay else 0.0
-        state.landed, state.debouncing = asyncio.Event(), bool(wait)
+        state.landed, state.parsed_ready, state.debouncing = asyncio.Event(), asyncio.Event(), bool(wait)
         state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
 
     async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
@@ -129,9 +131,22 @@ class OnnxTextServer(LanguageServer):
         document = self.workspace.get_text_document(uri)
         version, text = document.version, document.source
         parsed = state.parsed if state is not None and state.parsed_version == version else None
+        loop = asyncio.get_running_loop()
+
+        def on_parsed(doc: Document) -> None:  # in the analyser's thread
+            loop.call_soon_threadsafe(self._parsed, state, version, doc)
+
         try:
-            outcome = await asyncio.get_running_loop().run_in_executor(
-                self.analyser, diagnose, text, display_path(uri), self.settings, cancel, parsed, folder_of(uri)
+            outcome = await loop.run_in_executor(
+                self.analyser,
+                diagnose,
+                text,
+                display_path(uri),
+                self.settings,
+                cancel,
+                parsed,
+                folder_of(uri),
+                on_parsed,
             )
         except Cancelled:
             return
@@ -183,6 +198,15 @@ class OnnxTextServer(LanguageServer):
         self.publish(uri, version, outcome)
         if state.live:
             self.refresh_views()
+
+    @staticmethod
+    def _parsed(state: State | None, version: int | None, doc: Document) -> None:
+        """The running analysis's document is parsed: what needs no checker may answer from it."""
+        if state is None or state.parsed_ready is None:
+            return
+        if state.parsed is None or state.parsed_version != version:
+            state.parsed, state.parsed_version = doc, version
+        state.parsed_ready.set()
 
     def refresh_views(self) -> None:
         """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
@@ -258,18 +282,26 @@ class OnnxTextServer(LanguageServer):
         result, spans = query(outcome, offset_at(outcome.document.source, position))
         return outcome.document.source, result, spans
 
-    async def analysed(self, uri: str) -> Outcome:
+    async def analysed(self, uri: str, *, parsed: bool = False) -> Outcome:
         """The analysis of the current version, awaited (what the editor asks for after each change:
         tokens, outline, folding), not parsed again on the event loop, which kept hovers waiting;
-        a run still in its debounce starts at once. Parsed here only when no run will land."""
+        a run still in its debounce starts at once. Parsed here only when no run will land.
+        ``parsed``: awaited only until the run has parsed the document (semantic tokens and range
+        formatting need no checker), then the document alone."""
         while (found := self.current(uri)) is None:
             state = self.states.get(uri)
-            if state is None or state.task is None or state.task.done() or state.landed is None:
+            if state is None or state.task is None or state.task.done():
+                return self.analysis(uri)
+            if parsed and state.parsed is not None:
+                if state.parsed_version == self.workspace.get_text_document(uri).version:
+                    return Outcome(state.parsed)
+            event = state.parsed_ready if parsed else state.landed
+            if event is None:
                 return self.analysis(uri)
             if state.debouncing:
                 self.schedule(uri, delay=False)
                 continue
-            landed = asyncio.ensure_future(state.landed.wait())
+            landed = asyncio.ensure_future(event.wait())
             await asyncio.wait({landed, state.task}, return_when=asyncio.FIRST_COMPLETED)
             landed.cancel()
         return found
@@ -368,15 +400,10 @@ def display_path(uri: str) -> str:
     return file_path(uri) or uri
 
 
-def encoded_tokens(doc: Document) -> list[int]:
-    """The semantic tokens of a document, encoded for the protocol."""
-    return encode_tokens(document_tokens(doc), doc.source)
-
-
 def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
     """Compute ahead of the requests what a just-published document is asked for (the value types
     of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
-    for step in (lambda: doc.types, lambda: tokens.data(doc, encoded_tokens)):
+    for step in (lambda: doc.types, lambda: tokens.data(doc)):
         if cancel.is_set():
             return
         step()
