@@ -37,6 +37,7 @@ from onnxtext.lsp.convert import lsp_text_edits as text_edits
 from onnxtext.lsp.convert import offset_of as offset_at
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
+from onnxtext.lsp.memory import Collector
 from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.snapshot import Snapshot, answer
 from onnxtext.lsp.textdiff import line_edits, region_line_edits
@@ -106,6 +107,8 @@ class OnnxTextServer(LanguageServer):
         self.states: dict[str, State] = {}
         self.binaries: dict[str, BinaryView] = {}
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
+        self.collector = Collector()
+        """The cyclic collector held off while analyses run, one pass after each (:mod:`onnxtext.lsp.memory`)."""
         self.analyser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxtext-analysis")
         """One analysis at a time: a superseded run stops at its next stage before the next one starts
         (runs side by side only shared two cores and held a document each)."""
@@ -136,6 +139,7 @@ class OnnxTextServer(LanguageServer):
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
             loop.call_soon_threadsafe(self._parsed, state, version, doc)
 
+        self.collector.hold()  # no collector pass over the new tree before its diagnostics are out
         try:
             outcome = await loop.run_in_executor(
                 self.analyser,
@@ -148,9 +152,13 @@ class OnnxTextServer(LanguageServer):
                 folder_of(uri),
                 on_parsed,
             )
-        except Cancelled:
+        except (Cancelled, asyncio.CancelledError) as stopped:
+            self.collector.release()
+            if isinstance(stopped, asyncio.CancelledError):
+                raise
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
+            self.collector.release()
             log.exception("diagnosing %s failed", uri)
             self.window_log_message(
                 L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log")
@@ -162,19 +170,24 @@ class OnnxTextServer(LanguageServer):
             or cancel.is_set()
             or self.workspace.get_text_document(uri).version != version
         ):
+            self.collector.release()
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         state.parsed = state.parsed_version = None  # the outcome holds it now (or it was of an older version)
         if state.landed is not None:
             state.landed.set()
-        self.publish(uri, version, outcome)
-        if state.answered_stale:
-            state.answered_stale = False
-            self.refresh_views()
-        # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
-        await asyncio.get_running_loop().run_in_executor(
-            self.analyser, _prepare, state.tokens, outcome.document, cancel
-        )
+        try:
+            self.publish(uri, version, outcome)
+            if state.answered_stale:
+                state.answered_stale = False
+                self.refresh_views()
+            # what the editor asks for next, made while it has not yet asked (and what hovers right after a
+            # change read), then the one collector pass of this analysis
+            await asyncio.get_running_loop().run_in_executor(
+                self.analyser, _prepare, state.tokens, outcome.document, cancel, self.collector
+            )
+        finally:
+            self.collector.release()
         path = file_path(uri)
         runnable = runnable_model(
             self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
@@ -400,13 +413,16 @@ def display_path(uri: str) -> str:
     return file_path(uri) or uri
 
 
-def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
+def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event, collector: Collector | None = None) -> None:
     """Compute ahead of the requests what a just-published document is asked for (the value types
-    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
+    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it; then
+    free what the analyses let go of (:class:`~onnxtext.lsp.memory.Collector`)."""
     for step in (lambda: doc.types, lambda: tokens.data(doc)):
         if cancel.is_set():
             return
         step()
+    if collector is not None:
+        collector.settle()
 
 
 def _first_error(diags: list[Diagnostic]) -> str:

@@ -94,13 +94,14 @@ class _Encoder:
         self.text = doc.source.text
         self.known = known
         self.kept = StatementRows()
-        self.calls: list[A.Node] = []
+        calls: list[A.Node] = []
+        self.calls = calls
         """The nodes of the statement being encoded that name a deprecated operator somewhere."""
         resolved, names = deprecation(doc), deprecated_operators()
 
-        def deprecated(node: A.Node) -> bool:
+        def deprecated(node: A.Node) -> bool:  # no reference to the encoder: no cycle holds the document
             if node.op_type.value in names:
-                self.calls.append(node)  # resolved in this document's opsets: its rows are not kept
+                calls.append(node)  # resolved in this document's opsets: its rows are not kept
             return resolved(node)
 
         self.deprecated: Deprecation = deprecated
