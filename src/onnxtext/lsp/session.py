@@ -108,7 +108,7 @@ class OnnxTextServer(LanguageServer):
         self.binaries: dict[str, BinaryView] = {}
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
         self.collector = Collector()
-        """The cyclic collector held off while analyses run, one pass after each (:mod:`onnxtext.lsp.memory`)."""
+        """The cyclic collector, held off while an analysis runs until it is published (:mod:`onnxtext.lsp.memory`)."""
         self.analyser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxtext-analysis")
         """One analysis at a time: a superseded run stops at its next stage before the next one starts
         (runs side by side only shared two cores and held a document each)."""
@@ -137,7 +137,7 @@ class OnnxTextServer(LanguageServer):
         loop = asyncio.get_running_loop()
 
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
-            loop.call_soon_threadsafe(self._parsed, state, version, doc)
+            loop.call_soon_threadsafe(self._parsed, uri, state, version, doc)
 
         self.collector.hold()  # no collector pass over the new tree before its diagnostics are out
         try:
@@ -181,10 +181,9 @@ class OnnxTextServer(LanguageServer):
             if state.answered_stale:
                 state.answered_stale = False
                 self.refresh_views()
-            # what the editor asks for next, made while it has not yet asked (and what hovers right after a
-            # change read), then the one collector pass of this analysis
+            # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
             await asyncio.get_running_loop().run_in_executor(
-                self.analyser, _prepare, state.tokens, outcome.document, cancel, self.collector
+                self.analyser, _prepare, state.tokens, outcome.document, cancel
             )
         finally:
             self.collector.release()
@@ -212,10 +211,10 @@ class OnnxTextServer(LanguageServer):
         if state.live:
             self.refresh_views()
 
-    @staticmethod
-    def _parsed(state: State | None, version: int | None, doc: Document) -> None:
-        """The running analysis's document is parsed: what needs no checker may answer from it."""
-        if state is None or state.parsed_ready is None:
+    def _parsed(self, uri: str, state: State | None, version: int | None, doc: Document) -> None:
+        """The running analysis's document is parsed: what needs no checker may answer from it
+        (kept only while it is the current version's)."""
+        if state is None or state.parsed_ready is None or self.workspace.get_text_document(uri).version != version:
             return
         if state.parsed is None or state.parsed_version != version:
             state.parsed, state.parsed_version = doc, version
@@ -413,16 +412,13 @@ def display_path(uri: str) -> str:
     return file_path(uri) or uri
 
 
-def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event, collector: Collector | None = None) -> None:
+def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
     """Compute ahead of the requests what a just-published document is asked for (the value types
-    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it; then
-    free what the analyses let go of (:class:`~onnxtext.lsp.memory.Collector`)."""
+    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
     for step in (lambda: doc.types, lambda: tokens.data(doc)):
         if cancel.is_set():
             return
         step()
-    if collector is not None:
-        collector.settle()
 
 
 def _first_error(diags: list[Diagnostic]) -> str:
