@@ -59,6 +59,11 @@ def test_rows_give_the_whole_walk_cold_and_warm(path: Path) -> None:
     assert expected == _before(doc)
     cold, rows = StatementRows().encode(doc)
     assert cold == expected
+    # the rows cut out of the whole encoding (a first document) are those made a statement at a time
+    _, other = StatementRows().encode(parse_document("g (float x) => (float y)\n{\n   y = Neg (x)\n}\n"))
+    one_by_one, by_statement = other.encode(doc)
+    assert one_by_one == expected
+    assert {k: v for k, v in by_statement.rows.items() if v} == {k: v for k, v in rows.rows.items() if v}
     again = parse_document(doc.source.text)
     warm, kept = rows.encode(again)
     assert warm == expected
