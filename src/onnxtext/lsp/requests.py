@@ -120,7 +120,8 @@ async def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> lis
 
 async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri, parsed=True)).document  # the tree is enough: not the checker's wait
+    # the tree is enough: not the checker's wait (but on a first encoding, which would slow the checker)
+    doc = (await ls.analysed(uri, parsed=ls.state(uri).tokens.warm)).document
     # off the event loop: made ahead by the run, or waiting for it to be
     return await asyncio.get_running_loop().run_in_executor(None, ls.state(uri).tokens.full, doc, None)
 
@@ -129,8 +130,8 @@ async def tokens_delta(
     ls: OnnxTextServer, params: L.SemanticTokensDeltaParams
 ) -> L.SemanticTokens | L.SemanticTokensDelta:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri, parsed=True)).document
     tokens = ls.state(uri).tokens
+    doc = (await ls.analysed(uri, parsed=tokens.warm)).document
     return await asyncio.get_running_loop().run_in_executor(None, tokens.delta, doc, None, params.previous_result_id)
 
 

@@ -301,6 +301,12 @@ class TokenCache:
                 self._serial += 1
             return str(self._serial), self._data
 
+    @property
+    def warm(self) -> bool:
+        """Rows of an earlier version are kept: the next document's tokens cost its changed statements
+        (else a whole walk, which should not contend with the first analysis's checker for the GIL)."""
+        return len(self._rows) > 0
+
     def full(self, document: Document, encode: Callable[[Document], list[int]] | None = None) -> L.SemanticTokens:
         result_id, data = self.data(document, encode)
         self.sent = (result_id, data)
