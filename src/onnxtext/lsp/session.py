@@ -37,7 +37,6 @@ from onnxtext.lsp.convert import lsp_text_edits as text_edits
 from onnxtext.lsp.convert import offset_of as offset_at
 from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
-from onnxtext.lsp.memory import Collector
 from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.snapshot import Snapshot, answer
 from onnxtext.lsp.textdiff import line_edits, region_line_edits
@@ -107,8 +106,6 @@ class OnnxTextServer(LanguageServer):
         self.states: dict[str, State] = {}
         self.binaries: dict[str, BinaryView] = {}
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
-        self.collector = Collector()
-        """The cyclic collector, held off while an analysis runs until it is published (:mod:`onnxtext.lsp.memory`)."""
         self.analyser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxtext-analysis")
         """One analysis at a time: a superseded run stops at its next stage before the next one starts
         (runs side by side only shared two cores and held a document each)."""
@@ -139,7 +136,6 @@ class OnnxTextServer(LanguageServer):
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
             loop.call_soon_threadsafe(self._parsed, uri, state, version, doc)
 
-        self.collector.hold()  # no collector pass over the new tree before its diagnostics are out
         try:
             outcome = await loop.run_in_executor(
                 self.analyser,
@@ -152,13 +148,9 @@ class OnnxTextServer(LanguageServer):
                 folder_of(uri),
                 on_parsed,
             )
-        except (Cancelled, asyncio.CancelledError) as stopped:
-            self.collector.release()
-            if isinstance(stopped, asyncio.CancelledError):
-                raise
+        except Cancelled:
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
-            self.collector.release()
             log.exception("diagnosing %s failed", uri)
             self.window_log_message(
                 L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log")
@@ -170,23 +162,19 @@ class OnnxTextServer(LanguageServer):
             or cancel.is_set()
             or self.workspace.get_text_document(uri).version != version
         ):
-            self.collector.release()
             return  # superseded while running: a newer run publishes
         state.outcome, state.outcome_version = outcome, version
         state.parsed = state.parsed_version = None  # the outcome holds it now (or it was of an older version)
         if state.landed is not None:
             state.landed.set()
-        try:
-            self.publish(uri, version, outcome)
-            if state.answered_stale:
-                state.answered_stale = False
-                self.refresh_views()
-            # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
-            await asyncio.get_running_loop().run_in_executor(
-                self.analyser, _prepare, state.tokens, outcome.document, cancel
-            )
-        finally:
-            self.collector.release()
+        self.publish(uri, version, outcome)
+        if state.answered_stale:
+            state.answered_stale = False
+            self.refresh_views()
+        # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
+        await asyncio.get_running_loop().run_in_executor(
+            self.analyser, _prepare, state.tokens, outcome.document, cancel
+        )
         path = file_path(uri)
         runnable = runnable_model(
             self.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
