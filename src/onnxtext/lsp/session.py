@@ -401,10 +401,9 @@ def display_path(uri: str) -> str:
 
 
 def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
-    """Compute ahead of the requests what a just-published document is asked for (the semantic
-    tokens, asked for at once, then the value types of hovers and inlay hints), unless a newer
-    version superseded it."""
-    for step in (lambda: tokens.data(doc), lambda: doc.types):
+    """Compute ahead of the requests what a just-published document is asked for (the value types
+    of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
+    for step in (lambda: doc.types, lambda: tokens.data(doc)):
         if cancel.is_set():
             return
         step()
