@@ -3,7 +3,7 @@
 Through a real client: a document is edited keystroke by keystroke and line by line (each
 analysis made from the one before, ``OnnxTextServer._edited``); its diagnostics and hovers
 then equal those of the same final text opened fresh. In process: the hand-over of the last
-analysed document (``lsp/lease.py``) happens only when no worker holds it.
+analysed document (``onnxtext/lease.py``) happens only when no worker holds it.
 """
 
 from __future__ import annotations

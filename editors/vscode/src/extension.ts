@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
 import { GraphPanels } from "./graph";
+import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
 const LANGUAGE = "onnxtext";
@@ -22,6 +23,8 @@ let output: vscode.LogOutputChannel;
 let status: vscode.StatusBarItem;
 let notFoundShown = false;
 let lastProblem = "";
+/** The re-checks of `onnxtext.server.path` after a start without a server (cleared on deactivate). */
+const rechecks = new Rechecks();
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel("onnxtext", { log: true });
@@ -65,6 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 }
 
 export async function deactivate(): Promise<void> {
+  rechecks.clear();
   await stop();
 }
 
@@ -149,14 +153,12 @@ async function launch(): Promise<LanguageClient | undefined> {
  * without a change event (seen in code-server with Restricted Mode): when no server was found,
  * look at `onnxtext.server.path` again a little later and start if it now names one. */
 function recheckSettings(trusted: boolean, configured: string): void {
-  for (const delay of [1_000, 3_000, 6_000]) {
-    setTimeout(() => {
-      if (client === undefined && starting === undefined && configuredPath(trusted) !== configured) {
-        output.info("onnxtext.server.path is set now: starting the server");
-        void start();
-      }
-    }, delay);
-  }
+  rechecks.schedule(() => {
+    if (client === undefined && starting === undefined && configuredPath(trusted) !== configured) {
+      output.info("onnxtext.server.path is set now: starting the server");
+      void start();
+    }
+  });
 }
 
 function notFound(configured: string, found: Discovery): void {

@@ -9,14 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from onnxtext.document import Document
+from onnxtext.ir.schemas import all_schemas
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Comment
 
-__all__ = ["Token", "TOKEN_TYPES", "TOKEN_MODIFIERS", "document_tokens", "semantic_tokens"]
+__all__ = [
+    "Body",
+    "Token",
+    "TOKEN_TYPES",
+    "TOKEN_MODIFIERS",
+    "deprecated_operators",
+    "deprecation",
+    "document_tokens",
+    "frame_tokens",
+    "ordered",
+    "semantic_tokens",
+    "statement_tokens",
+]
 
 # The legend: the protocol's standard names, so every theme colours them.
 TOKEN_TYPES = (
@@ -47,11 +61,29 @@ class Token:
 Deprecation = Callable[[A.Node], bool]
 
 
+@dataclass(frozen=True, slots=True)
+class Body:
+    """The statements of a graph or function body outside any statement (the main graph's, a
+    function's), and the initializer names they read (their inputs of those names are read-only)."""
+
+    nodes: Sequence[A.Node | A.ErrorNode]
+    initializers: frozenset[str]
+
+
 class _Tokens:
-    def __init__(self, deprecated: Deprecation | None) -> None:
+    def __init__(self, deprecated: Deprecation | None, bodies: list[Body] | None = None) -> None:
         self.out: list[Token] = []
         self.deprecated = deprecated
         self.initializers: list[set[str]] = [set()]
+        self.bodies = bodies
+        """When a list: the statements of the outermost bodies are put there rather than walked."""
+
+    def statements(self, nodes: Sequence[A.Node | A.ErrorNode]) -> None:
+        if self.bodies is not None and len(self.initializers) == 2:  # a body outside any statement
+            self.bodies.append(Body(nodes, frozenset(self.initializers[-1])))
+            return
+        for node in nodes:
+            self.visit(node)
 
     def add(self, node: A.AstNode | None, kind: str, *modifiers: str) -> None:
         if node is not None and node.span.end > node.span.start:
@@ -124,8 +156,7 @@ class _Tokens:
         self.add(g.name, "function", "declaration")
         for item in [*(g.inputs or []), *g.outputs, *(g.initializers or [])]:
             self.visit(item)
-        for node in g.nodes:
-            self.visit(node)
+        self.statements(g.nodes)
         self.initializers.pop()
 
     def visit_Function(self, f: A.Function) -> None:
@@ -142,8 +173,7 @@ class _Tokens:
         self.initializers.append(set())
         for vi in f.value_infos or []:
             self.visit(vi)
-        for node in f.nodes:
-            self.visit(node)
+        self.statements(f.nodes)
         self.initializers.pop()
 
     def visit_Node(self, n: A.Node) -> None:
@@ -201,7 +231,38 @@ def semantic_tokens(
     walker = _Tokens(deprecated)
     walker.visit(tree)
     walker.out.extend(Token(Span(c.start, c.end), "comment") for c in comments)
-    return list(_without_overlaps(sorted(walker.out, key=lambda t: (t.span.start, -t.span.end))))
+    return ordered(walker.out)
+
+
+def frame_tokens(tree: A.AstNode, deprecated: Deprecation | None = None) -> tuple[list[Token], list[Body]]:
+    """The tokens of ``tree`` but those of the statements of its outermost bodies (the main graph's,
+    the functions'; comments left out, in no order), and those bodies: with :func:`statement_tokens`
+    of each statement and the comments, the tokens :func:`semantic_tokens` gives, a statement at a time."""
+    bodies: list[Body] = []
+    walker = _Tokens(deprecated, bodies)
+    walker.visit(tree)
+    return walker.out, bodies
+
+
+def statement_tokens(node: A.Node, initializers: frozenset[str], deprecated: Deprecation | None = None) -> list[Token]:
+    """The tokens of one statement of a :class:`Body` (comments left out, in no order)."""
+    walker = _Tokens(deprecated)
+    walker.initializers = [set(initializers)]
+    walker.visit(node)
+    return walker.out
+
+
+def ordered(tokens: list[Token]) -> list[Token]:
+    """Tokens in text order, without overlaps (the first of two overlapping ones kept), as
+    :func:`semantic_tokens` gives them."""
+    return list(_without_overlaps(sorted(tokens, key=lambda t: (t.span.start, -t.span.end))))
+
+
+@cache
+def deprecated_operators() -> frozenset[str]:
+    """The names of the operators some schema version deprecates: only a node calling one of
+    these names can be marked deprecated (whatever it resolves to)."""
+    return frozenset(s.name for s in all_schemas() if s.deprecated)
 
 
 def _without_overlaps(tokens: list[Token]) -> Iterator[Token]:
@@ -212,11 +273,20 @@ def _without_overlaps(tokens: list[Token]) -> Iterator[Token]:
             end = t.span.end
 
 
-def document_tokens(doc: Document) -> list[Token]:
-    """The tokens of a document's tree, operators whose resolved schema is deprecated marked so."""
+def deprecation(doc: Document) -> Deprecation:
+    """Whether a node of ``doc`` calls an operator deprecated in the opset it resolves in; the
+    document's resolutions are computed only for a node named as some deprecated operator."""
+    names = deprecated_operators()
 
     def deprecated(node: A.Node) -> bool:
+        if node.op_type.value not in names:
+            return False
         resolution = doc.resolutions.get(node)
         return resolution is not None and resolution.schema is not None and resolution.schema.deprecated
 
-    return semantic_tokens(doc.tree, doc.comments, deprecated)
+    return deprecated
+
+
+def document_tokens(doc: Document) -> list[Token]:
+    """The tokens of a document's tree, operators whose resolved schema is deprecated marked so."""
+    return semantic_tokens(doc.tree, doc.comments, deprecation(doc))

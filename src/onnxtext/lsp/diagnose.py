@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from onnxtext.analysis.check import code_list
@@ -19,7 +20,7 @@ from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.ir.paths import ROOT
-from onnxtext.lsp.lease import Lease
+from onnxtext.lease import Lease
 from onnxtext.proto import ModelProto
 from onnxtext.span import Span
 
@@ -138,8 +139,12 @@ class Outcome:
     document: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
     live: LiveResult | None = None
-    lease: Lease = field(default_factory=Lease, repr=False, compare=False)
-    """Who reads ``document`` off the event loop; the next version may be made from it in place (``lsp/lease.py``)."""
+
+    @property
+    def lease(self) -> Lease:
+        """Who reads ``document`` off the event loop; the next version may be made from it in place
+        (``onnxtext/lease.py``). The document's own: every outcome wrapping it shares it."""
+        return self.document.lease
 
 
 def diagnose(
@@ -150,15 +155,19 @@ def diagnose(
     doc: Document | None = None,
     model_dir: str | None = None,
     cache: AnalysisCache | None = None,
+    parsed: Callable[[Document], None] | None = None,
 ) -> Outcome:
     """Parse, lower, check and infer ``text`` (``doc``: its document, when a request parsed it already;
     ``model_dir``: the folder of its file, where external data is looked up, as ``onnxtext check`` does;
-    ``cache``: the document's analysis cache, the previous version's results reused and this one's kept);
+    ``cache``: the document's analysis cache, the previous version's results reused and this one's kept;
+    ``parsed`` is given the document before it is checked: what needs no checker answers then);
     raises :class:`Cancelled` between stages once ``cancel`` is set."""
     _stop_if(cancel)  # superseded while it waited for the analysis before it
     if doc is None:
         doc = parse_document(text, "model", path)
     _stop_if(cancel)
+    if parsed is not None:
+        parsed(doc)
     # the one policy the command line and the API apply (the document's inference, which hover and hints reuse)
     diags = diagnose_document(doc, settings.select, settings.ignore, model_dir=model_dir, cache=cache)
     return Outcome(doc, [editor_severity(d) for d in diags])

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 
 from onnxtext.diagnostics import OnnxTextError
+from onnxtext.document import Document
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.graph import graph_json, graph_model
@@ -41,8 +42,9 @@ from onnxtext.lsp.convert import (
     signature,
 )
 from onnxtext.lsp.diagnose import Outcome, Settings
-from onnxtext.lsp.session import OnnxTextServer, encoded_tokens, request_path
+from onnxtext.lsp.session import OnnxTextServer, request_path
 from onnxtext.lsp.shift import moved_fixes
+from onnxtext.lsp.tokens import TokenCache
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 
@@ -120,20 +122,36 @@ async def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> lis
 
 async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri)).document
-    # off the event loop: made ahead by the run, or waiting for it to be
-    return await asyncio.get_running_loop().run_in_executor(None, ls.state(uri).tokens.full, doc, encoded_tokens)
+    return await _tokens(ls, uri, lambda tokens, doc: tokens.full(doc, None))
 
 
 async def tokens_delta(
     ls: OnnxTextServer, params: L.SemanticTokensDeltaParams
 ) -> L.SemanticTokens | L.SemanticTokensDelta:
     uri = params.text_document.uri
-    doc = (await ls.analysed(uri)).document
-    tokens = ls.state(uri).tokens
-    return await asyncio.get_running_loop().run_in_executor(
-        None, tokens.delta, doc, encoded_tokens, params.previous_result_id
-    )
+    return await _tokens(ls, uri, lambda tokens, doc: tokens.delta(doc, None, params.previous_result_id))
+
+
+T = TypeVar("T")
+
+
+async def _tokens(ls: OnnxTextServer, uri: str, encode: Callable[[TokenCache, Document], T]) -> T:
+    """The tokens of the current version, encoded off the event loop (made ahead by the run, or
+    waiting for it to be) holding the document's lease: a next version made from it in place
+    meanwhile (``onnxtext/lease.py``) sends the request back for that version's document."""
+    while True:
+        tokens = ls.state(uri).tokens
+        # the tree is enough: not the checker's wait (but on a first encoding, which would slow the checker)
+        doc = (await ls.analysed(uri, parsed=tokens.warm)).document
+        found = await asyncio.get_running_loop().run_in_executor(None, _held, encode, tokens, doc)
+        if found is not None:
+            return found[0]
+
+
+def _held(encode: Callable[[TokenCache, Document], T], tokens: TokenCache, doc: Document) -> tuple[T] | None:
+    """``encode(tokens, doc)`` holding ``doc``'s lease; None if the document was handed over to a newer version."""
+    with doc.lease.reading() as held:
+        return (encode(tokens, doc),) if held else None
 
 
 def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
@@ -278,11 +296,13 @@ def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[
 
 
 def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
-    return ls.format_edits(params.text_document.uri, None)
+    return ls.format_edits(params.text_document.uri)
 
 
-def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
-    return ls.format_edits(params.text_document.uri, params.range)
+async def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+    # the current version's tree, not a parse of the whole text: the cost is that of the range's statements
+    doc = (await ls.analysed(params.text_document.uri, parsed=True)).document
+    return ls.range_format_edits(doc, params.range)
 
 
 # ------------------------------------------------------------ binary models

@@ -30,11 +30,11 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import LiveResult
 from onnxtext.ide.complete import complete, context_at
-from onnxtext.ide.semantic import document_tokens
+from onnxtext.ide.formatting import document_range_edit
 from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
-from onnxtext.lsp.convert import completion_items, encode_tokens
+from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
 from onnxtext.lsp.convert import offset_of as offset_at
@@ -42,11 +42,10 @@ from onnxtext.lsp.diagnose import Cancelled, Outcome, Settings, diagnose
 from onnxtext.lsp.diagnose import evaluate as evaluate_cancellable
 from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.snapshot import Snapshot, answer
-from onnxtext.lsp.textdiff import line_edits
+from onnxtext.lsp.textdiff import line_edits, region_line_edits
 from onnxtext.lsp.tokens import TokenCache
 from onnxtext.printing.fmt import format_text
 from onnxtext.span import SourceFile, Span
-from onnxtext.syntax.format import format_range
 
 __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path"]
 
@@ -73,6 +72,9 @@ class State:
     """The semantic tokens of the latest analysed document (and those last sent, for deltas)."""
     landed: asyncio.Event | None = None
     """Set when the scheduled run's analysis lands (what :meth:`OnnxTextServer.analysed` waits for)."""
+    parsed_ready: asyncio.Event | None = None
+    """Set when the scheduled run's document is parsed, before it is checked (what
+    :meth:`OnnxTextServer.analysed` waits for, ``parsed``)."""
     debouncing: bool = False
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
     analysis: AnalysisCache = field(default_factory=AnalysisCache)
@@ -126,7 +128,7 @@ class OnnxTextServer(LanguageServer):
             state.task.cancel()
         state.cancel = threading.Event()
         wait = self.settings.debounce_ms / 1000 if delay else 0.0
-        state.landed, state.debouncing = asyncio.Event(), bool(wait)
+        state.landed, state.parsed_ready, state.debouncing = asyncio.Event(), asyncio.Event(), bool(wait)
         state.task = asyncio.get_running_loop().create_task(self._run(uri, state.cancel, wait))
 
     async def _run(self, uri: str, cancel: threading.Event, wait: float) -> None:
@@ -140,6 +142,11 @@ class OnnxTextServer(LanguageServer):
         parsed = state.parsed if state is not None and state.parsed_version == version else None
         if parsed is None and state is not None:
             parsed = await self._edited(uri, state, version, text)
+        loop = asyncio.get_running_loop()
+
+        def on_parsed(doc: Document) -> None:  # in the analyser's thread
+            loop.call_soon_threadsafe(self._parsed, uri, state, version, doc)
+
         try:
             job = self.analyser.submit(
                 diagnose,
@@ -150,6 +157,7 @@ class OnnxTextServer(LanguageServer):
                 parsed,
                 folder_of(uri),
                 state.analysis if state is not None else None,
+                on_parsed,
             )
             if state is not None:
                 state.analysing = job
@@ -209,7 +217,7 @@ class OnnxTextServer(LanguageServer):
         the edit touched (``onnxtext.incremental``), on the event loop (tens of milliseconds on a
         30,000-statement text); None when it cannot be (the worker then parses the whole text).
 
-        The last analysed document is consumed: it is handed over (``lsp/lease.py``) only once
+        The last analysed document is consumed: it is handed over (``onnxtext/lease.py``) only once
         the worker's job reading it is done and no live run holds it, and from then on the
         requests read the new document (``parsed``), never the old one (``outcome`` is cleared).
         While typing goes on, the last one made this way (``parsed``, its analysis superseded) is
@@ -242,6 +250,15 @@ class OnnxTextServer(LanguageServer):
         state.outcome = state.outcome_version = None
         state.parsed, state.parsed_version = doc, version
         return doc
+
+    def _parsed(self, uri: str, state: State | None, version: int | None, doc: Document) -> None:
+        """The running analysis's document is parsed: what needs no checker may answer from it
+        (kept only while it is the current version's)."""
+        if state is None or state.parsed_ready is None or self.workspace.get_text_document(uri).version != version:
+            return
+        if state.parsed is None or state.parsed_version != version:
+            state.parsed, state.parsed_version = doc, version
+        state.parsed_ready.set()
 
     def refresh_views(self) -> None:
         """Ask the client to fetch inlay hints and code lenses again (when it supports it)."""
@@ -319,18 +336,26 @@ class OnnxTextServer(LanguageServer):
         result, spans = query(outcome, offset_at(outcome.document.source, position))
         return outcome.document.source, result, spans
 
-    async def analysed(self, uri: str) -> Outcome:
+    async def analysed(self, uri: str, *, parsed: bool = False) -> Outcome:
         """The analysis of the current version, awaited (what the editor asks for after each change:
         tokens, outline, folding), not parsed again on the event loop, which kept hovers waiting;
-        a run still in its debounce starts at once. Parsed here only when no run will land."""
+        a run still in its debounce starts at once. Parsed here only when no run will land.
+        ``parsed``: awaited only until the run has parsed the document (semantic tokens and range
+        formatting need no checker), then the document alone."""
         while (found := self.current(uri)) is None:
             state = self.states.get(uri)
-            if state is None or state.task is None or state.task.done() or state.landed is None:
+            if state is None or state.task is None or state.task.done():
+                return self.analysis(uri)
+            if parsed and state.parsed is not None:
+                if state.parsed_version == self.workspace.get_text_document(uri).version:
+                    return Outcome(state.parsed)
+            event = state.parsed_ready if parsed else state.landed
+            if event is None:
                 return self.analysis(uri)
             if state.debouncing:
                 self.schedule(uri, delay=False)
                 continue
-            landed = asyncio.ensure_future(state.landed.wait())
+            landed = asyncio.ensure_future(event.wait())
             await asyncio.wait({landed, state.task}, return_when=asyncio.FIRST_COMPLETED)
             landed.cancel()
         return found
@@ -363,24 +388,26 @@ class OnnxTextServer(LanguageServer):
                 L.Hover(L.MarkupContent(L.MarkupKind.Markdown, ""), L.Range(L.Position(0, 0), L.Position(0, 0)))
             )
 
-    def format_edits(self, uri: str, within: L.Range | None) -> list[L.TextEdit] | None:
-        """The formatter's changes as line edits (all, or those meeting ``within``); None if the text has errors."""
+    def format_edits(self, uri: str) -> list[L.TextEdit] | None:
+        """The formatter's changes as line edits; None if the text has errors."""
         text = self.workspace.get_text_document(uri).source
         source = SourceFile(text)
         try:
-            if within is None:
-                formatted: str | None = format_text(text, "model", display_path(uri))
-            else:
-                lo, hi = offset_at(source, within.start), offset_at(source, within.end)
-                formatted = format_range(text, lo, hi, display_path(uri))
+            formatted = format_text(text, "model", display_path(uri))
         except OnnxTextError as exc:
             self.window_show_message(
                 L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
             )
             return None
-        if formatted is None:
-            return None
         return text_edits(source, line_edits(text, formatted))
+
+    @staticmethod
+    def range_format_edits(doc: Document, within: L.Range) -> list[L.TextEdit] | None:
+        """The formatter's changes to the statements ``within`` meets, as line edits inside their
+        lines (from the document's tree: the text is not parsed again); None where it cannot."""
+        source = doc.source
+        edit = document_range_edit(doc, offset_at(source, within.start), offset_at(source, within.end))
+        return text_edits(source, region_line_edits(source.text, edit)) if edit is not None else None
 
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""
@@ -437,15 +464,10 @@ def display_path(uri: str) -> str:
     return file_path(uri) or uri
 
 
-def encoded_tokens(doc: Document) -> list[int]:
-    """The semantic tokens of a document, encoded for the protocol."""
-    return encode_tokens(document_tokens(doc), doc.source)
-
-
 def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
     """Compute ahead of the requests what a just-published document is asked for (the value types
     of hovers and inlay hints, the semantic tokens), unless a newer version superseded it."""
-    for step in (lambda: doc.types, lambda: tokens.data(doc, encoded_tokens)):
+    for step in (lambda: doc.types, lambda: tokens.data(doc)):
         if cancel.is_set():
             return
         step()

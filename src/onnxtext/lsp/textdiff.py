@@ -7,7 +7,7 @@ import difflib
 from onnxtext.diagnostics import Edit
 from onnxtext.span import Span
 
-__all__ = ["line_edits"]
+__all__ = ["line_edits", "region_line_edits"]
 
 
 def line_edits(before: str, after: str) -> list[Edit]:
@@ -23,3 +23,15 @@ def line_edits(before: str, after: str) -> list[Edit]:
         if tag != "equal":
             edits.append(Edit(Span(starts[i1], starts[i2]), "".join(new[j1:j2])))
     return edits
+
+
+def region_line_edits(text: str, edit: Edit) -> list[Edit]:
+    """The line edits of ``text`` that ``edit`` (whole lines replaced) makes: only its lines are compared,
+    each with its line break (as :func:`line_edits` gives them)."""
+    start, end = edit.span.start, edit.span.end
+    after = edit.new_text
+    if text[end : end + 1] == "\n":
+        end, after = end + 1, after + "\n"
+    return [
+        Edit(Span(e.span.start + start, e.span.end + start), e.new_text) for e in line_edits(text[start:end], after)
+    ]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnxtext._gc import collector_paused
-from onnxtext.diagnostics import Diagnostic, ParseError, Severity
+from onnxtext.diagnostics import Diagnostic, Edit, ParseError, Severity
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.comments import attach_comments
@@ -14,7 +16,10 @@ from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, 
 from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, TOO_DEEP, first_too_deep_graph
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 
-__all__ = ["format_text", "format_range"]
+if TYPE_CHECKING:
+    from onnxtext.syntax.parser import ParseResult
+
+__all__ = ["format_text", "format_range", "format_range_edit", "range_edit"]
 
 
 def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
@@ -44,16 +49,34 @@ def format_range(text: str, start: int, end: int, path: str = "<text>", width: i
     function, model header or main graph it is in. The rest of the text may have syntax
     errors; None when what the range meets is damaged or shares a line with something else.
     """
+    edit = format_range_edit(text, start, end, path, width)
+    return None if edit is None else text[: edit.span.start] + edit.new_text + text[edit.span.end :]
+
+
+def format_range_edit(text: str, start: int, end: int, path: str = "<text>", width: int = DEFAULT_WIDTH) -> Edit | None:
+    """:func:`format_range` as the one edit it makes (the whole lines it prints anew)."""
     with collector_paused():
         from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
 
         result = parse_text(text, "model", path)
-        tree = result.tree
-        if not isinstance(tree, A.Model):
+        if first_too_deep_graph(result.tree) is not None:
             return None
-        if first_too_deep_graph(tree) is not None:
-            return None
-        comments = attach_comments(tree, result.comments, text)
+        return range_edit(result, start, end, width)
+
+
+def range_edit(parsed: ParseResult, start: int, end: int, width: int = DEFAULT_WIDTH) -> Edit | None:
+    """:func:`format_range` of a text already parsed as a model, as the one edit it makes: the whole
+    lines of the statements meeting ``[start, end)`` printed anew (None as ``format_range`` says).
+
+    Only those statements are looked at (found by bisection, laid out alone), so its cost does not
+    grow with the text. ``parsed`` must hold no graph nested too deep for protobuf
+    (:func:`~onnxtext.syntax.nesting.first_too_deep_graph`: ``format_range`` looks first).
+    """
+    tree, text = parsed.tree, parsed.source.text
+    if not isinstance(tree, A.Model):
+        return None
+    with collector_paused():
+        comments = attach_comments(tree, parsed.comments, text)
         bodies = [(tree.graph.nodes, 1)] if isinstance(tree.graph, A.Graph) else []
         bodies += [(f.nodes, 1) for f in tree.functions if isinstance(f, A.Function)]
         found = _statements_at(bodies, start, end)
@@ -67,7 +90,7 @@ def format_range(text: str, start: int, end: int, path: str = "<text>", width: i
             if owner is None:
                 return None
             picked, depth = [owner], 0
-        errors = [d.span.offsets for d in result.diagnostics if d.is_error and d.span is not None]
+        errors = [d.span.offsets for d in parsed.diagnostics if d.is_error and d.span is not None]
         return _reprint(text, picked, depth, comments, width, errors)
 
 
@@ -84,12 +107,25 @@ def _meets(span: Span, start: int, end: int) -> bool:
     return span.start <= end and start <= span.end if start == end else span.start < end and start < span.end
 
 
+def _meeting(nodes: Sequence[A.Node | A.ErrorNode], start: int, end: int) -> list[A.Node | A.ErrorNode]:
+    """The statements of a body meeting the range (:func:`_meets`): statements follow each other in
+    the text, so those are one run, found by bisection."""
+    find = bisect_left if start == end else bisect_right  # the first to end at (or after) ``start``
+    first = find(nodes, start, key=lambda n: n.span.end)
+    hits = []
+    for n in itertools.islice(nodes, first, None):
+        if not _meets(n.span, start, end):
+            break
+        hits.append(n)
+    return hits
+
+
 def _statements_at(
     bodies: list[tuple[Sequence[A.Node | A.ErrorNode], int]], start: int, end: int
 ) -> tuple[list[Any], int] | None:
     """The statements meeting the range in the innermost body that holds it, and their depth."""
     for nodes, depth in bodies:
-        hits = [n for n in nodes if _meets(n.span, start, end)]
+        hits = _meeting(nodes, start, end)
         if not hits:
             continue
         if len(hits) == 1 and isinstance(hits[0], A.Node):
@@ -106,8 +142,8 @@ def _statements_at(
     return None
 
 
-def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> str | None:
-    """``text`` with the lines of ``picked`` (statements of one body, or a function) printed anew,
+def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int, errors: list[Span]) -> Edit | None:
+    """The lines of ``picked`` (statements of one body, or a function) in ``text`` printed anew,
     ``depth`` units in."""
     if any(isinstance(x, A.ErrorNode) for n in picked for x in A.walk(n)):
         return None
@@ -135,4 +171,4 @@ def _reprint(text: str, picked: list[Any], depth: int, comments: Any, width: int
         docs.append(printer.doc(n))
     lines = render(docs, printer.width).split("\n")
     new = "\n".join(prefix + line if line else line for line in lines)
-    return text[:line_start] + new + text[line_end:]
+    return Edit(Span(line_start, line_end), new)
