@@ -119,3 +119,18 @@ async def test_typing_on_makes_each_version_from_the_last_one_made() -> None:
         doc = await server._edited(uri, state, version, edited)
         assert doc is not None and state.parsed is doc and state.outcome is None
         assert doc.source.text == edited and [n.op_type.value for n in doc.tree.graph.nodes][6] == op
+
+
+@pytest.mark.asyncio
+async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
+    """A letter typed and deleted before the run (an undo, a burst of edits that cancel out): the
+    version's text is the analysed one, and so is its document, not a whole parse (declined before)."""
+    server, uri, text, state = _analysed()
+    held = state.outcome
+    doc = await server._edited(uri, state, 2, text)
+    assert doc is held.document and state.parsed is doc and state.parsed_version == 2
+    assert not held.lease.consumed  # nothing was made from it in place
+
+    edited = text.replace("X7 = Relu", "X7 = Tanh")
+    later = await server._edited(uri, state, 3, edited)  # typing on: made from it as usual
+    assert later is not None and later.source.text == edited and held.lease.consumed

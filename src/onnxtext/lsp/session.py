@@ -234,6 +234,10 @@ class OnnxTextServer(LanguageServer):
         outcome = state.outcome
         if outcome is None and state.parsed is not None:
             outcome = Outcome(state.parsed)  # read by no worker now: the analysing job is done
+        if outcome is not None and outcome.document.source.text == text:
+            # typing came back to the analysed text (a letter typed and deleted, an undo): its document
+            state.parsed, state.parsed_version = outcome.document, version
+            return outcome.document
         if outcome is None or not outcome.lease.consume():
             return None
         old = outcome.document
