@@ -71,6 +71,32 @@ class AnalysisCache:
         """Forget the analysed model (its keys): the memos are all the next version needs."""
         self._keys = None
 
+    @property
+    def empty(self) -> bool:
+        """No version recorded yet (the next analysis is a whole one)."""
+        return self.infer is None and self.check is None
+
+    def prime(
+        self,
+        document: Document,
+        select: Iterable[str] | None = None,
+        ignore: Iterable[str] | None = None,
+        *,
+        model_dir: str | os.PathLike[str] | None = None,
+    ) -> None:
+        """Record ``document``'s analysis for the next version, when its diagnostics were made without
+        the cache: recording costs about a quarter more than analysing, so the language server
+        publishes a document's first diagnostics first and records them after (nothing is reported;
+        the inference a request or the analysis made is kept as the document's)."""
+        model = document.model
+        if model is None:
+            return
+        with collector_paused():
+            recorded = infer_model(model, keys=self.keys(model), previous=None)
+            self.infer = recorded.memo
+            check_document(document, select, ignore, model_dir=model_dir, cache=self)
+        self.release()
+
     def inference(self, document: Document) -> Inference | None:
         """``document``'s inference, made from the previous version's where it can (and kept as the document's)."""
         model = document.model

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
@@ -147,6 +148,9 @@ class OnnxTextServer(LanguageServer):
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
             loop.call_soon_threadsafe(self._parsed, uri, state, version, doc)
 
+        # a document's first analysis (or one after the recording was skipped) is published first and
+        # recorded for the next version after it (the recording costs about a quarter more)
+        cache = state.analysis if state is not None and not state.analysis.empty else None
         try:
             job = self.analyser.submit(
                 diagnose,
@@ -156,7 +160,7 @@ class OnnxTextServer(LanguageServer):
                 cancel,
                 parsed,
                 folder_of(uri),
-                state.analysis if state is not None else None,
+                cache,
                 on_parsed,
             )
             if state is not None:
@@ -186,7 +190,8 @@ class OnnxTextServer(LanguageServer):
             state.answered_stale = False
             self.refresh_views()
         # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
-        state.preparing = self.analyser.submit(_prepare_held, state.tokens, outcome, cancel)
+        prime = partial(self._prime, state.analysis, folder_of(uri)) if cache is None else None
+        state.preparing = self.analyser.submit(_prepare_held, state.tokens, outcome, cancel, prime)
         await asyncio.wrap_future(state.preparing)
         path = file_path(uri)
         runnable = runnable_model(
@@ -254,6 +259,14 @@ class OnnxTextServer(LanguageServer):
         state.outcome = state.outcome_version = None
         state.parsed, state.parsed_version = doc, version
         return doc
+
+    def _prime(self, cache: AnalysisCache, model_dir: str | None, doc: Document) -> None:
+        """Record ``doc``'s analysis in ``cache`` (its diagnostics were made and published without it)."""
+        try:
+            cache.prime(doc, self.settings.select, self.settings.ignore, model_dir=model_dir)
+        except Exception:  # a bug must not kill the server: the next version is analysed whole
+            log.exception("recording the analysis of %s failed", doc.source.path)
+            cache.infer = cache.check = None
 
     def _parsed(self, uri: str, state: State | None, version: int | None, doc: Document) -> None:
         """The running analysis's document is parsed: what needs no checker may answer from it
@@ -477,11 +490,19 @@ def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None
         step()
 
 
-def _prepare_held(tokens: TokenCache, outcome: Outcome, cancel: threading.Event) -> None:
-    """:func:`_prepare`, holding the document (a newer version is not made from it meanwhile)."""
+def _prepare_held(
+    tokens: TokenCache,
+    outcome: Outcome,
+    cancel: threading.Event,
+    prime: Callable[[Document], None] | None = None,
+) -> None:
+    """:func:`_prepare`, holding the document (a newer version is not made from it meanwhile);
+    then ``prime`` records its analysis for the next version, unless a newer one came meanwhile."""
     with outcome.lease.reading() as held:
         if held:
             _prepare(tokens, outcome.document, cancel)
+            if prime is not None and not cancel.is_set():
+                prime(outcome.document)
 
 
 def _evaluate(outcome: Outcome, *args: Any) -> tuple[LiveResult | None, list[Diagnostic]]:
