@@ -170,6 +170,8 @@ class OnnxTextServer(LanguageServer):
             return
         except Exception:  # a bug must not kill the server: log it, say it once, keep serving
             log.exception("diagnosing %s failed", uri)
+            if state is not None:
+                state.analysis = AnalysisCache()  # possibly half updated: the next version is analysed whole
             self.window_log_message(
                 L.LogMessageParams(L.MessageType.Error, f"onnxtext: diagnosing {uri} failed; see the server log")
             )
