@@ -38,6 +38,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import repeat
 from math import prod
 from typing import Any
 
@@ -229,6 +230,9 @@ class _Pass:
         self.lifter = lifter
         self.printer = Printer(None, width)
         self.tails: dict[bytes, _Tail] = {}
+        # A statement's text after its outputs and after its inputs, and its tail, by the bytes of its
+        # op type's field and its tail (a tail analysed, nothing cut off).
+        self.forms: dict[bytes, tuple[str, str, _Tail]] = {}
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
@@ -330,6 +334,9 @@ class _Pass:
         numbers = _CompactNumbers([big[i] for i in written])
         order = {i: k for k, i in enumerate(written)}
         tensors = g.initializer
+        if len(small) == len(tensors):  # all one-liners (in order: made by index)
+            inits += zip(small.values(), repeat(None))
+            tensors = ()
         for i in range(len(tensors)):  # the tensor itself only when it is not a one-liner
             one_line = small.get(i)
             if one_line is not None:
@@ -459,16 +466,18 @@ class _Pass:
         out: dict[int, str] = {}
         if small:
             texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)
-            try:
-                names = [name.decode("utf-8") for _, name, _ in small]
+            if texts is None:
+                return out, big
+            indexes, raw_names, heads = zip(*small, strict=True)
+            try:  # ", " cannot complete a character: the whole decodes when each name does
+                joined = b", ".join(raw_names).decode("utf-8")
             except UnicodeDecodeError:
                 return out, big  # the check says which (each one goes the reference way)
-            if texts is not None:
-                joined = ", ".join(names)
-                if not (_BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1):
-                    names = [self.names[name] for name in names]
-                for (i, _, head), name, numbers in zip(small, names, texts, strict=True):
-                    out[i] = f"{head}{name} = {{{numbers}}}"
+            if _BARE_NAMES.match(joined) and joined.count(",") == len(raw_names) - 1:
+                names = joined.split(", ")
+            else:
+                names = [self.names[name.decode("utf-8")] for name in raw_names]
+            out = dict(zip(indexes, map("{}{} = {{{}}}".format, heads, names, texts), strict=True))
         return out, big
 
     def _value_items(self, values: Sequence[Any], where: str) -> list[_Item]:
@@ -483,42 +492,69 @@ class _Pass:
             raise _Decline from None
         # Names that are all bare are their own text (one regex for all); else name by name.
         texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
-        types, sizes = self.types, self.sizes
+        wires = list(map(ValueInfoProto.SerializeToString, values))
         docs = self._value_docs(values, where)
-        items: list[_Item] = []
-        for i, wire in enumerate(map(ValueInfoProto.SerializeToString, values)):
-            if wire[:1] == b"\n":  # the name is set: its field is first on the wire
-                # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
-                rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[sizes[names[i]] :]
-                type_text = types.get(rest)
-                if type_text and texts is not None:  # the common case: a known type, a bare name
-                    items.append((f"{type_text} {texts[i]}", None))
-                    continue
-                v, name = values[i], names[i]
-                notes = None
-                if type_text is None:
-                    if len(v.metadata_props):
-                        # The value's notes (last on the wire) are written here, its type keyed without them.
-                        cut, notes = self._notes(v.metadata_props)
-                        if cut:
-                            rest = rest[:-cut]
-                            type_text = types.get(rest)
-                    if type_text is None:
-                        type_text = self._type_text(rest, where)
-                if type_text:
-                    text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
-                    if notes is None:
-                        items.append((text, None))
-                    else:
-                        flat = f"@{{{notes.head}{notes.flat}}}"
-                        items.append((f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))))
-                    continue
-            v = values[i]
-            check_printable(v)
-            doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
-            flat = render(doc, _FLAT)
-            items.append(((None if "\n" in flat else flat), doc))
+        if texts is None or len(joined) > 0x7F and len(max(names, key=len)) > 0x7F:
+            return [self._value_item(i, wire, values, names, texts, docs, where) for i, wire in enumerate(wires)]
+        # Bare names (ASCII, set, shorter than 128 bytes) are first on the wire: (tag, length, name),
+        # then the bytes that key the type's text. Values of a known type are made together (in C),
+        # the others one by one (the first of each new type makes its text for the rest).
+        types = self.types
+        rests = list(map(bytes.__getitem__, wires, map(slice, map((2).__add__, map(len, names)), repeat(None))))
+        type_texts = list(map(types.get, rests))
+        if not all(type_texts):
+            firsts = dict(zip(reversed(rests), range(len(rests) - 1, -1, -1), strict=True))  # each one's first index
+            for rest, i in firsts.items():
+                if types.get(rest) is None:
+                    self._value_item(i, wires[i], values, names, texts, docs, where)
+            type_texts = list(map(types.get, rests))
+        items: list[_Item] = list(zip(map("{} {}".format, type_texts, texts), repeat(None)))
+        if not all(type_texts):
+            for i, t in enumerate(type_texts):
+                if not t:
+                    items[i] = self._value_item(i, wires[i], values, names, texts, docs, where)
         return items
+
+    def _value_item(
+        self,
+        i: int,
+        wire: bytes,
+        values: Sequence[Any],
+        names: list[str],
+        texts: list[str] | None,
+        docs: Callable[[int], Doc],
+        where: str,
+    ) -> _Item:
+        """Item ``i`` of :meth:`_value_items` (``texts``: the names' texts when all are bare)."""
+        if wire[:1] == b"\n":  # the name is set: its field is first on the wire
+            # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
+            rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[self.sizes[names[i]] :]
+            types = self.types
+            type_text = types.get(rest)
+            if type_text and texts is not None:  # the common case: a known type, a bare name
+                return f"{type_text} {texts[i]}", None
+            v, name = values[i], names[i]
+            notes = None
+            if type_text is None:
+                if len(v.metadata_props):
+                    # The value's notes (last on the wire) are written here, its type keyed without them.
+                    cut, notes = self._notes(v.metadata_props)
+                    if cut:
+                        rest = rest[:-cut]
+                        type_text = types.get(rest)
+                if type_text is None:
+                    type_text = self._type_text(rest, where)
+            if type_text:
+                text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
+                if notes is None:
+                    return text, None
+                flat = f"@{{{notes.head}{notes.flat}}}"
+                return f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))
+        v = values[i]
+        check_printable(v)
+        doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
 
     def _type_text(self, rest: bytes, where: str) -> str:
         """The one-line text of the type of a value info whose bytes after its name are ``rest``,
@@ -568,12 +604,9 @@ class _Pass:
         lines: list[str] = []
         if not count:
             used = []  # not kept
+        forms = self.forms
         for i, n in enumerate(nodes):
             wire = n.SerializeToString()
-            op = n.op_type
-            key = ops.get(op)
-            if key is None:
-                key = self._op_key(op)
             name = n.name
             outs, ins = n.output[:], n.input[:]  # lists: joined in C (the containers iterate item by item)
             try:
@@ -584,18 +617,37 @@ class _Pass:
             # counted: a name holding ", " is no list), else one for each list, else name by name.
             every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
             if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
-                end = len(jo) + len(ji) + 4 + len(key)  # (tag, length, text) each, when shorter than 128
+                end = len(jo) + len(ji) + 4  # (tag, length, text) each, when shorter than 128
                 if len(jo) > 127 or len(ji) > 127:
-                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins))
                 if name:
                     end += len(name) + 2 if len(name) < 128 else get_size(name)
                     label = "[" + name + "] "
                 else:
+                    label = ""
+                # The common case: the op type and the rest are bytes met before (a known form).
+                form = forms.get(wire[end:])
+                if form is not None:
+                    line = f"{ind}{label}{jo}{form[0]}{ji}{form[1]}"
+                    if len(line) <= width:
+                        lines.append(line)
+                        used.append(form[2])
+                        continue
+                op = n.op_type
+                key = ops.get(op)
+                if key is None:
+                    key = self._op_key(op)
+                end += len(key)
+                if not name:
                     # unset, unless its op type is two bytes further (an empty name's tag and length)
                     label = ""
                     if not wire.startswith(key, end - len(key)) and n.HasField("name"):
                         end, label = end + 2, "[] "
             else:
+                op = n.op_type
+                key = ops.get(op)
+                if key is None:
+                    key = self._op_key(op)
                 if not (bare(jo) and jo.count(",") == len(outs) - 1):
                     jo = ", ".join(map(get_name, outs))
                 if not (bare(ji) and ji.count(",") == len(ins) - 1):
@@ -639,6 +691,8 @@ class _Pass:
                 if notes is not None:
                     props = [*props, notes] if props else [notes]
                     suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
+                elif jo and len(wire) - end <= _KEPT_TAIL:  # the op type's field and the tail: a form
+                    forms[wire[end - len(key) :]] = (f" = {tail.before_op}{op}{tail.after_op} (", f"){suffix}", tail)
                 line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
