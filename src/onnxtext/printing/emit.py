@@ -413,7 +413,19 @@ class _Pass:
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
         big: dict[int, npt.NDArray[np.float32]] = {}
         last: tuple[bytes, _Shape] = (b"\xff", ())  # the bytes before the last tensor's numbers (or name), its shape
+        # A small typed one's bytes up to its numbers (their length field included), when the one before
+        # was written so: the same bytes mean the same shape, and the numbers are followed by the name.
+        quick, quick_shape = b"\xff", (0, 0, b"", "")
         for i, wire in enumerate(map(TensorProto.SerializeToString, tensors)):
+            if wire.startswith(quick):
+                n, size, _, head = quick_shape
+                data = len(quick)
+                at = data + size  # the name's tag, its length (one byte: fewer than 128), the name
+                if len(wire) > at + 1 and wire[at] == 0x42 and wire[at + 1] == len(wire) - at - 2:
+                    small.append((i, wire[at + 2 :], head))
+                    counts.append(n)
+                    chunks.append(wire[data:at])
+                    continue
             if wire.startswith(last[0]):  # the shape of the tensor before (no regex)
                 shape, at = last[1], len(last[0])
             else:
@@ -463,6 +475,8 @@ class _Pass:
             small.append((i, name, head))
             counts.append(n)
             chunks.append(wire[data : data + size])
+            if not raw_default:
+                quick, quick_shape = wire[:data], (n, size, lead, head)
         out: dict[int, str] = {}
         if small:
             texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)
@@ -594,9 +608,16 @@ class _Pass:
         """``{``, a statement per line one unit in, ``}``."""
         return "\n".join(["{", *self._statements(nodes, where, INDENT, True), "}"])
 
-    def _statements(self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool) -> list[str]:
-        """The lines of ``nodes``, ``ind`` in (their votes counted unless they are in a graph
-        below a statement, whose votes hold them)."""
+    def _statements(
+        self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool, first: int = 0, trust: bool = True
+    ) -> list[str]:
+        """The lines of ``nodes`` (the first is node ``first`` of its graph), ``ind`` in (their votes
+        counted unless they are in a graph below a statement, whose votes hold them).
+
+        A statement of a known form (its op type and tail bytes met before) whose names are short
+        (fewer than 128 characters joined) is written as if its names were bare, and its names are
+        held to that afterwards, for all such statements at once (one regex); the statements whose
+        names are not are written again (``trust`` False: each statement's names checked first)."""
         width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
@@ -604,8 +625,11 @@ class _Pass:
         lines: list[str] = []
         if not count:
             used = []  # not kept
-        forms = self.forms
-        for i, n in enumerate(nodes):
+        forms = self.forms if trust else {}
+        # (the names joined, how many, the line's index, the node's index, its tail) of each line
+        # written before its names were checked
+        trusted: list[tuple[str, int, int, int, _Tail]] = []
+        for i, n in enumerate(nodes, first):
             wire = n.SerializeToString()
             name = n.name
             outs, ins = n.output[:], n.input[:]  # lists: joined in C (the containers iterate item by item)
@@ -616,6 +640,19 @@ class _Pass:
             # Names that are all bare are their own text: one regex for the node's names (the commas
             # counted: a name holding ", " is no list), else one for each list, else name by name.
             every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
+            if forms and jo and ji and len(every) < 128:
+                # Bare names are ASCII: (tag, length, text) each on the wire, then the op type's field.
+                form = forms.get(wire[len(every) + 2 :] if name else wire[len(jo) + len(ji) + 4 :])
+                if form is not None:
+                    line = f"{ind}[{name}] {jo}{form[0]}{ji}{form[1]}" if name else f"{ind}{jo}{form[0]}{ji}{form[1]}"
+                    if len(line) <= width:
+                        trusted.append((every, len(outs) + len(ins) + bool(name), len(lines), i, form[2]))
+                        lines.append(line)
+                        if len(trusted) == _TRUSTED and not self._settle(
+                            trusted, nodes, first, lines, where, ind, used
+                        ):
+                            forms = {}  # names that are not bare: each statement's checked first from now on
+                        continue
             if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
                 end = len(jo) + len(ji) + 4  # (tag, length, text) each, when shorter than 128
                 if len(jo) > 127 or len(ji) > 127:
@@ -625,14 +662,6 @@ class _Pass:
                     label = "[" + name + "] "
                 else:
                     label = ""
-                # The common case: the op type and the rest are bytes met before (a known form).
-                form = forms.get(wire[end:])
-                if form is not None:
-                    line = f"{ind}{label}{jo}{form[0]}{ji}{form[1]}"
-                    if len(line) <= width:
-                        lines.append(line)
-                        used.append(form[2])
-                        continue
                 op = n.op_type
                 key = ops.get(op)
                 if key is None:
@@ -712,7 +741,38 @@ class _Pass:
                 used.append(tail)
             elif count:
                 self.votes.add(statement_votes(n))
+        self._settle(trusted, nodes, first, lines, where, ind, used)
         return lines
+
+    def _settle(
+        self,
+        trusted: list[tuple[str, int, int, int, _Tail]],
+        nodes: Sequence[NodeProto],
+        first: int,
+        lines: list[str],
+        where: str,
+        ind: str,
+        used: list[_Tail],
+    ) -> bool:
+        """Hold the names of the statements :meth:`_statements` wrote as bare to it (one regex for
+        all), write again those whose names are not (their lines replaced), and empty ``trusted``;
+        whether all were bare."""
+        if not trusted:
+            return True
+        bare = _BARE_NAMES.match
+        joined = ", ".join([entry[0] for entry in trusted])
+        every_bare = bool(bare(joined)) and joined.count(",") == sum([entry[1] for entry in trusted]) - 1
+        if every_bare:
+            used += [entry[4] for entry in trusted]
+        else:
+            count = used is self.used
+            for every, k, at, i, tail in trusted:
+                if bare(every) and every.count(",") == k - 1:
+                    used.append(tail)
+                else:
+                    (lines[at],) = self._statements([nodes[i - first]], where, ind, count, i, trust=False)
+        trusted.clear()
+        return every_bare
 
     def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
         """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
@@ -849,6 +909,7 @@ class _Pass:
 
 
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
+_TRUSTED = 512  # statements written as if their names were bare, then checked together
 # The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
 # raw_data): dims (each a varint), data type 1.
 _TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
