@@ -865,3 +865,18 @@ def _same_shape_names(m: ModelProto) -> None:
         t.float_data.extend([0.25 * k, -1.0, 2.0, 1e-7])
         if k == 7:
             t.doc_string = "after the name"
+
+
+def test_bare_names_are_those_name_text_leaves_as_they_are() -> None:
+    """``emit._BARE_NAMES`` (a reserved word looked for only after a first letter of one) reads a name
+    as bare exactly when ``name_text`` writes it unquoted, alone and in a list."""
+    from onnxtext.syntax.vocabulary import RESERVED_NAMES, name_text
+
+    words = sorted(RESERVED_NAMES)
+    names = [*words, *(w.upper() for w in words), *(w.title() for w in words), *(w + "x" for w in words)]
+    names += [w[:-1] for w in words] + [w[1:] for w in words] + ["x", "_a", "a1", "1a", "x y", "é", "ſeq", "infinit"]
+    for name in names:
+        bare = name_text(name) == name
+        assert bool(emit._BARE_NAMES.match(name)) == bare, name
+        assert bool(emit._BARE_NAMES.match(f"x, {name}, y")) == bare, name
+        assert bool(emit._BARE_NAMES.match(f"{name}, y")) == bare, name

@@ -9,7 +9,9 @@ protobuf when they print on one line, which is what almost every statement does:
   that order on the wire) are measured from the strings, and the rest of its bytes (the
   *tail*: attributes, domain, overload and anything else) is the key of a cache. A tail
   is analysed once (parsed back, checked, its attributes printed by the reference path)
-  and every node with the same attributes reuses the text;
+  and every node with the same attributes reuses the text; the op type's field and the tail
+  key a *form* (the text around the names), and a statement of a known form is written as if
+  its names were bare, its names held to that with many others' (one regex);
 * names come from a cache of their canonical spelling (bare or quoted);
 * the main graph's head is written from each value's one-line text: a value info's bytes
   after its name key its type's text; a plain float32 initializer is parsed from its own
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from itertools import repeat
 from math import prod
@@ -175,8 +177,28 @@ class _Sizes(dict[str, int]):
 
 
 _Message = ModelProto | GraphProto | FunctionProto
+
+
+def _words(words: Collection[str]) -> str:
+    """A regex matching any of ``words`` (as a trie: each alternative tried is the one after its first letters)."""
+    heads: dict[str, list[str]] = {}
+    for w in sorted(words):
+        if w:
+            heads.setdefault(w[0], []).append(w[1:])
+    if not heads:
+        return ""
+    branches = [re.escape(head) + _words(tails) for head, tails in heads.items()]
+    text = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{text})?" if "" in words else text
+
+
 # Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
-_BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
+# A name's first letter is looked at before the reserved words are (most names begin with none of theirs).
+_RESERVED_FIRST = re.escape(
+    "".join(sorted({w[0].lower() for w in RESERVED_NAMES} | {w[0].upper() for w in RESERVED_NAMES}))
+)
+_RESERVED = _words({w.lower() for w in RESERVED_NAMES})
+_BARE_NAME = rf"(?!(?=[{_RESERVED_FIRST}])(?i:{_RESERVED})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*"
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
 # An item of a list group: its one-line text (None when it has a line break) and its document, a
 # writer of its lines, or None: the group makes its document when the item does not fit its line.
