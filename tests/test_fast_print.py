@@ -880,3 +880,22 @@ def test_bare_names_are_those_name_text_leaves_as_they_are() -> None:
         assert bool(emit._BARE_NAMES.match(name)) == bare, name
         assert bool(emit._BARE_NAMES.match(f"x, {name}, y")) == bare, name
         assert bool(emit._BARE_NAMES.match(f"{name}, y")) == bare, name
+
+
+def test_names_not_bare_stop_the_trust(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a batch of statements written as if their names were bare fails, each statement's names
+    are checked first: no more than a batch is written twice, however many names are quoted."""
+    model = _adds(3000)
+    for k in range(0, 3000, 3):
+        model.graph.node[k].output[0] = f"onnx::x{k}"
+    text = same(model)
+    again = []
+    original = emit._Pass._statements
+
+    def counted(pass_: Any, nodes: Any, *args: Any, trust: bool = True) -> list[str]:
+        again.extend([] if trust else nodes)
+        return original(pass_, nodes, *args, trust=trust)
+
+    monkeypatch.setattr(emit._Pass, "_statements", counted)
+    assert fast_text(model) == text
+    assert 0 < len(again) <= emit._TRUSTED

@@ -647,7 +647,7 @@ class _Pass:
         lines: list[str] = []
         if not count:
             used = []  # not kept
-        forms = self.forms if trust else {}
+        forms, trusting = self.forms, trust
         # (the names joined, how many, the line's index, the node's index, its tail) of each line
         # written before its names were checked
         trusted: list[tuple[str, int, int, int, _Tail]] = []
@@ -662,7 +662,7 @@ class _Pass:
             # Names that are all bare are their own text: one regex for the node's names (the commas
             # counted: a name holding ", " is no list), else one for each list, else name by name.
             every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
-            if forms and jo and ji and len(every) < 128:
+            if trusting and jo and ji and len(every) < 128:
                 # Bare names are ASCII: (tag, length, text) each on the wire, then the op type's field.
                 form = forms.get(wire[len(every) + 2 :] if name else wire[len(jo) + len(ji) + 4 :])
                 if form is not None:
@@ -673,7 +673,7 @@ class _Pass:
                         if len(trusted) == _TRUSTED and not self._settle(
                             trusted, nodes, first, lines, where, ind, used
                         ):
-                            forms = {}  # names that are not bare: each statement's checked first from now on
+                            trusting = False  # names that are not bare: each statement's checked first from now on
                         continue
             if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
                 end = len(jo) + len(ji) + 4  # (tag, length, text) each, when shorter than 128
