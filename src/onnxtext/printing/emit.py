@@ -647,7 +647,7 @@ class _Pass:
         lines: list[str] = []
         if not count:
             used = []  # not kept
-        forms, trusting = self.forms, trust
+        forms, trusting, batch = self.forms, trust, _FIRST_TRUSTED
         # (the names joined, how many, the line's index, the node's index, its tail) of each line
         # written before its names were checked
         trusted: list[tuple[str, int, int, int, _Tail]] = []
@@ -670,10 +670,10 @@ class _Pass:
                     if len(line) <= width:
                         trusted.append((every, len(outs) + len(ins) + bool(name), len(lines), i, form[2]))
                         lines.append(line)
-                        if len(trusted) == _TRUSTED and not self._settle(
-                            trusted, nodes, first, lines, where, ind, used
-                        ):
-                            trusting = False  # names that are not bare: each statement's checked first from now on
+                        if len(trusted) == batch:
+                            # Names not bare in more than one statement in 8: each statement checked first from now on.
+                            trusting = self._settle(trusted, nodes, first, lines, where, ind, used) * 8 <= batch
+                            batch = _TRUSTED
                         continue
             if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
                 end = len(jo) + len(ji) + 4  # (tag, length, text) each, when shorter than 128
@@ -775,16 +775,16 @@ class _Pass:
         where: str,
         ind: str,
         used: list[_Tail],
-    ) -> bool:
+    ) -> int:
         """Hold the names of the statements :meth:`_statements` wrote as bare to it (one regex for
         all), write again those whose names are not (their lines replaced), and empty ``trusted``;
-        whether all were bare."""
+        how many were written again."""
         if not trusted:
-            return True
+            return 0
         bare = _BARE_NAMES.match
         joined = ", ".join([entry[0] for entry in trusted])
-        every_bare = bool(bare(joined)) and joined.count(",") == sum([entry[1] for entry in trusted]) - 1
-        if every_bare:
+        again = 0
+        if bare(joined) and joined.count(",") == sum([entry[1] for entry in trusted]) - 1:
             used += [entry[4] for entry in trusted]
         else:
             count = used is self.used
@@ -793,8 +793,9 @@ class _Pass:
                     used.append(tail)
                 else:
                     (lines[at],) = self._statements([nodes[i - first]], where, ind, count, i, trust=False)
+                    again += 1
         trusted.clear()
-        return every_bare
+        return again
 
     def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
         """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
@@ -931,7 +932,8 @@ class _Pass:
 
 
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
-_TRUSTED = 512  # statements written as if their names were bare, then checked together
+# Statements written as if their names were bare, then checked together: the first few, then more.
+_FIRST_TRUSTED, _TRUSTED = 16, 512
 # The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
 # raw_data): dims (each a varint), data type 1.
 _TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
