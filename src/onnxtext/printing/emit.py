@@ -695,6 +695,8 @@ class _Pass:
                     if not wire.startswith(key, end - len(key)) and n.HasField("name"):
                         end, label = end + 2, "[] "
             else:
+                if i == first:
+                    trusting = False  # the first statement's names are not bare: nor are the others', likely
                 op = n.op_type
                 key = ops.get(op)
                 if key is None:
@@ -742,8 +744,10 @@ class _Pass:
                 if notes is not None:
                     props = [*props, notes] if props else [notes]
                     suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
-                elif jo and len(wire) - end <= _KEPT_TAIL:  # the op type's field and the tail: a form
-                    forms[wire[end - len(key) :]] = (f" = {tail.before_op}{op}{tail.after_op} (", f"){suffix}", tail)
+                elif trusting and jo and len(wire) - end <= _KEPT_TAIL:  # the op type's field and the tail: a form
+                    known = wire[end - len(key) :]
+                    if known not in forms:
+                        forms[known] = (f" = {tail.before_op}{op}{tail.after_op} (", f"){suffix}", tail)
                 line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
