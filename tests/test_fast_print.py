@@ -634,6 +634,9 @@ SIGNATURE_MUTATIONS: dict[str, Any] = {
     "unknown_field_big_initializer": lambda m: _unknown(m.graph.initializer[-1]),
     # tensors of one shape in a row are known by the bytes before their numbers: what follows still counts
     "initializers_of_one_shape": lambda m: _same_shapes(m),
+    "initializers_of_one_shape_names": lambda m: _same_shape_names(m),
+    # the values of known types are made together, the others one by one
+    "many_values_of_known_types": lambda m: _many_values(m),
     # big float initializers, written here (``emit._BigFloats``) when their head fits the line
     "big_matrix": lambda m: _big(m, [20, 30]),
     "big_matrix_raw": lambda m: _big(m, [4, 5, 30], raw=True),
@@ -766,3 +769,156 @@ def test_long_float_list_attributes_format_as_value_by_value() -> None:
     assert [n.text for n in lifted] == [format_float32(v) for v in values]  # type: ignore[attr-defined]
     # a list holding inf or nan goes value by value (as its own kinds of items)
     assert [type(n).__name__ for n in Lifter()._float_values([1.0] * 9 + [float("inf")])][-1] == "TypeValue"
+
+
+def _adds(n: int) -> ModelProto:
+    """``n`` statements of one form (``x{i+1} = Add (x{i}, w)``): more than one batch of statements
+    written as if their names were bare (``emit._TRUSTED``)."""
+    lines = ['<ir_version: 9, opset_import: ["" : 18]>', "adds (float[4] x0, float[4] w) => (float[4] y)", "{"]
+    lines += [f"   x{i + 1} = Add (x{i}, w)" for i in range(n)]
+    lines += [f"   y = Identity (x{n})", "}"]
+    return parse_model("\n".join(lines) + "\n")
+
+
+def _rename(k: int, field: str, name: str) -> Any:
+    """Node ``k``'s first input or output, or its name, called ``name``."""
+
+    def rename(m: ModelProto) -> None:
+        node = m.graph.node[k]
+        if field == "name":
+            node.name = name
+        else:
+            getattr(node, field)[0] = name
+
+    return rename
+
+
+# Names a statement of a known form is written with before they are checked, and where: the first
+# batch, a later one, the last (partial) one.
+KNOWN_FORM_MUTATIONS: dict[str, Any] = {
+    "quoted_input_first_batch": _rename(3, "input", "onnx::x3"),
+    "quoted_output_second_batch": _rename(600, "output", "a b"),
+    "quoted_last_batch": _rename(1180, "input", "/layer/Add_output_0"),
+    "reserved_word": _rename(700, "input", "NaN"),
+    "name_holding_comma": _rename(10, "output", "a, b"),
+    "name_holding_comma_late": _rename(900, "input", "x, w"),
+    "digit_first": _rename(1000, "output", "0x"),
+    "non_ascii": _rename(520, "input", "xé"),
+    "non_ascii_same_length": _rename(521, "input", "é"),
+    "long_name": _rename(530, "input", "w" * 130),
+    "empty_input": _rename(540, "input", ""),
+    "node_name": _rename(550, "name", "n550"),
+    "node_name_quoted": _rename(560, "name", "my node"),
+    "node_name_set_empty": _rename(570, "name", ""),
+    "node_name_not_utf8": lambda m: _bad_name(m.graph.node[580], 3),
+    "input_not_utf8": lambda m: _bad_name(m.graph.node[590], 1),
+    "every_output_quoted": lambda m: [_rename(k, "output", f"onnx::x{k}")(m) for k in range(0, 1200, 3)],
+    "op_type_of_another_form": lambda m: setattr(m.graph.node[610], "op_type", "Sub"),
+    "domain_after": lambda m: setattr(m.graph.node[620], "domain", "com.microsoft"),
+    "unknown_field_after": lambda m: _unknown(m.graph.node[630]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KNOWN_FORM_MUTATIONS))
+@pytest.mark.parametrize("width", [100, 24])
+def test_known_form_mutations(name: str, width: int) -> None:
+    _same_after(_adds(1200), KNOWN_FORM_MUTATIONS[name], width)
+
+
+def test_known_forms_take_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Statements of a known form skip the tail's analysis and are checked together; one with a
+    quoted name in the first batch has its line written again, and no statement leaves the fast path."""
+    model = _adds(1200)
+    _rename(3, "input", "onnx::x3")(model)
+    text = same(model)
+    tails: list[bytes] = []
+    analyse = emit._Pass._tail
+    monkeypatch.setattr(emit._Pass, "_tail", lambda pass_, rest: tails.append(rest) or analyse(pass_, rest))
+    slow = _Slow(monkeypatch)
+    assert fast_text(model) == text
+    assert text is not None and '   x4 = Add ("onnx::x3", w)' in text and "   x1200 = Add (x1199, w)" in text
+    assert slow.count == 0
+    assert len(tails) == 1  # the tail of every statement (the domain set to nothing)
+
+
+def _many_values(m: ModelProto) -> None:
+    """Inputs of one type among inputs of others, with notes, a doc string, a long name: the values of
+    known types are made together, the others one by one."""
+    w = m.graph.input[1]
+    for k in range(60):
+        v = m.graph.input.add(name=f"v{k}", type=(w.type if k % 7 else m.graph.input[2].type))
+        if k == 20:
+            v.doc_string = "a weight"
+        if k in (30, 31):
+            v.metadata_props.add(key="kind", value="PARAMETER")
+        if k == 40:
+            v.name = "v" * 130
+        if k == 50:
+            v.type.tensor_type.shape.dim[0].denotation = "DATA_BATCH"
+
+
+def _same_shape_names(m: ModelProto) -> None:
+    """float[4] initializers in a row whose bytes up to their numbers are the one before's: names of every
+    length and script, set to nothing, followed by another field."""
+    for k, name in enumerate(["q0", "q1", "q" * 130, "q3", "", "qé", "q6", "q7", "nan"]):
+        t = m.graph.initializer.add(name=name, data_type=TensorProto.FLOAT, dims=[4])
+        t.float_data.extend([0.25 * k, -1.0, 2.0, 1e-7])
+        if k == 7:
+            t.doc_string = "after the name"
+
+
+def test_bare_names_are_those_name_text_leaves_as_they_are() -> None:
+    """``emit._BARE_NAMES`` (a reserved word looked for only after a first letter of one) reads a name
+    as bare exactly when ``name_text`` writes it unquoted, alone and in a list."""
+    from onnxtext.syntax.vocabulary import RESERVED_NAMES, name_text
+
+    words = sorted(RESERVED_NAMES)
+    names = [*words, *(w.upper() for w in words), *(w.title() for w in words), *(w + "x" for w in words)]
+    names += [w[:-1] for w in words] + [w[1:] for w in words] + ["x", "_a", "a1", "1a", "x y", "é", "ſeq", "infinit"]
+    for name in names:
+        bare = name_text(name) == name
+        assert bool(emit._BARE_NAMES.match(name)) == bare, name
+        assert bool(emit._BARE_NAMES.match(f"x, {name}, y")) == bare, name
+        assert bool(emit._BARE_NAMES.match(f"{name}, y")) == bare, name
+
+
+def test_names_not_bare_stop_the_trust(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a batch of statements written as if their names were bare fails in more than one statement in
+    8, each statement's names are checked first: no more than the first batch is written twice, however many
+    names are quoted; a few quoted names leave the trust as it is; none is given when the first statement's
+    names are not bare."""
+    model = _adds(3000)
+    for k in range(1, 3000, 3):
+        model.graph.node[k].output[0] = f"onnx::x{k}"
+    text = same(model)
+    again = []
+    original = emit._Pass._statements
+
+    def counted(pass_: Any, nodes: Any, *args: Any, trust: bool = True) -> list[str]:
+        again.extend([] if trust else nodes)
+        return original(pass_, nodes, *args, trust=trust)
+
+    monkeypatch.setattr(emit._Pass, "_statements", counted)
+    assert fast_text(model) == text
+    assert 0 < len(again) <= emit._FIRST_TRUSTED
+    # a name in 600 quoted: the trust stays, and only their statements are written twice
+    model = _adds(3000)
+    for k in range(5, 3000, 600):
+        model.graph.node[k].input[1] = f"onnx::w{k}"
+    monkeypatch.setattr(emit._Pass, "_statements", original)
+    text = same(model)
+    monkeypatch.setattr(emit._Pass, "_statements", counted)
+    again.clear()
+    assert fast_text(model) == text
+    assert len(again) == 5
+    # the first statement's names not bare: no statement is written as if they were
+    model = _adds(300)
+    model.graph.node[0].output[0] = "onnx::x0"
+    for k in range(1, 300):
+        model.graph.node[k].input[0] = model.graph.node[k].output[0] = f"onnx::x{k}"
+    monkeypatch.setattr(emit._Pass, "_statements", original)
+    text = same(model)
+    monkeypatch.setattr(emit._Pass, "_statements", counted)
+    again.clear()
+    assert fast_text(model) == text
+    assert not again

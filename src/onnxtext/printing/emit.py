@@ -9,7 +9,9 @@ protobuf when they print on one line, which is what almost every statement does:
   that order on the wire) are measured from the strings, and the rest of its bytes (the
   *tail*: attributes, domain, overload and anything else) is the key of a cache. A tail
   is analysed once (parsed back, checked, its attributes printed by the reference path)
-  and every node with the same attributes reuses the text;
+  and every node with the same attributes reuses the text; the op type's field and the tail
+  key a *form* (the text around the names), and a statement of a known form is written as if
+  its names were bare, its names held to that with many others' (one regex);
 * names come from a cache of their canonical spelling (bare or quoted);
 * the main graph's head is written from each value's one-line text: a value info's bytes
   after its name key its type's text; a plain float32 initializer is parsed from its own
@@ -36,8 +38,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
+from itertools import repeat
 from math import prod
 from typing import Any
 
@@ -174,8 +177,28 @@ class _Sizes(dict[str, int]):
 
 
 _Message = ModelProto | GraphProto | FunctionProto
+
+
+def _words(words: Collection[str]) -> str:
+    """A regex matching any of ``words`` (as a trie: each alternative tried is the one after its first letters)."""
+    heads: dict[str, list[str]] = {}
+    for w in sorted(words):
+        if w:
+            heads.setdefault(w[0], []).append(w[1:])
+    if not heads:
+        return ""
+    branches = [re.escape(head) + _words(tails) for head, tails in heads.items()]
+    text = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{text})?" if "" in words else text
+
+
 # Names joined by ", ", each a bare name (``name_text`` writes it as it is: an identifier that is no reserved word).
-_BARE_NAME = r"(?!(?i:{})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*".format("|".join(map(re.escape, sorted(RESERVED_NAMES))))
+# A name's first letter is looked at before the reserved words are (most names begin with none of theirs).
+_RESERVED_FIRST = re.escape(
+    "".join(sorted({w[0].lower() for w in RESERVED_NAMES} | {w[0].upper() for w in RESERVED_NAMES}))
+)
+_RESERVED = _words({w.lower() for w in RESERVED_NAMES})
+_BARE_NAME = rf"(?!(?=[{_RESERVED_FIRST}])(?i:{_RESERVED})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*"
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
 # An item of a list group: its one-line text (None when it has a line break) and its document, a
 # writer of its lines, or None: the group makes its document when the item does not fit its line.
@@ -229,6 +252,9 @@ class _Pass:
         self.lifter = lifter
         self.printer = Printer(None, width)
         self.tails: dict[bytes, _Tail] = {}
+        # A statement's text after its outputs and after its inputs, and its tail, by the bytes of its
+        # op type's field and its tail (a tail analysed, nothing cut off).
+        self.forms: dict[bytes, tuple[str, str, _Tail]] = {}
         self.ops: dict[str, bytes] = {}
         self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
@@ -330,6 +356,9 @@ class _Pass:
         numbers = _CompactNumbers([big[i] for i in written])
         order = {i: k for k, i in enumerate(written)}
         tensors = g.initializer
+        if len(small) == len(tensors):  # all one-liners (in order: made by index)
+            inits += zip(small.values(), repeat(None))
+            tensors = ()
         for i in range(len(tensors)):  # the tensor itself only when it is not a one-liner
             one_line = small.get(i)
             if one_line is not None:
@@ -406,7 +435,19 @@ class _Pass:
         chunks: list[bytes] = []  # their numbers, little-endian float32, one after the other
         big: dict[int, npt.NDArray[np.float32]] = {}
         last: tuple[bytes, _Shape] = (b"\xff", ())  # the bytes before the last tensor's numbers (or name), its shape
+        # A small typed one's bytes up to its numbers (their length field included), when the one before
+        # was written so: the same bytes mean the same shape, and the numbers are followed by the name.
+        quick, quick_shape = b"\xff", (0, 0, b"", "")
         for i, wire in enumerate(map(TensorProto.SerializeToString, tensors)):
+            if wire.startswith(quick):
+                n, size, _, head = quick_shape
+                data = len(quick)
+                at = data + size  # the name's tag, its length (one byte: fewer than 128), the name
+                if len(wire) > at + 1 and wire[at] == 0x42 and wire[at + 1] == len(wire) - at - 2:
+                    small.append((i, wire[at + 2 :], head))
+                    counts.append(n)
+                    chunks.append(wire[data:at])
+                    continue
             if wire.startswith(last[0]):  # the shape of the tensor before (no regex)
                 shape, at = last[1], len(last[0])
             else:
@@ -456,19 +497,23 @@ class _Pass:
             small.append((i, name, head))
             counts.append(n)
             chunks.append(wire[data : data + size])
+            if not raw_default:
+                quick, quick_shape = wire[:data], (n, size, lead, head)
         out: dict[int, str] = {}
         if small:
             texts = float32_texts(np.frombuffer(b"".join(chunks), dtype="<f4").astype(np.float32), counts)
-            try:
-                names = [name.decode("utf-8") for _, name, _ in small]
+            if texts is None:
+                return out, big
+            indexes, raw_names, heads = zip(*small, strict=True)
+            try:  # ", " cannot complete a character: the whole decodes when each name does
+                joined = b", ".join(raw_names).decode("utf-8")
             except UnicodeDecodeError:
                 return out, big  # the check says which (each one goes the reference way)
-            if texts is not None:
-                joined = ", ".join(names)
-                if not (_BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1):
-                    names = [self.names[name] for name in names]
-                for (i, _, head), name, numbers in zip(small, names, texts, strict=True):
-                    out[i] = f"{head}{name} = {{{numbers}}}"
+            if _BARE_NAMES.match(joined) and joined.count(",") == len(raw_names) - 1:
+                names = joined.split(", ")
+            else:
+                names = [self.names[name.decode("utf-8")] for name in raw_names]
+            out = dict(zip(indexes, map("{}{} = {{{}}}".format, heads, names, texts), strict=True))
         return out, big
 
     def _value_items(self, values: Sequence[Any], where: str) -> list[_Item]:
@@ -483,42 +528,69 @@ class _Pass:
             raise _Decline from None
         # Names that are all bare are their own text (one regex for all); else name by name.
         texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
-        types, sizes = self.types, self.sizes
+        wires = list(map(ValueInfoProto.SerializeToString, values))
         docs = self._value_docs(values, where)
-        items: list[_Item] = []
-        for i, wire in enumerate(map(ValueInfoProto.SerializeToString, values)):
-            if wire[:1] == b"\n":  # the name is set: its field is first on the wire
-                # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
-                rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[sizes[names[i]] :]
-                type_text = types.get(rest)
-                if type_text and texts is not None:  # the common case: a known type, a bare name
-                    items.append((f"{type_text} {texts[i]}", None))
-                    continue
-                v, name = values[i], names[i]
-                notes = None
-                if type_text is None:
-                    if len(v.metadata_props):
-                        # The value's notes (last on the wire) are written here, its type keyed without them.
-                        cut, notes = self._notes(v.metadata_props)
-                        if cut:
-                            rest = rest[:-cut]
-                            type_text = types.get(rest)
-                    if type_text is None:
-                        type_text = self._type_text(rest, where)
-                if type_text:
-                    text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
-                    if notes is None:
-                        items.append((text, None))
-                    else:
-                        flat = f"@{{{notes.head}{notes.flat}}}"
-                        items.append((f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))))
-                    continue
-            v = values[i]
-            check_printable(v)
-            doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
-            flat = render(doc, _FLAT)
-            items.append(((None if "\n" in flat else flat), doc))
+        if texts is None or len(joined) > 0x7F and len(max(names, key=len)) > 0x7F:
+            return [self._value_item(i, wire, values, names, texts, docs, where) for i, wire in enumerate(wires)]
+        # Bare names (ASCII, set, shorter than 128 bytes) are first on the wire: (tag, length, name),
+        # then the bytes that key the type's text. Values of a known type are made together (in C),
+        # the others one by one (the first of each new type makes its text for the rest).
+        types = self.types
+        rests = list(map(bytes.__getitem__, wires, map(slice, map((2).__add__, map(len, names)), repeat(None))))
+        type_texts = list(map(types.get, rests))
+        if not all(type_texts):
+            firsts = dict(zip(reversed(rests), range(len(rests) - 1, -1, -1), strict=True))  # each one's first index
+            for rest, i in firsts.items():
+                if types.get(rest) is None:
+                    self._value_item(i, wires[i], values, names, texts, docs, where)
+            type_texts = list(map(types.get, rests))
+        items: list[_Item] = list(zip(map("{} {}".format, type_texts, texts), repeat(None)))
+        if not all(type_texts):
+            for i, t in enumerate(type_texts):
+                if not t:
+                    items[i] = self._value_item(i, wires[i], values, names, texts, docs, where)
         return items
+
+    def _value_item(
+        self,
+        i: int,
+        wire: bytes,
+        values: Sequence[Any],
+        names: list[str],
+        texts: list[str] | None,
+        docs: Callable[[int], Doc],
+        where: str,
+    ) -> _Item:
+        """Item ``i`` of :meth:`_value_items` (``texts``: the names' texts when all are bare)."""
+        if wire[:1] == b"\n":  # the name is set: its field is first on the wire
+            # A name of fewer than 128 bytes: (tag, length, name); else as long as measured.
+            rest = wire[wire[1] + 2 :] if wire[1] < 0x80 else wire[self.sizes[names[i]] :]
+            types = self.types
+            type_text = types.get(rest)
+            if type_text and texts is not None:  # the common case: a known type, a bare name
+                return f"{type_text} {texts[i]}", None
+            v, name = values[i], names[i]
+            notes = None
+            if type_text is None:
+                if len(v.metadata_props):
+                    # The value's notes (last on the wire) are written here, its type keyed without them.
+                    cut, notes = self._notes(v.metadata_props)
+                    if cut:
+                        rest = rest[:-cut]
+                        type_text = types.get(rest)
+                if type_text is None:
+                    type_text = self._type_text(rest, where)
+            if type_text:
+                text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
+                if notes is None:
+                    return text, None
+                flat = f"@{{{notes.head}{notes.flat}}}"
+                return f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))
+        v = values[i]
+        check_printable(v)
+        doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
+        flat = render(doc, _FLAT)
+        return (None if "\n" in flat else flat), doc
 
     def _type_text(self, rest: bytes, where: str) -> str:
         """The one-line text of the type of a value info whose bytes after its name are ``rest``,
@@ -558,9 +630,16 @@ class _Pass:
         """``{``, a statement per line one unit in, ``}``."""
         return "\n".join(["{", *self._statements(nodes, where, INDENT, True), "}"])
 
-    def _statements(self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool) -> list[str]:
-        """The lines of ``nodes``, ``ind`` in (their votes counted unless they are in a graph
-        below a statement, whose votes hold them)."""
+    def _statements(
+        self, nodes: Sequence[NodeProto], where: str, ind: str, count: bool, first: int = 0, trust: bool = True
+    ) -> list[str]:
+        """The lines of ``nodes`` (the first is node ``first`` of its graph), ``ind`` in (their votes
+        counted unless they are in a graph below a statement, whose votes hold them).
+
+        A statement of a known form (its op type and tail bytes met before) whose names are short
+        (fewer than 128 characters joined) is written as if its names were bare, and its names are
+        held to that afterwards, for all such statements at once (one regex); the statements whose
+        names are not are written again (``trust`` False: each statement's names checked first)."""
         width = self.width
         names, sizes, ops, tails, used = self.names, self.sizes, self.ops, self.tails, self.used
         get_name, get_size = names.__getitem__, sizes.__getitem__
@@ -568,12 +647,12 @@ class _Pass:
         lines: list[str] = []
         if not count:
             used = []  # not kept
-        for i, n in enumerate(nodes):
+        forms, trusting, batch = self.forms, trust, _FIRST_TRUSTED
+        # (the names joined, how many, the line's index, the node's index, its tail) of each line
+        # written before its names were checked
+        trusted: list[tuple[str, int, int, int, _Tail]] = []
+        for i, n in enumerate(nodes, first):
             wire = n.SerializeToString()
-            op = n.op_type
-            key = ops.get(op)
-            if key is None:
-                key = self._op_key(op)
             name = n.name
             outs, ins = n.output[:], n.input[:]  # lists: joined in C (the containers iterate item by item)
             try:
@@ -583,19 +662,45 @@ class _Pass:
             # Names that are all bare are their own text: one regex for the node's names (the commas
             # counted: a name holding ", " is no list), else one for each list, else name by name.
             every = f"{name}, {jo}, {ji}" if name else f"{jo}, {ji}"
+            if trusting and jo and ji and len(every) < 128:
+                # Bare names are ASCII: (tag, length, text) each on the wire, then the op type's field.
+                form = forms.get(wire[len(every) + 2 :] if name else wire[len(jo) + len(ji) + 4 :])
+                if form is not None:
+                    line = f"{ind}[{name}] {jo}{form[0]}{ji}{form[1]}" if name else f"{ind}{jo}{form[0]}{ji}{form[1]}"
+                    if len(line) <= width:
+                        trusted.append((every, len(outs) + len(ins) + bool(name), len(lines), i, form[2]))
+                        lines.append(line)
+                        if len(trusted) == batch:
+                            # Names not bare in more than one statement in 8: each statement checked first from now on.
+                            trusting = self._settle(trusted, nodes, first, lines, where, ind, used) * 8 <= batch
+                            batch = _TRUSTED
+                        continue
             if jo and ji and bare(every) and every.count(",") == len(outs) + len(ins) - (not name):
-                end = len(jo) + len(ji) + 4 + len(key)  # (tag, length, text) each, when shorter than 128
+                end = len(jo) + len(ji) + 4  # (tag, length, text) each, when shorter than 128
                 if len(jo) > 127 or len(ji) > 127:
-                    end = sum(map(get_size, outs)) + sum(map(get_size, ins)) + len(key)
+                    end = sum(map(get_size, outs)) + sum(map(get_size, ins))
                 if name:
                     end += len(name) + 2 if len(name) < 128 else get_size(name)
                     label = "[" + name + "] "
                 else:
+                    label = ""
+                op = n.op_type
+                key = ops.get(op)
+                if key is None:
+                    key = self._op_key(op)
+                end += len(key)
+                if not name:
                     # unset, unless its op type is two bytes further (an empty name's tag and length)
                     label = ""
                     if not wire.startswith(key, end - len(key)) and n.HasField("name"):
                         end, label = end + 2, "[] "
             else:
+                if i == first:
+                    trusting = False  # the first statement's names are not bare: nor are the others', likely
+                op = n.op_type
+                key = ops.get(op)
+                if key is None:
+                    key = self._op_key(op)
                 if not (bare(jo) and jo.count(",") == len(outs) - 1):
                     jo = ", ".join(map(get_name, outs))
                 if not (bare(ji) and ji.count(",") == len(ins) - 1):
@@ -639,6 +744,10 @@ class _Pass:
                 if notes is not None:
                     props = [*props, notes] if props else [notes]
                     suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
+                elif trusting and jo and len(wire) - end <= _KEPT_TAIL:  # the op type's field and the tail: a form
+                    known = wire[end - len(key) :]
+                    if known not in forms:
+                        forms[known] = (f" = {tail.before_op}{op}{tail.after_op} (", f"){suffix}", tail)
                 line = f"{ind}{label}{jo + ' = ' if jo else '= '}{tail.before_op}{op}{tail.after_op} ({ji}){suffix}"
                 if len(line) <= width:
                     lines.append(line)
@@ -658,7 +767,39 @@ class _Pass:
                 used.append(tail)
             elif count:
                 self.votes.add(statement_votes(n))
+        self._settle(trusted, nodes, first, lines, where, ind, used)
         return lines
+
+    def _settle(
+        self,
+        trusted: list[tuple[str, int, int, int, _Tail]],
+        nodes: Sequence[NodeProto],
+        first: int,
+        lines: list[str],
+        where: str,
+        ind: str,
+        used: list[_Tail],
+    ) -> int:
+        """Hold the names of the statements :meth:`_statements` wrote as bare to it (one regex for
+        all), write again those whose names are not (their lines replaced), and empty ``trusted``;
+        how many were written again."""
+        if not trusted:
+            return 0
+        bare = _BARE_NAMES.match
+        joined = ", ".join([entry[0] for entry in trusted])
+        again = 0
+        if bare(joined) and joined.count(",") == sum([entry[1] for entry in trusted]) - 1:
+            used += [entry[4] for entry in trusted]
+        else:
+            count = used is self.used
+            for every, k, at, i, tail in trusted:
+                if bare(every) and every.count(",") == k - 1:
+                    used.append(tail)
+                else:
+                    (lines[at],) = self._statements([nodes[i - first]], where, ind, count, i, trust=False)
+                    again += 1
+        trusted.clear()
+        return again
 
     def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
         """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
@@ -795,6 +936,8 @@ class _Pass:
 
 
 _SMALL = 256  # elements: a bigger tensor is formatted on its own
+# Statements written as if their names were bare, then checked together: the first few, then more.
+_FIRST_TRUSTED, _TRUSTED = 16, 512
 # The bytes of a float32 tensor up to its numbers (float_data, field 4) or its name (field 8, then
 # raw_data): dims (each a varint), data type 1.
 _TYPED_FLOAT = re.compile(rb"((?:\x08[\x80-\xff]{0,9}[\x00-\x7f])*)\x10\x01\x22")
