@@ -168,7 +168,7 @@ def _read(previous: Document, window: Window, source: SourceFile, delta: int) ->
         last = statements[-1] if statements else None
         after = type(last) is A.Node and last.span.start >= hi and _tokens(text, hi, stop) >= AHEAD
         if not after and window.stop == len(nodes):
-            after = _ends_text(window.body.owner, previous.source.text) and text[stop] == "}"
+            after = _ends_text(window.body.owner, previous.source.text) and text[stop : stop + 1] == "}"
         if before and after:
             return window, parsed
         first = window.first if before else max(0, window.first - 8)
