@@ -8,14 +8,16 @@ analysed document (``onnxtext/lease.py``) happens only when no worker holds it.
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from concurrent.futures import Future
 
 import pytest
 from lsp.test_server import _change, _diagnostics, _open, _ready
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
-from onnxtext.lsp.diagnose import Settings, diagnose
+from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
 from onnxtext.lsp.session import OnnxTextServer, State
 
 STATEMENTS = 400
@@ -134,3 +136,27 @@ async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
     edited = text.replace("X7 = Relu", "X7 = Tanh")
     later = await server._edited(uri, state, 3, edited)  # typing on: made from it as usual
     assert later is not None and later.source.text == edited and held.lease.consumed
+
+
+@pytest.mark.asyncio
+async def test_type_requests_wait_for_the_running_check_of_a_handed_over_document() -> None:
+    """After the hand-over and before the new document's check lands, a hover or the inlay hints
+    wait for that check (the worker infers the types from the last version's) instead of
+    inferring the whole model again on the event loop; with the last analysis still there they
+    are answered from it at once."""
+    server, uri, text, state = _analysed()
+    await server.settled(uri)  # analysed: nothing to wait for
+
+    doc = await server._edited(uri, state, 2, text.replace("X7 = Relu", "X7 = Tanh"))
+    assert doc is not None and state.outcome is None
+    job: Future[Outcome] = Future()
+    state.analysing = job
+    waiting = asyncio.ensure_future(server.settled(uri))
+    await asyncio.sleep(0)
+    assert not waiting.done()  # the check runs: the types come from it
+    job.set_result(diagnose(doc.source.text, uri, Settings(), threading.Event(), doc))
+    await asyncio.wait_for(waiting, 5)
+
+    state.outcome, state.outcome_version = job.result(), 2
+    state.analysing = Future()  # a newer version's check runs: the last analysis answers meanwhile
+    await asyncio.wait_for(server.settled(uri), 5)

@@ -202,8 +202,9 @@ def toggle_live(ls: OnnxTextServer, uri: str) -> bool:
     return state.live
 
 
-def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
+async def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
     uri = params.text_document.uri
+    await ls.settled(uri)
     state, latest = ls.states.get(uri), ls.latest(uri)
     if latest is None or state is None:
         return []
@@ -216,8 +217,9 @@ def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHin
     return [L.InlayHint(lsp_position(source, h.offset), h.label, tooltip=h.tooltip, padding_left=True) for h in found]
 
 
-def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
+async def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
     uri = params.text_document.uri
+    await ls.settled(uri)
     state = ls.states.get(uri)
 
     def query(outcome: Outcome, offset: int) -> tuple[HoverInfo | None, list[Span]]:

@@ -262,6 +262,18 @@ class OnnxTextServer(LanguageServer):
         state.parsed, state.parsed_version = doc, version
         return doc
 
+    async def settled(self, uri: str) -> None:
+        """Wait for the running analysis of a document made from the last one in place (``_edited``)
+        before asking it for types: the worker infers them from the last version's in tens of
+        milliseconds, and a request asking meanwhile (a hover, the inlay hints the editor asks
+        for after a change) would infer the whole model again on the event loop, beside it."""
+        state = self.states.get(uri)
+        if state is None or state.outcome is not None or state.parsed is None:
+            return  # the last analysis answers (carried through the edit), or there is none
+        job = state.analysing
+        if job is not None and not job.done():
+            await asyncio.wait({asyncio.wrap_future(job)})
+
     def _prime(self, cache: AnalysisCache, model_dir: str | None, doc: Document) -> None:
         """Record ``doc``'s analysis in ``cache`` (its diagnostics were made and published without it)."""
         try:
