@@ -25,6 +25,7 @@ from hypothesis import strategies as st  # noqa: E402
 from onnx import AttributeProto, TensorProto, helper, numpy_helper  # noqa: E402
 
 import onnxtext  # noqa: E402
+from onnxtext.diagnostics.render import render_diagnostic  # noqa: E402
 from onnxtext.printing.text import NotRepresentable, to_text  # noqa: E402
 from onnxtext.proto import as_own  # noqa: E402
 from onnxtext.syntax.format import format_text  # noqa: E402
@@ -701,7 +702,7 @@ def _check_failure(text: str, kind: str) -> None:
                 assert d.span.start.line >= 1 and d.span.start.column >= 1
                 assert d.span.start.offset <= d.span.end.offset <= len(text)
             str(d)  # rendering never fails
-            onnxtext.diagnostics.render.render_diagnostic(d)
+            render_diagnostic(d)
     elapsed = time.perf_counter() - start
     assert elapsed < SLOW_PARSE_SECONDS, f"parse took {elapsed:.1f}s"
 
