@@ -94,21 +94,21 @@ async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -
     edited = text.replace("X7 = Relu", "X7 = Tanh")
 
     held = state.outcome
-    with held.lease.reading():
+    with held.document.lease.reading():
         assert await server._edited(uri, state, 2, edited) is None  # a worker reads it: left alone
-    assert state.outcome is held and not held.lease.consumed
+    assert state.outcome is held and not held.document.lease.consumed
 
     doc = await server._edited(uri, state, 2, edited)
     assert doc is not None and doc.source.text == edited
     assert state.outcome is None and state.parsed is doc and state.parsed_version == 2
-    assert held.lease.consumed
-    with held.lease.reading() as readable:
+    assert held.document.lease.consumed
+    with held.document.lease.reading() as readable:
         assert not readable  # a worker starting late finds it gone
 
     state.outcome = diagnose(edited, uri, Settings(), threading.Event(), doc)
     declined = state.outcome
     assert await server._edited(uri, state, 3, "<ir_version: 7>" + edited[len("<ir_version: 8>") :]) is None
-    assert state.outcome is declined and not declined.lease.consumed  # the header: parsed whole, untouched
+    assert state.outcome is declined and not declined.document.lease.consumed  # the header: parsed whole, untouched
 
 
 @pytest.mark.asyncio
@@ -131,11 +131,11 @@ async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
     held = state.outcome
     doc = await server._edited(uri, state, 2, text)
     assert doc is held.document and state.parsed is doc and state.parsed_version == 2
-    assert not held.lease.consumed  # nothing was made from it in place
+    assert not held.document.lease.consumed  # nothing was made from it in place
 
     edited = text.replace("X7 = Relu", "X7 = Tanh")
     later = await server._edited(uri, state, 3, edited)  # typing on: made from it as usual
-    assert later is not None and later.source.text == edited and held.lease.consumed
+    assert later is not None and later.source.text == edited and held.document.lease.consumed
 
 
 @pytest.mark.asyncio

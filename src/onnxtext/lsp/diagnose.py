@@ -20,7 +20,6 @@ from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
 from onnxtext.ir.paths import ROOT
-from onnxtext.lease import Lease
 from onnxtext.proto import ModelProto
 from onnxtext.span import Span
 
@@ -139,12 +138,6 @@ class Outcome:
     document: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
     live: LiveResult | None = None
-
-    @property
-    def lease(self) -> Lease:
-        """Who reads ``document`` off the event loop; the next version may be made from it in place
-        (``onnxtext/lease.py``). The document's own: every outcome wrapping it shares it."""
-        return self.document.lease
 
 
 def diagnose(

@@ -10,12 +10,12 @@ version that is no longer current is dropped, never published.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, TypeVar
@@ -26,6 +26,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
+from onnxtext._gc import collector_paused
 from onnxtext._version import __version__
 from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
@@ -154,10 +155,7 @@ class OnnxTextServer(LanguageServer):
         cache = state.analysis if state is not None and not state.analysis.empty else None
         # a whole analysis (the document's first): the cyclic collector's pass over its new objects
         # comes after publishing, not between the parse and the check (150 ms of 0.9 s on 30,000 statements)
-        paused = cache is None and gc.isenabled()
-        if paused:
-            gc.disable()
-        try:
+        with collector_paused() if cache is None else nullcontext():
             try:
                 job = self.analyser.submit(
                     diagnose,
@@ -198,9 +196,6 @@ class OnnxTextServer(LanguageServer):
             if state.answered_stale:
                 state.answered_stale = False
                 self.refresh_views()
-        finally:
-            if paused:
-                gc.enable()
         # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
         prime = partial(self._prime, state.analysis, folder_of(uri)) if cache is None else None
         state.preparing = self.analyser.submit(_prepare_held, state.tokens, outcome, cancel, prime)
@@ -248,16 +243,14 @@ class OnnxTextServer(LanguageServer):
             return None
         if state.parsed is not None and state.parsed_version == version:
             return state.parsed  # a request parsed this version meanwhile
-        outcome = state.outcome
-        if outcome is None and state.parsed is not None:
-            outcome = Outcome(state.parsed)  # read by no worker now: the analysing job is done
-        if outcome is not None and outcome.document.source.text == text:
+        # the last analysed document, or the last one made (read by no worker now: its analysing job is done)
+        old = state.outcome.document if state.outcome is not None else state.parsed
+        if old is not None and old.source.text == text:
             # typing came back to the analysed text (a letter typed and deleted, an undo): its document
-            state.parsed, state.parsed_version = outcome.document, version
-            return outcome.document
-        if outcome is None or not outcome.lease.consume():
+            state.parsed, state.parsed_version = old, version
+            return old
+        if old is None or not old.lease.consume():
             return None
-        old = outcome.document
         shift = shift_between(old.source.text, text)
         try:
             doc = reparse(old, text, shift.start, shift.old_end, shift.new_end)
@@ -266,7 +259,7 @@ class OnnxTextServer(LanguageServer):
             state.outcome = state.parsed = None  # possibly half changed: nobody reads it again
             return None
         if doc is None:
-            outcome.lease.restore()  # declined before touching it
+            old.lease.restore()  # declined before touching it
             return None
         state.outcome = state.outcome_version = None
         state.parsed, state.parsed_version = doc, version
@@ -522,7 +515,7 @@ def _prepare_held(
 ) -> None:
     """:func:`_prepare`, holding the document (a newer version is not made from it meanwhile);
     then ``prime`` records its analysis for the next version, unless a newer one came meanwhile."""
-    with outcome.lease.reading() as held:
+    with outcome.document.lease.reading() as held:
         if held:
             _prepare(tokens, outcome.document, cancel)
             if prime is not None and not cancel.is_set():
@@ -531,7 +524,7 @@ def _prepare_held(
 
 def _evaluate(outcome: Outcome, *args: Any) -> tuple[LiveResult | None, list[Diagnostic]]:
     """:func:`onnxtext.lsp.diagnose.evaluate`, holding the document (a newer version is not made from it meanwhile)."""
-    with outcome.lease.reading() as held:
+    with outcome.document.lease.reading() as held:
         return evaluate_cancellable(outcome, *args) if held else (None, [])
 
 
