@@ -165,3 +165,61 @@ def test_parse_given_a_binary_file_says_so_once(tmp_path: Path, capsys: pytest.C
     status, out = _run(capsys, "parse", str(junk), "-o", str(tmp_path / "o.onnx"))
     assert status == 1
     assert out.strip() == f"{junk}: error: this is a binary file, not a text (108 control bytes in its first 64 KiB)"
+
+
+DAMAGED_ATTRIBUTES = ['<"", axs = 1>', "<, axis = 1>", "<axis = >", "<axis 1>", '<"x" = 1>', '<axs = 1, "">', "<@ = 1>"]
+"""Attribute lists with a damaged attribute (an ``ErrorNode`` among the attributes) before or after an intact one."""
+
+
+def _damaged_attribute_models(attrs: str) -> dict[str, str]:
+    """The damaged attribute list in the main graph, a subgraph, a function body, and a damaged graph attribute."""
+    return {
+        "main": H + f"g (float[2,3] x) => (float[2,3] y) {{\n  y = Softmax {attrs} (x)\n}}\n",
+        "subgraph": H + "g (bool c, float[2,3] x) => (float[2,3] y) {\n"
+        f"  y = If (c) <then_branch = graph t () => (float[2,3] a) {{\n    a = Softmax {attrs} (x)\n  }},"
+        " else_branch = graph e () => (float[2,3] b) {\n    b = Identity (x)\n  }>\n}\n",
+        "function": H.replace("18]", '18, "local" : 1]')
+        + "g (float[2,3] x) => (float[2,3] y) {\n  y = local.F (x)\n}\n"
+        f'<domain: "local", opset_import: ["" : 18]>\nF (a) => (b) {{\n  b = Softmax {attrs} (a)\n}}\n',
+        "graph attribute": H + "g (bool c, float[2,3] x) => (float[2,3] y) {\n"
+        f"  y = If (c) <then_branch = graph t () => (float[2,3] a) {{ a = Softmax {attrs} (x) }},"
+        " else_branch = graph {>\n}\n",
+    }
+
+
+@pytest.mark.parametrize("attrs", DAMAGED_ATTRIBUTES)
+def test_damaged_attribute_lists_through_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], attrs: str
+) -> None:
+    """A damaged attribute beside an intact one: a located message from every command, never a traceback
+    (the checker's fix for the intact one took its index among all the attributes: issue #29, item 12)."""
+    for where, source in _damaged_attribute_models(attrs).items():
+        text = tmp_path / f"{where.replace(' ', '_')}.onnxtxt"
+        text.write_text(source)
+        for argv in (
+            ["check", str(text)],
+            ["check", "--format", "json", str(text)],
+            ["graph", str(text), "-o", str(tmp_path / "g.svg")],
+            ["run", str(text)],
+            ["fmt", "--check", str(text)],
+            ["print", str(text)],
+        ):
+            status, out = _run(capsys, *argv)
+            assert status == 1, (where, argv, out)
+            assert "error[P" in out or '"code": "P' in out, (where, argv, out)
+
+
+def test_damaged_attribute_before_a_misspelled_one_keeps_its_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = tmp_path / "m.onnxtxt"
+    text.write_text(_damaged_attribute_models('<"", axs = 1>')["main"])
+    status, out = _run(capsys, "check", str(text))
+    assert status == 1
+    assert f"{text}:3:16: error[P001]: expected a name, found string" in out
+    assert f"{text}:3:20: error[E305]: operator 'Softmax' (opset 18) has no attribute 'axs'" in out
+    fixed = onnxtext.check(text.read_text())
+    (e305,) = [d for d in fixed if d.code == "E305"]
+    assert e305.fix is not None and [(e.span.start, e.span.end, e.new_text) for e in e305.fix.edits] == [
+        (text.read_text().index("axs"), text.read_text().index("axs") + 3, "axis")
+    ]

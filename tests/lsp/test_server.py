@@ -551,3 +551,29 @@ async def test_deprecated_operators_are_marked_through_the_document_resolution(
             break
     else:
         raise AssertionError("no token for Upsample")
+
+
+async def _published(client: LanguageClient, uri: str, version: int) -> L.PublishDiagnosticsParams:
+    """The diagnostics published for ``uri`` at ``version`` (earlier versions' are skipped)."""
+
+    async def wait() -> L.PublishDiagnosticsParams:
+        while True:
+            params = await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+            if params.uri == uri and params.version == version:
+                return params  # type: ignore[no-any-return]
+
+    return await asyncio.wait_for(wait(), timeout=60)
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_attribute_beside_an_intact_one_is_published(client: LanguageClient, uri: str) -> None:
+    """The version is published with its diagnostics; the checker's fix for 'axs' once took the damaged
+    attribute for it and the analysis died, leaving the last version's squiggles (issue #29, item 12)."""
+    _open(client, uri, GOOD)
+    assert await _diagnostics(client, uri) == []
+    _change(client, uri, 2, (2, 7), (2, 15), 'Softmax <"", axs = 1> (x)')
+    published = await _published(client, uri, 2)
+    assert [(d.code, d.range.start.line, d.range.start.character) for d in published.diagnostics] == [
+        ("P001", 2, 16),
+        ("E305", 2, 20),
+    ]

@@ -215,9 +215,10 @@ def token_span(node: A.AstNode, token: Token) -> Span | None:
     if kind == "external_data" and isinstance(arg, int):
         return _external_entry_span(node, arg, token[2] if len(token) > 2 else None)
     if isinstance(node, A.Node) and kind in _ATTRIBUTE_PARTS and isinstance(arg, int):
-        if not 0 <= arg < len(node.attributes):
+        attributes = A.intact(node.attributes)  # the protobuf's attributes: a damaged one is not lowered
+        if not 0 <= arg < len(attributes):
             return None
-        part = getattr(node.attributes[arg], _ATTRIBUTE_PARTS[kind])
+        part = getattr(attributes[arg], _ATTRIBUTE_PARTS[kind])
         return part.span if part is not None else None
     if isinstance(node, A.Node) and isinstance(arg, int):
         table: dict[str, list[Any]] = {
