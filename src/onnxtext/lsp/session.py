@@ -238,7 +238,7 @@ class OnnxTextServer(LanguageServer):
         jobs: list[Future[Any] | None] = [state.preparing, state.analysing]
         for job in jobs:
             if job is not None and not job.done():
-                await asyncio.wait({asyncio.wrap_future(job)})  # it stops soon: its run was superseded
+                await _ended(job)  # it stops soon: its run was superseded
         if self.states.get(uri) is not state:
             return None
         if state.parsed is not None and state.parsed_version == version:
@@ -275,7 +275,7 @@ class OnnxTextServer(LanguageServer):
             return  # the last analysis answers (carried through the edit), or there is none
         job = state.analysing
         if job is not None and not job.done():
-            await asyncio.wait({asyncio.wrap_future(job)})
+            await _ended(job)
 
     def _prime(self, cache: AnalysisCache, model_dir: str | None, doc: Document) -> None:
         """Record ``doc``'s analysis in ``cache`` (its diagnostics were made and published without it)."""
@@ -496,6 +496,21 @@ def folder_of(uri: str) -> str | None:
 
 def display_path(uri: str) -> str:
     return file_path(uri) or uri
+
+
+async def _ended(job: Future[Any]) -> None:
+    """Wait for a worker's job to end, however it ends. Its outcome is its run's (the task awaiting
+    its result reports a failure); a superseded analysis ends in :class:`Cancelled`, which is normal:
+    the wait's own future takes it (else asyncio logs "Future exception was never retrieved" with a
+    traceback when that future goes, even after this wait was itself cancelled)."""
+    waiting = asyncio.wrap_future(job)
+    waiting.add_done_callback(_retrieved)
+    await asyncio.wait({waiting})
+
+
+def _retrieved(waiting: asyncio.Future[Any]) -> None:
+    if not waiting.cancelled():
+        waiting.exception()
 
 
 def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
