@@ -51,6 +51,22 @@ CASES: list[tuple[str, str]] = [
     ("E205", FUNCTION_OUTPUT),
     ("E301", g("  y = Rleu(x)")),
     ("E301", '<ir_version: 8, opset_import: ["" : 11]>\ng (float[2] x) => (float[2] y) {\n  y = Gelu(x)\n}\n'),
+    # the opset import in each spelling: legacy torch exports print '{version: 17}' (issue #29, item 13)
+    *[
+        ("E301", f"<ir_version: 8, opset_import: [{imports}]>\ng (float[2] x) => (float[2] y) {{\n  y = Gelu(x)\n}}\n")
+        for imports in (
+            "{version: 11}",
+            '{domain: "", version: 11}',
+            '{version: 0xb, domain: "ai.onnx"}',
+            '"ai.onnx.ml" : 3, {version: 11}',
+        )
+    ],
+    (
+        "E301",
+        '<ir_version: 8, opset_import: [{version: 21}, {domain: "local", version: 1}]>\n'
+        "g (float[2] x) => (float[2] y) {\n  y = local.F(x)\n}\n\n"
+        '<domain: "local", opset_import: [{version: 11}]>\nF (a) => (b) {\n  b = Gelu(a)\n}\n',
+    ),
     ("E302", g('  y = ai.onnx.ml.Normalizer <norm = "MAX"> (x)')),
     ("E302", FUNCTION_DOMAIN),
     ("W301", LOCAL),

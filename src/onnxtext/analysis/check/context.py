@@ -356,13 +356,9 @@ class CheckContext:
             if entry.key.value != "opset_import" or not isinstance(entry.value, A.PropList):
                 continue
             for item in entry.value.items:
-                if (
-                    isinstance(item, A.PropPair)
-                    and isinstance(item.key, A.Str)
-                    and normalize_domain(item.key.text) == domain
-                    and isinstance(item.value, A.Number)
-                ):
-                    return Edit(item.value.span, str(version))
+                written = _opset_entry(item)
+                if written is not None and normalize_domain(written[0]) == domain:
+                    return Edit(written[1].span, str(version))
         return None
 
     # ------------------------------------------------------------ readable paths (binary input)
@@ -399,6 +395,21 @@ def _parse_path(path: str) -> ProtoPath:
         return ProtoPath.parse(path)
     except ValueError:
         return ProtoPath((("?",),))  # names nothing: resolve() gives None
+
+
+def _opset_entry(item: A.AstNode) -> tuple[str, A.AstNode] | None:
+    """The domain of an ``opset_import`` entry and its written version, in each spelling the
+    language takes: ``"" : 17``, ``{version: 17}`` (the domain left unset: the default one,
+    how legacy exporters print) and ``{domain: "", version: 17}``; None without a version."""
+    if isinstance(item, A.PropPair):
+        return (item.key.text, item.value) if isinstance(item.key, A.Str) else None
+    if not isinstance(item, A.PropDict):
+        return None
+    fields = {entry.key.value: entry.value for entry in A.intact(item.entries)}  # a repeated key: the last counts
+    domain, version = fields.get("domain"), fields.get("version")
+    if version is None or not (domain is None or isinstance(domain, A.Str)):
+        return None
+    return (domain.text if domain is not None else ""), version
 
 
 def _tensor_of(msg: Any, token: tuple[Any, ...]) -> TensorProto | None:
