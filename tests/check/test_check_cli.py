@@ -154,3 +154,34 @@ def test_external_data_is_looked_up_next_to_the_file(tmp_path: Path, capsys: pyt
     assert "error[E505]" in capsys.readouterr().out
     (tmp_path / "w.bin").write_bytes(b"\0" * 8)
     assert cli.main(["check", path]) == 0
+
+
+def _exporter_names(count: int) -> str:
+    """A model whose values are named as exporters name them (not C90 identifiers: one W201 for all)."""
+    lines = ['<ir_version: 10, opset_import: ["" : 21]>', f'g (float[2] x) => (float[2] "/l{count - 1}/out") {{']
+    lines += ['   "/l0/out" = Relu (x)'] + [f'   "/l{i}/out" = Relu ("/l{i - 1}/out")' for i in range(1, count)]
+    return "\n".join(lines) + "\n}\n"
+
+
+def test_one_note_for_many_names_is_compact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """W201 relates every name of an export (360 lines on a printed BERT): the text names a few on
+    one line and counts the places; JSON keeps each one (issue #29, item 13)."""
+    path = _write(tmp_path, "m.onnxtxt", _exporter_names(40))
+    assert cli.main(["check", path]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}:3:4: info[W201]: 40 names are not C90 identifiers, as the IR spec requires (many exporters "
+        "write such names and most runtimes accept them): '/l0/out', '/l1/out', '/l2/out' and 37 more",
+        '    3 |    "/l0/out" = Relu (x)',
+        "           ^~~~~~~~~",
+        "  note: 39 other places, listed by --format json and sarif",
+    ]
+    assert cli.main(["check", "--format", "json", path]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["code"] == "W201" and len(item["related"]) == 39
+
+
+def test_a_few_related_places_are_each_a_note(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "m.onnxtxt", _exporter_names(4))
+    assert cli.main(["check", path]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if ": note: " in line]
+    assert notes == [f"{path}:{3 + i}:4: note: value name '/l{i}/out'" for i in (1, 2, 3)]

@@ -42,6 +42,10 @@ class RuleInfo(Protocol):
 # ---------------------------------------------------------------- text
 
 
+NOTES_SHOWN = 3
+"""Related locations a diagnostic's text lists one per line; more are counted on one line."""
+
+
 def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str | None = None) -> str:
     """``path:line:col: error[CODE]: message``, then the source line and a caret under the span.
 
@@ -59,9 +63,13 @@ def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str |
         gutter = f"{pos.line:>5} | "
         lines.append(gutter + text.expandtabs(1))
         lines.append(" " * (len(gutter) + pos.column - 1) + "^" + "~" * (width - 1))
-        for rel in diag.related:
-            rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
-            lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
+        if len(diag.related) > NOTES_SHOWN:
+            # W201 on an export relates every name of the model: its message names a few, the JSON and SARIF all
+            lines.append(f"  note: {len(diag.related)} other places, listed by --format json and sarif")
+        else:
+            for rel in diag.related:
+                rpos = rel.span.start if isinstance(rel.span, Range) else src.position(rel.span.start)
+                lines.append(f"{src.path}:{rpos.line}:{rpos.column}: note: {rel.message}")
     if with_source and diag.fix:
         lines.append(f"  help: {diag.fix.message}")
     return "\n".join(lines)
