@@ -421,3 +421,60 @@ def test_declared_mismatches_through_the_evaluator_api() -> None:
     }
     evaluator.run(None, {"x": np.ones((1, 2, 4), np.float32)})
     assert len(evaluator.declared_mismatches) == 1  # each run starts afresh
+
+
+MLP = str(EXAMPLES[0].parent / "mlp.onnxtxt")
+
+
+def test_without_inputs_the_error_offers_random_inputs(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _run(capsys, MLP)
+    assert status == 1 and out == ""
+    assert err.strip() == (
+        f"{MLP}: error: missing input X: float[N, 4] (give --input NAME=VALUE, or --random-inputs to make them "
+        "up from their declared types)"
+    )
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_random_inputs_are_the_editors(tmp_path: Path, capsys: pytest.CaptureFixture[str], seed: int) -> None:
+    """``--random-inputs`` makes up the inputs as the editor's live values do (``synthesize``, its
+    symbolic sizes, the one seed for the inputs and the random operators), issue #29 item 13."""
+    from onnxtext.evaluate.synth import synthesize
+
+    status, out, err = _run(capsys, MLP, "--random-inputs", "--seed", str(seed), "--output-dir", str(tmp_path))
+    assert status == 0 and "Traceback" not in err, err
+    lines = out.splitlines()
+    assert lines[0] == f"made-up inputs (seed {seed}, N=2):" and lines[1].startswith("  X: float32[2, 4] ")
+    assert lines[2] == "outputs:" and lines[3].startswith("probs: float32[2, 3] ")
+    model = parse_document(Path(MLP).read_text()).proto
+    assert isinstance(model, ModelProto)
+    made = synthesize(model.graph, seed=seed)  # what the live run feeds the model
+    (expected,) = Evaluator(model, seed=seed).run(None, made.feeds)
+    np.testing.assert_array_equal(np.load(tmp_path / "probs.npy"), expected)
+
+
+def test_random_inputs_make_up_only_those_not_given(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES[0].parent / "control_flow.onnxtxt")
+    status, out, err = _run(capsys, path, "-i", "X=[1, 2, 3]", "--random-inputs")
+    assert status == 0, err
+    made = out.split("outputs:")[0]
+    assert "T=2" in made.splitlines()[0] and "  rows: float32[2, 3] " in made and "  max_trips: int64[] " in made
+    assert "  X:" not in made
+
+
+def test_random_inputs_refuse_an_input_without_a_type(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "m.onnxtxt"
+    text.write_text('<ir_version: 8, opset_import: ["" : 18]>\ng (x) => (y) {\n  y = Identity (x)\n}\n')
+    status, out, err = _run(capsys, str(text), "--random-inputs")
+    assert status == 1 and "Traceback" not in err
+    assert f"{text}: error: input 'x' has no declared type: give its value" in err
+
+
+def test_random_inputs_take_the_sizes_given(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = _run(capsys, MLP, "--random-inputs", "--size", "N=3")
+    assert status == 0 and out.splitlines()[:2] == [
+        "made-up inputs (seed 0, N=3):",
+        "  X: float32[3, 4] min=-0.994523 max=0.870145 mean=0.0539495",
+    ]
+    assert cli.main(["run", MLP, "--size", "N=3"]) == 2
+    assert "--size applies to --random-inputs" in capsys.readouterr().err

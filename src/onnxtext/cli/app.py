@@ -136,6 +136,12 @@ VALUE of --input is a .npy file, a .pb TensorProto file, or a JSON literal cast 
 the input's declared type: 3.5, [[1, 2], [3, 4]], ["a", "b"], {"1": 0.5} for a map,
 a list for a sequence, null for an empty optional.
 
+--random-inputs makes up the inputs not given from their declared types, the way
+the editor's live values do: floats spread over [-1, 1] (seeded by --seed),
+integers 0, booleans false, strings "a", each symbolic dimension one size
+everywhere (2, or --size NAME=SIZE), an unknown one 1, a Loop's trip count 1 and
+its condition true. They are printed before the outputs.
+
 Memory: nodes whose output size comes from input values (ConstantOfShape, Expand,
 Tile, Range, OneHot, Resize, Pad, broadcasting arithmetic, Loop scan outputs) are
 sized before they run; one that would exceed --max-memory (default: half the
@@ -143,7 +149,8 @@ physical memory) is an error at its node, before anything is allocated.
 
 example:
   onnxtext run examples/mlp.onnxtxt --input 'X=[[1, 2, 3, 4]]'
-  onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace"""
+  onnxtext run model.onnx --input x=x.npy --output-dir out/ --trace
+  onnxtext run model.onnx --random-inputs --seed 7 --size N=8"""
 
 _CHECK_HELP = """\
 Check models (text or binary .onnx/.pb) against the rules of the ONNX IR spec:
@@ -192,6 +199,14 @@ def _memory_size(value: str) -> int:
     if size <= 0:
         raise argparse.ArgumentTypeError("the memory budget must be more than 0 bytes")
     return size
+
+
+def _dimension_size(value: str) -> tuple[str, int]:
+    """``N=8``: a symbolic dimension's size for ``run --random-inputs`` (the editor's ``evaluate.sizes``)."""
+    name, sep, size = value.partition("=")
+    if not sep or not name.strip() or not size.strip().isdigit() or int(size) > 1_000_000:
+        raise argparse.ArgumentTypeError(f"expected NAME=SIZE with a size from 0 to 1000000, e.g. N=8, not {value!r}")
+    return name.strip(), int(size)
 
 
 def _host_port(value: str) -> tuple[str, int]:
@@ -298,13 +313,31 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)",
     )
+    p.add_argument(
+        "--random-inputs",
+        action="store_true",
+        help="make up the inputs not given by --input from their declared types, as the editor's live values do "
+        "(floats in [-1, 1], integers 0, each symbolic dimension 2; --seed chooses the floats)",
+    )
+    p.add_argument(
+        "--size",
+        dest="sizes",
+        metavar="NAME=SIZE",
+        type=_dimension_size,
+        action="append",
+        default=[],
+        help="with --random-inputs: the size of a symbolic dimension (default 2; repeat per symbol), as the "
+        "editor's evaluate.sizes setting",
+    )
     p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
     p.add_argument(
         "--trace",
         action="store_true",
         help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path",
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of random operators (default 0)")
+    p.add_argument(
+        "--seed", type=int, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
+    )
     p.add_argument(
         "--max-memory",
         metavar="SIZE",
@@ -360,6 +393,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--threshold applies to --weights external or --weights digest; give one of them"
     if args.command == "diff" and threshold is not None and not args.unified:
         return "--threshold applies to --unified (the printed texts); give --unified"
+    if args.command == "run" and args.sizes and not args.random_inputs:
+        return "--size applies to --random-inputs (the sizes of made-up inputs); give --random-inputs"
     return None
 
 

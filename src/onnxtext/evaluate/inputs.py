@@ -209,11 +209,14 @@ def _tensor(name: str, obj: Any, elem: int) -> np.ndarray:
 # ---------------------------------------------------------------- feeds
 
 
-def build_feeds(args: Sequence[str], declared: Sequence[tuple[str, TypeProto | None]]) -> dict[str, Any]:
+def build_feeds(
+    args: Sequence[str], declared: Sequence[tuple[str, TypeProto | None]], *, partial: bool = False
+) -> dict[str, Any]:
     """Feeds from ``--input`` arguments for a graph with inputs ``declared`` (name, type).
 
     Raises InputError for bad syntax, a name given twice, an unknown name (with a
-    did-you-mean) and for declared inputs left without a value (naming their types).
+    did-you-mean) and, unless ``partial`` (the rest are made up), for declared inputs left
+    without a value (naming their types).
     """
     types = dict(declared)
     feeds: dict[str, Any] = {}
@@ -227,7 +230,10 @@ def build_feeds(args: Sequence[str], declared: Sequence[tuple[str, TypeProto | N
             raise InputError(f"input {name!r} is given twice")
         feeds[name] = load_value(name, text, types[name])
     missing = [(n, tp) for n, tp in declared if n not in feeds]
-    if missing:
+    if missing and not partial:
         listed = ", ".join(f"{n}: {describe_type(tp)}" for n, tp in missing)
-        raise InputError(f"missing input{'s' if len(missing) > 1 else ''} {listed} (give --input NAME=VALUE)")
+        raise InputError(
+            f"missing input{'s' if len(missing) > 1 else ''} {listed} (give --input NAME=VALUE, "
+            "or --random-inputs to make them up from their declared types)"
+        )
     return feeds

@@ -27,6 +27,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.evaluate.summary import summarize
+    from onnxtext.evaluate.synth import SynthesisError
 
     binary = args.model == STDIO or is_binary_path(args.model)
     doc = None
@@ -53,19 +54,21 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
             for i in model.graph.input
             if i.name in evaluator.input_names
         ]
-        feeds = build_feeds(args.inputs, declared)
+        feeds = build_feeds(args.inputs, declared, partial=args.random_inputs)
+        if args.random_inputs:
+            feeds = _made_up(model, feeds, evaluator.input_names, args.seed, dict(args.sizes))
         on_trace = None
         if args.trace:
             print("trace:")
             on_trace = _trace_line
         outputs = evaluator.run(None, feeds, trace_all=on_trace)
-    except InputError as exc:
+    except (InputError, SynthesisError) as exc:
         report.error(_display(args.model), str(exc))
         return EXIT_INPUT
     except EvaluationError as exc:
         _report_run_error(exc, model, doc, args.model, report)
         return EXIT_INPUT
-    if args.trace:
+    if args.trace or args.random_inputs:
         print("outputs:")
     for name, value in zip(evaluator.output_names, outputs, strict=True):
         print(summarize(name, value, values=True))
@@ -73,6 +76,24 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     if args.output_dir is not None:
         _save_outputs(args.output_dir, evaluator.output_names, outputs, report)
     return report.status
+
+
+def _made_up(
+    model: ModelProto, given: dict[str, Any], names: Sequence[str], seed: int, sizes: dict[str, int]
+) -> dict[str, Any]:
+    """The inputs not ``given`` made up from their declared types as the editor's live values
+    make them (``evaluate/synth.py``: each symbolic dimension one size, 2 unless in ``sizes``, floats
+    in [-1, 1]), and printed with the sizes chosen."""
+    from onnxtext.evaluate.summary import summarize
+    from onnxtext.evaluate.synth import synthesize
+
+    made = synthesize(model.graph, sizes=sizes, given=given, seed=seed)
+    chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
+    print(f"made-up inputs (seed {seed}{chosen}):")
+    for name in names:
+        if name not in given:
+            print(f"  {summarize(name, made.feeds[name], values=True)}")
+    return {name: made.feeds[name] for name in names if name in made.feeds}
 
 
 def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto | None:
