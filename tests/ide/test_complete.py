@@ -42,6 +42,14 @@ def _ctx(text: str):  # type: ignore[no-untyped-def]
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Relu (x) @{doc|", "property_key", "doc"),
         (HEAD + "g (float[2] x) => (float[2] y) {\n   y|", "none", "y"),
         (HEAD + "g (float[2] x|", "none", "x"),
+        (HEAD + "g (float[2] x) => (|", "dtype", ""),
+        (HEAD + "g (float[2] x) => (seq(|", "dtype", ""),
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = If (c) <then_branch = graph t (|", "dtype", ""),
+        # a '(' typed where the operator goes is no signature: no dtypes (issue #29, item 13)
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = (|", "none", ""),
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = (|Relu (x)\n}\n", "none", ""),
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y, z = (Re|", "none", "Re"),
+        (HEAD + "g (float[2] x) => (float[2] y) {\n   y = Cast <to = (|", "none", ""),
     ],
 )
 def test_contexts(text: str, kind: str, prefix: str) -> None:

@@ -153,6 +153,8 @@ def context_at(text: str, offset: int) -> Context:
             if prev is not None and prev.type in ("LPAR", "COMMA"):
                 return Context("value", prefix, replace)
             return Context("none", prefix, replace)
+        if inner[0] and tokens[inner[0] - 1].type == "EQUAL":
+            return Context("none", prefix, replace)  # `y = (`: no signature, an operator's place (#29)
         if prev is not None and prev.type in ("LPAR", "COMMA"):
             return Context("dtype", prefix, replace)
         return Context("none", prefix, replace)
