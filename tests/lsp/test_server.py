@@ -577,3 +577,18 @@ async def test_a_damaged_attribute_beside_an_intact_one_is_published(client: Lan
         ("P001", 2, 16),
         ("E305", 2, 20),
     ]
+
+
+@pytest.mark.asyncio
+async def test_import_opset_quick_fix_on_a_legacy_header(client: LanguageClient, uri: str) -> None:
+    """'[{version: 11}]', as legacy torch exports print the import: the fix is a code action editing it (#29)."""
+    text = "<ir_version: 8, opset_import: [{version: 11}]>\ng (float[2] x) => (float[2] y) {\n   y = Gelu (x)\n}\n"
+    (diag,) = await _ready(client, uri, text)
+    actions = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), diag.range, L.CodeActionContext(diagnostics=[diag]))
+    )
+    fixes = [a for a in actions or [] if isinstance(a, L.CodeAction) and a.edit is not None]
+    assert [a.title for a in fixes] == ["import opset 20"]
+    change = fixes[0].edit.document_changes[0]  # type: ignore[index, union-attr]
+    assert isinstance(change, L.TextDocumentEdit)
+    assert [(e.range.start.line, e.range.start.character, e.new_text) for e in change.edits] == [(0, 41, "20")]
