@@ -71,7 +71,7 @@ async def test_the_graph_of_a_view_by_reference_marks_what_is_published(client: 
     from onnxtext.proto import TensorProto
 
     model = onnxtext.parse_model(
-        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[1000] x) => (float[1000] y) {\n'
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[500, 1000] x) => (float[500, 1000] y) {\n'
         "   h = Add (x, w0)\n   k = Relu <alpha = 1.0> (h)\n   y = Add (k, w1)\n}\n"
     )
     rng = np.random.default_rng(0)
