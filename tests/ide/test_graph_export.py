@@ -256,7 +256,7 @@ def test_a_binary_model_is_graphed_without_its_weight_values(
     path = tmp_path / "m.onnx"
     save(model, path)
     whole = parse_document(to_text(onnxtext.load(path)))
-    expected = graph_json(graph_model(whole, diagnostics=onnxtext.diagnose(whole)), whole.source)
+    expected = graph_json(graph_model(whole, diagnostics=onnxtext.diagnose(whole), places=True), whole.source)
     parsed: list[str] = []
     parse = onnxtext.document.parse_document
 
@@ -277,3 +277,45 @@ def test_a_binary_model_is_graphed_without_its_weight_values(
     marked = {n["id"]: n["severity"] for n in graph["nodes"] if n["severity"]}
     assert marked == {"k": "error", "z/then_branch/a": "error"}
     assert "digest" not in capsys.readouterr().err  # nothing said about the references
+
+
+def test_the_page_names_each_node_by_its_place_in_the_model(tmp_path: Path) -> None:
+    """A node picked in the offline page is named by its place in the model (its status line
+    said "line 3764900" of a text its reader never sees): the view shows ``place`` (placeOf in
+    graphview/model.ts), the DOT file's tooltips too; the editor's graph has no places."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "main (float[2] x, bool c) => (float[2] y)\n  <float[2] w = {1, 2}>\n{\n"
+        '   ["conv1"] h = Add (x, w)\n   k = local.F (h)\n'
+        "   y = If (c) <then_branch = t () => (float[2] a) {\n      a = Neg (k)\n"
+        "   }, else_branch = e () => (float[2] b) {\n      b = Abs (k)\n   }>\n}\n"
+        '<domain: "local", opset_import: ["" : 21]>\nF (u) => (v) {\n   v = Relu (u)\n}\n'
+    )
+    model = tmp_path / "m.onnx"
+    save(onnxtext.parse_model(text), model)
+    out = tmp_path / "g.html"
+    assert _write(model, out) == 0
+    page = _Page()
+    page.feed(out.read_text())
+    places = {n["id"]: n["place"] for n in json.loads(page.bodies[0])["nodes"]}
+    assert places == {
+        "x": "input 'x', graph 'main', input #0",
+        "c": "input 'c', graph 'main', input #1",
+        "w": "initializer 'w', graph 'main', initializer #0",
+        "h": "node 'conv1' (Add), graph 'main', node #0",
+        "k": "node (local.F), graph 'main', node #1",
+        "y": "node (If), graph 'main', node #2",
+        "y/then_branch/a": "node (Neg), graph 't' at graph/node[2]/attribute[0]/g, node #0",
+        "y/then_branch/output:a": "output 'a', graph 't' at graph/node[2]/attribute[0]/g, output #0",
+        "y/else_branch/b": "node (Abs), graph 'e' at graph/node[2]/attribute[1]/g, node #0",
+        "y/else_branch/output:b": "output 'b', graph 'e' at graph/node[2]/attribute[1]/g, output #0",
+        "output:y": "output 'y', graph 'main', output #0",
+        "function:local.F/u": "input 'u', function 'local.F'",
+        "function:local.F/v": "node (Relu), function 'local.F', node #0",
+        "function:local.F/output:v": "output 'v', function 'local.F'",
+    }
+    assert re.search(r"\.place\b", page.bodies[1])  # the view reads it (placeOf, minified)
+    dot = tmp_path / "g.dot"
+    assert _write(model, dot) == 0
+    assert "tooltip=\"node 'conv1' (Add), graph 'main', node #0\"" in dot.read_text()
+    assert all("place" not in n for n in _graph(text)["nodes"])  # the editor reveals the statement instead
