@@ -112,6 +112,15 @@ def test_knock_ons_of_lowering_errors_are_left_out(
     assert everything - {c for c, _, _ in expected}, "the checker alone finds knock-ons here"
 
 
+def test_what_reads_a_tensor_by_reference_is_typed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A digest record (a view by reference, ``print --weights digest``) lowers the tensor's type
+    and shape, only its data is elsewhere: the type findings of what reads it are no knock-ons,
+    those about the record's storage are (the L002 says it)."""
+    digest = "sha256:" + "0" * 64
+    text = H + f'g (float[4] x) => (float[4] y)\n  <float[2, 2] w = ["digest": "{digest}"]>\n{{\n  y = Add (x, w)\n}}'
+    assert _all_three(tmp_path, text, capsys) == {("L002", 3, 20), ("E703", 5, 15)}
+
+
 def test_diagnose_takes_a_document_and_selects_rules() -> None:
     doc = onnxtext.parse_document(H + "g (flaot[2] x) => (float[2] y) { y = Rleu (x) }")
     assert [d.code for d in onnxtext.diagnose(doc)] == ["L001", "E301"]

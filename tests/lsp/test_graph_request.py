@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
@@ -32,3 +34,61 @@ async def test_graph_of_the_open_text(client: LanguageClient, uri: str) -> None:
     assert [n.op for n in again.nodes if n.kind == "op"] == ["Relu", "Abs"]
     with pytest.raises(Exception, match="textDocument"):
         await client.protocol.send_request_async("onnxtext/graph", {"uri": uri})
+
+
+_SEVERITY = {L.DiagnosticSeverity.Error: "error", L.DiagnosticSeverity.Warning: "warning"}
+_SEVERITY |= {L.DiagnosticSeverity.Information: "info", L.DiagnosticSeverity.Hint: "hint"}
+_RANK = ["hint", "info", "warning", "error"]
+
+
+def _badges(nodes: list, diagnostics: list[L.Diagnostic]) -> dict[str, str]:
+    """The node of each diagnostic (the innermost statement holding its start) and its worst severity."""
+
+    def key(p: L.Position) -> tuple[int, int]:
+        return p.line, p.character
+
+    found: dict[str, str] = {}
+    for d in diagnostics:
+        at = key(d.range.start)
+        holding = [n for n in nodes if key(n.range.start) <= at < key(n.range.end)]
+        if not holding:
+            continue
+        node = max(holding, key=lambda n: key(n.range.start))
+        severity = _SEVERITY[d.severity]
+        if node.id not in found or _RANK.index(found[node.id]) < _RANK.index(severity):
+            found[node.id] = severity
+    return found
+
+
+@pytest.mark.asyncio
+async def test_the_graph_of_a_view_by_reference_marks_what_is_published(client: LanguageClient, tmp_path) -> None:
+    """A model whose text is too big for the editor is shown with its weights by reference: the
+    graph badges exactly the diagnostics the Problems panel shows (none on the references)."""
+    import numpy as np
+
+    import onnxtext
+    from onnxtext.io import model_bytes
+    from onnxtext.proto import TensorProto
+
+    model = onnxtext.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[500, 1000] x) => (float[500, 1000] y) {\n'
+        "   h = Add (x, w0)\n   k = Relu <alpha = 1.0> (h)\n   y = Add (k, w1)\n}\n"
+    )
+    rng = np.random.default_rng(0)
+    for name in ("w0", "w1"):  # 4 MB of weights: a text of 18 MB, above the editor's limit
+        t = model.graph.initializer.add(name=name, data_type=TensorProto.FLOAT, dims=[500, 1000])
+        t.raw_data = rng.standard_normal(500_000).astype(np.float32).tobytes()
+    path = tmp_path / "m.onnx"
+    path.write_bytes(model_bytes(model))
+    opened = await client.protocol.send_request_async("onnxtext/openBinary", {"uri": path.as_uri()})
+    assert opened.note is not None and opened.text.count('["digest": "sha256:') == 2  # by reference
+    uri = "onnx-model:" + path.as_uri().removeprefix("file:")
+    client.diagnostics.pop(uri, None)
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, opened.text)))
+    while uri not in client.diagnostics:
+        await asyncio.wait_for(client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=60)
+    published = list(client.diagnostics[uri])
+    found = await client.protocol.send_request_async("onnxtext/graph", {"textDocument": {"uri": uri}})
+    marked = {n.id: n.severity for n in found.nodes if n.severity is not None}
+    assert marked == _badges(found.nodes, published)
+    assert marked == {"k": "error"}  # the unknown attribute, and nothing on the weights w0, w1

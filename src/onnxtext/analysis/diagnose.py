@@ -28,6 +28,7 @@ from onnxtext.analysis.lineup import Keys
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document
+from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
 from onnxtext.proto import ModelProto
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
@@ -252,6 +253,12 @@ _STOPS = (A.Node, A.Graph, A.Function, A.Model)
 """A lowering error damages the outermost holder inside the innermost of these."""
 
 
+def _is_digest_record(diag: Diagnostic) -> bool:
+    """A tensor written as its digest (a view by reference, ``print --weights digest``): its type
+    and shape are lowered, only its data is elsewhere, so what reads it is typed."""
+    return diag.code == BAD_TENSOR and diag.message.startswith(DIGEST_RECORD)
+
+
 def knock_on_spans(document: Document) -> KnockOns:
     """What the statements holding lowering errors defined, as places in the text (see :class:`KnockOns`).
 
@@ -289,7 +296,7 @@ def knock_on_spans(document: Document) -> KnockOns:
         elif isinstance(holder, A.Attribute) and isinstance(owner, A.Node):
             scopes.append((owner.span, _ATTRIBUTE_DEPENDENT))
             tainted.extend(_symbols(document, owner.outputs))
-        elif isinstance(holder, (A.ValueInfo, A.Initializer)):
+        elif isinstance(holder, (A.ValueInfo, A.Initializer)) and not _is_digest_record(diag):
             tainted.extend(_symbols(document, [holder.info.name if isinstance(holder, A.Initializer) else holder.name]))
     scopes.extend((span, _TYPE_DEPENDENT) for span in _flow(document, tainted))
     return KnockOns(tuple(spans), tuple(scopes))

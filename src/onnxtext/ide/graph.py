@@ -56,6 +56,9 @@ class GraphNode:
     """The group of the local function this node calls."""
     severity: str | None = None
     """The worst diagnostic inside the statement."""
+    place: str | None = None
+    """Where the statement is in the model, for a reader who never sees the text (``onnxtext
+    graph``'s page): ``node 'conv1' (Conv), graph 'main_graph', node #12``; asked for by ``places``."""
 
 
 @dataclass(frozen=True)
@@ -93,10 +96,15 @@ class GraphModel:
 
 
 def graph_model(
-    doc: Document, *, live: LiveResult | None = None, diagnostics: Sequence[Diagnostic] | None = None
+    doc: Document,
+    *,
+    live: LiveResult | None = None,
+    diagnostics: Sequence[Diagnostic] | None = None,
+    places: bool = False,
 ) -> GraphModel:
-    """The graph of ``doc``'s text (``diagnostics`` mark their nodes; ``live`` labels the edges)."""
-    return _Builder(doc, live).build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
+    """The graph of ``doc``'s text (``diagnostics`` mark their nodes; ``live`` labels the edges;
+    ``places``: each node says where it is in the model, :attr:`GraphNode.place`)."""
+    return _Builder(doc, live, places).build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
 
 
 def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
@@ -117,6 +125,7 @@ def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
             "group": n.group,
             "calls": n.calls,
             "severity": n.severity,
+            **({"place": n.place} if n.place is not None else {}),
         }
         for n in graph.nodes
     ]
@@ -227,8 +236,10 @@ def _attribute_graphs(node: A.Node) -> Iterator[tuple[str, A.Graph]]:
 
 
 class _Builder:
-    def __init__(self, doc: Document, live: LiveResult | None) -> None:
+    def __init__(self, doc: Document, live: LiveResult | None, places: bool = False) -> None:
         self.doc = doc
+        self.places = places
+        self.bodies: dict[int, str] = {}
         self.out = GraphModel()
         self.ids: set[str] = set()
         self.scopes: dict[int, Scope] = {id(s.node): s for s in doc.symbols.scopes}
@@ -301,6 +312,7 @@ class _Builder:
                 name = stmt.info.name.value
                 kind = "initializer" if stmt.body is not None else "input"
                 node = self._add(GraphNode(self._unique(prefix + name), kind, name, stmt.span, group=group))
+                node.place = self._place(stmt, g, kind, f"'{name}'")
                 env[name] = node.id
             elif isinstance(stmt, A.ErrorNode):
                 self._damaged(stmt, group, env, prefix)
@@ -318,6 +330,7 @@ class _Builder:
                 node = self._add(
                     GraphNode(self._unique(prefix + vi.name.value), "input", vi.name.value, vi.span, group=gid)
                 )
+                node.place = self._place(vi, f, "input", f"'{vi.name.value}'")
                 env[vi.name.value] = node.id
         self._nodes(f.nodes, gid, env, prefix, f, live)
         self._outputs(f.outputs, f, gid, env, prefix, live)
@@ -336,6 +349,7 @@ class _Builder:
                 continue
             name = vi.name.value
             node = self._add(GraphNode(self._unique(prefix + "output:" + name), "output", name, vi.span, group=group))
+            node.place = self._place(vi, body, "output", f"'{name}'")
             source = env.get(name)
             if source is not None:
                 self._edge(name, source, node.id, body, live)
@@ -377,6 +391,8 @@ class _Builder:
             calls = self.functions.get((domain, op))
             name = label or ", ".join(outputs) or op
             node = self._add(GraphNode(self._unique(wanted), "op", name, stmt.span, op, domain, node_group, calls))
+            typed = f"{domain}.{op}" if domain else op
+            node.place = self._place(stmt, body, "node", f"'{label}' ({typed})" if label else f"({typed})")
             for name in (i.value for i in stmt.inputs):
                 source = env.get(name) if name else None
                 if source is not None and body is not None:
@@ -387,6 +403,33 @@ class _Builder:
                 self._graph(sub, gid, env.new_child(), gid[len("group:") :] + "/")
             for name in outputs:
                 env[name] = node.id
+
+    def _place(self, stmt: A.AstNode, body: A.Graph | A.Function | None, kind: str, what: str) -> str | None:
+        """``node 'conv1' (Conv), graph 'main_graph', node #12``: ``kind`` and ``what`` name the
+        statement, its proto path says which of its kind it is (an input given a value is the
+        graph's initializer); None unless places were asked for."""
+        if not self.places:
+            return None
+        path = self.doc.source_map.path_of(stmt)
+        last = path[-1] if path else None
+        if last is not None and len(last) == 2 and last[0] in ("node", "input", "initializer", "output"):
+            kind, index = last[0], f", {last[0]} #{last[1]}"  # type: ignore[misc]
+        else:
+            index = ""  # a function's inputs and outputs are names only: no message of their own
+        return f"{kind} {what}" + (f", {self._body_place(body)}" if body is not None else "") + index
+
+    def _body_place(self, body: A.Graph | A.Function) -> str:
+        """``graph 'main_graph'``, ``graph 'then' at graph/node[3]/attribute[0]/g``, ``function 'local.F'``."""
+        found = self.bodies.get(id(body))
+        if found is None:
+            if isinstance(body, A.Function):
+                found = "function '" + ".".join(p for p in _function_key(body) if p) + "'"
+            else:
+                path = self.doc.source_map.path_of(body)
+                nested = path is not None and len(path) > 1
+                found = f"graph '{body.name.value}'" + (f" at {path}" if nested else "")
+            self.bodies[id(body)] = found
+        return found
 
     def _scope_group(
         self, stmt: A.Node, group: str | None, made: dict[tuple[str, ...], str], prefix: str

@@ -67,7 +67,7 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
             line = n["range"]["start"]["line"] + 1
             lines.append(
                 f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, "
-                f"tooltip={_q(f'line {line}')}{shape}{extra}];"
+                f"tooltip={_q(n.get('place') or f'line {line}')}{shape}{extra}];"
             )
         for g in children.get(group, []):
             lines.append(f"{indent}subgraph {_q('cluster_' + g['id'])} {{")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +36,7 @@ __all__ = [
     "save_binary",
     "save_refusal",
     "digest_view_diagnostics",
+    "shown_diagnostics",
     "TEXT_LIMIT",
     "LINE_LIMIT",
     "INLINE_BUDGET",
@@ -240,6 +242,17 @@ def save_refusal(result: SaveResult) -> str | None:
     first = errors[0]
     where = f"line {first.span.start.line}: " if first.span is not None else ""
     return f"not saved: {where}{first.message}"
+
+
+def shown_diagnostics(view: BinaryView | None, diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics of a text as the editor publishes them (and as its graph and ``onnxtext
+    graph`` mark the nodes): ``view``, the view the text came from (None for a text file), shows
+    its tensors by reference or as digests: without what its digests cause
+    (:func:`digest_view_diagnostics`)."""
+    found = list(diags)
+    if view is not None and (not view.editable or view.held is not None):
+        return digest_view_diagnostics(found)
+    return found
 
 
 def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -342,7 +342,9 @@ def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
     outcome = ls.analysis(uri)
     state = ls.states.get(uri)
     live = outcome.live if state is not None and state.live else None
-    graph = graph_model(outcome.document, live=live, diagnostics=outcome.diagnostics or outcome.document.diagnostics)
+    # before its analysis lands, a version has its parse's diagnostics (every analysis reports them too)
+    diagnostics = ls.shown(uri, outcome.diagnostics or outcome.document.diagnostics)
+    graph = graph_model(outcome.document, live=live, diagnostics=diagnostics)
     return graph_json(graph, outcome.document.source)
 
 

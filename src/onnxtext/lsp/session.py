@@ -13,7 +13,7 @@ import asyncio
 import logging
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -36,7 +36,7 @@ from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
 from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
+from onnxtext.lsp.binary import BinaryView, SaveResult, runnable_model, shown_diagnostics
 from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
@@ -304,18 +304,19 @@ class OnnxTextServer(LanguageServer):
 
     def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
         source = outcome.document.source
-        diags = list(outcome.diagnostics)
-        path = file_path(uri)
-        view = self.binaries.get(path) if path is not None else None
-        if view is not None and (not view.editable or view.held is not None):
-            diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
                 uri=uri,
                 version=version,
-                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in diags],
+                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in self.shown(uri, outcome.diagnostics)],
             )
         )
+
+    def shown(self, uri: str, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """``diagnostics`` of the document at ``uri`` as published (:func:`shown_diagnostics`: a
+        binary model's view by reference without those of its references): what the graph marks too."""
+        path = file_path(uri)
+        return shown_diagnostics(self.binaries.get(path) if path is not None else None, diagnostics)
 
     def current(self, uri: str) -> Outcome | None:
         """The analysis of the document's current version, or None if it is not ready."""

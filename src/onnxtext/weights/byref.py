@@ -132,8 +132,13 @@ def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dic
             def digest(r: FileRange) -> str:
                 h = hashlib.sha256()
                 for start in range(r.offset, r.offset + r.length, _HASH_BLOCK):
-                    with view[start : min(start + _HASH_BLOCK, r.offset + r.length)] as block:
+                    end = min(start + _HASH_BLOCK, r.offset + r.length)
+                    with view[start:end] as block:
                         h.update(block)
+                    # hashed pages leave the process (the page cache keeps them): its memory stays
+                    # a block or two, not the file's size
+                    aligned = start - start % mmap.PAGESIZE
+                    mm.madvise(mmap.MADV_DONTNEED, aligned, end - aligned)
                 return h.hexdigest()
 
             with ThreadPoolExecutor(max_workers=2) as pool:

@@ -3,7 +3,7 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
-import { GraphData, Position, Range, View, ancestors, buildView, nodeAt } from "./model";
+import { GraphData, GraphNode, Position, View, ancestors, buildView, nodeAt, placeOf } from "./model";
 import { Box, renderView } from "./render";
 
 interface Host {
@@ -267,15 +267,15 @@ class GraphApp {
     this.select(id, true);
     const node = this.data.nodes.find((n) => n.id === id);
     if (node !== undefined) {
-      this.goTo(node.range);
+      this.goTo(node);
     }
   }
 
-  private goTo(range: Range): void {
+  private goTo(node: GraphNode): void {
     if (this.host !== undefined) {
-      this.host.postMessage({ type: "reveal", range });
+      this.host.postMessage({ type: "reveal", range: node.range });
     } else {
-      this.status.textContent = `line ${range.start.line + 1}`;
+      this.status.textContent = placeOf(node);
     }
   }
 

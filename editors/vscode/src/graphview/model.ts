@@ -19,6 +19,9 @@ export interface GraphNode {
   group: string | null;
   calls: string | null;
   severity: string | null;
+  /** Where the node is in the model, for a page whose reader never sees the text
+   * (`onnxtext graph -o x.html`): `node 'conv1' (Conv), graph 'main_graph', node #12`. */
+  place?: string;
 }
 export interface GraphEdge {
   value: string;
@@ -215,3 +218,8 @@ const CATEGORIES: [string, RegExp][] = [
   ["shape", /^(Reshape|Transpose|Shape|Size|Gather|GatherElements|GatherND|Scatter|ScatterElements|ScatterND|Concat|Split|SplitToSequence|Slice|Squeeze|Unsqueeze|Flatten|Expand|Tile|Pad|Cast|CastLike|Identity|DepthToSpace|SpaceToDepth|Resize|Upsample|Trilu|Compress|NonZero|Where|OneHot)$/],
   ["math", /^(Add|Sub|Mul|Div|Pow|Sqrt|Exp|Log|Neg|Abs|Reciprocal|Floor|Ceil|Round|Sign|Min|Max|Mean|Sum|Mod|Erf|Sin|Cos|Tan|Asin|Acos|Atan|Sinh|Cosh|Asinh|Acosh|Atanh|Clip|Equal|Less|LessOrEqual|Greater|GreaterOrEqual|And|Or|Xor|Not|IsNaN|IsInf|BitShift|Bitwise.*|Det)$/],
 ];
+
+/** What the standalone page says of a picked node: its place in the model, else its line. */
+export function placeOf(node: GraphNode): string {
+  return node.place ?? `line ${node.range.start.line + 1}`;
+}

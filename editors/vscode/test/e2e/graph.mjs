@@ -169,10 +169,14 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const opened = Date.now() - t1;
     const shown = await page.evaluate(() => Number(document.body.dataset.shown));
     const folded = await page.$$eval('svg.graph .group.folded[aria-expanded="false"]', (els) => els.map((e) => e.getAttribute("aria-label")));
+    // a clicked node is named by its place in the model, not by a line of a text the page never shows
+    await page.click('svg.graph [data-id="y"]');
+    const said = await page.$eval(".status", (e) => e.textContent);
     await context.close();
     expect(fetched.length === 0, `the page fetched ${fetched}`);
     expect(folded.length === 1 && /encoder/.test(folded[0]) && shown <= 4, `shown ${shown}: ${folded}`);
+    expect(said === "node (Identity), graph 'big', node #30000", `a clicked node said "${said}"`);
     expect(opened < 2000, `the page took ${opened} ms to open`);
-    return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}); onnxtext graph took ${cli} ms`;
+    return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}; a clicked node: ${said}); onnxtext graph took ${cli} ms`;
   });
 }

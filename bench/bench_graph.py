@@ -1,0 +1,200 @@
+"""``onnxtext graph`` on a model with its weights inside the file, against the same model with
+its weights in an external-data file (the anchor, measured in the same run).
+
+Usage: python bench/bench_graph.py [--repeat 3] [--formats html,svg,dot] [--keep DIR] [--src SRC]
+
+Builds (in a temporary folder, with torch: its legacy exporter, ``dynamo=False``) a
+ResNet-18-shaped network of plain ``torch.nn`` layers (45 MB of float32 weights, 1,000
+classes), once with every weight inside ``inside/resnet18.onnx`` as ``raw_data`` and once
+with the tensors above 1 KiB moved to ``external/resnet18.onnx.data``. Then, for each output
+format, ``python -m onnxtext graph MODEL -o OUT`` runs in a fresh interpreter on each layout,
+best of ``--repeat`` wall times, with the peak RSS of that child (``wait4``'s ``ru_maxrss``).
+
+Reported per format: seconds and peak RSS of each layout, the ratios inside / external, and
+the peak RSS over the size of the model file with its weights inside. Goal: within 2x the
+time of the external-data layout, peak memory under 2x the file size (#29: 15-18 s and
+780 MB when the weights were printed as text). The graphs of both layouts are checked equal.
+``--src`` runs the onnxtext of another checkout (its ``src`` folder), to measure before a
+change on the same models.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "src"
+MB = 1 << 20
+EXTERNAL_ABOVE = 1024  # bytes: the tensors moved to the external-data file
+
+
+def export_resnet18(path: Path) -> None:
+    """A ResNet-18-shaped network (torchvision's layout, plain torch.nn) exported to ``path``."""
+    try:
+        import torch
+        from torch import nn
+    except ImportError:
+        raise SystemExit("bench_graph needs torch (pip install torch) to export its ResNet-18") from None
+
+    class Block(nn.Module):
+        def __init__(self, cin: int, cout: int, stride: int) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.relu = nn.ReLU()
+            self.downsample = (
+                nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+                if stride != 1 or cin != cout
+                else None
+            )
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            y = self.bn2(self.conv2(self.relu(self.bn1(self.conv1(x)))))
+            return self.relu(y + (x if self.downsample is None else self.downsample(x)))
+
+    class ResNet18(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 64, 7, 2, 3, bias=False)
+            self.bn1 = nn.BatchNorm2d(64)
+            self.relu = nn.ReLU()
+            self.maxpool = nn.MaxPool2d(3, 2, 1)
+            layers, cin = [], 64
+            for cout, stride in ((64, 1), (128, 2), (256, 2), (512, 2)):
+                layers.append(nn.Sequential(Block(cin, cout, stride), Block(cout, cout, 1)))
+                cin = cout
+            self.layer1, self.layer2, self.layer3, self.layer4 = layers
+            self.avgpool = nn.AdaptiveAvgPool2d(1)
+            self.fc = nn.Linear(512, 1000)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+            x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+            return self.fc(torch.flatten(self.avgpool(x), 1))
+
+    torch.manual_seed(0)
+    module = ResNet18().eval()
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the legacy exporter's deprecation notice
+        torch.onnx.export(module, (torch.randn(1, 3, 224, 224),), str(path), dynamo=False, opset_version=17)
+
+
+def with_external_data(inside: Path, out: Path) -> None:
+    """``out`` (+ ``out.data``): the model at ``inside`` with its tensors above 1 KiB in ``out.data``."""
+    from onnxtext.io import load_bytes, model_bytes
+    from onnxtext.proto import TensorProto
+
+    model = load_bytes(inside.read_bytes())
+    data = out.with_name(out.name + ".data")
+    offset = 0
+    with open(data, "wb") as f:
+        for t in model.graph.initializer:
+            if len(t.raw_data) <= EXTERNAL_ABOVE:
+                continue
+            f.write(t.raw_data)
+            length = len(t.raw_data)
+            t.ClearField("raw_data")
+            t.data_location = TensorProto.EXTERNAL
+            for key, value in (("location", data.name), ("offset", str(offset)), ("length", str(length))):
+                e = t.external_data.add()
+                e.key, e.value = key, value
+            offset += length
+    out.write_bytes(model_bytes(model))
+
+
+def build(folder: Path) -> None:
+    """The two layouts in ``folder``, made in a child: the peak RSS of a child counts its
+    parent's at the fork (torch's hundreds of MB), so this process stays small."""
+    script = (
+        "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]); import bench_graph as b; "
+        "f = Path(sys.argv[2]); b.export_resnet18(f / 'inside/resnet18.onnx'); "
+        "b.with_external_data(f / 'inside/resnet18.onnx', f / 'external/resnet18.onnx')"
+    )
+    subprocess.run([sys.executable, "-c", script, str(ROOT / "bench"), str(folder)], env=_env(), check=True)
+
+
+def _env() -> dict[str, str]:
+    path = os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)
+    return dict(os.environ, PYTHONPATH=path)
+
+
+def graph_command(model: Path, out: Path) -> tuple[float, int]:
+    """``python -m onnxtext graph model -o out`` in a fresh interpreter: (seconds, peak RSS in bytes)."""
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "onnxtext", "graph", str(model), "-o", str(out)], env=_env())
+    _, status, usage = os.wait4(child.pid, 0)
+    seconds = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):  # 1: the model has errors, its graph is still written
+        raise SystemExit(f"onnxtext graph {model}: exit status {child.returncode}")
+    return seconds, usage.ru_maxrss * 1024  # kilobytes on Linux
+
+
+def structure(out: Path) -> object:
+    """The graph of an HTML page without its text ranges (the two layouts' texts differ)."""
+    found = re.search(r'<script id="graph-data" type="application/json">(.*?)</script>', out.read_text(), re.S)
+    assert found is not None
+    graph = json.loads(found.group(1))
+    drop = ("range", "place")
+    return {key: [{k: v for k, v in item.items() if k not in drop} for item in graph[key]] for key in graph}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--formats", default="html,svg,dot")
+    parser.add_argument("--keep", type=Path, help="build and keep the models in this folder")
+    parser.add_argument("--src", type=Path, help="the src folder of the onnxtext to run (this checkout's)")
+    args = parser.parse_args()
+    global SRC
+    SRC = (args.src or SRC).resolve()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="bench_graph_"))
+    try:
+        (work / "inside").mkdir(parents=True, exist_ok=True)
+        (work / "external").mkdir(exist_ok=True)
+        inside, external = work / "inside" / "resnet18.onnx", work / "external" / "resnet18.onnx"
+        if not inside.exists():
+            build(work)
+        size = inside.stat().st_size
+        print(
+            f"resnet18: {size / MB:.1f} MB with its weights inside; {external.stat().st_size / 1024:.0f} KB + "
+            f"{external.with_name(external.name + '.data').stat().st_size / MB:.1f} MB with external data"
+        )
+        graph_command(external, work / "warm.html")  # the parser's table cache, the page cache
+        print(f"{'format':7} {'layout':9} {'seconds':>8} {'peak RSS':>9}   inside/external: time, RSS; RSS/file")
+        for fmt in args.formats.split(","):
+            rows = {}
+            for layout, model in (("external", external), ("inside", inside)):
+                out = work / f"{layout}.{fmt}"
+                runs = [graph_command(model, out) for _ in range(args.repeat)]
+                rows[layout] = min(runs)
+                dt, rss = rows[layout]
+                print(f"{fmt:7} {layout:9} {dt:8.2f} {rss / MB:6.0f} MB", end="", flush=True)
+                if layout == "inside":
+                    (adt, arss), file = rows["external"], rss / size
+                    print(f"   {dt / adt:5.2f}x, {rss / arss:5.2f}x; {file:4.2f}x", end="")
+                print()
+            if fmt == "html":
+                same = structure(work / "external.html") == structure(work / "inside.html")
+                print(f"{'':7} the graphs of both layouts are equal: {same}")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
