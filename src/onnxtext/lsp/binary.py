@@ -8,13 +8,19 @@ the structure editable: saving restores their bytes from the file (copied, byte 
 never loaded) and refuses a reference edited in the text. Saving a text nobody changed
 writes nothing (a model the text round-trips byte for byte anyway, but a file written by
 another tool may order its fields differently).
+
+Every view carries the *stamp* of the files it was read from (:data:`Stamp`: the model file,
+then each external-data file it names), so the editor can tell when the file on disk is no
+longer what it shows. A view is read whole from one version of the file: the model file is
+stat'ed before and after reading, and read again when it changed meanwhile.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from google.protobuf.message import DecodeError
@@ -26,11 +32,14 @@ from onnxtext.printing.text import NotRepresentable, to_text
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
-from onnxtext.weights.external import ExternalDataError, FileRange
+from onnxtext.weights.external import ExternalDataError, FileRange, resolve_location
+from onnxtext.weights.relocate import external_locations
 
 __all__ = [
     "BinaryView",
     "SaveResult",
+    "Stamp",
+    "file_stamps",
     "open_binary",
     "save_binary",
     "save_refusal",
@@ -52,6 +61,15 @@ HELD_EDITED = "X006"
 """A tensor shown by reference was edited in the text (its digest, record, type or shape)."""
 
 
+Stamp = tuple[str, int, str, str]
+"""A file as ``os.stat`` saw it: ``(absolute path, size, st_mtime_ns, st_ino)``, the last two as
+decimal strings (nanoseconds and inode numbers do not fit a JSON number exactly). The VS Code
+extension computes the same from ``fs.statSync(path, {bigint: true})`` and compares."""
+
+_READS = 5
+"""Reads of a model file that keeps changing before opening it is given up."""
+
+
 @dataclass(frozen=True)
 class BinaryView:
     """The text of a binary model; ``held`` is the data of the tensors shown by reference."""
@@ -63,6 +81,13 @@ class BinaryView:
     """What the file was when opened (SHA-256 of its bytes; size, time and inode for a view
     by reference, which hashed its tensors already), to tell whether it changed since."""
     held: HeldTensors | None = None
+    stamp: tuple[Stamp, ...] = ()
+    """The files the view was read from (the model file first, then each external-data file it
+    names that exists), as they were when read."""
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return tuple(s[0] for s in self.stamp)
 
 
 @dataclass(frozen=True)
@@ -71,24 +96,69 @@ class SaveResult:
     unchanged: bool
     diagnostics: list[Diagnostic]
     view: BinaryView | None = None
-    """After a write by reference: the view of the new file (its tensors moved)."""
+    """After a write: the view of the new file (what the next save compares against; a view by
+    reference's tensors moved)."""
+    stamp: tuple[Stamp, ...] | None = None
+    """The files as they are after a write or an unchanged save (the model file first); None when
+    refused."""
+
+
+def file_stamps(files: Iterable[str]) -> tuple[Stamp, ...]:
+    """The :data:`Stamp` of each of ``files`` that exists (absolute paths, each once)."""
+    stamps: dict[str, Stamp] = {}
+    for file in files:
+        path = os.path.abspath(file)
+        if path in stamps:
+            continue
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        stamps[path] = (path, st.st_size, str(st.st_mtime_ns), str(st.st_ino))
+    return tuple(stamps.values())
+
+
+def _model_files(path: str, model: ModelProto) -> list[str]:
+    """The model file and every external-data file ``model`` names (resolved as a read resolves
+    them; unsafe locations left out)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    files = [os.path.abspath(path)]
+    for location in external_locations(model):
+        try:
+            files.append(str(resolve_location(folder, location)))
+        except ExternalDataError:
+            continue
+    return files
 
 
 def open_binary(path: str, *, text_limit: int = TEXT_LIMIT, inline_budget: int = INLINE_BUDGET) -> BinaryView:
     """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason (without
     the path: the editor names the file once, beside the reason)."""
-    try:
-        size = os.path.getsize(path)
-    except OSError as exc:
-        raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
+    for _ in range(_READS):
+        before = file_stamps([path])
+        if not before:
+            try:
+                os.stat(path)
+            except OSError as exc:
+                raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
+            continue
+        view, model = _read_view(path, before[0][1], text_limit, inline_budget)
+        stamp = file_stamps(_model_files(path, model))
+        if stamp[:1] == before:
+            return replace(view, stamp=stamp)
+    raise OnnxTextError("the file kept changing while it was read: open it again")
+
+
+def _read_view(path: str, size: int, text_limit: int, inline_budget: int) -> tuple[BinaryView, ModelProto]:
+    """The view of the file as it is now, and the model it shows (its stamp left to the caller)."""
     if size * TEXT_PER_BYTE <= text_limit:
-        view = _full_view(path)
+        view, model = _full_view(path)
         if len(view.text) <= text_limit and view.text.count("\n") <= LINE_LIMIT:
-            return view
+            return view, model
     return _reference_view(path, size, text_limit, min(inline_budget, text_limit // 2))
 
 
-def _full_view(path: str) -> BinaryView:
+def _full_view(path: str) -> tuple[BinaryView, ModelProto]:
     try:
         data = read_bytes(path)
         model = load_bytes(data)
@@ -96,7 +166,7 @@ def _full_view(path: str) -> BinaryView:
         raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     except DecodeError:
         raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
-    return BinaryView(_text(path, model), True, None, hashlib.sha256(data).hexdigest())
+    return BinaryView(_text(path, model), True, None, hashlib.sha256(data).hexdigest()), model
 
 
 def _text(path: str, model: ModelProto) -> str:
@@ -106,7 +176,7 @@ def _text(path: str, model: ModelProto) -> str:
         raise OnnxTextError(f"cannot be shown as text: {exc}") from None
 
 
-def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView:
+def _reference_view(path: str, size: int, limit: int, budget: int) -> tuple[BinaryView, ModelProto]:
     from onnxtext.weights.wire import WireError
 
     try:
@@ -116,7 +186,7 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> BinaryView
         raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
     except (WireError, DecodeError):
         raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
-    return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held)
+    return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held), model
 
 
 def _reference_note(size: int, limit: int, held: HeldTensors) -> str:
@@ -151,7 +221,7 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
     gets its held tensors back from the file (an edited reference is an ``X006`` error).
     """
     if opened is not None and text == opened.text and os.path.exists(path) and _identity(path, opened) == opened.digest:
-        return SaveResult(False, True, [])
+        return SaveResult(False, True, [], stamp=file_stamps(opened.files or [path]))
     if opened is not None and not opened.editable:
         raise OnnxTextError("a digest view cannot be saved as a model: its large tensors are not in the text")
     held = opened.held if opened is not None else None
@@ -160,11 +230,14 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
     if any(d.is_error for d in diags) or not isinstance(doc.proto, ModelProto):
         return SaveResult(False, False, diags)
     if held is None:
+        data = model_bytes(doc.proto)
         try:
-            write_atomic(path, model_bytes(doc.proto))
+            write_atomic(path, data)
         except OSError as exc:
             raise OnnxTextError(f"not saved: cannot write: {exc.strerror or exc}") from None
-        return SaveResult(True, False, diags)
+        stamp = file_stamps(_model_files(path, doc.proto))
+        view = BinaryView(text, True, None, hashlib.sha256(data).hexdigest(), stamp=stamp)
+        return SaveResult(True, False, diags, view, stamp)
     assert opened is not None
     return _save_held(text, path, doc.proto, opened, held, diags)
 
@@ -199,8 +272,9 @@ def _save_held(
     except ExternalDataError as exc:
         raise OnnxTextError(f"not saved: {exc}") from None
     size = os.path.getsize(path)
-    view = BinaryView(text, True, _reference_note(size, TEXT_LIMIT, moved), _stamp(path), moved)
-    return SaveResult(True, False, diags, view)
+    stamp = file_stamps(_model_files(path, model))
+    view = BinaryView(text, True, _reference_note(size, TEXT_LIMIT, moved), _stamp(path), moved, stamp)
+    return SaveResult(True, False, diags, view, stamp)
 
 
 def runnable_model(view: BinaryView | None, diagnostics: list[Diagnostic], model: object) -> ModelProto | None:

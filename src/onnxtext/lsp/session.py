@@ -446,7 +446,7 @@ class OnnxTextServer(LanguageServer):
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""
         if result.view is not None:
-            self.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+            self.binaries[path] = result.view  # what the file is now (a view by reference: its tensors moved)
         elif result.written:
             self.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
 
