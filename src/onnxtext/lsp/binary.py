@@ -17,6 +17,7 @@ stat'ed before and after reading, and read again when it changed meanwhile.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 from collections.abc import Iterable
@@ -26,12 +27,20 @@ from pathlib import Path
 from google.protobuf.message import DecodeError
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
-from onnxtext.document import parse_document
+from onnxtext.document import Document, parse_document
 from onnxtext.io import load_bytes, model_bytes, read_bytes, write_atomic
 from onnxtext.printing.text import NotRepresentable, to_text
 from onnxtext.proto import ModelProto
-from onnxtext.span import SourceFile, Span
-from onnxtext.weights.byref import TEXT_PER_BYTE, HeldTensors, reference_view, restore_held, write_held
+from onnxtext.span import Span
+from onnxtext.weights.byref import (
+    TEXT_PER_BYTE,
+    HeldChanged,
+    HeldTensors,
+    held_records,
+    reference_view,
+    restore_held,
+    write_held,
+)
 from onnxtext.weights.external import ExternalDataError, FileRange, resolve_location
 from onnxtext.weights.relocate import external_locations
 
@@ -44,6 +53,7 @@ __all__ = [
     "save_binary",
     "save_refusal",
     "digest_view_diagnostics",
+    "reference_view_diagnostics",
     "TEXT_LIMIT",
     "LINE_LIMIT",
     "INLINE_BUDGET",
@@ -226,7 +236,7 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
         raise OnnxTextError("a digest view cannot be saved as a model: its large tensors are not in the text")
     held = opened.held if opened is not None else None
     doc = parse_document(text, "model", path)
-    diags = digest_view_diagnostics(list(doc.diagnostics)) if held is not None else list(doc.diagnostics)
+    diags = reference_view_diagnostics(doc, held, list(doc.diagnostics)) if held is not None else list(doc.diagnostics)
     if any(d.is_error for d in diags) or not isinstance(doc.proto, ModelProto):
         return SaveResult(False, False, diags)
     if held is None:
@@ -238,37 +248,19 @@ def save_binary(text: str, path: str, *, opened: BinaryView | None = None) -> Sa
         stamp = file_stamps(_model_files(path, doc.proto))
         view = BinaryView(text, True, None, hashlib.sha256(data).hexdigest(), stamp=stamp)
         return SaveResult(True, False, diags, view, stamp)
-    assert opened is not None
-    return _save_held(text, path, doc.proto, opened, held, diags)
+    return _save_held(text, path, doc.proto, held, diags)
 
 
-def _save_held(
-    text: str, path: str, model: ModelProto, opened: BinaryView, held: HeldTensors, diags: list[Diagnostic]
-) -> SaveResult:
-    try:
-        same = _stamp(held.lazy.path) == opened.digest
-    except OSError:
-        same = False
-    if not same:
-        raise OnnxTextError(
-            "not saved: the model changed on disk since it was opened: the weights this text refers to are no "
-            "longer where they were (reopen the model)"
-        )
-    source = SourceFile(text, path)
+def _save_held(text: str, path: str, model: ModelProto, held: HeldTensors, diags: list[Diagnostic]) -> SaveResult:
+    """Write a view by reference's model, its held tensors copied from the file (and checked
+    against the digests the view showed: a change on disk that left them intact is saved over)."""
     problems = restore_held(model, held)
-    if problems:
-        return SaveResult(
-            False,
-            False,
-            [
-                Diagnostic.at(
-                    HELD_EDITED, Severity.ERROR, p.message, _digest_span(text, p.digest, p.occurrence), source
-                )
-                for p in problems
-            ],
-        )
+    if problems:  # reference_view_diagnostics reported them already
+        return SaveResult(False, False, diags)
     try:
         moved = write_held(model, held, path)
+    except HeldChanged as exc:
+        raise OnnxTextError(f"not saved: {exc}") from None
     except ExternalDataError as exc:
         raise OnnxTextError(f"not saved: {exc}") from None
     size = os.path.getsize(path)
@@ -289,18 +281,6 @@ def runnable_model(view: BinaryView | None, diagnostics: list[Diagnostic], model
     copy = ModelProto()
     copy.CopyFrom(model)
     return None if restore_held(copy, view.held, as_reference=True) else copy
-
-
-def _digest_span(text: str, digest: str, occurrence: int) -> Span:
-    """Where the text writes ``digest`` for the ``occurrence``-th time (from 0; the text's
-    start if nowhere)."""
-    at = -1
-    for _ in range(occurrence + 1):
-        found = text.find(f'"{digest}"', at + 1)
-        if found < 0:
-            break
-        at = found
-    return Span(at, at + len(digest) + 2) if at >= 0 else Span(0, 0)
 
 
 def save_refusal(result: SaveResult) -> str | None:
@@ -332,6 +312,45 @@ def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
         if not is_digest(d)
         and not (d.code in _STORAGE_CODES and d.span is not None and d.span.start.line in digest_lines)
     ]
+
+
+def reference_view_diagnostics(doc: Document, held: HeldTensors, diags: list[Diagnostic]) -> list[Diagnostic]:
+    """What a view by reference's text (``doc``, with ``diags``) shows: the digest records' own
+    diagnostics left out (L002 at each record; the checker's E501, E503 and W501 inside the
+    statement of a tensor shown by reference), and an ``X006`` error at each tensor whose record
+    is the view's but edited (saving it would lose its weights), in place of the storage errors
+    that edit causes. Any other diagnostic stays, on the same line too.
+    Reads no file: cheap enough for every version typed."""
+    from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
+
+    model = doc.proto
+    if not isinstance(model, ModelProto):
+        return digest_view_diagnostics(diags)
+    source_map, source = doc.source_map, doc.source
+    shown, problems = held_records(model, held)
+    edited = [(p, source_map.locate(p.path, p.token) if p.path is not None else None) for p in problems]
+    spans = [source_map.locate(ref.path, ref.token) if ref.path is not None else None for ref in shown]
+    # an edited one's storage errors too: its X006 says what they would (one diagnostic per mistake)
+    references = sorted((s.start, s.end) for s in spans + [span for _, span in edited] if s is not None)
+    kept = [
+        d
+        for d in diags
+        if not (d.code == BAD_TENSOR and d.message.startswith(DIGEST_RECORD))
+        and not (
+            d.code in _STORAGE_CODES
+            and d.span is not None
+            and _inside(d.span.start.offset, d.span.end.offset, references)
+        )
+    ]
+    for problem, span in edited:
+        kept.append(Diagnostic.at(HELD_EDITED, Severity.ERROR, problem.message, span or Span(0, 0), source))
+    return sorted(kept, key=lambda d: d.offset)
+
+
+def _inside(start: int, end: int, spans: list[tuple[int, int]]) -> bool:
+    """Whether ``[start, end)`` lies inside one of ``spans`` (sorted, not nested)."""
+    at = bisect.bisect_right(spans, (start, float("inf"))) - 1
+    return at >= 0 and spans[at][1] >= end
 
 
 _STORAGE_CODES = frozenset({"E501", "E503", "W501"})

@@ -36,7 +36,13 @@ from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
 from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
+from onnxtext.lsp.binary import (
+    BinaryView,
+    SaveResult,
+    digest_view_diagnostics,
+    reference_view_diagnostics,
+    runnable_model,
+)
 from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
@@ -307,7 +313,9 @@ class OnnxTextServer(LanguageServer):
         diags = list(outcome.diagnostics)
         path = file_path(uri)
         view = self.binaries.get(path) if path is not None else None
-        if view is not None and (not view.editable or view.held is not None):
+        if view is not None and view.held is not None:  # an edited reference is flagged as it is typed
+            diags = reference_view_diagnostics(outcome.document, view.held, diags)
+        elif view is not None and not view.editable:
             diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
