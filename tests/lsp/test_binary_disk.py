@@ -298,3 +298,14 @@ async def test_a_raw_data_running_past_its_tensor_is_refused_with_a_reason(
     with pytest.raises(Exception, match="not a valid binary ONNX model") as refused:
         await _open(client, path)
     assert "BufferError" not in str(refused.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.asyncio
+async def test_a_fifo_is_never_opened_as_a_model(client: LanguageClient, tmp_path: Path) -> None:
+    import asyncio
+
+    path = tmp_path / "pipe.onnx"
+    os.mkfifo(path)
+    with pytest.raises(Exception, match="cannot read: not a regular file"):
+        await asyncio.wait_for(_open(client, path), timeout=30)  # a read would block the server

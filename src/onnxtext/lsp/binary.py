@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -121,11 +122,14 @@ def file_stamps(files: Iterable[str]) -> tuple[Stamp, ...]:
         if path in stamps:
             continue
         try:
-            st = os.stat(path)
+            stamps[path] = _stamp_of(path, os.stat(path))
         except OSError:
             continue
-        stamps[path] = (path, st.st_size, str(st.st_mtime_ns), str(st.st_ino))
     return tuple(stamps.values())
+
+
+def _stamp_of(path: str, st: os.stat_result) -> Stamp:
+    return (path, st.st_size, str(st.st_mtime_ns), str(st.st_ino))
 
 
 def _model_files(path: str, model: ModelProto) -> list[str]:
@@ -145,16 +149,16 @@ def open_binary(path: str, *, text_limit: int = TEXT_LIMIT, inline_budget: int =
     """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason (without
     the path: the editor names the file once, beside the reason)."""
     for _ in range(_READS):
-        before = file_stamps([path])
-        if not before:
-            try:
-                os.stat(path)
-            except OSError as exc:
-                raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
-            continue
-        view, model = _read_view(path, before[0][1], text_limit, inline_budget)
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device: a read would block, or never end
+            raise OnnxTextError("cannot read: not a regular file")
+        before = _stamp_of(os.path.abspath(path), st)
+        view, model = _read_view(path, st.st_size, text_limit, inline_budget)
         stamp = file_stamps(_model_files(path, model))
-        if stamp[:1] == before:
+        if stamp[:1] == (before,):
             return replace(view, stamp=stamp)
     raise OnnxTextError("the file kept changing while it was read: open it again")
 

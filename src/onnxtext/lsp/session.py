@@ -106,7 +106,9 @@ class _Protocol(LanguageServerProtocol):
             future.add_done_callback(lambda done: self._forget(msg_id, done))
 
     def _forget(self, msg_id: Any, future: Any) -> None:
-        if self._request_futures.get(msg_id) is future:
+        # a cancelled one is left: pygls cancels them while iterating over the table (shutdown), and
+        # a thread's future calls back at once (the table changed size during the iteration)
+        if not future.cancelled() and self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
 
 
