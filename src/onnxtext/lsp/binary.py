@@ -318,20 +318,22 @@ def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
     ]
 
 
-def reference_view_diagnostics(doc: Document, held: HeldTensors, diags: list[Diagnostic]) -> list[Diagnostic]:
+def reference_view_diagnostics(
+    doc: Document, held: HeldTensors, diags: list[Diagnostic], *, quick: bool = False
+) -> list[Diagnostic]:
     """What a view by reference's text (``doc``, with ``diags``) shows: the digest records' own
     diagnostics left out (L002 at each record; the checker's E501, E503 and W501 inside the
     statement of a tensor shown by reference), and an ``X006`` error at each tensor whose record
     is the view's but edited (saving it would lose its weights), in place of the storage errors
     that edit causes. Any other diagnostic stays, on the same line too.
-    Reads no file: cheap enough for every version typed."""
+    Reads no file; ``quick`` (each version typed): as :func:`~onnxtext.weights.byref.held_records`."""
     from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
 
     model = doc.proto
     if not isinstance(model, ModelProto):
         return digest_view_diagnostics(diags)
     source_map, source = doc.source_map, doc.source
-    shown, problems = held_records(model, held)
+    shown, problems = held_records(model, held, quick=quick)
     edited = [(p, source_map.locate(p.path, p.token) if p.path is not None else None) for p in problems]
     spans = [source_map.locate(ref.path, ref.token) if ref.path is not None else None for ref in shown]
     # an edited one's storage errors too: its X006 says what they would (one diagnostic per mistake)

@@ -316,7 +316,7 @@ class OnnxTextServer(LanguageServer):
         path = file_path(uri)
         view = self.binaries.get(path) if path is not None else None
         if view is not None and view.held is not None:  # an edited reference is flagged as it is typed
-            diags = reference_view_diagnostics(outcome.document, view.held, diags)
+            diags = reference_view_diagnostics(outcome.document, view.held, diags, quick=True)
         elif view is not None and not view.editable:
             diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,16 @@ from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.digest import DIGEST_KEY
-from onnxtext.weights.external import FileRange, TensorRef, TensorSources, is_external, iter_tensors, tensor_nbytes
+from onnxtext.weights.external import (
+    MAIN,
+    FileRange,
+    TensorRef,
+    TensorSources,
+    graph_initializers,
+    is_external,
+    iter_tensors,
+    tensor_nbytes,
+)
 from onnxtext.weights.sidecar import Piece, write_sidecar
 from onnxtext.weights.wire import Extent, LazyRawData, load_lazy, splice_raw_data
 
@@ -88,6 +98,9 @@ class HeldTensors:
     dropped: frozenset[str] = frozenset()
     """Digests of held tensors an earlier save left out (deleted from the text): their bytes are
     no longer in the file."""
+    initializers_only: bool = True
+    """Every held tensor was an initializer of the main graph (where weights are): a quick look
+    at an edited text reads only those (:func:`held_records`)."""
 
     def __len__(self) -> int:
         return sum(len(found) for found in self.by_digest.values())
@@ -125,17 +138,20 @@ def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[Mo
             if in_file is not None:
                 in_file.inline_into(t)
             continue
-        candidates.append((len(in_file) if in_file is not None else tensor_nbytes(t), ref.tensor, in_file))
+        candidates.append((len(in_file) if in_file is not None else tensor_nbytes(t), ref, in_file))
     candidates.sort(key=lambda c: c[0])
     spent = 0.0
     by_ref: list[tuple[TensorProto, FileRange | None]] = []
-    for size, t, in_file in candidates:
+    for size, ref, in_file in candidates:
+        t = ref.tensor
         if size <= SMALL_TENSOR or spent + size * TEXT_PER_BYTE <= inline_budget:
             spent += size * TEXT_PER_BYTE
             if in_file is not None:
                 in_file.inline_into(t)
             continue
         by_ref.append((t, in_file))
+        if ref.kind != "initializer" or ref.path is None or ref.path.parent != MAIN:
+            held.initializers_only = False
     in_file_digests = _range_digests(path, [r for _, r in by_ref if r is not None])
     for t, in_file in by_ref:
         _hold(t, in_file_digests[in_file] if in_file is not None else None, held)
@@ -206,19 +222,24 @@ def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
     e.key, e.value = DIGEST_KEY, key
 
 
-def held_records(model: ModelProto, held: HeldTensors) -> tuple[list[TensorRef], list[HeldProblem]]:
+def held_records(
+    model: ModelProto, held: HeldTensors, *, quick: bool = False
+) -> tuple[list[TensorRef], list[HeldProblem]]:
     """The tensors of ``model`` (parsed from the edited text) whose record is exactly a reference
     the view made, and the problems of those whose record is the view's but edited; ``model`` is
-    not changed (cheap: no file is read)."""
-    matches, problems = _match(model, held)
+    not changed, no file is read. ``quick`` (as each version typed is looked at): when the view
+    held only main-graph initializers, only those are looked at (a walk of every tensor costs
+    50 ms on 30,000 nodes); a save looks at every tensor."""
+    refs = graph_initializers(model.graph) if quick and held.initializers_only else iter_tensors(model)
+    matches, problems = _match(refs, held)
     return [ref for ref, _ in matches], problems
 
 
-def _match(model: ModelProto, held: HeldTensors) -> tuple[list[tuple[TensorRef, Held]], list[HeldProblem]]:
-    """Each reference of the view in ``model`` with its held data, and the records that are not."""
+def _match(refs: Iterable[TensorRef], held: HeldTensors) -> tuple[list[tuple[TensorRef, Held]], list[HeldProblem]]:
+    """Each reference of the view among ``refs`` with its held data, and the records that are not."""
     matches: list[tuple[TensorRef, Held]] = []
     problems: list[HeldProblem] = []
-    for ref in iter_tensors(model):
+    for ref in refs:
         t = ref.tensor
         if not len(t.external_data) and not is_external(t):
             continue
@@ -288,7 +309,7 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
 
     With ``as_reference``, data held in the file becomes an external-data reference to its
     bytes in the model file itself (what a run loads, from the model's folder), not a token."""
-    matches, problems = _match(model, held)
+    matches, problems = _match(iter_tensors(model), held)
     if problems:
         return problems
     for ref, h in matches:
@@ -359,7 +380,7 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
             by_digest[digest] = still
     dropped = held.dropped | (held.by_digest.keys() - by_digest.keys())
     digests = {index: d for index, d in held.extent_digests.items() if index in kept}
-    return HeldTensors(lazy, by_digest, digests, frozenset(dropped))
+    return HeldTensors(lazy, by_digest, digests, frozenset(dropped), held.initializers_only)
 
 
 def _token_index(storage: TensorProto, lazy: LazyRawData) -> int | None:
