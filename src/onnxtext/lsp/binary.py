@@ -198,7 +198,9 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> tuple[Bina
         model, held = reference_view(path, budget)
     except OSError as exc:
         raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
-    except (WireError, DecodeError):
+    except WireError as exc:
+        raise OnnxTextError(f"not a valid binary ONNX model ({exc})") from None
+    except DecodeError:
         raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
     return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held), model
 

@@ -291,6 +291,9 @@ def _held_of(ref: TensorRef, entries: list[tuple[str, str]], held: HeldTensors) 
         )
     if not is_external(t):
         return f"{shown}: its data_location must stay EXTERNAL (the digest record is its data)"
+    stored = [name for name in STORAGE_FIELDS if (t.HasField(name) if name == "raw_data" else len(getattr(t, name)))]
+    if stored:
+        return f"{shown}: the digest record is its data (remove {', '.join(stored)})"
     h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
     if h is None:
         now = Held(t.data_type, tuple(t.dims), found[0].storage)
