@@ -296,7 +296,8 @@ async def test_a_raw_data_running_past_its_tensor_is_refused_with_a_reason(
     at = data.rindex(head)
     data[at : at + len(head)] = b"\x4a" + encode_varint(len(weights["w1"]) + 10)
     path.write_bytes(bytes(data))
-    with pytest.raises(Exception, match=r"not a valid binary ONNX model \(a length-delimited field runs past") as refused:
+    reason = r"not a valid binary ONNX model \(a length-delimited field runs past the end of its message\)"
+    with pytest.raises(Exception, match=reason) as refused:
         await _open(client, path)
     assert "BufferError" not in str(refused.value)
 
