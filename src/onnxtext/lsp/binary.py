@@ -265,9 +265,7 @@ def _save_held(text: str, path: str, model: ModelProto, held: HeldTensors, diags
         return SaveResult(False, False, diags)
     try:
         moved = write_held(model, held, path)
-    except HeldChanged as exc:
-        raise OnnxTextError(f"not saved: {exc}") from None
-    except ExternalDataError as exc:
+    except (HeldChanged, ExternalDataError) as exc:
         raise OnnxTextError(f"not saved: {exc}") from None
     size = os.path.getsize(path)
     stamp = file_stamps(_model_files(path, model))

@@ -215,7 +215,6 @@ def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
         found.append(Held(t.data_type, tuple(t.dims), storage))
     for name in STORAGE_FIELDS:
         t.ClearField(name)  # type: ignore[arg-type]
-    t.ClearField("data_location")
     t.data_location = TensorProto.EXTERNAL
     del t.external_data[:]
     e = t.external_data.add()
@@ -257,10 +256,8 @@ def _match(refs: Iterable[TensorRef], held: HeldTensors) -> tuple[list[tuple[Ten
 def _is_reference(t: TensorProto, entries: list[tuple[str, str]], held: HeldTensors) -> bool:
     """Whether ``t``'s record stands for a tensor of the view (edited or not): it names a digest,
     holds a digest of the view under any key, or is external data without a location (no data)."""
-    return (
-        any(k == DIGEST_KEY or v in held.by_digest or v in held.dropped for k, v in entries)
-        or is_external(t)
-        and all(k != "location" for k, _ in entries)
+    return any(k == DIGEST_KEY or v in held.by_digest or v in held.dropped for k, v in entries) or (
+        is_external(t) and all(k != "location" for k, _ in entries)
     )
 
 
@@ -362,11 +359,11 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
     if pending:
         pieces.append((offset - len(pending), bytes(pending)))
     index_of = {e: index for index, e in enumerate(held.lazy.extents)}
-    checked = [(moved[e], held.extent_digests.get(index_of[e])) for e in moved]
+    checked = [(moved[e], d) for e in moved if (d := held.extent_digests.get(index_of[e])) is not None]
 
     def check(fd: int) -> None:
         found = _extent_digests(fd, [new for new, _ in checked])
-        if any(expected is not None and got != expected for got, (_, expected) in zip(found, checked, strict=True)):
+        if any(got != expected for got, (_, expected) in zip(found, checked, strict=True)):
             raise HeldChanged(
                 "the weights changed on disk since the model was opened: the tensors shown by reference are no "
                 "longer the bytes the text shows (revert or reopen the model)"
