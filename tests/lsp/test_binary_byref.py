@@ -361,3 +361,21 @@ def test_a_quick_look_at_a_typed_version_sees_every_held_tensor(tmp_path: Path) 
     doc = parse_document(edited, "model", str(path))
     found = reference_view_diagnostics(doc, view.held, list(doc.diagnostics), quick=True)
     assert [(d.code, d.span.start.line) for d in found if d.span] == [(HELD_EDITED, _line_of(edited, '["Digest"'))]
+
+
+def test_undoing_a_deletion_beyond_what_a_save_keeps_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxtext.weights.byref as byref
+
+    path = tmp_path / "m.onnx"
+    _model(path, [20_000, 30_000])
+    view = open_binary(str(path), text_limit=LIMIT)
+    line = next(x for x in view.text.splitlines(keepends=True) if "] w0 = [" in x)
+    monkeypatch.setattr(byref, "UNDO_BUDGET", 4 * 20_000 - 1)  # w0's bytes are not kept
+    saved = save_binary(view.text.replace(line, ""), str(path), opened=view)
+    assert saved.written and saved.view is not None
+    undone = save_binary(view.text, str(path), opened=saved.view)
+    assert not undone.written
+    (problem,) = undone.diagnostics
+    assert problem.code == HELD_EDITED and "digest was edited" not in problem.message
+    assert "an earlier save left it out of the model file: its weights are no longer there" in problem.message
+    assert problem.span is not None and problem.span.start.line == _line_of(view.text, "] w0 = [")

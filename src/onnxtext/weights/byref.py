@@ -61,12 +61,16 @@ __all__ = [
     "write_held",
     "TEXT_PER_BYTE",
     "SMALL_TENSOR",
+    "UNDO_BUDGET",
 ]
 
 TEXT_PER_BYTE = 4.5
 """Characters of text per stored byte, an upper estimate (a float32 prints in about 13)."""
 SMALL_TENSOR = 1024
 """Tensors of at most this many bytes are always in the text (shapes, scalars, small biases)."""
+UNDO_BUDGET = 64 * 2**20
+"""Bytes of the tensors shown by reference that a save leaves out (deleted from the text) kept in
+memory: undoing the deletion and saving again puts them back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,7 +339,8 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
 def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str]) -> HeldTensors:
     """Write ``model`` (restored, its held ``raw_data`` still tokens) to ``path`` atomically,
     each held range copied from ``held.lazy.path``; the held tensors as they are in the new
-    file (those no longer in the model are dropped). The bytes copied are hashed in the new file
+    file (those no longer in the model are dropped, but for up to :data:`UNDO_BUDGET` bytes
+    kept in memory, so that undoing their deletion can be saved). The bytes copied are hashed in the new file
     before it replaces ``path``: when they are not those the view showed (the model file was
     changed on disk), nothing is written and :class:`HeldChanged` is raised. Raises
     :class:`~onnxtext.weights.external.ExternalDataError` when the file cannot be written."""
@@ -369,18 +374,48 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
                 "longer the bytes the text shows (revert or reopen the model)"
             )
 
+    kept = {index_of[e] for e in moved}
+    undo = _left_out(held, kept)  # read before the file that has them is replaced
     write_sidecar(path, pieces, check=check)
     extents = [moved.get(e, e) for e in held.lazy.extents]
-    kept = {index for index, e in enumerate(held.lazy.extents) if e in moved}
     lazy = LazyRawData(os.fspath(path), held.lazy.token, tuple(extents))
     by_digest: dict[str, list[Held]] = {}
     for digest, found in held.by_digest.items():
         still = [h for h in found if (index := _token_index(h.storage, lazy)) is None or index in kept]
+        still += undo.get(digest, [])
         if still:
             by_digest[digest] = still
     dropped = held.dropped | (held.by_digest.keys() - by_digest.keys())
     digests = {index: d for index, d in held.extent_digests.items() if index in kept}
     return HeldTensors(lazy, by_digest, digests, frozenset(dropped), held.initializers_only)
+
+
+def _left_out(held: HeldTensors, kept: set[int]) -> dict[str, list[Held]]:
+    """The held tensors whose bytes in the file a save leaves out (their tensors were deleted),
+    with their bytes read into memory, while they add up to :data:`UNDO_BUDGET` and still have
+    the digest shown."""
+    found: dict[str, list[Held]] = {}
+    spent = 0
+    for digest, entries in held.by_digest.items():
+        for h in entries:
+            index = _token_index(h.storage, held.lazy)
+            if index is None or index in kept:
+                continue
+            extent = held.lazy.extents[index]
+            if spent + extent.length > UNDO_BUDGET:
+                continue
+            try:
+                data = FileRange(Path(held.lazy.path), extent.offset, extent.length).read()
+            except OSError:
+                continue
+            if hashlib.sha256(data).hexdigest() != held.extent_digests.get(index):
+                continue
+            storage = TensorProto()
+            storage.CopyFrom(h.storage)
+            storage.raw_data = data
+            found.setdefault(digest, []).append(Held(h.data_type, h.dims, storage))
+            spent += extent.length
+    return found
 
 
 def _token_index(storage: TensorProto, lazy: LazyRawData) -> int | None:
