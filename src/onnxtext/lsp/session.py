@@ -100,7 +100,9 @@ class _Protocol(LanguageServerProtocol):
             future.add_done_callback(lambda done: self._forget(msg_id, done))
 
     def _forget(self, msg_id: Any, future: Any) -> None:
-        if self._request_futures.get(msg_id) is future:
+        # a cancelled one is left: pygls cancels them while iterating over the table (shutdown), and
+        # a thread's future calls back at once (the table changed size during the iteration)
+        if not future.cancelled() and self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
 
 
@@ -304,19 +306,19 @@ class OnnxTextServer(LanguageServer):
 
     def publish(self, uri: str, version: int | None, outcome: Outcome) -> None:
         source = outcome.document.source
+        shown = self.shown(uri, outcome.document, outcome.diagnostics)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
-                uri=uri,
-                version=version,
-                diagnostics=[to_lsp_diagnostic(d, source, uri) for d in self.shown(uri, outcome.diagnostics)],
+                uri=uri, version=version, diagnostics=[to_lsp_diagnostic(d, source, uri) for d in shown]
             )
         )
 
-    def shown(self, uri: str, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-        """``diagnostics`` of the document at ``uri`` as published (:func:`shown_diagnostics`: a
-        binary model's view by reference without those of its references): what the graph marks too."""
+    def shown(self, uri: str, document: Document, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+        """``diagnostics`` of ``document`` at ``uri`` as published (:func:`shown_diagnostics`: a
+        binary model's view by reference without those of its references, an edited reference
+        flagged as it is typed): what the graph marks too."""
         path = file_path(uri)
-        return shown_diagnostics(self.binaries.get(path) if path is not None else None, diagnostics)
+        return shown_diagnostics(self.binaries.get(path) if path is not None else None, document, diagnostics)
 
     def current(self, uri: str) -> Outcome | None:
         """The analysis of the document's current version, or None if it is not ready."""
@@ -447,7 +449,7 @@ class OnnxTextServer(LanguageServer):
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""
         if result.view is not None:
-            self.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+            self.binaries[path] = result.view  # what the file is now (a view by reference: its tensors moved)
         elif result.written:
             self.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
 

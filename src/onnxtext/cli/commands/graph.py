@@ -51,9 +51,9 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
 
     doc = parse_document(text, "model", _display(path))
     # a damaged text still has a graph: its errors are said, it is written
-    report.diagnostics(shown_diagnostics(view, doc.diagnostics))
+    report.diagnostics(shown_diagnostics(view, doc, doc.diagnostics))
     # the page's reader may never see the text: each node says where it is in the model
-    found = graph_model(doc, diagnostics=shown_diagnostics(view, diagnose(doc)), places=True)
+    found = graph_model(doc, diagnostics=shown_diagnostics(view, doc, diagnose(doc)), places=True)
     graph = graph_json(found, doc.source)
     title = "stdin" if path == STDIO else os.path.basename(path)
     if not _write(args.output, export(graph, fmt, title), report):
