@@ -11,7 +11,9 @@ target is the file written: the link stays).
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -28,6 +30,7 @@ __all__ = [
     "looks_like_text",
     "control_bytes",
     "read_bytes",
+    "read_regular_text",
     "read_text",
     "load_bytes",
     "model_bytes",
@@ -74,6 +77,24 @@ def read_bytes(path: PathLike) -> bytes:
     if str(path) == STDIO:
         return sys.stdin.buffer.read()
     return Path(path).read_bytes()
+
+
+def read_regular_text(path: PathLike) -> str:
+    """The UTF-8 text of the regular file ``path``, for readers that must never block (the
+    language server): a FIFO or a device is refused without reading it (``OSError`` EINVAL),
+    where :func:`read_bytes` would wait for a writer. Raises :class:`OSError` and
+    :class:`UnicodeDecodeError`."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # opening a FIFO for reading waits without it
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
+            return f.read().decode("utf-8-sig")
+    finally:
+        if fd >= 0:
+            os.close(fd)
 
 
 def read_text(path: PathLike) -> str:

@@ -19,6 +19,7 @@ from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import Budget, LiveResult, run_live
 from onnxtext.evaluate.rejected import rejected_nodes
+from onnxtext.io import read_regular_text
 from onnxtext.ir.paths import ROOT
 from onnxtext.proto import ModelProto
 from onnxtext.span import Span
@@ -108,9 +109,8 @@ def document_inputs(path: str | None, settings: Settings) -> dict[str, str]:
     found = dict(settings.inputs)
     if path is None:
         return found
-    try:
-        with open(path + INPUTS_SUFFIX, encoding="utf-8") as f:
-            found.update(input_specs(json.load(f)))
+    try:  # the server's worker reads it: a FIFO there must not block it
+        found.update(input_specs(json.loads(read_regular_text(path + INPUTS_SUFFIX))))
     except FileNotFoundError:
         pass
     except (OSError, ValueError) as exc:
