@@ -36,8 +36,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const requests = { request: <R>(method: string, params: object) => request<R>(method, params) };
   const graphs = new GraphPanels(context.extensionUri, requests.request, output);
   context.subscriptions.push(graphs, vscode.commands.registerCommand("onnxtext.showGraph", () => graphs.show(vscode.window.activeTextEditor)));
+  const models = new ModelFileSystem(requests, (l) => output.info(l));
   context.subscriptions.push(
-    vscode.workspace.registerFileSystemProvider(SCHEME, new ModelFileSystem(requests, (l) => output.info(l)), {
+    models,
+    vscode.workspace.registerFileSystemProvider(SCHEME, models, {
       isCaseSensitive: process.platform === "linux",
     }),
     vscode.window.registerCustomEditorProvider(VIEW_TYPE, new ModelEditorRedirect(), {
