@@ -346,19 +346,36 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   }
 }
 
-/** The editor VS Code picks for `*.onnx`: it opens the model's text and closes itself. */
+/** The editor VS Code picks for `*.onnx`: it opens the model's text and closes itself. When the
+ * text cannot be shown (no server yet, in a folder not trusted) it says why and stays, until
+ * `retry` (trust granted, the server started) opens the text after all. */
 export class ModelEditorRedirect implements vscode.CustomReadonlyEditorProvider {
+  private readonly waiting = new Set<{ uri: vscode.Uri; panel: vscode.WebviewPanel }>();
+
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
     return { uri, dispose: () => undefined };
   }
 
   async resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): Promise<void> {
     panel.webview.html = page(`Opening ${escapeHtml(document.uri.fsPath)} as text…`);
+    const entry = { uri: document.uri, panel };
+    panel.onDidDispose(() => this.waiting.delete(entry));
+    await this.open(entry);
+  }
+
+  /** Opens the text of every model whose page says it could not. */
+  async retry(): Promise<void> {
+    await Promise.all([...this.waiting].map((entry) => this.open(entry)));
+  }
+
+  private async open(entry: { uri: vscode.Uri; panel: vscode.WebviewPanel }): Promise<void> {
     try {
-      await openAsText(document.uri, panel.viewColumn);
-      panel.dispose();
+      await openAsText(entry.uri, entry.panel.viewColumn);
+      this.waiting.delete(entry);
+      entry.panel.dispose();
     } catch (error) {
-      panel.webview.html = page(`${escapeHtml(document.uri.fsPath)} cannot be shown as text: ${escapeHtml(message(error))}`);
+      this.waiting.add(entry);
+      entry.panel.webview.html = page(`${escapeHtml(entry.uri.fsPath)} cannot be shown as text: ${escapeHtml(message(error))}`);
     }
   }
 }
