@@ -5,7 +5,8 @@
 ``.onnx`` and ``.pb`` files are binary protobuf; every other name (``.onnxtxt``,
 ``.txt``, …) is onnxtext text. The path ``-`` means standard input for :func:`read_bytes`.
 Files are written with :func:`write_atomic` (or :func:`atomic_file`): a temporary file in the same directory,
-fsynced and renamed over the target, so a reader never sees a partial or empty file.
+fsynced and renamed over the target, so a reader never sees a partial or empty file (a symlink's
+target is the file written: the link stays).
 """
 
 from __future__ import annotations
@@ -111,8 +112,9 @@ def atomic_file(path: PathLike) -> Iterator[int]:
     ``path``'s new content into. On a clean exit the file is fsynced, given the usual
     permissions (``0o666`` less the umask, or those of the file it replaces) and renamed
     over ``path``, and the directory is fsynced; on any error it is removed, and an
-    existing ``path`` is left untouched. Raises :class:`OSError`."""
-    target = Path(path)
+    existing ``path`` is left untouched. A symlink is written through: its target gets the new
+    content and the link stays a link, as editors do. Raises :class:`OSError`."""
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         try:

@@ -165,7 +165,7 @@ def test_a_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
     view = open_binary(str(path), text_limit=LIMIT)
     _model(path, [20_000, 30_000], seed=1)
     changed = path.read_bytes()
-    with pytest.raises(OnnxTextError, match="changed on disk since it was opened"):
+    with pytest.raises(OnnxTextError, match="weights changed on disk since the model was opened"):
         save_binary(view.text.replace("y = Add", "y = Sub"), str(path), opened=view)
     assert path.read_bytes() == changed
 

@@ -52,10 +52,11 @@ __all__ = ["COMMANDS", "FEATURES", "Feature", "GRAPH", "OPEN_BINARY", "SAVE_BINA
 
 TOGGLE_LIVE = "onnxtext.toggleLiveValues"
 OPEN_BINARY = "onnxtext/openBinary"
-"""Request ``{uri}`` → ``{text, editable, note}``: a binary model's text."""
+"""Request ``{uri}`` → ``{text, editable, note, files, stamp}``: a binary model's text, and the files it
+was read from (see :func:`open_binary_request`)."""
 SAVE_BINARY = "onnxtext/saveBinary"
-"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics}``: the text's model written to the
-file (``refused``: why not, ``not saved: line N: …``)."""
+"""Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics, files, stamp}``: the text's model
+written to the file (``refused``: why not, ``not saved: line N: …``; ``files``/``stamp``: the files after it)."""
 GRAPH = "onnxtext/graph"
 """Request ``{textDocument: {uri}}`` → ``{nodes, edges, groups}``: the data-flow graph (``ide/graph``)."""
 
@@ -309,16 +310,33 @@ async def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormatting
 
 # ------------------------------------------------------------ binary models
 def open_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    """``onnxtext/openBinary {uri}`` → ``{text, editable, note, files, stamp}``: the model file as it is
+    now (never a view kept from an earlier read; it replaces the one kept for the next save).
+
+    ``files``: absolute paths, the model file first, then every external-data file the model names
+    that exists. ``stamp``: one ``[path, size, mtime_ns, ino]`` per file of ``files``, what the text
+    was read from (``os.stat``: size a number, ``st_mtime_ns`` and ``st_ino`` decimal strings; the
+    client compares them with ``fs.statSync(path, {bigint: true})``'s ``size``, ``mtimeNs``, ``ino``).
+    """
     path = request_path(params)
     try:
         view = open_binary(path)
     except OnnxTextError as exc:
         raise JsonRpcInvalidParams(str(exc)) from None
     ls.binaries[path] = view
-    return {"text": view.text, "editable": view.editable, "note": view.note}
+    return {
+        "text": view.text,
+        "editable": view.editable,
+        "note": view.note,
+        "files": list(view.files),
+        "stamp": [list(s) for s in view.stamp],
+    }
 
 
 def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    """``onnxtext/saveBinary {uri, text}`` → ``{written, unchanged, refused, diagnostics, files, stamp}``:
+    ``files`` and ``stamp`` (as ``openBinary``'s) of the files as they are after a write or an unchanged
+    save, so the client knows its document matches the disk; both null when the save was refused."""
     path = request_path(params)
     text = getattr(params, "text", None)
     if not isinstance(text, str):
@@ -331,7 +349,15 @@ def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
     source, uri = SourceFile(text, path), getattr(params, "uri", "")
     diagnostics = [lsp_diagnostic(d, source, uri) for d in result.diagnostics]
     refused = save_refusal(result)
-    return {"written": result.written, "unchanged": result.unchanged, "refused": refused, "diagnostics": diagnostics}
+    stamp = result.stamp
+    return {
+        "written": result.written,
+        "unchanged": result.unchanged,
+        "refused": refused,
+        "diagnostics": diagnostics,
+        "files": [s[0] for s in stamp] if stamp is not None else None,
+        "stamp": [list(s) for s in stamp] if stamp is not None else None,
+    }
 
 
 # ------------------------------------------------------------ the graph view

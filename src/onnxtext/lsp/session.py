@@ -36,7 +36,13 @@ from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
 from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import BinaryView, SaveResult, digest_view_diagnostics, runnable_model
+from onnxtext.lsp.binary import (
+    BinaryView,
+    SaveResult,
+    digest_view_diagnostics,
+    reference_view_diagnostics,
+    runnable_model,
+)
 from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits
@@ -307,7 +313,9 @@ class OnnxTextServer(LanguageServer):
         diags = list(outcome.diagnostics)
         path = file_path(uri)
         view = self.binaries.get(path) if path is not None else None
-        if view is not None and (not view.editable or view.held is not None):
+        if view is not None and view.held is not None:  # an edited reference is flagged as it is typed
+            diags = reference_view_diagnostics(outcome.document, view.held, diags)
+        elif view is not None and not view.editable:
             diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(
             L.PublishDiagnosticsParams(
@@ -446,7 +454,7 @@ class OnnxTextServer(LanguageServer):
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""
         if result.view is not None:
-            self.binaries[path] = result.view  # a view by reference: its tensors are now in the new file
+            self.binaries[path] = result.view  # what the file is now (a view by reference: its tensors moved)
         elif result.written:
             self.binaries.pop(path, None)  # the file is new: an unchanged save must not restore old bytes
 

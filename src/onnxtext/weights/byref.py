@@ -8,10 +8,18 @@ and shape stay in the text. The tensors' data is *held*: by digest, the data typ
 dimensions and the stored data (a token naming the byte range in the file, or the typed
 fields of a tensor that was parsed into memory).
 
-:func:`restore_held` puts the held data back into a model parsed from the edited text, and
-refuses a reference whose digest, type or shape was changed; :func:`write_held` writes the
-model, the held ranges copied from the original file by the kernel (never read into memory),
-atomically, and says where they are in the new file.
+:func:`held_records` finds, without touching the model, every tensor of a model parsed from
+the edited text whose record is a reference of the view but not exactly one the view made
+(its digest, key, entries, data location, type or shape edited): each would be saved without
+its data. :func:`restore_held` puts the held data back into such a model (refusing what
+:func:`held_records` finds); :func:`write_held` writes the model, the held ranges copied from
+the original file by the kernel (never read into memory), atomically, checks that the bytes
+copied still have the digests the view showed, and says where they are in the new file.
+
+A tensor's digest covers everything held of it: the SHA-256 of its bytes in the file (what
+``print --weights digest`` shows) when those are all it stores, else a digest of those bytes
+and its other storage fields too, so tensors of equal bytes share a held entry only when they
+store exactly the same.
 """
 
 from __future__ import annotations
@@ -23,10 +31,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from onnxtext.diagnostics import OnnxTextError
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.digest import DIGEST_KEY
-from onnxtext.weights.external import FileRange, TensorSources, is_external, iter_tensors, tensor_nbytes
+from onnxtext.weights.external import FileRange, TensorRef, TensorSources, is_external, iter_tensors, tensor_nbytes
 from onnxtext.weights.sidecar import Piece, write_sidecar
 from onnxtext.weights.wire import Extent, LazyRawData, load_lazy, splice_raw_data
 
@@ -34,7 +44,9 @@ __all__ = [
     "Held",
     "HeldTensors",
     "HeldProblem",
+    "HeldChanged",
     "reference_view",
+    "held_records",
     "restore_held",
     "write_held",
     "TEXT_PER_BYTE",
@@ -70,6 +82,12 @@ class HeldTensors:
     lazy: LazyRawData
     by_digest: dict[str, list[Held]] = field(default_factory=dict)
     """Equal bytes may be tensors of several types or shapes (zeros): one entry each."""
+    extent_digests: dict[int, str] = field(default_factory=dict)
+    """The SHA-256 hex of the bytes of each extent of :attr:`lazy` a held tensor stores: what a
+    save checks the bytes it copies against."""
+    dropped: frozenset[str] = frozenset()
+    """Digests of held tensors an earlier save left out (deleted from the text): their bytes are
+    no longer in the file."""
 
     def __len__(self) -> int:
         return sum(len(found) for found in self.by_digest.values())
@@ -77,12 +95,16 @@ class HeldTensors:
 
 @dataclass(frozen=True, slots=True)
 class HeldProblem:
-    """A reference edited in the text: ``digest`` is what the text says and ``occurrence``
-    how many tensors before it (in :func:`iter_tensors` order) say it too (to find the line)."""
+    """A reference edited in the text, at the tensor's ``path`` (+ ``token``, as a source map
+    locates them; None when the tensor has none)."""
 
-    digest: str
     message: str
-    occurrence: int = 0
+    path: ProtoPath | None = None
+    token: tuple[str, int] | None = None
+
+
+class HeldChanged(OnnxTextError):
+    """The bytes of a held tensor in the model file are no longer those the view showed."""
 
 
 def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[ModelProto, HeldTensors]:
@@ -121,15 +143,24 @@ def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[Mo
 
 
 def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dict[FileRange, str]:
-    """The SHA-256 hex of each range of the file at ``path``, hashed from one memory map
-    (no copies) by two threads (hashlib lets go of the GIL): the cost of opening a big model."""
+    """The SHA-256 hex of each range of the file at ``path``: the cost of opening a big model."""
     if not ranges:
         return {}
-    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+    with open(path, "rb") as f:
+        found = _extent_digests(f.fileno(), [Extent(r.offset, r.length) for r in ranges])
+    return dict(zip(ranges, found, strict=True))
+
+
+def _extent_digests(fd: int, extents: list[Extent]) -> list[str]:
+    """The SHA-256 hex of each extent of the open file ``fd``, hashed from one memory map (no
+    copies) by two threads (hashlib lets go of the GIL)."""
+    if not extents:
+        return []
+    with mmap.mmap(fd, 0, access=mmap.ACCESS_READ) as mm:
         view = memoryview(mm)
         try:
 
-            def digest(r: FileRange) -> str:
+            def digest(r: Extent) -> str:
                 h = hashlib.sha256()
                 for start in range(r.offset, r.offset + r.length, _HASH_BLOCK):
                     with view[start : min(start + _HASH_BLOCK, r.offset + r.length)] as block:
@@ -137,7 +168,7 @@ def _range_digests(path: str | os.PathLike[str], ranges: list[FileRange]) -> dic
                 return h.hexdigest()
 
             with ThreadPoolExecutor(max_workers=2) as pool:
-                return dict(zip(ranges, pool.map(digest, ranges), strict=True))
+                return list(pool.map(digest, extents))
         finally:
             view.release()
 
@@ -146,78 +177,122 @@ _HASH_BLOCK = 1 << 24
 
 
 def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
-    """Replace the data of ``t`` by its digest record (``file_digest`` when its bytes are in
-    the file), keeping the data in ``held``."""
+    """Replace the data of ``t`` by its digest record (``file_digest``: of its bytes, when they
+    are in the file), keeping the data in ``held``."""
     storage = TensorProto()
     storage.CopyFrom(t)
     for name in ("name", "doc_string", "metadata_props", "dims", "data_type", "segment"):
         storage.ClearField(name)  # type: ignore[arg-type]
-    digest = (
-        file_digest
-        if file_digest is not None
-        else hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
-    )
+    index = _token_index(storage, held.lazy)
+    if file_digest is None or index is None:
+        digest = hashlib.sha256(storage.SerializeToString(deterministic=True)).hexdigest()
+    else:
+        held.extent_digests[index] = file_digest
+        rest = TensorProto()
+        rest.CopyFrom(storage)
+        rest.ClearField("raw_data")
+        extra = rest.SerializeToString(deterministic=True)  # typed values too, an explicit data_location...
+        digest = hashlib.sha256(bytes.fromhex(file_digest) + extra).hexdigest() if extra else file_digest
     key = f"sha256:{digest}"
     found = held.by_digest.setdefault(key, [])
     if not any((h.data_type, h.dims) == (t.data_type, tuple(t.dims)) for h in found):
         found.append(Held(t.data_type, tuple(t.dims), storage))
     for name in STORAGE_FIELDS:
         t.ClearField(name)  # type: ignore[arg-type]
+    t.ClearField("data_location")
     t.data_location = TensorProto.EXTERNAL
     del t.external_data[:]
     e = t.external_data.add()
     e.key, e.value = DIGEST_KEY, key
 
 
+def held_records(model: ModelProto, held: HeldTensors) -> tuple[list[TensorRef], list[HeldProblem]]:
+    """The tensors of ``model`` (parsed from the edited text) whose record is exactly a reference
+    the view made, and the problems of those whose record is the view's but edited; ``model`` is
+    not changed (cheap: no file is read)."""
+    matches, problems = _match(model, held)
+    return [ref for ref, _ in matches], problems
+
+
+def _match(model: ModelProto, held: HeldTensors) -> tuple[list[tuple[TensorRef, Held]], list[HeldProblem]]:
+    """Each reference of the view in ``model`` with its held data, and the records that are not."""
+    matches: list[tuple[TensorRef, Held]] = []
+    problems: list[HeldProblem] = []
+    for ref in iter_tensors(model):
+        t = ref.tensor
+        if not len(t.external_data) and not is_external(t):
+            continue
+        entries = [(e.key, e.value) for e in t.external_data]
+        if not _is_reference(t, entries, held):
+            continue
+        found = _held_of(ref, entries, held)
+        if isinstance(found, str):
+            problems.append(HeldProblem(found, ref.path, ref.token))
+        else:
+            matches.append((ref, found))
+    return matches, problems
+
+
+def _is_reference(t: TensorProto, entries: list[tuple[str, str]], held: HeldTensors) -> bool:
+    """Whether ``t``'s record stands for a tensor of the view (edited or not): it names a digest,
+    holds a digest of the view under any key, or is external data without a location (no data)."""
+    return (
+        any(k == DIGEST_KEY or v in held.by_digest or v in held.dropped for k, v in entries)
+        or is_external(t)
+        and all(k != "location" for k, _ in entries)
+    )
+
+
+def _held_of(ref: TensorRef, entries: list[tuple[str, str]], held: HeldTensors) -> Held | str:
+    """The held data of a reference whose record is exactly one the view made, else why not."""
+    t, where = ref.tensor, ref.where
+    shown = f"{where} is shown by reference"
+    digest = next((v for k, v in entries if k == DIGEST_KEY), None)
+    if digest is None:
+        keys = ", ".join(repr(k) for k, _ in entries) or "nothing"
+        return (
+            f'{shown}: its record must stay the view\'s ["digest": "sha256:…"] (it holds {keys}); '
+            "without it the tensor would be saved with no data"
+        )
+    if len(entries) != 1:
+        others = ", ".join(repr(k) for k, _ in entries if k != DIGEST_KEY)
+        return f"{shown}: its record holds only the digest (remove {others})"
+    if digest in held.dropped and digest not in held.by_digest:
+        return (
+            f"{shown}, but an earlier save left it out of the model file: its weights are no longer there "
+            "(delete it again, or reopen the model)"
+        )
+    found = held.by_digest.get(digest)
+    if not found:
+        return (
+            f"{shown} and its digest was edited: "
+            "no tensor of the model file has this digest (weights cannot be edited in this view)"
+        )
+    if not is_external(t):
+        return f"{shown}: its data_location must stay EXTERNAL (the digest record is its data)"
+    h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
+    if h is None:
+        now = Held(t.data_type, tuple(t.dims), found[0].storage)
+        was = " or ".join(x.type_text() for x in found)
+        return (
+            f"{shown}: its type must stay {was} "
+            f"(the text says {now.type_text()}); weights cannot be reshaped in this view"
+        )
+    return h
+
+
 def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = False) -> list[HeldProblem]:
-    """Put the held data back into every digest record of ``model`` (parsed from the edited
-    text); the references that were edited are left as they are and returned as problems.
+    """Put the held data back into every reference of the view in ``model`` (parsed from the
+    edited text); when some record is not exactly one the view made, nothing is changed and
+    those are returned (as :func:`held_records` finds them).
 
     With ``as_reference``, data held in the file becomes an external-data reference to its
     bytes in the model file itself (what a run loads, from the model's folder), not a token."""
-    problems: list[HeldProblem] = []
-    seen: dict[str, int] = {}
-    for ref in iter_tensors(model):
+    matches, problems = _match(model, held)
+    if problems:
+        return problems
+    for ref, h in matches:
         t = ref.tensor
-        entries = [(e.key, e.value) for e in t.external_data]
-        digest = next((v for k, v in entries if k == DIGEST_KEY), None)
-        if digest is None or not is_external(t):
-            continue
-        occurrence = seen[digest] = seen.get(digest, -1) + 1
-        found = held.by_digest.get(digest)
-        if not found:
-            problems.append(
-                HeldProblem(
-                    digest,
-                    f"{ref.where} is shown by reference and its digest was edited: "
-                    "no tensor of the model file has this digest (weights cannot be edited in this view)",
-                    occurrence,
-                )
-            )
-            continue
-        if len(entries) != 1:
-            problems.append(
-                HeldProblem(
-                    digest,
-                    f"{ref.where} is shown by reference: its record holds only the digest "
-                    f"(remove {', '.join(repr(k) for k, _ in entries if k != DIGEST_KEY)})",
-                    occurrence,
-                )
-            )
-            continue
-        h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
-        if h is None:
-            now = Held(t.data_type, tuple(t.dims), found[0].storage)
-            was = " or ".join(x.type_text() for x in found)
-            problems.append(
-                HeldProblem(
-                    digest,
-                    f"{ref.where} is shown by reference: its type must stay {was} "
-                    f"(the text says {now.type_text()}); weights cannot be reshaped in this view",
-                    occurrence,
-                )
-            )
-            continue
         del t.external_data[:]
         t.ClearField("data_location")
         t.MergeFrom(h.storage)
@@ -233,13 +308,15 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
             ):
                 e = t.external_data.add()
                 e.key, e.value = key, value
-    return problems
+    return []
 
 
 def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str]) -> HeldTensors:
     """Write ``model`` (restored, its held ``raw_data`` still tokens) to ``path`` atomically,
     each held range copied from ``held.lazy.path``; the held tensors as they are in the new
-    file (those no longer in the model are dropped). Raises
+    file (those no longer in the model are dropped). The bytes copied are hashed in the new file
+    before it replaces ``path``: when they are not those the view showed (the model file was
+    changed on disk), nothing is written and :class:`HeldChanged` is raised. Raises
     :class:`~onnxtext.weights.external.ExternalDataError` when the file cannot be written."""
     parts = splice_raw_data(model.SerializeToString(), held.lazy)
     source = Path(held.lazy.path)
@@ -260,7 +337,18 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
             offset += len(part)
     if pending:
         pieces.append((offset - len(pending), bytes(pending)))
-    write_sidecar(path, pieces)
+    index_of = {e: index for index, e in enumerate(held.lazy.extents)}
+    checked = [(moved[e], held.extent_digests.get(index_of[e])) for e in moved]
+
+    def check(fd: int) -> None:
+        found = _extent_digests(fd, [new for new, _ in checked])
+        if any(expected is not None and got != expected for got, (_, expected) in zip(found, checked, strict=True)):
+            raise HeldChanged(
+                "the weights changed on disk since the model was opened: the tensors shown by reference are no "
+                "longer the bytes the text shows (revert or reopen the model)"
+            )
+
+    write_sidecar(path, pieces, check=check)
     extents = [moved.get(e, e) for e in held.lazy.extents]
     kept = {index for index, e in enumerate(held.lazy.extents) if e in moved}
     lazy = LazyRawData(os.fspath(path), held.lazy.token, tuple(extents))
@@ -269,7 +357,9 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
         still = [h for h in found if (index := _token_index(h.storage, lazy)) is None or index in kept]
         if still:
             by_digest[digest] = still
-    return HeldTensors(lazy, by_digest)
+    dropped = held.dropped | (held.by_digest.keys() - by_digest.keys())
+    digests = {index: d for index, d in held.extent_digests.items() if index in kept}
+    return HeldTensors(lazy, by_digest, digests, frozenset(dropped))
 
 
 def _token_index(storage: TensorProto, lazy: LazyRawData) -> int | None:

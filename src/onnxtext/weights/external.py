@@ -18,8 +18,10 @@ kept as they are, and loading the weights is an explicit step.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
+import stat
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
@@ -29,6 +31,7 @@ import numpy as np
 
 from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
 from onnxtext.ir.dtypes import BY_CODE
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.tensor.literals import NotRepresentable, element_count
 from onnxtext.ir.varint import encode_varint
 from onnxtext.ir.walk import GraphSite, iter_graphs
@@ -93,6 +96,10 @@ class TensorRef:
     tensor: TensorProto
     where: str  # e.g. "initializer 'W'" or "node 'y' attribute 'value'"
     kind: str = "initializer"  # "initializer", "sparse" (sparse initializer parts) or "attribute"
+    path: ProtoPath | None = None
+    """Its proto path from the model, with :attr:`token` (a tensor of an attribute's list:
+    ``("tensors", k)``) what a source map locates; None for a function attribute's default graph."""
+    token: tuple[str, int] | None = None
 
 
 def iter_tensors(model: ModelProto | GraphProto) -> Iterator[TensorRef]:
@@ -102,28 +109,35 @@ def iter_tensors(model: ModelProto | GraphProto) -> Iterator[TensorRef]:
     yield from _tensors(model, "")
 
 
-def _tensors(model: ModelProto | GraphProto, base: str) -> Iterator[TensorRef]:
+def _tensors(model: ModelProto | GraphProto, base: str, paths: bool = True) -> Iterator[TensorRef]:
     for site in iter_graphs(model):
         prefix = base + _prefix(site)
         proto = site.proto
+        at = site.path if paths else None
         if isinstance(proto, FunctionProto):
-            for a in proto.attribute_proto:
-                yield from attribute_tensors(a, f"{prefix}attribute '{a.name}'")
+            for i, a in enumerate(proto.attribute_proto):
+                here = at / ("attribute_proto", i) if at is not None else None
+                yield from attribute_tensors(a, f"{prefix}attribute '{a.name}'", here)
                 # a default graph is no part of the body the walk goes through
                 if a.HasField("g"):
-                    yield from _tensors(a.g, f"{prefix}attribute '{a.name}' ")
-                for i, g in enumerate(a.graphs):
-                    yield from _tensors(g, f"{prefix}attribute '{a.name}'[{i}] ")
+                    yield from _tensors(a.g, f"{prefix}attribute '{a.name}' ", False)
+                for k, g in enumerate(a.graphs):
+                    yield from _tensors(g, f"{prefix}attribute '{a.name}'[{k}] ", False)
         else:
-            for t in proto.initializer:
-                yield TensorRef(t, f"{prefix}initializer '{t.name}'")
-            for s in proto.sparse_initializer:
-                yield TensorRef(s.values, f"{prefix}sparse initializer '{s.values.name}' values", "sparse")
-                yield TensorRef(s.indices, f"{prefix}sparse initializer '{s.values.name}' indices", "sparse")
-        for n in proto.node:
+            for i, t in enumerate(proto.initializer):
+                yield TensorRef(
+                    t, f"{prefix}initializer '{t.name}'", path=at / ("initializer", i) if at is not None else None
+                )
+            for i, s in enumerate(proto.sparse_initializer):
+                here = at / ("sparse_initializer", i) if at is not None else None
+                name = s.values.name
+                yield TensorRef(s.values, f"{prefix}sparse initializer '{name}' values", "sparse", here)
+                yield TensorRef(s.indices, f"{prefix}sparse initializer '{name}' indices", "sparse", here)
+        for i, n in enumerate(proto.node):
             label = _node_label(n)
-            for a in n.attribute:
-                yield from attribute_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'")
+            for k, a in enumerate(n.attribute):
+                here = at / ("node", i) / ("attribute", k) if at is not None else None
+                yield from attribute_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'", here)
 
 
 def _node_label(n: NodeProto) -> str:
@@ -145,18 +159,19 @@ def _prefix(site: GraphSite) -> str:
     return ""
 
 
-def attribute_tensors(a: AttributeProto, where: str) -> Iterator[TensorRef]:
-    """The tensors an attribute holds itself (those of the graphs it holds come with the walk)."""
+def attribute_tensors(a: AttributeProto, where: str, path: ProtoPath | None = None) -> Iterator[TensorRef]:
+    """The tensors an attribute holds itself (those of the graphs it holds come with the walk);
+    ``path`` is the attribute's."""
     if a.HasField("t"):
-        yield TensorRef(a.t, where, "attribute")
+        yield TensorRef(a.t, where, "attribute", path / "t" if path is not None else None)
     for i, t in enumerate(a.tensors):
-        yield TensorRef(t, f"{where}[{i}]", "attribute")
+        yield TensorRef(t, f"{where}[{i}]", "attribute", path, ("tensors", i))
     if a.HasField("sparse_tensor"):
-        yield TensorRef(a.sparse_tensor.values, f"{where} values", "attribute")
-        yield TensorRef(a.sparse_tensor.indices, f"{where} indices", "attribute")
+        yield TensorRef(a.sparse_tensor.values, f"{where} values", "attribute", path)
+        yield TensorRef(a.sparse_tensor.indices, f"{where} indices", "attribute", path)
     for i, s in enumerate(a.sparse_tensors):
-        yield TensorRef(s.values, f"{where}[{i}] values", "attribute")
-        yield TensorRef(s.indices, f"{where}[{i}] indices", "attribute")
+        yield TensorRef(s.values, f"{where}[{i}] values", "attribute", path, ("sparse_tensors", i))
+        yield TensorRef(s.indices, f"{where}[{i}] indices", "attribute", path, ("sparse_tensors", i))
 
 
 def is_external(t: TensorProto) -> bool:
@@ -296,13 +311,20 @@ class FileRange:
 
 
 class _Sizes(dict[Path, int]):
-    """File sizes, each file stat'ed once (``OSError`` when it cannot be opened)."""
+    """File sizes, each file stat'ed once (``OSError`` when it cannot be opened, or is no
+    regular file: a FIFO or a device would block, or never end, the reads that follow)."""
 
     def __missing__(self, path: Path) -> int:
-        with open(path, "rb") as f:  # open, not stat: the file must be readable
-            size = os.fstat(f.fileno()).st_size
-        self[path] = size
-        return size
+        # open, not stat: the file must be readable; without blocking, as a FIFO's open does
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        try:
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        self[path] = st.st_size
+        return st.st_size
 
 
 def _locate(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -143,11 +144,17 @@ def plan_external(
 
 
 def write_sidecar(
-    path: str | os.PathLike[str], pieces: list[tuple[int, Piece]], *, progress: Progress | None = None
+    path: str | os.PathLike[str],
+    pieces: list[tuple[int, Piece]],
+    *,
+    progress: Progress | None = None,
+    check: Callable[[int], None] | None = None,
 ) -> None:
     """Write ``pieces`` at their offsets (zeros between) to ``path`` atomically
     (:func:`onnxtext.io.atomic_file`). File ranges are copied by the kernel where it can
-    (``os.copy_file_range``), else through a buffer."""
+    (``os.copy_file_range``), else through a buffer. ``check`` is given the new file (open for
+    reading and writing) once written, before it replaces ``path``: what it raises leaves
+    ``path`` untouched and the new file removed."""
     target = Path(path)
     sources: dict[Path, int] = {}
     try:
@@ -165,6 +172,8 @@ def write_sidecar(
                         progress(len(data))
                 end = offset + len(data)
             os.ftruncate(fd, end)  # the padding after the last piece written, if any
+            if check is not None:
+                check(fd)
     except OSError as exc:
         raise ExternalDataError(
             [_diag(UNWRITABLE, f"cannot write {str(target)!r}: {exc.strerror or exc}", None)]

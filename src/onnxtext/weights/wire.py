@@ -169,6 +169,18 @@ class _Scan:
         return parts, size
 
 
+def _scan_model(scan: _Scan) -> tuple[list[Part], int] | None:
+    """``scan.message`` over the whole buffer. A :class:`WireError` is raised again once the
+    frames it went through are gone: their views of the buffer (the parts made so far) would
+    keep it exported, and releasing it (or closing the file's memory map) would raise
+    ``BufferError`` in place of the error."""
+    try:
+        return scan.message(0, len(scan.buf), _MODEL)
+    except WireError as exc:
+        error = WireError(str(exc))
+    raise error
+
+
 def strip_raw_data(
     data: bytes | bytearray | memoryview | mmap.mmap, threshold: int, token: bytes
 ) -> tuple[bytes | None, list[Extent]]:
@@ -178,7 +190,7 @@ def strip_raw_data(
     are not a well-formed message (unknown fields are fine: they are copied)."""
     with memoryview(data) as buf:
         scan = _Scan(buf, max(threshold, len(token) + 8), token)
-        result = scan.message(0, len(buf), _MODEL)
+        result = _scan_model(scan)
         del scan.buf
         if result is None:
             return None, []
@@ -214,7 +226,7 @@ def splice_raw_data(data: bytes, lazy: LazyRawData) -> list[Part]:
     extents copied from that file), they are the model with its weights back."""
     with memoryview(data) as buf:
         scan = _Splice(buf, lazy)
-        result = scan.message(0, len(buf), _MODEL)
+        result = _scan_model(scan)
         if result is None:
             return [bytes(data)]
         return [bytes(p) if isinstance(p, memoryview) else p for p in result[0]]
