@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { makeBigModel } from "./big_model.mjs";
 
 /** The frame of the graph view (a webview is an iframe inside an iframe). */
 async function graphFrame(ed) {
@@ -24,6 +25,53 @@ async function cursorText(ed) {
   return ed.page.$eval('.part.statusbar [id="status.editor.selection"]', (e) => e.textContent.trim()).catch(() => "");
 }
 
+/** Whether a text editor's tab shows unsaved changes. */
+async function anyDirty(ed) {
+  return ed.page.evaluate(() => document.querySelectorAll(".part.editor .tab.dirty").length > 0);
+}
+
+/** The keyboard goes to the text beside the view (the first editor group); its cursor as the status bar says it. */
+async function cursorInText(ed) {
+  await ed.command("View: Focus First Editor Group");
+  return ed.waitFor(() => cursorText(ed), { what: "the cursor in the status bar" });
+}
+
+/** Lines of the text highlighted as a picked statement's extent (the range-highlight colour). */
+async function highlighted(ed) {
+  return ed.page.evaluate(() => {
+    const editor = document.querySelector(".part.editor .editor-group-container .editor-instance .monaco-editor");
+    if (!editor) return [];
+    const numbers = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].map((n) => ({ line: parseInt(n.textContent, 10), top: Math.round(n.getBoundingClientRect().top) }));
+    const lines = new Set();
+    for (const e of editor.querySelectorAll('.view-overlays [class*="ced-"]')) {
+      const colour = getComputedStyle(e).backgroundColor;
+      if (colour === "rgba(0, 0, 0, 0)" || colour === "transparent") continue;
+      const top = Math.round(e.getBoundingClientRect().top);
+      const at = numbers.find((n) => Math.abs(n.top - top) <= 1);
+      if (at) lines.add(at.line);
+    }
+    return [...lines].sort((a, b) => a - b);
+  });
+}
+
+/** The Problems panel's rows of one file (the rows after its file row). */
+async function problemsOf(ed, name) {
+  await ed.command("View: Focus Problems (Errors, Warnings, Infos)");
+  await ed.page.locator(".markers-panel").first().waitFor({ state: "visible", timeout: 10_000 });
+  const rows = await ed.page.$$eval(".markers-panel .monaco-list-row", (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+  await ed.command("View: Toggle Panel Visibility").catch(() => {});
+  let file = "";
+  const out = [];
+  for (const row of rows) {
+    if (/^(Error|Warning|Info|Hint)/.test(row)) {
+      if (file.includes(name)) out.push(row);
+    } else {
+      file = row;
+    }
+  }
+  return { rows: out, all: rows };
+}
+
 /** A text of `nodes` chained nodes, each labelled with a torch-like module path. */
 function bigText(nodes, layers) {
   const lines = ['<ir_version: 10, opset_import: ["": 21]>', "big (float[1, 16] x0) => (float[1, 16] y) {"];
@@ -36,7 +84,7 @@ function bigText(nodes, layers) {
   return lines.join("\n");
 }
 
-export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext }) {
+export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext, pythonBin }) {
   const example = fs.readFileSync(path.join(work, "mlp.onnxtxt"), "utf8");
   let frame;
 
@@ -54,16 +102,46 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     return `${ops.length} operators, ${labels.length} edge labels, e.g. "${labels[0]}"`;
   });
 
-  await check("clicking a node moves the cursor to its statement", async () => {
+  await check("clicking a node puts the cursor at its statement and highlights it; the keys typed next leave the text unchanged (#29)", async () => {
     const softmax = at(example, "probs = Softmax <");
     await frame.click('svg.graph .node.kind-op[aria-label^="Softmax"]');
-    const text = await ed.waitFor(async () => {
-      const t = await cursorText(ed);
-      return new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}\\b`).test(t) ? t : null;
-    }, { what: `the cursor at ${softmax.line}:${softmax.col} (the Softmax statement)` });
+    const lines = await ed.waitFor(async () => {
+      const l = await highlighted(ed);
+      return l.includes(softmax.line) ? l : null;
+    }, { what: `the Softmax statement (line ${softmax.line}) highlighted` });
     const selected = await frame.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label"));
     expect(/Softmax/.test(selected), `selected in the view: ${selected}`);
-    return text;
+    await ed.type("zz");
+    await ed.press("Enter");
+    await ed.press("Backspace");
+    expect(!(await anyDirty(ed)), "the keys typed after the click changed the text");
+    const text = await cursorInText(ed);
+    expect(new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}$`).test(text), `the cursor: ${text} (want Ln ${softmax.line}, Col ${softmax.col}, nothing selected)`);
+    return `${text}; highlighted line ${lines.join(", ")}`;
+  });
+
+  await check("Enter in the graph's search steps through the matches, the keyboard stays in the search box, the text unchanged (#29)", async () => {
+    await frame.click("input.search");
+    await frame.fill("input.search", "W2");
+    await ed.waitFor(async () => /found/.test(await frame.$eval(".count", (e) => e.textContent)), { what: "the search's count" });
+    await ed.press("Enter");
+    const count = await ed.waitFor(async () => {
+      const c = await frame.$eval(".count", (e) => e.textContent);
+      return /^1 of/.test(c) ? c : null;
+    }, { what: 'the search at "1 of"' });
+    const lines = await ed.waitFor(async () => {
+      const l = await highlighted(ed);
+      return l.length > 1 ? l : null; // W2's statement spans lines (Softmax's, highlighted before, one)
+    }, { what: "the match's statement highlighted" });
+    await ed.press("Enter");
+    await ed.press("Enter");
+    const focus = await frame.evaluate(() => ({ element: document.activeElement?.className ?? "", page: document.hasFocus() }));
+    expect(focus.page && focus.element === "search", `the keyboard left the search box: ${JSON.stringify(focus)}`);
+    expect(!(await anyDirty(ed)), "Enter in the search changed the text");
+    await frame.fill("input.search", "");
+    const text = await cursorInText(ed);
+    expect(/^Ln \d+, Col \d+$/.test(text), `something is selected in the text: ${text}`);
+    return `${count}; highlighted lines ${lines[0]}-${lines[lines.length - 1]}; ${text}`;
   });
 
   await check("moving the cursor selects its node in the view", async () => {
@@ -174,5 +252,33 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(folded.length === 1 && /encoder/.test(folded[0]) && shown <= 4, `shown ${shown}: ${folded}`);
     expect(opened < 2000, `the page took ${opened} ms to open`);
     return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}); onnxtext graph took ${cli} ms`;
+  });
+
+  await check("the graph's badges on a model with weights by reference are the Problems panel's diagnostics (#29)", async () => {
+    const file = makeBigModel(work, pythonBin);
+    await ed.closeAllEditors();
+    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "resnetish.onnx in Quick Open" });
+    await ed.waitForTab("resnetish.onnx");
+    await ed.waitFor(async () => /"digest": "sha256:/.test(Object.values(await ed.lines()).join("\n")), { timeout: 30_000, what: "the model by reference" });
+    await ed.command("onnxtext: Show Graph");
+    const view = await ed.waitFor(async () => {
+      for (const f of ed.page.frames()) {
+        const ok = await f.evaluate(() => document.title === "Graph" && !!document.querySelector('svg.graph [aria-label^="MatMul"]')).catch(() => false);
+        if (ok) return f;
+      }
+      return null;
+    }, { timeout: 60_000, what: "the model's graph" });
+    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
+    // the diagnostics come in twice (the checker's, then the model's run): the two agree once both are in
+    let last = "";
+    const { badges, problems } = await ed.waitFor(async () => {
+      const found = await problemsOf(ed, "resnetish.onnx");
+      const marks = await view.$$eval('svg.graph [class^="badge"]', (els) => els.map((e) => e.closest("[aria-label]")?.getAttribute("aria-label") ?? "?"));
+      last = `${marks.length} badges (${marks.slice(0, 3).join("; ")}), ${found.rows.length} problems (${found.rows.slice(0, 3).join("; ")})`;
+      return marks.length === found.rows.length ? { badges: marks, problems: found } : null;
+    }, { timeout: 30_000, interval: 1000, what: "as many badges as problems" }).catch((error) => {
+      throw new Error(`${error.message}: ${last}`);
+    });
+    return `${badges.length} badges, ${problems.rows.length} problems`;
   });
 }
