@@ -316,7 +316,8 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     this.settling.delete(key);
     const known = this.views.get(key);
     if (known === undefined || !onDisk(known.stamp)) {
-      this.changed.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+      const gone = !fs.existsSync(fileUri(uri).fsPath);
+      this.changed.fire([{ type: gone ? vscode.FileChangeType.Deleted : vscode.FileChangeType.Changed, uri }]);
     }
   }
 

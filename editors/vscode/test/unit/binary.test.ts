@@ -148,33 +148,37 @@ test("a server that does not say what it read: the model file's state before the
   assert.equal(server.opens, 2);
 });
 
-/** The next change event for `uri` (rejects after `ms`: the event never came). */
-function nextChange(ms = 5000): Promise<void> {
+/** The type of the next change event for `uri` (rejects after `ms`: the event never came). */
+function nextChange(ms = 5000): Promise<vscode.FileChangeType> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       listener.dispose();
       reject(new Error(`no change event within ${ms} ms`));
     }, ms);
     const listener = provider.onDidChangeFile((events) => {
-      if (events.some((e) => e.uri.toString() === uri.toString())) {
+      const event = events.find((e) => e.uri.toString() === uri.toString());
+      if (event !== undefined) {
         clearTimeout(timer);
         listener.dispose();
-        resolve();
+        resolve(event.type);
       }
     });
   });
 }
 
-test("a watched model: each outside replacement by rename is a change (a watch on the file would see only the first)", async () => {
+test("a watched model: each outside replacement by rename is a change (a watch on the file would see only the first), a removal a deletion", async () => {
   const watch = provider.watch(uri);
   try {
     await provider.stat(uri);
     for (const content of ["B", "C"]) {
       const changed = nextChange();
       replace(model, content);
-      await changed;
+      assert.equal(await changed, vscode.FileChangeType.Changed);
       assert.equal(await read(), `printed: ${content}`);
     }
+    const deleted = nextChange();
+    fs.rmSync(model);
+    assert.equal(await deleted, vscode.FileChangeType.Deleted);
   } finally {
     watch.dispose();
   }
