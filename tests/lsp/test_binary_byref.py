@@ -333,3 +333,49 @@ def test_equal_bytes_of_different_shapes_are_each_held(tmp_path: Path) -> None:
         and "must stay float[2,4096] or float[8192] (the text says float[4,2048])" in problem.message
     )
     assert problem.span is not None and problem.span.start.line == _line_of(wrong, "float[4, 2048] b")
+
+
+def test_a_quick_look_at_a_typed_version_sees_every_held_tensor(tmp_path: Path) -> None:
+    from onnxtext.document import parse_document
+    from onnxtext.lsp.binary import reference_view_diagnostics
+
+    path = tmp_path / "m.onnx"
+    _model(path, [20_000, 30_000])
+    view = open_binary(str(path), text_limit=LIMIT)
+    assert view.held is not None and view.held.initializers_only  # weights: the quick look reads only those
+    edited = view.text.replace('w1 = ["digest"', 'w1 = ["Digest"')
+    doc = parse_document(edited, "model", str(path))
+    for quick in (True, False):
+        found = reference_view_diagnostics(doc, view.held, list(doc.diagnostics), quick=quick)
+        assert [(d.code, d.span.start.line) for d in found if d.span] == [(HELD_EDITED, _line_of(edited, "w1 = ["))]
+    # a large tensor of a node's attribute: the quick look reads every tensor
+    model = onnxtext.parse_model(HEADER + "g () => (float[20000] y) {\n   y = Constant <value = float[1] {0}> ()\n}\n")
+    value = model.graph.node[0].attribute[0].t
+    value.dims[0] = 20_000
+    value.ClearField("float_data")
+    value.raw_data = _weights(np.random.default_rng(1), 20_000)
+    path.write_bytes(model_bytes(model))
+    view = open_binary(str(path), text_limit=20_000)
+    assert view.held is not None and len(view.held) == 1 and not view.held.initializers_only
+    edited = view.text.replace('["digest"', '["Digest"')
+    doc = parse_document(edited, "model", str(path))
+    found = reference_view_diagnostics(doc, view.held, list(doc.diagnostics), quick=True)
+    assert [(d.code, d.span.start.line) for d in found if d.span] == [(HELD_EDITED, _line_of(edited, '["Digest"'))]
+
+
+def test_undoing_a_deletion_beyond_what_a_save_keeps_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import onnxtext.weights.byref as byref
+
+    path = tmp_path / "m.onnx"
+    _model(path, [20_000, 30_000])
+    view = open_binary(str(path), text_limit=LIMIT)
+    line = next(x for x in view.text.splitlines(keepends=True) if "] w0 = [" in x)
+    monkeypatch.setattr(byref, "UNDO_BUDGET", 4 * 20_000 - 1)  # w0's bytes are not kept
+    saved = save_binary(view.text.replace(line, ""), str(path), opened=view)
+    assert saved.written and saved.view is not None
+    undone = save_binary(view.text, str(path), opened=saved.view)
+    assert not undone.written
+    (problem,) = undone.diagnostics
+    assert problem.code == HELD_EDITED and "digest was edited" not in problem.message
+    assert "an earlier save left it out of the model file: its weights are no longer there" in problem.message
+    assert problem.span is not None and problem.span.start.line == _line_of(view.text, "] w0 = [")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -121,11 +122,14 @@ def file_stamps(files: Iterable[str]) -> tuple[Stamp, ...]:
         if path in stamps:
             continue
         try:
-            st = os.stat(path)
+            stamps[path] = _stamp_of(path, os.stat(path))
         except OSError:
             continue
-        stamps[path] = (path, st.st_size, str(st.st_mtime_ns), str(st.st_ino))
     return tuple(stamps.values())
+
+
+def _stamp_of(path: str, st: os.stat_result) -> Stamp:
+    return (path, st.st_size, str(st.st_mtime_ns), str(st.st_ino))
 
 
 def _model_files(path: str, model: ModelProto) -> list[str]:
@@ -145,16 +149,16 @@ def open_binary(path: str, *, text_limit: int = TEXT_LIMIT, inline_budget: int =
     """The text of the binary model at ``path``; raises :class:`OnnxTextError` with a reason (without
     the path: the editor names the file once, beside the reason)."""
     for _ in range(_READS):
-        before = file_stamps([path])
-        if not before:
-            try:
-                os.stat(path)
-            except OSError as exc:
-                raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
-            continue
-        view, model = _read_view(path, before[0][1], text_limit, inline_budget)
+        try:
+            st = os.stat(path)
+        except OSError as exc:
+            raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or a device: a read would block, or never end
+            raise OnnxTextError("cannot read: not a regular file")
+        before = _stamp_of(os.path.abspath(path), st)
+        view, model = _read_view(path, st.st_size, text_limit, inline_budget)
         stamp = file_stamps(_model_files(path, model))
-        if stamp[:1] == before:
+        if stamp[:1] == (before,):
             return replace(view, stamp=stamp)
     raise OnnxTextError("the file kept changing while it was read: open it again")
 
@@ -194,7 +198,9 @@ def _reference_view(path: str, size: int, limit: int, budget: int) -> tuple[Bina
         model, held = reference_view(path, budget)
     except OSError as exc:
         raise OnnxTextError(f"cannot read: {exc.strerror or exc}") from None
-    except (WireError, DecodeError):
+    except WireError as exc:
+        raise OnnxTextError(f"not a valid binary ONNX model ({exc})") from None
+    except DecodeError:
         raise OnnxTextError("not a valid binary ONNX model (the bytes do not decode as a ModelProto)") from None
     return BinaryView(_text(path, model), True, _reference_note(size, limit, held), stamp, held), model
 
@@ -259,9 +265,7 @@ def _save_held(text: str, path: str, model: ModelProto, held: HeldTensors, diags
         return SaveResult(False, False, diags)
     try:
         moved = write_held(model, held, path)
-    except HeldChanged as exc:
-        raise OnnxTextError(f"not saved: {exc}") from None
-    except ExternalDataError as exc:
+    except (HeldChanged, ExternalDataError) as exc:
         raise OnnxTextError(f"not saved: {exc}") from None
     size = os.path.getsize(path)
     stamp = file_stamps(_model_files(path, model))
@@ -314,20 +318,22 @@ def digest_view_diagnostics(diags: list[Diagnostic]) -> list[Diagnostic]:
     ]
 
 
-def reference_view_diagnostics(doc: Document, held: HeldTensors, diags: list[Diagnostic]) -> list[Diagnostic]:
+def reference_view_diagnostics(
+    doc: Document, held: HeldTensors, diags: list[Diagnostic], *, quick: bool = False
+) -> list[Diagnostic]:
     """What a view by reference's text (``doc``, with ``diags``) shows: the digest records' own
     diagnostics left out (L002 at each record; the checker's E501, E503 and W501 inside the
     statement of a tensor shown by reference), and an ``X006`` error at each tensor whose record
     is the view's but edited (saving it would lose its weights), in place of the storage errors
     that edit causes. Any other diagnostic stays, on the same line too.
-    Reads no file: cheap enough for every version typed."""
+    Reads no file; ``quick`` (each version typed): as :func:`~onnxtext.weights.byref.held_records`."""
     from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
 
     model = doc.proto
     if not isinstance(model, ModelProto):
         return digest_view_diagnostics(diags)
     source_map, source = doc.source_map, doc.source
-    shown, problems = held_records(model, held)
+    shown, problems = held_records(model, held, quick=quick)
     edited = [(p, source_map.locate(p.path, p.token) if p.path is not None else None) for p in problems]
     spans = [source_map.locate(ref.path, ref.token) if ref.path is not None else None for ref in shown]
     # an edited one's storage errors too: its X006 says what they would (one diagnostic per mistake)

@@ -106,7 +106,9 @@ class _Protocol(LanguageServerProtocol):
             future.add_done_callback(lambda done: self._forget(msg_id, done))
 
     def _forget(self, msg_id: Any, future: Any) -> None:
-        if self._request_futures.get(msg_id) is future:
+        # a cancelled one is left: pygls cancels them while iterating over the table (shutdown), and
+        # a thread's future calls back at once (the table changed size during the iteration)
+        if not future.cancelled() and self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
 
 
@@ -314,7 +316,7 @@ class OnnxTextServer(LanguageServer):
         path = file_path(uri)
         view = self.binaries.get(path) if path is not None else None
         if view is not None and view.held is not None:  # an edited reference is flagged as it is typed
-            diags = reference_view_diagnostics(outcome.document, view.held, diags)
+            diags = reference_view_diagnostics(outcome.document, view.held, diags, quick=True)
         elif view is not None and not view.editable:
             diags = digest_view_diagnostics(diags)
         self.text_document_publish_diagnostics(

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import mmap
 import os
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,16 @@ from onnxtext.ir.paths import ProtoPath
 from onnxtext.ir.tensor.literals import STORAGE_FIELDS
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.digest import DIGEST_KEY
-from onnxtext.weights.external import FileRange, TensorRef, TensorSources, is_external, iter_tensors, tensor_nbytes
+from onnxtext.weights.external import (
+    MAIN,
+    FileRange,
+    TensorRef,
+    TensorSources,
+    graph_initializers,
+    is_external,
+    iter_tensors,
+    tensor_nbytes,
+)
 from onnxtext.weights.sidecar import Piece, write_sidecar
 from onnxtext.weights.wire import Extent, LazyRawData, load_lazy, splice_raw_data
 
@@ -51,12 +61,16 @@ __all__ = [
     "write_held",
     "TEXT_PER_BYTE",
     "SMALL_TENSOR",
+    "UNDO_BUDGET",
 ]
 
 TEXT_PER_BYTE = 4.5
 """Characters of text per stored byte, an upper estimate (a float32 prints in about 13)."""
 SMALL_TENSOR = 1024
 """Tensors of at most this many bytes are always in the text (shapes, scalars, small biases)."""
+UNDO_BUDGET = 64 * 2**20
+"""Bytes of the tensors shown by reference that a save leaves out (deleted from the text) kept in
+memory: undoing the deletion and saving again puts them back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +102,9 @@ class HeldTensors:
     dropped: frozenset[str] = frozenset()
     """Digests of held tensors an earlier save left out (deleted from the text): their bytes are
     no longer in the file."""
+    initializers_only: bool = True
+    """Every held tensor was an initializer of the main graph (where weights are): a quick look
+    at an edited text reads only those (:func:`held_records`)."""
 
     def __len__(self) -> int:
         return sum(len(found) for found in self.by_digest.values())
@@ -125,17 +142,20 @@ def reference_view(path: str | os.PathLike[str], inline_budget: int) -> tuple[Mo
             if in_file is not None:
                 in_file.inline_into(t)
             continue
-        candidates.append((len(in_file) if in_file is not None else tensor_nbytes(t), ref.tensor, in_file))
+        candidates.append((len(in_file) if in_file is not None else tensor_nbytes(t), ref, in_file))
     candidates.sort(key=lambda c: c[0])
     spent = 0.0
     by_ref: list[tuple[TensorProto, FileRange | None]] = []
-    for size, t, in_file in candidates:
+    for size, ref, in_file in candidates:
+        t = ref.tensor
         if size <= SMALL_TENSOR or spent + size * TEXT_PER_BYTE <= inline_budget:
             spent += size * TEXT_PER_BYTE
             if in_file is not None:
                 in_file.inline_into(t)
             continue
         by_ref.append((t, in_file))
+        if ref.kind != "initializer" or ref.path is None or ref.path.parent != MAIN:
+            held.initializers_only = False
     in_file_digests = _range_digests(path, [r for _, r in by_ref if r is not None])
     for t, in_file in by_ref:
         _hold(t, in_file_digests[in_file] if in_file is not None else None, held)
@@ -199,26 +219,30 @@ def _hold(t: TensorProto, file_digest: str | None, held: HeldTensors) -> None:
         found.append(Held(t.data_type, tuple(t.dims), storage))
     for name in STORAGE_FIELDS:
         t.ClearField(name)  # type: ignore[arg-type]
-    t.ClearField("data_location")
     t.data_location = TensorProto.EXTERNAL
     del t.external_data[:]
     e = t.external_data.add()
     e.key, e.value = DIGEST_KEY, key
 
 
-def held_records(model: ModelProto, held: HeldTensors) -> tuple[list[TensorRef], list[HeldProblem]]:
+def held_records(
+    model: ModelProto, held: HeldTensors, *, quick: bool = False
+) -> tuple[list[TensorRef], list[HeldProblem]]:
     """The tensors of ``model`` (parsed from the edited text) whose record is exactly a reference
     the view made, and the problems of those whose record is the view's but edited; ``model`` is
-    not changed (cheap: no file is read)."""
-    matches, problems = _match(model, held)
+    not changed, no file is read. ``quick`` (as each version typed is looked at): when the view
+    held only main-graph initializers, only those are looked at (a walk of every tensor costs
+    50 ms on 30,000 nodes); a save looks at every tensor."""
+    refs = graph_initializers(model.graph) if quick and held.initializers_only else iter_tensors(model)
+    matches, problems = _match(refs, held)
     return [ref for ref, _ in matches], problems
 
 
-def _match(model: ModelProto, held: HeldTensors) -> tuple[list[tuple[TensorRef, Held]], list[HeldProblem]]:
-    """Each reference of the view in ``model`` with its held data, and the records that are not."""
+def _match(refs: Iterable[TensorRef], held: HeldTensors) -> tuple[list[tuple[TensorRef, Held]], list[HeldProblem]]:
+    """Each reference of the view among ``refs`` with its held data, and the records that are not."""
     matches: list[tuple[TensorRef, Held]] = []
     problems: list[HeldProblem] = []
-    for ref in iter_tensors(model):
+    for ref in refs:
         t = ref.tensor
         if not len(t.external_data) and not is_external(t):
             continue
@@ -236,10 +260,8 @@ def _match(model: ModelProto, held: HeldTensors) -> tuple[list[tuple[TensorRef, 
 def _is_reference(t: TensorProto, entries: list[tuple[str, str]], held: HeldTensors) -> bool:
     """Whether ``t``'s record stands for a tensor of the view (edited or not): it names a digest,
     holds a digest of the view under any key, or is external data without a location (no data)."""
-    return (
-        any(k == DIGEST_KEY or v in held.by_digest or v in held.dropped for k, v in entries)
-        or is_external(t)
-        and all(k != "location" for k, _ in entries)
+    return any(k == DIGEST_KEY or v in held.by_digest or v in held.dropped for k, v in entries) or (
+        is_external(t) and all(k != "location" for k, _ in entries)
     )
 
 
@@ -270,6 +292,9 @@ def _held_of(ref: TensorRef, entries: list[tuple[str, str]], held: HeldTensors) 
         )
     if not is_external(t):
         return f"{shown}: its data_location must stay EXTERNAL (the digest record is its data)"
+    stored = [name for name in STORAGE_FIELDS if (t.HasField(name) if name == "raw_data" else len(getattr(t, name)))]
+    if stored:
+        return f"{shown}: the digest record is its data (remove {', '.join(stored)})"
     h = next((h for h in found if (h.data_type, h.dims) == (t.data_type, tuple(t.dims))), None)
     if h is None:
         now = Held(t.data_type, tuple(t.dims), found[0].storage)
@@ -288,7 +313,7 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
 
     With ``as_reference``, data held in the file becomes an external-data reference to its
     bytes in the model file itself (what a run loads, from the model's folder), not a token."""
-    matches, problems = _match(model, held)
+    matches, problems = _match(iter_tensors(model), held)
     if problems:
         return problems
     for ref, h in matches:
@@ -314,7 +339,8 @@ def restore_held(model: ModelProto, held: HeldTensors, *, as_reference: bool = F
 def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str]) -> HeldTensors:
     """Write ``model`` (restored, its held ``raw_data`` still tokens) to ``path`` atomically,
     each held range copied from ``held.lazy.path``; the held tensors as they are in the new
-    file (those no longer in the model are dropped). The bytes copied are hashed in the new file
+    file (those no longer in the model are dropped, but for up to :data:`UNDO_BUDGET` bytes
+    kept in memory, so that undoing their deletion can be saved). The bytes copied are hashed in the new file
     before it replaces ``path``: when they are not those the view showed (the model file was
     changed on disk), nothing is written and :class:`HeldChanged` is raised. Raises
     :class:`~onnxtext.weights.external.ExternalDataError` when the file cannot be written."""
@@ -338,28 +364,58 @@ def write_held(model: ModelProto, held: HeldTensors, path: str | os.PathLike[str
     if pending:
         pieces.append((offset - len(pending), bytes(pending)))
     index_of = {e: index for index, e in enumerate(held.lazy.extents)}
-    checked = [(moved[e], held.extent_digests.get(index_of[e])) for e in moved]
+    checked = [(moved[e], d) for e in moved if (d := held.extent_digests.get(index_of[e])) is not None]
 
     def check(fd: int) -> None:
         found = _extent_digests(fd, [new for new, _ in checked])
-        if any(expected is not None and got != expected for got, (_, expected) in zip(found, checked, strict=True)):
+        if any(got != expected for got, (_, expected) in zip(found, checked, strict=True)):
             raise HeldChanged(
                 "the weights changed on disk since the model was opened: the tensors shown by reference are no "
                 "longer the bytes the text shows (revert or reopen the model)"
             )
 
+    kept = {index_of[e] for e in moved}
+    undo = _left_out(held, kept)  # read before the file that has them is replaced
     write_sidecar(path, pieces, check=check)
     extents = [moved.get(e, e) for e in held.lazy.extents]
-    kept = {index for index, e in enumerate(held.lazy.extents) if e in moved}
     lazy = LazyRawData(os.fspath(path), held.lazy.token, tuple(extents))
     by_digest: dict[str, list[Held]] = {}
     for digest, found in held.by_digest.items():
         still = [h for h in found if (index := _token_index(h.storage, lazy)) is None or index in kept]
+        still += undo.get(digest, [])
         if still:
             by_digest[digest] = still
     dropped = held.dropped | (held.by_digest.keys() - by_digest.keys())
     digests = {index: d for index, d in held.extent_digests.items() if index in kept}
-    return HeldTensors(lazy, by_digest, digests, frozenset(dropped))
+    return HeldTensors(lazy, by_digest, digests, frozenset(dropped), held.initializers_only)
+
+
+def _left_out(held: HeldTensors, kept: set[int]) -> dict[str, list[Held]]:
+    """The held tensors whose bytes in the file a save leaves out (their tensors were deleted),
+    with their bytes read into memory, while they add up to :data:`UNDO_BUDGET` and still have
+    the digest shown."""
+    found: dict[str, list[Held]] = {}
+    spent = 0
+    for digest, entries in held.by_digest.items():
+        for h in entries:
+            index = _token_index(h.storage, held.lazy)
+            if index is None or index in kept:
+                continue
+            extent = held.lazy.extents[index]
+            if spent + extent.length > UNDO_BUDGET:
+                continue
+            try:
+                data = FileRange(Path(held.lazy.path), extent.offset, extent.length).read()
+            except OSError:
+                continue
+            if hashlib.sha256(data).hexdigest() != held.extent_digests.get(index):
+                continue
+            storage = TensorProto()
+            storage.CopyFrom(h.storage)
+            storage.raw_data = data
+            found.setdefault(digest, []).append(Held(h.data_type, h.dims, storage))
+            spent += extent.length
+    return found
 
 
 def _token_index(storage: TensorProto, lazy: LazyRawData) -> int | None:

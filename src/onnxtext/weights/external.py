@@ -48,6 +48,8 @@ __all__ = [
     "UNWRITABLE",
     "TensorRef",
     "iter_tensors",
+    "graph_initializers",
+    "MAIN",
     "attribute_tensors",
     "tensor_nbytes",
     "resolve_location",
@@ -102,6 +104,10 @@ class TensorRef:
     token: tuple[str, int] | None = None
 
 
+MAIN = ProtoPath([("graph",)])
+"""The main graph's proto path."""
+
+
 def iter_tensors(model: ModelProto | GraphProto) -> Iterator[TensorRef]:
     """Every tensor of a model: initializers (also sparse ones' values and indices) and
     attribute tensors, in the main graph, every subgraph, the training graphs and every
@@ -124,10 +130,7 @@ def _tensors(model: ModelProto | GraphProto, base: str, paths: bool = True) -> I
                 for k, g in enumerate(a.graphs):
                     yield from _tensors(g, f"{prefix}attribute '{a.name}'[{k}] ", False)
         else:
-            for i, t in enumerate(proto.initializer):
-                yield TensorRef(
-                    t, f"{prefix}initializer '{t.name}'", path=at / ("initializer", i) if at is not None else None
-                )
+            yield from graph_initializers(proto, prefix, at)
             for i, s in enumerate(proto.sparse_initializer):
                 here = at / ("sparse_initializer", i) if at is not None else None
                 name = s.values.name
@@ -138,6 +141,14 @@ def _tensors(model: ModelProto | GraphProto, base: str, paths: bool = True) -> I
             for k, a in enumerate(n.attribute):
                 here = at / ("node", i) / ("attribute", k) if at is not None else None
                 yield from attribute_tensors(a, f"{prefix}node '{label}' attribute '{a.name}'", here)
+
+
+def graph_initializers(graph: GraphProto, prefix: str = "", at: ProtoPath | None = MAIN) -> Iterator[TensorRef]:
+    """The initializers of ``graph`` (at the proto path ``at``; the main graph's by default), as
+    :func:`iter_tensors` gives them."""
+    for i, t in enumerate(graph.initializer):
+        here = at / ("initializer", i) if at is not None else None
+        yield TensorRef(t, f"{prefix}initializer '{t.name}'", path=here)
 
 
 def _node_label(n: NodeProto) -> str:
