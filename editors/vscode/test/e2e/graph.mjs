@@ -143,7 +143,9 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(!(await anyDirty(ed)), "the keys typed after the click changed the text");
     const text = await cursorInText(ed);
     expect(new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}$`).test(text), `the cursor: ${text} (want Ln ${softmax.line}, Col ${softmax.col}, nothing selected)`);
-    return `${text}; highlighted line ${lines.join(", ")}`;
+    await ed.press("ArrowUp");
+    await ed.waitFor(async () => (await highlighted(ed)).length === 0, { what: "the highlight gone once the cursor moved" });
+    return `${text}; highlighted line ${lines.join(", ")} until the cursor moved`;
   });
 
   await check("Enter in the graph's search steps through the matches, the keyboard stays in the search box, the text unchanged (#29)", async () => {
