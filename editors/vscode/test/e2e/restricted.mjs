@@ -122,7 +122,11 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
     fs.writeFileSync(userServer, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
     await ed.command("onnxtext: Restart Language Server");
     const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /onnxtext: the (language )?server.*(not found|does not work)/.test(n)), { timeout: 30_000, what: "the server-not-found message" });
-    const buttons = await ed.page.$$eval(".notifications-toasts .notification-list-item .monaco-button", (els) => els.map((e) => e.textContent.trim()));
+    const buttons = await ed.page
+      .locator(".notifications-toasts .notification-list-item", { hasText: /onnxtext: the (language )?server.*(not found|does not work)/ })
+      .first()
+      .locator(".monaco-button")
+      .allTextContents();
     expect(buttons.includes("Manage Workspace Trust"), `buttons: ${buttons}`);
     await ed.quickOpen(binary);
     const page = await ed.waitFor(async () => {
@@ -138,7 +142,8 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
   await named("trusting the folder restarts the server with the full discovery (the folder's setting now runs)", async () => {
     // through the server-not-found message's button (in the notification centre: the toast went when the .onnx opened)
     await ed.command("Notifications: Show Notifications");
-    await ed.page.locator(".notifications-center .notification-list-item .monaco-button", { hasText: /^Manage Workspace Trust$/ }).first().click({ timeout: 10_000 });
+    const message = ed.page.locator(".notifications-center .notification-list-item", { hasText: /onnxtext: the (language )?server.*(not found|does not work)/ }).first();
+    await message.locator(".monaco-button", { hasText: /^Manage Workspace Trust$/ }).first().click({ timeout: 10_000 });
     const button = ed.page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first();
     await button.waitFor({ state: "visible", timeout: 15_000 });
     await button.click();
