@@ -112,6 +112,24 @@ test("two concurrent stats at open share one request, and no stale text is read 
   assert.equal(after.size, "printed: SAVED".length);
 });
 
+/** Waits (a turn of the event loop at a time) until `condition` holds. */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turns = 0; !condition(); turns++) {
+    assert.ok(turns < 10_000, "the condition never held");
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+test("a fetch under way when the file changes is followed by another: the read gives the new text", async () => {
+  server.hold = true;
+  const reading = read(); // the server has read "A" and answers later
+  replace(model, "NEW");
+  server.release();
+  await until(() => server.opens === 2);
+  server.release();
+  assert.equal(await reading, "printed: NEW");
+});
+
 test("a stat after an outside change reports a later mtime and another size, even for a text of the same length", async () => {
   const before = await provider.stat(uri);
   assert.equal(before.size, "printed: A".length);
