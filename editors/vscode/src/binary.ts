@@ -8,7 +8,8 @@
 //
 // A read always reflects the files as they are now: a text is served again only while the model
 // file and its external-data files are as they were when it was read (the server says which
-// files and their size, mtime and inode), and after a save the saved text is what the disk holds.
+// files and their size, mtime and inode; the provider adds their change time, which a program
+// that puts the mtime back cannot put back), and after a save the saved text is what the disk holds.
 // `stat` describes that state, so VS Code reloads an unmodified view when the folder watcher
 // says a file changed, and a save over a newer file gets its own conflict choice.
 import * as fs from "fs";
@@ -57,12 +58,16 @@ export function fileUri(text: vscode.Uri): vscode.Uri {
   return text.with({ scheme: "file" });
 }
 
+/** A file as the provider knows it: the server's `[path, size, mtime_ns, ino]` and the inode's change
+ * time, which a program that puts the mtime back cannot put back ("" when not known). */
+type FileState = [string, number, string, string, string];
+
 /** A model's text as the files were when it was read (`stamp`), and what `stat` says of that state. */
 interface View {
   bytes: Uint8Array;
   editable: boolean;
   note: string | null;
-  stamp: FileStamp[];
+  stamp: FileState[];
   /** `stat`'s mtime and size for this state of the files (see `Ledger`). */
   mtime: number;
   size: number;
@@ -74,17 +79,22 @@ interface View {
  * size than at the read (FileService: `etag(mtime_at_read, size_now) !== etag_at_read`), so a
  * change that prints to a text of the same length, or puts the mtime back, would be overwritten.
  * Each new state of the files gets an mtime after every earlier one's and a size no earlier
- * state had: the text's byte length, a few bytes more when that length was taken. */
+ * state had: the text's byte length, a few bytes more when that length was taken. A new state
+ * whose text is the one before's (a file touched, rewritten the same) keeps the one before's. */
 class Ledger {
   private readonly states = new Map<string, { mtime: number; size: number }>();
   private readonly sizes = new Set<number>();
   private latest = 0;
 
-  report(stamp: FileStamp[], length: number): { mtime: number; size: number } {
+  report(stamp: FileState[], bytes: Uint8Array, before: View | undefined): { mtime: number; size: number } {
     const key = JSON.stringify(stamp);
     let found = this.states.get(key);
+    if (found === undefined && before !== undefined && Buffer.from(before.bytes).equals(bytes)) {
+      found = { mtime: before.mtime, size: before.size };
+      this.states.set(key, found);
+    }
     if (found === undefined) {
-      let size = length;
+      let size = bytes.length;
       while (this.sizes.has(size)) {
         size++;
       }
@@ -98,18 +108,28 @@ class Ledger {
   }
 }
 
-/** The stamp of a file now (undefined: it does not exist). */
-function stampOf(file: string): FileStamp | undefined {
+/** A file as it is now (undefined: it does not exist). */
+function stateOf(file: string): FileState | undefined {
   const st = fs.statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st === undefined ? undefined : [file, Number(st.size), String(st.mtimeNs), String(st.ino)];
+  return st === undefined ? undefined : [file, Number(st.size), String(st.mtimeNs), String(st.ino), String(st.ctimeNs)];
+}
+
+function same(now: FileState | undefined, was: FileState): boolean {
+  return now !== undefined && now[1] === was[1] && now[2] === was[2] && now[3] === was[3] && (was[4] === "" || now[4] === was[4]);
+}
+
+/** The server's stamp with each file's change time, when the file is still what the server read. */
+function confirmed(stamp: FileStamp[]): FileState[] {
+  return stamp.map(([file, size, mtimeNs, ino]) => {
+    const was: FileState = [file, size, mtimeNs, ino, ""];
+    const now = stateOf(file);
+    return same(now, was) ? now! : was;
+  });
 }
 
 /** Whether every file of `stamp` is still as it was. */
-function onDisk(stamp: FileStamp[]): boolean {
-  return stamp.every((was) => {
-    const now = stampOf(was[0]);
-    return now !== undefined && now[1] === was[1] && now[2] === was[2] && now[3] === was[3];
-  });
+function onDisk(stamp: FileState[]): boolean {
+  return stamp.every((was) => same(stateOf(was[0]), was));
 }
 
 /** How long the watcher waits for a burst of writes to end before it says a model changed (ms). */
@@ -171,7 +191,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       if (known !== undefined && onDisk(known.stamp)) {
         return known;
       }
-      this.views.delete(key);
+      // (a view no longer on disk is never served: it stays only to be compared with the next)
       const view = await this.fetchOnce(uri);
       // a fetch that was under way when the files changed again is not the state now: once more
       if (onDisk(view.stamp) || attempt >= 2) {
@@ -193,7 +213,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
   private async fetch(uri: vscode.Uri): Promise<View> {
     const file = fileUri(uri);
     // a server that does not say what it read: the model file as it was before the request
-    const before = stampOf(file.fsPath);
+    const before = stateOf(file.fsPath);
     let result: OpenResult;
     try {
       result = await this.requests.request<OpenResult>(OPEN_BINARY, { uri: file.toString() });
@@ -201,7 +221,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       // the reason alone: the editor names the file beside it (a FileSystemError would add its code)
       throw new Error(message(error));
     }
-    const stamp = result.stamp ?? (before !== undefined ? [before] : []);
+    const stamp = result.stamp ? confirmed(result.stamp) : before !== undefined ? [before] : [];
     const view = this.remember(uri, new TextEncoder().encode(result.text), result.editable, result.note, stamp);
     if (result.note) {
       this.log(`${file.fsPath}: ${result.note}`);
@@ -215,14 +235,14 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
     return view;
   }
 
-  private remember(uri: vscode.Uri, bytes: Uint8Array, editable: boolean, note: string | null, stamp: FileStamp[]): View {
+  private remember(uri: vscode.Uri, bytes: Uint8Array, editable: boolean, note: string | null, stamp: FileState[]): View {
     const key = uri.toString();
     let ledger = this.ledgers.get(key);
     if (ledger === undefined) {
       ledger = new Ledger();
       this.ledgers.set(key, ledger);
     }
-    const view = { bytes, editable, note, stamp, ...ledger.report(stamp, bytes.length) };
+    const view = { bytes, editable, note, stamp, ...ledger.report(stamp, bytes, this.views.get(key)) };
     this.views.set(key, view);
     this.rewatch();
     return view;
@@ -243,8 +263,8 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       throw new Error(result.refused ?? refusal(result));
     }
     // what the disk holds now is this text: a read (Revert, a reopened tab) serves it while the files stay so
-    const after = stampOf(file.fsPath);
-    const stamp = result.stamp ?? (after !== undefined ? [after] : []);
+    const after = stateOf(file.fsPath);
+    const stamp = result.stamp ? confirmed(result.stamp) : after !== undefined ? [after] : [];
     this.remember(uri, content, true, this.views.get(uri.toString())?.note ?? null, stamp);
     this.log(`${file.fsPath}: ${result.unchanged ? "unchanged, bytes left as they were" : "written"}`);
   }

@@ -11,7 +11,7 @@ import * as vscode from "vscode";
 import { FileStamp, ModelFileSystem, OPEN_BINARY, SAVE_BINARY, textUri } from "../../src/binary";
 
 /** A server whose "model" is a text file, printed as `printed: <its content>`, with `.data` beside it
- * as its external data; `hold` keeps each openBinary's answer (read from the disk when asked) until
+ * as its external data (`printed: <content> with <data>`); `hold` keeps each openBinary's answer (read from the disk when asked) until
  * released, in order. */
 class FakeServer {
   opens = 0;
@@ -24,7 +24,8 @@ class FakeServer {
     const file = params.uri.replace(/^file:\/\//, "");
     if (method === OPEN_BINARY) {
       this.opens++;
-      const text = `printed: ${fs.readFileSync(file, "utf8")}`;
+      const data = fs.existsSync(`${file}.data`) ? ` with ${fs.readFileSync(`${file}.data`, "utf8")}` : "";
+      const text = `printed: ${fs.readFileSync(file, "utf8")}${data}`;
       const known = this.known(file);
       if (this.hold) {
         await new Promise<void>((resolve) => this.held.push(resolve));
@@ -145,6 +146,25 @@ test("a stat after an outside change reports a later mtime and another size, eve
   assert.deepEqual([again.mtime, again.size], [after.mtime, after.size], "the same state of the files: the same answer");
 });
 
+test("a rewrite in place of the same size with its time put back is seen (the inode's change time moved)", async () => {
+  const before = await provider.stat(uri);
+  const old = fs.statSync(model);
+  fs.writeFileSync(model, "Z"); // the same inode, the same size
+  fs.utimesSync(model, old.atime, old.mtime);
+  const after = await provider.stat(uri);
+  assert.equal(await read(), "printed: Z");
+  assert.ok(after.mtime > before.mtime && after.size !== before.size, `${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
+});
+
+test("a file touched (its text as it was) keeps what stat says: no conflict for a save over it", async () => {
+  const before = await provider.stat(uri);
+  const later = new Date(Date.now() + 60_000);
+  fs.utimesSync(model, later, later);
+  const after = await provider.stat(uri);
+  assert.equal(server.opens, 2, "the file changed: read again");
+  assert.deepEqual([after.mtime, after.size], [before.mtime, before.size]);
+});
+
 test("a change of an external-data file makes a new text (the model file untouched)", async () => {
   fs.writeFileSync(`${model}.data`, "weights");
   const before = await provider.stat(uri);
@@ -152,6 +172,7 @@ test("a change of an external-data file makes a new text (the model file untouch
   const after = await provider.stat(uri);
   assert.equal(server.opens, 2);
   assert.ok(after.mtime >= before.mtime && after.size !== before.size);
+  assert.equal(await read(), "printed: A with other weights");
 });
 
 test("a server that does not say what it read: the model file's state before the request stands for it", async () => {

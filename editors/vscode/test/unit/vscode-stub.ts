@@ -153,3 +153,9 @@ export const window = {
     return undefined;
   },
 };
+
+export const languages = {
+  setTextDocumentLanguage(): never {
+    throw new Error("not used by the unit tests");
+  },
+};
