@@ -68,6 +68,8 @@ interface View {
   editable: boolean;
   note: string | null;
   stamp: FileState[];
+  /** The files' paths and, for a symbolic link, its target's (a save writes the target): what is watched. */
+  paths: string[];
   /** `stat`'s mtime and size for this state of the files (see `Ledger`). */
   mtime: number;
   size: number;
@@ -125,6 +127,19 @@ function confirmed(stamp: FileStamp[]): FileState[] {
     const now = stateOf(file);
     return same(now, was) ? now! : was;
   });
+}
+
+/** `files` and the targets of those that are symbolic links. */
+function withTargets(files: string[]): string[] {
+  const out = new Set(files);
+  for (const file of files) {
+    try {
+      out.add(fs.realpathSync(file));
+    } catch {
+      // gone: its folder is watched for its return
+    }
+  }
+  return [...out];
 }
 
 /** Whether every file of `stamp` is still as it was. */
@@ -242,7 +257,8 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       ledger = new Ledger();
       this.ledgers.set(key, ledger);
     }
-    const view = { bytes, editable, note, stamp, ...ledger.report(stamp, bytes, this.views.get(key)) };
+    const paths = withTargets(stamp.map(([file]) => file));
+    const view = { bytes, editable, note, stamp, paths, ...ledger.report(stamp, bytes, this.views.get(key)) };
     this.views.set(key, view);
     this.rewatch();
     return view;
@@ -290,7 +306,7 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
 
   /** The files a watched model was read from (its file alone before the first read). */
   private filesOf(key: string, uri: vscode.Uri): string[] {
-    return this.views.get(key)?.stamp.map(([file]) => file) ?? [fileUri(uri).fsPath];
+    return this.views.get(key)?.paths ?? withTargets([fileUri(uri).fsPath]);
   }
 
   private rewatch(): void {

@@ -205,6 +205,25 @@ function nextChange(ms = 5000): Promise<vscode.FileChangeType> {
   });
 }
 
+test("a watched model that is a symbolic link: a change of its target in another folder is a change", async () => {
+  const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "onnxtext-provider-target-"));
+  const target = path.join(elsewhere, "real.onnx");
+  fs.writeFileSync(target, "T");
+  fs.rmSync(model);
+  fs.symlinkSync(target, model);
+  const watch = provider.watch(uri);
+  try {
+    assert.equal(await read(), "printed: T");
+    const changed = nextChange();
+    replace(target, "U");
+    assert.equal(await changed, vscode.FileChangeType.Changed);
+    assert.equal(await read(), "printed: U");
+  } finally {
+    watch.dispose();
+    fs.rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
 test("a watched model: each outside replacement by rename is a change (a watch on the file would see only the first), a removal a deletion", async () => {
   const watch = provider.watch(uri);
   try {
