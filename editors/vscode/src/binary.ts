@@ -91,7 +91,7 @@ class Ledger {
   report(stamp: FileState[], bytes: Uint8Array, before: View | undefined): { mtime: number; size: number } {
     const key = JSON.stringify(stamp);
     let found = this.states.get(key);
-    if (found === undefined && before !== undefined && Buffer.from(before.bytes).equals(bytes)) {
+    if (found === undefined && before !== undefined && Buffer.from(before.bytes.buffer, before.bytes.byteOffset, before.bytes.byteLength).equals(bytes)) {
       found = { mtime: before.mtime, size: before.size };
       this.states.set(key, found);
     }
