@@ -153,7 +153,7 @@ const SETTLE_MS = 50;
 export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
-  /** The last text of each model, kept only while its files stay as they were when it was read. */
+  /** The last text of each model, served only while its files stay as they were when it was read. */
   private readonly views = new Map<string, View>();
   /** The fetch under way for a model: every stat and read meanwhile waits for this one. */
   private readonly pending = new Map<string, Promise<View>>();
@@ -237,6 +237,10 @@ export class ModelFileSystem implements vscode.FileSystemProvider, vscode.Dispos
       throw new Error(message(error));
     }
     const stamp = result.stamp ? confirmed(result.stamp) : before !== undefined ? [before] : [];
+    const known = this.views.get(uri.toString());
+    if (known !== undefined && onDisk(known.stamp) && !onDisk(stamp)) {
+      return known; // a save answered while this read was under way: its text is the files' now
+    }
     const view = this.remember(uri, new TextEncoder().encode(result.text), result.editable, result.note, stamp);
     if (result.note) {
       this.log(`${file.fsPath}: ${result.note}`);

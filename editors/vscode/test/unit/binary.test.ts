@@ -131,6 +131,19 @@ test("a fetch under way when the file changes is followed by another: the read g
   assert.equal(await reading, "printed: NEW");
 });
 
+test("a read under way when our save lands does not replace the saved text", async () => {
+  await provider.stat(uri);
+  fs.writeFileSync(model, "B"); // the next read fetches
+  server.hold = true;
+  const reading = read(); // the server has read "B" and answers later
+  server.hold = false;
+  await provider.writeFile(uri, new TextEncoder().encode("printed: SAVED"));
+  server.release();
+  assert.equal(await reading, "printed: SAVED");
+  assert.equal(await read(), "printed: SAVED");
+  assert.equal(server.opens, 2);
+});
+
 test("a stat after an outside change reports a later mtime and another size, even for a text of the same length", async () => {
   const before = await provider.stat(uri);
   assert.equal(before.size, "printed: A".length);
