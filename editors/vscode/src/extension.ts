@@ -36,11 +36,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const requests = { request: <R>(method: string, params: object) => request<R>(method, params) };
   const graphs = new GraphPanels(context.extensionUri, requests.request, output);
   context.subscriptions.push(graphs, vscode.commands.registerCommand("onnxtext.showGraph", () => graphs.show(vscode.window.activeTextEditor)));
+  const models = new ModelFileSystem(requests, (l) => output.info(l));
+  const redirect = new ModelEditorRedirect();
   context.subscriptions.push(
-    vscode.workspace.registerFileSystemProvider(SCHEME, new ModelFileSystem(requests, (l) => output.info(l)), {
+    models,
+    vscode.workspace.registerFileSystemProvider(SCHEME, models, {
       isCaseSensitive: process.platform === "linux",
     }),
-    vscode.window.registerCustomEditorProvider(VIEW_TYPE, new ModelEditorRedirect(), {
+    vscode.window.registerCustomEditorProvider(VIEW_TYPE, redirect, {
       supportsMultipleEditorsPerDocument: true,
     }),
     vscode.workspace.onDidOpenTextDocument(typeModelText),
@@ -50,15 +53,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("onnxtext.saveAsModel", saveAsModel),
     vscode.commands.registerCommand("onnxtext.runModel", runModel),
     vscode.commands.registerCommand("onnxtext.format", () => vscode.commands.executeCommand("editor.action.formatDocument")),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       output.info("the folder is trusted now: restarting the server with the full discovery");
       notFoundShown = false;
-      void restart();
+      await restart();
+      // a model opened before (its page said no server was found) opens as text now
+      await redirect.retry();
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration("onnxtext.server.path")) {
         notFoundShown = false;
-        void restart();
+        void restart().then(() => redirect.retry());
       }
     }),
   );
@@ -176,8 +181,11 @@ function notFound(configured: string, found: Discovery): void {
         "into the environment on your PATH, the workspace's .venv or the Python extension's interpreter, " +
         "or set onnxtext.server.path to the onnxtext executable." +
         (vscode.workspace.isTrusted ? "" : " In Restricted Mode the folder's .venv and settings are not used until you trust it.");
-  void vscode.window.showErrorMessage(text, "Open Settings", "Show Output").then((pick) => {
-    if (pick === "Open Settings") {
+  const buttons = vscode.workspace.isTrusted ? ["Open Settings", "Show Output"] : ["Manage Workspace Trust", "Open Settings", "Show Output"];
+  void vscode.window.showErrorMessage(text, ...buttons).then((pick) => {
+    if (pick === "Manage Workspace Trust") {
+      void vscode.commands.executeCommand(MANAGE_TRUST);
+    } else if (pick === "Open Settings") {
       void vscode.commands.executeCommand("workbench.action.openSettings", "onnxtext.server.path");
     } else if (pick === "Show Output") {
       output.show(true);

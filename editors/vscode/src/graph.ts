@@ -23,6 +23,7 @@ interface ExportSvg {
 /** One graph view per document. */
 export class GraphPanels implements vscode.Disposable {
   private readonly panels = new Map<string, GraphPanel>();
+  private readonly extent = new Extent();
   private readonly subscriptions: vscode.Disposable[];
 
   constructor(
@@ -31,9 +32,18 @@ export class GraphPanels implements vscode.Disposable {
     private readonly log: Log,
   ) {
     this.subscriptions = [
-      vscode.workspace.onDidChangeTextDocument((event) => this.panels.get(event.document.uri.toString())?.schedule()),
+      this.extent,
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        this.panels.get(event.document.uri.toString())?.schedule();
+        if (event.contentChanges.length > 0) {
+          this.extent.clear(event.document);
+        }
+      }),
       vscode.languages.onDidChangeDiagnostics((event) => event.uris.forEach((uri) => this.panels.get(uri.toString())?.schedule())),
-      vscode.window.onDidChangeTextEditorSelection((event) => this.panels.get(event.textEditor.document.uri.toString())?.cursor(event.selections[0].active)),
+      vscode.window.onDidChangeTextEditorSelection((event) => {
+        this.extent.moved(event.textEditor, event.selections);
+        this.panels.get(event.textEditor.document.uri.toString())?.cursor(event.selections[0].active);
+      }),
     ];
   }
 
@@ -48,7 +58,7 @@ export class GraphPanels implements vscode.Disposable {
       found.panel.reveal(vscode.ViewColumn.Beside, true);
       return;
     }
-    const panel = new GraphPanel(editor.document, this.extensionUri, this.request, this.log);
+    const panel = new GraphPanel(editor.document, this.extensionUri, this.request, this.log, this.extent);
     this.panels.set(key, panel);
     panel.panel.onDidDispose(() => this.panels.delete(key));
   }
@@ -64,14 +74,13 @@ class GraphPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private asked = 0;
-  /** When a click in the view last moved the focus to the text (ms). */
-  private revealed = 0;
 
   constructor(
     private readonly document: vscode.TextDocument,
     extensionUri: vscode.Uri,
     private readonly request: Request,
     private readonly log: Log,
+    private readonly extent: Extent,
   ) {
     const dist = vscode.Uri.joinPath(extensionUri, "dist");
     this.panel = vscode.window.createWebviewPanel(
@@ -82,13 +91,6 @@ class GraphPanel {
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
-    // The workbench hears of a click in the webview (which focuses it) a moment after the
-    // click's message arrives: focus given to the text just before is given back to it.
-    this.panel.onDidChangeViewState(() => {
-      if (this.panel.active && Date.now() - this.revealed < 1000) {
-        void this.focusText();
-      }
-    });
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
@@ -131,19 +133,19 @@ class GraphPanel {
     }
   }
 
-  /** A node clicked in the view: its statement selected in the text, cursor at its start. */
+  /** A node picked in the view (clicked, or a search match): the cursor at its statement's start and
+   * the statement's extent highlighted, the keyboard left in the view. Nothing is selected in the text,
+   * so no key pressed next (Enter in the search box) replaces the statement. */
   private async reveal(message: Reveal): Promise<void> {
     const { start, end } = message.range;
-    const selection = new vscode.Selection(end.line, end.character, start.line, start.character);
-    this.revealed = Date.now();
-    const editor = await this.focusText();
-    editor.selection = selection; // (the `selection` option is a range: it would put the cursor at the end)
-    editor.revealRange(selection, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
-  }
-
-  private async focusText(): Promise<vscode.TextEditor> {
+    const range = new vscode.Range(start.line, start.character, end.line, end.character);
     const visible = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
-    return vscode.window.showTextDocument(this.document, { viewColumn: visible?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: false });
+    const editor =
+      visible ??
+      (await vscode.window.showTextDocument(this.document, { viewColumn: vscode.ViewColumn.One, preserveFocus: true, preview: false }));
+    this.extent.show(editor, range);
+    editor.selection = new vscode.Selection(range.start, range.start);
+    editor.revealRange(range.with({ end: range.start }), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
   private async exportSvg(message: ExportSvg): Promise<void> {
@@ -152,6 +154,47 @@ class GraphPanel {
     if (target !== undefined) {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(message.svg));
     }
+  }
+}
+
+/** The extent of the statement last picked in a graph view, highlighted in its text until the cursor
+ * moves elsewhere or the text changes. */
+class Extent implements vscode.Disposable {
+  private readonly decoration = vscode.window.createTextEditorDecorationType({
+    backgroundColor: new vscode.ThemeColor("editor.rangeHighlightBackground"),
+    overviewRulerColor: new vscode.ThemeColor("editorOverviewRuler.rangeHighlightForeground"),
+    overviewRulerLane: vscode.OverviewRulerLane.Full,
+  });
+  private shown: { editor: vscode.TextEditor; at: vscode.Position } | undefined;
+
+  show(editor: vscode.TextEditor, range: vscode.Range): void {
+    if (this.shown !== undefined && this.shown.editor !== editor) {
+      this.shown.editor.setDecorations(this.decoration, []);
+    }
+    editor.setDecorations(this.decoration, [range]);
+    this.shown = { editor, at: range.start };
+  }
+
+  /** The cursor moved: the highlight goes unless the cursor is where the view put it. */
+  moved(editor: vscode.TextEditor, selections: readonly vscode.Selection[]): void {
+    if (this.shown?.editor === editor && !(selections.length === 1 && selections[0].isEmpty && selections[0].active.isEqual(this.shown.at))) {
+      this.hide();
+    }
+  }
+
+  clear(document: vscode.TextDocument): void {
+    if (this.shown?.editor.document === document) {
+      this.hide();
+    }
+  }
+
+  private hide(): void {
+    this.shown?.editor.setDecorations(this.decoration, []);
+    this.shown = undefined;
+  }
+
+  dispose(): void {
+    this.decoration.dispose();
   }
 }
 

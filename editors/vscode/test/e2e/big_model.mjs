@@ -2,6 +2,7 @@
 // explorer shows its text within 10 s, its large tensors by reference, with colours, folding
 // and the Run lens; a node added and saved writes the binary back with every weight unchanged.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 
 const MAKE = `
@@ -38,11 +39,17 @@ m = onnxtext.load(sys.argv[1])
 print(json.dumps({"nodes": [n.op_type for n in m.graph.node], "weights": {t.name: hashlib.sha256(t.raw_data).hexdigest() for t in m.graph.initializer}}))
 `;
 
+/** Writes the 45 MB model into `work` (once) and returns its path. */
+export function makeBigModel(work, pythonBin) {
+  const file = path.join(work, "resnetish.onnx");
+  if (!fs.existsSync(file)) execFileSync(path.join(pythonBin, "python"), ["-c", MAKE, file]);
+  return file;
+}
+
 /** Adds the check to a run of `run.mjs` (its `check`, `expect` and editor). */
 export async function checkBigModel({ ed, check, expect, work, pythonBin }) {
   const python = path.join(pythonBin, "python");
-  const file = path.join(work, "resnetish.onnx");
-  execFileSync(python, ["-c", MAKE, file]);
+  const file = makeBigModel(work, pythonBin);
   const facts = () => JSON.parse(execFileSync(python, ["-c", FACTS, file], { encoding: "utf8" }));
   const before = facts();
 

@@ -24,6 +24,80 @@ async function cursorText(ed) {
   return ed.page.$eval('.part.statusbar [id="status.editor.selection"]', (e) => e.textContent.trim()).catch(() => "");
 }
 
+/** Whether a text editor's tab shows unsaved changes. */
+async function anyDirty(ed) {
+  return ed.page.evaluate(() => document.querySelectorAll(".part.editor .tab.dirty").length > 0);
+}
+
+/** The keyboard goes to the text beside the view (the first editor group); its cursor as the status bar says it. */
+async function cursorInText(ed) {
+  await ed.command("View: Focus First Editor Group");
+  return ed.waitFor(() => cursorText(ed), { what: "the cursor in the status bar" });
+}
+
+/** Lines of the text highlighted as a picked statement's extent (the range-highlight colour). */
+async function highlighted(ed) {
+  return ed.page.evaluate(() => {
+    const editor = document.querySelector(".part.editor .editor-group-container .editor-instance .monaco-editor");
+    if (!editor) return [];
+    const numbers = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].map((n) => ({ line: parseInt(n.textContent, 10), top: Math.round(n.getBoundingClientRect().top) }));
+    const lines = new Set();
+    for (const e of editor.querySelectorAll('.view-overlays [class*="ced-"]')) {
+      const colour = getComputedStyle(e).backgroundColor;
+      if (colour === "rgba(0, 0, 0, 0)" || colour === "transparent") continue;
+      const top = Math.round(e.getBoundingClientRect().top);
+      const at = numbers.find((n) => Math.abs(n.top - top) <= 1);
+      if (at) lines.add(at.line);
+    }
+    return [...lines].sort((a, b) => a - b);
+  });
+}
+
+/** The Problems panel's rows of one file (the rows after its file row). */
+async function problemsOf(ed, name) {
+  await ed.command("View: Focus Problems (Errors, Warnings, Infos)");
+  await ed.page.locator(".markers-panel").first().waitFor({ state: "visible", timeout: 10_000 });
+  const rows = await ed.page.$$eval(".markers-panel .monaco-list-row", (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+  await ed.command("View: Toggle Panel Visibility").catch(() => {});
+  let file = "";
+  const out = [];
+  for (const row of rows) {
+    if (/^(Error|Warning|Info|Hint)/.test(row)) {
+      if (file.includes(name)) out.push(row);
+    } else {
+      file = row;
+    }
+  }
+  return { rows: out, all: rows };
+}
+
+/** A 4 MB model, shown by reference in the editor (its text would pass 12 MB), with one mistake on
+ * one node (an unknown operator): the Problems panel's one entry, the graph's one badge. */
+const BY_REFERENCE = `
+import sys, numpy as np
+from onnxtext.io import model_bytes
+from onnxtext.proto import ModelProto
+rng = np.random.default_rng(0)
+m = ModelProto(ir_version=10, producer_name="e2e")
+m.opset_import.add(domain="", version=21)
+g = m.graph
+g.name = "byref"
+def value(v, dims):
+    v.type.tensor_type.elem_type = 1
+    for d in dims:
+        v.type.tensor_type.shape.dim.add(dim_value=d)
+value(g.input.add(name="x"), (1, 512))
+prev = "x"
+for i in range(4):  # 4 weights of 1 MB: a text of about 14 MB, shown by reference
+    w = g.initializer.add(name=f"w{i}", data_type=1, dims=[512, 512])
+    w.raw_data = rng.standard_normal(512 * 512, dtype=np.float32).tobytes()
+    g.node.add(op_type="MatMul", input=[prev, w.name], output=[f"h{i}"], name=f"mm{i}")
+    prev = f"h{i}"
+value(g.output.add(name=prev), (1, 512))
+g.node.add(op_type="Reluu", input=[prev], output=["odd"], name="odd")  # the one mistake
+open(sys.argv[1], "wb").write(model_bytes(m))
+`;
+
 /** A text of `nodes` chained nodes, each labelled with a torch-like module path. */
 function bigText(nodes, layers) {
   const lines = ['<ir_version: 10, opset_import: ["": 21]>', "big (float[1, 16] x0) => (float[1, 16] y) {"];
@@ -36,7 +110,7 @@ function bigText(nodes, layers) {
   return lines.join("\n");
 }
 
-export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext }) {
+export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext, pythonBin }) {
   const example = fs.readFileSync(path.join(work, "mlp.onnxtxt"), "utf8");
   let frame;
 
@@ -54,16 +128,48 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     return `${ops.length} operators, ${labels.length} edge labels, e.g. "${labels[0]}"`;
   });
 
-  await check("clicking a node moves the cursor to its statement", async () => {
+  await check("clicking a node puts the cursor at its statement and highlights it; the keys typed next leave the text unchanged (#29)", async () => {
     const softmax = at(example, "probs = Softmax <");
     await frame.click('svg.graph .node.kind-op[aria-label^="Softmax"]');
-    const text = await ed.waitFor(async () => {
-      const t = await cursorText(ed);
-      return new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}\\b`).test(t) ? t : null;
-    }, { what: `the cursor at ${softmax.line}:${softmax.col} (the Softmax statement)` });
+    const lines = await ed.waitFor(async () => {
+      const l = await highlighted(ed);
+      return l.includes(softmax.line) ? l : null;
+    }, { what: `the Softmax statement (line ${softmax.line}) highlighted` });
     const selected = await frame.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label"));
     expect(/Softmax/.test(selected), `selected in the view: ${selected}`);
-    return text;
+    await ed.type("zz");
+    await ed.press("Enter");
+    await ed.press("Backspace");
+    expect(!(await anyDirty(ed)), "the keys typed after the click changed the text");
+    const text = await cursorInText(ed);
+    expect(new RegExp(`^Ln ${softmax.line}, Col ${softmax.col}$`).test(text), `the cursor: ${text} (want Ln ${softmax.line}, Col ${softmax.col}, nothing selected)`);
+    await ed.press("ArrowUp");
+    await ed.waitFor(async () => (await highlighted(ed)).length === 0, { what: "the highlight gone once the cursor moved" });
+    return `${text}; highlighted line ${lines.join(", ")} until the cursor moved`;
+  });
+
+  await check("Enter in the graph's search steps through the matches, the keyboard stays in the search box, the text unchanged (#29)", async () => {
+    await frame.click("input.search");
+    await frame.fill("input.search", "W2");
+    await ed.waitFor(async () => /found/.test(await frame.$eval(".count", (e) => e.textContent)), { what: "the search's count" });
+    await ed.press("Enter");
+    const count = await ed.waitFor(async () => {
+      const c = await frame.$eval(".count", (e) => e.textContent);
+      return /^1 of/.test(c) ? c : null;
+    }, { what: 'the search at "1 of"' });
+    const lines = await ed.waitFor(async () => {
+      const l = await highlighted(ed);
+      return l.length > 1 ? l : null; // W2's statement spans lines (Softmax's, highlighted before, one)
+    }, { what: "the match's statement highlighted" });
+    await ed.press("Enter");
+    await ed.press("Enter");
+    const focus = await frame.evaluate(() => ({ element: document.activeElement?.className ?? "", page: document.hasFocus() }));
+    expect(focus.page && focus.element === "search", `the keyboard left the search box: ${JSON.stringify(focus)}`);
+    expect(!(await anyDirty(ed)), "Enter in the search changed the text");
+    await frame.fill("input.search", "");
+    const text = await cursorInText(ed);
+    expect(/^Ln \d+, Col \d+$/.test(text), `something is selected in the text: ${text}`);
+    return `${count}; highlighted lines ${lines[0]}-${lines[lines.length - 1]}; ${text}`;
   });
 
   await check("moving the cursor selects its node in the view", async () => {
@@ -178,5 +284,36 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(said === "node (Identity), graph 'big', node #30000", `a clicked node said "${said}"`);
     expect(opened < 2000, `the page took ${opened} ms to open`);
     return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}; a clicked node: ${said}); onnxtext graph took ${cli} ms`;
+  });
+
+  await check("the graph's badges on a model with weights by reference are the Problems panel's diagnostics (#29)", async () => {
+    const file = path.join(work, "byref.onnx");
+    execFileSync(path.join(pythonBin, "python"), ["-c", BY_REFERENCE, file]);
+    await ed.closeAllEditors();
+    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "byref.onnx in Quick Open" });
+    await ed.waitForTab("byref.onnx");
+    await ed.waitFor(async () => /"digest": "sha256:/.test(Object.values(await ed.lines()).join("\n")), { timeout: 30_000, what: "the model by reference" });
+    await ed.command("onnxtext: Show Graph");
+    const view = await ed.waitFor(async () => {
+      for (const f of ed.page.frames()) {
+        const ok = await f.evaluate(() => document.title === "Graph" && !!document.querySelector('svg.graph [aria-label^="Reluu"]')).catch(() => false);
+        if (ok) return f;
+      }
+      return null;
+    }, { timeout: 60_000, what: "the model's graph" });
+    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
+    // the diagnostics come in twice (the checker's, then the model's run): the two agree once both are in
+    let last = "";
+    const { badges, problems, lines } = await ed.waitFor(async () => {
+      const found = await problemsOf(ed, "byref.onnx");
+      const marks = await view.$$eval('svg.graph [class^="badge"]', (els) => els.map((e) => e.closest("[aria-label]")?.getAttribute("aria-label") ?? "?"));
+      // a node with two diagnostics wears one badge: the problems counted by the line they are on
+      const lines = new Set(found.rows.map((r) => / at line (\d+) /.exec(r)?.[1] ?? r));
+      last = `${marks.length} badges (${marks.slice(0, 3).join("; ")}), ${found.rows.length} problems on ${lines.size} lines (${found.rows.slice(0, 3).join("; ")})`;
+      return marks.length === lines.size && found.rows.length > 0 ? { badges: marks, problems: found, lines } : null;
+    }, { timeout: 30_000, interval: 1000, what: "as many badges as problems" }).catch((error) => {
+      throw new Error(`${error.message}: ${last}`);
+    });
+    return `${badges.length} badges (${badges.join("; ")}), ${problems.rows.length} problems on ${lines.size} lines`;
   });
 }

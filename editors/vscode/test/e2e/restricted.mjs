@@ -1,8 +1,11 @@
 // The extension in a folder that is not trusted (Restricted Mode), in its own code-server with
 // workspace trust on: the folder's .vscode/settings.json and .venv name programs that would leave
 // a marker file; highlighting and the checker must work, the marker must never be written, and
-// the status bar must say why live values wait. Granting trust then restarts the server with the
-// full discovery, which runs the folder's own choice (the marker appears: the test can fail).
+// the status bar must say why live values wait. Without the user's own server, a .onnx opened shows
+// why it is not text, and the message offers to manage trust. Granting trust then restarts the server
+// with the full discovery, which runs the folder's own choice (the marker appears: the test can
+// fail), and the .onnx opened before shows its text.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -35,11 +38,19 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
   fs.writeFileSync(path.join(work, ".vscode", "settings.json"), JSON.stringify({ "onnxtext.server.path": planted, "onnxtext.evaluate.inputs": { x: "x.npy" } }, null, 2));
   const model = path.join(work, "model.onnxtxt");
   fs.writeFileSync(model, MODEL);
+  // a binary model of the folder, made outside it (its text in the folder would be listed with it)
+  const binary = path.join(work, "weights.onnx"); // (not model.onnx: Quick Open would list model.onnxtxt with it)
+  const valid = path.join(root, "valid.onnxtxt");
+  fs.writeFileSync(valid, MODEL.replace("Reluu", "Relu"));
+  execFileSync(onnxtext, ["parse", valid, "-o", binary]);
   const ran = () => (fs.existsSync(marker) ? fs.readFileSync(marker, "utf8").trim() : "");
 
   // trust on, no start-up question: the folder opens in Restricted Mode; the user's own onnxtext
   // is in the user's settings (PATH would be the login shell's, which VS Code reads instead)
-  const settings = { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "onnxtext.server.path": onnxtext };
+  // (a script of the user's, outside the folder, that runs onnxtext: a check below takes it away)
+  const userServer = path.join(root, "user-onnxtext");
+  fs.writeFileSync(userServer, `#!/bin/sh\nexec "${onnxtext}" "$@"\n`, { mode: 0o755 });
+  const settings = { "security.workspace.trust.enabled": true, "security.workspace.trust.startupPrompt": "never", "onnxtext.server.path": userServer };
   let ed;
   let failures = 0;
   const named = async (name, fn) =>
@@ -89,7 +100,7 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
 
   await named("the server is the user's (not the folder's) onnxtext.server.path and checks the text (squiggle under Reluu)", async () => {
     const squiggle = await ed.waitFor(async () => (await ed.squiggles()).find((s) => s.severity === "error" && s.text.includes("Reluu")), { timeout: 60_000, what: "an error squiggle under Reluu" });
-    const found = ed.outputLog().split("\n").find((l) => l.includes(`server: ${onnxtext} `) && l.includes("from the onnxtext.server.path setting"));
+    const found = ed.outputLog().split("\n").find((l) => l.includes(`server: ${userServer} `) && l.includes("from the onnxtext.server.path setting"));
     expect(found, `the output channel:\n${ed.outputLog()}`);
     return `${JSON.stringify(squiggle)}; ${found.trim()}`;
   });
@@ -106,8 +117,33 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
     return "no marker";
   });
 
+  await named("without the user's server: a .onnx opened shows why, and the message offers to manage trust (#29)", async () => {
+    // the user's server gone: in Restricted Mode none is found now
+    fs.writeFileSync(userServer, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
+    await ed.command("onnxtext: Restart Language Server");
+    const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /onnxtext: the (language )?server.*(not found|does not work)/.test(n)), { timeout: 30_000, what: "the server-not-found message" });
+    const buttons = await ed.page
+      .locator(".notifications-toasts .notification-list-item", { hasText: /onnxtext: the (language )?server.*(not found|does not work)/ })
+      .first()
+      .locator(".monaco-button")
+      .allTextContents();
+    expect(buttons.includes("Manage Workspace Trust"), `buttons: ${buttons}`);
+    await ed.quickOpen(binary);
+    const page = await ed.waitFor(async () => {
+      for (const frame of ed.page.frames()) {
+        const text = await frame.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+        if (/cannot be shown as text/.test(text)) return text;
+      }
+      return null;
+    }, { timeout: 30_000, what: "the .onnx page saying why it is not shown as text" });
+    return `${page.trim().slice(-90)}; [${buttons.join(", ")}]`;
+  });
+
   await named("trusting the folder restarts the server with the full discovery (the folder's setting now runs)", async () => {
-    await ed.command("Workspaces: Manage Workspace Trust");
+    // through the server-not-found message's button (in the notification centre: the toast went when the .onnx opened)
+    await ed.command("Notifications: Show Notifications");
+    const message = ed.page.locator(".notifications-center .notification-list-item", { hasText: /onnxtext: the (language )?server.*(not found|does not work)/ }).first();
+    await message.locator(".monaco-button", { hasText: /^Manage Workspace Trust$/ }).first().click({ timeout: 10_000 });
     const button = ed.page.locator(".workspace-trust-editor .monaco-button", { hasText: /^Trust$/ }).first();
     await button.waitFor({ state: "visible", timeout: 15_000 });
     await button.click();
@@ -117,6 +153,15 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
       what: "the onnxtext status bar item running in full",
     });
     return `${item.text}; ${runs.split("\n")[0]}`;
+  });
+
+  await named("the .onnx opened before trust shows its text now (#29)", async () => {
+    await ed.waitForTab("weights.onnx", 30_000);
+    const lines = await ed.waitFor(async () => {
+      const text = Object.values(await ed.lines()).join("\n");
+      return text.includes("ir_version") && (await ed.languageMode()) === "ONNX Text" ? text : null;
+    }, { timeout: 30_000, what: "the model's text in its tab" });
+    return lines.split("\n").find((l) => l.includes("ir_version")).trim();
   });
 
   await ed.close({ keep: keep || failures > 0 });

@@ -1,7 +1,10 @@
 // The extension in a real VS Code, used as a person would: install the packaged .vsix into
 // code-server, open texts and a binary model, and check what the page shows.
 //
-//   node test/e2e/run.mjs [--vsix FILE] [--python-bin DIR] [--out DIR] [--keep]
+//   node test/e2e/run.mjs [--vsix FILE] [--python-bin DIR] [--out DIR] [--keep] [--only PARTS]
+//
+// --only runs some parts, comma-separated (while working on them; CI runs all): basics, big, disk,
+// steady, graph, restricted; --skip REGEX leaves out the checks whose names match.
 //
 // Needs: code-server + Node 24 + chromium (test/e2e/setup.sh prints the bin folder; pass it in
 // ONNXTEXT_EDITOR_BIN or leave the default ~/.cache/onnxtext-editor/bin), a packaged .vsix
@@ -20,6 +23,7 @@ import { checkBigModel } from "./big_model.mjs";
 import { checkRestrictedMode } from "./restricted.mjs";
 import { steadyChecks, writeSteadyFiles } from "./steady.mjs";
 import { graphChecks } from "./graph.mjs";
+import { onDiskChecks } from "./on_disk.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -42,6 +46,9 @@ const vsix = path.resolve(option("--vsix", newestVsix() ?? "onnxtext.vsix"));
 const pythonBin = path.resolve(option("--python-bin", path.join(REPO, ".venv", "bin")));
 const out = path.resolve(option("--out", path.join(HERE, "out")));
 const keep = process.argv.includes("--keep");
+const only = option("--only", "");
+const part = (name) => only === "" || only.split(",").includes(name);
+const skip = option("--skip", "");
 const onnxtext = path.join(pythonBin, "onnxtext");
 
 for (const [what, file] of [["code-server (run test/e2e/setup.sh)", codeServer], ["the .vsix (npx @vscode/vsce package)", vsix], ["onnxtext (--python-bin)", onnxtext]]) {
@@ -107,6 +114,7 @@ function at(text, needle, after = "") {
 let passed = 0;
 const failed = [];
 async function check(name, fn) {
+  if (skip !== "" && new RegExp(skip).test(name)) return log(`skip ${name}`);
   const t = Date.now();
   try {
     const detail = await fn();
@@ -123,6 +131,8 @@ function expect(condition, message) {
 }
 /** Each module of checks starts with no editor open, whatever the checks before it left (tabs, unsaved edits). */
 const startFresh = (what) => check(`every editor closes before ${what}`, () => ed.closeAllEditors());
+/** The checks of the basics part (skipped by --only without it). */
+const basic = (name, fn) => (part("basics") ? check(name, fn) : undefined);
 const hasScope = (found, prefixes) => found.scopes.some((s) => prefixes.some((p) => s.startsWith(p)));
 
 let ed;
@@ -154,7 +164,7 @@ await check("the status bar shows the server running (found in the workspace's .
 
 const relu = at(MODEL, "Relu (h)");
 const leaky = at(MODEL, "LeakyRelu");
-await check("TextMate scopes: comment, header key, dtype, operator, number", async () => {
+await basic("TextMate scopes: comment, header key, dtype, operator, number", async () => {
   const comment = await ed.scopes(1, 3);
   expect(hasScope(comment, ["comment.line.number-sign"]), `comment: ${comment.scopes} (${comment.raw})`);
   const key = await ed.scopes(at(MODEL, "ir_version").line, at(MODEL, "ir_version").col + 1);
@@ -169,7 +179,7 @@ await check("TextMate scopes: comment, header key, dtype, operator, number", asy
   return { operator: op.scopes, dtype: dtype.scopes };
 });
 
-await check("token colours: the operator is coloured unlike plain text", async () => {
+await basic("token colours: the operator is coloured unlike plain text", async () => {
   await ed.goto(relu.line, 1);
   const spans = await ed.page.evaluate(() => {
     const views = [...document.querySelectorAll(".part.editor .editor-group-container.active .monaco-editor .view-lines .view-line")];
@@ -183,20 +193,20 @@ await check("token colours: the operator is coloured unlike plain text", async (
   return opColour;
 });
 
-await check("hover on an operator shows its schema", async () => {
+await basic("hover on an operator shows its schema", async () => {
   const text = await ed.hover(leaky.line, leaky.col + 2);
   expect(/LeakyRelu/.test(text) && /alpha/i.test(text), `hover: ${JSON.stringify(text)}`);
   return text.split("\n")[0];
 });
 
-await check("hover on a value shows its type", async () => {
+await basic("hover on a value shows its type", async () => {
   const h = at(MODEL, "(h)");
   const text = await ed.hover(h.line, h.col + 1);
   expect(/float/.test(text) && /N/.test(text), `hover: ${JSON.stringify(text)}`);
   return text.split("\n").slice(0, 2).join(" | ");
 });
 
-await check("completion after typing an operator prefix", async () => {
+await basic("completion after typing an operator prefix", async () => {
   await ed.goto(relu.line, MODEL.split("\n")[relu.line - 1].length + 1);
   await ed.press("Enter");
   await ed.type("z = Soft");
@@ -207,7 +217,7 @@ await check("completion after typing an operator prefix", async () => {
   return labels.slice(0, 6).join(", ");
 });
 
-await check("live values after Run", async () => {
+await basic("live values after Run", async () => {
   await ed.command("onnxtext: Run Model (Live Values)");
   const lens = await ed.waitFor(async () => (await ed.codeLenses()).find((t) => /Live values: \d+ values/.test(t)), { timeout: 60_000, what: "the live-values code lens" });
   const shown = await ed.waitFor(async () => Object.values(await ed.lines()).find((l) => /y\s*=\s*Relu.*= .*float/.test(l) || /= float32/.test(l)), {
@@ -218,7 +228,7 @@ await check("live values after Run", async () => {
   return `${lens}; ${shown.trim()}`;
 });
 
-await check("a deliberate error: squiggle and Problems entry", async () => {
+await basic("a deliberate error: squiggle and Problems entry", async () => {
   await ed.quickOpen(path.join(work, "broken.onnxtxt"));
   await ed.waitForTab("broken.onnxtxt");
   const squiggle = await ed.waitFor(async () => (await ed.squiggles()).find((s) => s.severity === "error" && s.text.includes("Reluu")), { timeout: 60_000, what: "an error squiggle under Reluu" });
@@ -228,7 +238,7 @@ await check("a deliberate error: squiggle and Problems entry", async () => {
   return `${JSON.stringify(squiggle)}; ${row.message}`;
 });
 
-await check("Format Document gives what onnxtext fmt gives", async () => {
+await basic("Format Document gives what onnxtext fmt gives", async () => {
   await ed.quickOpen(path.join(work, "messy.onnxtxt"));
   await ed.waitForTab("messy.onnxtxt");
   await ed.waitFor(async () => (await ed.languageMode()) === "ONNX Text", { what: "language mode" });
@@ -252,7 +262,7 @@ await check("Format Document gives what onnxtext fmt gives", async () => {
   return `${want.length} lines`;
 });
 
-await check("a .onnx opens as text with the language's features", async () => {
+await basic("a .onnx opens as text with the language's features", async () => {
   await ed.quickOpen(binary);
   await ed.waitForTab("block.onnx");
   const lines = await ed.waitFor(async () => {
@@ -265,7 +275,7 @@ await check("a .onnx opens as text with the language's features", async () => {
   return (await ed.activeTab()) ?? "";
 });
 
-await check("editing the .onnx text and saving writes the binary (onnxtext print shows the edit)", async () => {
+await basic("editing the .onnx text and saving writes the binary (onnxtext print shows the edit)", async () => {
   const printed = printedBefore;
   const where = at(printed, "0.5", "alpha");
   await ed.goto(where.line, where.col);
@@ -281,17 +291,19 @@ await check("editing the .onnx text and saving writes the binary (onnxtext print
   return line.trim();
 });
 
-await startFresh("the big model's checks");
-await checkBigModel({ ed, check, expect, work, pythonBin });
+if (part("big")) {
+  await startFresh("the big model's checks");
+  await checkBigModel({ ed, check, expect, work, pythonBin });
+}
 
-await check("no error notification, nothing sent off the machine", async () => {
+await basic("no error notification, nothing sent off the machine", async () => {
   const notes = await ed.notifications();
   expect(!notes.some((n) => /onnxtext.*(not found|did not start|cannot)/i.test(n)), `notifications: ${notes}`);
   expect(ed.blocked.length === 0, `requests to other hosts: ${ed.blocked.slice(0, 3)}`);
   return notes.length ? notes : "none";
 });
 
-await check("the README's screenshot: an example with live values and a hover", async () => {
+await basic("the README's screenshot: an example with live values and a hover", async () => {
   await ed.quickOpen(path.join(work, "mlp.onnxtxt"));
   await ed.waitForTab("mlp.onnxtxt");
   await ed.command("onnxtext: Run Model (Live Values)");
@@ -303,14 +315,22 @@ await check("the README's screenshot: an example with live values and a hover", 
   return shot;
 });
 
-await startFresh("the steady checks (#25)");
-await steadyChecks({ ed, check, expect, work, at });
-await startFresh("the graph checks (#22)");
-await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext });
+if (part("disk")) {
+  await startFresh("the checks of models changed on disk (#29)");
+  await onDiskChecks({ ed, check, expect, at, work, pythonBin, onnxtext });
+}
+if (part("steady")) {
+  await startFresh("the steady checks (#25)");
+  await steadyChecks({ ed, check, expect, work, at });
+}
+if (part("graph")) {
+  await startFresh("the graph checks (#22)");
+  await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext, pythonBin });
+}
 
 await ed.close({ keep: keep || failed.length > 0 });
 if (failed.length > 0) log(`run dir kept: ${ed.server.runDir}; screenshots in ${out}`);
 fs.rmSync(work, { recursive: true, force: true });
-await checkRestrictedMode({ check, codeServer, vsix, onnxtext, out, keep });
+if (part("restricted")) await checkRestrictedMode({ check, codeServer, vsix, onnxtext, out, keep });
 log(`${passed} passed, ${failed.length} failed${failed.length ? `: ${failed.join("; ")}` : ""}`);
 process.exit(failed.length ? 1 : 0);
