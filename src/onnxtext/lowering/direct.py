@@ -25,6 +25,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPES
 from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
@@ -84,18 +85,11 @@ _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
 _FUNCTION_STRINGS = frozenset(("domain", "doc_string", "overload"))
 # Attribute type annotations the fast path reads (`name: float = 1`, `name: ints = []`).
-_ANNOTATIONS = {
-    "float": AttributeProto.FLOAT,
-    "int": AttributeProto.INT,
-    "string": AttributeProto.STRING,
-    "floats": AttributeProto.FLOATS,
-    "ints": AttributeProto.INTS,
-    "strings": AttributeProto.STRINGS,
-}
+_ANNOTATIONS = {name: ATTRIBUTE_TYPES[name] for name in ("float", "int", "string", "floats", "ints", "strings")}
 
 
 # Annotations whose value says its kind anyway (a subgraph, a tensor): checked, not read.
-_VALUE_ANNOTATIONS = {"graph": AttributeProto.GRAPH, "tensor": AttributeProto.TENSOR}
+_VALUE_ANNOTATIONS = {name: ATTRIBUTE_TYPES[name] for name in ("graph", "tensor")}
 
 
 class _Unsupported(Exception):
