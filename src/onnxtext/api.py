@@ -129,11 +129,12 @@ def format_text(text: str, kind: str = "model", path: str = "<text>", width: int
     """Reformat a text in the canonical style for ``width`` columns, keeping comments (see
     ``syntax.format.format_text``); a model text that prints back to its own tokens takes the
     fast way. Raises :class:`~onnxtext.ParseError` for a text with syntax errors."""
-    if kind == "model":
-        canonical = printed_alike(text, width)
-        if canonical is not None:
-            return canonical
-    return _tree_format(text, kind, path, width)
+    with collector_paused():
+        if kind == "model":
+            canonical = printed_alike(text, width)
+            if canonical is not None:
+                return canonical
+        return _tree_format(text, kind, path, width)
 
 
 def _tree_format(text: str, kind: str, path: str, width: int) -> str:
