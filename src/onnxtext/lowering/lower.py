@@ -16,6 +16,7 @@ from typing import Any
 from google.protobuf.message import Message
 
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPE_NAMES as _ATTR_NAMES
 from onnxtext.ir.attribute_types import ATTRIBUTE_TYPES
 from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
@@ -716,9 +717,6 @@ _DEFAULT_SWITCHES = {
     TENSOR_NAME_KEY: ("tensor_name_unset", UNSET, "set"),
 }
 DEFAULT_KEYS = tuple(_DEFAULT_SWITCHES)
-
-_ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
-
 
 _NUMBER_WORD = re.compile(r"[-+]?[0-9A-Za-z_.]+")
 
