@@ -79,4 +79,7 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from onnxtext._gc import pausing_allowed
+
+    with pausing_allowed():  # timed as the command line and the server run onnxtext (onnxtext/_gc.py)
+        raise SystemExit(main())

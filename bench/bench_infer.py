@@ -148,4 +148,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from onnxtext._gc import pausing_allowed
+
+    with pausing_allowed():  # timed as the command line and the server run onnxtext (onnxtext/_gc.py)
+        main()

@@ -312,4 +312,7 @@ def run_layout(layout: str, model_path: Path, weights: Path, nbytes: int, *, ski
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from onnxtext._gc import pausing_allowed
+
+    with pausing_allowed():  # timed as the command line and the server run onnxtext (onnxtext/_gc.py)
+        raise SystemExit(main())

@@ -4,9 +4,14 @@ Architectures people export, written in plain torch (random init, no hub downloa
 torchvision weights): decoder-only transformers (a GPT and a Qwen3-like one with RMSNorm,
 rotary embeddings and grouped-query attention), a T5-like encoder-decoder with relative
 position buckets, a Swin-like stage with shifted windows, a ResNet and a MobileNetV2-like
-convnet, an LSTM and a GRU; each through torch's dynamo exporter (which writes node notes:
-name scopes, class hierarchies, FX nodes and stack traces in ``metadata_props``) and its
-TorchScript exporter. Then the small skl2onnx and onnxscript models of
+convnet, an LSTM and a GRU, and two models named as Hugging Face's are (``hf_bert``, a
+BertForMaskedLM, and ``hf_gpt2``, a GPT2LMHeadModel: their modules' long dotted parameter names
+such as ``bert.encoder.layer.1.attention.output.LayerNorm.bias``, weights initialised as
+``transformers`` initialises them, zero biases and unit norms, and the output embedding tied to
+the input one: the TorchScript exporter writes every parameter equal to an earlier one as an
+``Identity`` of it, a statement the printer breaks over three lines); each through torch's
+dynamo exporter (which writes node notes: name scopes, class hierarchies, FX nodes and stack
+traces in ``metadata_props``) and its TorchScript exporter. Then the small skl2onnx and onnxscript models of
 ``tests/corpus/exporters.py``. The packages are the ``exporters`` extra of
 ``pyproject.toml``; a model whose exporter is missing is left out.
 
@@ -345,6 +350,137 @@ def _modules() -> dict[str, Factory]:
             out, _ = self.rnn(x)
             return self.head(out[:, -1])
 
+    class HFSelfAttention(nn.Module):
+        def __init__(self, d: int, heads: int) -> None:
+            super().__init__()
+            self.heads = heads
+            self.query, self.key, self.value = nn.Linear(d, d), nn.Linear(d, d), nn.Linear(d, d)
+
+        def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            b, t, c = x.shape
+            q, k, v = (p(x).view(b, t, self.heads, -1).transpose(1, 2) for p in (self.query, self.key, self.value))
+            scores = q @ k.transpose(-1, -2) / math.sqrt(c // self.heads) + mask
+            return (scores.softmax(-1) @ v).transpose(1, 2).reshape(b, t, c)
+
+    class HFDenseNorm(nn.Module):
+        """``BertSelfOutput`` and ``BertOutput``: a projection, the residual, a LayerNorm."""
+
+        def __init__(self, d_in: int, d: int) -> None:
+            super().__init__()
+            self.dense = nn.Linear(d_in, d)
+            self.LayerNorm = nn.LayerNorm(d, eps=1e-12)
+
+        def forward(self, h: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
+            return self.LayerNorm(self.dense(h) + x)
+
+    class HFBertAttention(nn.Module):
+        def __init__(self, d: int, heads: int) -> None:
+            super().__init__()
+            self.self = HFSelfAttention(d, heads)
+            self.output = HFDenseNorm(d, d)
+
+        def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            return self.output(self.self(x, mask), x)
+
+    class HFBertLayer(nn.Module):
+        def __init__(self, d: int, heads: int) -> None:
+            super().__init__()
+            self.attention = HFBertAttention(d, heads)
+            self.intermediate = nn.Module()
+            self.intermediate.dense = nn.Linear(d, 4 * d)
+            self.output = HFDenseNorm(4 * d, d)
+
+        def forward(self, x: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+            a = self.attention(x, mask)
+            return self.output(F.gelu(self.intermediate.dense(a)), a)
+
+    class HFBert(nn.Module):
+        """``BertForMaskedLM``'s modules under its names; the decoder is the word embeddings."""
+
+        def __init__(self, layers: int = 4, d: int = 64, heads: int = 4, vocab: int = 512, ctx: int = 64) -> None:
+            super().__init__()
+            self.bert = nn.Module()
+            emb = self.bert.embeddings = nn.Module()
+            emb.word_embeddings, emb.position_embeddings = nn.Embedding(vocab, d), nn.Embedding(ctx, d)
+            emb.token_type_embeddings, emb.LayerNorm = nn.Embedding(2, d), nn.LayerNorm(d, eps=1e-12)
+            emb.register_buffer("position_ids", torch.arange(ctx).unsqueeze(0))
+            self.bert.encoder = nn.Module()
+            self.bert.encoder.layer = nn.ModuleList(HFBertLayer(d, heads) for _ in range(layers))
+            self.cls = nn.Module()
+            self.cls.predictions = nn.Module()
+            self.cls.predictions.transform = nn.Module()
+            self.cls.predictions.transform.dense = nn.Linear(d, d)
+            self.cls.predictions.transform.LayerNorm = nn.LayerNorm(d, eps=1e-12)
+            self.cls.predictions.decoder = nn.Linear(d, vocab)
+            self.cls.predictions.decoder.weight = emb.word_embeddings.weight
+
+        def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+            emb = self.bert.embeddings
+            t = input_ids.shape[1]
+            x = emb.word_embeddings(input_ids) + emb.position_embeddings(emb.position_ids[:, :t])
+            x = emb.LayerNorm(x + emb.token_type_embeddings(torch.zeros_like(input_ids)))
+            mask = (1.0 - attention_mask[:, None, None, :].float()) * torch.finfo(torch.float32).min
+            for layer in self.bert.encoder.layer:
+                x = layer(x, mask)
+            p = self.cls.predictions
+            return p.decoder(p.transform.LayerNorm(F.gelu(p.transform.dense(x))))
+
+    class HFConv1D(nn.Module):
+        """GPT-2's ``Conv1D``: a linear layer with its weight transposed."""
+
+        def __init__(self, nf: int, nx: int) -> None:
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(nx, nf) * 0.02)
+            self.bias = nn.Parameter(torch.zeros(nf))
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return torch.addmm(self.bias, x.reshape(-1, x.shape[-1]), self.weight).view(*x.shape[:-1], -1)
+
+    class HFGPT2Attention(nn.Module):
+        def __init__(self, d: int, heads: int) -> None:
+            super().__init__()
+            self.heads = heads
+            self.c_attn, self.c_proj = HFConv1D(3 * d, d), HFConv1D(d, d)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            b, t, c = x.shape
+            q, k, v = (y.view(b, t, self.heads, -1).transpose(1, 2) for y in self.c_attn(x).split(c, dim=2))
+            w = q @ k.transpose(-1, -2) / math.sqrt(c // self.heads)
+            causal = torch.tril(torch.ones(t, t, dtype=torch.bool))
+            w = torch.where(causal, w, torch.tensor(torch.finfo(torch.float32).min))
+            return self.c_proj((w.softmax(-1) @ v).transpose(1, 2).reshape(b, t, c))
+
+    class HFGPT2Block(nn.Module):
+        def __init__(self, d: int, heads: int) -> None:
+            super().__init__()
+            self.ln_1, self.ln_2 = nn.LayerNorm(d), nn.LayerNorm(d)
+            self.attn = HFGPT2Attention(d, heads)
+            self.mlp = nn.Module()
+            self.mlp.c_fc, self.mlp.c_proj = HFConv1D(4 * d, d), HFConv1D(d, 4 * d)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = x + self.attn(self.ln_1(x))
+            return x + self.mlp.c_proj(F.gelu(self.mlp.c_fc(self.ln_2(x)), approximate="tanh"))
+
+    class HFGPT2(nn.Module):
+        """``GPT2LMHeadModel``'s modules under its names; the head is the token embeddings."""
+
+        def __init__(self, layers: int = 4, d: int = 64, heads: int = 4, vocab: int = 512, ctx: int = 64) -> None:
+            super().__init__()
+            self.transformer = nn.Module()
+            self.transformer.wte, self.transformer.wpe = nn.Embedding(vocab, d), nn.Embedding(ctx, d)
+            self.transformer.h = nn.ModuleList(HFGPT2Block(d, heads) for _ in range(layers))
+            self.transformer.ln_f = nn.LayerNorm(d)
+            self.lm_head = nn.Linear(d, vocab, bias=False)
+            self.lm_head.weight = self.transformer.wte.weight
+
+        def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+            tr = self.transformer
+            x = tr.wte(input_ids) + tr.wpe(torch.arange(input_ids.shape[1]))
+            for block in tr.h:
+                x = block(x)
+            return self.lm_head(tr.ln_f(x))
+
     def seeded(make: Callable[[], nn.Module], *inputs: Callable[[], torch.Tensor]) -> Factory:
         def factory() -> tuple[object, tuple[object, ...]]:
             torch.manual_seed(0)
@@ -353,6 +489,8 @@ def _modules() -> dict[str, Factory]:
                 if isinstance(m, nn.BatchNorm2d):
                     m.running_mean.uniform_(-0.5, 0.5)
                     m.running_var.uniform_(0.5, 1.5)
+                elif isinstance(m, nn.Linear) and isinstance(module, (HFBert, HFGPT2)) and m.bias is not None:
+                    nn.init.zeros_(m.bias)  # as transformers initialises them
             return module, tuple(make_input() for make_input in inputs)
 
         return factory
@@ -367,10 +505,12 @@ def _modules() -> dict[str, Factory]:
         "mobilenet": seeded(mobilenet, lambda: torch.randn(1, 3, 64, 64)),
         "lstm": seeded(lambda: Recurrent(nn.LSTM), lambda: torch.randn(1, 12, 32)),
         "gru": seeded(lambda: Recurrent(nn.GRU), lambda: torch.randn(1, 12, 32)),
+        "hf_bert": seeded(HFBert, ids, lambda: torch.ones(1, 32, dtype=torch.int64)),
+        "hf_gpt2": seeded(HFGPT2, ids),
     }
 
 
-MODELS = ("gpt", "qwen3", "t5", "swin", "resnet", "mobilenet", "lstm", "gru")
+MODELS = ("gpt", "qwen3", "t5", "swin", "resnet", "mobilenet", "lstm", "gru", "hf_bert", "hf_gpt2")
 
 
 def _export(model: str, dynamo: bool) -> Callable[[Path], None]:

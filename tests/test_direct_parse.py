@@ -781,3 +781,127 @@ def test_line_edits_agree(seed: int) -> None:
                 taken += 1
                 assert fast.SerializeToString() == _reference(damaged), repr(damaged)
     assert taken > 50, taken
+
+
+def _chain(n: int, odd: dict[int, str], header: str = "") -> str:
+    """``n`` one-line statements (a run of statement tokens), statement ``i`` replaced by ``odd[i]``."""
+    lines = [f"   x{i + 1} = Relu (x{i})" for i in range(n)]
+    for i, statement in odd.items():
+        lines[i] = f"   {statement}"
+    body = "\n".join(lines)
+    return f'<ir_version: 9, opset_import: ["" : 18]{header}>\ng (float[2] x0) => (float[2] x{n})\n{{\n{body}\n}}\n'
+
+
+# Statements the reader does not know and the reference path reads without a word: an integer
+# attribute in hex (in a run of statement tokens), a name with an escape (read token by token),
+# a statement broken over lines with a property block of another key.
+ODD = [
+    "x{i1} = Relu <alpha = 0x1> (x{i})",
+    'x{i1} = Identity ("x\\u0031{rest}")',
+    '[n{i}] x{i1} = Identity (\n      x{i}\n   ) @{{domain: ""}}',
+]
+
+
+@pytest.mark.parametrize("header", ["", ", node_domain: unset, tensor_name: unset, tensor_encoding: raw"])
+@pytest.mark.parametrize("odd", [*ODD, "x{i1} = Cast <t = float[2] {{1, 2}}, alpha = 0x1> (x{i})"])
+def test_a_declined_statement_costs_only_itself(odd: str, header: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement the fast path does not read is read alone by the reference path, the rest of the
+    text by the fast path, and the protobuf is the reference path's for the whole text."""
+    from onnxtext.lowering import direct
+
+    alone: list[str] = []
+    read = direct._reference_node
+    monkeypatch.setattr(direct, "_reference_node", lambda text, *flags: alone.append(text) or read(text, *flags))
+    at = 57
+    statement = odd.format(i=at, i1=at + 1, rest=str(at)[1:])
+    assert _same_or_declined(_chain(120, {at: statement}, header))  # the file-wide defaults hold for it too
+    assert len(alone) == 1
+
+
+def test_many_declined_statements_are_the_reference_paths() -> None:
+    """Past ``_ALONE`` statements read alone, the text is the reference path's whole (and both agree)."""
+    from onnxtext.lowering.direct import _ALONE
+
+    few = {i: ODD[0].format(i=i, i1=i + 1) for i in range(0, 2 * _ALONE + 2, 2)}  # one more than _ALONE
+    assert not _same_or_declined(_chain(2 * _ALONE + 10, few))
+    assert _same_or_declined(_chain(2 * _ALONE + 10, dict(list(few.items())[:_ALONE])))
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "x{i1} = Relu <alpha = 0x1> (x{i}",  # unclosed: the statement alone reports it
+        "x{i1} = Relu <alpha = 0x1> (x{i}) <beta = 1>",  # attributes twice
+        "x{i1} = Relu <alpha = 0x1, t = float[2] {{1}}> (x{i})",  # a count mismatch: a warning
+        "x{i1} = Relu <alpha = 0x1> (x{i}) x{i1}b = Relu (x{i})",
+        "x{i1} = Relu <alpha = 0x1> (x{i}) @{{doc_string: }}",
+        "x{i1} = Relu <alpha = 0x1> (x{i}) }}",
+        "x{i1} = Relu <alpha = 0x1> [x{i}]",
+        "[n{i} x{i1} = Relu <alpha = 0x1> (x{i})",
+        'c = If (b) <then_branch = g1 () => (float t) {{ t = Identity ("x\\u0031") }}, '
+        "else_branch = g2 () => (float t) {{ t = Identity (x{i}) }}>",  # in a subgraph: not alone
+    ],
+)
+def test_statements_read_alone_never_disagree(odd: str) -> None:
+    """A declined statement that is damaged, or reported on, or not a statement at all: the text is
+    the reference path's (or both agree)."""
+    _same_or_declined(_chain(30, {10: odd.format(i=10, i1=11)}))
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_line_edits_around_declined_statements_agree(seed: int) -> None:
+    """Seeded edits of a text with statements read alone: never a disagreement."""
+    rng = random.Random(seed)
+    text = _chain(
+        40, {5: ODD[0].format(i=5, i1=6), 20: ODD[1].format(i=20, i1=21, rest="0"), 30: ODD[2].format(i=30, i1=31)}
+    )
+    for _ in range(150):
+        _same_or_declined(_line_edit(text, rng))
+
+
+def test_the_statement_hugging_face_exports_print_takes_the_fast_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legacy exporter writes a parameter equal to an earlier one as an Identity of it, which the
+    printer breaks over three lines (long dotted names): read by the fast path itself."""
+    from onnxtext.lowering import direct
+    from onnxtext.printing.text import to_text
+
+    def no_statement_alone(*args: object) -> None:
+        raise AssertionError("a statement went to the reference path")
+
+    monkeypatch.setattr(direct, "_reference_node", no_statement_alone)
+    names = [f"m.encoder.layer.{k}.attention.output.LayerNorm.bias" for k in range(3)]
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[4] x) => (float[4] y)\n'
+        f'   <float[4] "{names[0]}" = {{0, 0, 0, 0}}>\n{{\n'
+        f'   [Identity_102] "{names[1]}" = Identity ("{names[0]}")\n'
+        f'   [Identity_103] "{names[2]}" = Identity ("{names[0]}")\n'
+        f'   y = Add (x, "{names[2]}")\n}}\n'
+    )
+    printed = to_text(parse_model(text))
+    assert '[Identity_102] "m.encoder.layer.1.attention.output.LayerNorm.bias" = Identity (\n' in printed
+    assert _same_or_declined(printed)
+
+
+@pytest.mark.slow
+def test_printed_bench_exporter_models_take_the_fast_path_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text ``onnxtext print`` writes of the bench's real architectures (Hugging Face's names and
+    legacy Identity statements among them) is the fast path's, no statement read alone."""
+    from exporter_corpus import GENERATORS as BENCH
+
+    from onnxtext.lowering import direct
+    from onnxtext.printing.text import to_text
+
+    def no_statement_alone(*args: object) -> None:
+        raise AssertionError("a statement went to the reference path")
+
+    monkeypatch.setattr(direct, "_reference_node", no_statement_alone)
+    checked = 0
+    for name, gen in BENCH.items():
+        if not name.startswith("bench_") or any(_missing(m) for m in gen.requires):
+            continue
+        model = ModelProto.FromString(gen.ensure().read_bytes())
+        for width in (100, 60):
+            assert _same_or_declined(to_text(model, width)), (name, width)
+        checked += 1
+    if not checked:
+        pytest.skip("no exporter installed")

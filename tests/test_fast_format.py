@@ -15,11 +15,12 @@ from typing import Any
 
 import pytest
 
+from onnxtext import api as F
 from onnxtext import parse_model
+from onnxtext.api import format_text
 from onnxtext.diagnostics import ParseError
-from onnxtext.printing import fmt as F
-from onnxtext.printing.fmt import format_text, tree_format
 from onnxtext.printing.text import to_text
+from onnxtext.syntax.format import format_text as tree_format
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -129,5 +130,5 @@ def test_no_tree_for_a_clean_text(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_tree(*args: object, **kwargs: object) -> None:
         raise AssertionError("the text went through the tree")
 
-    monkeypatch.setattr(F, "tree_format", no_tree)
+    monkeypatch.setattr(F, "_tree_format", no_tree)
     assert format_text(text) == to_text(parse_model(text))

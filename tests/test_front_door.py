@@ -80,13 +80,15 @@ def test_no_arrow_runs_back(start: str, goal: str) -> None:
     assert not _reaches(GRAPH, start, goal)
 
 
-def test_only_the_package_and_its_commands_import_the_front_door() -> None:
+def test_only_the_package_its_commands_and_its_server_import_the_front_door() -> None:
     users = sorted(m for m, deps in GRAPH.items() if "onnxtext.api" in deps)
-    assert all(m == "onnxtext" or m.startswith("onnxtext.cli") for m in users), users
+    assert all(m == "onnxtext" or m.startswith(("onnxtext.cli", "onnxtext.lsp")) for m in users), users
 
 
 def test_public_entry_points_are_the_front_doors() -> None:
     exported = set(api.__all__) & set(onnxtext.__all__)
-    assert exported == {"check", "diagnose", "load", "save"} | {n for n in api.__all__ if n.startswith("parse_")}
+    assert exported == {"check", "diagnose", "format_text", "load", "save"} | {
+        n for n in api.__all__ if n.startswith("parse_")
+    }
     for name in exported:
         assert getattr(onnxtext, name) is getattr(api, name), name

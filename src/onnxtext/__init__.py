@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from onnxtext.api import (
         check,
         diagnose,
+        format_text,
         load,
         parse_document,
         parse_function,
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from onnxtext.diagnostics import Diagnostic, OnnxTextError, ParseError, Severity
     from onnxtext.document import Document
     from onnxtext.evaluate import Evaluator
-    from onnxtext.printing.fmt import format_text
     from onnxtext.printing.text import NotRepresentable, to_text
     from onnxtext.serialization import register_onnx_serializer
     from onnxtext.span import Position, Range, SourceFile, Span
@@ -84,7 +84,7 @@ _LAZY: dict[str, tuple[str, str]] = {
     "parse_node": ("onnxtext.api", "parse_node"),
     "parse_nodes": ("onnxtext.api", "parse_nodes"),
     "NotRepresentable": ("onnxtext.printing.text", "NotRepresentable"),
-    "format_text": ("onnxtext.printing.fmt", "format_text"),
+    "format_text": ("onnxtext.api", "format_text"),
     "to_text": ("onnxtext.printing.text", "to_text"),
     "load": ("onnxtext.api", "load"),
     "save": ("onnxtext.api", "save"),

@@ -1,15 +1,17 @@
 """The front door: every public entry point, re-exported by :mod:`onnxtext`.
 
-Texts are parsed here (``parse_*``), model files read and written here (:func:`load`,
-:func:`save`, :func:`read_model`: the one loader), and texts or models checked here
+Texts are parsed here (``parse_*``) and formatted here (:func:`format_text`: the parse and
+print fast paths for a text already in printed form, the tree otherwise), model files read and
+written here (:func:`load`, :func:`save`, :func:`read_model`: the one loader), and texts or models checked here
 (:func:`check`, :func:`diagnose`: the one diagnostic policy, which the command line and
-the language server call too). The stages below (``syntax/``, ``lowering/``,
+the language server call too). The stages below (``syntax/``, ``lowering/``, ``printing/``,
 ``analysis/``, ``io``) import nothing from this module.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.io import STDIO, is_binary_path, load_bytes, model_bytes, read_bytes, write_atomic
-from onnxtext.lowering.direct import direct_model
+from onnxtext.lowering.direct import direct_model, model_of_tokens, scan
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, as_own
+from onnxtext.syntax.layout import DEFAULT_WIDTH
 
 if TYPE_CHECKING:
     from onnxtext.document import Document
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = [
     "check",
     "diagnose",
+    "format_text",
     "load",
     "parse_document",
     "parse_function",
@@ -112,6 +116,75 @@ def parse_nodes(text: str, path: str = "<text>", *, strict: bool = False) -> lis
     """Parse a node list ``{ ... }``."""
     result: list[NodeProto] = _typed("node_list", text, path, strict)
     return result
+
+
+# ---------------------------------------------------------------- formatting
+# ``fmt``'s entry point: a text already in the printed form (no comments, no blank lines inside
+# bodies) is formatted from its protobuf (the parse and print fast paths, two stages neither of
+# which may import the other: they meet here); any other text through the tree
+# (``syntax.format.format_text``, the definition of ``fmt``).
+
+
+def format_text(text: str, kind: str = "model", path: str = "<text>", width: int = DEFAULT_WIDTH) -> str:
+    """Reformat a text in the canonical style for ``width`` columns, keeping comments (see
+    ``syntax.format.format_text``); a model text that prints back to its own tokens takes the
+    fast way. Raises :class:`~onnxtext.ParseError` for a text with syntax errors."""
+    with collector_paused():
+        if kind == "model":
+            canonical = printed_alike(text, width)
+            if canonical is not None:
+                return canonical
+        return _tree_format(text, kind, path, width)
+
+
+def _tree_format(text: str, kind: str, path: str, width: int) -> str:
+    from onnxtext.syntax.format import format_text as tree_format  # the parser loads on first use
+
+    return tree_format(text, kind, path, width)
+
+
+# A blank line, but the one a printed text has after a graph's or function's closing brace.
+_BLANK_LINE = re.compile(r"(?<!\n\})(?<!\n\}\r)\n[ \t\r\f\v]*\n")
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|(#)', re.DOTALL)
+
+
+def _unspaced(numbers: str) -> str:
+    """A number list token without the spaces and line breaks it may hold (the lexer's: `` \t\r\n``)."""
+    return numbers.replace(" ", "").replace("\n", "").replace("\t", "").replace("\r", "")
+
+
+def printed_alike(text: str, width: int) -> str | None:
+    """``format_text`` of a model text the parse fast path reads, without comments or blank lines, when
+    printing its protobuf gives the very tokens of the text (or None: the tree's way then).
+
+    Both texts then make one tree (spans apart: the parser sees the same tokens), whose layout
+    without comments and kept blank lines is the formatted text; and a printed text formats to
+    itself (``test_golden.test_print_canonical``). So no tree is built for an already formatted
+    or merely re-indented text, the commonest input of ``fmt``.
+    """
+    if text[:1].isspace() or _BLANK_LINE.search(text) or "#" in text and any(_STRING_OR_COMMENT.findall(text)):
+        return None
+    tokens = scan(text)
+    model = model_of_tokens(tokens) if tokens is not None else None
+    if tokens is None or model is None:
+        return None
+    from onnxtext.printing.text import NotRepresentable, to_text
+
+    try:
+        printed = to_text(model, width)
+    except NotRepresentable:
+        return None
+    again = scan(printed)
+    if again == tokens:
+        return printed
+    if again is None or len(again) != len(tokens):
+        return None
+    for a, b in zip(tokens, again, strict=True):
+        # A number list is one token, spaces and line breaks included: the formatter lays its
+        # numbers out again (each number is read without spaces in it, or the fast path declines).
+        if a != b and not (a[:1] == "{" and b[:1] == "{" and _unspaced(a) == _unspaced(b)):
+            return None
+    return printed
 
 
 # ---------------------------------------------------------------- files

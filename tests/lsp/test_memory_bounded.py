@@ -14,11 +14,11 @@ import gc
 import threading
 import tracemalloc
 
+from onnxtext.api import format_text
 from onnxtext.document import Document
 from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
 from onnxtext.lsp.session import _prepare
 from onnxtext.lsp.tokens import TokenCache
-from onnxtext.printing.fmt import format_text
 
 STATEMENTS = 100
 

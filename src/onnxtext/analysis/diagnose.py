@@ -1,4 +1,4 @@
-"""The one diagnostic policy: every problem of a text's :class:`~onnxtext.document.Document`.
+"""The one diagnostic policy: every problem of a text's :class:`~onnxtext.document.Document` (an :class:`Analysed`).
 
 The command line (``onnxtext check``), the Python API (:func:`onnxtext.check`,
 :func:`onnxtext.diagnose`) and the language server all call :func:`diagnose`, so they
@@ -16,6 +16,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from onnxtext._gc import collector_paused
 from onnxtext.analysis.check import code_list, run_rules
@@ -25,16 +26,16 @@ from onnxtext.analysis.check.reuse import CheckMemo, Plan
 from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome
 from onnxtext.analysis.lineup import Keys
-from onnxtext.analysis.symbols import ValueSymbol
+from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol
 from onnxtext.diagnostics import Diagnostic
-from onnxtext.document import Document
 from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
+from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import ModelProto
-from onnxtext.span import Span
+from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.messages import SYNTAX
 
-__all__ = ["AnalysisCache", "KnockOns", "check_document", "diagnose", "knock_on_spans"]
+__all__ = ["AnalysisCache", "Analysed", "KnockOns", "check_document", "diagnose", "knock_on_spans"]
 
 _MAIN = "graph"
 """The main graph's proto path (damage is given by path)."""
@@ -42,6 +43,33 @@ _MAIN = "graph"
 _HOLDERS = (A.ValueInfo, A.Initializer, A.Attribute, A.TensorValue, A.PropEntry)
 """The statements a lowering error damages: the innermost one holding it is left out of the
 protobuf (or lowered without what was wrong), and so is what it defines."""
+
+
+class Analysed(Protocol):
+    """What the policy reads of one text version: :class:`onnxtext.document.Document` is one.
+
+    Declared here, below the document: a ``Document`` computes its analyses with this package
+    (symbols, inference, types, resolutions), so nothing of it imports ``onnxtext.document``
+    (``tests/test_layers.py``)."""
+
+    source: SourceFile
+    tree: Any
+    diagnostics: list[Diagnostic]
+    """Its parse and lowering diagnostics."""
+    source_map: SourceMap
+
+    @property
+    def ok(self) -> bool: ...
+    @property
+    def model(self) -> ModelProto | None: ...
+    @property
+    def symbols(self) -> Symbols: ...
+    @property
+    def inference(self) -> Inference | None: ...
+    def made_inference(self) -> Inference | None: ...
+    def keep_inference(self, inference: Inference) -> None: ...
+    def nodes_at(self, offset: int) -> list[A.AstNode]: ...
+    def symbol_at(self, offset: int) -> Symbol | None: ...
 
 
 @dataclass
@@ -79,7 +107,7 @@ class AnalysisCache:
 
     def prime(
         self,
-        document: Document,
+        document: Analysed,
         select: Iterable[str] | None = None,
         ignore: Iterable[str] | None = None,
         *,
@@ -98,7 +126,7 @@ class AnalysisCache:
             check_document(document, select, ignore, model_dir=model_dir, cache=self)
         self.release()
 
-    def inference(self, document: Document) -> Inference | None:
+    def inference(self, document: Analysed) -> Inference | None:
         """``document``'s inference, made from the previous version's where it can (and kept as the document's)."""
         model = document.model
         if model is None:
@@ -117,7 +145,7 @@ class AnalysisCache:
 
     def plan(
         self,
-        document: Document,
+        document: Analysed,
         select: list[str] | None,
         ignore: list[str] | None,
         model_dir: Path | None,
@@ -146,7 +174,7 @@ class AnalysisCache:
 
 
 def diagnose(
-    document: Document,
+    document: Analysed,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     *,
@@ -173,7 +201,7 @@ def diagnose(
 
 
 def check_document(
-    document: Document,
+    document: Analysed,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     *,
@@ -210,13 +238,13 @@ def check_document(
     return found
 
 
-def _cached(cache: AnalysisCache, document: Document) -> Inference:
+def _cached(cache: AnalysisCache, document: Analysed) -> Inference:
     found = cache.inference(document)
     assert found is not None, "a document with a model has its inference"
     return found
 
 
-def _inference(document: Document) -> Inference:
+def _inference(document: Analysed) -> Inference:
     found = document.inference
     assert found is not None, "a document with a model has its inference"
     return found
@@ -259,7 +287,7 @@ def _is_digest_record(diag: Diagnostic) -> bool:
     return diag.code == BAD_TENSOR and diag.message.startswith(DIGEST_RECORD)
 
 
-def knock_on_spans(document: Document) -> KnockOns:
+def knock_on_spans(document: Analysed) -> KnockOns:
     """What the statements holding lowering errors defined, as places in the text (see :class:`KnockOns`).
 
     The statement holding an error (a value declaration, an initializer, a node's attribute,
@@ -302,12 +330,12 @@ def knock_on_spans(document: Document) -> KnockOns:
     return KnockOns(tuple(spans), tuple(scopes))
 
 
-def _symbols(document: Document, names: list[A.Ident]) -> list[ValueSymbol]:
+def _symbols(document: Analysed, names: list[A.Ident]) -> list[ValueSymbol]:
     found = (document.symbol_at(name.span.start) for name in names)
     return [s for s in found if isinstance(s, ValueSymbol)]
 
 
-def _flow(document: Document, start: list[ValueSymbol]) -> list[Span]:
+def _flow(document: Analysed, start: list[ValueSymbol]) -> list[Span]:
     """The definitions, uses and type annotations of ``start`` and of every value computed from them."""
     spans: list[Span] = []
     seen: set[int] = set()

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 
+from onnxtext._gc import pausing_allowed
 from onnxtext._version import __version__
 from onnxtext.cli.common import EXIT_INPUT, EXIT_OK, EXIT_USAGE, PROG, _Reporter
 from onnxtext.io import STDIO
@@ -418,7 +419,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     report = _Reporter()
     try:
-        status: int = args.func(args, report)
+        with pausing_allowed():  # this process is the command's: onnxtext may hold the collector while it builds
+            status: int = args.func(args, report)
     except BrokenPipeError:  # `onnxtext print m.onnx | head`: the reader left, not an error
         _silence_stdout()
         return EXIT_OK

@@ -10,10 +10,14 @@ export (one-line node statements, typed signatures, initializer lists) as single
 a text with other characters only in strings and comments is read token by token.
 
 The Lark grammar and :mod:`onnxtext.lowering.lower` stay the definition of the
-language: :func:`direct_model` gives up (returns None) on anything it does not know, on
-anything the reference path would report (errors and warnings alike: an out-of-range
-number, a count mismatch, an unknown type name) and on any syntax error, and the caller
-then takes the reference path, which gives the located diagnostics.
+language. A node statement of a model's graph or function that the reader does not know is
+read alone by them (:func:`_reference_node`: its tokens, found by their brackets, as the one
+statement of a model with the text's file-wide defaults), so a decline costs that statement,
+not the text (at most :data:`_ALONE` of them: past that the text is the reference path's).
+:func:`direct_model` gives up (returns None) on anything else it does not know, on anything
+the reference path would report (errors and warnings alike: an out-of-range number, a count
+mismatch, an unknown type name; a statement read alone included) and on any syntax error, and
+the caller then takes the reference path, which gives the located diagnostics.
 ``tests/test_direct_parse.py`` checks that both paths give byte-identical protobufs on
 every corpus text.
 """
@@ -25,6 +29,7 @@ import math
 import re
 from typing import TYPE_CHECKING
 
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPES
 from onnxtext.ir.depth import DEEP_GRAPH
 from onnxtext.ir.dtypes import BY_NAME, DType
 from onnxtext.ir.tensor.encode import encode_number_text, encode_number_texts
@@ -84,22 +89,92 @@ _MODEL_INTS = frozenset(("ir_version", "model_version"))
 _MODEL_STRINGS = frozenset(("producer_name", "producer_version", "domain", "doc_string"))
 _FUNCTION_STRINGS = frozenset(("domain", "doc_string", "overload"))
 # Attribute type annotations the fast path reads (`name: float = 1`, `name: ints = []`).
-_ANNOTATIONS = {
-    "float": AttributeProto.FLOAT,
-    "int": AttributeProto.INT,
-    "string": AttributeProto.STRING,
-    "floats": AttributeProto.FLOATS,
-    "ints": AttributeProto.INTS,
-    "strings": AttributeProto.STRINGS,
-}
+_ANNOTATIONS = {name: ATTRIBUTE_TYPES[name] for name in ("float", "int", "string", "floats", "ints", "strings")}
 
 
 # Annotations whose value says its kind anyway (a subgraph, a tensor): checked, not read.
-_VALUE_ANNOTATIONS = {"graph": AttributeProto.GRAPH, "tensor": AttributeProto.TENSOR}
+_VALUE_ANNOTATIONS = {name: ATTRIBUTE_TYPES[name] for name in ("graph", "tensor")}
 
 
 class _Unsupported(Exception):
     """Raised inside the fast path for anything it leaves to the reference path."""
+
+
+_ALONE = 64
+"""How many statements of a text the reference path reads alone before the whole text is its
+(each costs a parse and a lowering of its own: a text of many is cheaper read whole)."""
+_OPENERS = frozenset(("<", "(", "[", "{", "@{"))
+_CLOSERS = frozenset((">", ")", "]", "}"))
+
+
+def _past_group(toks: list[str], i: int) -> int:
+    """The index past the bracketed group that opens at ``toks[i]``: brackets of any kind counted
+    (the parser checks their kinds), a compound token (a number list, typed values, a statement)
+    one atom, an initializers token one opener (its ``>`` is a token of its own)."""
+    depth = 0
+    while True:
+        tok = toks[i]
+        i += 1
+        if tok in _OPENERS or (len(tok) > 1 and tok[0] == "<"):
+            depth += 1
+        elif tok in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                return i
+        elif tok == "":
+            raise _Unsupported
+
+
+def _statement_end(toks: list[str], i: int) -> int:
+    """The index past the node statement at ``toks[i]``: ``[label] outputs = op <attrs> (inputs) <attrs> @{...}``,
+    its groups found by their brackets."""
+    if toks[i] == "[":
+        i = _past_group(toks, i)
+    while True:  # the outputs, up to '=' or a statement token holding the rest of the statement
+        tok = toks[i]
+        i += 1
+        if tok == "=":
+            break
+        if is_statement(tok):
+            return _past_group(toks, i) if toks[i] == "@{" else i
+        if tok == "" or tok in _OPENERS or tok in _CLOSERS:
+            raise _Unsupported
+    while toks[i] == "." or toks[i] == ":" or toks[i].isidentifier():  # the operator, its domain and overload
+        i += 1
+    if toks[i] == "<":
+        i = _past_group(toks, i)
+    if toks[i] != "(":
+        raise _Unsupported
+    i = _past_group(toks, i)
+    if toks[i] == "<":
+        i = _past_group(toks, i)
+    if toks[i] == "@{":
+        i = _past_group(toks, i)
+    return i
+
+
+def _reference_node(statement: str, node_domain_unset: bool, tensor_name_unset: bool, raw: bool) -> NodeProto:
+    """The node of one statement as the reference path lowers it in a model whose header says the
+    file-wide defaults given; _Unsupported if it reports anything (errors and warnings alike)."""
+    from onnxtext.lowering.lower import Lowering  # the reference path's: loaded only for such a statement
+    from onnxtext.span import Span
+    from onnxtext.syntax import ast as A
+    from onnxtext.syntax.parser import parse_text
+    from onnxtext.syntax.vocabulary import NODE_DOMAIN_KEY, TENSOR_ENCODING_KEY, TENSOR_NAME_KEY
+
+    keys = [f"{NODE_DOMAIN_KEY}: unset"] if node_domain_unset else []
+    keys += [f"{TENSOR_NAME_KEY}: unset"] if tensor_name_unset else []
+    keys += [f"{TENSOR_ENCODING_KEY}: raw"] if raw else []
+    text = f"<{', '.join(keys)}>\nalone () => () {{\n{statement}\n}}\n"
+    parsed = parse_text(text, "model")
+    if parsed.diagnostics or not isinstance(parsed.tree, A.Model):
+        raise _Unsupported
+    lowering = Lowering(parsed.source)
+    model = lowering.model(parsed.tree)
+    lowering.check_depth(model, Span(0, len(text)))
+    if lowering.diagnostics or len(model.graph.node) != 1:
+        raise _Unsupported
+    return model.graph.node[0]
 
 
 def direct_model(text: str) -> ModelProto | None:
@@ -337,6 +412,7 @@ class _Reader:
         "initializer_values",
         "initializer_sizes",
         "depth",
+        "alone",
     )
 
     def __init__(self, toks: list[str]) -> None:
@@ -358,6 +434,8 @@ class _Reader:
         """The element count of each of them (its dims')."""
         self.depth = -2
         """The message depth of the graph being read (the model at 0; each nested graph 3 deeper)."""
+        self.alone = 0
+        """How many statements the reference path read alone (:meth:`node_or_alone`)."""
 
     def expect(self, tok: str) -> None:
         if self.toks[self.i] != tok:
@@ -930,17 +1008,43 @@ class _Reader:
             if tok == "@{":  # the last one's notes: that one is read alone
                 end -= 1
             if end - self.i < 2:
-                self.node(container.add())
+                self.node_or_alone(container)
                 continue
             parts = statement_parts(toks[self.i : end])
             if parts is None:
                 raise _Unsupported
             wire = []
-            for part in parts:
-                node = self.statement(part)
-                n = len(node)
-                wire.append(key + (_LENGTHS[n] if n < 128 else _length_text(n)) + node)
+            try:
+                for part in parts:
+                    node = self.statement(part)
+                    n = len(node)
+                    wire.append(key + (_LENGTHS[n] if n < 128 else _length_text(n)) + node)
+            except _Unsupported:  # one of them is not the fast path's: the run read a statement at a time
+                while self.i < end:
+                    self.node_or_alone(container)
+                continue
             proto.MergeFromString("".join(wire).encode("latin-1"))
+            self.i = end
+
+    def node_or_alone(self, container: object) -> None:
+        """The node statement at the next token, into a new node of ``container``: read here, or
+        else (a model's graph or function: not in a subgraph, whose depth the statement alone would
+        not have) by the reference path alone (:func:`_reference_node`)."""
+        start, depth = self.i, self.depth
+        jobs, sizes = len(self.initializer_values), len(self.initializer_sizes)
+        try:
+            self.node(container.add())  # type: ignore[attr-defined]
+        except _Unsupported:
+            if depth > 1 or self.alone >= _ALONE:
+                raise
+            del container[-1]  # type: ignore[attr-defined]
+            self.depth = depth
+            del self.initializer_values[jobs:], self.initializer_sizes[sizes:]  # a subgraph's, read in part
+            end = _statement_end(self.toks, start)
+            flags = (self.node_domain_unset, self.tensor_name_unset, self.raw_tensors)
+            node = _reference_node(" ".join(self.toks[start:end]), *flags)
+            self.alone += 1
+            container.append(node)  # type: ignore[attr-defined]
             self.i = end
 
     def statement(self, parts: Parts) -> str:

@@ -16,6 +16,8 @@ from typing import Any
 from google.protobuf.message import Message
 
 from onnxtext.diagnostics import Diagnostic, Edit, Fix
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPE_NAMES as _ATTR_NAMES
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPES
 from onnxtext.ir.depth import DEEP_GRAPH, PROTOBUF_DEPTH_LIMIT, too_deep
 from onnxtext.ir.dtypes import BY_NAME as DTYPES
 from onnxtext.ir.paths import ROOT, ProtoPath
@@ -55,22 +57,6 @@ NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
 _STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
-ATTRIBUTE_TYPES: dict[str, int] = {
-    "float": AttributeProto.FLOAT,
-    "int": AttributeProto.INT,
-    "string": AttributeProto.STRING,
-    "tensor": AttributeProto.TENSOR,
-    "graph": AttributeProto.GRAPH,
-    "sparse_tensor": AttributeProto.SPARSE_TENSOR,
-    "type_proto": AttributeProto.TYPE_PROTO,
-    "floats": AttributeProto.FLOATS,
-    "ints": AttributeProto.INTS,
-    "strings": AttributeProto.STRINGS,
-    "tensors": AttributeProto.TENSORS,
-    "graphs": AttributeProto.GRAPHS,
-    "sparse_tensors": AttributeProto.SPARSE_TENSORS,
-    "type_protos": AttributeProto.TYPE_PROTOS,
-}
 _SINGLETON: dict[int, int] = {
     AttributeProto.FLOATS: AttributeProto.FLOAT,
     AttributeProto.INTS: AttributeProto.INT,
@@ -731,9 +717,6 @@ _DEFAULT_SWITCHES = {
     TENSOR_NAME_KEY: ("tensor_name_unset", UNSET, "set"),
 }
 DEFAULT_KEYS = tuple(_DEFAULT_SWITCHES)
-
-_ATTR_NAMES: dict[int, str] = {int(v): k for k, v in ATTRIBUTE_TYPES.items()}
-
 
 _NUMBER_WORD = re.compile(r"[-+]?[0-9A-Za-z_.]+")
 

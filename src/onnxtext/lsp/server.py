@@ -7,6 +7,7 @@ version that is no longer current is dropped, never published (``lsp/session.py`
 
 from __future__ import annotations
 
+from onnxtext._gc import pausing_allowed
 from onnxtext.lsp.requests import COMMANDS, FEATURES
 from onnxtext.lsp.session import OnnxTextServer
 
@@ -24,9 +25,11 @@ def build_server() -> OnnxTextServer:
 
 
 def serve(tcp: tuple[str, int] | None = None) -> None:
-    """Run the server on stdio, or on a TCP port (for debugging)."""
+    """Run the server on stdio, or on a TCP port (for debugging). The process is the server's: onnxtext
+    may hold the cyclic collector while it builds a document (``onnxtext._gc``)."""
     server = build_server()
-    if tcp is not None:
-        server.start_tcp(*tcp)
-    else:
-        server.start_io()
+    with pausing_allowed():
+        if tcp is not None:
+            server.start_tcp(*tcp)
+        else:
+            server.start_io()

@@ -29,6 +29,7 @@ from pygls.protocol import LanguageServerProtocol
 from onnxtext._gc import collector_paused
 from onnxtext._version import __version__
 from onnxtext.analysis.diagnose import AnalysisCache
+from onnxtext.api import format_text
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import LiveResult
@@ -47,7 +48,6 @@ from onnxtext.lsp.shift import Shift, shift_between
 from onnxtext.lsp.snapshot import Snapshot, answer
 from onnxtext.lsp.textdiff import line_edits, region_line_edits
 from onnxtext.lsp.tokens import TokenCache
-from onnxtext.printing.fmt import format_text
 from onnxtext.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "State", "request_path", "file_path", "display_path"]

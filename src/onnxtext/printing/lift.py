@@ -16,12 +16,12 @@ import numpy as np
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from onnxtext.ir.attribute_types import ATTRIBUTE_TYPE_NAMES as _ATTR_TYPE_NAMES
 from onnxtext.ir.dtypes import BY_CODE as DTYPE_BY_CODE
 from onnxtext.ir.tensor.decode import decode_literals, number_text
 from onnxtext.ir.tensor.float_text import _format_float32, format_float32
 from onnxtext.ir.tensor.literals import NotRepresentable, TensorLiterals, element_count
 from onnxtext.ir.walk import iter_graphs
-from onnxtext.lowering.lower import ATTRIBUTE_TYPES
 from onnxtext.proto import (
     AttributeProto,
     FunctionProto,
@@ -46,8 +46,6 @@ from onnxtext.syntax.vocabulary import (
 from onnxtext.weights.external import attribute_tensors, iter_tensors
 
 __all__ = ["DefaultVotes", "Lifter", "NotRepresentable", "model_votes", "other_votes", "statement_votes"]
-
-_ATTR_TYPE_NAMES: dict[int, str] = {v: k for k, v in ATTRIBUTE_TYPES.items()}
 
 #: The field holding an attribute's value, for the single-value types.
 _SINGLE_FIELDS: dict[int, str] = {

@@ -13,7 +13,7 @@ from onnxtext.io import STDIO, is_binary_path
 
 def cmd_fmt(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → canonical text, in place (or checked, or shown as a diff)."""
-    from onnxtext.printing.fmt import format_text
+    from onnxtext.api import format_text
 
     write = not (args.check or args.diff)
     changed = 0
