@@ -87,3 +87,30 @@ def test_recovery_corpus_edits_and_back_analyse_as_from_scratch() -> None:
 
     taken = _run(recovery_cases())
     assert taken > 900  # measured: 1,131 of the 4,800 versions made from the last one (the others parsed whole)
+
+
+# ---------------------------------------------------------------- the cases of #30
+
+_LOCAL = '<\n   opset_import: ["": 21],\n   domain: "local"\n>\n'
+_HEAD = '<\n   ir_version: 10,\n   opset_import: ["": 21, "local": 1]\n>\n'
+_MAIN = '<ir_version: 10, opset_import: ["": 21]>\ng (float[N] x) => (float[N] y)\n{\n'
+
+
+def _typed(server: Server, at: int, new: str, old: str = "") -> Outcome:
+    """``new`` typed at ``at`` (replacing ``old`` there), through the server's pipeline, equal to a fresh analysis."""
+    text = server.outcome.document.source.text
+    assert text[at : at + len(old)] == old
+    outcome = server.edit(Edit(at, at + len(old), new))
+    _assert_as_scratch(outcome, f"{new!r} at {at}")
+    return outcome
+
+
+def test_deleting_a_stray_brace_in_a_function_leaves_each_function_once() -> None:
+    main = "m (float[N] X) => (float[N] Y)\n{\n   Y = local.G (X)\n}\n"
+    f = "F (X) => (Y)\n{\n   Y = Relu (X)\n}\n"
+    g = "G (X) => (Y)\n{ t = Relu (X)\n}  Y = Neg (t)\n}\n"
+    text = _HEAD + main + _LOCAL + f + _LOCAL + g
+    server = Server(text)
+    outcome = _typed(server, text.index("}  Y"), "", "}")
+    assert [fn.name for fn in outcome.document.proto.functions] == ["F", "G"]
+    assert [d.code for d in outcome.diagnostics] == []
