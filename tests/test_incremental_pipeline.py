@@ -114,3 +114,17 @@ def test_deleting_a_stray_brace_in_a_function_leaves_each_function_once() -> Non
     outcome = _typed(server, text.index("}  Y"), "", "}")
     assert [fn.name for fn in outcome.document.proto.functions] == ["F", "G"]
     assert [d.code for d in outcome.diagnostics] == []
+
+
+def test_a_fix_kept_for_the_next_version_is_located_in_it() -> None:
+    """A finding taken from the last version (the analysis cache) has its fix's edit where it
+    is now: the edit's span was the tree's, moved in place by the re-read, then moved again."""
+    text = _MAIN + "   a = Relu (x)\n   y = Softmax <axs = 1> (a)\n}\n"
+    server = Server(text)
+    outcome = _typed(server, text.index("(x)") + 3, "  # a comment")
+    assert server.taken == 1
+    (d,) = outcome.diagnostics
+    assert d.fix is not None
+    new = outcome.document.source.text
+    assert [new[e.span.start : e.span.end] for e in d.fix.edits] == ["axs"]
+    assert d.fix.apply(new) == new.replace("axs", "axis")
