@@ -128,3 +128,22 @@ def test_a_fix_kept_for_the_next_version_is_located_in_it() -> None:
     new = outcome.document.source.text
     assert [new[e.span.start : e.span.end] for e in d.fix.edits] == ["axs"]
     assert d.fix.apply(new) == new.replace("axs", "axis")
+
+
+def test_typing_at_the_end_of_a_body_left_unclosed_keeps_its_diagnostic() -> None:
+    text = _MAIN + "   a = Relu (x)\n   y = Neg (a)\n"
+    server = Server(text)
+    for new in (" ", "\n", "   b = Relu (y)\n"):
+        outcome = _typed(server, len(server.outcome.document.source.text), new)
+        (d,) = outcome.diagnostics
+        assert d.span is not None and (d.code, d.span.start.offset) == ("P001", len(outcome.document.source.text))
+    assert server.taken == 3
+
+
+def test_undoing_an_edit_of_a_statement_whose_error_closed_the_body() -> None:
+    """A damaged last statement's diagnostic carries the closing of the unclosed body (its fix
+    inserts the '}'): once it is mended, the whole parse says the body is unclosed on its own."""
+    text = _MAIN + "   a = 7s,Relu (x)\n"
+    server = Server(text)
+    _typed(server, text.index("7s,"), "", "7s,")
+    _typed(server, len(server.outcome.document.source.text), "   y = Neg (a)\n")
