@@ -147,3 +147,14 @@ def test_undoing_an_edit_of_a_statement_whose_error_closed_the_body() -> None:
     server = Server(text)
     _typed(server, text.index("7s,"), "", "7s,")
     _typed(server, len(server.outcome.document.source.text), "   y = Neg (a)\n")
+
+
+def test_an_edit_in_a_graph_the_parse_could_not_read_is_read_whole() -> None:
+    """Statements before a graph's name make the graph one error node: its text is no body's."""
+    head = "<ir_version: 3, opset_import: [{version: 6}]>\n"
+    node = '   "2" = Add <broadcast = 1, axis = 1> ("0", "1")\n'
+    graph = '"g" (double[2, 3] "0", double[3] "1") => (double[2, 3] "2")\n{\n' + node + "}\n"
+    text = head + node + node + graph
+    server = Server(text)
+    _typed(server, text.index("broadcast") + 7, "", "s")
+    assert server.taken == 0
