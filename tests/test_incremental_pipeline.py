@@ -158,3 +158,14 @@ def test_an_edit_in_a_graph_the_parse_could_not_read_is_read_whole() -> None:
     server = Server(text)
     _typed(server, text.index("broadcast") + 7, "", "s")
     assert server.taken == 0
+
+
+def test_cutting_a_damaged_last_statement_of_an_unclosed_body() -> None:
+    """The diagnostic at the text's end was the damaged statement's (its fix closed the '<' and
+    the body): cut with it, not moved as the unclosed body's."""
+    text = _MAIN + "   a = Relu (x)\n   y = Flaten <"
+    server = Server(text)
+    outcome = _typed(server, text.index("   y ="), "", "   y = Flaten <")
+    assert "expected '}' to close the '{' at line 3, found the end of the text" in [
+        d.message for d in outcome.diagnostics
+    ]

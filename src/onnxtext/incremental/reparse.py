@@ -279,9 +279,10 @@ def _moved_diagnostics(
     """The previous diagnostics outside the window, located in the new text; None when one
     straddles the window or names a line the edit moved.
 
-    The one at the text's end (the closers recovery inserted there: a body left without its
-    ``}``) is no statement's: the window's re-read, between virtual braces, does not make it
-    again, so it moves with the end even when the window reaches it over the blanks. A
+    The one at the text's end about a bracket opened before the window (the closers recovery
+    inserted there: a body left without its ``}``) is no statement's: the window's re-read,
+    between virtual braces, does not make it again, so it moves with the end even when the
+    window reaches it over the blanks. A
     statement's diagnostic that also closed what was open at the end (its fix inserts the
     closers there) is left to a whole parse: mended, the end has a diagnostic of its own."""
     old = previous.source
@@ -291,7 +292,7 @@ def _moved_diagnostics(
             out.append(d)
             continue
         lo, hi = d.span.start.offset, d.span.end.offset
-        if begin <= lo and hi <= end and lo < len(old.text):
+        if begin <= lo and hi <= end and not (lo == len(old.text) and _opened_before(d, begin)):
             if d.fix is not None and any(e.span.end >= len(old.text) for e in d.fix.edits):
                 return None  # it also closed what was open at the text's end: a whole parse says that apart
             continue  # the window's: read again
@@ -302,6 +303,16 @@ def _moved_diagnostics(
             return None  # a line after the edit's first (those up to it keep their numbers)
         out.append(_moved(d, end, delta, source))
     return out
+
+
+def _opened_before(d: Diagnostic, begin: int) -> bool:
+    """Whether ``d`` is about brackets opened before ``begin`` only (its notes point at them: the
+    closers recovery inserted at the text's end)."""
+    return bool(d.related) and all(_end(r.span) <= begin for r in d.related)
+
+
+def _end(span: Range | Span) -> int:
+    return span.end.offset if isinstance(span, Range) else span.end
 
 
 _LINE = re.compile(r"\bline (\d+)")
