@@ -169,3 +169,12 @@ def test_cutting_a_damaged_last_statement_of_an_unclosed_body() -> None:
     assert "expected '}' to close the '{' at line 3, found the end of the text" in [
         d.message for d in outcome.diagnostics
     ]
+
+
+def test_an_edit_in_the_statement_after_an_unclosed_paren() -> None:
+    """Recovery reports a statement's missing ')' at the next statement's first token (where it
+    inserts it): an edit of that next statement does not re-read the diagnostic away."""
+    text = _MAIN + "   y = Relu (\n   z p= Neg <alpha = 1> (x)\n}\n"
+    server = Server(text)
+    outcome = _typed(server, text.index("alpha") + 2, "", "p")
+    assert [d.code for d in outcome.diagnostics][:1] == ["P001"]

@@ -284,7 +284,9 @@ def _moved_diagnostics(
     between virtual braces, does not make it again, so it moves with the end even when the
     window reaches it over the blanks. A
     statement's diagnostic that also closed what was open at the end (its fix inserts the
-    closers there) is left to a whole parse: mended, the end has a diagnostic of its own."""
+    closers there) is left to a whole parse: mended, the end has a diagnostic of its own; so is
+    one a window's statement holds but that names a place before it (recovery reports a
+    statement's missing ')' at the first token of the next one)."""
     old = previous.source
     out = []
     for d in previous.diagnostics:
@@ -295,6 +297,8 @@ def _moved_diagnostics(
         if begin <= lo and hi <= end and not (lo == len(old.text) and _opened_before(d, begin)):
             if d.fix is not None and any(e.span.end >= len(old.text) for e in d.fix.edits):
                 return None  # it also closed what was open at the text's end: a whole parse says that apart
+            if not _within(d, begin, end):
+                return None  # a statement before the window's error, reported at the window's first token
             continue  # the window's: read again
         if lo < end and hi > begin:
             return None
@@ -303,6 +307,13 @@ def _moved_diagnostics(
             return None  # a line after the edit's first (those up to it keep their numbers)
         out.append(_moved(d, end, delta, source))
     return out
+
+
+def _within(d: Diagnostic, begin: int, end: int) -> bool:
+    """Whether every place ``d`` names (its notes, its fix's edits) lies in ``[begin, end]``."""
+    spans = [r.span.offsets if isinstance(r.span, Range) else r.span for r in d.related]
+    spans += [e.span for e in d.fix.edits] if d.fix is not None else []
+    return all(begin <= s.start and s.end <= end for s in spans)
 
 
 def _opened_before(d: Diagnostic, begin: int) -> bool:
