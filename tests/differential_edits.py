@@ -84,6 +84,28 @@ HAND: dict[str, str] = {
 }
 
 
+def _long() -> str:
+    """A body long enough for a damaged window to be widened and re-read (recovery's looks: 40
+    tokens behind, 140 ahead), with attributes, a subgraph and a call in it."""
+    lines = []
+    for i in range(60):
+        op = ("Relu (X{i})", "LeakyRelu <alpha = 0.{i}> (X{i})", "Add (X{i}, X0)", "Softmax <axis = 1> (X{i})")[i % 4]
+        lines.append(f"   X{i + 1} = " + op.format(i=i))
+    lines.insert(
+        30,
+        "   C = If (B) <then_branch = t () => (float[N, 4] a) {\n      a = Neg (X30)\n   }, "
+        "else_branch = e () => (float[N, 4] b) {\n      b = local.F (X30)\n   }>",
+    )
+    return (
+        H
+        + "m (bool B, float[N, 4] X0) => (float[N, 4] X60, float[N, 4] C)\n{\n"
+        + "\n".join(lines)
+        + "\n}\n"
+        + LOCAL
+        + "F (X) => (Y)\n{\n   t = Relu (X)\n   Y = Neg (t)\n}\n"
+    )
+
+
 def corpus(exports: bool = False) -> list[tuple[str, str]]:
     """The texts the edits start from: the examples, the goldens, hand texts with functions,
     subgraphs, training info, comments and errors; ``exports``: and printed real exports (onnx's
@@ -91,6 +113,7 @@ def corpus(exports: bool = False) -> list[tuple[str, str]]:
     paths = sorted((ROOT / "examples").glob("*.onnxtxt")) + sorted((ROOT / "tests" / "golden").glob("*.onnxtxt"))
     texts = [(p.name, p.read_text(encoding="utf-8")) for p in paths]
     texts += sorted(HAND.items())
+    texts.append(("long", _long()))
     if exports:
         texts += printed_exports()
     return texts
@@ -378,6 +401,9 @@ def session(name: str, text: str, seed: str, steps: int) -> tuple[Found | None, 
             change = Edit(0, len(before), _undo_target(rng, text, done), "undo")
         else:
             change = edit(rng, before, statements(editor.document))
+            for _ in range(rng.choice((0, 0, 0, 0, 1))):  # keystrokes inside the debounce: one change
+                more = edit(rng, change.apply(before), statements(editor.document))
+                change = _joined(before, change, more)
         after = change.apply(before)
         analyse = step == steps or rng.random() < 0.6
         done.append((change, analyse))
@@ -387,6 +413,13 @@ def session(name: str, text: str, seed: str, steps: int) -> tuple[Found | None, 
         if aspects:
             return Found(name, seed, done, aspects, before, after), compared, editor.reread
     return None, compared, editor.reread
+
+
+def _joined(text: str, first: Edit, then: Edit) -> Edit:
+    """One change doing ``first`` then ``then`` (the region ``shift_between`` finds, as the server sees it)."""
+    after = then.apply(first.apply(text))
+    shift = shift_between(text, after)
+    return Edit(shift.start, shift.old_end, after[shift.start : shift.new_end], f"{first.kind}+{then.kind}")
 
 
 def _undo_target(rng: random.Random, text: str, done: list[tuple[Edit, bool]]) -> str:

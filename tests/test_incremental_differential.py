@@ -30,11 +30,11 @@ def test_typing_edits_analyse_as_a_fresh_text() -> None:
     found, compared, reread = run(corpus(), SESSIONS, STEPS)
     assert not found, _report(found)
     assert compared == len(corpus()) * SESSIONS * (STEPS + 1)
-    assert reread > 220  # measured: 280 of the 3,744 versions re-read from the last (damaged texts are parsed whole)
+    assert reread > 150  # measured: 196 of the 3,822 versions re-read from the last (damaged texts are parsed whole)
 
 
 @pytest.mark.slow
 def test_many_typing_edits_over_printed_exports_analyse_as_a_fresh_text() -> None:
-    found, _, reread = run(corpus(exports=True), 4, 16, tag="slow:")
+    found, _, reread = run(corpus(exports=True), 8, 16, tag="slow:")
     assert not found, _report(found)
-    assert reread > 500
+    assert reread > 1200
