@@ -35,6 +35,6 @@ def test_typing_edits_analyse_as_a_fresh_text() -> None:
 
 @pytest.mark.slow
 def test_many_typing_edits_over_printed_exports_analyse_as_a_fresh_text() -> None:
-    found, _, reread = run(corpus(exports=True), 8, 16, tag="slow:")
+    found, _, reread = run(corpus(exports=True), 6, 16, tag="slow:")
     assert not found, _report(found)
     assert reread > 1200
