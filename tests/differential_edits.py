@@ -400,7 +400,8 @@ def session(name: str, text: str, seed: str, steps: int) -> tuple[Found | None, 
         elif done and rng.random() < 0.2:
             change = Edit(0, len(before), _undo_target(rng, text, done), "undo")
         else:
-            change = edit(rng, before, statements(editor.document))
+            kinds = WELL_FORMED if rng.random() < 0.3 else ()  # the edits the re-read takes, mostly
+            change = edit(rng, before, statements(editor.document), kinds)
             for _ in range(rng.choice((0, 0, 0, 0, 1))):  # keystrokes inside the debounce: one change
                 more = edit(rng, change.apply(before), statements(editor.document))
                 change = _joined(before, change, more)

@@ -18,7 +18,7 @@ import pytest
 from differential_edits import corpus, run
 
 SESSIONS = 6
-"""Sessions per text in the suite's part (about 25 s on one core)."""
+"""Sessions per text in the suite's part (15 to 20 s on one core)."""
 STEPS = 12
 
 
@@ -30,7 +30,7 @@ def test_typing_edits_analyse_as_a_fresh_text() -> None:
     found, compared, reread = run(corpus(), SESSIONS, STEPS)
     assert not found, _report(found)
     assert compared == len(corpus()) * SESSIONS * (STEPS + 1)
-    assert reread > 150  # measured: 196 of the 3,822 versions re-read from the last (damaged texts are parsed whole)
+    assert reread > 190  # measured: 250 of the 3,822 versions re-read from the last (damaged texts are parsed whole)
 
 
 @pytest.mark.slow
