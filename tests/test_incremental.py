@@ -296,3 +296,13 @@ def test_reparsing_keeps_nothing_per_edit() -> None:
     finally:
         tracemalloc.stop()
     assert growth < 200_000, growth
+
+
+def test_a_name_first_defined_later_now_defined_in_the_window_moves_in_the_scope() -> None:
+    """A damaged statement hid its output, defined again further down: mended, the name's first
+    definition is in the window and the scope lists it in that place (#30; the order was kept
+    as if it had been first defined in the window before too)."""
+    head = "<ir_version: 3, opset_import: [{version: 6}]>\ng (float[1] x) => (float[1] b)\n{\n"
+    text = head + "   a \n    Sigmoid (x)\n   b = Neg (a)\n   a = Sigmoid (x)\n   b = Neg (a)\n}\n"
+    at = text.index(" \n    Sigmoid")
+    assert _check(text, Edit(at, at + 6, " = ")) == (True, True)

@@ -501,3 +501,14 @@ def test_the_document_keeps_the_incremental_inference_and_a_request_may_come_fir
     third = parse_document(model(lines))
     assert _signature(diagnose(third, cache=cache)) == _signature(diagnose(parse_document(model(lines))))
     assert third.inference is not None and third.inference.reused == 50
+
+
+def test_an_axis_checked_against_an_inferred_rank_follows_the_rank() -> None:
+    """E705 reads the rank inference gives the node's input: a typo upstream (the rank becomes
+    unknown) takes it away, mending it brings it back; the node's own text never changed (#30)."""
+    lines = chain(20)
+    lines[15] = "   X16 = Softmax <axis = 9> (X15)"
+    broken = list(lines)
+    broken[3] = "   X4 = Relu (nX3)"
+    cache = assert_versions_agree([model(lines), model(broken), model(lines)], primed=True)
+    assert cache.reused["check"] > 10

@@ -116,6 +116,24 @@ def test_stray_brace_after_a_complete_model(after: str) -> None:
     assert ops(parse_document(text).tree) == ["Relu", "Neg"]
 
 
+def test_a_function_closed_too_early_is_read_once() -> None:
+    """A '}' that closed a function's body too early, read as stray: the function is read once.
+    The function list had grown in place (Lark extends a repetition's list) after the brace the
+    parse went back to: the function was in the tree twice, the model had 'G' twice (#30)."""
+    local = '<domain: "local", opset_import: ["": 18]>\n'
+    head = '<ir_version: 8, opset_import: ["": 18, "local": 1]>\nmain (x) => (y) {\n  y = local.G(x)\n}\n'
+    f = "F (X) => (Y) {\n  Y = Relu(X)\n}\n"
+    text = head + local + f + local + "G (X) => (Y)\n{ t = Relu(X)\n}  Y = Neg(t)\n}\n"
+    d = only(text)
+    assert where(d) == ("P001", 12, 1)
+    assert "closes the body before its end" in d.message
+    doc = parse_document(text)
+    assert isinstance(doc.tree, A.Model)
+    assert [f.name.value for f in A.intact(doc.tree.functions)] == ["F", "G"]
+    assert [f.name for f in doc.proto.functions] == ["F", "G"]
+    assert [n.op_type for n in doc.proto.functions[1].node] == ["Relu", "Neg"]
+
+
 # ---------------------------------------------------------------- error nodes
 
 

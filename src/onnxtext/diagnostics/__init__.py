@@ -46,13 +46,27 @@ class Related:
     message: str
     span: Range | Span
 
+    def __post_init__(self) -> None:
+        span = self.span
+        if isinstance(span, Span):
+            self.span = Span(span.start, span.end)  # its own, as an :class:`Edit`'s
+
 
 @dataclass(frozen=True, slots=True)
 class Edit:
-    """Replace the text of ``span`` (character offsets) by ``new_text``; an empty span inserts."""
+    """Replace the text of ``span`` (character offsets) by ``new_text``; an empty span inserts.
+
+    The edit keeps a span of its own: one given from the tree (a name's, an attribute's) would
+    move with the tree when the language server re-reads an edit before it (spans after an
+    edit are shifted in place, ``incremental/spans.py``), and a fix kept for the next version
+    (``analysis/check/reuse.py``) would point elsewhere."""
 
     span: Span
     new_text: str
+
+    def __post_init__(self) -> None:
+        span = self.span
+        object.__setattr__(self, "span", Span(span.start, span.end))
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,7 +56,7 @@ def window_of(candidates: Iterator[Body], text: str, start: int, old_end: int) -
     when the edit is not inside one body's statements and the blanks around them."""
     for body in candidates:
         nodes = body.owner.nodes
-        if not nodes:
+        if not nodes or _damaged(nodes):
             continue
         lo, hi = nodes[0].span.start, nodes[-1].span.end
         while lo > 0 and text[lo - 1] in BLANKS:
@@ -66,6 +66,13 @@ def window_of(candidates: Iterator[Body], text: str, start: int, old_end: int) -
         if lo <= start and old_end <= hi:
             return _window(body, nodes, start, old_end)
     return None
+
+
+def _damaged(nodes: Sequence[A.Node | A.ErrorNode]) -> bool:
+    """Whether the statement list is no body's: a damaged graph or body (its braces, and what
+    stood before them, inside the one error node that stands for it)."""
+    first = nodes[0]
+    return type(first) is A.ErrorNode and first.kind != "node"
 
 
 def _window(body: Body, nodes: Sequence[A.Node | A.ErrorNode], start: int, old_end: int) -> Window:

@@ -22,6 +22,7 @@ declines, it has not touched ``previous``, which stays usable.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from onnxtext._gc import collector_paused
@@ -94,7 +95,7 @@ def _reparse(
     assert isinstance(nodes, list)
     old_statements = nodes[window.first : window.stop]
     lines = text.count("\n", begin, new_stop) - previous.source.text.count("\n", begin, end)
-    diagnostics = _moved_diagnostics(previous.diagnostics, begin, end, delta, source, lines)
+    diagnostics = _moved_diagnostics(previous, begin, end, delta, source, lines)
     if diagnostics is None:
         return None
 
@@ -273,24 +274,60 @@ def _moved_comments(comments: list[Comment], begin: int, end: int, delta: int, w
 
 
 def _moved_diagnostics(
-    diagnostics: list[Diagnostic], begin: int, end: int, delta: int, source: SourceFile, lines: int
+    previous: Document, begin: int, end: int, delta: int, source: SourceFile, lines: int
 ) -> list[Diagnostic] | None:
     """The previous diagnostics outside the window, located in the new text; None when one
-    straddles the window or names a line the edit moved."""
+    straddles the window or names a line the edit moved.
+
+    The one at the text's end about a bracket opened before the window (the closers recovery
+    inserted there: a body left without its ``}``) is no statement's: the window's re-read,
+    between virtual braces, does not make it again, so it moves with the end even when the
+    window reaches it over the blanks. A
+    statement's diagnostic that also closed what was open at the end (its fix inserts the
+    closers there) is left to a whole parse: mended, the end has a diagnostic of its own; so is
+    one a window's statement holds but that names a place before it (recovery reports a
+    statement's missing ')' at the first token of the next one)."""
+    old = previous.source
     out = []
-    for d in diagnostics:
+    for d in previous.diagnostics:
         if d.span is None:
             out.append(d)
             continue
         lo, hi = d.span.start.offset, d.span.end.offset
-        if begin <= lo and hi <= end:
+        if begin <= lo and hi <= end and not (lo == len(old.text) and _opened_before(d, begin)):
+            if d.fix is not None and any(e.span.end >= len(old.text) for e in d.fix.edits):
+                return None  # it also closed what was open at the text's end: a whole parse says that apart
+            if not _within(d, begin, end):
+                return None  # a statement before the window's error, reported at the window's first token
             continue  # the window's: read again
         if lo < end and hi > begin:
             return None
-        if lines and "line " in d.message:
-            return None
+        named = _LINE.findall(d.message) if lines else ()
+        if named and max(map(int, named)) > old.position(begin).line:
+            return None  # a line after the edit's first (those up to it keep their numbers)
         out.append(_moved(d, end, delta, source))
     return out
+
+
+def _within(d: Diagnostic, begin: int, end: int) -> bool:
+    """Whether every place ``d`` names (its notes, its fix's edits) lies in ``[begin, end]``."""
+    spans = [r.span.offsets if isinstance(r.span, Range) else r.span for r in d.related]
+    spans += [e.span for e in d.fix.edits] if d.fix is not None else []
+    return all(begin <= s.start and s.end <= end for s in spans)
+
+
+def _opened_before(d: Diagnostic, begin: int) -> bool:
+    """Whether ``d`` is about brackets opened before ``begin`` only (its notes point at them: the
+    closers recovery inserted at the text's end)."""
+    return bool(d.related) and all(_end(r.span) <= begin for r in d.related)
+
+
+def _end(span: Range | Span) -> int:
+    return span.end.offset if isinstance(span, Range) else span.end
+
+
+_LINE = re.compile(r"\bline (\d+)")
+"""A line named in a diagnostic's message (``the '{' at line 3``)."""
 
 
 def _moved(d: Diagnostic, at: int, delta: int, source: SourceFile) -> Diagnostic:

@@ -82,6 +82,8 @@ class _Update:
         self.firsts: dict[str, Definition] = {}
         """Their first definitions before the edit."""
         self._order: dict[int, int] | None = None
+        self.window: set[int] = set()
+        """The ids of the spans the old statements defined names at (the window's definitions before the edit)."""
 
     def run(
         self, old: Sequence[A.Node | A.ErrorNode], new: Sequence[A.Node | A.ErrorNode], begin: int, end: int, delta: int
@@ -92,6 +94,7 @@ class _Update:
         gone: set[int] = set()
         for statement in old:
             for ident in statement.outputs if isinstance(statement, A.Node) else statement.defines:
+                self.window.add(id(ident.span))
                 symbol = values.get(ident.value)
                 if symbol is not None:
                     self._touch(ident.value, symbol)
@@ -212,7 +215,11 @@ class _Update:
         moved = [n for n, v in self.touched.items() if n in values and self.firsts.get(n) is not v.definitions[0]]
         if not moved:
             return
-        if not added and all(begin <= _first_start(values[n]) < end for n in moved):
+        window = self.window
+        if not added and all(
+            begin <= _first_start(values[n]) < end and n in self.firsts and id(self.firsts[n].span) in window
+            for n in moved
+        ):
             # First defined in the window before and after: a block of the order, right if in order within.
             before = sorted(moved, key=lambda n: self.firsts[n].span.start if n in self.firsts else -1)
             if before == sorted(moved, key=lambda n: _first_start(values[n])):

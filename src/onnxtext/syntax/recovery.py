@@ -106,13 +106,14 @@ class Run:
         self.pending: list[Tok] = []
         self.diags: list[Diagnostic] = []
         self.reported = 0
-        # Parser state when a string spanning a line break was shifted: (states, values, token index, diagnostics).
-        self.snapshot: tuple[list[Any], list[Any], int, int] | None = None
+        # Parser state when a string spanning a line break was shifted: (states, values, token index,
+        # diagnostics, the lengths of the lists on the value stack, see ``_lengths``).
+        self.snapshot: tuple[list[Any], list[Any], int, int, _Lengths] | None = None
         self.end_diag: Diagnostic | None = None
         self.end_text = ""
         self.end_floor: int | None = None
         # Parser state when the last '}' was shifted, as for ``snapshot``.
-        self.brace: tuple[list[Any], list[Any], int, int] | None = None
+        self.brace: tuple[list[Any], list[Any], int, int, _Lengths] | None = None
         # Indices of tokens whose syntax error is not reported: the error is that of an
         # unclosed string just re-read (see ``_reread_string``).
         self.quiet: set[int] = set()
@@ -153,9 +154,9 @@ class Run:
                 else:
                     if ttype == "RBRACE":
                         # A '}' typed too early closes a body and the error shows only later.
-                        self.brace = (states[:-1], values[:-1], i, len(self.diags))
+                        self.brace = (states[:-1], values[:-1], i, len(self.diags), _lengths(values))
                     elif ttype == "STRING" and "\n" in tok.value:
-                        self.snapshot = (states[:-1], values[:-1], i, len(self.diags))
+                        self.snapshot = (states[:-1], values[:-1], i, len(self.diags), _lengths(values))
                     i += 1
                 continue
             if size:
@@ -757,7 +758,7 @@ class Run:
         brace = self.brace
         assert brace is not None
         self.brace = None  # at most once per brace
-        states, values, k, ndiags = brace
+        states, values, k, ndiags, lengths = brace
         if self.i - k > 4 * TRIAL or self.i <= k:
             return False  # too far back to be the cause
         if not self._passes(states, self.tokens[k + 1 : self._window(self.i)]):
@@ -775,6 +776,7 @@ class Run:
         else:
             self.states[:] = states
             self.values[:] = values
+            _restore(lengths)
             del self.diags[ndiags:]
             self.i = k + 1
             span = Span(self.tokens[k].start, self.tokens[k].end)
@@ -789,7 +791,7 @@ class Run:
         snapshot = self.snapshot
         assert snapshot is not None
         self.snapshot = None  # at most once per string
-        states, values, k, ndiags = snapshot
+        states, values, k, ndiags, lengths = snapshot
         if self.i - k > 2 * TRIAL:
             return False  # the parse went on well past the string: it was not the cause
         tok = self.tokens[k]
@@ -808,6 +810,7 @@ class Run:
             self.quiet.add(k + 1)
         self.states[:] = states
         self.values[:] = values
+        _restore(lengths)
         del self.diags[ndiags:]
         self._relex(k, fixed)
         return True
@@ -829,6 +832,25 @@ class Run:
                     return True
             last = t.end
         return False
+
+
+_Lengths = list[tuple[list[Any], int]]
+
+
+def _lengths(values: list[Any]) -> _Lengths:
+    """The lists of the value stack's repetitions (``node*``, ``function*``) and their lengths now.
+
+    Lark builds a repetition left-recursively and, for speed, extends the list of the one before
+    in place: a later reduction grows the list a snapshot of the stack holds. Going back to the
+    snapshot cuts each list back to its length then (else a function or statement reduced after
+    the snapshot was taken stays in it, and is read a second time)."""
+    return [(v.children, len(v.children)) for v in values if type(v) is lark.Tree]
+
+
+def _restore(lengths: _Lengths) -> None:
+    """Cut each list back to its length in :func:`_lengths`' record."""
+    for children, n in lengths:
+        del children[n:]
 
 
 def _innermost_open(items: Sequence[Any]) -> int | None:

@@ -8,7 +8,7 @@ from typing import ClassVar
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution, Token
 from onnxtext.analysis.infer.node import Finding
 from onnxtext.diagnostics import Severity
-from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, TensorProto
+from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto, TensorProto
 
 __all__ = ["Rule", "InferenceRule"]
 
@@ -55,6 +55,12 @@ class Rule:
 
     def node(self, ctx: CheckContext, node: NodeInfo) -> None:
         pass
+
+    def reads_types(self, node: NodeProto) -> bool:
+        """Whether :meth:`node` may read the inferred types of ``node``'s inputs: its findings then
+        depend on more than the node and the names defined where it stands, and the analysis
+        cache checks it again in every version (``analysis/check/reuse.py``)."""
+        return False
 
     def applies_to(self, resolution: Resolution) -> bool:
         """Whether :meth:`node` may report on a node that calls ``resolution``: the walk calls it

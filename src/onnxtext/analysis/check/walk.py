@@ -29,9 +29,9 @@ class _Checker(ModelVisitor):
         # Only the rules that override a hook are called for it.
         self.hooks = {hook: [r for r in rules if getattr(type(r), hook) is not getattr(Rule, hook)] for hook in _HOOKS}
         self.node_rules = self.hooks["node"]
-        self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]]]] = {}
-        """id(resolution) → (it, the node hooks of the rules that apply to it): resolutions
-        are shared by the nodes that call one operator."""
+        self.node_hooks: dict[int, tuple[Resolution, list[Callable[[CheckContext, NodeInfo], None]], list[Rule]]] = {}
+        """id(resolution) → (it, the node hooks of the rules that apply to it, those of them that may
+        read types): resolutions are shared by the nodes that call one operator."""
         self.attribute_hooks = [r.attribute for r in self.hooks["attribute"]]
         self.tensor_hooks = [r.tensor for r in self.hooks["tensor"]]
         self.outputs: dict[int, list[list[str]]] = {}
@@ -154,19 +154,22 @@ class _Checker(ModelVisitor):
         info = self.infos[id(site)]
         ctx = self.ctx
         res = ctx.resolve(node, info.opsets)
+        found = self.node_hooks.get(id(res))
+        if found is None:
+            rules = [r for r in self.node_rules if r.applies_to(res)]
+            typed = [r for r in rules if type(r).reads_types is not Rule.reads_types]
+            found = self.node_hooks[id(res)] = (res, [r.node for r in rules], typed)
         if site is self.main_site:
             n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), list(node.output))
             assert self.plan is not None
             if self.plan.done < index:
                 self.catch_up(info, index)
             info.later.at = index  # type: ignore[attr-defined]  # the plan's Later
-            self.pending = (len(ctx.diagnostics), len(self.collected), self._volatile(n))
+            volatile = self._volatile(n) or any(r.reads_types(node) for r in found[2])
+            self.pending = (len(ctx.diagnostics), len(self.collected), volatile)
         else:
             n = NodeInfo(node, f"{info.path}/node[{index}]", info, res, list(node.input), self.outputs[id(site)][index])
         self.current[id(site)] = n
-        found = self.node_hooks.get(id(res))
-        if found is None:
-            found = self.node_hooks[id(res)] = (res, [r.node for r in self.node_rules if r.applies_to(res)])
         for hook in found[1]:
             hook(ctx, n)
 

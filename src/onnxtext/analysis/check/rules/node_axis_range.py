@@ -5,6 +5,7 @@ from __future__ import annotations
 from onnxtext.analysis.check.context import CheckContext, NodeInfo, Resolution
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.ir.versioned import normalize_domain
+from onnxtext.proto import NodeProto
 
 # operator → (input whose rank r bounds 'axis', below, above): the range is
 # [-r - below, r - 1 + above]. Flatten's axis may equal r, OneHot's adds an axis, DFT's
@@ -42,6 +43,9 @@ class AxisInRange(Rule):
     code = "E705"
     name = "axis-in-range"
     description = "An 'axis' attribute fits the rank of its input (Softmax, Concat, Gather, Split, Flatten...)."
+
+    def reads_types(self, node: NodeProto) -> bool:
+        return any(a.name == "axis" for a in node.attribute)  # the rank of the input it indexes
 
     def applies_to(self, resolution: Resolution) -> bool:
         return resolution.schema is not None and resolution.schema.name in _AXIS
