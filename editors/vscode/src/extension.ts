@@ -108,6 +108,9 @@ async function launch(): Promise<LanguageClient | undefined> {
     recheckSettings(trusted, configured);
     return undefined;
   }
+  // a server found: a later failure is news again (a "not found" said before the user's settings
+  // reached the extension host must not silence the one after a restart that finds none)
+  notFoundShown = false;
   const server = found.server;
   const executable = { command: server.command, args: server.args, transport: TransportKind.stdio };
   const serverOptions: ServerOptions = { run: executable, debug: executable };

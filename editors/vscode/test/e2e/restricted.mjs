@@ -121,7 +121,7 @@ export async function checkRestrictedMode({ check, codeServer, vsix, onnxtext, o
     // the user's server gone: in Restricted Mode none is found now
     fs.writeFileSync(userServer, "#!/bin/sh\nexit 1\n", { mode: 0o755 });
     await ed.command("onnxtext: Restart Language Server");
-    const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /onnxtext: the (language )?server.*(not found|does not work)/.test(n)), { timeout: 30_000, what: "the server-not-found message" });
+    const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /onnxtext: the (language )?server.*(not found|does not work)/.test(n)), { timeout: 60_000, what: "the server-not-found message" });
     const buttons = await ed.page
       .locator(".notifications-toasts .notification-list-item", { hasText: /onnxtext: the (language )?server.*(not found|does not work)/ })
       .first()
