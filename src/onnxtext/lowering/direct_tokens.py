@@ -22,9 +22,12 @@ from __future__ import annotations
 
 import re
 
+from onnxtext.syntax.lexer import COMMENT, NUMBER_LIST_BODY, STRING_PLAIN, TERMINALS, WHITESPACE, WORD, punctuation
+
 __all__ = [
     "FAST_TOKENS",
     "TOKENS",
+    "SINGLE",
     "Parts",
     "initializer_values",
     "is_compound",
@@ -35,32 +38,55 @@ __all__ = [
     "typed_values",
 ]
 
-# One token per match, whitespace and comments skipped before it. The tokens are the
-# lexer's: where two of its alternatives can match at one offset they keep its order (a
-# number list before `{`, hex before decimal, `=>` before `=`), the others come most
-# frequent first. A word ends where [A-Za-z0-9_] does: in a text that is not ASCII, a token
-# holding other characters is refused unless it is a string (direct_model). Anything
-# else is one character the parser never accepts; the end of the text (after any
-# whitespace or comment) is the empty token. A string is matched as the unrolled loop
-# `"[^"\\]*(?:\\.[^"\\]*)*"` (the lexer's `"(?:[^"\\]|\\.)*"`, the same strings, at half the cost).
-_SPACE = r"[ \t\r\n\f\v]*(?:\#[^\n]*[ \t\r\n\f\v]*)*"
-_SINGLE = r"""[A-Za-z_][A-Za-z0-9_]*
-    | =>|@\{|[<>()\[\],:=.?@}]
-    | 0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b
-    | \{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\} | \{
-    | "[^"\\]*(?:\\.[^"\\]*)*"
-    | \Z | . """
+# One token per match, whitespace and comments skipped before it. The tokens are the lexer's,
+# built from its terminal table (syntax/lexer.py: TERMINALS and the pieces it is made of), the
+# one definition of the language's tokens; tests/test_fast_tokens.py fails when they drift.
+# Where two alternatives can match at one offset they keep the lexer's order (a number list
+# before `{`, hex before decimal, `=>` before `=`); the others come most frequent first (words
+# and punctuation). Narrower than the lexer, deliberately, and declined by the reader:
+# - a word is the lexer's WORD without its guard `(?!\w)`: in a text that is not ASCII a word
+#   ends where [A-Za-z0-9_] does, and a token holding other characters is refused unless it is
+#   a string (direct_model);
+# - the lexer's slips (an unclosed string, an unquoted non-ASCII name, single quotes, `->`) are
+#   not read: anything else is one character the reader never accepts.
+# The end of the text (after any whitespace or comment) is the empty token.
+_SPACE = WHITESPACE + "*(?:" + COMMENT + WHITESPACE + "*)*"
+SINGLE = (
+    WORD,
+    punctuation(exclude=("{",)),  # `{` after the number list, as the lexer orders them
+    TERMINALS["NUMBER"],
+    TERMINALS["NUMLIST"],
+    r"\{",
+    TERMINALS["STRING"],
+    r"\Z",
+    ".",
+)
+"""The alternatives of one token of :data:`TOKENS`, in the order tried."""
+_SINGLE = "|".join(SINGLE)
 
-TOKENS = re.compile(_SPACE + "(" + _SINGLE + ")", re.VERBOSE | re.DOTALL)
+TOKENS = re.compile(_SPACE + "(" + _SINGLE + ")", re.DOTALL)
 
 # The fast scan takes a number list up to its `}` whatever it holds (a few times cheaper per
 # character than the lexer's class), once it starts as one (a digit, '-', nan, inf): anything
 # that is not the lexer's number list then (a comment, a string, a word inside) reads as one
-# token too, which the reader refuses (number_body_ok) unless a parse that takes only numbers
-# has read it (orjson, for a batch of initializers).
+# token too, which the reader refuses (number_body_ok: the lexer's NUMBER_LIST_BODY) unless a
+# parse that takes only numbers has read it (orjson, for a batch of initializers).
 _LOOSE_NUMBERS = r"\{[ \t\r\n]*+(?:[-0-9]|(?i:nan|inf(?:inity)?)(?![A-Za-z0-9_]))[^}]*+\}"
-_NUMBER_BODY = re.compile(r"[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*")
-_FAST_SINGLE = _LOOSE_NUMBERS + " | " + _SINGLE
+_NUMBER_BODY = re.compile(NUMBER_LIST_BODY)
+_FAST_SINGLE = _LOOSE_NUMBERS + "|" + _SINGLE
+
+
+def _possessive(pattern: str) -> str:
+    """``pattern`` (ending in a repetition ``*``) with that repetition possessive."""
+    assert pattern.endswith("*") and not pattern.endswith("\\*"), pattern
+    return pattern + "+"
+
+
+def _narrowed(char_class: str, more: str) -> str:
+    """A negated character class (``[^...]``) that also excludes ``more``."""
+    assert char_class.startswith("[^") and char_class.endswith("]"), char_class
+    return char_class[:-1] + more + "]"
+
 
 # A node statement on one line. Quoted names hold no escape, space, or character the split
 # below relies on; the attributes hold no subgraph, reference, property block or comment
@@ -69,8 +95,8 @@ _FAST_SINGLE = _LOOSE_NUMBERS + " | " + _SINGLE
 # attribute `body = g (x)` whose signature goes on). Possessive quantifiers: a word that is not a
 # statement's start costs no backtracking; at most 16 outputs: a word in a long list of
 # names is not the start of a statement scanned to the list's end (which would be quadratic).
-_IDENT = r"[A-Za-z_][A-Za-z0-9_]*+"
-_QNAME = r'"[^"\\\s,#=()<>\[\]{}@]*+"'
+_IDENT = _possessive(WORD)
+_QNAME = '"' + _narrowed(STRING_PLAIN, r"\s,#=()<>\[\]{}@") + '*+"'
 _NAME = "(?:" + _IDENT + "|" + _QNAME + ")"
 _NAMES = _NAME + r"(?:[ \t]*+,[ \t]*+" + _NAME + ")*+"
 _ATTRS = r'(?=[^>])[^<>(){}"@#\n\\]*+(?:(?:"[^"\\\n]*+"|\{[^{}"#\n\\]*+\})[^<>(){}"@#\n\\]*+)*+'
@@ -100,7 +126,7 @@ _INITIALIZERS = (
 _INITIALIZER_PARTS = re.compile("(" + _IDENT + ")(" + _DIMS + r")?[ \t]++(" + _NAME + r")[ \t]*+=[ \t]*+\{([^}]*+)\}")
 
 FAST_TOKENS = re.compile(
-    _SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _INITIALIZERS + "|" + _FAST_SINGLE + ")", re.VERBOSE | re.DOTALL
+    _SPACE + "(" + _STATEMENT + "|" + _VALUES + "|" + _INITIALIZERS + "|" + _FAST_SINGLE + ")", re.DOTALL
 )
 
 # The parts of a statement token: the label's brackets, the label, the outputs, the

@@ -8,10 +8,25 @@ accepts that keyword, so ``seq`` or ``map`` remain usable as value names.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 
-__all__ = ["Tok", "Comment", "LexError", "tokenize", "KEYWORDS", "unescape_string", "STRING_ESCAPES"]
+__all__ = [
+    "Tok",
+    "Comment",
+    "LexError",
+    "tokenize",
+    "KEYWORDS",
+    "unescape_string",
+    "STRING_ESCAPES",
+    "TERMINALS",
+    "WHITESPACE",
+    "COMMENT",
+    "WORD",
+    "NUMBER_LIST_BODY",
+    "STRING_PLAIN",
+    "punctuation",
+]
 
 
 class Tok:
@@ -86,23 +101,49 @@ _PUNCT = {
     "@{": "PROPS",
 }
 
-_TOKEN_RE = re.compile(
-    r"""
-    (?P<WS>[ \t\r\n\f\v]+)
-  | (?P<COMMENT>\#[^\n]*)
-  | (?P<NUMLIST>\{[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*\})
-  | (?P<NUMBER>0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b)
-  | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*(?!\w))
-  | (?P<STRING>"(?:[^"\\]|\\.)*")
-  | (?P<PUNCT>=>|@\{|[<>()\[\]{},:=.?@])
-  | (?P<BADSTRING>"(?:[^"\\]|\\.)*\\?\Z)
-  | (?P<UNAME>[^\W\d]\w*)
-  | (?P<SQSTRING>'(?:[^'\\\n]|\\.)*')
-  | (?P<SLIPARROW>->)
-  | (?P<ERROR>.)
-    """,
-    re.VERBOSE | re.DOTALL,
-)
+# The terminals' patterns: the one definition of the language's tokens (the grammar,
+# grammar/onnxtext.lark, declares their names). The lexer joins TERMINALS in order, the
+# first that matches at an offset wins; the parse fast path's scans (lowering/direct_tokens.py)
+# are built from the same pieces, and tests/test_fast_tokens.py fails when they drift.
+WHITESPACE = r"[ \t\r\n\f\v]"
+"""One character of whitespace."""
+COMMENT = r"\#[^\n]*"
+WORD = r"[A-Za-z_][A-Za-z0-9_]*"
+"""An ASCII word: an ``IDENT`` where no other word character follows it."""
+NUMBER_LIST_BODY = r"[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*"
+"""What a number list holds between its braces (``{1, 2.5, -inf}``): read as one token."""
+STRING_PLAIN = r'[^"\\]'
+"""A string's character that is not part of an escape."""
+_UNROLLED = STRING_PLAIN + r"*(?:\\." + STRING_PLAIN + "*)*"  # (?:[^"\\]|\\.)*, at half the cost
+
+
+def punctuation(exclude: Collection[str] = ()) -> str:
+    """The pattern of the punctuation tokens (``_PUNCT``), the longer first, but those in ``exclude``."""
+    marks = [p for p in _PUNCT if p not in exclude]
+    longer = [re.escape(p) for p in sorted((p for p in marks if len(p) > 1), key=len, reverse=True)]
+    single = "".join("\\" + p if p in "\\]^-[" else p for p in marks if len(p) == 1)
+    return "|".join([*longer, "[" + single + "]"])
+
+
+TERMINALS: dict[str, str] = {
+    "WS": WHITESPACE + "+",
+    "COMMENT": COMMENT,
+    "NUMLIST": r"\{" + NUMBER_LIST_BODY + r"\}",
+    "NUMBER": r"0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b",
+    "IDENT": WORD + r"(?!\w)",
+    "STRING": '"' + _UNROLLED + '"',
+    "PUNCT": punctuation(),
+    # Slips, each read as the token that was meant, with a LexError that says so.
+    "BADSTRING": '"' + _UNROLLED + r"\\?\Z",
+    "UNAME": r"[^\W\d]\w*",
+    "SQSTRING": r"'(?:[^'\\\n]|\\.)*'",
+    "SLIPARROW": r"->",
+    "ERROR": r".",
+}
+"""Each terminal's pattern (and the lexer's groups that are not terminals: whitespace, comments,
+slips, any other character), in the lexer's order."""
+
+_TOKEN_RE = re.compile("|".join(f"(?P<{name}>{pattern})" for name, pattern in TERMINALS.items()), re.DOTALL)
 
 
 def tokenize(

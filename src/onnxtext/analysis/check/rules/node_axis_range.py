@@ -39,13 +39,17 @@ _AXIS: dict[str, tuple[int, int, int]] = {
 }
 
 
+def _writes_axis(node: NodeProto) -> bool:
+    return any(a.name == "axis" for a in node.attribute)
+
+
 class AxisInRange(Rule):
     code = "E705"
     name = "axis-in-range"
     description = "An 'axis' attribute fits the rank of its input (Softmax, Concat, Gather, Split, Flatten...)."
 
     def reads_types(self, node: NodeProto) -> bool:
-        return any(a.name == "axis" for a in node.attribute)  # the rank of the input it indexes
+        return _writes_axis(node)  # the rank of the input it indexes
 
     def applies_to(self, resolution: Resolution) -> bool:
         return resolution.schema is not None and resolution.schema.name in _AXIS
@@ -59,8 +63,8 @@ class AxisInRange(Rule):
         if rule is None:
             return
         index, below, above = rule
-        if index >= len(node.inputs) or not node.inputs[index]:
-            return
+        if index >= len(node.inputs) or not node.inputs[index] or not _writes_axis(proto):
+            return  # no input, or no 'axis' written: nothing to check, the types unread
         types = ctx.inference.graphs.get(node.graph.path, {})
         t = types.get(node.inputs[index])
         if t is not None and t.kind == "sequence" and t.inner is not None:
