@@ -11,7 +11,9 @@ Measured, best and median of ``--repeat``:
   request of each kind (``*-first``: it pays one-time costs such as the protocol converter
   being generated and the operator list of the imported opsets) and the next ones.
 With ``--relu N``: a text of N ``X{i+1} = Relu (X{i})`` statements, the evaluator off, the
-default 150 ms debounce (see :func:`run_big`).
+default 150 ms debounce (see :func:`run_big`); ``edit-chain`` is a typo in the middle
+statement's input and its fix (every later value's type changes each time, #30), and
+``format-error`` formats the text while that typo is in it.
 The anchor measured in the same run: ``onnx.parser.parse_model`` (C++) of the same text,
 so the numbers can be compared across machines as ratios.
 """
@@ -150,8 +152,20 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
     text = relu_document(statements)
     middle = 3 + statements // 2  # a statement line
     at = text.splitlines()[middle].index("Relu")
+    use = text.splitlines()[middle].index("(X") + 1  # the statement's input: a typo there breaks the chain
     times: dict[str, list[float]] = {
-        k: [] for k in ("open", "edit", "hover-after-edit", "tokens-full", "tokens-delta", "format", "format-range")
+        k: []
+        for k in (
+            "open",
+            "edit",
+            "edit-chain",
+            "hover-after-edit",
+            "tokens-full",
+            "tokens-delta",
+            "format",
+            "format-error",
+            "format-range",
+        )
     }
     memory: dict[str, float] = {}
     uri = (Path(tempfile.mkdtemp()) / "big.onnxtxt").as_uri()
@@ -192,7 +206,28 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
             L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
         )
 
+    def typo(broken: bool) -> None:
+        """The middle statement's input misspelt (every later value's type unknown) or mended."""
+        nonlocal version
+        version += 1
+        edit = L.TextDocumentContentChangePartial(
+            range=L.Range(L.Position(middle, use), L.Position(middle, use + 1)), text="Q" if broken else "X"
+        )
+        client.text_document_did_change(
+            L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
+        )
+
     for _ in range(5):
+        options = L.FormattingOptions(tab_size=3, insert_spaces=True)
+        for broken in (True, False):  # a typo in a use, and its fix: every later type changes each time
+            t0 = time.perf_counter()
+            typo(broken)
+            await client.wait_published(uri, version)
+            times["edit-chain"].append(time.perf_counter() - t0)
+            if broken:
+                t0 = time.perf_counter()
+                await client.text_document_formatting_async(L.DocumentFormattingParams(doc, options))
+                times["format-error"].append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         change()
         await client.wait_published(uri, version)
@@ -212,7 +247,6 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
             t0 = time.perf_counter()
             await client.text_document_semantic_tokens_full_delta_async(L.SemanticTokensDeltaParams(doc, result_id))
             times["tokens-delta"].append(time.perf_counter() - t0)
-        options = L.FormattingOptions(tab_size=3, insert_spaces=True)
         t0 = time.perf_counter()
         await client.text_document_formatting_async(L.DocumentFormattingParams(doc, options))
         times["format"].append(time.perf_counter() - t0)
@@ -240,10 +274,12 @@ def main_big(statements: int, edits: int) -> int:
     targets = {
         "open": 1.0,
         "edit": 0.3,
+        "edit-chain": 0.3,
         "hover-after-edit": 0.1,
         "tokens-full": 0.2,
         "tokens-delta": 0.2,
         "format": 0.5,
+        "format-error": 0.5,
         "format-range": 0.05,
     }
     print(f"document: {statements} statements, evaluator off, 150 ms debounce")
