@@ -18,7 +18,7 @@ from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
-from onnxtext.lsp.session import OnnxTextServer, State
+from onnxtext.lsp.session import OnnxTextServer, State, _cache_for
 
 STATEMENTS = 400
 
@@ -160,3 +160,24 @@ async def test_type_requests_wait_for_the_running_check_of_a_handed_over_documen
     state.outcome, state.outcome_version = job.result(), 2
     state.analysing = Future()  # a newer version's check runs: the last analysis answers meanwhile
     await asyncio.wait_for(server.settled(uri), 5)
+
+
+def test_a_skipped_recording_is_made_by_the_next_analysis() -> None:
+    """The first analysis is published without the cache and recorded after it; when an edit
+    came before that recording was done (typing right after opening, a typo and its fix), the
+    next version records as it is analysed, so the one after reuses every untouched node
+    (it was analysed whole, edit after edit, while each recording was skipped in turn, #30)."""
+    server, uri, text, state = _analysed()
+    assert _cache_for(State()) is None  # a document's first analysis: published first, recorded after
+    state.analysed = True  # published; its recording skipped (the cache still empty)
+    settings = Settings()
+    middle = 3 + STATEMENTS // 2
+    lines = text.split("\n")
+    typo = "\n".join([*lines[:middle], lines[middle].replace("(X", "(Q"), *lines[middle + 1 :]])
+    for version, edited in ((2, typo), (3, text), (4, text.replace(f"X{middle - 2} = Relu", f"X{middle - 2} = Tanh"))):
+        cache = _cache_for(state)
+        assert cache is state.analysis
+        state.outcome = diagnose(edited, uri, settings, threading.Event(), None, None, cache)
+        if version > 2:  # recorded by the version before: only the changed nodes analysed again
+            changed = STATEMENTS // 2 if version == 3 else 1  # the fix: the typo's node and all after it
+            assert cache.reused == {"infer": STATEMENTS - changed, "check": STATEMENTS - 1}

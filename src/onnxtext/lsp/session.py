@@ -82,6 +82,8 @@ class State:
     """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
     analysis: AnalysisCache = field(default_factory=AnalysisCache)
     """The last analysed version's inference and checker results per node, reused by the next run."""
+    analysed: bool = False
+    """An analysis of the document was published (the next one with an empty ``analysis`` records as it runs)."""
     preparing: Future[None] | None = None
     """The worker's job making tokens and types ahead of the requests, for the last analysis (it holds its document)."""
     analysing: Future[Outcome] | None = None
@@ -152,9 +154,7 @@ class OnnxTextServer(LanguageServer):
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
             loop.call_soon_threadsafe(self._parsed, uri, state, version, doc)
 
-        # a document's first analysis (or one after the recording was skipped) is published first and
-        # recorded for the next version after it (the recording costs about a quarter more)
-        cache = state.analysis if state is not None and not state.analysis.empty else None
+        cache = _cache_for(state)
         # a whole analysis (the document's first): the cyclic collector's pass over its new objects
         # comes after publishing, not between the parse and the check (150 ms of 0.9 s on 30,000 statements)
         with collector_paused() if cache is None else nullcontext():
@@ -190,7 +190,7 @@ class OnnxTextServer(LanguageServer):
                 or self.workspace.get_text_document(uri).version != version
             ):
                 return  # superseded while running: a newer run publishes
-            state.outcome, state.outcome_version = outcome, version
+            state.outcome, state.outcome_version, state.analysed = outcome, version, True
             state.parsed = state.parsed_version = None  # the outcome holds it now (or it was of an older version)
             if state.landed is not None:
                 state.landed.set()
@@ -523,6 +523,17 @@ def _prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None
         if cancel.is_set():
             return
         step()
+
+
+def _cache_for(state: State | None) -> AnalysisCache | None:
+    """The analysis cache a run passes to :func:`diagnose`; None for a document's first analysis,
+    which is published first and recorded after it (``AnalysisCache.prime``: the recording costs
+    about a quarter more). A later version whose cache is still empty (that recording was skipped:
+    an edit came before it was done, as typing right after opening does) records as it is
+    analysed: published first, each next edit skipped its recording again and analysed whole (#30)."""
+    if state is None or (state.analysis.empty and not state.analysed):
+        return None
+    return state.analysis
 
 
 def _prepare_held(
