@@ -1,5 +1,5 @@
 """Opening a big binary model in the editor: ``onnxtext/openBinary`` and ``saveBinary`` as
-the language server runs them (:mod:`onnxtext.lsp.binary`), on synthetic models.
+the language server runs them (:mod:`onnxtext.binary`), on synthetic models.
 
 Usage: python bench/bench_open_binary.py [--sizes-mb 45,1024] [--full]
 
@@ -30,8 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from onnxtext.binary import open_binary, save_binary  # noqa: E402
 from onnxtext.io import model_bytes  # noqa: E402
-from onnxtext.lsp.binary import open_binary, save_binary  # noqa: E402
 from onnxtext.proto import ModelProto, TensorProto  # noqa: E402
 from onnxtext.weights.wire import load_lazy  # noqa: E402
 

@@ -123,3 +123,16 @@ def test_syntax_imports_nothing_of_the_later_stages() -> None:
 def test_no_import_cycles() -> None:
     found = cycles(GRAPH)
     assert found == []
+
+
+def test_the_command_line_reaches_the_server_only_to_start_it() -> None:
+    """cli/ imports lsp/ only in ``onnxtext lsp`` (cli/commands/lsp.py): what a command shares with the
+    editor (a binary model read as text, its diagnostics as published) lives below both (binary.py)."""
+    found = sorted(
+        (module, imported)
+        for module, imports in GRAPH.items()
+        if _in(module, "cli") and module != "onnxtext.cli.commands.lsp"
+        for imported in imports
+        if _in(imported, "lsp")
+    )
+    assert found == []

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import onnxtext
+from onnxtext.binary import open_binary, save_binary
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.io import model_bytes
-from onnxtext.lsp.binary import open_binary, save_binary
 
 MLP = Path(__file__).resolve().parents[2] / "examples" / "mlp.onnxtxt"
 
@@ -75,8 +75,8 @@ def test_large_model_opens_editable_with_its_tensors_by_reference(tmp_path: Path
     assert list(onnxtext.load(path).graph.initializer[0].float_data) == w.tolist()  # held in memory (typed storage)
     # its digests are tensors without data: that is what the view says, not a problem to list
     from onnxtext.analysis.diagnose import diagnose
+    from onnxtext.binary import digest_view_diagnostics
     from onnxtext.document import parse_document
-    from onnxtext.lsp.binary import digest_view_diagnostics
 
     diags = list(diagnose(parse_document(view.text, "model", str(path))))
     assert {d.code for d in diags} >= {"L002"}
@@ -98,7 +98,7 @@ def test_not_a_model(tmp_path: Path) -> None:
 
 
 def test_a_refused_save_says_why_once(onnx_file: Path) -> None:
-    from onnxtext.lsp.binary import save_refusal
+    from onnxtext.binary import save_refusal
 
     view = open_binary(str(onnx_file))
     result = save_binary(view.text.replace("Relu", "Reluu"), str(onnx_file), opened=view)

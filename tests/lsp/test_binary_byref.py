@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import onnxtext
+from onnxtext.binary import HELD_EDITED, open_binary, runnable_model, save_binary
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.io import model_bytes
-from onnxtext.lsp.binary import HELD_EDITED, open_binary, runnable_model, save_binary
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.weights.external import load_external
 
@@ -171,7 +171,7 @@ def test_a_file_changed_on_disk_is_not_overwritten(tmp_path: Path) -> None:
 
 
 def test_a_text_longer_than_estimated_falls_back_to_references(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import onnxtext.lsp.binary as binary
+    import onnxtext.binary as binary
 
     path = tmp_path / "m.onnx"
     _model(path, [10_000, 20_000])
@@ -251,8 +251,8 @@ def test_a_few_hundred_mb_model_opens_fast_and_saves_byte_exact(tmp_path: Path) 
 
 def test_only_the_digest_records_own_diagnostics_are_expected(tmp_path: Path) -> None:
     from onnxtext.analysis.diagnose import diagnose
+    from onnxtext.binary import digest_view_diagnostics
     from onnxtext.document import parse_document
-    from onnxtext.lsp.binary import digest_view_diagnostics
 
     path = tmp_path / "m.onnx"
     _model(path, [20_000, 20_000])
@@ -336,8 +336,8 @@ def test_equal_bytes_of_different_shapes_are_each_held(tmp_path: Path) -> None:
 
 
 def test_a_quick_look_at_a_typed_version_sees_every_held_tensor(tmp_path: Path) -> None:
+    from onnxtext.binary import reference_view_diagnostics
     from onnxtext.document import parse_document
-    from onnxtext.lsp.binary import reference_view_diagnostics
 
     path = tmp_path / "m.onnx"
     _model(path, [20_000, 30_000])

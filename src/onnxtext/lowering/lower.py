@@ -343,7 +343,7 @@ class Lowering:
                     "digest texts are for reading and diffing only and cannot be parsed back; "
                     "print the model with --weights inline or --weights external",
                     body.span,
-                )  # the record is still stored: an editor's view by reference restores it (lsp/binary.py)
+                )  # the record is still stored: an editor's view by reference restores it (binary.py)
             t.data_location = TensorProto.EXTERNAL
             for item in body.items:
                 entry = t.external_data.add()

@@ -192,7 +192,7 @@ def evaluate(
     Untrusted (the workspace is in Restricted Mode) it never runs and reads no inputs file: live
     values say why, evaluation diagnostics are simply absent. ``runnable`` is the model to run
     instead of the document's (a binary model's view by reference: its large tensors are in the
-    file, ``lsp/binary.runnable_model``).
+    file, ``binary.runnable_model``).
     """
     doc = outcome.document
     if not (settings.evaluate or live):

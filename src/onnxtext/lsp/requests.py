@@ -14,6 +14,7 @@ from typing import Any, NamedTuple, TypeVar
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 
+from onnxtext.binary import open_binary, save_binary, save_refusal
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import Document
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
@@ -27,7 +28,6 @@ from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import open_binary, save_binary, save_refusal
 from onnxtext.lsp.convert import (
     TOKEN_LEGEND,
     completion_items,

@@ -30,6 +30,7 @@ from onnxtext._gc import collector_paused
 from onnxtext._version import __version__
 from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.api import format_text
+from onnxtext.binary import BinaryView, SaveResult, runnable_model, shown_diagnostics
 from onnxtext.diagnostics import Diagnostic, OnnxTextError
 from onnxtext.document import Document, parse_document
 from onnxtext.evaluate.live import LiveResult
@@ -37,7 +38,6 @@ from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
 from onnxtext.incremental import reparse
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.binary import BinaryView, SaveResult, runnable_model, shown_diagnostics
 from onnxtext.lsp.convert import completion_items
 from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
 from onnxtext.lsp.convert import lsp_text_edits as text_edits

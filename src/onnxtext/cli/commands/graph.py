@@ -21,7 +21,7 @@ from onnxtext.cli.common import (
 from onnxtext.io import STDIO, is_binary_path
 
 if TYPE_CHECKING:
-    from onnxtext.lsp.binary import BinaryView
+    from onnxtext.binary import BinaryView
 
 
 def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
@@ -45,9 +45,9 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
     if text is None:
         return EXIT_INPUT
     from onnxtext.analysis.diagnose import diagnose
+    from onnxtext.binary import shown_diagnostics
     from onnxtext.document import parse_document
     from onnxtext.ide.graph import graph_json, graph_model
-    from onnxtext.lsp.binary import shown_diagnostics
 
     doc = parse_document(text, "model", _display(path))
     # a damaged text still has a graph: its errors are said, it is written
@@ -66,8 +66,8 @@ def _by_reference(path: str) -> BinaryView | None:
     big model: the graph needs no weight values, and printing them cost seconds and gigabytes
     (resnet18's 45 MB: 12 s and 800 MB, against 0.5 s with its weights by reference). None when
     the file cannot be read so (the whole reading then says why)."""
+    from onnxtext.binary import open_binary
     from onnxtext.diagnostics import OnnxTextError
-    from onnxtext.lsp.binary import open_binary
 
     try:
         if os.path.getsize(path) == 0:

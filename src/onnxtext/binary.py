@@ -1,4 +1,5 @@
-"""Binary models in the editor: a ``.onnx`` file shown as text, and the text saved back.
+"""Binary models as text: a ``.onnx`` file shown as text and the text saved back (the editor's
+``onnxtext/openBinary`` and ``saveBinary``; ``onnxtext graph`` reads a model by reference through it).
 
 The view is decided by the size of the *text*: VS Code turns colours, folding and code
 lenses off above 20 MB (or 300,000 lines) and refuses documents above 50 MB. A model whose
@@ -307,12 +308,10 @@ def shown_diagnostics(
     """The diagnostics of a text as the editor publishes them (and as its graph and ``onnxtext
     graph`` mark the nodes): ``view`` is the view ``doc`` came from (None for a text file). A
     view by reference shows :func:`reference_view_diagnostics` (its references' own left out, an
-    edited one flagged); a digest view, :func:`digest_view_diagnostics`; any other text, all."""
+    edited one flagged); any other text, all of them."""
     found = list(diags)
     if view is not None and view.held is not None:
         return reference_view_diagnostics(doc, view.held, found, quick=quick)
-    if view is not None and not view.editable:
-        return digest_view_diagnostics(found)
     return found
 
 
