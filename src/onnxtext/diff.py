@@ -41,7 +41,20 @@ from onnxtext.proto import (
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import format_string
 
-__all__ = ["diff_models", "diff_graphs", "tensor_change", "Values", "MAX_LINE"]
+__all__ = [
+    "diff_models",
+    "diff_graphs",
+    "diff_header",
+    "diff_attribute_lists",
+    "diff_function_signature",
+    "tensor_change",
+    "tensor_sig",
+    "type_text",
+    "node_text",
+    "quote",
+    "Values",
+    "MAX_LINE",
+]
 
 MAX_LINE = 200  # longest rendering of a value before it is shortened with '…'
 _PRINTER = Printer()
@@ -53,8 +66,12 @@ def _short(text: str, limit: int = MAX_LINE) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _q(name: str) -> str:
+def quote(name: str) -> str:
+    """``'name'`` with its quotes and backslashes escaped, as every diff line names things."""
     return "'" + name.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+_q = quote
 
 
 def _bytes(msg: Any) -> bytes:
@@ -66,6 +83,7 @@ def _bytes(msg: Any) -> bytes:
 
 
 def type_text(tp: TypeProto | None) -> str:
+    """A type as the text writes it (``float[N,4]``)."""
     if tp is None:
         return "(no type)"
     try:
@@ -466,10 +484,32 @@ def _scalar(msg: Any, name: str) -> str:
     return format_string(v.encode("utf-8")) if isinstance(v, str) else str(v)
 
 
-def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> list[str]:
-    """Readable lines describing how ``b`` differs from ``a``; empty when they are the same.
+def diff_attribute_lists(
+    la: Sequence[AttributeProto], lb: Sequence[AttributeProto], lead: str, values: Values = to_numpy
+) -> list[str]:
+    """Attributes aligned by name, as :func:`diff_models` compares a node's (``lead`` starts each line)."""
+    out: list[str] = []
+    _diff_attributes(la, lb, lead, out, values)
+    return out
 
-    ``values`` gives a tensor's values (default :func:`~onnxtext.ir.tensor.arrays.to_numpy`)."""
+
+def diff_function_signature(fa: FunctionProto, fb: FunctionProto, prefix: str, values: Values = to_numpy) -> list[str]:
+    """What of two functions is not their body: attribute parameters and defaults, opsets, other fields."""
+    out: list[str] = []
+    if list(fa.attribute) != list(fb.attribute):
+        out.append(f"~ {prefix}attributes ({', '.join(fa.attribute)}) → ({', '.join(fb.attribute)})")
+    _diff_attributes(fa.attribute_proto, fb.attribute_proto, prefix, out, values)
+    _diff_opsets(fa.opset_import, fb.opset_import, prefix, out)
+    if len(fa.input) != len(fb.input) or len(fa.output) != len(fb.output):
+        out.append(
+            f"~ {prefix}signature ({', '.join(fa.input)}) => ({', '.join(fa.output)}) → "
+            f"({', '.join(fb.input)}) => ({', '.join(fb.output)})"
+        )
+    return out
+
+
+def diff_header(a: ModelProto, b: ModelProto) -> list[str]:
+    """The header fields, opsets and metadata of two models (what is neither graph nor function)."""
     out: list[str] = []
     for name in _HEADER:
         va, vb = _scalar(a, name), _scalar(b, name)
@@ -490,6 +530,14 @@ def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> l
     rest = _other_fields(a, b, set(_HEADER) | {"opset_import", "metadata_props", "graph", "functions"})
     if rest:
         out.append(f"~ model {rest}")
+    return out
+
+
+def diff_models(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> list[str]:
+    """Readable lines describing how ``b`` differs from ``a``; empty when they are the same.
+
+    ``values`` gives a tensor's values (default :func:`~onnxtext.ir.tensor.arrays.to_numpy`)."""
+    out = diff_header(a, b)
     out.extend(diff_graphs(a.graph, b.graph, "", values))
     for k, fa, fb in _align(a.functions, b.functions, _fn_key):
         label = _fn_label(k)

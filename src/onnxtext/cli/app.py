@@ -104,16 +104,28 @@ example:
   onnxtext print big.onnx --weights digest | less"""
 
 _DIFF_HELP = """\
-Compare two models (binary or text) by names: header and opsets, graph inputs and
-outputs, initializers (dtype, shape, values: changed elements and max abs diff),
-nodes aligned by their output names (op, inputs, attributes; renaming or reordering
-nodes is not a change), functions. One line per change:
-  ~ node 'y' (Relu → LeakyRelu)      + initializer 'b' float[10]      - input 'm' bool[N]
+Compare two models (binary or text) structurally: nodes are matched by what they
+compute (operator, attributes, the matched producers of their inputs, weights by the
+digest of their bytes), names only breaking ties. Renamed values and nodes, reordered
+independent nodes and weights stored again with the same bytes are not changes (a
+'# renamed' line counts them; -v lists them). One line per change:
+  ~ node 'y' (Relu → LeakyRelu)          ~ node 'h' (Add) input 1: 'b' → 'c'
+  + node 'z' z = Relu (y)                - node 'q' q = Sigmoid (y)
+  ~ initializer 'W' float[4,4]: 1 of 16 elements differ, max abs diff 0.5
+  ~ input 'x' float[N,4] → float[N,8]    ~ opset '' 18 → 19
+Subgraphs and local functions are compared the same way. --by-name aligns by names
+instead (nodes by their output names), as onnxtext diff did before.
+-o OUT draws the difference: B's graph with A's removed nodes, added (green), removed
+(red) and changed (amber) nodes coloured, unchanged runs folded (.html, .svg, .dot).
+
 Exit status: 0 same, 1 different, 2 trouble (like diff(1)). Large weights are
 compared by SHA-256 without loading them; only those that differ are read (mmap).
 
 example:
   onnxtext diff old.onnx new.onnx
+  onnxtext diff old.onnx new.onnx -v --json
+  onnxtext diff old.onnx new.onnx -o diff.html
+  onnxtext diff --by-name old.onnx new.onnxtxt
   onnxtext diff --unified old.onnx new.onnxtxt"""
 
 _FMT_HELP = """\
@@ -294,6 +306,17 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="with --unified: size above which tensors are shown as digests (default 1024)",
     )
+    p.add_argument(
+        "--by-name", action="store_true", help="align by names (nodes by their output names) instead of structure"
+    )
+    p.add_argument("-v", "--verbose", action="store_true", help="list every renamed value (structural diff)")
+    p.add_argument("--json", action="store_true", help="the structural diff as JSON: changes and renamings")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="draw the difference to OUT (.html, .svg or .dot): added, removed and changed nodes coloured",
+    )
     p.set_defaults(func=_command("diff", "cmd_diff"))
 
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
@@ -394,6 +417,19 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--threshold applies to --weights external or --weights digest; give one of them"
     if args.command == "diff" and threshold is not None and not args.unified:
         return "--threshold applies to --unified (the printed texts); give --unified"
+    if args.command == "diff" and args.output is not None:
+        from onnxtext.ide.graph_export import FORMATS
+
+        if os.path.splitext(args.output)[1].lower() not in FORMATS:
+            return f"cannot tell the format of '{args.output}': name it .html, .svg or .dot"
+    if args.command == "diff" and (args.unified or args.by_name):
+        given = [o for o, on in (("--json", args.json), ("-v", args.verbose), ("-o", args.output)) if on]
+        if args.unified and args.by_name:
+            return "--unified and --by-name are two ways to diff; give one"
+        if given:
+            return (
+                f"{given[0]} applies to the structural diff; leave out {'--unified' if args.unified else '--by-name'}"
+            )
     if args.command == "run" and args.sizes and not args.random_inputs:
         return "--size applies to --random-inputs (the sizes of made-up inputs); give --random-inputs"
     return None

@@ -1,6 +1,11 @@
 """``onnxtext graph MODEL -o OUT``: the graph of a model as Graphviz DOT, a laid-out SVG, or a
 standalone offline HTML page holding the editor's own graph view (``assets/graphview.js``,
-built from ``editors/vscode/src/graphview``) with the graph embedded."""
+built from ``editors/vscode/src/graphview``) with the graph embedded.
+
+Two optional fields of the graph are for ``onnxtext diff -o``: a node's ``mark`` (``added``,
+``removed`` or ``changed``: its colours, :data:`~onnxtext.ide.graph_view.MARK_COLOURS`, the
+unmarked nodes dimmed) and the graph's ``open`` (the groups an SVG draws open, the others
+folded)."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from onnxtext.ide.graph_view import category, edge_label, render_svg
+from onnxtext.ide.graph_view import MARK_COLOURS, category, edge_label, mark_stylesheet, render_svg
 
 __all__ = ["FORMATS", "to_dot", "to_html", "to_svg", "export"]
 
@@ -63,10 +68,14 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
                 f"{n['op']}\n{n['label']}" if n["kind"] == "op" and n["label"] != n["op"] else (n["op"] or n["label"])
             )
             extra = f", color={_q(_SEVERITY[n['severity']])}, penwidth=2" if n["severity"] in _SEVERITY else ""
+            fill = _FILL[category(n)]
+            if n.get("mark") in MARK_COLOURS:
+                fill, stroke = MARK_COLOURS[n["mark"]]
+                extra += f", color={_q(stroke)}, penwidth=3"
             shape = ", shape=ellipse" if n["kind"] in ("input", "output") else ""
             line = n["range"]["start"]["line"] + 1
             lines.append(
-                f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(_FILL[category(n)])}, "
+                f"{indent}{_q(n['id'])} [label={_q(label)}, fillcolor={_q(fill)}, "
                 f"tooltip={_q(n.get('place') or f'line {line}')}{shape}{extra}];"
             )
         for g in children.get(group, []):
@@ -83,7 +92,8 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
 
 
 def to_svg(graph: dict[str, Any]) -> str:
-    return render_svg(graph)
+    opened = graph.get("open")
+    return render_svg(graph, set(opened) if isinstance(opened, list) else None)
 
 
 def to_html(graph: dict[str, Any], title: str = "model") -> str:
@@ -92,12 +102,18 @@ def to_html(graph: dict[str, Any], title: str = "model") -> str:
     digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     data = json.dumps(graph, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     csp = f"default-src 'none'; script-src 'sha256-{digest}'; img-src data: blob:"
+    marks = mark_stylesheet(graph, selector="id")
+    style = ""
+    if marks:  # allowed by its hash alone, as the script
+        style_digest = base64.b64encode(hashlib.sha256(marks.encode("utf-8")).digest()).decode("ascii")
+        csp += f"; style-src 'sha256-{style_digest}'"
+        style = f"<style>{marks}</style>\n"
     safe_title = title.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1.0">\n'
-        f"<title>{safe_title} (onnxtext graph)</title>\n</head>\n<body>\n"
+        f"<title>{safe_title} (onnxtext graph)</title>\n{style}</head>\n<body>\n"
         f'<script id="graph-data" type="application/json">{data}</script>\n'
         f"<script>{script}</script>\n</body>\n</html>\n"
     )

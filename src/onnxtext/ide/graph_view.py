@@ -15,7 +15,48 @@ from html import escape as _escape
 from importlib import resources
 from typing import Any
 
-__all__ = ["FOLD_ABOVE", "Item", "View", "build_view", "layout_view", "render_svg", "default_open", "stylesheet"]
+__all__ = [
+    "FOLD_ABOVE",
+    "MARK_COLOURS",
+    "Item",
+    "View",
+    "build_view",
+    "layout_view",
+    "render_svg",
+    "default_open",
+    "stylesheet",
+    "mark_stylesheet",
+]
+
+MARK_COLOURS = {"added": ("#c8e6c9", "#2e7d32"), "removed": ("#ffcdd2", "#c62828"), "changed": ("#ffe0b2", "#ef8f00")}
+"""Fill and stroke of a node whose dict carries ``mark`` (``onnxtext diff -o``: the node was
+added, removed or changed); nodes without one are dimmed when any node has one."""
+
+
+def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
+    """CSS for the ``mark`` of nodes (empty when no node has one): by the ``mark-*`` classes the
+    SVG's nodes carry, or (``selector="id"``) by each marked node's ``data-id``, which the
+    editor's view draws without knowing marks (the offline page)."""
+    marked = [n for n in graph["nodes"] if n.get("mark") in MARK_COLOURS]
+    if not marked:
+        return ""
+    rules = [".node { opacity: 0.45; } .group.folded { opacity: 0.6; }"]
+    if selector == "class":
+        for mark, (fill, stroke) in MARK_COLOURS.items():
+            rules.append(
+                f".node.mark-{mark} {{ opacity: 1; }} .node.mark-{mark} > rect "
+                f"{{ fill: {fill}; stroke: {stroke}; stroke-width: 2.5px; }}"
+            )
+    else:
+        for n in marked:
+            fill, stroke = MARK_COLOURS[n["mark"]]
+            key = '"' + "".join(c if c not in '"\\\n' else f"\\{ord(c):x} " for c in n["id"]) + '"'
+            rules.append(
+                f".node[data-id={key}] {{ opacity: 1; }} .node[data-id={key}] > rect "
+                f"{{ fill: {fill}; stroke: {stroke}; stroke-width: 2.5px; }}"
+            )
+    return "\n".join(rules) + "\n"
+
 
 FOLD_ABOVE = 400
 """Above this many nodes, groups start folded (as the editor's view opens a big model)."""
@@ -371,8 +412,9 @@ def _node(item: Item) -> str:
         )
     else:
         lines = f'<text class="value" x="{item.width / 2:g}" y="17">{_e(_clip(top))}</text>'
+    mark = f" mark-{n['mark']}" if n.get("mark") in MARK_COLOURS else ""
     return (
-        f'<g class="node cat-{category(n)} kind-{n["kind"]}{severity}" data-id="{_e(n["id"])}" '
+        f'<g class="node cat-{category(n)} kind-{n["kind"]}{severity}{mark}" data-id="{_e(n["id"])}" '
         f'transform="translate({item.x:.1f},{item.y:.1f})"><rect width="{item.width:g}" '
         f'height="{item.height:g}" rx="5"/>{lines}{badge}</g>'
     )
@@ -450,5 +492,5 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     )
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" '
-        f'height="{h}"><style><![CDATA[{stylesheet()}]]></style><g>{body}</g></svg>\n'
+        f'height="{h}"><style><![CDATA[{stylesheet()}{mark_stylesheet(graph)}]]></style><g>{body}</g></svg>\n'
     )

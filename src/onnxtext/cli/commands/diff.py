@@ -1,9 +1,13 @@
-"""``onnxtext diff``: the semantic difference of two models, or a unified diff of their texts."""
+"""``onnxtext diff``: the structural difference of two models (nodes matched by what they
+compute), their difference by names (``--by-name``), or a unified diff of their texts; ``-o``
+draws the structural one as a graph."""
 
 from __future__ import annotations
 
 import argparse
 import difflib
+import json
+import os
 import sys
 
 from onnxtext.cli.common import (
@@ -16,6 +20,7 @@ from onnxtext.cli.common import (
     _progress,
     _Reporter,
     _to_text,
+    _write,
 )
 from onnxtext.io import STDIO, is_binary_path
 
@@ -67,7 +72,55 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
         for line in lines:
             sys.stdout.write(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
         return 1
-    changes = diff_models(a, b, values=token_values(tokens))
-    for line in changes:
-        print(line)
-    return 1 if changes else EXIT_OK
+    if args.by_name:
+        changes = diff_models(a, b, values=token_values(tokens))
+        for line in changes:
+            print(line)
+        return 1 if changes else EXIT_OK
+    from onnxtext.compare.structural import diff_structural
+
+    result = diff_structural(a, b, values=token_values(tokens))
+    if args.output is not None and not _picture(args, result, report):
+        return EXIT_USAGE
+    if args.json:
+        print(json.dumps(result.json(), ensure_ascii=False, indent=1))
+    else:
+        for line in result.lines(verbose=args.verbose):
+            print(line)
+    return EXIT_OK if result.same else 1
+
+
+def _picture(args: argparse.Namespace, result: object, report: _Reporter) -> bool:
+    """Write ``-o``: B's graph with A's removed nodes, added, removed and changed nodes coloured."""
+    from onnxtext.compare.picture import diff_graph
+    from onnxtext.compare.structural import StructuralDiff
+    from onnxtext.ide.graph_export import FORMATS, export
+
+    assert isinstance(result, StructuralDiff)
+    fmt = FORMATS[os.path.splitext(args.output)[1].lower()]  # the usage check said it is one
+    text = _model_text(args.b, report)
+    if text is None:
+        return False
+    graph = diff_graph(text, result)
+    if graph is None:
+        report.error(_display(args.b), "the models' texts do not give the graphs compared (a damaged text?)")
+        return False
+    title = f"{os.path.basename(args.a)} → {os.path.basename(args.b)}"
+    return _write(args.output, export(graph, fmt, title), report)
+
+
+def _model_text(path: str, report: _Reporter) -> str | None:
+    """The text of a model for its graph: a binary model with its large weights by reference (as
+    ``onnxtext graph`` reads it), a text as it is."""
+    from onnxtext.cli.commands.graph import _by_reference
+    from onnxtext.cli.common import _decode_binary, _read, _read_text
+
+    if path != STDIO and is_binary_path(path):
+        view = _by_reference(path)
+        if view is not None:
+            return view.text
+    if path == STDIO or is_binary_path(path):
+        data = _read(path, report)
+        model = _decode_binary(data, path, report) if data is not None else None
+        return _to_text(model, path, report) if model is not None else None
+    return _read_text(path, report)
