@@ -128,6 +128,27 @@ example:
   onnxtext diff --by-name old.onnx new.onnxtxt
   onnxtext diff --unified old.onnx new.onnxtxt"""
 
+_COMPARE_HELP = """\
+Run two models (binary or text) on the same inputs and compare every value the
+structural match of 'onnxtext diff' pairs: a table of the first values whose
+difference exceeds the tolerance (|b - a| > atol + rtol * |a| somewhere; integers
+and booleans exactly), in B's topological order, with the largest absolute and
+relative difference, then whether the outputs agree. The first row is where the
+models part: an optimized, quantized or converted model against its original.
+
+Inputs not given by --input are made up from A's declared types as 'run
+--random-inputs' makes them (floats in [-1, 1] seeded by --seed, each symbolic
+dimension 2 or --size NAME=SIZE); B gets the same values under its matched names.
+--runtime onnxruntime runs both with onnxruntime (when installed), the matched values
+added as outputs of a copy of each model; the default is the reference evaluator.
+
+Exit status: 0 the outputs agree within the tolerance, 1 they differ, 2 trouble.
+
+example:
+  onnxtext compare model.onnx model.opt.onnx
+  onnxtext compare a.onnx b.onnx --input x=x.npy --rtol 1e-3 --atol 1e-5
+  onnxtext compare a.onnx b.onnx --runtime onnxruntime --seed 3"""
+
 _FMT_HELP = """\
 Reformat onnxtext texts in the canonical style, in place; comments are kept.
 With --check or --diff no file is changed. '-' formats stdin to stdout.
@@ -319,6 +340,51 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_command("diff", "cmd_diff"))
 
+    p = sub.add_parser(
+        "compare",
+        help="run two models and find where values part",
+        description=_COMPARE_HELP,
+        formatter_class=formatter,
+    )
+    p.add_argument("a", metavar="A", help="reference model: binary .onnx/.pb or text")
+    p.add_argument("b", metavar="B", help="model compared with it: binary .onnx/.pb or text")
+    p.add_argument(
+        "--input",
+        "-i",
+        dest="inputs",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="an input of A (B gets it under its matched name): .npy file, .pb TensorProto file or JSON literal",
+    )
+    p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
+    p.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (default 1e-8)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the made-up inputs and random operators (default 0)")
+    p.add_argument(
+        "--size",
+        dest="sizes",
+        metavar="NAME=SIZE",
+        type=_dimension_size,
+        action="append",
+        default=[],
+        help="the size of a symbolic dimension of made-up inputs (default 2; repeat per symbol)",
+    )
+    p.add_argument(
+        "--runtime",
+        choices=("reference", "onnxruntime"),
+        default="reference",
+        help="reference: onnxtext's evaluator (default); onnxruntime: onnxruntime, if installed",
+    )
+    p.add_argument("--rows", type=int, default=10, help="divergent values shown (default 10, the first ones)")
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        type=_memory_size,
+        default=None,
+        help="the reference evaluator's memory budget, as for 'run' (default: half the physical memory)",
+    )
+    p.set_defaults(func=_command("compare", "cmd_compare"))
+
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
     p.add_argument("files", metavar="FILE", nargs="+", help="text files to format ('-' for stdin -> stdout)")
     p.add_argument("--check", action="store_true", help="change nothing; exit 1 if any file would be reformatted")
@@ -430,6 +496,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
             return (
                 f"{given[0]} applies to the structural diff; leave out {'--unified' if args.unified else '--by-name'}"
             )
+    if args.command == "compare" and (args.rtol < 0 or args.atol < 0 or args.rows < 0):
+        return "--rtol, --atol and --rows take numbers >= 0"
     if args.command == "run" and args.sizes and not args.random_inputs:
         return "--size applies to --random-inputs (the sizes of made-up inputs); give --random-inputs"
     return None
@@ -447,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.command_parser.error(problem)
         if getattr(args, "threshold", 0) is None:
             args.threshold = DEFAULT_THRESHOLD
-        if args.command == "run" and args.max_memory is None:
+        if args.command in ("run", "compare") and args.max_memory is None:
             from onnxtext.evaluate.budget import default_budget
 
             args.max_memory = default_budget()

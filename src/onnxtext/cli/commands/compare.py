@@ -1,0 +1,100 @@
+"""``onnxtext compare``: run two models on the same inputs and find where their values part."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from onnxtext.cli.common import EXIT_OK, EXIT_USAGE, PROG, _display, _load_model, _names_are_text, _Reporter
+from onnxtext.io import STDIO, is_binary_path
+
+
+def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
+    """Run A and B on the same inputs (given, else made up from A's declared types) and compare
+    every value the structural match pairs; 0 when the outputs agree within the tolerance,
+    1 when they differ, 2 trouble."""
+    from onnxtext.cli.commands.run import _load_weights, _report_run_error
+    from onnxtext.compare.match import match_graphs
+    from onnxtext.compare.numeric import CompareError, RunFailed, compare_models
+    from onnxtext.evaluate.inputs import InputError, build_feeds
+    from onnxtext.evaluate.synth import SynthesisError, synthesize
+
+    models = []
+    for path in (args.a, args.b):
+        model = _load_model(path, path == STDIO or is_binary_path(path), report)
+        if model is None or not _names_are_text(model, path, "compared", report):
+            return EXIT_USAGE
+        model = _load_weights(model, path, report)
+        if model is None:
+            return EXIT_USAGE
+        models.append(model)
+    a, b = models
+    m = match_graphs(a.graph, b.graph)
+    try:
+        declared = [(i.name, i.type if i.HasField("type") else None) for i in a.graph.input if i.name in m.a.inputs]
+        given = build_feeds(args.inputs, declared, partial=True)
+        sizes = dict(args.sizes)
+        made = synthesize(a.graph, sizes=sizes, given=given, seed=args.seed)
+        feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
+        feeds_b = {m.a2b[name]: value for name, value in feeds_a.items() if name in m.a2b}
+        unmatched = [name for name in m.b.inputs if name not in feeds_b]
+        if unmatched:  # B's own inputs: made up the same way, and said
+            extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=args.seed)
+            feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
+            report.note(f"note: B's input(s) {', '.join(map(repr, unmatched))} have no counterpart in A; made up")
+    except (InputError, SynthesisError) as exc:
+        report.error(_display(args.a), str(exc))
+        return EXIT_USAGE
+    made_up = [name for name in feeds_a if name not in given]
+    chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
+    try:
+        result = compare_models(
+            a,
+            b,
+            feeds_a,
+            rtol=args.rtol,
+            atol=args.atol,
+            seed=args.seed,
+            runtime=args.runtime,
+            max_memory=args.max_memory,
+            feeds_b=feeds_b,
+            match=m,
+        )
+    except CompareError as exc:
+        report.error(PROG, str(exc))
+        return EXIT_USAGE
+    except RunFailed as exc:
+        model, path = (a, args.a) if exc.side == "A" else (b, args.b)
+        _report_run_error(exc.error, model, None, path, report)
+        return EXIT_USAGE
+    inputs = f"made-up inputs {', '.join(made_up)} (seed {args.seed}{chosen})" if made_up else "the inputs given"
+    print(
+        f"compared {result.compared} matched values ({args.runtime}, {inputs}, rtol {args.rtol:g}, "
+        f"atol {args.atol:g}): {len(result.divergent)} differ"
+    )
+    if result.divergent:
+        _table(result.divergent[: args.rows])
+        if len(result.divergent) > args.rows:
+            print(f"... and {len(result.divergent) - args.rows} more (--rows N shows more)")
+    if result.outputs:
+        print(
+            "outputs differ: " + ", ".join(_pair(d.a, d.b) + (f" ({d.note})" if d.note else "") for d in result.outputs)
+        )
+        return 1
+    print("outputs agree within the tolerance")
+    return EXIT_OK
+
+
+def _pair(x: str, y: str) -> str:
+    return repr(x) if x == y or not y else f"{x!r} → {y!r}"
+
+
+def _table(rows: list[Any]) -> None:
+    """``value (A → B)  op  max abs  max rel``, one row per divergent value."""
+    names = [_pair(d.a, d.b) for d in rows]
+    width = max(len("value (A → B)"), *(len(n) for n in names))
+    opw = max(2, *(len(d.op) for d in rows))
+    print(f"  {'value (A → B)':<{width}}  {'op':<{opw}}  {'max abs':>10}  {'max rel':>10}")
+    for name, d in zip(names, rows, strict=True):
+        extra = f"  {d.note}" if d.note else ""
+        print(f"  {name:<{width}}  {d.op:<{opw}}  {d.max_abs:>10.4g}  {d.max_rel:>10.4g}{extra}")
