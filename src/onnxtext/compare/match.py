@@ -193,8 +193,21 @@ class BodyMatch:
     """B node index → A node index."""
     a2b: dict[str, str] = field(default_factory=dict)
     b2a: dict[str, str] = field(default_factory=dict)
+    classes: dict[str, str] = field(default_factory=dict)
+    """An A value → the A value it equals by construction (a duplicate constant, the same weight
+    stored twice, a node computing what an earlier one computes from the same values): such
+    values are interchangeable, in the keys of the match and in the diff's wiring."""
     subgraphs: dict[tuple[int, str, int], BodyMatch] = field(default_factory=dict)
     """(A node index, attribute name, graph index) → the match of that subgraph and its B counterpart."""
+
+    def of(self, va: str) -> str:
+        """The class of an A value (:attr:`classes`; itself when it has no earlier equal)."""
+        return self.classes.get(va, va)
+
+    def same_value(self, va: str, vb: str) -> bool:
+        """Whether B's ``vb`` is A's ``va``, or a value equal to it by construction."""
+        partner = self.b2a.get(vb)
+        return partner is not None and self.of(partner) == self.of(va)
 
     def pair_values(self, va: str, vb: str) -> bool:
         if not va or not vb or va in self.a2b or vb in self.b2a:
@@ -298,6 +311,9 @@ def _match_sources(m: BodyMatch, outer: BodyMatch | None) -> None:
             vb = outer.a2b.get(name)
             if vb is not None and vb in b.outer:
                 m.pair_values(name, vb)
+    for name in a.outer:  # names defined nowhere (an invalid model): by name
+        if name not in m.a2b and name in b.outer:
+            m.pair_values(name, name)
     # inputs: by name, then in order when types agree (or as many are left on each side)
     in_b = set(b.inputs)
     for name in a.inputs:
@@ -319,6 +335,11 @@ def _match_sources(m: BodyMatch, outer: BodyMatch | None) -> None:
                     m.pair_values(xa, rest_b[j - 1])
                     break
     # initializers: equal bytes, names breaking ties; then the same name (changed values)
+    first: dict[bytes, str] = {}
+    for name, t in a.initializers.items():
+        rep = first.setdefault(tensor_content(t), name)
+        if rep != name:
+            m.classes[name] = rep
     by_content: dict[bytes, list[str]] = {}
     for name, t in b.initializers.items():
         by_content.setdefault(tensor_content(t), []).append(name)
@@ -353,14 +374,11 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
         if i in taken:
             continue
         n = a.nodes[i]
-        ins = tuple(n.input)
-        if all(x in m.a2b for x in ins):
-            exact.setdefault((_op_key(n), attrs_a[i], ins), []).append(i)
-            if ins:
-                loose.setdefault(ins, []).append(i)
-        for k, x in enumerate(ins):
+        if all(x in m.a2b for x in n.input):
+            _index_exact(m, i, exact, loose, attrs_a)
+        for k, x in enumerate(n.input):
             if x and x in m.a2b:
-                by_slot.setdefault((_op_key(n), k, x), []).append(i)
+                by_slot.setdefault((_op_key(n), k, m.of(x)), []).append(i)
     # B nodes by level: exact pairs of a level before the looser ones, so a changed node
     # cannot take the A node that an unchanged one beside it is
     levels: dict[int, list[int]] = {}
@@ -372,7 +390,7 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
         left: list[int] = []
         for j in row:
             n = b.nodes[j]
-            ins = tuple(m.b2a.get(x) for x in n.input)
+            ins = _classes_of(m, n)
             found = None
             if None not in ins:
                 cands = exact.get((_op_key(n), attrs_b[j], ins))  # type: ignore[arg-type]
@@ -385,7 +403,7 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
                 _index_new(m, found, exact, loose, by_slot, attrs_a)
         for j in left:
             n = b.nodes[j]
-            ins = tuple(m.b2a.get(x) for x in n.input)
+            ins = _classes_of(m, n)
             found = None
             if None not in ins and ins:
                 cands = loose.get(ins)  # type: ignore[arg-type]
@@ -399,6 +417,36 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
             if found is not None:
                 m.pair_nodes(found, j)
                 _index_new(m, found, exact, loose, by_slot, attrs_a)
+
+
+def _classes_of(m: BodyMatch, n: NodeProto) -> tuple[str | None, ...]:
+    """The classes of the A values a B node's inputs are matched to (None: not matched)."""
+    out: list[str | None] = []
+    for y in n.input:
+        x = m.b2a.get(y)
+        out.append(None if x is None else m.of(x))
+    return tuple(out)
+
+
+def _index_exact(
+    m: BodyMatch,
+    i: int,
+    exact: dict[tuple[object, ...], list[int]],
+    loose: dict[tuple[str, ...], list[int]],
+    attrs_a: list[bytes],
+) -> None:
+    """A node ``i`` (all its inputs matched) under its exact and loose keys; a node computing what
+    an earlier one computes gives its outputs that one's classes."""
+    n = m.a.nodes[i]
+    ins = tuple(m.of(x) for x in n.input)
+    same = exact.setdefault((_op_key(n), attrs_a[i], ins), [])
+    if same:
+        for o, p in zip(n.output, m.a.nodes[same[0]].output, strict=False):
+            if o and p and o not in m.classes and o != m.of(p):
+                m.classes[o] = m.of(p)
+    same.append(i)
+    if ins:
+        loose.setdefault(ins, []).append(i)
 
 
 def _index_new(
@@ -418,11 +466,10 @@ def _index_new(
             if r in m.nodes:
                 continue
             n = a.nodes[r]
-            by_slot.setdefault((_op_key(n), k, o), []).append(r)
+            by_slot.setdefault((_op_key(n), k, m.of(o)), []).append(r)
             ins = tuple(n.input)
             if all(x in m.a2b for x in ins) and ins.index(o) == k:  # once, at its first matched slot
-                exact.setdefault((_op_key(n), attrs_a[r], ins), []).append(r)
-                loose.setdefault(ins, []).append(r)
+                _index_exact(m, r, exact, loose, attrs_a)
 
 
 def _partial(
@@ -444,7 +491,7 @@ def _partial(
             cn = a.nodes[c]
             if len(cn.input) != len(n.input):
                 continue
-            if all(y is None or y == cn.input[q] for q, y in enumerate(ins)):
+            if all(y is None or y == m.of(cn.input[q]) for q, y in enumerate(ins)):
                 return c
     return None
 
@@ -480,7 +527,7 @@ def _slot(m: BodyMatch, va: str, vb: str) -> None:
         na, nb = a.nodes[i], b.nodes[j]
         if _op_key(na) == _op_key(nb) or (
             # another operator in the same place: between matched values on both sides
-            len(na.input) == len(nb.input) and all(m.a2b.get(x) == y for x, y in zip(na.input, nb.input, strict=True))
+            len(na.input) == len(nb.input) and all(m.same_value(x, y) for x, y in zip(na.input, nb.input, strict=True))
         ):
             m.pair_nodes(i, j)
         return

@@ -104,7 +104,7 @@ def difference(va: Any, vb: Any, rtol: float, atol: float) -> tuple[bool, float,
         rel = np.where(delta == 0, 0.0, delta / np.where(scale == 0, np.inf, scale))
         rel = np.where((delta > 0) & (scale == 0), np.inf, rel)
         exact = va.dtype.kind in "biu" and vb.dtype.kind in "biu"
-        ok = bool(np.all(delta == 0)) if exact else bool(np.all(delta <= atol + rtol * scale))
+        ok = bool(np.all(delta == 0)) if exact else bool(np.all((delta == 0) | (delta <= atol + rtol * scale)))
     return ok and not note, float(np.max(delta)), float(np.max(rel)), note
 
 

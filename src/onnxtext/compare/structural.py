@@ -7,7 +7,8 @@ and weights stored again with the same bytes are not changes; they are counted i
 ``~ node 'h' (Add) input 1: 'b' → 'c'``, ``~ initializer 'W' float[4,4]: 1 of 16 elements
 differ, max abs diff 0.5``, ``~ value 'h' float[N,4] → float[N,8]``, the header's, the opsets',
 the metadata's and the functions' as :func:`onnxtext.diff.diff_models` says them; subgraphs
-and functions are compared structurally too, their lines led by where they are.
+and functions are compared structurally too, their lines led by where they are. A node's name,
+doc string and metadata (an exporter's notes: stack traces, source lines) are not compared.
 """
 
 from __future__ import annotations
@@ -161,6 +162,18 @@ def _label(n: NodeProto) -> str:
     return quote(first or n.name or n.op_type)
 
 
+def _statement(n: NodeProto) -> str:
+    """The node as a statement, without its metadata and doc string (an exporter's notes: source
+    lines, stack traces), which the structural diff does not compare."""
+    if len(n.metadata_props) or n.doc_string:
+        c = NodeProto()
+        c.CopyFrom(n)
+        c.ClearField("metadata_props")
+        c.ClearField("doc_string")
+        n = c
+    return node_text(n)
+
+
 def _op(n: NodeProto) -> str:
     op = (n.domain + "." if n.domain else "") + n.op_type
     return op + (":" + n.overload if n.overload else "")
@@ -215,12 +228,12 @@ class _Body:
         for i in a.order:  # removed, in A's order
             if i not in m.nodes:
                 n = a.nodes[i]
-                self.add("-", "node", f"- {p}node {_label(n)} {node_text(n)}", a=_label(n)[1:-1], ai=i)
+                self.add("-", "node", f"- {p}node {_label(n)} {_statement(n)}", a=_label(n)[1:-1], ai=i)
         for j in b.order:  # added and changed, in B's order
             n = b.nodes[j]
             paired = m.b_nodes.get(j)
             if paired is None:
-                self.add("+", "node", f"+ {p}node {_label(n)} {node_text(n)}", b=_label(n)[1:-1], bi=j)
+                self.add("+", "node", f"+ {p}node {_label(n)} {_statement(n)}", b=_label(n)[1:-1], bi=j)
             else:
                 self._node(m, paired, j)
         self._outputs(m)
@@ -268,7 +281,7 @@ class _Body:
         for k in range(max(len(na.input), len(nb.input))):
             x = na.input[k] if k < len(na.input) else None
             y = nb.input[k] if k < len(nb.input) else None
-            if x is not None and y is not None and m.a2b.get(x) == y:
+            if x is not None and y is not None and m.same_value(x, y):
                 continue
             shown_x = quote(x) if x else "(none)"
             shown_y = quote(y) if y else "(none)"
@@ -314,7 +327,7 @@ class _Body:
         a, b, p = m.a, m.b, self.prefix
         if len(a.outputs) == len(b.outputs):
             for k, (x, y) in enumerate(zip(a.outputs, b.outputs, strict=True)):
-                if m.a2b.get(x) != y:
+                if not m.same_value(x, y):
                     self.add("~", "output", f"~ {p}output {k}: {quote(x)} → {quote(y)}", x, y)
                 elif not _same_type(a.types.get(x), b.types.get(y)):
                     self.add(
