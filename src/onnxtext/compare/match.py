@@ -79,14 +79,24 @@ class Body:
     order: list[int] = field(default_factory=list)
     """The nodes in a topological order (the list's order where it is one; a cycle's nodes last)."""
     level: list[int] = field(default_factory=list)
+    ins: list[tuple[str, ...]] = field(default_factory=list)
+    """Each node's inputs and outputs and operator, read once from the protobuf."""
+    outs: list[tuple[str, ...]] = field(default_factory=list)
+    ops: list[tuple[str, str, str]] = field(default_factory=list)
+    input_set: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         defined = set(self.inputs) | set(self.initializers)
-        for i, n in enumerate(self.nodes):
-            for k, o in enumerate(n.output):
+        self.ins = [tuple(n.input) for n in self.nodes]
+        self.outs = [tuple(n.output) for n in self.nodes]
+        self.ops = [_op_key(n) for n in self.nodes]
+        self.input_set = set(self.inputs)
+        for i, outs in enumerate(self.outs):
+            for k, o in enumerate(outs):
                 if o and o not in self.producer:
                     self.producer[o] = (i, k)
-            for k, name in enumerate(n.input):
+        for i, ins in enumerate(self.ins):
+            for k, name in enumerate(ins):
                 if name:
                     self.consumers.setdefault(name, []).append((i, k))
         seen: set[str] = set()
@@ -109,7 +119,8 @@ class Body:
         level = [0] * n
         readers: dict[int, list[int]] = {}
         for i, node in enumerate(self.nodes):
-            producers = {self.producer[x][0] for x in _reads(node) if x in self.producer}
+            reads = _reads(node) if len(node.attribute) else self.ins[i]
+            producers = {self.producer[x][0] for x in reads if x and x in self.producer}
             producers.discard(i)
             waiting[i] = len(producers)
             for p in producers:
@@ -193,6 +204,9 @@ class BodyMatch:
     """B node index → A node index."""
     a2b: dict[str, str] = field(default_factory=dict)
     b2a: dict[str, str] = field(default_factory=dict)
+    exact: set[int] = field(default_factory=set)
+    """The A nodes matched with their operator, attributes and inputs' classes equal (nothing to
+    report of them but subgraphs and their number of outputs)."""
     classes: dict[str, str] = field(default_factory=dict)
     """An A value → the A value it equals by construction (a duplicate constant, the same weight
     stored twice, a node computing what an earlier one computes from the same values): such
@@ -219,7 +233,7 @@ class BodyMatch:
     def pair_nodes(self, i: int, j: int) -> None:
         self.nodes[i] = j
         self.b_nodes[j] = i
-        for va, vb in zip(self.a.nodes[i].output, self.b.nodes[j].output, strict=False):
+        for va, vb in zip(self.a.outs[i], self.b.outs[j], strict=False):
             self.pair_values(va, vb)
 
 
@@ -285,13 +299,16 @@ def match_bodies(a: Body, b: Body, outer: BodyMatch | None = None) -> BodyMatch:
     _match_sources(m, outer)
     attrs_a = [_attr_bytes(n) for n in a.nodes]
     attrs_b = [_attr_bytes(n) for n in b.nodes]
+    every = (len(a.nodes), len(b.nodes))
     for last in (False, True):  # another operator between matched values: only once nothing else matches
         for _ in range(ROUNDS):
             before = len(m.nodes) + len(m.a2b)
             _forward(m, attrs_a, attrs_b, other_op=last)
             _backward(m)
-            if len(m.nodes) + len(m.a2b) == before:
+            if len(m.nodes) + len(m.a2b) == before or len(m.nodes) in every:
                 break
+        if len(m.nodes) in every:
+            break
     for i, j in m.nodes.items():
         na, nb = a.nodes[i], b.nodes[j]
         by_name = {x.name: x for x in nb.attribute}
@@ -373,12 +390,11 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
     for i in a.order:
         if i in taken:
             continue
-        n = a.nodes[i]
-        if all(x in m.a2b for x in n.input):
+        if all(x in m.a2b for x in a.ins[i]):
             _index_exact(m, i, exact, loose, attrs_a)
-        for k, x in enumerate(n.input):
+        for k, x in enumerate(a.ins[i]):
             if x and x in m.a2b:
-                by_slot.setdefault((_op_key(n), k, m.of(x)), []).append(i)
+                by_slot.setdefault((a.ops[i], k, m.of(x)), []).append(i)
     # B nodes by level: exact pairs of a level before the looser ones, so a changed node
     # cannot take the A node that an unchanged one beside it is
     levels: dict[int, list[int]] = {}
@@ -390,25 +406,26 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
         left: list[int] = []
         for j in row:
             n = b.nodes[j]
-            ins = _classes_of(m, n)
+            ins = _classes_of(m, b.ins[j])
             found = None
             if None not in ins:
-                cands = exact.get((_op_key(n), attrs_b[j], ins))  # type: ignore[arg-type]
+                cands = exact.get((b.ops[j], attrs_b[j], ins))  # type: ignore[arg-type]
                 if cands:
                     found = _pick(cands, a.nodes, n, taken)
             if found is None:
                 left.append(j)
             else:
                 m.pair_nodes(found, j)
+                m.exact.add(found)
                 _index_new(m, found, exact, loose, by_slot, attrs_a)
         for j in left:
             n = b.nodes[j]
-            ins = _classes_of(m, n)
+            ins = _classes_of(m, b.ins[j])
             found = None
             if None not in ins and ins:
                 cands = loose.get(ins)  # type: ignore[arg-type]
                 if cands:
-                    same_op = [c for c in cands if _op_key(a.nodes[c]) == _op_key(n)]
+                    same_op = [c for c in cands if a.ops[c] == b.ops[j]]
                     found = _pick(same_op, a.nodes, n, taken) if same_op else None
                     if found is None and other_op:
                         found = _pick(cands, a.nodes, n, taken)
@@ -419,10 +436,10 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
                 _index_new(m, found, exact, loose, by_slot, attrs_a)
 
 
-def _classes_of(m: BodyMatch, n: NodeProto) -> tuple[str | None, ...]:
+def _classes_of(m: BodyMatch, n: tuple[str, ...]) -> tuple[str | None, ...]:
     """The classes of the A values a B node's inputs are matched to (None: not matched)."""
     out: list[str | None] = []
-    for y in n.input:
+    for y in n:
         x = m.b2a.get(y)
         out.append(None if x is None else m.of(x))
     return tuple(out)
@@ -437,11 +454,11 @@ def _index_exact(
 ) -> None:
     """A node ``i`` (all its inputs matched) under its exact and loose keys; a node computing what
     an earlier one computes gives its outputs that one's classes."""
-    n = m.a.nodes[i]
-    ins = tuple(m.of(x) for x in n.input)
-    same = exact.setdefault((_op_key(n), attrs_a[i], ins), [])
+    a = m.a
+    ins = tuple(m.of(x) for x in a.ins[i])
+    same = exact.setdefault((a.ops[i], attrs_a[i], ins), [])
     if same:
-        for o, p in zip(n.output, m.a.nodes[same[0]].output, strict=False):
+        for o, p in zip(a.outs[i], a.outs[same[0]], strict=False):
             if o and p and o not in m.classes and o != m.of(p):
                 m.classes[o] = m.of(p)
     same.append(i)
@@ -459,15 +476,14 @@ def _index_new(
 ) -> None:
     """The A readers of node ``i``'s outputs, now matched, enter the indexes they qualify for."""
     a = m.a
-    for o in a.nodes[i].output:
+    for o in a.outs[i]:
         if not o or o not in m.a2b:
             continue
         for r, k in a.consumers.get(o, ()):
             if r in m.nodes:
                 continue
-            n = a.nodes[r]
-            by_slot.setdefault((_op_key(n), k, m.of(o)), []).append(r)
-            ins = tuple(n.input)
+            by_slot.setdefault((a.ops[r], k, m.of(o)), []).append(r)
+            ins = a.ins[r]
             if all(x in m.a2b for x in ins) and ins.index(o) == k:  # once, at its first matched slot
                 _index_exact(m, r, exact, loose, attrs_a)
 
@@ -482,16 +498,17 @@ def _partial(
     other matched inputs agree too."""
     a = m.a
     key = _op_key(n)
+    width = len(n.input)
     for k, x in enumerate(ins):
         if not x:
             continue
         for c in by_slot.get((key, k, x), ()):
             if c in m.nodes:
                 continue
-            cn = a.nodes[c]
-            if len(cn.input) != len(n.input):
+            cn = a.ins[c]
+            if len(cn) != width:
                 continue
-            if all(y is None or y == m.of(cn.input[q]) for q, y in enumerate(ins)):
+            if all(y is None or y == m.of(cn[q]) for q, y in enumerate(ins)):
                 return c
     return None
 
@@ -511,7 +528,7 @@ def _backward(m: BodyMatch) -> None:
         i = m.b_nodes.get(j)
         if i is None:
             continue
-        for va, vb in zip(a.nodes[i].input, b.nodes[j].input, strict=False):
+        for va, vb in zip(a.ins[i], b.ins[j], strict=False):
             _slot(m, va, vb)
 
 
@@ -524,16 +541,16 @@ def _slot(m: BodyMatch, va: str, vb: str) -> None:
         (i, ka), (j, kb) = pa, pb
         if i in m.nodes or j in m.b_nodes or ka != kb:
             return
-        na, nb = a.nodes[i], b.nodes[j]
-        if _op_key(na) == _op_key(nb) or (
+        xa, xb = a.ins[i], b.ins[j]
+        if a.ops[i] == b.ops[j] or (
             # another operator in the same place: between matched values on both sides
-            len(na.input) == len(nb.input) and all(m.same_value(x, y) for x, y in zip(na.input, nb.input, strict=True))
+            len(xa) == len(xb) and all(m.same_value(x, y) for x, y in zip(xa, xb, strict=True))
         ):
             m.pair_nodes(i, j)
         return
     if va in a.initializers and vb in b.initializers:
         m.pair_values(va, vb)
-    elif va in a.inputs and vb in b.inputs:
+    elif va in a.input_set and vb in b.input_set:
         m.pair_values(va, vb)
 
 
