@@ -503,3 +503,20 @@ def test_difference_tolerance_nan_and_shapes() -> None:
     assert not difference(a, np.array([1.1, np.nan, np.inf, 0.0], dtype=np.float32), 0.01, 0)[0]
     assert difference(a, a[:2], 0, 0)[3] == "shape (4,) → (2,)"
     assert not difference(np.array([1, 2]), np.array([1, 3]), 1, 1)[0]  # integers exactly
+
+
+def test_compare_bad_input_is_a_message_not_a_traceback(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    good = tmp_path / "a.onnxtxt"
+    good.write_text(BASE)
+    (tmp_path / "bad.onnx").write_bytes(b"\xff\xff\xff")
+    (tmp_path / "bad.onnxtxt").write_text("g () => () { y = }")
+    (tmp_path / "empty.onnx").write_bytes(b"")
+    for other in ("bad.onnx", "bad.onnxtxt", "empty.onnx"):
+        status, out, err = run(capsys, "compare", str(good), str(tmp_path / other))
+        assert status == 2 and out == "" and "Traceback" not in err and err, other
+    status, _, err = run(capsys, "compare", str(good), str(good), "--input", "nope=[1]")
+    assert status == 2 and "nope" in err
+    failing = tmp_path / "f.onnxtxt"  # a node the evaluator refuses: located, R002
+    failing.write_text(BASE.replace("h2 = Mul(h, s)", "h2 = Reshape(h, s)"))
+    status, _, err = run(capsys, "compare", str(good), str(failing))
+    assert status == 2 and f"{failing}:6:3: error[R002]: Reshape" in err and "Traceback" not in err

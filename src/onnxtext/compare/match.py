@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, NodeProto, TensorProto, TypeProto
 
 __all__ = [
@@ -238,7 +239,7 @@ class BodyMatch:
 
 
 def _op_key(n: NodeProto) -> tuple[str, str, str]:
-    return (n.domain if n.domain != "ai.onnx" else "", n.op_type, n.overload)
+    return (normalize_domain(n.domain), n.op_type, n.overload)
 
 
 def _fingerprint(g: GraphProto) -> bytes:

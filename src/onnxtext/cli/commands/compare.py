@@ -5,8 +5,18 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from onnxtext.cli.common import EXIT_OK, EXIT_USAGE, PROG, _display, _load_model, _names_are_text, _Reporter
+from onnxtext.cli.common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    PROG,
+    _display,
+    _load_model,
+    _names_are_text,
+    _read_text,
+    _Reporter,
+)
 from onnxtext.io import STDIO, is_binary_path
+from onnxtext.proto import ModelProto
 
 
 def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
@@ -19,15 +29,26 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.evaluate.synth import SynthesisError, synthesize
 
-    models = []
+    models, docs = [], []
     for path in (args.a, args.b):
-        model = _load_model(path, path == STDIO or is_binary_path(path), report)
+        doc = None
+        if path == STDIO or is_binary_path(path):
+            model = _load_model(path, True, report)
+        else:  # a text is read as run reads it: its run errors are located in it
+            from onnxtext.document import parse_document
+
+            text = _read_text(path, report)
+            doc = parse_document(text, "model", _display(path)) if text is not None else None
+            if doc is not None:
+                report.diagnostics(doc.diagnostics)
+            model = doc.proto if doc is not None and doc.ok and isinstance(doc.proto, ModelProto) else None
         if model is None or not _names_are_text(model, path, "compared", report):
             return EXIT_USAGE
         model = _load_weights(model, path, report)
         if model is None:
             return EXIT_USAGE
         models.append(model)
+        docs.append(doc)
     a, b = models
     m = match_graphs(a.graph, b.graph)
     try:
@@ -64,8 +85,8 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
         report.error(PROG, str(exc))
         return EXIT_USAGE
     except RunFailed as exc:
-        model, path = (a, args.a) if exc.side == "A" else (b, args.b)
-        _report_run_error(exc.error, model, None, path, report)
+        k = 0 if exc.side == "A" else 1
+        _report_run_error(exc.error, models[k], docs[k], (args.a, args.b)[k], report)
         return EXIT_USAGE
     inputs = f"made-up inputs {', '.join(made_up)} (seed {args.seed}{chosen})" if made_up else "the inputs given"
     print(
