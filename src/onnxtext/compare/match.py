@@ -32,6 +32,7 @@ __all__ = [
     "Body",
     "BodyMatch",
     "ROUNDS",
+    "SCAN",
     "match_bodies",
     "match_graphs",
     "match_functions",
@@ -85,6 +86,8 @@ class Body:
     outs: list[tuple[str, ...]] = field(default_factory=list)
     ops: list[tuple[str, str, str]] = field(default_factory=list)
     input_set: set[str] = field(default_factory=set)
+    hints: list[tuple[str, str]] = field(default_factory=list)
+    """Each node's name and first output: what breaks ties between equal candidates."""
 
     def __post_init__(self) -> None:
         defined = set(self.inputs) | set(self.initializers)
@@ -92,6 +95,7 @@ class Body:
         self.outs = [tuple(n.output) for n in self.nodes]
         self.ops = [_op_key(n) for n in self.nodes]
         self.input_set = set(self.inputs)
+        self.hints = [(n.name, next((o for o in outs if o), "")) for n, outs in zip(self.nodes, self.outs, strict=True)]
         for i, outs in enumerate(self.outs):
             for k, o in enumerate(outs):
                 if o and o not in self.producer:
@@ -267,21 +271,38 @@ def _attr_bytes(n: NodeProto) -> bytes:
     return b"\x01".join(parts)
 
 
-def _name_hint(n: NodeProto) -> tuple[str, str]:
-    return (n.name, next((o for o in n.output if o), ""))
+SCAN = 32
+"""Candidates looked at past the taken ones, for a name hint or a partial match: many equal
+nodes (a model's identical constants) keep each look-up bounded, so the passes stay linear."""
 
 
-def _pick(candidates: list[int], nodes: Sequence[NodeProto], want: NodeProto, taken: dict[int, int]) -> int | None:
-    """The first candidate not taken, one with ``want``'s name or first output preferred."""
-    free = [c for c in candidates if c not in taken]
-    if not free:
+def _drop_taken(candidates: list[int], taken: dict[int, int]) -> None:
+    """Drop the taken candidates at the front of the list (each is passed over once)."""
+    head = 0
+    while head < len(candidates) and candidates[head] in taken:
+        head += 1
+    if head:
+        del candidates[:head]
+
+
+def _pick(
+    candidates: list[int], hints: list[tuple[str, str]], hint: tuple[str, str], taken: dict[int, int]
+) -> int | None:
+    """The first candidate not taken, one with the name or first output ``hint`` says preferred."""
+    _drop_taken(candidates, taken)
+    if not candidates:
         return None
-    hint = _name_hint(want)
-    for c in free:
-        h = _name_hint(nodes[c])
+    looked = 0
+    for c in candidates:
+        if c in taken:
+            continue
+        h = hints[c]
         if (h[0] and h[0] == hint[0]) or (h[1] and h[1] == hint[1]):
             return c
-    return free[0]
+        looked += 1
+        if looked >= SCAN:
+            break
+    return candidates[0]
 
 
 def match_graphs(ga: GraphProto, gb: GraphProto, outer: BodyMatch | None = None) -> BodyMatch:
@@ -412,7 +433,7 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
             if None not in ins:
                 cands = exact.get((b.ops[j], attrs_b[j], ins))  # type: ignore[arg-type]
                 if cands:
-                    found = _pick(cands, a.nodes, n, taken)
+                    found = _pick(cands, a.hints, b.hints[j], taken)
             if found is None:
                 left.append(j)
             else:
@@ -426,10 +447,11 @@ def _forward(m: BodyMatch, attrs_a: list[bytes], attrs_b: list[bytes], *, other_
             if None not in ins and ins:
                 cands = loose.get(ins)  # type: ignore[arg-type]
                 if cands:
-                    same_op = [c for c in cands if a.ops[c] == b.ops[j]]
-                    found = _pick(same_op, a.nodes, n, taken) if same_op else None
+                    _drop_taken(cands, taken)
+                    same_op = [c for c in cands[: 4 * SCAN] if a.ops[c] == b.ops[j]]
+                    found = _pick(same_op, a.hints, b.hints[j], taken) if same_op else None
                     if found is None and other_op:
-                        found = _pick(cands, a.nodes, n, taken)
+                        found = _pick(cands, a.hints, b.hints[j], taken)
             if found is None:
                 found = _partial(m, n, ins, by_slot)
             if found is not None:
@@ -503,7 +525,11 @@ def _partial(
     for k, x in enumerate(ins):
         if not x:
             continue
-        for c in by_slot.get((key, k, x), ()):
+        found = by_slot.get((key, k, x))
+        if not found:
+            continue
+        _drop_taken(found, m.nodes)
+        for c in found[:SCAN]:
             if c in m.nodes:
                 continue
             cn = a.ins[c]
