@@ -196,9 +196,9 @@ def test_a_reexport_after_a_one_line_change_reports_exactly_the_change(dynamo: b
     assert all(label in t for label, t in zip(labels, texts, strict=False))
     outputs = (before.graph.output[0].name, after.graph.output[0].name)
     if dynamo:
-        assert result.renamed == [renamed]
+        assert [(r.a, r.b) for r in result.renamed] == [renamed]
     else:  # the exporter numbers the output it was given no name for: "18" → "20"
-        assert outputs[0] != outputs[1] and result.renamed == [renamed, outputs]
+        assert outputs[0] != outputs[1] and [(r.a, r.b) for r in result.renamed] == [renamed, outputs]
     assert [c.mark for c in result.changes] == ["added", "added", "changed"]
     # aligned by names, the same pair says more than happened (or, for dynamo, misreads it)
     assert diff_models(before, after) != texts
@@ -520,3 +520,42 @@ def test_compare_bad_input_is_a_message_not_a_traceback(tmp_path: Path, capsys: 
     failing.write_text(BASE.replace("h2 = Mul(h, s)", "h2 = Reshape(h, s)"))
     status, _, err = run(capsys, "compare", str(good), str(failing))
     assert status == 2 and f"{failing}:6:3: error[R002]: Reshape" in err and "Traceback" not in err
+
+
+SUBGRAPHS = """\
+<ir_version: 9, opset_import: ["": 18]>
+g (bool c, float[2] x) => (float[2] y) {
+  t = Relu(x)
+  y = If <then_branch = g1 () => (float[2] a) { a = Neg(t) }, else_branch = g2 () => (float[2] b) {
+    b1 = Abs(t)
+    b = Sigmoid(b1)
+  }> (c)
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected", "mark"),
+    [
+        ("Sigmoid(b1)", "Tanh(b1)", "~ node 'y' (If) attribute else_branch: node 'b' (Sigmoid → Tanh)", "changed"),
+        (
+            "a = Neg(t)",
+            "a = Neg(x)",
+            "~ node 'y' (If) attribute then_branch: node 'a' (Neg) input 0: 't' → 'x'",
+            "changed",
+        ),
+        ("  t = Relu(x)\n", "  t = Relu(x)\n  u = Relu(t)\n", "+ node 'u' u = Relu (t)", "added"),
+    ],
+)
+def test_subgraphs_are_matched_inside_their_node(old: str, new: str, expected: str, mark: str) -> None:
+    """A change in a branch is a line led by its node and attribute, marking the node; a value
+    renamed in a branch is a renaming there."""
+    a = onnxtext.parse_model(SUBGRAPHS)
+    b = onnxtext.parse_model(SUBGRAPHS.replace(old, new).replace("b1", "renamed"))
+    result = diff_structural(a, b)
+    assert result.lines(verbose=True) == [
+        expected,
+        "# renamed, not changed: 1 value",
+        "#   node 'y' (If) attribute else_branch: 'b1' → 'renamed'",
+    ]
+    assert [c.mark for c in result.changes] == [mark]

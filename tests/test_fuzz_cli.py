@@ -146,6 +146,8 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
             ["fmt", "--check", str(path)],
             ["run", str(path), "--max-memory", "256M"],
             ["diff", str(path), reference],
+            ["diff", reference, str(path), "-o", str(folder / f"t{i}.svg")],
+            ["compare", str(path), reference, "--max-memory", "256M"],
         ]
     binaries = _seed_binaries()
     for i in range(n_binaries):
@@ -159,6 +161,8 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
             ["print", str(path), "--weights", "external", "-o", str(folder / f"b{i}.onnxtxt")],
             ["diff", str(path), reference],
             ["diff", "--unified", str(path), reference],
+            ["diff", reference, str(path), "-o", str(folder / f"b{i}.html"), "--json"],
+            ["compare", reference, str(path), "--max-memory", "256M"],
             ["run", str(path), "--max-memory", "256M"],
         ]
     return cases
@@ -194,7 +198,7 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     escaped = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert escaped == [], escaped[:3]
-    assert len(cases) == 120 * 6 + 120 * 8
+    assert len(cases) == 120 * 8 + 120 * 10
 
 
 NAMES_A_FIELD = re.compile(r"^(the model\b|[a-z_]+(\[\d+\])?(/| |:))")

@@ -23,15 +23,16 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
     return status, captured.out + captured.err
 
 
-@pytest.mark.parametrize("command", ["parse", "check", "print", "run", "diff", "fmt"])
+@pytest.mark.parametrize("command", ["parse", "check", "print", "run", "diff", "compare", "fmt"])
 def test_dimension_beyond_int64(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     text = tmp_path / "m.onnxtxt"
     text.write_text(H + "g (float[99999999999999999999] x) => (float[2] y) {\n  y = Identity (x)\n}\n")
-    args = {"parse": ["-o", str(tmp_path / "m.onnx")], "diff": [str(text)], "fmt": ["--check"]}.get(command, [])
+    args = {"parse": ["-o", str(tmp_path / "m.onnx")], "diff": [str(text)], "compare": [str(text)]}.get(command, [])
+    args = ["--check"] if command == "fmt" else args
     status, out = _run(
         capsys, command, *([str(text)] if command != "fmt" else []), *args, *([str(text)] if command == "fmt" else [])
     )
-    assert status == (2 if command == "diff" else 1)  # diff: 0 same, 1 different, 2 error
+    assert status == (2 if command in ("diff", "compare") else 1)  # diff, compare: 0 same, 1 different, 2 error
     assert f"{text}:2:10: error[P001]: dimension 99999999999999999999 does not fit in a 64-bit integer" in out
 
 
@@ -59,11 +60,11 @@ def test_parse_given_a_binary_model(tmp_path: Path, capsys: pytest.CaptureFixtur
     )
 
 
-@pytest.mark.parametrize("command", ["print", "check", "run", "diff"])
+@pytest.mark.parametrize("command", ["print", "check", "run", "diff", "compare"])
 def test_text_named_onnx(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str) -> None:
     fake = tmp_path / "m.onnx"
     shutil.copy(EXAMPLES / "mlp.onnxtxt", fake)
-    status, out = _run(capsys, command, str(fake), *([str(fake)] if command == "diff" else []))
+    status, out = _run(capsys, command, str(fake), *([str(fake)] if command in ("diff", "compare") else []))
     assert status in (1, 2)
     assert f"{fake}: error: this is a text, not a binary ONNX model (name it .onnxtxt" in out
 

@@ -14,7 +14,7 @@ doc string and metadata (an exporter's notes: stack traces, source lines) are no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from onnxtext._gc import collector_paused
 from onnxtext.compare.match import BodyMatch, body_of, graphs_of, match_bodies, match_graphs, tensor_content
@@ -32,7 +32,7 @@ from onnxtext.diff import (
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto, TypeProto
 
-__all__ = ["Change", "StructuralDiff", "diff_structural", "MARKS"]
+__all__ = ["Change", "Renamed", "StructuralDiff", "diff_structural", "MARKS"]
 
 MARKS = ("added", "removed", "changed")
 """How a node of the picture is marked (:attr:`Change.mark`)."""
@@ -72,14 +72,22 @@ class Change:
         }
 
 
+class Renamed(NamedTuple):
+    """A value renamed without changing: its name in A and in B, and where (``""``: the main
+    graph; ``"node 'y' (If) attribute then_branch: "``, ``"function 'local.f': "``)."""
+
+    a: str
+    b: str
+    where: str = ""
+
+
 @dataclass
 class StructuralDiff:
     """The changes from A to B, and what was renamed without changing."""
 
     changes: list[Change] = field(default_factory=list)
-    renamed: list[tuple[str, str]] = field(default_factory=list)
-    """Values renamed (A name, B name), every body's, in B's order; names of subgraphs' and
-    functions' values led by where they are."""
+    renamed: list[Renamed] = field(default_factory=list)
+    """Values renamed, every body's, in B's order."""
     renamed_nodes: int = 0
     match: BodyMatch | None = None
     """The main graphs' match."""
@@ -100,14 +108,14 @@ class StructuralDiff:
             more = "" if verbose or not self.renamed else " (-v lists them)"
             out.append(f"# renamed, not changed: {' and '.join(parts)}{more}")
             if verbose:
-                out.extend(f"#   {quote(x)} → {quote(y)}" for x, y in self.renamed)
+                out.extend(f"#   {r.where}{quote(r.a)} → {quote(r.b)}" for r in self.renamed)
         return out
 
     def json(self) -> dict[str, Any]:
         return {
             "same": self.same,
             "changes": [c.json() for c in self.changes],
-            "renamed": [{"a": x, "b": y} for x, y in self.renamed],
+            "renamed": [{"a": r.a, "b": r.b, **({"where": r.where} if r.where else {})} for r in self.renamed],
             "renamed_nodes": self.renamed_nodes,
         }
 
@@ -384,9 +392,9 @@ class _Body:
                 y = m.a2b.get(x)
                 if x and y is not None and x != y and x not in seen:
                     seen.add(x)
-                    self.result.renamed.append((lead + x, lead + y))
+                    self.result.renamed.append(Renamed(x, y, lead))
         for x in (*m.a.inputs, *m.a.initializers):
             y = m.a2b.get(x)
             if y is not None and x != y and x not in seen:
                 seen.add(x)
-                self.result.renamed.append((lead + x, lead + y))
+                self.result.renamed.append(Renamed(x, y, lead))
