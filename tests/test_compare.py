@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from corpus.exporters import GENERATORS, TORCH_OPSET, Generator
+from test_diff import BASE
 
 import onnxtext
 from onnxtext.api import save
@@ -269,23 +270,6 @@ def test_hand_changes(old: str, new: str, expected: list[str]) -> None:
     for want in expected:
         assert any(want in line for line in lines), lines
     assert len(lines) == len(expected), lines
-
-
-BASE = """\
-<ir_version: 9, opset_import: ["": 18, "local": 1]>
-g (float[N, 4] x, float[4] s) => (float[N, 4] y)
-<float[4] c = {1.0, 2.0, 3.0, 4.0}>
-{
-  [first] h = Add(x, c)
-  h2 = Mul(h, s)
-  h3 = LeakyRelu<alpha = 0.01>(h2)
-  y = local.f(h3)
-}
-<domain: "local", opset_import: ["": 18]>
-f (a) => (b) {
-  b = Relu(a)
-}
-"""
 
 
 def test_a_node_inserted_before_a_chain_keeps_the_chain_matched() -> None:

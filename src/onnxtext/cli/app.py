@@ -112,7 +112,7 @@ independent nodes and weights stored again with the same bytes are not changes (
   ~ node 'y' (Relu → LeakyRelu)          ~ node 'h' (Add) input 1: 'b' → 'c'
   + node 'z' z = Relu (y)                - node 'q' q = Sigmoid (y)
   ~ initializer 'W' float[4,4]: 1 of 16 elements differ, max abs diff 0.5
-  ~ input 'x' float[N,4] → float[N,8]    ~ opset '' 18 → 19
+  ~ input 'x' float[N, 4] → float[N, 8]  ~ opset '' 18 → 19
 Subgraphs and local functions are compared the same way. --by-name aligns by names
 instead (nodes by their output names), as onnxtext diff did before.
 -o OUT draws the difference: B's graph with A's removed nodes, added (green), removed
@@ -250,6 +250,46 @@ def _host_port(value: str) -> tuple[str, int]:
     return host.strip("[]"), int(port)
 
 
+def _add_inputs(p: argparse.ArgumentParser, what: str) -> None:
+    """``--input NAME=VALUE`` (run, compare)."""
+    p.add_argument(
+        "--input",
+        "-i",
+        dest="inputs",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help=f"{what}: .npy file, .pb TensorProto file or JSON literal (repeat per input)",
+    )
+
+
+def _add_sizes(p: argparse.ArgumentParser, what: str) -> None:
+    """``--size NAME=SIZE``: a symbolic dimension of made-up inputs (run, compare)."""
+    p.add_argument(
+        "--size",
+        dest="sizes",
+        metavar="NAME=SIZE",
+        type=_dimension_size,
+        action="append",
+        default=[],
+        help=f"{what}the size of a symbolic dimension (default 2; repeat per symbol), as the editor's "
+        "evaluate.sizes setting",
+    )
+
+
+def _add_memory(p: argparse.ArgumentParser) -> None:
+    """``--max-memory SIZE``: the evaluator's budget (run, compare)."""
+    p.add_argument(
+        "--max-memory",
+        metavar="SIZE",
+        type=_memory_size,
+        default=None,
+        help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
+        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
+        "is an error before anything is allocated",
+    )
+
+
 def _command(module: str, name: str) -> Callable[[argparse.Namespace, _Reporter], int]:
     """The command ``name`` of :mod:`onnxtext.cli.commands.<module>`, imported when it runs."""
 
@@ -348,27 +388,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("a", metavar="A", help="reference model: binary .onnx/.pb or text")
     p.add_argument("b", metavar="B", help="model compared with it: binary .onnx/.pb or text")
-    p.add_argument(
-        "--input",
-        "-i",
-        dest="inputs",
-        metavar="NAME=VALUE",
-        action="append",
-        default=[],
-        help="an input of A (B gets it under its matched name): .npy file, .pb TensorProto file or JSON literal",
-    )
+    _add_inputs(p, "an input of A (B gets it under its matched name)")
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
     p.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (default 1e-8)")
     p.add_argument("--seed", type=int, default=0, help="seed of the made-up inputs and random operators (default 0)")
-    p.add_argument(
-        "--size",
-        dest="sizes",
-        metavar="NAME=SIZE",
-        type=_dimension_size,
-        action="append",
-        default=[],
-        help="the size of a symbolic dimension of made-up inputs (default 2; repeat per symbol)",
-    )
+    _add_sizes(p, "of made-up inputs: ")
     p.add_argument(
         "--runtime",
         choices=("reference", "onnxruntime"),
@@ -376,13 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="reference: onnxtext's evaluator (default); onnxruntime: onnxruntime, if installed",
     )
     p.add_argument("--rows", type=int, default=10, help="divergent values shown (default 10, the first ones)")
-    p.add_argument(
-        "--max-memory",
-        metavar="SIZE",
-        type=_memory_size,
-        default=None,
-        help="the reference evaluator's memory budget, as for 'run' (default: half the physical memory)",
-    )
+    _add_memory(p)
     p.set_defaults(func=_command("compare", "cmd_compare"))
 
     p = sub.add_parser("fmt", help="reformat texts in place", description=_FMT_HELP, formatter_class=formatter)
@@ -394,31 +412,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="evaluate a model with numpy", description=_RUN_HELP, formatter_class=formatter)
     p.add_argument("model", metavar="MODEL", help="model to run: binary .onnx/.pb or text ('-' reads binary stdin)")
-    p.add_argument(
-        "--input",
-        "-i",
-        dest="inputs",
-        metavar="NAME=VALUE",
-        action="append",
-        default=[],
-        help="a graph input: .npy file, .pb TensorProto file or JSON literal (repeat per input)",
-    )
+    _add_inputs(p, "a graph input")
     p.add_argument(
         "--random-inputs",
         action="store_true",
         help="make up the inputs not given by --input from their declared types, as the editor's live values do "
         "(floats in [-1, 1], integers 0, each symbolic dimension 2; --seed chooses the floats)",
     )
-    p.add_argument(
-        "--size",
-        dest="sizes",
-        metavar="NAME=SIZE",
-        type=_dimension_size,
-        action="append",
-        default=[],
-        help="with --random-inputs: the size of a symbolic dimension (default 2; repeat per symbol), as the "
-        "editor's evaluate.sizes setting",
-    )
+    _add_sizes(p, "with --random-inputs: ")
     p.add_argument("--output-dir", metavar="DIR", help="write each tensor output to DIR/NAME.npy")
     p.add_argument(
         "--trace",
@@ -428,15 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
     )
-    p.add_argument(
-        "--max-memory",
-        metavar="SIZE",
-        type=_memory_size,
-        default=None,
-        help="memory budget, e.g. 2G or 512M (default: half the physical memory): a node whose output "
-        "would exceed it (ConstantOfShape, Expand, Tile, broadcasting, Loop scan outputs...) "
-        "is an error before anything is allocated",
-    )
+    _add_memory(p)
     p.set_defaults(func=_command("run", "cmd_run"))
 
     p = sub.add_parser(
