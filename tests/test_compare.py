@@ -543,3 +543,22 @@ def test_subgraphs_are_matched_inside_their_node(old: str, new: str, expected: s
         "#   node 'y' (If) attribute else_branch: 'b1' → 'renamed'",
     ]
     assert [c.mark for c in result.changes] == [mark]
+
+
+def test_the_picture_outlines_the_folded_groups_that_hold_a_change(tmp_path: Path) -> None:
+    """A torch export's layer groups: the page may show them folded (a big model opens so), and
+    the one holding the changed Gemm is outlined; the dimmed rest are not."""
+    from onnxtext.compare.picture import diff_graph
+    from onnxtext.ide.graph_view import mark_stylesheet
+
+    before = _exported(_one_line_change(False, True))
+    after = _exported(_one_line_change(True, True))
+    graph = diff_graph(onnxtext.to_text(after), diff_structural(before, after))
+    assert graph is not None
+    gemm = next(n for n in graph["nodes"] if n["id"] == "linear_1")
+    assert gemm["mark"] == "changed" and gemm["group"] is not None
+    css = mark_stylesheet(graph, selector="id")
+    assert f'.group.folded[data-group="{gemm["group"]}"] > rect {{ stroke: #ef8f00' in css
+    unmarked = {n["group"] for n in graph["nodes"] if "mark" not in n and n["group"]} - {gemm["group"]}
+    assert unmarked and not any(f'[data-group="{g}"]' in css for g in unmarked)
+    assert gemm["group"] in graph["open"]

@@ -33,6 +33,11 @@ MARK_COLOURS = {"added": ("#c8e6c9", "#2e7d32"), "removed": ("#ffcdd2", "#c62828
 added, removed or changed); nodes without one are dimmed when any node has one."""
 
 
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string (quotes, backslashes and line breaks escaped)."""
+    return '"' + "".join(c if c not in '"\\\n\r' else f"\\{ord(c):x} " for c in text) + '"'
+
+
 def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
     """CSS for the ``mark`` of nodes (empty when no node has one): by the ``mark-*`` classes the
     SVG's nodes carry, or (``selector="id"``) by each marked node's ``data-id``, which the
@@ -41,6 +46,17 @@ def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
     if not marked:
         return ""
     rules = [".node { opacity: 0.45; } .group.folded { opacity: 0.6; }"]
+    groups = {g["id"]: g for g in graph["groups"]}
+    holding: set[str] = set()  # a folded group holding a marked node is outlined in the changed colour
+    for n in marked:
+        holding.update(_ancestors(groups, n["group"]))
+    stroke = MARK_COLOURS["changed"][1]
+    for gid in sorted(holding):
+        key = _css_string(gid)
+        rules.append(
+            f".group.folded[data-group={key}] {{ opacity: 1; }} .group.folded[data-group={key}] > rect "
+            f"{{ stroke: {stroke}; stroke-width: 2.5px; }}"
+        )
     if selector == "class":
         for mark, (fill, stroke) in MARK_COLOURS.items():
             rules.append(
@@ -50,7 +66,7 @@ def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
     else:
         for n in marked:
             fill, stroke = MARK_COLOURS[n["mark"]]
-            key = '"' + "".join(c if c not in '"\\\n' else f"\\{ord(c):x} " for c in n["id"]) + '"'
+            key = _css_string(n["id"])
             rules.append(
                 f".node[data-id={key}] {{ opacity: 1; }} .node[data-id={key}] > rect "
                 f"{{ fill: {fill}; stroke: {stroke}; stroke-width: 2.5px; }}"
