@@ -52,6 +52,8 @@ def test_only_lsp_imports_the_protocol_libraries() -> None:
         ("onnxtext.evaluate", "onnxtext.cli"),
         ("onnxtext.evaluate", "onnxtext.lsp"),
         ("onnxtext.evaluate", "onnxtext.ide"),
+        ("onnxtext.compare", "onnxtext.cli"),
+        ("onnxtext.compare", "onnxtext.lsp"),
     ],
 )
 def test_a_lower_layer_reaches_nothing_above_it(lower: str, upper: str) -> None:

@@ -13,8 +13,9 @@ outer names a subgraph reads). Two bodies are matched in passes, each linear in 
    matched and an A node reading the same values (its operator or attributes changed); then
    one sharing some matched input at the same place with an A node of the same operator.
 3. **Backward** from matched nodes and the outputs: the producers of the same input slot of
-   two matched nodes, both unmatched and of one operator, are the same node changed (a node
-   after an inserted one); two unmatched initializers there are one weight whose bytes changed.
+   two matched nodes, both unmatched and of one operator (or reading the same values, or whose
+   values have one name), are the same node changed (a node after an inserted one); two
+   unmatched initializers there are one weight whose bytes changed.
 
 Passes repeat while they find pairs (at most :data:`ROUNDS`). Names only break ties. Each
 matched pair's subgraphs are matched the same way, the outer names through this match.
@@ -569,9 +570,11 @@ def _slot(m: BodyMatch, va: str, vb: str) -> None:
         if i in m.nodes or j in m.b_nodes or ka != kb:
             return
         xa, xb = a.ins[i], b.ins[j]
-        if a.ops[i] == b.ops[j] or (
-            # another operator in the same place: between matched values on both sides
-            len(xa) == len(xb) and all(m.same_value(x, y) for x, y in zip(xa, xb, strict=True))
+        if (
+            a.ops[i] == b.ops[j]
+            # another operator in the same place: reading the same values, or named alike (a hint)
+            or (len(xa) == len(xb) and all(m.same_value(x, y) for x, y in zip(xa, xb, strict=True)))
+            or va == vb
         ):
             m.pair_nodes(i, j)
         return

@@ -6,11 +6,14 @@ dims them)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from onnxtext.compare.structural import StructuralDiff
 from onnxtext.diff import node_text
 from onnxtext.ide.graph_view import FOLD_ABOVE
+
+if TYPE_CHECKING:
+    from onnxtext.document import Document
 
 __all__ = ["diff_graph", "FOLD_RUN"]
 
@@ -18,15 +21,16 @@ FOLD_RUN = 4
 """Unchanged operator nodes in a row (in B's order, in one group) that make a folded group."""
 
 
-def diff_graph(b_text: str, diff: StructuralDiff) -> dict[str, Any] | None:
-    """The graph JSON of B's text (``onnxtext/graph``'s form) marked with ``diff``'s changes;
-    None when the text's main graph is not the one compared (a damaged text)."""
+def diff_graph(b: str | Document, diff: StructuralDiff) -> dict[str, Any] | None:
+    """The graph JSON of B's text or document (``onnxtext/graph``'s form) marked with ``diff``'s
+    changes: a node's ``mark``, and ``changes``, the indices in ``diff.changes`` of the lines
+    about it; None when the text's main graph is not the one compared (a damaged text)."""
     from onnxtext.document import parse_document
     from onnxtext.ide.graph import graph_json, graph_model
     from onnxtext.syntax import ast as A
 
     m = diff.match
-    doc = parse_document(b_text, "model", "B")
+    doc = parse_document(b, "model", "B") if isinstance(b, str) else b
     tree = doc.tree
     if m is None or not isinstance(tree, A.Model) or not isinstance(tree.graph, A.Graph):
         return None
@@ -47,18 +51,23 @@ def diff_graph(b_text: str, diff: StructuralDiff) -> dict[str, Any] | None:
         elif node.kind in ("input", "initializer") and data["id"] == node.label:
             values.setdefault(node.label, data)
     removed: dict[int, dict[str, Any]] = {}
-    for change in diff.changes:
+    for k, change in enumerate(diff.changes):
         mark = change.mark
+        marked: dict[str, Any] | None = None
         if mark is None:
             if change.what in ("initializer", "input") and change.b in values and change.sign != "-":
-                values[change.b].setdefault("mark", "added" if change.sign == "+" else "changed")
-            continue
-        if change.b_node is not None and change.b_node in by_index:
+                marked = values[change.b]
+                marked.setdefault("mark", "added" if change.sign == "+" else "changed")
+        elif change.b_node is not None and change.b_node in by_index:
             marked = by_index[change.b_node]
             if marked.get("mark") != "added":
                 marked["mark"] = mark
-        elif change.a_node is not None and change.a_node not in removed:
-            removed[change.a_node] = _removed_node(m, change.a_node, graph, by_index, values)
+        elif change.a_node is not None:
+            if change.a_node not in removed:
+                removed[change.a_node] = _removed_node(m, change.a_node, graph, by_index, values)
+            marked = removed[change.a_node]
+        if marked is not None:
+            marked.setdefault("changes", []).append(k)
     _removed_edges(m, removed, graph, by_index, values)
     _fold_unchanged(graph, [by_index[k] for k in m.b.order if k in by_index])
     return graph
