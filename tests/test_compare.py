@@ -562,3 +562,13 @@ def test_the_picture_outlines_the_folded_groups_that_hold_a_change(tmp_path: Pat
     unmarked = {n["group"] for n in graph["nodes"] if "mark" not in n and n["group"]} - {gemm["group"]}
     assert unmarked and not any(f'[data-group="{g}"]' in css for g in unmarked)
     assert gemm["group"] in graph["open"]
+
+
+def test_graph_notes_are_changes_its_name_is_not() -> None:
+    a = onnxtext.parse_model(BASE)
+    b = onnxtext.parse_model(BASE)
+    b.graph.name = "other"
+    assert diff_structural(a, b).same
+    b.graph.doc_string = "a note"
+    b.graph.metadata_props.add(key="k", value="v")
+    assert diff_structural(a, b).lines() == ["~ graph doc_string changed", "~ graph metadata_props changed"]

@@ -129,6 +129,9 @@ def diff_structural(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) 
         m = match_graphs(a.graph, b.graph)
     result.match = m
     _Body(result, values, "", True).diff(m)
+    for name in ("doc_string", "metadata_props"):  # the graph's own notes (its name is a name)
+        if _field_bytes(a.graph, name) != _field_bytes(b.graph, name):
+            result.changes.append(Change("~", "graph", f"~ graph {name} changed"))
     fa = {(f.domain, f.name, f.overload): f for f in a.functions}
     fb = {(f.domain, f.name, f.overload): f for f in b.functions}
     for key, f in fa.items():
@@ -146,6 +149,13 @@ def diff_structural(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) 
                 Change("+", "function", f"+ function {quote(_fn_name(key))} {_fn_sig(g)}", b=_fn_name(key))
             )
     return result
+
+
+def _field_bytes(msg: Any, name: str) -> object:
+    value = getattr(msg, name)
+    if isinstance(value, str):
+        return value
+    return [x.SerializeToString(deterministic=True) for x in value]
 
 
 def _fn_name(key: tuple[str, str, str]) -> str:
