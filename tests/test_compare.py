@@ -572,3 +572,19 @@ def test_graph_notes_are_changes_its_name_is_not() -> None:
     b.graph.doc_string = "a note"
     b.graph.metadata_props.add(key="k", value="v")
     assert diff_structural(a, b).lines() == ["~ graph doc_string changed", "~ graph metadata_props changed"]
+
+
+def test_the_picture_of_a_model_on_standard_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """B read from stdin is read once: the picture is drawn from the model as loaded."""
+    import io
+
+    a = tmp_path / "a.onnx"
+    save(onnxtext.parse_model(BASE), a)
+    changed = onnxtext.parse_model(BASE.replace("h2 = Mul(h, s)", "h2 = Sub(h, s)"))
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(changed.SerializeToString())))
+    out = tmp_path / "d.svg"
+    status, text, err = run(capsys, "diff", str(a), "-", "-o", str(out))
+    assert (status, err) == (1, "") and text == "~ node 'h2' (Mul → Sub)\n"
+    assert 'mark-changed" data-id="h2"' in out.read_text()

@@ -23,6 +23,7 @@ from onnxtext.cli.common import (
     _write,
 )
 from onnxtext.io import STDIO, is_binary_path
+from onnxtext.proto import ModelProto
 
 _DIFF_LAZY = 1 << 16  # diff: tensors above this many bytes stay in their files
 
@@ -80,7 +81,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.compare.structural import diff_structural
 
     result = diff_structural(a, b, values=token_values(tokens))
-    if args.output is not None and not _picture(args, result, report):
+    if args.output is not None and not _picture(args, result, b, report):
         return EXIT_USAGE
     if args.json:
         print(json.dumps(result.json(), ensure_ascii=False, indent=1))
@@ -90,7 +91,7 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     return EXIT_OK if result.same else 1
 
 
-def _picture(args: argparse.Namespace, result: object, report: _Reporter) -> bool:
+def _picture(args: argparse.Namespace, result: object, b: ModelProto, report: _Reporter) -> bool:
     """Write ``-o``: B's graph with A's removed nodes, added, removed and changed nodes coloured."""
     from onnxtext.compare.picture import diff_graph
     from onnxtext.compare.structural import StructuralDiff
@@ -98,7 +99,8 @@ def _picture(args: argparse.Namespace, result: object, report: _Reporter) -> boo
 
     assert isinstance(result, StructuralDiff)
     fmt = FORMATS[os.path.splitext(args.output)[1].lower()]  # the usage check said it is one
-    text = _model_text(args.b, report)
+    # standard input is read once: B as it was loaded (its tensors were read in, not tokens)
+    text = _to_text(b, args.b, report) if args.b == STDIO else _model_text(args.b, report)
     if text is None:
         return False
     graph = diff_graph(text, result)
@@ -115,11 +117,11 @@ def _model_text(path: str, report: _Reporter) -> str | None:
     from onnxtext.cli.commands.graph import _by_reference
     from onnxtext.cli.common import _decode_binary, _read, _read_text
 
-    if path != STDIO and is_binary_path(path):
+    if is_binary_path(path):
         view = _by_reference(path)
         if view is not None:
             return view.text
-    if path == STDIO or is_binary_path(path):
+    if is_binary_path(path):
         data = _read(path, report)
         model = _decode_binary(data, path, report) if data is not None else None
         return _to_text(model, path, report) if model is not None else None
