@@ -23,6 +23,7 @@ matched pair's subgraphs are matched the same way, the outer names through this 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -89,6 +90,8 @@ class Body:
     input_set: set[str] = field(default_factory=set)
     hints: list[tuple[str, str]] = field(default_factory=list)
     """Each node's name and first output: what breaks ties between equal candidates."""
+    contents: dict[str, bytes] = field(default_factory=dict)
+    """Each initializer's digest of its :func:`tensor_content` (SHA-256), made once."""
 
     def __post_init__(self) -> None:
         defined = set(self.inputs) | set(self.initializers)
@@ -96,6 +99,7 @@ class Body:
         self.outs = [tuple(n.output) for n in self.nodes]
         self.ops = [_op_key(n) for n in self.nodes]
         self.input_set = set(self.inputs)
+        self.contents = {name: hashlib.sha256(tensor_content(t)).digest() for name, t in self.initializers.items()}
         self.hints = [(n.name, next((o for o in outs if o), "")) for n, outs in zip(self.nodes, self.outs, strict=True)]
         for i, outs in enumerate(self.outs):
             for k, o in enumerate(outs):
@@ -376,16 +380,16 @@ def _match_sources(m: BodyMatch, outer: BodyMatch | None) -> None:
                     break
     # initializers: equal bytes, names breaking ties; then the same name (changed values)
     first: dict[bytes, str] = {}
-    for name, t in a.initializers.items():
-        rep = first.setdefault(tensor_content(t), name)
+    for name, content in a.contents.items():
+        rep = first.setdefault(content, name)
         if rep != name:
             m.classes[name] = rep
     by_content: dict[bytes, list[str]] = {}
-    for name, t in b.initializers.items():
-        by_content.setdefault(tensor_content(t), []).append(name)
+    for name, content in b.contents.items():
+        by_content.setdefault(content, []).append(name)
     later: list[tuple[str, list[str]]] = []
-    for name, t in a.initializers.items():
-        same = by_content.get(tensor_content(t))
+    for name, content in a.contents.items():
+        same = by_content.get(content)
         if not same:
             continue
         if name in same:

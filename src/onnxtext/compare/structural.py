@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from onnxtext._gc import collector_paused
-from onnxtext.compare.match import BodyMatch, body_of, graphs_of, match_bodies, match_graphs, tensor_content
+from onnxtext.compare.match import BodyMatch, body_of, graphs_of, match_bodies, match_graphs
 from onnxtext.diff import (
     Values,
     diff_attribute_lists,
@@ -282,7 +282,7 @@ class _Body:
                 self.add("-", "initializer", f"- {p}initializer {quote(name)} {tensor_sig(t)}", a=name)
             elif other in b.initializers:
                 u = b.initializers[other]
-                if tensor_content(t) != tensor_content(u):
+                if a.contents[name] != b.contents[other]:
                     change = tensor_change(t, u, self.values)
                     if change:
                         self.add("~", "initializer", f"~ {p}initializer {quote(other)} {change}", name, other)
