@@ -87,6 +87,7 @@ class Body:
     """Each node's inputs and outputs and operator, read once from the protobuf."""
     outs: list[tuple[str, ...]] = field(default_factory=list)
     ops: list[tuple[str, str, str]] = field(default_factory=list)
+    reads: list[Sequence[str]] = field(default_factory=list)
     input_set: set[str] = field(default_factory=set)
     hints: list[tuple[str, str]] = field(default_factory=list)
     """Each node's name and first output: what breaks ties between equal candidates."""
@@ -98,6 +99,11 @@ class Body:
         self.ins = [tuple(n.input) for n in self.nodes]
         self.outs = [tuple(n.output) for n in self.nodes]
         self.ops = [_op_key(n) for n in self.nodes]
+        # what a node reads: its inputs, and for a node with subgraphs what they read from outside
+        self.reads = [
+            _reads(n) if len(n.attribute) and _has_graphs(n) else ins
+            for n, ins in zip(self.nodes, self.ins, strict=True)
+        ]
         self.input_set = set(self.inputs)
         self.contents = {name: hashlib.sha256(tensor_content(t)).digest() for name, t in self.initializers.items()}
         self.hints = [(n.name, next((o for o in outs if o), "")) for n, outs in zip(self.nodes, self.outs, strict=True)]
@@ -114,13 +120,13 @@ class Body:
             if name not in defined and name not in self.producer and name not in seen:
                 seen.add(name)
                 self.outer.append(name)
-        for n in self.nodes:  # names a subgraph reads from here or further out
-            for a in n.attribute:
-                for g in graphs_of(a):
-                    for name in _free_names(g):
-                        if name not in defined and name not in self.producer and name not in seen:
-                            seen.add(name)
-                            self.outer.append(name)
+        for reads, ins in zip(self.reads, self.ins, strict=True):  # names a subgraph reads from further out
+            if reads is ins:
+                continue
+            for name in reads:
+                if name not in defined and name not in self.producer and name not in seen:
+                    seen.add(name)
+                    self.outer.append(name)
         self._topological()
 
     def _topological(self) -> None:
@@ -128,9 +134,15 @@ class Body:
         waiting = [0] * n
         level = [0] * n
         readers: dict[int, list[int]] = {}
-        for i, node in enumerate(self.nodes):
-            reads = _reads(node) if len(node.attribute) else self.ins[i]
-            producers = {self.producer[x][0] for x in reads if x and x in self.producer}
+        producer = self.producer
+        for i, reads in enumerate(self.reads):
+            if len(reads) == 1:  # most nodes: one producer at most, no set needed
+                found = producer.get(reads[0])
+                if found is not None and found[0] != i:
+                    waiting[i] = 1
+                    readers.setdefault(found[0], []).append(i)
+                continue
+            producers = {producer[x][0] for x in reads if x and x in producer}
             producers.discard(i)
             waiting[i] = len(producers)
             for p in producers:
@@ -163,6 +175,10 @@ def graphs_of(a: AttributeProto) -> list[GraphProto]:
     if a.HasField("g"):
         return [a.g]
     return list(a.graphs)
+
+
+def _has_graphs(node: NodeProto) -> bool:
+    return any(a.HasField("g") or len(a.graphs) for a in node.attribute)
 
 
 def _reads(node: NodeProto) -> list[str]:
