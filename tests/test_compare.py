@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -588,3 +589,27 @@ def test_the_picture_of_a_model_on_standard_input(
     status, text, err = run(capsys, "diff", str(a), "-", "-o", str(out))
     assert (status, err) == (1, "") and text == "~ node 'h2' (Mul → Sub)\n"
     assert 'mark-changed" data-id="h2"' in out.read_text()
+
+
+@pytest.mark.parametrize("suffix", [".svg", ".html", ".dot"])
+def test_compare_draws_where_values_part(suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """compare -o: the diff picture (the perturbed weight marked changed) with the edges of the
+    values that differ in red, each saying by how much; those before the weight's Gemm are not."""
+    model = _exported(GENERATORS["torch_dynamo_mlp"])
+    gemms = [n for n in model.graph.node if n.op_type == "Gemm"]
+    weight = gemms[1].input[1]
+    a, b = tmp_path / "a.onnx", tmp_path / "b.onnx"
+    save(model, a)
+    save(_perturbed(model, weight), b)
+    out = tmp_path / f"parting{suffix}"
+    status, text, err = run(capsys, "compare", str(a), str(b), "-o", str(out))
+    assert (status, err) == (1, "") and "\noutputs differ: " in text
+    drawn = out.read_text()
+    parted, before = gemms[1].output[0], gemms[0].output[0]
+    if suffix == ".dot":
+        assert re.search(rf'label="{re.escape(parted)}: float\[[^"]*\] = Δ [0-9.e-]+", color="#c62828"', drawn)
+        assert f'label="{before}: float' in drawn and not re.search(rf'label="{re.escape(before)}:[^"]*Δ', drawn)
+    else:
+        assert f'.edge[data-values~="{parted}"] {{ stroke: #c62828' in drawn
+        assert f'.edge[data-values~="{before}"]' not in drawn
+        assert "Δ " in drawn if suffix == ".svg" else f'"value":"{parted}"' in drawn

@@ -141,13 +141,16 @@ Inputs not given by --input are made up from A's declared types as 'run
 dimension 2 or --size NAME=SIZE); B gets the same values under its matched names.
 --runtime onnxruntime runs both with onnxruntime (when installed), the matched values
 added as outputs of a copy of each model; the default is the reference evaluator.
+-o OUT draws it: the picture of 'onnxtext diff -o', each edge whose value differs in
+red with its largest absolute difference (Δ 0.146).
 
 Exit status: 0 the outputs agree within the tolerance, 1 they differ, 2 trouble.
 
 example:
   onnxtext compare model.onnx model.opt.onnx
   onnxtext compare a.onnx b.onnx --input x=x.npy --rtol 1e-3 --atol 1e-5
-  onnxtext compare a.onnx b.onnx --runtime onnxruntime --seed 3"""
+  onnxtext compare a.onnx b.onnx --runtime onnxruntime --seed 3
+  onnxtext compare model.onnx model.opt.onnx -o parting.html"""
 
 _FMT_HELP = """\
 Reformat onnxtext texts in the canonical style, in place; comments are kept.
@@ -400,6 +403,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="reference: onnxtext's evaluator (default); onnxruntime: onnxruntime, if installed",
     )
     p.add_argument("--rows", type=int, default=10, help="divergent values shown (default 10, the first ones)")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="draw it to OUT (.html, .svg or .dot): the diff picture, each edge whose value differs in red "
+        "with its max abs difference",
+    )
     _add_memory(p)
     p.set_defaults(func=_command("compare", "cmd_compare"))
 
@@ -476,7 +486,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--threshold applies to --weights external or --weights digest; give one of them"
     if args.command == "diff" and threshold is not None and not args.unified:
         return "--threshold applies to --unified (the printed texts); give --unified"
-    if args.command == "diff" and args.output is not None:
+    if args.command in ("diff", "compare") and args.output is not None:
         from onnxtext.ide.graph_export import FORMATS
 
         if os.path.splitext(args.output)[1].lower() not in FORMATS:

@@ -66,6 +66,8 @@ class NumericComparison:
     """Matched values compared (both runs computed them)."""
     divergent: list[Divergence] = field(default_factory=list)
     """In B's topological order."""
+    agreeing: set[str] = field(default_factory=set)
+    """B's names of the matched values that agree within the tolerance."""
     outputs: list[Divergence] = field(default_factory=list)
     """The graph outputs that differ (or have no counterpart)."""
 
@@ -213,6 +215,8 @@ def compare_models(
         ok, worst, rel, note = difference(got_a[x], got_b[y], rtol, atol)
         if not ok:
             result.divergent.append(Divergence(x, y, op, worst, rel, note))
+        else:
+            result.agreeing.add(y)
     outputs_b = list(m.b.outputs)
     for k, x in enumerate(m.a.outputs):
         y = (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from onnxtext.compare.numeric import NumericComparison
 from onnxtext.compare.structural import StructuralDiff
 from onnxtext.diff import node_text
 from onnxtext.ide.graph_view import FOLD_ABOVE
@@ -15,7 +16,7 @@ from onnxtext.ide.graph_view import FOLD_ABOVE
 if TYPE_CHECKING:
     from onnxtext.document import Document
 
-__all__ = ["diff_graph", "FOLD_RUN"]
+__all__ = ["diff_graph", "compare_graph", "FOLD_RUN"]
 
 FOLD_RUN = 4
 """Unchanged operator nodes in a row (in B's order, in one group) that make a folded group."""
@@ -178,3 +179,19 @@ def _fold_unchanged(graph: dict[str, Any], ordered: list[dict[str, Any]]) -> Non
     if len(graph["nodes"]) <= FOLD_ABOVE:
         opened |= {g["id"] for g in groups if g["id"] not in made}
     graph["open"] = sorted(opened)
+
+
+def compare_graph(b: str | Document, diff: StructuralDiff, numbers: NumericComparison) -> dict[str, Any] | None:
+    """:func:`diff_graph` with the numeric comparison on its edges (``onnxtext compare -o``): each
+    edge carrying a value that differs says by how much (``Δ 0.146``, as the value's live label)
+    and is marked ``differs``."""
+    graph = diff_graph(b, diff)
+    if graph is None:
+        return None
+    worst = {d.b: d for d in numbers.divergent}
+    for e in graph["edges"]:
+        found = worst.get(e["value"])
+        if found is not None:
+            e["mark"] = "differs"
+            e["live"] = found.note or f"Δ {found.max_abs:.3g}"
+    return graph

@@ -120,13 +120,18 @@ class StructuralDiff:
         }
 
 
-def diff_structural(a: ModelProto, b: ModelProto, *, values: Values = to_numpy) -> StructuralDiff:
+def diff_structural(
+    a: ModelProto, b: ModelProto, *, values: Values = to_numpy, match: BodyMatch | None = None
+) -> StructuralDiff:
     """How ``b`` differs from ``a`` with nodes matched by what they compute (``values`` reads a
-    tensor's values, as for :func:`onnxtext.diff.diff_models`)."""
+    tensor's values, as for :func:`onnxtext.diff.diff_models`; ``match``: the main graphs' match,
+    when it was made already)."""
     result = StructuralDiff()
     result.changes.extend(Change("~", "model", line) for line in diff_header(a, b))
-    with collector_paused():  # a 30,000-node model: a million small objects, none garbage
-        m = match_graphs(a.graph, b.graph)
+    m = match
+    if m is None:
+        with collector_paused():  # a 30,000-node model: a million small objects, none garbage
+            m = match_graphs(a.graph, b.graph)
     result.match = m
     _Body(result, values, "", True).diff(m)
     for name in ("doc_string", "metadata_props"):  # the graph's own notes (its name is a name)

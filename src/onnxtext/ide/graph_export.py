@@ -2,9 +2,10 @@
 standalone offline HTML page holding the editor's own graph view (``assets/graphview.js``,
 built from ``editors/vscode/src/graphview``) with the graph embedded.
 
-Two optional fields of the graph are for ``onnxtext diff -o``: a node's ``mark`` (``added``,
-``removed`` or ``changed``: its colours, :data:`~onnxtext.ide.graph_view.MARK_COLOURS`, the
-unmarked nodes dimmed) and the graph's ``open`` (the groups an SVG draws open, the others
+Optional fields of the graph are for ``onnxtext diff -o`` and ``onnxtext compare -o``: a node's
+``mark`` (``added``, ``removed`` or ``changed``: its colours,
+:data:`~onnxtext.ide.graph_view.MARK_COLOURS`, the unmarked nodes dimmed), an edge's ``mark``
+(``differs``: drawn in red) and the graph's ``open`` (the groups an SVG draws open, the others
 folded)."""
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
 
     body(None, "  ")
     for e in graph["edges"]:
-        lines.append(f"  {_q(e['source'])} -> {_q(e['target'])} [label={_q(edge_label([e]))}];")
+        extra = f", color={_q(MARK_COLOURS['removed'][1])}, penwidth=2.5" if e.get("mark") == "differs" else ""
+        lines.append(f"  {_q(e['source'])} -> {_q(e['target'])} [label={_q(edge_label([e]))}{extra}];")
     lines.append("}")
     return "\n".join(lines) + "\n"
 

@@ -39,13 +39,20 @@ def _css_string(text: str) -> str:
 
 
 def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
-    """CSS for the ``mark`` of nodes (empty when no node has one): by the ``mark-*`` classes the
-    SVG's nodes carry, or (``selector="id"``) by each marked node's ``data-id``, which the
-    editor's view draws without knowing marks (the offline page)."""
+    """CSS for the ``mark`` of nodes (empty when no node or edge has one): by the ``mark-*``
+    classes the SVG's nodes carry, or (``selector="id"``) by each marked node's ``data-id``, which
+    the editor's view draws without knowing marks (the offline page); an edge whose ``mark`` is
+    ``differs`` (``onnxtext compare -o``: its value differs between the models) is drawn in the
+    removed colour, by the value names every drawn edge carries (``data-values``)."""
     marked = [n for n in graph["nodes"] if n.get("mark") in MARK_COLOURS]
+    differs = sorted({e["value"] for e in graph["edges"] if e.get("mark") == "differs"})
+    rules = [
+        f".edge[data-values~={_css_string(v)}] {{ stroke: {MARK_COLOURS['removed'][1]}; stroke-width: 2.5px; }}"
+        for v in differs
+    ]
     if not marked:
-        return ""
-    rules = [".node { opacity: 0.45; } .group.folded { opacity: 0.6; }"]
+        return "\n".join(rules) + "\n" if rules else ""
+    rules.append(".node { opacity: 0.45; } .group.folded { opacity: 0.6; }")
     groups = {g["id"]: g for g in graph["groups"]}
     holding: set[str] = set()  # a folded group holding a marked node is outlined in the changed colour
     for n in marked:

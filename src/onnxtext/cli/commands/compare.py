@@ -97,6 +97,8 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
         _table(result.divergent[: args.rows])
         if len(result.divergent) > args.rows:
             print(f"... and {len(result.divergent) - args.rows} more (--rows N shows more)")
+    if args.output is not None and not _picture(args, a, b, docs[1], result, m, report):
+        return EXIT_USAGE
     if result.outputs:
         print(
             "outputs differ: " + ", ".join(_pair(d.a, d.b) + (f" ({d.note})" if d.note else "") for d in result.outputs)
@@ -119,3 +121,29 @@ def _table(rows: list[Any]) -> None:
     for name, d in zip(names, rows, strict=True):
         extra = f"  {d.note}" if d.note else ""
         print(f"  {name:<{width}}  {d.op:<{opw}}  {d.max_abs:>10.4g}  {d.max_rel:>10.4g}{extra}")
+
+
+def _picture(
+    args: argparse.Namespace, a: ModelProto, b: ModelProto, doc: Any, result: Any, m: Any, report: _Reporter
+) -> bool:
+    """Write ``-o``: the diff picture with each edge whose value differs in red, saying by how much."""
+    import os
+
+    from onnxtext.cli.commands.diff import _model_text
+    from onnxtext.cli.common import _to_text, _write
+    from onnxtext.compare.picture import compare_graph
+    from onnxtext.compare.structural import diff_structural
+    from onnxtext.ide.graph_export import FORMATS, export
+
+    if doc is not None:
+        source: Any = doc
+    else:
+        source = _to_text(b, args.b, report) if args.b == STDIO else _model_text(args.b, report)
+        if source is None:
+            return False
+    graph = compare_graph(source, diff_structural(a, b, match=m), result)
+    if graph is None:
+        report.error(_display(args.b), "the model's text does not give the graph compared (a damaged text?)")
+        return False
+    title = f"{os.path.basename(args.a)} → {os.path.basename(args.b)}"
+    return _write(args.output, export(graph, FORMATS[os.path.splitext(args.output)[1].lower()], title), report)
