@@ -147,7 +147,7 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
             ["run", str(path), "--max-memory", "256M"],
             ["diff", str(path), reference],
             ["diff", reference, str(path), "-o", str(folder / f"t{i}.svg")],
-            ["compare", str(path), reference, "--max-memory", "256M"],
+            ["compare", reference, str(path), "--max-memory", "256M", "-o", str(folder / f"t{i}.html")],
         ]
     binaries = _seed_binaries()
     for i in range(n_binaries):
