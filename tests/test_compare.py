@@ -613,3 +613,19 @@ def test_compare_draws_where_values_part(suffix: str, tmp_path: Path, capsys: py
         assert f'.edge[data-values~="{parted}"] {{ stroke: #c62828' in drawn
         assert f'.edge[data-values~="{before}"]' not in drawn
         assert "Δ " in drawn if suffix == ".svg" else f'"value":"{parted}"' in drawn
+
+
+def test_unchanged_weights_fold_with_the_run_that_reads_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    weights = ", ".join(f"float[2] w{i} = {{{i}.0, 1.0}}" for i in range(1, 30))
+    body = "\n".join(f"  r{i} = Add(r{i - 1}, w{i})" for i in range(1, 30))
+    text = f'<ir_version: 9, opset_import: ["": 18]>\ng (float[2] r0) => (float[2] r29)\n<{weights}>\n{{\n{body}\n}}\n'
+    a, b = tmp_path / "a.onnxtxt", tmp_path / "b.onnxtxt"
+    a.write_text(text)
+    b.write_text(text.replace("r15 = Add(r14, w15)", "r15 = Sub(r14, w15)"))
+    out = tmp_path / "d.svg"
+    assert run(capsys, "diff", str(a), str(b), "-o", str(out))[0] == 1
+    drawn = out.read_text()
+    assert drawn.count('class="group folded') == 2 and "14 unchanged" in drawn
+    assert drawn.count('kind-initializer" data-id=') == 1 and 'kind-initializer" data-id="w15"' in drawn

@@ -145,8 +145,9 @@ def _removed_edges(
 
 
 def _fold_unchanged(graph: dict[str, Any], ordered: list[dict[str, Any]]) -> None:
-    """Each run of at least :data:`FOLD_RUN` unmarked nodes in one group becomes a group of its own;
-    the SVG opens every group holding a change (``open``), and the rest when the graph is small."""
+    """Each run of at least :data:`FOLD_RUN` unmarked nodes in one group becomes a group of its own
+    (with the unchanged weights only it reads); the SVG opens every group holding a change
+    (``open``), and the rest when the graph is small."""
     groups = graph["groups"]
     made: set[str] = set()
     run: list[dict[str, Any]] = []
@@ -168,7 +169,20 @@ def _fold_unchanged(graph: dict[str, Any], ordered: list[dict[str, Any]]) -> Non
         if "mark" not in node:
             run.append(node)
     close()
+    # an unchanged weight or constant input read only inside one folded run folds with it
+    nodes = {n["id"]: n for n in graph["nodes"]}
     parents = {g["id"]: g["parent"] for g in groups}
+    readers: dict[str, set[str | None]] = {}
+    for e in graph["edges"]:
+        target = nodes.get(e["target"])
+        readers.setdefault(e["source"], set()).add(target["group"] if target is not None else None)
+    for node in graph["nodes"]:
+        if node["kind"] == "initializer" and "mark" not in node:
+            groups_read = readers.get(node["id"], set())
+            if len(groups_read) == 1:
+                (only,) = groups_read
+                if only in made and parents[only] == node["group"]:
+                    node["group"] = only
     opened: set[str] = set()
     for node in graph["nodes"]:
         if "mark" in node:
