@@ -243,7 +243,7 @@ def test_a_perturbed_weight_is_named_with_its_statistics() -> None:
     assert len(result.changes) == 1, result.lines()
     change = result.changes[0]
     assert change.what == "initializer" and change.a == weight
-    assert change.text.startswith(f"~ initializer '{change.b}' float[")
+    assert change.text.startswith(f"~ initializer '{change.a}' → '{change.b}' float[")
     assert change.text.endswith(": 1 of " + change.text.split(": 1 of ")[1]) and "max abs diff 0.5" in change.text
 
 
@@ -319,10 +319,10 @@ def test_cli_structural_by_default_by_name_json_and_verbose(tmp_path: Path, caps
     status, out, err = run(capsys, "diff", a, b)
     assert (status, err) == (1, "")
     assert out.splitlines() == [c.text for c in diff_structural(before, after).changes] + [
-        "# renamed, not changed: 1 value and 1 node (-v lists them)"
+        "# renamed: 1 value and 1 node (-v lists them)"
     ]
     status, out, _ = run(capsys, "diff", a, b, "-v")
-    assert out.splitlines()[-2:] == ["# renamed, not changed: 1 value and 1 node", "#   'mul' → 'mul_1'"]
+    assert out.splitlines()[-2:] == ["# renamed: 1 value and 1 node", "#   'mul' → 'mul_1'"]
     status, out, _ = run(capsys, "diff", "--by-name", a, b)
     assert status == 1 and out.splitlines() == diff_models(before, after)
     status, out, _ = run(capsys, "diff", "--json", a, b)
@@ -332,7 +332,7 @@ def test_cli_structural_by_default_by_name_json_and_verbose(tmp_path: Path, caps
     shuffled = str(tmp_path / "c.onnx")
     save(_randomized(before, 5), shuffled)
     status, out, _ = run(capsys, "diff", a, shuffled)
-    assert status == 0 and out.startswith("# renamed, not changed: ")
+    assert status == 0 and out.startswith("# renamed: ")
     for bad in (["--by-name", "--json"], ["--unified", "-v"], ["--by-name", "--unified"], ["-o", "x.png"]):
         status, _, err = run(capsys, "diff", a, b, *bad)
         assert status == 2 and "error:" in err, bad
@@ -540,7 +540,7 @@ def test_subgraphs_are_matched_inside_their_node(old: str, new: str, expected: s
     result = diff_structural(a, b)
     assert result.lines(verbose=True) == [
         expected,
-        "# renamed, not changed: 1 value",
+        "# renamed: 1 value",
         "#   node 'y' (If) attribute else_branch: 'b1' → 'renamed'",
     ]
     assert [c.mark for c in result.changes] == [mark]

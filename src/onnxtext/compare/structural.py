@@ -73,7 +73,7 @@ class Change:
 
 
 class Renamed(NamedTuple):
-    """A value renamed without changing: its name in A and in B, and where (``""``: the main
+    """A value whose name differs (a renaming alone is no change): its name in A and in B, and where (``""``: the main
     graph; ``"node 'y' (If) attribute then_branch: "``, ``"function 'local.f': "``)."""
 
     a: str
@@ -83,7 +83,7 @@ class Renamed(NamedTuple):
 
 @dataclass
 class StructuralDiff:
-    """The changes from A to B, and what was renamed without changing."""
+    """The changes from A to B, and the names that differ (renamings alone are no change)."""
 
     changes: list[Change] = field(default_factory=list)
     renamed: list[Renamed] = field(default_factory=list)
@@ -106,7 +106,7 @@ class StructuralDiff:
             if self.renamed_nodes:
                 parts.append(f"{self.renamed_nodes} node{'s' if self.renamed_nodes != 1 else ''}")
             more = "" if verbose or not self.renamed else " (-v lists them)"
-            out.append(f"# renamed, not changed: {' and '.join(parts)}{more}")
+            out.append(f"# renamed: {' and '.join(parts)}{more}")
             if verbose:
                 out.extend(f"#   {r.where}{quote(r.a)} → {quote(r.b)}" for r in self.renamed)
         return out
@@ -180,6 +180,11 @@ def _same_type(x: TypeProto | None, y: TypeProto | None) -> bool:
     if x is None or y is None:
         return x is y
     return x.SerializeToString(deterministic=True) == y.SerializeToString(deterministic=True)
+
+
+def _renaming(a: str, b: str) -> str:
+    """``'W'``, or ``'W' → 'W2'`` when B names it otherwise."""
+    return quote(b) if a == b else f"{quote(a)} → {quote(b)}"
 
 
 def _label(n: NodeProto) -> str:
@@ -290,7 +295,7 @@ class _Body:
                 if a.contents[name] != b.contents[other]:
                     change = tensor_change(t, u, self.values)
                     if change:
-                        self.add("~", "initializer", f"~ {p}initializer {quote(other)} {change}", name, other)
+                        self.add("~", "initializer", f"~ {p}initializer {_renaming(name, other)} {change}", name, other)
         for name, t in b.initializers.items():
             if name not in m.b2a:
                 self.add("+", "initializer", f"+ {p}initializer {quote(name)} {tensor_sig(t)}", b=name)
