@@ -19,6 +19,7 @@ from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import Document
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
+from onnxtext.ide.gestures import gestures_at
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
@@ -108,7 +109,14 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAc
         return []
     outcome, shift, source = latest  # fixes of the last analysis, carried through the edit since
     diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
-    return lsp_quick_fixes(diags, source, uri, ls.workspace.get_text_document(uri).version, params.range)
+    version = ls.workspace.get_text_document(uri).version
+    actions = lsp_quick_fixes(diags, source, uri, version, params.range)
+    if shift is None:  # the gestures (ide/gestures) on the analysed text, when it is the current one
+        where = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        for g in gestures_at(outcome.document, offset_of(source, params.range.start)):
+            edit = L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))])
+            actions.append(L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=edit))
+    return actions
 
 
 async def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
@@ -398,7 +406,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature(L.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
     Feature(L.TEXT_DOCUMENT_DID_SAVE, None, did_save),
     Feature(L.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
-    Feature(L.TEXT_DOCUMENT_CODE_ACTION, L.CodeActionOptions([L.CodeActionKind.QuickFix]), code_action),
+    Feature(
+        L.TEXT_DOCUMENT_CODE_ACTION,
+        L.CodeActionOptions([L.CodeActionKind.QuickFix, L.CodeActionKind.RefactorRewrite]),
+        code_action,
+    ),
     Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
     Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
     Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),

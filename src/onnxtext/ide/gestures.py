@@ -1,0 +1,331 @@
+"""The graph's gestures as edits of the text: what can be done to the statement under the cursor.
+
+A plain query over a :class:`~onnxtext.document.Document` (the server offers each answer as a
+code action; the graph view will offer the same): each gesture is a few small edits of the text
+around the statements it changes, never a re-printing, so Undo reverts it and comments elsewhere
+stay where they are. The gestures are those of ``onnxtext edit`` (:mod:`onnxtext.surgery`), on the
+main graph:
+
+- on a node: delete it (an Identity, a Dropout at inference or a Cast to its input's own type is
+  bypassed: its readers read its input, or its input's producer makes its graph output), make one
+  of its outputs a graph output (with the inferred type), or stop exporting one;
+- on a graph output: stop exporting it;
+- on a graph input: set a dimension (a symbol to 1, a size to a fresh symbol), or make it an
+  initializer of zeros (a fixed shape of at most :data:`ZEROS_LIMIT` numbers, to edit after);
+- on an initializer: make it a graph input of its type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from onnxtext.analysis.infer import ValueType, to_type_proto
+from onnxtext.analysis.symbols import Scope, ValueSymbol
+from onnxtext.diagnostics import Edit
+from onnxtext.document import Document
+from onnxtext.ir.dtypes import dtype_by_name
+from onnxtext.printing.lift import Lifter, NotRepresentable
+from onnxtext.proto import NodeProto
+from onnxtext.span import Span
+from onnxtext.surgery import identity_input
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.printer import Printer
+from onnxtext.syntax.vocabulary import name_text
+
+__all__ = ["Gesture", "REWRITE", "ZEROS_LIMIT", "gestures_at"]
+
+REWRITE = "refactor.rewrite"
+"""The kind of every gesture (LSP's ``CodeActionKind.RefactorRewrite``)."""
+ZEROS_LIMIT = 4096
+"""The most numbers an input made an initializer of zeros is written with."""
+
+_PRINTER = Printer()
+
+
+@dataclass(frozen=True, slots=True)
+class Gesture:
+    """One change offered at the cursor: its title and the edits that make it (non-overlapping)."""
+
+    title: str
+    edits: tuple[Edit, ...]
+    kind: str = REWRITE
+
+
+def gestures_at(doc: Document, start: int, end: int | None = None) -> list[Gesture]:
+    """The gestures on the main-graph statement at ``start`` (a selection counts by its start)."""
+    tree = doc.tree
+    if not isinstance(tree, A.Model) or doc.model is None:
+        return []
+    graph = tree.graph
+    scope = next((s for s in doc.symbols.scopes if s.node is graph), None)
+    if scope is None:
+        return []
+    query = _Query(doc, graph, scope)
+    for node in graph.nodes:
+        if isinstance(node, A.Node) and _holds(node.span, start):
+            return query.on_node(node)
+    for output in graph.outputs:
+        if isinstance(output, A.ValueInfo) and _holds(output.span, start):
+            return [g for g in (query.stop_exporting(output.name.value),) if g is not None]
+    for item in graph.inputs or ():
+        if isinstance(item, A.Initializer) and _holds(item.span, start):
+            return query.on_input(item, start)
+    for entry in graph.initializers or ():
+        if isinstance(entry, A.Initializer) and entry.body is not None and _holds(entry.span, start):
+            return [query.initializer_to_input(entry)]
+    return []
+
+
+def _holds(span: Span, offset: int) -> bool:
+    return span.start <= offset <= span.end
+
+
+class _Query:
+    """The gestures of one document's main graph."""
+
+    def __init__(self, doc: Document, graph: A.Graph, scope: Scope) -> None:
+        self.doc = doc
+        self.text = doc.source.text
+        self.graph = graph
+        self.scope = scope
+
+    # ------------------------------------------------------------ nodes
+    def on_node(self, node: A.Node) -> list[Gesture]:
+        found = [self.delete_node(node)]
+        exported = {o.name.value for o in self.graph.outputs if isinstance(o, A.ValueInfo)}
+        for out in node.outputs:
+            name = out.value
+            if not name:
+                continue
+            gesture = self.stop_exporting(name) if name in exported else self.make_output(name)
+            if gesture is not None:
+                found.append(gesture)
+        return found
+
+    def delete_node(self, node: A.Node) -> Gesture:
+        label = node.label.value if node.label is not None else next((o.value for o in node.outputs if o.value), "?")
+        statement = _statement_extent(self.text, node.span)
+        edits = [Edit(statement, "")]
+        proto = self._proto(node)
+        passed = identity_input(self.doc.model, proto) if proto is not None and self.doc.model is not None else None
+        title = f"Delete node '{label}'"
+        if passed is not None and node.outputs:
+            rewired = self._bypass(node.outputs[0].value, passed, statement)
+            if rewired is not None:
+                edits.extend(rewired)
+                title += f" (its readers read '{passed}')"
+        return Gesture(title, tuple(edits))
+
+    def _proto(self, node: A.Node) -> NodeProto | None:
+        path = self.doc.source_map.path_of(node)
+        found = path.resolve(self.doc.model) if path is not None else None
+        return found if isinstance(found, NodeProto) else None
+
+    def _bypass(self, out: str, passed: str, statement: Span) -> list[Edit] | None:
+        """The edits making the readers of ``out`` read ``passed`` (or ``passed``'s producer make
+        ``out``, when it is a graph output); None when neither can be done."""
+        out_symbol, in_symbol = self.scope.values.get(out), self.scope.values.get(passed)
+        if out_symbol is None or in_symbol is None:
+            return None
+        infos = [i for i in self.graph.initializers or () if isinstance(i, A.Initializer) and i.body is None]
+        if not out_symbol.is_output:
+            dropped = [self._remove_item(infos, k) for k, i in enumerate(infos) if i.info.name.value == out]
+            inside = [d.span for d in dropped] + [statement]
+            uses = [s for s in out_symbol.uses if not any(_within(s, span) for span in inside)]
+            return [*dropped, *(Edit(s, name_text(passed)) for s in uses)]
+        if in_symbol.is_output or in_symbol.kind != "node-output":
+            return None
+        dropped = [self._remove_item(infos, k) for k, i in enumerate(infos) if i.info.name.value == out]
+        inside = [d.span for d in dropped] + [statement]
+        spans = self.doc.symbols.rename_spans(in_symbol)
+        return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(_within(s, x) for x in inside))]
+
+    # ------------------------------------------------------------ outputs
+    def make_output(self, name: str) -> Gesture | None:
+        symbol = self.scope.values.get(name)
+        vt = self.doc.type_of(symbol) if isinstance(symbol, ValueSymbol) else None
+        type_text = _type_text(vt)
+        if type_text is None:
+            return None
+        outputs = [o for o in self.graph.outputs if isinstance(o, A.ValueInfo)]
+        if not outputs:
+            return None
+        edit = self._append_item(outputs, f"{type_text} {name_text(name)}")
+        return Gesture(f"Make '{name}' a graph output ({type_text})", (edit,))
+
+    def stop_exporting(self, name: str) -> Gesture | None:
+        items = list(self.graph.outputs)
+        for k, item in enumerate(items):
+            if isinstance(item, A.ValueInfo) and item.name.value == name:
+                if len(items) == 1:
+                    return None  # a graph has at least one output
+                return Gesture(f"Stop exporting '{name}'", (self._remove_item(items, k),))
+        return None
+
+    # ------------------------------------------------------------ inputs and initializers
+    def on_input(self, item: A.Initializer, offset: int) -> list[Gesture]:
+        name = item.info.name.value
+        if item.body is not None:  # an input with a default: drop the default
+            default = Span(item.info.span.end, item.span.end)
+            return [Gesture(f"Make '{name}' an input without its default value", (Edit(default, ""),))]
+        found: list[Gesture] = []
+        ty = item.info.type
+        if isinstance(ty, A.TensorType) and ty.shape is not None:
+            dims = ty.shape
+            at = [d for d in dims if _holds(d.span, offset)]
+            params = self._dim_params()
+            for k, dim in enumerate(dims):
+                if at and dim not in at:
+                    continue
+                if dim.param is not None:
+                    title = f"Set dimension {k} of '{name}' ({dim.param}) to 1"
+                    found.append(Gesture(title, (Edit(_dim_value_span(self.text, dim), "1"),)))
+                elif dim.value is not None:
+                    symbol = _fresh("N" if k == 0 else f"{name}_{k}", params)
+                    title = f"Make dimension {k} of '{name}' ({dim.value}) symbolic: {symbol}"
+                    found.append(Gesture(title, (Edit(_dim_value_span(self.text, dim), name_text(symbol)),)))
+            zeros = self.input_to_initializer(item)
+            if zeros is not None:
+                found.append(zeros)
+        return found
+
+    def _dim_params(self) -> set[str]:
+        model = self.doc.model
+        params: set[str] = set()
+        if model is None:
+            return params
+        for infos in (model.graph.input, model.graph.output, model.graph.value_info):
+            for info in infos:
+                params.update(d.dim_param for d in info.type.tensor_type.shape.dim if d.dim_param)
+        return params
+
+    def input_to_initializer(self, item: A.Initializer) -> Gesture | None:
+        ty = item.info.type
+        if not isinstance(ty, A.TensorType) or ty.shape is None or ty.sparse:
+            return None
+        dtype = dtype_by_name(ty.elem.value)
+        if dtype is None or dtype.kind in ("string", "complex"):
+            return None
+        sizes = [d.value for d in ty.shape]
+        if any(s is None for s in sizes):
+            return None
+        count = 1
+        for s in sizes:
+            count *= s or 0
+        if count > ZEROS_LIMIT:
+            return None
+        inputs = [i for i in self.graph.inputs or () if isinstance(i, (A.Initializer, A.ErrorNode))]
+        if len(inputs) == 1:
+            return None  # the graph keeps its input list; a model without inputs is rarely meant
+        k = inputs.index(item)
+        declaration = self.text[item.info.span.start : item.info.span.end]
+        literal = f"{declaration} = {{{', '.join(['0'] * count)}}}"
+        edits = [self._remove_item(inputs, k), self._add_initializer(literal)]
+        return Gesture(f"Make '{item.info.name.value}' an initializer (zeros, to edit)", tuple(edits))
+
+    def initializer_to_input(self, item: A.Initializer) -> Gesture:
+        name = item.info.name.value
+        listed = list(self.graph.initializers or ())
+        k = listed.index(item)
+        declaration = self.text[item.info.span.start : item.info.span.end]
+        removal = self._remove_item(listed, k)
+        if len(listed) == 1:
+            removal = self._remove_list(removal)
+        inputs = list(self.graph.inputs or ())
+        if inputs:
+            added = self._append_item(inputs, declaration)
+        else:
+            opening = self.text.index("(", self.graph.name.span.end)
+            added = Edit(Span(opening + 1, opening + 1), declaration)
+        return Gesture(f"Make '{name}' a graph input (its values dropped)", (removal, added))
+
+    # ------------------------------------------------------------ list edits
+    def _remove_item(self, items: Sequence[A.AstNode], k: int) -> Edit:
+        """Remove ``items[k]`` from its comma-separated list, with one of the commas around it."""
+        item = items[k]
+        if k + 1 < len(items):
+            return Edit(Span(item.span.start, items[k + 1].span.start), "")
+        if k > 0:
+            return Edit(Span(items[k - 1].span.end, item.span.end), "")
+        return Edit(Span(item.span.start, item.span.end), "")
+
+    def _remove_list(self, removal: Edit) -> Edit:
+        """The removal of a list's only item widened to its ``<`` and ``>`` when only blanks lie between."""
+        text = self.text
+        lo = removal.span.start
+        while lo > 0 and text[lo - 1] in " \t\r\n":
+            lo -= 1
+        hi = removal.span.end
+        while hi < len(text) and text[hi] in " \t\r\n":
+            hi += 1
+        if lo > 0 and text[lo - 1] == "<" and hi < len(text) and text[hi] == ">":
+            start = lo - 1
+            while start > 0 and text[start - 1] in " \t\r\n":
+                start -= 1
+            return Edit(Span(start, hi + 1), "")
+        return removal
+
+    def _append_item(self, items: Sequence[A.AstNode], new: str) -> Edit:
+        """Insert ``new`` after the last of ``items``: on a line of its own when they each have one."""
+        last = items[-1]
+        line_start = self.text.rfind("\n", 0, last.span.start) + 1
+        indent = self.text[line_start : last.span.start]
+        if indent and indent.strip() == "":
+            return Edit(Span(last.span.end, last.span.end), f",\n{indent}{new}")
+        return Edit(Span(last.span.end, last.span.end), f", {new}")
+
+    def _add_initializer(self, literal: str) -> Edit:
+        listed = [i for i in self.graph.initializers or () if isinstance(i, (A.Initializer, A.ErrorNode))]
+        if listed:
+            return self._append_item(listed, literal)
+        outputs = list(self.graph.outputs)
+        closing = self.text.index(")", outputs[-1].span.end) if outputs else self.graph.name.span.end
+        return Edit(Span(closing + 1, closing + 1), f"\n<{literal}>")
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _dim_value_span(text: str, dim: A.Dim) -> Span:
+    """The dimension's size or symbol, without the property block some dimensions carry."""
+    if dim.props is None:
+        return dim.span
+    end = dim.props.span.start
+    while end > dim.span.start and text[end - 1] in " \t":
+        end -= 1
+    return Span(dim.span.start, end)
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}{n}", n + 1
+    return name
+
+
+def _statement_extent(text: str, span: Span) -> Span:
+    """A statement's span with its own lines: the indentation before it and, when nothing but a
+    comment follows it on its line, the rest of the line and its line break."""
+    start, end = span.start, span.end
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip() == "":
+        start = line_start
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else line_end
+    rest = text[end:line_end].strip()
+    if (rest == "" or rest.startswith("#")) and start == line_start:
+        end = min(len(text), line_end + 1)
+    return Span(start, end)
+
+
+def _type_text(vt: ValueType | None) -> str | None:
+    """A type as the text writes it (``float[N, 8]``), or None when it is not known enough."""
+    if vt is None or vt.is_unknown or (vt.kind == "tensor" and vt.elem_type == 0):
+        return None
+    try:
+        ty, _ = Lifter().type(to_type_proto(vt), "type")
+    except NotRepresentable:
+        return None
+    return str(_PRINTER.print(ty))

@@ -1,0 +1,170 @@
+"""The edit operations: each changes what it names and nothing else, and refuses with a located code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from surgery_support import changed_parts, error_codes, model, onnx_check
+
+from onnxtext import surgery
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.proto import ModelProto
+from onnxtext.surgery import SurgeryError
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+TEXT = """<ir_version: 10, opset_import: ["" : 21], producer_name: "p", metadata_props: ["k": "v"]>
+g (float[N, 4] x, float[4] bias) => (float[N, 4] y)
+<float[N, 4] a, float[4] w = {1, 2, 3, 4}>
+{
+   a = Add (x, w)
+   d = Identity (a)
+   c = Cast <to = 1> (d)
+   b = Relu (c)
+   y = Add (b, bias)
+}
+"""
+
+
+def _copy(m: ModelProto) -> ModelProto:
+    out = ModelProto()
+    out.CopyFrom(m)
+    return out
+
+
+def _codes(exc: pytest.ExceptionInfo[SurgeryError]) -> list[str]:
+    return [d.code for d in exc.value.diagnostics]
+
+
+def test_deleting_an_identity_rewires_its_readers_and_drops_nothing_else() -> None:
+    before = model(TEXT)
+    after = _copy(before)
+    assert surgery.delete_node(after, "d") == []
+    assert [list(n.input) for n in after.graph.node] == [["x", "w"], ["a"], ["c"], ["b", "bias"]]
+    assert set(changed_parts(before, after)) == {"graph.node"}
+    onnx_check(after)
+    assert error_codes(after) == set()
+
+
+def test_a_cast_to_its_own_type_is_bypassed_and_a_graph_output_keeps_its_name() -> None:
+    m = model(TEXT.replace("y = Add (b, bias)", "y = Identity (b)"))
+    surgery.delete_node(m, "c")  # Cast to float of a float
+    surgery.delete_node(m, "y")  # the Identity making the graph output: Relu now makes 'y'
+    assert [(n.op_type, list(n.output)) for n in m.graph.node] == [
+        ("Add", ["a"]),
+        ("Identity", ["d"]),
+        ("Relu", ["y"]),
+    ]
+    assert list(m.graph.node[2].input) == ["d"]
+    onnx_check(m)
+
+
+def test_deleting_another_node_leaves_its_readers_dangling_with_a_warning() -> None:
+    m = model(TEXT)
+    notes = surgery.delete_node(m, "b")
+    assert [d.code for d in notes] == ["S006"] and "'b' is no longer produced" in notes[0].message
+    assert "y" in notes[0].message
+    assert error_codes(m) == {"E204"}  # the checker: a node reads a value nothing defines
+
+
+def test_a_node_is_named_by_its_name_or_its_output_and_unknown_names_get_the_nearest() -> None:
+    m = model(TEXT.replace("b = Relu (c)", "[relu0] b = Relu (c)"))
+    surgery.delete_node(_copy(m), "relu0")
+    with pytest.raises(SurgeryError) as exc:
+        surgery.delete_node(m, "relu")
+    assert _codes(exc) == ["S001"] and "'relu0'" in str(exc.value)
+
+
+def test_rename_reaches_every_place_and_back_again_gives_the_same_bytes() -> None:
+    text = """<ir_version: 10, opset_import: ["" : 21]>
+g (bool c, float[2] x) => (float[2] y) <float[2] x2>
+{
+   x2 = Neg (x)
+   y = If (c) <then_branch = t () => (float[2] o) { o = Identity (x2) }, else_branch = e () => (float[2] p) { p = Abs (x2) }>
+}
+"""
+    before = model(text)
+    after = _copy(before)
+    surgery.rename_value(after, "x2", "renamed")
+    assert "x2" not in after.SerializeToString().decode("latin-1")
+    surgery.rename_value(after, "renamed", "x2")
+    assert after.SerializeToString() == before.SerializeToString()
+    with pytest.raises(SurgeryError) as exc:
+        surgery.rename_value(after, "x2", "y")
+    assert _codes(exc) == ["S003"]
+
+
+def test_add_output_takes_the_inferred_type_and_remove_output_undoes_it() -> None:
+    before = model(TEXT)
+    after = _copy(before)
+    surgery.add_output(after, "b")
+    out = after.graph.output[-1]
+    assert out.name == "b" and out.type.tensor_type.elem_type == 1
+    assert [d.dim_param or d.dim_value for d in out.type.tensor_type.shape.dim] == ["N", 4]
+    onnx_check(after)
+    surgery.remove_output(after, "b")
+    assert after.SerializeToString() == before.SerializeToString()
+    with pytest.raises(SurgeryError) as exc:
+        surgery.add_output(after, "y")
+    assert _codes(exc) == ["S002"]
+
+
+def test_add_output_copies_a_declaration() -> None:
+    m = model(TEXT)
+    surgery.add_output(m, "a")
+    assert m.graph.output[-1].SerializeToString() == m.graph.value_info[0].SerializeToString()
+
+
+def test_set_input_shape_sets_sizes_symbols_and_free_dimensions() -> None:
+    before = model(TEXT)
+    after = _copy(before)
+    surgery.set_input_shape(after, "x", [1, "F"])
+    dims = after.graph.input[0].type.tensor_type.shape.dim
+    assert [(d.HasField("dim_value"), d.dim_value, d.dim_param) for d in dims] == [(True, 1, ""), (False, 0, "F")]
+    assert set(changed_parts(before, after)) == {"graph.input"}
+    surgery.set_input_shape(after, "x", [None, 4])
+    assert not after.graph.input[0].type.tensor_type.shape.dim[0].HasField("dim_value")
+    surgery.set_input_shape(after, "x", ["N", 4])
+    assert after.SerializeToString() == before.SerializeToString()
+    with pytest.raises(SurgeryError) as exc:
+        surgery.set_input_shape(after, "w", [4])
+    assert _codes(exc) == ["S002"] and "initializer" in str(exc.value)
+
+
+def test_make_constant_moves_an_input_to_the_initializers() -> None:
+    before = model(TEXT)
+    after = _copy(before)
+    surgery.make_constant(after, "bias", np.arange(4, dtype=np.float32))
+    assert [v.name for v in after.graph.input] == ["x"]
+    assert np.array_equal(to_numpy(after.graph.initializer[-1]), np.arange(4, dtype=np.float32))
+    assert set(changed_parts(before, after)) == {"graph.input", "graph.initializer"}
+    onnx_check(after)
+    for bad in (np.arange(4, dtype=np.float64), np.zeros((2, 2), np.float32)):
+        with pytest.raises(SurgeryError) as exc:
+            surgery.make_constant(_copy(before), "bias", bad)
+        assert _codes(exc) == ["S004"]
+
+
+def test_an_initializer_becomes_an_input_of_its_type() -> None:
+    m = model(TEXT)
+    surgery.initializer_to_input(m, "w")
+    assert [v.name for v in m.graph.input] == ["x", "bias", "w"] and not m.graph.initializer
+    assert [d.dim_value for d in m.graph.input[-1].type.tensor_type.shape.dim] == [4]
+    onnx_check(m)
+    with pytest.raises(SurgeryError) as exc:
+        surgery.initializer_to_input(m, "x")
+    assert _codes(exc) == ["S001"]
+
+
+def test_every_example_renames_and_exports_losslessly() -> None:
+    from onnxtext import parse_model
+
+    for path in sorted(EXAMPLES.glob("*.onnxtxt")):
+        before = parse_model(path.read_text(), str(path))
+        after = _copy(before)
+        name = after.graph.node[0].output[0]
+        surgery.rename_value(after, name, "renamed_value")
+        surgery.rename_value(after, "renamed_value", name)
+        assert after.SerializeToString() == before.SerializeToString(), path.name
