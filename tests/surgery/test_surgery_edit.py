@@ -82,7 +82,10 @@ def test_rename_reaches_every_place_and_back_again_gives_the_same_bytes() -> Non
 g (bool c, float[2] x) => (float[2] y) <float[2] x2>
 {
    x2 = Neg (x)
-   y = If (c) <then_branch = t () => (float[2] o) { o = Identity (x2) }, else_branch = e () => (float[2] p) { p = Abs (x2) }>
+   y = If (c) <
+      then_branch = t () => (float[2] o) { o = Identity (x2) },
+      else_branch = e () => (float[2] p) { p = Abs (x2) }
+   >
 }
 """
     before = model(text)
