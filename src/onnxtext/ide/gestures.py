@@ -49,6 +49,9 @@ class Gesture:
 
     title: str
     edits: tuple[Edit, ...]
+    operation: tuple[str, str]
+    """The same change as ``onnxtext edit`` says it: the option and its value (``("add-output", "h")``,
+    ``("set-input-shape", "x=1,N")``); an input made an initializer of zeros is ``("constant", "x")``."""
     kind: str = REWRITE
 
 
@@ -115,7 +118,8 @@ class _Query:
             if rewired is not None:
                 edits.extend(rewired)
                 title += f" (its readers read '{passed}')"
-        return Gesture(title, tuple(edits))
+        first = next((o.value for o in node.outputs if o.value), label)
+        return Gesture(title, tuple(edits), ("delete-node", first))
 
     def _proto(self, node: A.Node) -> NodeProto | None:
         path = self.doc.source_map.path_of(node)
@@ -152,7 +156,7 @@ class _Query:
         if not outputs:
             return None
         edit = self._append_item(outputs, f"{type_text} {name_text(name)}")
-        return Gesture(f"Make '{name}' a graph output ({type_text})", (edit,))
+        return Gesture(f"Make '{name}' a graph output ({type_text})", (edit,), ("add-output", name))
 
     def stop_exporting(self, name: str) -> Gesture | None:
         items = list(self.graph.outputs)
@@ -160,7 +164,7 @@ class _Query:
             if isinstance(item, A.ValueInfo) and item.name.value == name:
                 if len(items) == 1:
                     return None  # a graph has at least one output
-                return Gesture(f"Stop exporting '{name}'", (self._remove_item(items, k),))
+                return Gesture(f"Stop exporting '{name}'", (self._remove_item(items, k),), ("remove-output", name))
         return None
 
     # ------------------------------------------------------------ inputs and initializers
@@ -168,7 +172,10 @@ class _Query:
         name = item.info.name.value
         if item.body is not None:  # an input with a default: drop the default
             default = Span(item.info.span.end, item.span.end)
-            return [Gesture(f"Make '{name}' an input without its default value", (Edit(default, ""),))]
+            edit = Edit(default, "")
+            return [
+                Gesture(f"Make '{name}' an input without its default value", (edit,), ("input-from-initializer", name))
+            ]
         found: list[Gesture] = []
         ty = item.info.type
         if isinstance(ty, A.TensorType) and ty.shape is not None:
@@ -180,15 +187,27 @@ class _Query:
                     continue
                 if dim.param is not None:
                     title = f"Set dimension {k} of '{name}' ({dim.param}) to 1"
-                    found.append(Gesture(title, (Edit(_dim_value_span(self.text, dim), "1"),)))
+                    edit = Edit(_dim_value_span(self.text, dim), "1")
+                    shape = _shape_text(dims, k, "1")
                 elif dim.value is not None:
                     symbol = _fresh("N" if k == 0 else f"{name}_{k}", params)
                     title = f"Make dimension {k} of '{name}' ({dim.value}) symbolic: {symbol}"
-                    found.append(Gesture(title, (Edit(_dim_value_span(self.text, dim), name_text(symbol)),)))
+                    edit = Edit(_dim_value_span(self.text, dim), name_text(symbol))
+                    shape = _shape_text(dims, k, symbol)
+                else:
+                    continue
+                found.append(Gesture(title, (edit,), ("set-input-shape", f"{name}={shape}")))
             zeros = self.input_to_initializer(item)
             if zeros is not None:
                 found.append(zeros)
         return found
+
+    def _declaration(self, info: A.ValueInfo) -> str:
+        """``float[4] w``: the type and the name as written (a property block is the old statement's)."""
+        name = self.text[info.name.span.start : info.name.span.end]
+        if info.type is None:
+            return name
+        return f"{self.text[info.type.span.start : info.type.span.end]} {name}"
 
     def _dim_params(self) -> set[str]:
         model = self.doc.model
@@ -219,16 +238,17 @@ class _Query:
         if len(inputs) == 1:
             return None  # the graph keeps its input list; a model without inputs is rarely meant
         k = inputs.index(item)
-        declaration = self.text[item.info.span.start : item.info.span.end]
+        declaration = self._declaration(item.info)
         literal = f"{declaration} = {{{', '.join(['0'] * count)}}}"
         edits = [self._remove_item(inputs, k), self._add_initializer(literal)]
-        return Gesture(f"Make '{item.info.name.value}' an initializer (zeros, to edit)", tuple(edits))
+        name = item.info.name.value
+        return Gesture(f"Make '{name}' an initializer (zeros, to edit)", tuple(edits), ("constant", name))
 
     def initializer_to_input(self, item: A.Initializer) -> Gesture:
         name = item.info.name.value
         listed = list(self.graph.initializers or ())
         k = listed.index(item)
-        declaration = self.text[item.info.span.start : item.info.span.end]
+        declaration = self._declaration(item.info)
         removal = self._remove_item(listed, k)
         if len(listed) == 1:
             removal = self._remove_list(removal)
@@ -238,7 +258,9 @@ class _Query:
         else:
             opening = self.text.index("(", self.graph.name.span.end)
             added = Edit(Span(opening + 1, opening + 1), declaration)
-        return Gesture(f"Make '{name}' a graph input (its values dropped)", (removal, added))
+        return Gesture(
+            f"Make '{name}' a graph input (its values dropped)", (removal, added), ("input-from-initializer", name)
+        )
 
     # ------------------------------------------------------------ list edits
     def _remove_item(self, items: Sequence[A.AstNode], k: int) -> Edit:
@@ -296,6 +318,13 @@ def _dim_value_span(text: str, dim: A.Dim) -> Span:
     while end > dim.span.start and text[end - 1] in " \t":
         end -= 1
     return Span(dim.span.start, end)
+
+
+def _shape_text(dims: Sequence[A.Dim], k: int, new: str) -> str:
+    """The dimensions as ``onnxtext edit --set-input-shape`` writes them, dimension ``k`` made ``new``."""
+    words = [d.param if d.param is not None else "?" if d.value is None else str(d.value) for d in dims]
+    words[k] = new
+    return ",".join(words)
 
 
 def _fresh(base: str, taken: set[str]) -> str:

@@ -1,0 +1,154 @@
+"""The gestures as text edits: applied and read back, each gives the model ``onnxtext edit`` makes.
+
+For every statement of the main graph of every example (and of texts made to reach each case), every
+gesture offered there is applied to the text; the new text parses without error, only the gesture's
+statements changed, and its model is what :mod:`onnxtext.surgery` makes of the original model with the
+same operation (tensors compared by value: a text writes numbers where the library writes raw bytes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from onnxtext import parse_document, parse_model, surgery
+from onnxtext.cli.app import _shape
+from onnxtext.diagnostics import Fix
+from onnxtext.ide.gestures import Gesture, gestures_at
+from onnxtext.ir.tensor.arrays import to_numpy
+from onnxtext.proto import ModelProto, TensorProto
+from onnxtext.syntax import ast as A
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+IDENTITIES = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 4] x, float[2, 2] m, float[3] d = {1, 2, 3}) => (float[N, 4] y, float[N, 4] z)
+<float[N, 4] a, float[N, 4] b, float[4] w = {1, 2, 3, 4}>
+{
+   a = Add (x, w)  # add
+   b = Identity (a)
+   c = Cast <to = 1> (b)
+   r = Dropout (c)
+   y = Relu (r)
+   z = Identity (y)
+}
+"""
+
+NO_INITIALIZERS = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[2, 3] x, float[3] s) => (float[2, 3] y) {
+   y = Mul (x, s)
+}
+"""
+
+
+def _texts() -> list[object]:
+    found = [pytest.param(p.read_text(), id=p.name) for p in sorted(EXAMPLES.glob("*.onnxtxt"))]
+    found += [pytest.param(IDENTITIES, id="identities"), pytest.param(NO_INITIALIZERS, id="no-initializers")]
+    return found
+
+
+def _statements(text: str) -> list[int]:
+    graph = parse_document(text).tree.graph
+    items = [*graph.nodes, *graph.outputs, *(graph.inputs or ()), *(graph.initializers or ())]
+    return [i.span.start for i in items if not isinstance(i, A.ErrorNode)]
+
+
+def _library(model: ModelProto, operation: tuple[str, str]) -> ModelProto:
+    out = ModelProto()
+    out.CopyFrom(model)
+    option, value = operation
+    if option == "delete-node":
+        surgery.delete_node(out, value)
+    elif option == "add-output":
+        surgery.add_output(out, value)
+    elif option == "remove-output":
+        surgery.remove_output(out, value)
+    elif option == "set-input-shape":
+        surgery.set_input_shape(out, *_shape(value))
+    elif option == "input-from-initializer":
+        surgery.initializer_to_input(out, value)
+    else:
+        info = next(v for v in out.graph.input if v.name == value)
+        dims = [d.dim_value for d in info.type.tensor_type.shape.dim]
+        dtype = to_numpy(TensorProto(data_type=info.type.tensor_type.elem_type, dims=[0])).dtype
+        surgery.make_constant(out, value, np.zeros(dims, dtype))
+    return out
+
+
+def _same(a: ModelProto, b: ModelProto) -> None:
+    """Equal models, their tensors compared by type, shape and value."""
+    for x, y in zip(a.graph.initializer, b.graph.initializer, strict=True):
+        assert (x.name, x.data_type, list(x.dims)) == (y.name, y.data_type, list(y.dims))
+        if x.SerializeToString() != y.SerializeToString():
+            np.testing.assert_array_equal(to_numpy(x), to_numpy(y))
+    ca, cb = ModelProto(), ModelProto()
+    ca.CopyFrom(a)
+    cb.CopyFrom(b)
+    ca.graph.ClearField("initializer")
+    cb.graph.ClearField("initializer")
+    assert ca.SerializeToString(deterministic=True) == cb.SerializeToString(deterministic=True)
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_every_gesture_makes_the_model_the_library_makes(text: str) -> None:
+    doc = parse_document(text)
+    original = parse_model(text)
+    seen = 0
+    for offset in _statements(text):
+        gesture: Gesture
+        for gesture in gestures_at(doc, offset):
+            seen += 1
+            edited = Fix("", gesture.edits).apply(text)
+            again = parse_document(edited)
+            assert not [d for d in again.diagnostics if d.is_error], (gesture.title, edited)
+            _same(again.proto, _library(original, gesture.operation))
+    assert seen > 0
+
+
+def test_the_offers_on_each_kind_of_statement() -> None:
+    doc = parse_document(IDENTITIES)
+
+    def titles(needle: str) -> list[str]:
+        return [g.title for g in gestures_at(doc, IDENTITIES.index(needle))]
+
+    assert titles("b = Identity") == ["Delete node 'b' (its readers read 'a')", "Make 'b' a graph output (float[N, 4])"]
+    assert titles("r = Dropout") == ["Delete node 'r' (its readers read 'c')", "Make 'r' a graph output (float[N, 4])"]
+    assert titles("y = Relu") == ["Delete node 'y'", "Stop exporting 'y'"]
+    assert titles("z = Identity") == ["Delete node 'z'", "Stop exporting 'z'"]  # 'y' is exported: not rewired
+    assert titles("float[N, 4] x") == [
+        "Set dimension 0 of 'x' (N) to 1",
+        "Make dimension 1 of 'x' (4) symbolic: x_1",
+    ]
+    assert titles("m, float[3]") == [
+        "Make dimension 0 of 'm' (2) symbolic: N2",
+        "Make dimension 1 of 'm' (2) symbolic: m_1",
+        "Make 'm' an initializer (zeros, to edit)",
+    ]
+    assert titles("float[3] d") == ["Make 'd' an input without its default value"]
+    assert titles("float[4] w") == ["Make 'w' a graph input (its values dropped)"]
+    assert titles("float[N, 4] a,") == []  # a value_info: nothing to do there
+
+
+def test_a_deleted_statement_takes_its_line_and_its_comment_only() -> None:
+    doc = parse_document(IDENTITIES)
+    (delete, *_) = gestures_at(doc, IDENTITIES.index("a = Add"))
+    edited = Fix("", delete.edits).apply(IDENTITIES)
+    assert "   a = Add (x, w)  # add\n" not in edited and "{\n   b = Identity (a)\n" in edited
+
+
+def test_the_cursor_on_a_dimension_offers_that_dimension_only() -> None:
+    doc = parse_document(IDENTITIES)
+    assert [g.title for g in gestures_at(doc, IDENTITIES.index("4] x"))] == [
+        "Make dimension 1 of 'x' (4) symbolic: x_1"
+    ]
+
+
+def test_an_initializer_list_left_empty_goes_and_one_is_made_when_needed() -> None:
+    doc = parse_document(NO_INITIALIZERS)
+    (zeros,) = [g for g in gestures_at(doc, NO_INITIALIZERS.index("float[3] s")) if g.operation[0] == "constant"]
+    made = Fix("", zeros.edits).apply(NO_INITIALIZERS)
+    assert "(float[2, 3] x) => (float[2, 3] y)\n<float[3] s = {0, 0, 0}> {" in made
+    (back,) = gestures_at(parse_document(made), made.index("float[3] s"))
+    assert Fix("", back.edits).apply(made) == NO_INITIALIZERS  # and back: the list goes
