@@ -152,3 +152,19 @@ def test_an_initializer_list_left_empty_goes_and_one_is_made_when_needed() -> No
     assert "(float[2, 3] x) => (float[2, 3] y)\n<float[3] s = {0, 0, 0}> {" in made
     (back,) = gestures_at(parse_document(made), made.index("float[3] s"))
     assert Fix("", back.edits).apply(made) == NO_INITIALIZERS  # and back: the list goes
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_damaged_texts_get_gestures_that_fit_them_or_none(text: str) -> None:
+    import random
+
+    rng = random.Random(7)
+    for _ in range(12):
+        start = rng.randrange(len(text))
+        damaged = text[:start] + text[start + rng.randrange(1, 12) :]
+        doc = parse_document(damaged)
+        for offset in range(0, len(damaged), 5):
+            for gesture in gestures_at(doc, offset):
+                spans = sorted((e.span.start, e.span.end) for e in gesture.edits)
+                assert all(0 <= a <= b <= len(damaged) for a, b in spans)
+                assert all(b <= c for (_, b), (c, _) in zip(spans, spans[1:])), gesture.title  # no overlap

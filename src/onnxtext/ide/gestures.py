@@ -76,7 +76,7 @@ def gestures_at(doc: Document, start: int, end: int | None = None) -> list[Gestu
             return query.on_input(item, start)
     for entry in graph.initializers or ():
         if isinstance(entry, A.Initializer) and entry.body is not None and _holds(entry.span, start):
-            return [query.initializer_to_input(entry)]
+            return [g for g in (query.initializer_to_input(entry),) if g is not None]
     return []
 
 
@@ -240,11 +240,14 @@ class _Query:
         k = inputs.index(item)
         declaration = self._declaration(item.info)
         literal = f"{declaration} = {{{', '.join(['0'] * count)}}}"
-        edits = [self._remove_item(inputs, k), self._add_initializer(literal)]
+        added = self._add_initializer(literal)
+        if added is None:
+            return None
+        edits = [self._remove_item(inputs, k), added]
         name = item.info.name.value
         return Gesture(f"Make '{name}' an initializer (zeros, to edit)", tuple(edits), ("constant", name))
 
-    def initializer_to_input(self, item: A.Initializer) -> Gesture:
+    def initializer_to_input(self, item: A.Initializer) -> Gesture | None:
         name = item.info.name.value
         listed = list(self.graph.initializers or ())
         k = listed.index(item)
@@ -255,8 +258,12 @@ class _Query:
         inputs = list(self.graph.inputs or ())
         if inputs:
             added = self._append_item(inputs, declaration)
-        else:
-            opening = self.text.index("(", self.graph.name.span.end)
+        else:  # the signature's '(' follows the graph's name (and its blanks)
+            opening = self.graph.name.span.end
+            while opening < len(self.text) and self.text[opening] in " \t\r\n":
+                opening += 1
+            if self.text[opening : opening + 1] != "(":
+                return None
             added = Edit(Span(opening + 1, opening + 1), declaration)
         return Gesture(
             f"Make '{name}' a graph input (its values dropped)", (removal, added), ("input-from-initializer", name)
@@ -297,12 +304,14 @@ class _Query:
             return Edit(Span(last.span.end, last.span.end), f",\n{indent}{new}")
         return Edit(Span(last.span.end, last.span.end), f", {new}")
 
-    def _add_initializer(self, literal: str) -> Edit:
+    def _add_initializer(self, literal: str) -> Edit | None:
         listed = [i for i in self.graph.initializers or () if isinstance(i, (A.Initializer, A.ErrorNode))]
         if listed:
             return self._append_item(listed, literal)
         outputs = list(self.graph.outputs)
-        closing = self.text.index(")", outputs[-1].span.end) if outputs else self.graph.name.span.end
+        closing = self.text.find(")", outputs[-1].span.end) if outputs else -1
+        if closing < 0:
+            return None
         return Edit(Span(closing + 1, closing + 1), f"\n<{literal}>")
 
 
