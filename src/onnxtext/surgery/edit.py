@@ -16,6 +16,7 @@ import numpy as np
 from onnxtext.analysis.infer import from_type_proto
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.dtypes import dtype_by_code
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.surgery.names import defined, nested_graphs, rename_in_graph, rename_in_model, value_names
 from onnxtext.surgery.problems import (
@@ -64,7 +65,7 @@ def find_node(graph: GraphProto, name: str) -> int:
 def identity_input(model: ModelProto, node: NodeProto, types: Types | None = None) -> str | None:
     """The input a node passes through unchanged, or None: Identity, Dropout at inference (no
     ``training_mode``, no mask used) and Cast to its input's own element type."""
-    if node.domain not in ("", "ai.onnx") or not node.input or not node.input[0] or len(node.output) < 1:
+    if normalize_domain(node.domain) != "" or not node.input or not node.input[0] or len(node.output) < 1:
         return None
     op = node.op_type
     if op == "Identity":
