@@ -36,6 +36,24 @@ g (float[N, 4] x, float[2, 2] m, float[3] d = {1, 2, 3}) => (float[N, 4] y, floa
 }
 """
 
+INTERLEAVED = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[4] x) => (float[4] y, float[4] q)
+<
+   float[4] a,
+   float[4] w = {1, 2, 3, 4},
+   float[4] b,
+   float[4] v = {5, 6, 7, 8},
+   float[4] unread
+>
+{
+   a = Mul (x, w)
+   b = Add (a, v)
+   unread = Neg (b)
+   y = Relu (b)
+   q = Identity (w)
+}
+"""
+
 NO_INITIALIZERS = """<ir_version: 10, opset_import: ["" : 21]>
 g (float[2, 3] x, float[3] s) => (float[2, 3] y) {
    y = Mul (x, s)
@@ -46,6 +64,7 @@ g (float[2, 3] x, float[3] s) => (float[2, 3] y) {
 def _texts() -> list[object]:
     found = [pytest.param(p.read_text(), id=p.name) for p in sorted(EXAMPLES.glob("*.onnxtxt"))]
     found += [pytest.param(IDENTITIES, id="identities"), pytest.param(NO_INITIALIZERS, id="no-initializers")]
+    found.append(pytest.param(INTERLEAVED, id="interleaved"))
     return found
 
 
@@ -59,8 +78,8 @@ def _library(model: ModelProto, operation: tuple[str, str]) -> ModelProto:
     out = ModelProto()
     out.CopyFrom(model)
     option, value = operation
-    if option == "delete-node":
-        surgery.delete_node(out, value)
+    if option in ("delete-node", "delete-node-and-feeders"):
+        surgery.delete_node(out, value, feeders=option == "delete-node-and-feeders")
     elif option == "add-output":
         surgery.add_output(out, value)
     elif option == "remove-output":
@@ -115,7 +134,11 @@ def test_the_offers_on_each_kind_of_statement() -> None:
 
     assert titles("b = Identity") == ["Delete node 'b' (its readers read 'a')", "Make 'b' a graph output (float[N, 4])"]
     assert titles("r = Dropout") == ["Delete node 'r' (its readers read 'c')", "Make 'r' a graph output (float[N, 4])"]
-    assert titles("y = Relu") == ["Delete node 'y'", "Stop exporting 'y'"]
+    assert titles("y = Relu") == [
+        "Delete node 'y'",
+        "Delete node 'y' and what only fed it (4 nodes, 1 initializer)",
+        "Stop exporting 'y'",
+    ]
     assert titles("z = Identity") == ["Delete node 'z'", "Stop exporting 'z'"]  # 'y' is exported: not rewired
     assert titles("float[N, 4] x") == [
         "Set dimension 0 of 'x' (N) to 1",
@@ -136,6 +159,17 @@ def test_a_deleted_statement_takes_its_line_and_its_comment_only() -> None:
     (delete, *_) = gestures_at(doc, IDENTITIES.index("a = Add"))
     edited = Fix("", delete.edits).apply(IDENTITIES)
     assert "   a = Add (x, w)  # add\n" not in edited and "{\n   b = Identity (a)\n" in edited
+
+
+def test_entries_of_the_list_go_in_runs_and_declarations_of_what_is_gone_with_them() -> None:
+    doc = parse_document(INTERLEAVED)
+    offers = {g.title: g for g in gestures_at(doc, INTERLEAVED.index("y = Relu"))}
+    assert list(offers) == ["Delete node 'y'", "Stop exporting 'y'"]  # nothing only feeds y: 'unread' reads b
+    (plain, *_) = gestures_at(doc, INTERLEAVED.index("unread = Neg"))
+    edited = Fix("", plain.edits).apply(INTERLEAVED)
+    assert "   float[4] v = {5, 6, 7, 8}\n>" in edited and "unread" not in edited
+    chain = [g for g in gestures_at(parse_document(edited), edited.index("y = Relu")) if "fed" in g.title]
+    assert [g.title for g in chain] == ["Delete node 'y' and what only fed it (2 nodes, 1 initializer)"]
 
 
 def test_the_cursor_on_a_dimension_offers_that_dimension_only() -> None:
@@ -167,4 +201,6 @@ def test_damaged_texts_get_gestures_that_fit_them_or_none(text: str) -> None:
             for gesture in gestures_at(doc, offset):
                 spans = sorted((e.span.start, e.span.end) for e in gesture.edits)
                 assert all(0 <= a <= b <= len(damaged) for a, b in spans)
-                assert all(b <= c for (_, b), (c, _) in zip(spans, spans[1:])), gesture.title  # no overlap
+                assert all(b <= c for (_, b), (c, _) in zip(spans, spans[1:], strict=False)), (
+                    gesture.title
+                )  # no overlap

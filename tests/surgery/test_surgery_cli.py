@@ -134,3 +134,10 @@ def test_help_explains_each_command(capsys: pytest.CaptureFixture[str]) -> None:
     ):
         assert main([command, "--help"]) == 0
         assert words in capsys.readouterr().out
+
+
+def test_delete_node_and_feeders(tmp_path: Path) -> None:
+    out = tmp_path / "o.onnxtxt"
+    assert main(["edit", MLP, "-o", str(out), "--delete-node-and-feeders", "logits", "--remove-output", "probs"]) == 0
+    text = out.read_text()
+    assert "W2" not in text and "B2" not in text and "hidden =" not in text and "W1" not in text

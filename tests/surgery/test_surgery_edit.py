@@ -171,3 +171,28 @@ def test_every_example_renames_and_exports_losslessly() -> None:
         surgery.rename_value(after, name, "renamed_value")
         surgery.rename_value(after, "renamed_value", name)
         assert after.SerializeToString() == before.SerializeToString(), path.name
+
+
+def test_delete_with_feeders_takes_the_chain_only_it_read() -> None:
+    text = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[4] x) => (float[4] y, float[4] k)
+<float[4] p, float[4] w = {1, 2, 3, 4}, float[4] shared = {1, 1, 1, 1}>
+{
+   p = Mul (x, w)
+   q = Add (p, shared)
+   k = Sub (x, shared)
+   r = Relu (q)
+   y = Neg (x)
+}
+"""
+    before = model(text)
+    after = _copy(before)
+    assert surgery.delete_node(after, "r", feeders=True) == []
+    assert [n.output[0] for n in after.graph.node] == ["k", "y"]
+    assert [t.name for t in after.graph.initializer] == ["shared"] and not after.graph.value_info
+    onnx_check(after)
+    assert surgery.only_feeders(before.graph, 4) == ([], [])  # y = Neg (x): a graph input feeds it
+    kept = _copy(before)
+    surgery.delete_node(kept, "q", feeders=True)  # 'p' only fed q; 'shared' is read by k too
+    assert [n.output[0] for n in kept.graph.node] == ["k", "r", "y"]
+    assert [t.name for t in kept.graph.initializer] == ["shared"]

@@ -210,6 +210,9 @@ model stays byte for byte as it was. MODEL and OUT are text or binary by their e
                            a Dropout at inference or a Cast to its input's own type is
                            bypassed (its readers read its input); otherwise its readers are
                            left without a producer, with a warning (S006)
+  --delete-node-and-feeders NODE
+                           the same, and the nodes that only fed it (nothing else reads
+                           their outputs, up the chain) and the initializers only they read
   --rename OLD=NEW         rename a value everywhere: graph inputs and outputs, nodes,
                            subgraphs that read it, value_info, initializers, annotations
   --add-output VALUE       make a value a graph output, with its declared or inferred type
@@ -496,6 +499,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="delete a node, by its name or a value it produces",
     )
     p.add_argument(
+        "--delete-node-and-feeders",
+        dest="delete-node-and-feeders",
+        metavar="NODE",
+        action=_Operation,
+        help="delete a node and the nodes and initializers that only fed it",
+    )
+    p.add_argument(
         "--rename", dest="rename", metavar="OLD=NEW", type=_pair, action=_Operation, help="rename a value everywhere"
     )
     p.add_argument(
@@ -580,7 +590,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--size applies to --random-inputs (the sizes of made-up inputs); give --random-inputs"
     if args.command == "edit" and not args.operations:
         return (
-            "no edit given: --delete-node, --rename, --add-output, --remove-output, --set-input-shape, "
+            "no edit given: --delete-node(-and-feeders), --rename, --add-output, --remove-output, --set-input-shape, "
             "--constant or --input-from-initializer"
         )
     return None

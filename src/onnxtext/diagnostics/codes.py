@@ -102,7 +102,12 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("R001", _W, "failed-on-made-up-inputs", "A node failed when the editor ran the model on made-up inputs."),
     Code("R002", _E, "run-error", "A node failed when the model ran ('onnxtext run')."),
     Code("R003", _E, "output-mismatch", "An output's value contradicts its declared type ('onnxtext run')."),
-    Code("S001", _E, "unknown-name", "A surgery names a value, node or input the model does not have (the nearest named)."),
+    Code(
+        "S001",
+        _E,
+        "unknown-name",
+        "A surgery names a value, node or input the model does not have (the nearest named).",
+    ),
     Code(
         "S002",
         _E,

@@ -25,10 +25,12 @@ from onnxtext.analysis.symbols import Scope, ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
 from onnxtext.ir.dtypes import dtype_by_name
+from onnxtext.ir.paths import ProtoPath
 from onnxtext.printing.lift import Lifter, NotRepresentable
-from onnxtext.proto import NodeProto
+from onnxtext.proto import GraphProto, NodeProto
 from onnxtext.span import Span
-from onnxtext.surgery import identity_input
+from onnxtext.surgery import identity_input, only_feeders
+from onnxtext.surgery.names import captured, nested_graphs
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import name_text
@@ -96,6 +98,12 @@ class _Query:
     # ------------------------------------------------------------ nodes
     def on_node(self, node: A.Node) -> list[Gesture]:
         found = [self.delete_node(node)]
+        path = self.doc.source_map.path_of(node)
+        step = path[-1] if path is not None and len(path) == 2 else None
+        if step is not None and len(step) == 2 and step[0] == "node":
+            feeders = self.delete_with_feeders(node, step[1])
+            if feeders is not None:
+                found.append(feeders)
         exported = {o.name.value for o in self.graph.outputs if isinstance(o, A.ValueInfo)}
         for out in node.outputs:
             name = out.value
@@ -113,11 +121,16 @@ class _Query:
         proto = self._proto(node)
         passed = identity_input(self.doc.model, proto) if proto is not None and self.doc.model is not None else None
         title = f"Delete node '{label}'"
-        if passed is not None and node.outputs:
-            rewired = self._bypass(node.outputs[0].value, passed, statement)
-            if rewired is not None:
-                edits.extend(rewired)
-                title += f" (its readers read '{passed}')"
+        rewired = (
+            self._bypass(node.outputs[0].value, passed, statement) if passed is not None and node.outputs else None
+        )
+        if rewired is not None:
+            edits.extend(rewired)
+            title += f" (its readers read '{passed}')"
+        elif proto is not None and self.doc.model is not None:  # declarations of what nothing reads go too
+            index = list(self.doc.model.graph.node).index(proto)
+            unread = {o for o in proto.output if o} - _read_outside(self.doc.model.graph, {index})
+            edits.extend(self._drop_entries(unread, values=False))
         first = next((o.value for o in node.outputs if o.value), label)
         return Gesture(title, tuple(edits), ("delete-node", first))
 
@@ -132,18 +145,38 @@ class _Query:
         out_symbol, in_symbol = self.scope.values.get(out), self.scope.values.get(passed)
         if out_symbol is None or in_symbol is None:
             return None
-        infos = [i for i in self.graph.initializers or () if isinstance(i, A.Initializer) and i.body is None]
         if not out_symbol.is_output:
-            dropped = [self._remove_item(infos, k) for k, i in enumerate(infos) if i.info.name.value == out]
+            dropped = self._drop_entries({out}, values=False)
             inside = [d.span for d in dropped] + [statement]
             uses = [s for s in out_symbol.uses if not any(_within(s, span) for span in inside)]
             return [*dropped, *(Edit(s, name_text(passed)) for s in uses)]
         if in_symbol.is_output or in_symbol.kind != "node-output":
             return None
-        dropped = [self._remove_item(infos, k) for k, i in enumerate(infos) if i.info.name.value == out]
+        dropped = self._drop_entries({out}, values=False)
         inside = [d.span for d in dropped] + [statement]
         spans = self.doc.symbols.rename_spans(in_symbol)
         return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(_within(s, x) for x in inside))]
+
+    def delete_with_feeders(self, node: A.Node, k: int) -> Gesture | None:
+        """Delete the node, the nodes that only fed it and the initializers only they read (None: there are none)."""
+        model = self.doc.model
+        if model is None:
+            return None
+        if identity_input(model, model.graph.node[k]) is not None:
+            return None  # bypassed, its input read on: nothing only fed it
+        nodes, constants = only_feeders(model.graph, k)
+        feeders = [self.doc.source_map.get(ProtoPath((("graph",), ("node", i)))) for i in nodes]
+        if not nodes and not constants or not all(isinstance(f, A.Node) for f in feeders):
+            return None
+        edits = [Edit(_statement_extent(self.text, n.span), "") for n in (node, *feeders) if n is not None]
+        gone = {o for i in (k, *nodes) for o in model.graph.node[i].output if o}
+        edits += self._drop_entries((gone - _read_outside(model.graph, {k, *nodes})) | set(constants), values=True)
+        label = node.label.value if node.label is not None else next((o.value for o in node.outputs if o.value), "?")
+        first = next((o.value for o in node.outputs if o.value), label)
+        what = [f"{len(nodes)} node{'s' if len(nodes) != 1 else ''}"] if nodes else []
+        what += [f"{len(constants)} initializer{'s' if len(constants) != 1 else ''}"] if constants else []
+        title = f"Delete node '{label}' and what only fed it ({', '.join(what)})"
+        return Gesture(title, tuple(edits), ("delete-node-and-feeders", first))
 
     # ------------------------------------------------------------ outputs
     def make_output(self, name: str) -> Gesture | None:
@@ -270,6 +303,31 @@ class _Query:
         )
 
     # ------------------------------------------------------------ list edits
+    def _drop_entries(self, names: set[str], *, values: bool) -> list[Edit]:
+        """Remove the entries of the ``<...>`` list named in ``names``: value_info ones, and initializers
+        too when ``values``; the list itself when none is left."""
+        listed = list(self.graph.initializers or ())
+        gone = [
+            k
+            for k, item in enumerate(listed)
+            if isinstance(item, A.Initializer) and item.info.name.value in names and (values or item.body is None)
+        ]
+        if not gone:
+            return []
+        if len(gone) == len(listed):
+            whole = Edit(Span(listed[0].span.start, listed[-1].span.end), "")
+            return [self._remove_list(whole)]
+        edits: list[Edit] = []
+        kept = [k for k in range(len(listed)) if k not in gone]
+        for run in _runs(gone):
+            after = next((k for k in kept if k > run[-1]), None)
+            if after is not None:
+                edits.append(Edit(Span(listed[run[0]].span.start, listed[after].span.start), ""))
+            else:
+                before = max(k for k in kept if k < run[0])
+                edits.append(Edit(Span(listed[before].span.end, listed[run[-1]].span.end), ""))
+        return edits
+
     def _remove_item(self, items: Sequence[A.AstNode], k: int) -> Edit:
         """Remove ``items[k]`` from its comma-separated list, with one of the commas around it."""
         item = items[k]
@@ -313,6 +371,29 @@ class _Query:
         if closing < 0:
             return None
         return Edit(Span(closing + 1, closing + 1), f"\n<{literal}>")
+
+
+def _runs(indices: list[int]) -> list[list[int]]:
+    """Sorted indices in runs of consecutive ones."""
+    runs: list[list[int]] = []
+    for k in indices:
+        if runs and runs[-1][-1] == k - 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    return runs
+
+
+def _read_outside(graph: GraphProto, skipped: set[int]) -> set[str]:
+    """The values the graph's nodes but ``skipped`` read (their subgraphs included), and its outputs."""
+    read = {o.name for o in graph.output}
+    for i, node in enumerate(graph.node):
+        if i in skipped:
+            continue
+        read.update(node.input)
+        for sub in nested_graphs(node):
+            read |= captured(sub)
+    return read
 
 
 def _within(inner: Span, outer: Span) -> bool:

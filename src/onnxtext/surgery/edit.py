@@ -18,7 +18,7 @@ from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.dtypes import dtype_by_code
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
-from onnxtext.surgery.names import defined, nested_graphs, rename_in_graph, rename_in_model, value_names
+from onnxtext.surgery.names import captured, defined, nested_graphs, rename_in_graph, rename_in_model, value_names
 from onnxtext.surgery.problems import (
     DANGLING,
     INCOMPATIBLE,
@@ -39,6 +39,7 @@ __all__ = [
     "identity_input",
     "initializer_to_input",
     "make_constant",
+    "only_feeders",
     "remove_output",
     "rename_value",
     "set_input_shape",
@@ -111,16 +112,21 @@ def _consumers(graph: GraphProto, name: str) -> list[str]:
     return found
 
 
-def delete_node(model: ModelProto, name: str) -> list[Diagnostic]:
+def delete_node(model: ModelProto, name: str, *, feeders: bool = False) -> list[Diagnostic]:
     """Delete the main-graph node ``name`` (or the one producing the value ``name``).
 
     An identity-like node (:func:`identity_input`) is bypassed: its consumers read its input
     instead, or, when its output is a graph output, its input's producer makes that output. Else
-    the nodes reading its outputs are left without a producer, which the warnings returned say."""
+    the nodes reading its outputs are left without a producer, which the warnings returned say.
+    ``feeders``: also delete the nodes that only fed it (whose outputs nothing else reads, and so
+    on up), and the initializers only they read (:func:`only_feeders`)."""
     graph = model.graph
     k = find_node(graph, name)
     node = graph.node[k]
     passed = identity_input(model, node)
+    if feeders and passed is None:  # (a bypassed node's input is read on: nothing only fed it)
+        _delete_feeders(model, k)
+        k = find_node(graph, name)
     outputs = [o for o in node.output if o]
     del graph.node[k]
     notes: list[Diagnostic] = []
@@ -154,6 +160,53 @@ def delete_node(model: ModelProto, name: str) -> list[Diagnostic]:
         elif not _used(graph, out):
             _drop_info(graph, out)
     return notes
+
+
+def only_feeders(graph: GraphProto, k: int) -> tuple[list[int], list[str]]:
+    """The nodes that only feed node ``k`` (nothing else reads their outputs, up the chain), by index,
+    and the initializers only node ``k`` and they read."""
+    readers: dict[str, set[int]] = {}
+    for i, node in enumerate(graph.node):
+        reads = set(node.input)
+        for sub in nested_graphs(node):
+            reads |= captured(sub)
+        for name in reads:
+            readers.setdefault(name, set()).add(i)
+    exported = {o.name for o in graph.output}
+    producer = {o: i for i, node in enumerate(graph.node) for o in node.output if o}
+    gone = {k}
+    todo = [k]
+    while todo:
+        here = graph.node[todo.pop()]
+        feeding = [*here.input, *(n for sub in nested_graphs(here) for n in captured(sub))]
+        for name in feeding:
+            source = producer.get(name)
+            if source is None or source in gone:
+                continue
+            outs = [o for o in graph.node[source].output if o]
+            if all(o not in exported and readers.get(o, set()) <= gone for o in outs):
+                gone.add(source)
+                todo.append(source)
+    inputs = {v.name for v in graph.input}
+    constants = [
+        t.name
+        for t in graph.initializer
+        if t.name in readers and readers[t.name] <= gone and t.name not in exported and t.name not in inputs
+    ]
+    return sorted(gone - {k}), constants
+
+
+def _delete_feeders(model: ModelProto, k: int) -> None:
+    graph = model.graph
+    nodes, constants = only_feeders(graph, k)
+    names = {o for i in nodes for o in graph.node[i].output if o} | set(constants)
+    for i in reversed(nodes):
+        del graph.node[i]
+    for j in reversed(range(len(graph.initializer))):
+        if graph.initializer[j].name in constants:
+            del graph.initializer[j]
+    for name in names:
+        _drop_info(graph, name)
 
 
 def _drop_info(graph: GraphProto, name: str) -> None:

@@ -85,8 +85,8 @@ def cmd_edit(args: argparse.Namespace, report: _Reporter) -> int:
     notes: list[Diagnostic] = []
     for operation, value in args.operations:
         try:
-            if operation == "delete-node":
-                notes.extend(surgery.delete_node(model, value))
+            if operation in ("delete-node", "delete-node-and-feeders"):
+                notes.extend(surgery.delete_node(model, value, feeders=operation == "delete-node-and-feeders"))
             elif operation == "rename":
                 surgery.rename_value(model, *value)
             elif operation == "add-output":
