@@ -297,6 +297,19 @@ def _shape(value: str) -> tuple[str, list[int | str | None]]:
     return name.strip(), shape
 
 
+_EDIT_OPERATIONS: tuple[tuple[str, str, Callable[[str], object], str], ...] = (
+    ("delete-node", "NODE", str, "delete a node, by its name or a value it produces"),
+    ("delete-node-and-feeders", "NODE", str, "delete a node and the nodes and initializers that only fed it"),
+    ("rename", "OLD=NEW", _pair, "rename a value everywhere"),
+    ("add-output", "VALUE", str, "make a value a graph output"),
+    ("remove-output", "VALUE", str, "stop exporting a graph output"),
+    ("set-input-shape", "X=DIMS", _shape, "set a graph input's shape: X=1,3,224,224 or X=N,3,H,W (? for a free one)"),
+    ("constant", "X=FILE.npy", _pair, "make a graph input an initializer holding the array of a .npy file"),
+    ("input-from-initializer", "W", str, "make an initializer a graph input"),
+)
+"""``onnxtext edit``'s operations: option (also its ``dest``), metavar, type, help."""
+
+
 class _Operation(argparse.Action):
     """Appends ``(option, value)`` to ``operations``: edits run in the order given on the command line."""
 
@@ -491,56 +504,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("model", metavar="MODEL", help="model to read: binary .onnx/.pb or text")
     _add_output_options(p, "edited model to write")
-    p.add_argument(
-        "--delete-node",
-        dest="delete-node",
-        metavar="NODE",
-        action=_Operation,
-        help="delete a node, by its name or a value it produces",
-    )
-    p.add_argument(
-        "--delete-node-and-feeders",
-        dest="delete-node-and-feeders",
-        metavar="NODE",
-        action=_Operation,
-        help="delete a node and the nodes and initializers that only fed it",
-    )
-    p.add_argument(
-        "--rename", dest="rename", metavar="OLD=NEW", type=_pair, action=_Operation, help="rename a value everywhere"
-    )
-    p.add_argument(
-        "--add-output", dest="add-output", metavar="VALUE", action=_Operation, help="make a value a graph output"
-    )
-    p.add_argument(
-        "--remove-output",
-        dest="remove-output",
-        metavar="VALUE",
-        action=_Operation,
-        help="stop exporting a graph output",
-    )
-    p.add_argument(
-        "--set-input-shape",
-        dest="set-input-shape",
-        metavar="X=DIMS",
-        type=_shape,
-        action=_Operation,
-        help="set a graph input's shape: X=1,3,224,224 or X=N,3,H,W (? for a free dimension)",
-    )
-    p.add_argument(
-        "--constant",
-        dest="constant",
-        metavar="X=FILE.npy",
-        type=_pair,
-        action=_Operation,
-        help="make a graph input an initializer holding the array of a .npy file",
-    )
-    p.add_argument(
-        "--input-from-initializer",
-        dest="input-from-initializer",
-        metavar="W",
-        action=_Operation,
-        help="make an initializer a graph input",
-    )
+    for option, metavar, kind, what in _EDIT_OPERATIONS:
+        p.add_argument(f"--{option}", dest=option, metavar=metavar, type=kind, action=_Operation, help=what)
     p.set_defaults(func=_command("surgery", "cmd_edit"), operations=[])
 
     p = sub.add_parser("merge", help="compose two models", description=_MERGE_HELP, formatter_class=formatter)

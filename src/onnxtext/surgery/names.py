@@ -10,6 +10,7 @@ the model stays as it was.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, MutableSequence
+from typing import Any
 
 from onnxtext.proto import GraphProto, ModelProto, NodeProto
 
@@ -71,27 +72,12 @@ def rename_in_graph(graph: GraphProto, mapping: Mapping[str, str], *, outputs: b
     ``outputs=False`` leaves the graph's own outputs as they are (rewiring uses to another value)."""
     changed = 0
     lists = (graph.input, graph.output, graph.value_info) if outputs else (graph.input, graph.value_info)
-    for infos in lists:
-        for info in infos:
-            if info.name in mapping:
-                info.name = mapping[info.name]
-                changed += 1
-    for tensor in graph.initializer:
-        if tensor.name in mapping:
-            tensor.name = mapping[tensor.name]
-            changed += 1
-    for sparse in graph.sparse_initializer:
-        if sparse.values.name in mapping:
-            sparse.values.name = mapping[sparse.values.name]
-            changed += 1
+    for infos in (*lists, graph.initializer):
+        changed += sum(_rename_field(m, "name", mapping) for m in infos)
+    changed += sum(_rename_field(s.values, "name", mapping) for s in graph.sparse_initializer)
     for note in graph.quantization_annotation:
-        if note.tensor_name in mapping:
-            note.tensor_name = mapping[note.tensor_name]
-            changed += 1
-        for entry in note.quant_parameter_tensor_names:
-            if entry.value in mapping:
-                entry.value = mapping[entry.value]
-                changed += 1
+        changed += _rename_field(note, "tensor_name", mapping)
+        changed += sum(_rename_field(e, "value", mapping) for e in note.quant_parameter_tensor_names)
     for node in graph.node:
         changed += _rename_list(node.input, mapping)
         changed += _rename_list(node.output, mapping)
@@ -108,11 +94,17 @@ def rename_in_model(model: ModelProto, mapping: Mapping[str, str]) -> int:
         if info.HasField("algorithm"):
             changed += rename_in_graph(info.algorithm, mapping)
         for binding in (info.initialization_binding, info.update_binding):
-            for entry in binding:
-                if entry.key in mapping:
-                    entry.key = mapping[entry.key]
-                    changed += 1
+            changed += sum(_rename_field(entry, "key", mapping) for entry in binding)
     return changed
+
+
+def _rename_field(message: Any, field: str, mapping: Mapping[str, str]) -> int:
+    """Rename the string ``field`` of ``message`` by ``mapping``: 1 if it changed, else 0 (the field untouched)."""
+    old = getattr(message, field)
+    if old not in mapping:
+        return 0
+    setattr(message, field, mapping[old])
+    return 1
 
 
 def _rename_list(names: MutableSequence[str], mapping: Mapping[str, str]) -> int:
