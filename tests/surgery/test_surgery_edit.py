@@ -196,3 +196,34 @@ g (float[4] x) => (float[4] y, float[4] k)
     surgery.delete_node(kept, "q", feeders=True)  # 'p' only fed q; 'shared' is read by k too
     assert [n.output[0] for n in kept.graph.node] == ["k", "r", "y"]
     assert [t.name for t in kept.graph.initializer] == ["shared"]
+
+
+def test_rename_reaches_annotations_sparse_initializers_and_training_bindings() -> None:
+    m = model(TEXT)
+    note = m.graph.quantization_annotation.add(tensor_name="a")
+    note.quant_parameter_tensor_names.add(key="SCALE_TENSOR", value="w")
+    info = m.training_info.add()
+    info.update_binding.add(key="w", value="w_new")
+    info.algorithm.node.add(op_type="Identity", input=["w"], output=["w_new"])
+    sparse = m.graph.sparse_initializer.add()
+    sparse.values.name = "sp"
+    before = _copy(m)
+    surgery.rename_value(m, "w", "weights")
+    surgery.rename_value(m, "a", "sum")
+    surgery.rename_value(m, "sp", "sparse")
+    assert m.graph.sparse_initializer[0].values.name == "sparse"
+    q = m.graph.quantization_annotation[0]
+    assert (q.tensor_name, q.quant_parameter_tensor_names[0].value) == ("sum", "weights")
+    assert m.training_info[0].update_binding[0].key == "weights"
+    assert list(m.training_info[0].algorithm.node[0].input) == ["weights"]
+    assert m.graph.initializer[0].name == "weights" and m.graph.value_info[0].name == "sum"
+    surgery.rename_value(m, "weights", "w")
+    surgery.rename_value(m, "sum", "a")
+    surgery.rename_value(m, "sparse", "sp")
+    assert m.SerializeToString() == before.SerializeToString()
+
+
+def test_an_input_stays_an_input_with_its_constant_before_ir_4() -> None:
+    m = model(TEXT.replace("ir_version: 10", "ir_version: 3"))
+    surgery.make_constant(m, "bias", np.ones(4, np.float32))
+    assert [v.name for v in m.graph.input] == ["x", "bias"] and m.graph.initializer[-1].name == "bias"

@@ -154,3 +154,16 @@ def test_cut_in_the_middle_agrees_with_onnx_and_runs_alike(name: str) -> None:
         for a, b, c in zip(ours, theirs, reference, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
             np.testing.assert_allclose(b, c, rtol=1e-4, atol=1e-5)
+
+
+def test_training_info_is_kept_while_it_still_binds_and_dropped_with_a_warning_otherwise() -> None:
+    m = model(TEXT)
+    info = m.training_info.add()
+    info.update_binding.add(key="w", value="w_new")
+    info.algorithm.node.add(op_type="Neg", input=["w"], output=["w_new"])
+    kept = surgery.extract(m, ["x"], ["a"])
+    assert kept.notes == [] and kept.model.training_info[0] == m.training_info[0]
+    dropped = surgery.extract(m, ["a", "bias"], ["y"])
+    assert not dropped.model.training_info
+    assert [(d.code, d.path) for d in dropped.notes] == [("S009", "training_info[0]")]
+    assert "'w'" in dropped.notes[0].message
