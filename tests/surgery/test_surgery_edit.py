@@ -227,3 +227,17 @@ def test_an_input_stays_an_input_with_its_constant_before_ir_4() -> None:
     m = model(TEXT.replace("ir_version: 10", "ir_version: 3"))
     surgery.make_constant(m, "bias", np.ones(4, np.float32))
     assert [v.name for v in m.graph.input] == ["x", "bias"] and m.graph.initializer[-1].name == "bias"
+
+
+@pytest.mark.parametrize("mode, bypassed", [("bool mode = {0}", True), ("bool mode = {1}", False)])
+def test_a_dropout_is_bypassed_when_its_training_mode_is_a_false_constant(mode: str, bypassed: bool) -> None:
+    m = model(
+        f"""<ir_version: 10, opset_import: ["" : 21]>
+g (float[4] x) => (float[4] y) <float ratio = {{0.5}}, {mode}> {{
+   d = Dropout (x, ratio, mode)
+   y = Relu (d)
+}}
+"""
+    )
+    notes = surgery.delete_node(m, "d")
+    assert (list(m.graph.node[0].input) == ["x"]) is bypassed and (notes == []) is bypassed

@@ -16,6 +16,7 @@ import numpy as np
 from onnxtext.analysis.infer import from_type_proto
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.dtypes import dtype_by_code
+from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.surgery.names import captured, defined, nested_graphs, rename_in_graph, rename_in_model, value_names
@@ -72,7 +73,7 @@ def identity_input(model: ModelProto, node: NodeProto, types: Types | None = Non
     if op == "Identity":
         return node.input[0]
     if op == "Dropout":
-        if len(node.input) > 2 and node.input[2]:
+        if len(node.input) > 2 and node.input[2] and not _false_constant(model.graph, node.input[2]):
             return None
         if len(node.output) > 1 and node.output[1] and _used(model.graph, node.output[1]):
             return None
@@ -91,6 +92,20 @@ def identity_input(model: ModelProto, node: NodeProto, types: Types | None = Non
                 elem = vt.elem_type if vt is not None and vt.kind == "tensor" else 0
         return node.input[0] if to is not None and elem != 0 and to == elem else None
     return None
+
+
+def _false_constant(graph: GraphProto, name: str) -> bool:
+    """Whether ``name`` is an initializer (not an input) holding ``false``: Dropout's ``training_mode`` off."""
+    if any(v.name == name for v in graph.input):
+        return False
+    tensor = next((t for t in graph.initializer if t.name == name), None)
+    if tensor is None:
+        return False
+    try:
+        value = to_numpy(tensor)
+    except ValueError:  # external data, a wrong amount of data: not known to be false
+        return False
+    return value.size == 1 and not bool(value.reshape(-1)[0])
 
 
 def _used(graph: GraphProto, name: str) -> bool:
