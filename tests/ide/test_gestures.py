@@ -16,7 +16,7 @@ import pytest
 from onnxtext import parse_document, parse_model, surgery
 from onnxtext.cli.app import _shape
 from onnxtext.diagnostics import Fix
-from onnxtext.ide.gestures import Gesture, gestures_at
+from onnxtext.ide.gestures import Gesture, extract_selection, extracted_uri, gestures_at
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.syntax import ast as A
@@ -204,3 +204,27 @@ def test_damaged_texts_get_gestures_that_fit_them_or_none(text: str) -> None:
                 assert all(b <= c for (_, b), (c, _) in zip(spans, spans[1:], strict=False)), (
                     gesture.title
                 )  # no overlap
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_a_selection_of_node_statements_extracts_exactly_them(text: str) -> None:
+    doc = parse_document(text)
+    original = parse_model(text)
+    nodes = [n for n in doc.tree.graph.nodes if isinstance(n, A.Node)]
+    assert extract_selection(doc, 0, len(text)) is None  # every node: the model itself
+    for first in range(len(nodes) if len(nodes) > 1 else 0):
+        last = min(len(nodes) - 1, first + 2) if first > 0 else min(len(nodes) - 2, 2)
+        extracted = extract_selection(doc, nodes[first].span.start + 1, nodes[last].span.end - 1)
+        assert extracted is not None and extracted.new_model is not None and not extracted.edits
+        sub = parse_model(extracted.new_model)
+        option, value = extracted.operation
+        inputs, outputs = value.split(" -> ")
+        expected = surgery.extract(original, [n for n in inputs.split(",") if n], outputs.split(",")).model
+        _same(sub, expected)
+        assert [n.output[0] for n in sub.graph.node] == [n.output[0] for n in original.graph.node[first : last + 1]]
+
+
+def test_extracted_file_names() -> None:
+    assert extracted_uri("file:///m/model.onnxtxt") == "file:///m/model.extract.onnxtxt"
+    assert extracted_uri("file:///m/big.onnx") == "file:///m/big.extract.onnxtxt"
+    assert extracted_uri("file:///m.d/model") == "file:///m.d/model.extract.onnxtxt"

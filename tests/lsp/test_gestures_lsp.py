@@ -114,3 +114,21 @@ async def test_gestures_applied_by_the_client_give_the_edited_model(client: Lang
     actions = await _actions(client, uri, inputs, "float[N, 4] x")
     shape = _apply(inputs, actions["Set dimension 0 of 'x' (N) to 1"])
     assert "g (float[1, 4] x, float[4] w)" in shape
+
+
+@pytest.mark.asyncio
+async def test_extract_to_model_creates_the_file_beside(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    start, end = _position(TEXT, TEXT.index("b = Identity")), _position(TEXT, TEXT.index("y = Relu") + 4)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), L.CodeActionContext(diagnostics=[]))
+    )
+    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and a.title.startswith("Extract")]
+    assert action.title == "Extract 2 nodes to a new model" and action.edit is not None
+    create, fill = action.edit.document_changes or []
+    target = uri.removesuffix(".onnxtxt") + ".extract.onnxtxt"
+    assert isinstance(create, L.CreateFile) and create.uri == target
+    assert isinstance(fill, L.TextDocumentEdit) and fill.text_document.uri == target
+    sub = parse_model(fill.edits[0].new_text)
+    expected = surgery.extract(parse_model(TEXT), ["a"], ["y"]).model
+    assert sub.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)

@@ -27,15 +27,16 @@ from onnxtext.document import Document
 from onnxtext.ir.dtypes import dtype_by_name
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.printing.lift import Lifter, NotRepresentable
+from onnxtext.printing.text import to_text
 from onnxtext.proto import GraphProto, NodeProto
 from onnxtext.span import Span
-from onnxtext.surgery import identity_input, only_feeders
+from onnxtext.surgery import SurgeryError, extract, identity_input, only_feeders
 from onnxtext.surgery.names import captured, nested_graphs
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import name_text
 
-__all__ = ["Gesture", "REWRITE", "ZEROS_LIMIT", "gestures_at"]
+__all__ = ["Gesture", "REWRITE", "ZEROS_LIMIT", "extract_selection", "extracted_uri", "gestures_at"]
 
 REWRITE = "refactor.rewrite"
 """The kind of every gesture (LSP's ``CodeActionKind.RefactorRewrite``)."""
@@ -55,10 +56,13 @@ class Gesture:
     """The same change as ``onnxtext edit`` says it: the option and its value (``("add-output", "h")``,
     ``("set-input-shape", "x=1,N")``); an input made an initializer of zeros is ``("constant", "x")``."""
     kind: str = REWRITE
+    new_model: str | None = None
+    """The text of a new model file the gesture makes (``Extract to model``), its ``edits`` empty."""
 
 
 def gestures_at(doc: Document, start: int, end: int | None = None) -> list[Gesture]:
-    """The gestures on the main-graph statement at ``start`` (a selection counts by its start)."""
+    """The gestures on the main-graph statement at ``start``; with a selection (``end``) that meets
+    node statements, also extracting them to a new model (:func:`extract_selection`)."""
     tree = doc.tree
     if not isinstance(tree, A.Model) or doc.model is None:
         return []
@@ -66,20 +70,61 @@ def gestures_at(doc: Document, start: int, end: int | None = None) -> list[Gestu
     scope = next((s for s in doc.symbols.scopes if s.node is graph), None)
     if scope is None:
         return []
-    query = _Query(doc, graph, scope)
-    for node in graph.nodes:
-        if isinstance(node, A.Node) and _holds(node.span, start):
-            return query.on_node(node)
-    for output in graph.outputs:
-        if isinstance(output, A.ValueInfo) and _holds(output.span, start):
-            return [g for g in (query.stop_exporting(output.name.value),) if g is not None]
-    for item in graph.inputs or ():
-        if isinstance(item, A.Initializer) and _holds(item.span, start):
-            return query.on_input(item, start)
-    for entry in graph.initializers or ():
-        if isinstance(entry, A.Initializer) and entry.body is not None and _holds(entry.span, start):
-            return [g for g in (query.initializer_to_input(entry),) if g is not None]
-    return []
+    found = _Query(doc, graph, scope).at(start)
+    if end is not None and end > start:
+        extracted = extract_selection(doc, start, end)
+        if extracted is not None:
+            found.append(extracted)
+    return found
+
+
+def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
+    """The main-graph nodes whose statements the selection meets (some, not all), as a new model (``new_model``): it
+    reads what they read from outside (initializers kept as initializers) and gives what they make
+    that the rest of the graph reads, exports, or nothing reads (``onnxtext extract``'s sub-model)."""
+    model, tree = doc.model, doc.tree
+    if model is None or not isinstance(tree, A.Model):
+        return None
+    chosen: list[int] = []
+    for node in tree.graph.nodes:
+        if isinstance(node, A.Node) and node.span.end > start and node.span.start < end:
+            path = doc.source_map.path_of(node)
+            step = path[-1] if path is not None and len(path) == 2 else None
+            if step is not None and len(step) == 2 and step[0] == "node":
+                chosen.append(step[1])
+    graph = model.graph
+    if not chosen or len(chosen) == len(graph.node):  # every node: that is the model itself
+        return None
+    selected = set(chosen)
+    made = [o for i in chosen for o in graph.node[i].output if o]
+    constants = {t.name for t in graph.initializer} | {s.values.name for s in graph.sparse_initializer}
+    reads: list[str] = []
+    for i in chosen:
+        node = graph.node[i]
+        for name in (*node.input, *(n for sub in nested_graphs(node) for n in sorted(captured(sub)))):
+            if name and name not in made and name not in constants and name not in reads:
+                reads.append(name)
+    inside = {n for i in chosen for n in graph.node[i].input} | {
+        n for i in chosen for sub in nested_graphs(graph.node[i]) for n in captured(sub)
+    }
+    outside = _read_outside(graph, selected)
+    outputs = [o for o in made if o in outside or o not in inside]
+    try:
+        sub = extract(model, reads, outputs).model
+        text = to_text(sub)
+    except (SurgeryError, NotRepresentable):
+        return None
+    count = len(sub.graph.node)
+    title = f"Extract {count} node{'s' if count != 1 else ''} to a new model"
+    return Gesture(title, (), ("extract", f"{','.join(reads)} -> {','.join(outputs)}"), new_model=text)
+
+
+def extracted_uri(uri: str) -> str:
+    """Where ``Extract to model`` writes: ``model.onnxtxt`` → ``model.extract.onnxtxt`` (a binary
+    model's view too: ``model.onnx`` → ``model.extract.onnxtxt``)."""
+    stem, dot, suffix = uri.rpartition(".")
+    base = stem if dot and "/" not in suffix else uri
+    return base + ".extract.onnxtxt"
 
 
 def _holds(span: Span, offset: int) -> bool:
@@ -94,6 +139,23 @@ class _Query:
         self.text = doc.source.text
         self.graph = graph
         self.scope = scope
+
+    def at(self, start: int) -> list[Gesture]:
+        """The gestures on the statement at ``start``."""
+        graph = self.graph
+        for node in graph.nodes:
+            if isinstance(node, A.Node) and _holds(node.span, start):
+                return self.on_node(node)
+        for output in graph.outputs:
+            if isinstance(output, A.ValueInfo) and _holds(output.span, start):
+                return [g for g in (self.stop_exporting(output.name.value),) if g is not None]
+        for item in graph.inputs or ():
+            if isinstance(item, A.Initializer) and _holds(item.span, start):
+                return self.on_input(item, start)
+        for entry in graph.initializers or ():
+            if isinstance(entry, A.Initializer) and entry.body is not None and _holds(entry.span, start):
+                return [g for g in (self.initializer_to_input(entry),) if g is not None]
+        return []
 
     # ------------------------------------------------------------ nodes
     def on_node(self, node: A.Node) -> list[Gesture]:

@@ -19,7 +19,7 @@ from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import Document
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
-from onnxtext.ide.gestures import gestures_at
+from onnxtext.ide.gestures import extracted_uri, gestures_at
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
@@ -113,9 +113,19 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAc
     actions = lsp_quick_fixes(diags, source, uri, version, params.range)
     if shift is None:  # the gestures (ide/gestures) on the analysed text, when it is the current one
         where = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
-        for g in gestures_at(outcome.document, offset_of(source, params.range.start)):
-            edit = L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))])
-            actions.append(L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=edit))
+        lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
+        for g in gestures_at(outcome.document, lo, hi):
+            changes: list[Any] = [L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))]
+            if g.new_model is not None:  # Extract to model: a new file beside this one
+                new = L.OptionalVersionedTextDocumentIdentifier(uri=extracted_uri(uri), version=None)
+                start = L.Range(L.Position(0, 0), L.Position(0, 0))
+                changes = [
+                    L.CreateFile(new.uri, options=L.CreateFileOptions(overwrite=True)),
+                    L.TextDocumentEdit(new, [L.TextEdit(start, g.new_model)]),
+                ]
+            actions.append(
+                L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=L.WorkspaceEdit(document_changes=changes))
+            )
     return actions
 
 
