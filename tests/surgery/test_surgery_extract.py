@@ -167,3 +167,19 @@ def test_training_info_is_kept_while_it_still_binds_and_dropped_with_a_warning_o
     assert not dropped.model.training_info
     assert [(d.code, d.path) for d in dropped.notes] == [("S009", "training_info[0]")]
     assert "'w'" in dropped.notes[0].message
+
+
+def test_an_initializer_named_as_an_input_becomes_that_input() -> None:
+    m = model(TEXT)
+    sub = surgery.extract(m, ["x", "w"], ["a"]).model
+    assert [v.name for v in sub.graph.input] == ["x", "w"] and not sub.graph.initializer
+    assert [d.dim_value for d in sub.graph.input[1].type.tensor_type.shape.dim] == [4]
+    onnx_check(sub)
+
+
+def test_a_value_of_a_subgraph_is_no_place_to_cut() -> None:
+    m = model((EXAMPLES / "control_flow.onnxtxt").read_text())
+    inner = next(o for n in m.graph.node for a in n.attribute if a.HasField("g") for o in a.g.node[0].output)
+    with pytest.raises(SurgeryError) as exc:
+        surgery.extract(m, None, [inner])
+    assert [d.code for d in exc.value.diagnostics] == ["S001"]

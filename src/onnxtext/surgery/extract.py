@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
-from onnxtext.surgery.names import captured, defined, nested_graphs, value_names
+from onnxtext.surgery.names import captured, defined, nested_graphs
 from onnxtext.surgery.problems import DROPPED, NOT_COMPUTABLE, WRONG_KIND, error, unknown, warning
 from onnxtext.surgery.values import Types
 
@@ -104,7 +104,7 @@ def extract(model: ModelProto, inputs: Sequence[str] | None, outputs: Sequence[s
     """The sub-model of ``model`` computing ``outputs`` from ``inputs`` (see the module docstring);
     ``inputs=None``: from the graph inputs they need (initializers are not inputs then)."""
     graph = model.graph
-    names = value_names(graph)
+    names = defined(graph)  # a cut is between values of the main graph (a subgraph's own are inside a node)
     if not outputs:
         raise error(WRONG_KIND, "no output to extract: name at least one value")
     if inputs is None:
