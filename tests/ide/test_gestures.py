@@ -37,8 +37,9 @@ g (float[N, 4] x, float[2, 2] m, float[3] d = {1, 2, 3}) => (float[N, 4] y, floa
 """
 
 INTERLEAVED = """<ir_version: 10, opset_import: ["" : 21]>
-g (float[4] x) => (float[4] y, float[4] q)
+g (float[4] x) => (float[4] y, float[4] q, float[4] f)
 <
+   float[4] e,
    float[4] a,
    float[4] w = {1, 2, 3, 4},
    float[4] b,
@@ -51,6 +52,8 @@ g (float[4] x) => (float[4] y, float[4] q)
    unread = Neg (b)
    y = Relu (b)
    q = Identity (w)
+   e = Neg (b)
+   f = Identity (e)
 }
 """
 
@@ -168,6 +171,13 @@ def test_entries_of_the_list_go_in_runs_and_declarations_of_what_is_gone_with_th
     (plain, *_) = gestures_at(doc, INTERLEAVED.index("unread = Neg"))
     edited = Fix("", plain.edits).apply(INTERLEAVED)
     assert "   float[4] v = {5, 6, 7, 8}\n>" in edited and "unread" not in edited
+    (bypass, *_) = gestures_at(parse_document(edited), edited.index("f = Identity"))
+    assert bypass.title == "Delete node 'f' (its readers read 'e')"  # e's producer makes the output f now
+    edited = Fix("", bypass.edits).apply(edited)
+    assert "   f = Neg (b)\n}" in edited and "float[4] e," not in edited
+    chain = [g for g in gestures_at(parse_document(edited), edited.index("y = Relu")) if "fed" in g.title]
+    assert chain == []  # f reads b too
+    edited = edited.replace("   f = Neg (b)\n", "")
     chain = [g for g in gestures_at(parse_document(edited), edited.index("y = Relu")) if "fed" in g.title]
     assert [g.title for g in chain] == ["Delete node 'y' and what only fed it (2 nodes, 1 initializer)"]
 
@@ -228,3 +238,19 @@ def test_extracted_file_names() -> None:
     assert extracted_uri("file:///m/model.onnxtxt") == "file:///m/model.extract.onnxtxt"
     assert extracted_uri("file:///m/big.onnx") == "file:///m/big.extract.onnxtxt"
     assert extracted_uri("file:///m.d/model") == "file:///m.d/model.extract.onnxtxt"
+
+
+def test_deleting_what_only_fed_a_node_is_offered_up_to_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from onnxtext.ide import gestures
+
+    monkeypatch.setattr(gestures, "FEEDERS_LIMIT", 100)
+    lines = ['<ir_version: 10, opset_import: ["" : 21]>', "g (float[4] x) => (float[4] y)", "{", "   v0 = Relu (x)"]
+    lines += [f"   v{i} = Relu (v{i - 1})" for i in range(1, 300)] + ["   y = Relu (v299)", "}", ""]
+    text = "\n".join(lines)
+    doc = parse_document(text)
+
+    def fed(needle: str) -> list[str]:
+        return [g.title for g in gestures_at(doc, text.index(needle)) if "fed" in g.title]
+
+    assert fed("v99 = Relu") == ["Delete node 'v99' and what only fed it (99 nodes)"]  # 100 statements go
+    assert fed("v100 = Relu") == []  # 101 would: the command line does that

@@ -17,30 +17,33 @@ main graph:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from onnxtext.analysis.infer import ValueType, to_type_proto
-from onnxtext.analysis.symbols import Scope, ValueSymbol
+from onnxtext.analysis.symbols import Definition, Scope, ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
 from onnxtext.ir.dtypes import dtype_by_name
-from onnxtext.ir.paths import ProtoPath
 from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
 from onnxtext.proto import GraphProto, NodeProto
 from onnxtext.span import Span
-from onnxtext.surgery import SurgeryError, extract, identity_input, only_feeders
+from onnxtext.surgery import SurgeryError, extract, identity_input
 from onnxtext.surgery.names import captured, nested_graphs
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import name_text
 
-__all__ = ["Gesture", "REWRITE", "ZEROS_LIMIT", "extract_selection", "extracted_uri", "gestures_at"]
+__all__ = ["FEEDERS_LIMIT", "Gesture", "REWRITE", "ZEROS_LIMIT", "extract_selection", "extracted_uri", "gestures_at"]
 
 REWRITE = "refactor.rewrite"
 """The kind of every gesture (LSP's ``CodeActionKind.RefactorRewrite``)."""
 ZEROS_LIMIT = 4096
+FEEDERS_LIMIT = 2000
+"""The most statements *Delete node and what only fed it* deletes (beyond, ``onnxtext edit`` does it)."""
 """The most numbers an input made an initializer of zeros is written with."""
 
 _PRINTER = Printer()
@@ -107,7 +110,7 @@ def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
     inside = {n for i in chosen for n in graph.node[i].input} | {
         n for i in chosen for sub in nested_graphs(graph.node[i]) for n in captured(sub)
     }
-    outside = _read_outside(graph, selected)
+    outside = _read_by_others(graph, selected)
     outputs = [o for o in made if o in outside or o not in inside]
     try:
         sub = extract(model, reads, outputs).model
@@ -160,12 +163,9 @@ class _Query:
     # ------------------------------------------------------------ nodes
     def on_node(self, node: A.Node) -> list[Gesture]:
         found = [self.delete_node(node)]
-        path = self.doc.source_map.path_of(node)
-        step = path[-1] if path is not None and len(path) == 2 else None
-        if step is not None and len(step) == 2 and step[0] == "node":
-            feeders = self.delete_with_feeders(node, step[1])
-            if feeders is not None:
-                found.append(feeders)
+        feeders = self.delete_with_feeders(node)
+        if feeders is not None:
+            found.append(feeders)
         exported = {o.name.value for o in self.graph.outputs if isinstance(o, A.ValueInfo)}
         for out in node.outputs:
             name = out.value
@@ -189,9 +189,10 @@ class _Query:
         if rewired is not None:
             edits.extend(rewired)
             title += f" (its readers read '{passed}')"
-        elif proto is not None and self.doc.model is not None:  # declarations of what nothing reads go too
-            index = list(self.doc.model.graph.node).index(proto)
-            unread = {o for o in proto.output if o} - _read_outside(self.doc.model.graph, {index})
+        else:  # declarations of what nothing reads go too
+            here = self.statements.index(node)
+            outs = [(o.value, self.scope.values.get(o.value)) for o in node.outputs if o.value]
+            unread = {n for n, v in outs if here is not None and v is not None and not self._read_outside(v, {here})}
             edits.extend(self._drop_entries(unread, values=False))
         first = next((o.value for o in node.outputs if o.value), label)
         return Gesture(title, tuple(edits), ("delete-node", first))
@@ -212,33 +213,96 @@ class _Query:
             inside = [d.span for d in dropped] + [statement]
             uses = [s for s in out_symbol.uses if not any(_within(s, span) for span in inside)]
             return [*dropped, *(Edit(s, name_text(passed)) for s in uses)]
-        if in_symbol.is_output or in_symbol.kind != "node-output":
+        if in_symbol.is_output or [d.kind for d in self._defined(in_symbol)] != ["node-output"]:
             return None
         dropped = self._drop_entries({out}, values=False)
         inside = [d.span for d in dropped] + [statement]
         spans = self.doc.symbols.rename_spans(in_symbol)
         return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(_within(s, x) for x in inside))]
 
-    def delete_with_feeders(self, node: A.Node, k: int) -> Gesture | None:
-        """Delete the node, the nodes that only fed it and the initializers only they read (None: there are none)."""
+    def delete_with_feeders(self, node: A.Node) -> Gesture | None:
+        """Delete the node, the nodes that only fed it and the initializers only they read (None: there
+        are none, or more than :data:`FEEDERS_LIMIT` statements would go: ``onnxtext edit`` does that).
+
+        Walked on the symbol tables (a value's uses, each in the statement that holds it), so the cost
+        is that of the statements that go, not of the graph's (:func:`onnxtext.surgery.only_feeders`
+        is the same walk on the protobuf, which the tests hold this one equal to)."""
         model = self.doc.model
-        if model is None:
+        proto = self._proto(node)
+        if model is None or proto is None or identity_input(model, proto) is not None:
+            return None  # (a bypassed node's input is read on: nothing only fed it)
+        statements = self.statements
+        start = statements.index(node)
+        if start is None:
             return None
-        if identity_input(model, model.graph.node[k]) is not None:
-            return None  # bypassed, its input read on: nothing only fed it
-        nodes, constants = only_feeders(model.graph, k)
-        feeders = [self.doc.source_map.get(ProtoPath((("graph",), ("node", i)))) for i in nodes]
-        if not nodes and not constants or not all(isinstance(f, A.Node) for f in feeders):
+        gone = {start}
+        todo = [start]
+        constants: dict[str, ValueSymbol] = {}
+        while todo:
+            here = self._proto(statements.nodes[todo.pop()])
+            if here is None:
+                return None
+            for name in (*here.input, *(n for sub in nested_graphs(here) for n in sorted(captured(sub)))):
+                symbol = self.scope.values.get(name)
+                if symbol is None or symbol.is_output:
+                    continue
+                defined = self._defined(symbol)
+                if [d.kind for d in defined] == ["initializer"]:
+                    constants[name] = symbol
+                    continue
+                made = len(defined) == 1 and defined[0].kind == "node-output"
+                maker = statements.owner(defined[0].span) if made else None
+                if maker is None or maker in gone:
+                    continue
+                outs = [self.scope.values.get(o.value) for o in statements.nodes[maker].outputs if o.value]
+                if all(o is not None and not o.is_output and not self._read_outside(o, gone) for o in outs):
+                    gone.add(maker)
+                    todo.append(maker)
+                    if len(gone) > FEEDERS_LIMIT:
+                        return None
+        unread = [n for n, symbol in constants.items() if not self._read_outside(symbol, gone)]
+        if len(gone) == 1 and not unread:
             return None
-        edits = [Edit(_statement_extent(self.text, n.span), "") for n in (node, *feeders) if n is not None]
-        gone = {o for i in (k, *nodes) for o in model.graph.node[i].output if o}
-        edits += self._drop_entries((gone - _read_outside(model.graph, {k, *nodes})) | set(constants), values=True)
+        edits = [Edit(_statement_extent(self.text, statements.nodes[i].span), "") for i in sorted(gone)]
+        values = {o.value for i in gone for o in statements.nodes[i].outputs if o.value}
+        dropped = {v for v in values if (s := self.scope.values.get(v)) is not None and not self._read_outside(s, gone)}
+        edits += self._drop_entries(dropped | set(unread), values=True)
         label = node.label.value if node.label is not None else next((o.value for o in node.outputs if o.value), "?")
         first = next((o.value for o in node.outputs if o.value), label)
-        what = [f"{len(nodes)} node{'s' if len(nodes) != 1 else ''}"] if nodes else []
-        what += [f"{len(constants)} initializer{'s' if len(constants) != 1 else ''}"] if constants else []
+        count = len(gone) - 1
+        what = [f"{count} node{'s' if count != 1 else ''}"] if count else []
+        what += [f"{len(unread)} initializer{'s' if len(unread) != 1 else ''}"] if unread else []
         title = f"Delete node '{label}' and what only fed it ({', '.join(what)})"
         return Gesture(title, tuple(edits), ("delete-node-and-feeders", first))
+
+    @cached_property
+    def statements(self) -> _Statements:
+        return _Statements(self.graph)
+
+    @cached_property
+    def declarations(self) -> set[int]:
+        """Where the names of the ``<...>`` list's value_info entries start (uses that read nothing)."""
+        return {
+            item.info.name.span.start
+            for item in self.graph.initializers or ()
+            if isinstance(item, A.Initializer) and item.body is None
+        }
+
+    def _defined(self, symbol: ValueSymbol) -> list[Definition]:
+        """Where ``symbol`` is defined, its value_info declarations left out (the tables count them)."""
+        return [d for d in symbol.definitions if d.span.start not in self.declarations]
+
+    def _read_outside(self, symbol: ValueSymbol, gone: set[int]) -> bool:
+        """Whether a statement not in ``gone`` reads ``symbol`` (a graph output counts; a declaration not)."""
+        if symbol.is_output:
+            return True
+        for span in symbol.uses:
+            if span.start in self.declarations:
+                continue
+            owner = self.statements.owner(span)
+            if owner is None or owner not in gone:
+                return True
+        return False
 
     # ------------------------------------------------------------ outputs
     def make_output(self, name: str) -> Gesture | None:
@@ -435,6 +499,22 @@ class _Query:
         return Edit(Span(closing + 1, closing + 1), f"\n<{literal}>")
 
 
+class _Statements:
+    """The main graph's node statements in text order, and which one holds a span (by bisection)."""
+
+    def __init__(self, graph: A.Graph) -> None:
+        self.nodes = [n for n in graph.nodes if isinstance(n, A.Node)]
+        self.starts = [n.span.start for n in self.nodes]
+
+    def owner(self, span: Span) -> int | None:
+        k = bisect_right(self.starts, span.start) - 1
+        return k if k >= 0 and span.end <= self.nodes[k].span.end else None
+
+    def index(self, node: A.Node) -> int | None:
+        k = self.owner(node.span)
+        return k if k is not None and self.nodes[k] is node else None
+
+
 def _runs(indices: list[int]) -> list[list[int]]:
     """Sorted indices in runs of consecutive ones."""
     runs: list[list[int]] = []
@@ -446,7 +526,7 @@ def _runs(indices: list[int]) -> list[list[int]]:
     return runs
 
 
-def _read_outside(graph: GraphProto, skipped: set[int]) -> set[str]:
+def _read_by_others(graph: GraphProto, skipped: set[int]) -> set[str]:
     """The values the graph's nodes but ``skipped`` read (their subgraphs included), and its outputs."""
     read = {o.name for o in graph.output}
     for i, node in enumerate(graph.node):
