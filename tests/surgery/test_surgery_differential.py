@@ -162,3 +162,33 @@ def test_a_model_merged_with_itself_keeps_both(source: tuple[str, object]) -> No
     assert nodes[: len(g.node)] == [n.SerializeToString() for n in g.node]
     assert len(nodes) == 2 * len(g.node)
     onnx_check(merged)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in GENERATORS if n.startswith(("torch_", "onnxscript_"))])
+def test_bypassing_identity_like_nodes_keeps_what_the_model_computes(name: str) -> None:
+    import numpy as np
+
+    from onnxtext.evaluate import Evaluator
+
+    original = _load(("export", name))
+    bypassable = [n.output[0] for n in original.graph.node if surgery.identity_input(original, n) is not None]
+    rng = np.random.default_rng(0)
+    initializers = {t.name for t in original.graph.initializer}
+    feeds = {}
+    for v in original.graph.input:
+        if v.name not in initializers:
+            dims = [d.dim_value if d.HasField("dim_value") else 2 for d in v.type.tensor_type.shape.dim]
+            elem = v.type.tensor_type.elem_type
+            feeds[v.name] = (rng.standard_normal(dims) if elem == 1 else np.ones(dims)).astype(
+                np.float32 if elem == 1 else np.int64
+            )
+    expected = Evaluator(original).run(None, feeds)
+    for value in bypassable:
+        edited = _copy(original)
+        assert surgery.delete_node(edited, value) == []
+        assert len(edited.graph.node) == len(original.graph.node) - 1
+        onnx_check(edited)
+        assert error_codes(edited) <= error_codes(original)
+        for a, b in zip(Evaluator(edited).run(None, feeds), expected, strict=True):
+            np.testing.assert_array_equal(a, b)
