@@ -183,3 +183,21 @@ def test_a_value_of_a_subgraph_is_no_place_to_cut() -> None:
     with pytest.raises(SurgeryError) as exc:
         surgery.extract(m, None, [inner])
     assert [d.code for d in exc.value.diagnostics] == ["S001"]
+
+
+def test_fields_of_a_newer_ir_are_carried_into_the_sub_model_and_the_merge() -> None:
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    m = model(TEXT)
+    # model field 101 (varint), 102 (bytes), 103 (fixed32); graph field 99 (bytes): unknown to our schema
+    m.graph.MergeFromString(b"\x9a\x06\x03abc")
+    m.MergeFromString(b"\xa8\x06\x05\xb2\x06\x02hi\xbd\x06\x01\x02\x03\x04")
+
+    def unknown(msg: object) -> list[tuple[int, int, object]]:
+        return [(f.field_number, f.wire_type, f.data) for f in UnknownFieldSet(msg)]
+
+    sub = surgery.extract(m, ["x"], ["a"]).model
+    assert unknown(sub) == unknown(m) == [(101, 0, 5), (102, 2, b"hi"), (103, 5, 0x04030201)]
+    assert unknown(sub.graph) == unknown(m.graph) == [(99, 2, b"abc")]
+    merged = surgery.merge(m, model(TEXT), [("y", "x")]).model
+    assert unknown(merged) == unknown(m) and unknown(merged.graph) == unknown(m.graph)

@@ -24,13 +24,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from google.protobuf.message import Message
+
 from onnxtext.diagnostics import Diagnostic
+from onnxtext.ir.varint import encode_varint, varint_size
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
 from onnxtext.surgery.names import captured, defined, nested_graphs
 from onnxtext.surgery.problems import DROPPED, NOT_COMPUTABLE, WRONG_KIND, error, unknown, warning
 from onnxtext.surgery.values import Types
 
-__all__ = ["Result", "extract", "copy_fields", "used_functions"]
+__all__ = ["Result", "copy_fields", "extract", "unknown_bytes", "used_functions"]
 
 
 @dataclass(slots=True)
@@ -42,7 +45,8 @@ class Result:
 
 
 def copy_fields(source: ModelProto | GraphProto, target: ModelProto | GraphProto, skip: frozenset[str]) -> None:
-    """Copy every set field of ``source`` but those named in ``skip`` into ``target`` (same message type)."""
+    """Copy every set field of ``source`` but those named in ``skip`` into ``target`` (same message type),
+    and the fields our schema does not know (a newer IR's), as they were written."""
     for fd, value in source.ListFields():
         if fd.name in skip:
             continue
@@ -52,6 +56,27 @@ def copy_fields(source: ModelProto | GraphProto, target: ModelProto | GraphProto
             getattr(target, fd.name).CopyFrom(value)
         else:
             setattr(target, fd.name, value)
+    target.MergeFromString(unknown_bytes(source))
+
+
+def unknown_bytes(message: Message) -> bytes:
+    """The fields of ``message`` its schema does not know, written back as protobuf (in their order)."""
+    from google.protobuf.unknown_fields import UnknownFieldSet
+
+    out = bytearray()
+    for f in UnknownFieldSet(message):
+        out += encode_varint(f.field_number << 3 | f.wire_type)
+        if f.wire_type == 0:
+            out += encode_varint(f.data)
+        elif f.wire_type == 1:
+            out += f.data.to_bytes(8, "little")
+        elif f.wire_type == 5:
+            out += f.data.to_bytes(4, "little")
+        elif f.wire_type == 2:
+            out += encode_varint(len(f.data)) + f.data
+        else:  # a group (wire types 3 and 4): gone from protobuf since proto3, and from ONNX's wire
+            del out[-varint_size(f.field_number << 3 | f.wire_type) :]
+    return bytes(out)
 
 
 _MODEL_PARTS = frozenset({"graph", "functions", "training_info"})
