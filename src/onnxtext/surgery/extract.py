@@ -6,7 +6,8 @@ of values a kept node's subgraph reads from outside, without which the sub-model
 What else is kept, and why:
 
 - the model's header (IR version, producer, domain, doc string, metadata) and every opset import,
-  as they are: the nodes kept still run under them;
+  as they are: the nodes kept still run under them; fields of a newer IR than our schema's, at the
+  model's and the graph's level, as they were written;
 - the graph's name, doc string and metadata;
 - the inputs and outputs: their declarations copied byte for byte (a graph input, output or
   value_info), an initializer's type, else the type our inference gives (S008 when it cannot);
