@@ -16,7 +16,7 @@ import pytest
 from onnxtext import parse_document, parse_model, surgery
 from onnxtext.cli.app import _shape
 from onnxtext.diagnostics import Fix
-from onnxtext.ide.gestures import Gesture, extract_selection, extracted_uri, gestures_at
+from onnxtext.ide.gestures import Gesture, extract_selection, extracted_uri, function_from_selection, gestures_at
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.proto import ModelProto, TensorProto
 from onnxtext.syntax import ast as A
@@ -91,6 +91,9 @@ def _library(model: ModelProto, operation: tuple[str, str]) -> ModelProto:
         surgery.set_input_shape(out, *_shape(value))
     elif option == "input-from-initializer":
         surgery.initializer_to_input(out, value)
+    elif option == "extract-function":
+        nodes, name = value.split("=")
+        surgery.extract_function(out, nodes.split(","), name)
     else:
         info = next(v for v in out.graph.input if v.name == value)
         dims = [d.dim_value for d in info.type.tensor_type.shape.dim]
@@ -254,3 +257,48 @@ def test_deleting_what_only_fed_a_node_is_offered_up_to_the_limit(monkeypatch: p
 
     assert fed("v99 = Relu") == ["Delete node 'v99' and what only fed it (99 nodes)"]  # 100 statements go
     assert fed("v100 = Relu") == []  # 101 would: the command line does that
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_statements_moved_into_a_function_give_the_model_the_library_makes_and_compute_the_same(text: str) -> None:
+    from onnxtext.evaluate import Evaluator
+
+    doc = parse_document(text)
+    original = parse_model(text)
+    nodes = [n for n in doc.tree.graph.nodes if isinstance(n, A.Node)]
+    feeds = _feeds(original)
+    expected = Evaluator(original).run(None, feeds) if feeds is not None else None
+    moved = 0
+    for first in range(len(nodes)):
+        last = min(len(nodes) - 1, first + 1)
+        gesture = function_from_selection(doc, nodes[first].span.start, nodes[last].span.end)
+        if gesture is None:
+            continue  # nothing the rest reads: no function to call
+        moved += 1
+        edited = Fix("", gesture.edits).apply(text)
+        again = parse_document(edited)
+        assert not [d for d in again.diagnostics if d.is_error], (gesture.title, edited)
+        _same(again.proto, _library(original, gesture.operation))
+        if expected is not None:
+            for a, b in zip(Evaluator(again.proto).run(None, feeds), expected, strict=True):
+                np.testing.assert_array_equal(a, b)
+    assert moved > 0
+
+
+def _feeds(m: ModelProto) -> dict[str, np.ndarray] | None:
+    """Made-up float inputs (symbolic dimensions 2), or None when an input is not a float tensor (or
+    weights are in an external file)."""
+    if any(t.data_location == TensorProto.EXTERNAL for t in m.graph.initializer):
+        return None
+    rng = np.random.default_rng(0)
+    initializers = {t.name for t in m.graph.initializer}
+    feeds = {}
+    for v in m.graph.input:
+        if v.name in initializers:
+            continue
+        tt = v.type.tensor_type
+        if not v.type.HasField("tensor_type") or tt.elem_type != 1 or not tt.HasField("shape"):
+            return None
+        feeds[v.name] = rng.standard_normal([d.dim_value if d.HasField("dim_value") else 2 for d in tt.shape.dim])
+        feeds[v.name] = feeds[v.name].astype(np.float32)
+    return feeds

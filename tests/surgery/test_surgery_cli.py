@@ -141,3 +141,12 @@ def test_delete_node_and_feeders(tmp_path: Path) -> None:
     assert main(["edit", MLP, "-o", str(out), "--delete-node-and-feeders", "logits", "--remove-output", "probs"]) == 0
     text = out.read_text()
     assert "W2" not in text and "B2" not in text and "hidden =" not in text and "W1" not in text
+
+
+def test_extract_function(tmp_path: Path) -> None:
+    out = tmp_path / "o.onnx"
+    assert main(["edit", MLP, "-o", str(out), "--extract-function", "hidden_mm,hidden_pre,hidden=Layer"]) == 0
+    m = _binary(out)
+    assert [n.op_type for n in m.graph.node] == ["Layer", "MatMul", "Add", "Softmax"]
+    assert [f.name for f in m.functions] == ["Layer"]
+    onnx_check(m)

@@ -241,3 +241,21 @@ g (float[4] x) => (float[4] y) <float ratio = {{0.5}}, {mode}> {{
     )
     notes = surgery.delete_node(m, "d")
     assert (list(m.graph.node[0].input) == ["x"]) is bypassed and (notes == []) is bypassed
+
+
+def test_extract_function_calls_it_in_place_and_refuses_what_cannot_be_moved() -> None:
+    m = model(TEXT)
+    function = surgery.extract_function(m, ["a", "d"], "Block")
+    assert (list(function.input), list(function.output)) == (["x", "w"], ["d"])
+    assert [(n.domain, n.op_type, list(n.input), list(n.output)) for n in m.graph.node[:2]] == [
+        ("local", "Block", ["x", "w"], ["d"]),
+        ("", "Cast", ["d"], ["c"]),
+    ]
+    assert [v.name for v in m.graph.value_info] == []  # 'a' is inside the function now
+    assert [(o.domain, o.version) for o in m.opset_import] == [("", 21), ("local", 1)]
+    onnx_check(m)
+    assert error_codes(m) == set()
+    for nodes, name, code in ((["d", "b"], "Other", "S002"), (["c"], "Block", "S003"), (["a"], "F", "S001")):
+        with pytest.raises(SurgeryError) as exc:
+            surgery.extract_function(m, nodes, name)
+        assert _codes(exc) == [code]

@@ -223,6 +223,9 @@ model stays byte for byte as it was. MODEL and OUT are text or binary by their e
                            and declared dimensions must agree)
   --input-from-initializer W
                            make an initializer a graph input of its type (its values dropped)
+  --extract-function NODES=NAME
+                           move consecutive nodes (names or values they make, comma-
+                           separated) into a function local.NAME called in their place
 
 example:
   onnxtext edit model.onnx -o fixed.onnx --set-input-shape input=1,3,224,224
@@ -306,6 +309,7 @@ _EDIT_OPERATIONS: tuple[tuple[str, str, Callable[[str], object], str], ...] = (
     ("set-input-shape", "X=DIMS", _shape, "set a graph input's shape: X=1,3,224,224 or X=N,3,H,W (? for a free one)"),
     ("constant", "X=FILE.npy", _pair, "make a graph input an initializer holding the array of a .npy file"),
     ("input-from-initializer", "W", str, "make an initializer a graph input"),
+    ("extract-function", "NODES=NAME", _pair, "move consecutive nodes (comma-separated) into a local function"),
 )
 """``onnxtext edit``'s operations: option (also its ``dest``), metavar, type, help."""
 
@@ -556,7 +560,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.command == "edit" and not args.operations:
         return (
             "no edit given: --delete-node(-and-feeders), --rename, --add-output, --remove-output, --set-input-shape, "
-            "--constant or --input-from-initializer"
+            "--constant, --input-from-initializer or --extract-function"
         )
     return None
 

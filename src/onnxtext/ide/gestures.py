@@ -29,15 +29,24 @@ from onnxtext.document import Document
 from onnxtext.ir.dtypes import dtype_by_name
 from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
-from onnxtext.proto import GraphProto, NodeProto
+from onnxtext.proto import FunctionProto, GraphProto, NodeProto
 from onnxtext.span import Span
-from onnxtext.surgery import SurgeryError, extract, identity_input
+from onnxtext.surgery import SurgeryError, extract, function_signature, identity_input
 from onnxtext.surgery.names import captured, nested_graphs
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import Printer
-from onnxtext.syntax.vocabulary import name_text
+from onnxtext.syntax.vocabulary import format_string, name_text
 
-__all__ = ["FEEDERS_LIMIT", "Gesture", "REWRITE", "ZEROS_LIMIT", "extract_selection", "extracted_uri", "gestures_at"]
+__all__ = [
+    "FEEDERS_LIMIT",
+    "Gesture",
+    "REWRITE",
+    "ZEROS_LIMIT",
+    "extract_selection",
+    "extracted_uri",
+    "function_from_selection",
+    "gestures_at",
+]
 
 REWRITE = "refactor.rewrite"
 """The kind of every gesture (LSP's ``CodeActionKind.RefactorRewrite``)."""
@@ -75,26 +84,102 @@ def gestures_at(doc: Document, start: int, end: int | None = None) -> list[Gestu
         return []
     found = _Query(doc, graph, scope).at(start)
     if end is not None and end > start:
-        extracted = extract_selection(doc, start, end)
-        if extracted is not None:
-            found.append(extracted)
+        for make in (extract_selection, function_from_selection):
+            made = make(doc, start, end)
+            if made is not None:
+                found.append(made)
     return found
+
+
+def _selected(doc: Document, start: int, end: int) -> list[tuple[A.Node, int]]:
+    """The main graph's node statements the selection meets, with their node indices."""
+    tree = doc.tree
+    chosen: list[tuple[A.Node, int]] = []
+    if not isinstance(tree, A.Model):
+        return chosen
+    for node in tree.graph.nodes:
+        if isinstance(node, A.Node) and node.span.end > start and node.span.start < end:
+            path = doc.source_map.path_of(node)
+            step = path[-1] if path is not None and len(path) == 2 else None
+            if step is not None and len(step) == 2 and step[0] == "node":
+                chosen.append((node, step[1]))
+    return chosen
+
+
+def function_from_selection(doc: Document, start: int, end: int, domain: str = "local") -> Gesture | None:
+    """The selected node statements moved into a new local function (their text, comments and all, as
+    its body) and a call of it in their place; the model imports ``domain`` if it did not. What
+    ``onnxtext edit --extract-function`` does (:func:`onnxtext.surgery.extract_function`)."""
+    model, tree = doc.model, doc.tree
+    chosen = _selected(doc, start, end)
+    if model is None or not isinstance(tree, A.Model) or not chosen:
+        return None
+    indices = [k for _, k in chosen]
+    if indices != list(range(indices[0], indices[-1] + 1)):
+        return None
+    inputs, outputs = function_signature(model.graph, indices)
+    if not outputs:
+        return None
+    name = _fresh("Extracted", {f.name for f in model.functions if f.domain == domain})
+    text = doc.source.text
+    edits: list[Edit] = []
+    if not any(o.domain == domain for o in model.opset_import):
+        imports = _header_imports(tree)
+        if imports is None or not imports.items:
+            return None
+        at = imports.items[-1].span.end
+        edits.append(Edit(Span(at, at), f", {format_string(domain.encode())}: 1"))
+    function = FunctionProto(name=name, domain=domain, input=inputs, output=outputs)
+    function.opset_import.extend(model.opset_import)
+    try:
+        head = str(_PRINTER.print(Lifter().function(function, "functions", nodes=False)))
+    except NotRepresentable:
+        return None
+    first, last = _statement_extent(text, chosen[0][0].span), _statement_extent(text, chosen[-1][0].span)
+    body = text[first.start : last.end]
+    body += "" if body.endswith("\n") else "\n"
+    indent = text[text.rfind("\n", 0, chosen[0][0].span.start) + 1 : chosen[0][0].span.start]
+    indent = indent if indent.strip() == "" else "   "
+    call = f"{', '.join(name_text(o) for o in outputs)} = {domain}.{name} ({', '.join(name_text(i) for i in inputs)})"
+    edits.append(
+        Edit(
+            Span(first.start, last.end), f"{indent}{call}\n" if first.start == _line_start(text, first.start) else call
+        )
+    )
+    closing = head.rindex("}")
+    tail = "" if text.endswith("\n") else "\n"
+    edits.append(Edit(Span(len(text), len(text)), f"{tail}\n{head[:closing]}{body}}}\n"))
+    made = {o for k in indices for o in model.graph.node[k].output if o}
+    graph = tree.graph
+    scope = next((s for s in doc.symbols.scopes if s.node is graph), None)
+    if scope is not None:
+        edits.extend(_Query(doc, graph, scope)._drop_entries(made - set(outputs), values=False))
+    count = len(indices)
+    firsts = ",".join(next(o for o in model.graph.node[k].output if o) for k in indices)
+    title = f"Extract {count} node{'s' if count != 1 else ''} to a local function ({domain}.{name})"
+    return Gesture(title, tuple(edits), ("extract-function", f"{firsts}={name}"))
+
+
+def _header_imports(tree: A.Model) -> A.PropList | None:
+    """The model header's ``opset_import`` list, as written."""
+    for entry in tree.header.entries if tree.header is not None else ():
+        if isinstance(entry, A.PropEntry) and entry.key.value == "opset_import" and isinstance(entry.value, A.PropList):
+            return entry.value
+    return None
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
 
 
 def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
     """The main-graph nodes whose statements the selection meets (some, not all), as a new model (``new_model``): it
     reads what they read from outside (initializers kept as initializers) and gives what they make
     that the rest of the graph reads, exports, or nothing reads (``onnxtext extract``'s sub-model)."""
-    model, tree = doc.model, doc.tree
-    if model is None or not isinstance(tree, A.Model):
+    model = doc.model
+    if model is None:
         return None
-    chosen: list[int] = []
-    for node in tree.graph.nodes:
-        if isinstance(node, A.Node) and node.span.end > start and node.span.start < end:
-            path = doc.source_map.path_of(node)
-            step = path[-1] if path is not None and len(path) == 2 else None
-            if step is not None and len(step) == 2 and step[0] == "node":
-                chosen.append(step[1])
+    chosen = [k for _, k in _selected(doc, start, end)]
     graph = model.graph
     if not chosen or len(chosen) == len(graph.node):  # every node: that is the model itself
         return None

@@ -27,6 +27,7 @@ from onnxtext.surgery.edit import (
 )
 from onnxtext.surgery.extract import Result, extract
 from onnxtext.surgery.merge import merge
+from onnxtext.surgery.outline import extract_function, function_signature
 from onnxtext.surgery.problems import SurgeryError
 
 __all__ = [
@@ -37,7 +38,9 @@ __all__ = [
     "array_tensor",
     "delete_node",
     "extract",
+    "extract_function",
     "find_node",
+    "function_signature",
     "identity_input",
     "initializer_to_input",
     "make_constant",

@@ -97,6 +97,9 @@ def cmd_edit(args: argparse.Namespace, report: _Reporter) -> int:
                 surgery.set_input_shape(model, *value)
             elif operation == "input-from-initializer":
                 surgery.initializer_to_input(model, value)
+            elif operation == "extract-function":
+                nodes, name = value
+                surgery.extract_function(model, [n.strip() for n in nodes.split(",")], name)
             else:  # constant
                 name, path = value
                 try:
