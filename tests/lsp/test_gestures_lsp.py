@@ -123,7 +123,7 @@ async def test_extract_to_model_creates_the_file_beside(client: LanguageClient, 
     found = await client.text_document_code_action_async(
         L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), L.CodeActionContext(diagnostics=[]))
     )
-    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and a.title.startswith("Extract")]
+    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and "new model" in a.title]
     assert action.title == "Extract 2 nodes to a new model" and action.edit is not None
     create, fill = action.edit.document_changes or []
     target = uri.removesuffix(".onnxtxt") + ".extract.onnxtxt"
@@ -132,3 +132,21 @@ async def test_extract_to_model_creates_the_file_beside(client: LanguageClient, 
     sub = parse_model(fill.edits[0].new_text)
     expected = surgery.extract(parse_model(TEXT), ["a"], ["y"]).model
     assert sub.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+@pytest.mark.asyncio
+async def test_moving_statements_into_a_function_through_the_client(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    start, end = _position(TEXT, TEXT.index("a = Add")), _position(TEXT, TEXT.index("b = Identity") + 3)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), L.CodeActionContext(diagnostics=[]))
+    )
+    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and "local function" in a.title]
+    assert action.title == "Extract 2 nodes to a local function (local.Extracted)" and action.edit is not None
+    (change,) = action.edit.document_changes or []
+    assert isinstance(change, L.TextDocumentEdit)
+    moved = _apply(TEXT, list(change.edits))
+    assert "   b = local.Extracted (x, w)\n   y = Relu (b)\n" in moved
+    expected = parse_model(TEXT)
+    surgery.extract_function(expected, ["a", "b"], "Extracted")
+    assert parse_model(moved).SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
