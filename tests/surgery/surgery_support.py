@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import numpy as np
+
 from onnxtext import check, parse_model
 from onnxtext.proto import ModelProto
 
@@ -60,3 +62,22 @@ def onnx_check(m: ModelProto) -> None:
     import onnx
 
     onnx.checker.check_model(onnx.load_model_from_string(m.SerializeToString()), full_check=True)
+
+
+def made_up_feeds(m: ModelProto) -> dict[str, np.ndarray]:
+    """Inputs for a run: floats from a seeded normal for float tensors, ones for the others (each
+    symbolic dimension 2)."""
+    from onnxtext.ir.tensor.arrays import to_numpy
+    from onnxtext.proto import TensorProto
+
+    rng = np.random.default_rng(0)
+    initializers = {t.name for t in m.graph.initializer}
+    feeds = {}
+    for v in m.graph.input:
+        if v.name in initializers:
+            continue
+        tt = v.type.tensor_type
+        dims = [d.dim_value if d.HasField("dim_value") else 2 for d in tt.shape.dim]
+        dtype = to_numpy(TensorProto(data_type=tt.elem_type, dims=[0])).dtype
+        feeds[v.name] = (rng.standard_normal(dims) if tt.elem_type == 1 else np.ones(dims)).astype(dtype)
+    return feeds

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from surgery_support import changed_parts, error_codes, onnx_check
+from surgery_support import changed_parts, error_codes, made_up_feeds, onnx_check
 
 from onnxtext import surgery
 from onnxtext.proto import ModelProto
@@ -173,16 +173,7 @@ def test_bypassing_identity_like_nodes_keeps_what_the_model_computes(name: str) 
 
     original = _load(("export", name))
     bypassable = [n.output[0] for n in original.graph.node if surgery.identity_input(original, n) is not None]
-    rng = np.random.default_rng(0)
-    initializers = {t.name for t in original.graph.initializer}
-    feeds = {}
-    for v in original.graph.input:
-        if v.name not in initializers:
-            dims = [d.dim_value if d.HasField("dim_value") else 2 for d in v.type.tensor_type.shape.dim]
-            elem = v.type.tensor_type.elem_type
-            feeds[v.name] = (rng.standard_normal(dims) if elem == 1 else np.ones(dims)).astype(
-                np.float32 if elem == 1 else np.int64
-            )
+    feeds = made_up_feeds(original)
     expected = Evaluator(original).run(None, feeds)
     for value in bypassable:
         edited = _copy(original)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from surgery_support import changed_parts, error_codes, model, onnx_check
+from surgery_support import changed_parts, error_codes, made_up_feeds, model, onnx_check
 
 from onnxtext import surgery
 from onnxtext.proto import ModelProto
@@ -103,18 +103,6 @@ def _exported(name: str) -> ModelProto:
     return ModelProto.FromString(gen.ensure().read_bytes())
 
 
-def _feeds(m: ModelProto) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(0)
-    initializers = {t.name for t in m.graph.initializer}
-    feeds = {}
-    for v in m.graph.input:
-        if v.name in initializers:
-            continue
-        dims = [d.dim_value if d.HasField("dim_value") else 2 for d in v.type.tensor_type.shape.dim]
-        feeds[v.name] = rng.standard_normal(dims).astype(np.float32)
-    return feeds
-
-
 def _ort(m: ModelProto, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
     ort = pytest.importorskip("onnxruntime")
     session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
@@ -136,7 +124,7 @@ def test_cut_in_the_middle_agrees_with_onnx_and_runs_alike(name: str) -> None:
     from onnxtext.evaluate import Evaluator
 
     m = _exported(name)
-    feeds = _feeds(m)
+    feeds = made_up_feeds(m)
     traced = {e.name: e.value for e in Evaluator(m).trace(feeds)}
     graph_inputs = list(feeds)
     nodes = [n for n in m.graph.node if n.op_type != "Constant" and n.output and n.output[0]]
