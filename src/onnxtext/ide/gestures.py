@@ -7,12 +7,18 @@ stay where they are. The gestures are those of ``onnxtext edit`` (:mod:`onnxtext
 main graph:
 
 - on a node: delete it (an Identity, a Dropout at inference or a Cast to its input's own type is
-  bypassed: its readers read its input, or its input's producer makes its graph output), make one
-  of its outputs a graph output (with the inferred type), or stop exporting one;
+  bypassed: its readers read its input, or its input's producer makes its graph output), delete it
+  with what only fed it, make one of its outputs a graph output (with the inferred type), or stop
+  exporting one;
 - on a graph output: stop exporting it;
 - on a graph input: set a dimension (a symbol to 1, a size to a fresh symbol), or make it an
   initializer of zeros (a fixed shape of at most :data:`ZEROS_LIMIT` numbers, to edit after);
-- on an initializer: make it a graph input of its type.
+- on an initializer: make it a graph input of its type;
+- on a selection of node statements: extract them to a new model (``new_model``, a file the server
+  creates beside the text) or move them into a local function called in their place.
+
+Each gesture names the ``onnxtext edit`` (or ``extract``) operation it equals; the tests hold the
+two equal on every statement of the examples.
 """
 
 from __future__ import annotations
@@ -51,9 +57,9 @@ __all__ = [
 REWRITE = "refactor.rewrite"
 """The kind of every gesture (LSP's ``CodeActionKind.RefactorRewrite``)."""
 ZEROS_LIMIT = 4096
+"""The most numbers an input made an initializer of zeros is written with."""
 FEEDERS_LIMIT = 2000
 """The most statements *Delete node and what only fed it* deletes (beyond, ``onnxtext edit`` does it)."""
-"""The most numbers an input made an initializer of zeros is written with."""
 
 _PRINTER = Printer()
 
