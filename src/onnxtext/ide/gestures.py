@@ -35,7 +35,7 @@ from onnxtext.document import Document
 from onnxtext.ir.dtypes import dtype_by_name
 from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
-from onnxtext.proto import FunctionProto, GraphProto, NodeProto
+from onnxtext.proto import FunctionProto, NodeProto
 from onnxtext.span import Span
 from onnxtext.surgery import SurgeryError, extract, function_signature, identity_input
 from onnxtext.surgery.names import captured, nested_graphs
@@ -189,20 +189,14 @@ def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
     graph = model.graph
     if not chosen or len(chosen) == len(graph.node):  # every node: that is the model itself
         return None
-    selected = set(chosen)
     made = [o for i in chosen for o in graph.node[i].output if o]
     constants = {t.name for t in graph.initializer} | {s.values.name for s in graph.sparse_initializer}
-    reads: list[str] = []
-    for i in chosen:
-        node = graph.node[i]
-        for name in (*node.input, *(n for sub in nested_graphs(node) for n in sorted(captured(sub)))):
-            if name and name not in made and name not in constants and name not in reads:
-                reads.append(name)
+    read, given = function_signature(graph, chosen)  # what a function of them would read and give
+    reads = [n for n in read if n not in constants]  # a model keeps its initializers
     inside = {n for i in chosen for n in graph.node[i].input} | {
         n for i in chosen for sub in nested_graphs(graph.node[i]) for n in captured(sub)
     }
-    outside = _read_by_others(graph, selected)
-    outputs = [o for o in made if o in outside or o not in inside]
+    outputs = [o for o in made if o in given or o not in inside]
     try:
         sub = extract(model, reads, outputs).model
         text = to_text(sub)
@@ -615,18 +609,6 @@ def _runs(indices: list[int]) -> list[list[int]]:
         else:
             runs.append([k])
     return runs
-
-
-def _read_by_others(graph: GraphProto, skipped: set[int]) -> set[str]:
-    """The values the graph's nodes but ``skipped`` read (their subgraphs included), and its outputs."""
-    read = {o.name for o in graph.output}
-    for i, node in enumerate(graph.node):
-        if i in skipped:
-            continue
-        read.update(node.input)
-        for sub in nested_graphs(node):
-            read |= captured(sub)
-    return read
 
 
 def _within(inner: Span, outer: Span) -> bool:
