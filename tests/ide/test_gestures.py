@@ -211,7 +211,8 @@ def test_damaged_texts_get_gestures_that_fit_them_or_none(text: str) -> None:
         damaged = text[:start] + text[start + rng.randrange(1, 12) :]
         doc = parse_document(damaged)
         for offset in range(0, len(damaged), 5):
-            for gesture in gestures_at(doc, offset):
+            end = offset + 5 * rng.randrange(0, 30) if offset % 4 == 0 else None  # selections too
+            for gesture in gestures_at(doc, offset, end):
                 spans = sorted((e.span.start, e.span.end) for e in gesture.edits)
                 assert all(0 <= a <= b <= len(damaged) for a, b in spans)
                 assert all(b <= c for (_, b), (c, _) in zip(spans, spans[1:], strict=False)), (

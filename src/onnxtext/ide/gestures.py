@@ -123,6 +123,9 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     indices = [k for _, k in chosen]
     if indices != list(range(indices[0], indices[-1] + 1)):
         return None
+    block = [n for n in tree.graph.nodes if chosen[0][0].span.start <= n.span.start <= chosen[-1][0].span.start]
+    if len(block) != len(chosen):  # a damaged statement among them: its text would move with them
+        return None
     inputs, outputs = function_signature(model.graph, indices)
     if not outputs:
         return None
@@ -161,7 +164,10 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     if scope is not None:
         edits.extend(_Query(doc, graph, scope)._drop_entries(made - set(outputs), values=False))
     count = len(indices)
-    firsts = ",".join(next(o for o in model.graph.node[k].output if o) for k in indices)
+    called = [next((o for o in model.graph.node[k].output if o), model.graph.node[k].name) for k in indices]
+    if not all(called):
+        return None  # a node with neither an output nor a name: nothing names it to the library
+    firsts = ",".join(called)
     title = f"Extract {count} node{'s' if count != 1 else ''} to a local function ({domain}.{name})"
     return Gesture(title, tuple(edits), ("extract-function", f"{firsts}={name}"))
 
