@@ -303,3 +303,17 @@ def _feeds(m: ModelProto) -> dict[str, np.ndarray] | None:
         feeds[v.name] = rng.standard_normal([d.dim_value if d.HasField("dim_value") else 2 for d in tt.shape.dim])
         feeds[v.name] = feeds[v.name].astype(np.float32)
     return feeds
+
+
+@pytest.mark.parametrize("text", _texts())
+def test_the_selection_signature_on_the_symbol_tables_is_the_librarys(text: str) -> None:
+    from onnxtext.ide.gestures import _selected, _signature
+
+    doc = parse_document(text)
+    nodes = [n for n in doc.tree.graph.nodes if isinstance(n, A.Node)]
+    for first in range(len(nodes)):
+        for last in range(first, min(len(nodes), first + 4)):
+            chosen = _selected(doc, nodes[first].span.start, nodes[last].span.end)
+            found = _signature(doc, chosen)
+            assert found is not None
+            assert found[:2] == surgery.function_signature(doc.model.graph, [k for _, k in chosen])

@@ -37,7 +37,7 @@ from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
 from onnxtext.proto import FunctionProto, NodeProto
 from onnxtext.span import Span
-from onnxtext.surgery import SurgeryError, extract, function_signature, identity_input
+from onnxtext.surgery import SurgeryError, extract, identity_input
 from onnxtext.surgery.names import captured, nested_graphs
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.printer import Printer
@@ -103,13 +103,54 @@ def _selected(doc: Document, start: int, end: int) -> list[tuple[A.Node, int]]:
     chosen: list[tuple[A.Node, int]] = []
     if not isinstance(tree, A.Model):
         return chosen
-    for node in tree.graph.nodes:
-        if isinstance(node, A.Node) and node.span.end > start and node.span.start < end:
-            path = doc.source_map.path_of(node)
-            step = path[-1] if path is not None and len(path) == 2 else None
-            if step is not None and len(step) == 2 and step[0] == "node":
-                chosen.append((node, step[1]))
+    statements = _Statements(tree.graph)
+    k = max(0, bisect_right(statements.starts, start) - 1)
+    while k < len(statements.nodes) and statements.nodes[k].span.start < end:
+        node = statements.nodes[k]
+        k += 1
+        if node.span.end <= start:
+            continue
+        path = doc.source_map.path_of(node)
+        step = path[-1] if path is not None and len(path) == 2 else None
+        if step is not None and len(step) == 2 and step[0] == "node":
+            chosen.append((node, step[1]))
     return chosen
+
+
+def _signature(doc: Document, chosen: list[tuple[A.Node, int]]) -> tuple[list[str], list[str], list[str]] | None:
+    """What the chosen nodes read from outside them (first read first), what the rest of the graph
+    reads from them or exports, and what they make that nothing reads: ``surgery.function_signature``
+    (held equal by the tests), found on the symbol tables at the cost of the selection, not the graph."""
+    model, tree = doc.model, doc.tree
+    if model is None or not isinstance(tree, A.Model):
+        return None
+    graph = tree.graph
+    scope = next((s for s in doc.symbols.scopes if s.node is graph), None)
+    if scope is None:
+        return None
+    query = _Query(doc, graph, scope)
+    gone = {i for i in (query.statements.index(node) for node, _ in chosen) if i is not None}
+    if len(gone) != len(chosen):
+        return None
+    protos = [model.graph.node[k] for _, k in chosen]
+    made = [o for node in protos for o in node.output if o]
+    reads: list[str] = []
+    for node in protos:
+        for name in (*node.input, *(n for sub in nested_graphs(node) for n in sorted(captured(sub)))):
+            if name and name not in made and name not in reads:
+                reads.append(name)
+    given, unread = [], []
+    for name in made:
+        symbol = scope.values.get(name)
+        if symbol is None:
+            return None
+        if query._read_outside(symbol, gone):
+            given.append(name)
+        elif not any(name in node.input for node in protos) and not any(
+            name in captured(sub) for node in protos for sub in nested_graphs(node)
+        ):
+            unread.append(name)
+    return reads, given, unread
 
 
 def function_from_selection(doc: Document, start: int, end: int, domain: str = "local") -> Gesture | None:
@@ -126,9 +167,10 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     block = [n for n in tree.graph.nodes if chosen[0][0].span.start <= n.span.start <= chosen[-1][0].span.start]
     if len(block) != len(chosen):  # a damaged statement among them: its text would move with them
         return None
-    inputs, outputs = function_signature(model.graph, indices)
-    if not outputs:
+    signature = _signature(doc, chosen)
+    if signature is None or not signature[1]:
         return None
+    inputs, outputs, _ = signature
     name = _fresh("Extracted", {f.name for f in model.functions if f.domain == domain})
     text = doc.source.text
     edits: list[Edit] = []
@@ -191,20 +233,20 @@ def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
     model = doc.model
     if model is None:
         return None
-    chosen = [k for _, k in _selected(doc, start, end)]
+    selected = _selected(doc, start, end)
     graph = model.graph
-    if not chosen or len(chosen) == len(graph.node):  # every node: that is the model itself
+    if not selected or len(selected) == len(graph.node):  # every node: that is the model itself
         return None
-    made = [o for i in chosen for o in graph.node[i].output if o]
+    signature = _signature(doc, selected)
+    if signature is None:
+        return None
+    read, given, unread = signature
     constants = {t.name for t in graph.initializer} | {s.values.name for s in graph.sparse_initializer}
-    read, given = function_signature(graph, chosen)  # what a function of them would read and give
     reads = [n for n in read if n not in constants]  # a model keeps its initializers
-    inside = {n for i in chosen for n in graph.node[i].input} | {
-        n for i in chosen for sub in nested_graphs(graph.node[i]) for n in captured(sub)
-    }
-    outputs = [o for o in made if o in given or o not in inside]
+    outputs = [o for o in (o for _, k in selected for o in graph.node[k].output if o) if o in given or o in unread]
     try:
-        sub = extract(model, reads, outputs).model
+        inference = doc.inference  # the document's own, computed once
+        sub = extract(model, reads, outputs, inference.graphs.get("graph") if inference is not None else None).model
         text = to_text(sub)
     except (SurgeryError, NotRepresentable):
         return None

@@ -22,11 +22,12 @@ What else is kept, and why:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from google.protobuf.message import Message
 
+from onnxtext.analysis.infer import ValueType
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.ir.varint import encode_varint, varint_size
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
@@ -126,9 +127,15 @@ def _needed(graph: GraphProto, outputs: Sequence[str], stop: set[str]) -> set[st
     return seen & stop
 
 
-def extract(model: ModelProto, inputs: Sequence[str] | None, outputs: Sequence[str]) -> Result:
+def extract(
+    model: ModelProto,
+    inputs: Sequence[str] | None,
+    outputs: Sequence[str],
+    inferred: Mapping[str, ValueType] | None = None,
+) -> Result:
     """The sub-model of ``model`` computing ``outputs`` from ``inputs`` (see the module docstring);
-    ``inputs=None``: from the graph inputs they need (initializers are not inputs then)."""
+    ``inputs=None``: from the graph inputs they need (initializers are not inputs then); ``inferred``:
+    the main graph's types when known already (else inferred if a new input or output needs one)."""
     graph = model.graph
     names = defined(graph)  # a cut is between values of the main graph (a subgraph's own are inside a node)
     if not outputs:
@@ -173,7 +180,7 @@ def extract(model: ModelProto, inputs: Sequence[str] | None, outputs: Sequence[s
             + ("them" if len(missing) > 1 else "it")
             + " to the inputs",
         )
-    types = Types(model)
+    types = Types(model, inferred)
     new_inputs = [types.info(n) for n in inputs]
     new_outputs = [types.info(n) for n in outputs]
 

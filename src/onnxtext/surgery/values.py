@@ -6,6 +6,8 @@ inference gives it (:mod:`onnxtext.analysis.infer`), written only where the oper
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from onnxtext.analysis.infer import ValueType, infer_types, to_type_proto
 from onnxtext.proto import GraphProto, ModelProto, TensorProto, ValueInfoProto
 from onnxtext.surgery.problems import TYPE_UNKNOWN, error
@@ -36,9 +38,10 @@ def tensor_info(tensor: TensorProto) -> ValueInfoProto:
 class Types:
     """The main graph's types, inferred once on first use (a declared type never needs it)."""
 
-    def __init__(self, model: ModelProto) -> None:
+    def __init__(self, model: ModelProto, inferred: Mapping[str, ValueType] | None = None) -> None:
+        """``inferred``: the main graph's types when they are known already (an editor's document)."""
         self.model = model
-        self._inferred: dict[str, ValueType] | None = None
+        self._inferred = inferred
 
     def inferred(self, name: str) -> ValueType | None:
         if self._inferred is None:
