@@ -259,3 +259,12 @@ def test_extract_function_calls_it_in_place_and_refuses_what_cannot_be_moved() -
         with pytest.raises(SurgeryError) as exc:
             surgery.extract_function(m, nodes, name)
         assert _codes(exc) == [code]
+
+
+def test_nodes_without_outputs_are_named_by_their_operator() -> None:
+    m = model(TEXT)
+    m.graph.node.add(op_type="Print", input=["b"])  # a node that makes nothing (a custom sink)
+    notes = surgery.delete_node(m, "b")
+    assert notes[0].message == "'b' is no longer produced, but the Add making 'y' and a Print read it"
+    with pytest.raises(SurgeryError):
+        surgery.delete_node(m, "Print")  # named by neither its name nor an output

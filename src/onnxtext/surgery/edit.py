@@ -123,7 +123,11 @@ def _consumers(graph: GraphProto, name: str) -> list[str]:
     found = []
     for node in graph.node:
         if name in node.input or any(_used(sub, name) for sub in nested_graphs(node)):
-            found.append(f"'{node.name}'" if node.name else f"the {node.op_type} making '{node.output[0]}'")
+            made = next((o for o in node.output if o), None)
+            if node.name:
+                found.append(f"'{node.name}'")
+            else:
+                found.append(f"the {node.op_type} making '{made}'" if made else f"a {node.op_type}")
     return found
 
 
@@ -143,10 +147,11 @@ def delete_node(model: ModelProto, name: str, *, feeders: bool = False) -> list[
         _delete_feeders(model, k)
         k = find_node(graph, name)
     outputs = [o for o in node.output if o]
+    first = node.output[0] if node.output else ""  # (identity_input says there is one when ``passed``)
     del graph.node[k]
     notes: list[Diagnostic] = []
     if passed is not None:
-        out = node.output[0]
+        out = first
         exported = any(o.name == out for o in graph.output)
         produced = {o for n in graph.node for o in n.output}
         if not exported:
@@ -161,7 +166,8 @@ def delete_node(model: ModelProto, name: str, *, feeders: bool = False) -> list[
         readers = _consumers(graph, out)
         exported = any(o.name == out for o in graph.output)
         if readers or exported:
-            whom = ", ".join(readers[:3]) + (f" and {len(readers) - 3} more" if len(readers) > 3 else "")
+            shown = readers[:3] + ([f"{len(readers) - 3} more"] if len(readers) > 3 else [])
+            whom = " and ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " and " + shown[-1]
             where = " and " if readers and exported else ""
             notes.append(
                 warning(
