@@ -18,7 +18,15 @@ from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import FunctionProto, ModelProto
 from onnxtext.surgery.extract import Result, copy_fields
 from onnxtext.surgery.names import defined, nested_graphs, rename_in_model, value_names
-from onnxtext.surgery.problems import INCOMPATIBLE, NAME_TAKEN, OPSET_CONFLICT, WRONG_KIND, error, unknown
+from onnxtext.surgery.problems import (
+    INCOMPATIBLE,
+    NAME_TAKEN,
+    OPSET_CONFLICT,
+    WRONG_KIND,
+    SurgeryError,
+    error,
+    unknown,
+)
 from onnxtext.surgery.values import Types, declared
 
 __all__ = ["merge"]
@@ -68,7 +76,10 @@ def merge(a: ModelProto, b: ModelProto, connect: Sequence[tuple[str, str]] = (),
     types_a = Types(a)
     for z, y in targets.items():
         want = from_type_proto(declared(b.graph, z).type)  # type: ignore[union-attr]  # z is a graph input
-        got = from_type_proto(types_a.info(y).type)
+        try:
+            got = from_type_proto(types_a.info(y).type)
+        except SurgeryError:  # neither declared nor inferred: nothing to hold B's declaration against
+            continue
         if want.elem_type and got.elem_type and (want.kind, want.elem_type) != (got.kind, got.elem_type):
             raise error(INCOMPATIBLE, f"A's '{y}' is {got}, B's input '{z}' is {want}: they cannot be connected")
         if want.rank is not None and got.rank is not None and want.rank != got.rank:
@@ -101,7 +112,8 @@ def merge(a: ModelProto, b: ModelProto, connect: Sequence[tuple[str, str]] = (),
 
     out = ModelProto()
     copy_fields(a, out, _MODEL_PARTS)
-    out.ir_version = max(a.ir_version, b.ir_version)
+    if a.HasField("ir_version") or b.HasField("ir_version"):
+        out.ir_version = max(a.ir_version, b.ir_version)
     out.opset_import.extend(a.opset_import)
     out.opset_import.extend(o for o in b.opset_import if normalize_domain(o.domain) not in ops_a)
     out.metadata_props.extend(a.metadata_props)
