@@ -183,3 +183,28 @@ def test_bypassing_identity_like_nodes_keeps_what_the_model_computes(name: str) 
         assert error_codes(edited) <= error_codes(original)
         for a, b in zip(Evaluator(edited).run(None, feeds), expected, strict=True):
             np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in GENERATORS if n.startswith(("torch_", "onnxscript_"))])
+def test_nodes_moved_into_a_function_compute_the_same(name: str) -> None:
+    import numpy as np
+
+    from onnxtext.evaluate import Evaluator
+
+    original = _load(("export", name))
+    if not _accepted(original):
+        pytest.skip("onnx.checker refuses the original")
+    feeds = made_up_feeds(original)
+    expected = Evaluator(original).run(None, feeds)
+    count = len(original.graph.node)
+    for start in sorted({0, count // 3, count // 2, max(0, count - 3)}):
+        edited = _copy(original)
+        names = [n.output[0] for n in original.graph.node[start : start + 3] if n.output and n.output[0]]
+        if len(names) < min(3, count - start):
+            continue
+        surgery.extract_function(edited, names, "Moved")
+        onnx_check(edited)
+        assert error_codes(edited) <= error_codes(original)
+        for a, b in zip(Evaluator(edited).run(None, feeds), expected, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-6)
