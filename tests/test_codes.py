@@ -41,7 +41,7 @@ def test_every_registered_code_is_emitted() -> None:
 
 def test_registry_holds_stage_codes_and_rules_once_each() -> None:
     assert len(CODES) == len(STAGE_CODES) + len(RULES)
-    assert {c.code[0] for c in STAGE_CODES} == set("PLXR")
+    assert {c.code[0] for c in STAGE_CODES} == set("PLXRS")
     assert {r.code[0] for r in RULES} == set("EW")
     for code in CODES.values():
         assert re.fullmatch(r"[a-z0-9-]+", code.name), code
@@ -55,5 +55,5 @@ def test_rules_lists_every_code(capsys: pytest.CaptureFixture[str]) -> None:
     assert [line.split()[0] for line in lines] == list(CODES)
     assert lines[0].split()[:3] == ["P001", "error", "syntax"]
     firsts = [line[0] for line in lines]
-    assert firsts == sorted(firsts, key="PLEWXR".index)  # in pipeline order
+    assert firsts == sorted(firsts, key="PLEWXRS".index)  # in pipeline order
     assert {"L001", "L011", "P002", "X003", "R002"} <= {line.split()[0] for line in lines}

@@ -54,6 +54,11 @@ def test_only_lsp_imports_the_protocol_libraries() -> None:
         ("onnxtext.evaluate", "onnxtext.ide"),
         ("onnxtext.compare", "onnxtext.cli"),
         ("onnxtext.compare", "onnxtext.lsp"),
+        ("onnxtext.surgery", "onnxtext.cli"),
+        ("onnxtext.surgery", "onnxtext.lsp"),
+        ("onnxtext.surgery", "onnxtext.ide"),
+        ("onnxtext.surgery", "onnxtext.document"),
+        ("onnxtext.surgery", "onnxtext.api"),
     ],
 )
 def test_a_lower_layer_reaches_nothing_above_it(lower: str, upper: str) -> None:

@@ -225,6 +225,60 @@ example:
   onnxtext lsp                      # stdio, what editors use
   onnxtext lsp --tcp 127.0.0.1:2087 # a TCP port, to attach a client by hand"""
 
+_EXTRACT_HELP = """\
+Write the sub-model of MODEL that computes the --outputs values from the --inputs values:
+the nodes onnx.utils.extract_model keeps (walking back from each output to the inputs),
+the initializers they read and only those, the value_info of the values kept, the local
+functions they call, and the model's header, metadata and opset imports unchanged. An input
+or output nothing declares gets its inferred type. Without --inputs, the sub-model reads the
+graph inputs the outputs need. MODEL and OUT are text or binary by their extension.
+
+example:
+  onnxtext extract model.onnx --inputs x --outputs /encoder/layer.0/Add_output_0 -o sub.onnx
+  onnxtext extract model.onnxtxt --outputs hidden -o head.onnxtxt"""
+
+_EDIT_HELP = """\
+Edit a model and write it to OUT; each operation may be repeated and they are applied in
+the order given. Nothing but what an operation changes is touched: every other field of the
+model stays byte for byte as it was. MODEL and OUT are text or binary by their extension.
+
+  --delete-node NODE       delete a node (its name, or a value it produces); an Identity,
+                           a Dropout at inference or a Cast to its input's own type is
+                           bypassed (its readers read its input); otherwise its readers are
+                           left without a producer, with a warning (S006)
+  --delete-node-and-feeders NODE
+                           the same, and the nodes that only fed it (nothing else reads
+                           their outputs, up the chain) and the initializers only they read
+  --rename OLD=NEW         rename a value everywhere: graph inputs and outputs, nodes,
+                           subgraphs that read it, value_info, initializers, annotations
+  --add-output VALUE       make a value a graph output, with its declared or inferred type
+  --remove-output VALUE    stop exporting a graph output (the value stays)
+  --set-input-shape X=DIMS set a graph input's shape: sizes, symbols or ? for a free
+                           dimension, comma-separated (X=1,3,224,224 or X=N,3,H,W; X= a scalar)
+  --constant X=FILE.npy    make a graph input an initializer holding the array (its type
+                           and declared dimensions must agree)
+  --input-from-initializer W
+                           make an initializer a graph input of its type (its values dropped)
+  --extract-function NODES=NAME
+                           move consecutive nodes (names or values they make, comma-
+                           separated) into a function local.NAME called in their place
+
+example:
+  onnxtext edit model.onnx -o fixed.onnx --set-input-shape input=1,3,224,224
+  onnxtext edit model.onnxtxt -o out.onnxtxt --delete-node dropout0 --rename logits=scores
+  onnxtext edit model.onnx -o out.onnx --add-output /encoder/Relu_output_0 --constant mask=mask.npy"""
+
+_MERGE_HELP = """\
+Compose two models: each --connect Y=Z makes A's value Y feed B's graph input Z. Values,
+node names and functions of B whose names A uses already get a prefix (--prefix, default
+b_); opset imports are joined (two versions of one domain are refused: convert one model
+first). The result has A's header and graph name, A's inputs then B's unconnected ones, A's
+outputs not connected then B's, A's nodes then B's. Files are text or binary by extension.
+
+example:
+  onnxtext merge preprocess.onnx classifier.onnx --connect pixels=input -o pipeline.onnx
+  onnxtext merge a.onnxtxt b.onnxtxt --connect y=x --connect h=state --prefix head_ -o ab.onnxtxt"""
+
 
 def _memory_size(value: str) -> int:
     from onnxtext.evaluate.budget import parse_size
@@ -244,6 +298,78 @@ def _dimension_size(value: str) -> tuple[str, int]:
     if not sep or not name.strip() or not size.strip().isdigit() or int(size) > 1_000_000:
         raise argparse.ArgumentTypeError(f"expected NAME=SIZE with a size from 0 to 1000000, e.g. N=8, not {value!r}")
     return name.strip(), int(size)
+
+
+def _names(value: str) -> list[str]:
+    """``a,b``: value names (none empty)."""
+    names = [n.strip() for n in value.split(",")]
+    if not all(names):
+        raise argparse.ArgumentTypeError(f"expected comma-separated value names, e.g. x,mask, not {value!r}")
+    return names
+
+
+def _pair(value: str) -> tuple[str, str]:
+    """``OLD=NEW``, ``Y=Z``, ``X=FILE``: two non-empty parts."""
+    left, sep, right = value.partition("=")
+    if not sep or not left.strip() or not right.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=NAME, not {value!r}")
+    return left.strip(), right.strip()
+
+
+def _shape(value: str) -> tuple[str, list[int | str | None]]:
+    """``X=1,3,224,224``, ``X=N,3,H,W``, ``X=?,3`` (a free dimension), ``X=`` (a scalar)."""
+    name, sep, dims = value.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=DIMS, e.g. x=1,3,224,224 or x=N,3,H,W, not {value!r}")
+    shape: list[int | str | None] = []
+    for dim in (d.strip() for d in dims.split(",")) if dims.strip() else ():
+        if dim.isdigit():
+            shape.append(int(dim))
+        elif dim == "?":
+            shape.append(None)
+        elif dim and (dim[0].isalpha() or dim[0] == "_") and all(c.isalnum() or c in "_." for c in dim):
+            shape.append(dim)
+        else:
+            raise argparse.ArgumentTypeError(
+                f"in {value!r}: a dimension is a size (224), a symbol (N) or ? (free), not {dim!r}"
+            )
+    return name.strip(), shape
+
+
+_EDIT_OPERATIONS: tuple[tuple[str, str, Callable[[str], object], str], ...] = (
+    ("delete-node", "NODE", str, "delete a node, by its name or a value it produces"),
+    ("delete-node-and-feeders", "NODE", str, "delete a node and the nodes and initializers that only fed it"),
+    ("rename", "OLD=NEW", _pair, "rename a value everywhere"),
+    ("add-output", "VALUE", str, "make a value a graph output"),
+    ("remove-output", "VALUE", str, "stop exporting a graph output"),
+    ("set-input-shape", "X=DIMS", _shape, "set a graph input's shape: X=1,3,224,224 or X=N,3,H,W (? for a free one)"),
+    ("constant", "X=FILE.npy", _pair, "make a graph input an initializer holding the array of a .npy file"),
+    ("input-from-initializer", "W", str, "make an initializer a graph input"),
+    ("extract-function", "NODES=NAME", _pair, "move consecutive nodes (comma-separated) into a local function"),
+)
+"""``onnxtext edit``'s operations: option (also its ``dest``), metavar, type, help."""
+
+
+class _Operation(argparse.Action):
+    """Appends ``(option, value)`` to ``operations``: edits run in the order given on the command line."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object, option: object = None
+    ) -> None:
+        found = list(getattr(namespace, "operations", None) or [])
+        found.append((self.dest, values))
+        namespace.operations = found
+
+
+def _add_output_options(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument("-o", "--output", metavar="OUT", required=True, help=f"{what}: .onnx/.pb binary, else text")
+    p.add_argument(
+        "--copy-external-data",
+        action="store_true",
+        help="when OUT is in another folder than the input, copy the external data files its tensors refer "
+        "to next to OUT; without it such an OUT is refused",
+    )
+    _add_width(p)
 
 
 def _host_port(value: str) -> tuple[str, int]:
@@ -459,6 +585,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_command("graph", "cmd_graph"))
 
     p = sub.add_parser(
+        "extract", help="the sub-model between values", description=_EXTRACT_HELP, formatter_class=formatter
+    )
+    p.add_argument("model", metavar="MODEL", help="model to read: binary .onnx/.pb or text")
+    p.add_argument("--inputs", metavar="A,B", type=_names, help="the values the sub-model reads (comma-separated)")
+    p.add_argument(
+        "--outputs", metavar="C,D", type=_names, required=True, help="the values it computes (comma-separated)"
+    )
+    _add_output_options(p, "sub-model to write")
+    p.set_defaults(func=_command("surgery", "cmd_extract"))
+
+    p = sub.add_parser(
+        "edit", help="edit a model (delete, rename, outputs, shapes)", description=_EDIT_HELP, formatter_class=formatter
+    )
+    p.add_argument("model", metavar="MODEL", help="model to read: binary .onnx/.pb or text")
+    _add_output_options(p, "edited model to write")
+    for option, metavar, kind, what in _EDIT_OPERATIONS:
+        p.add_argument(f"--{option}", dest=option, metavar=metavar, type=kind, action=_Operation, help=what)
+    p.set_defaults(func=_command("surgery", "cmd_edit"), operations=[])
+
+    p = sub.add_parser("merge", help="compose two models", description=_MERGE_HELP, formatter_class=formatter)
+    p.add_argument("a", metavar="A", help="first model: binary .onnx/.pb or text")
+    p.add_argument("b", metavar="B", help="second model, fed by the first")
+    p.add_argument(
+        "--connect",
+        metavar="Y=Z",
+        type=_pair,
+        action="append",
+        default=[],
+        help="A's value Y feeds B's graph input Z (repeat per connection)",
+    )
+    p.add_argument("--prefix", default="b_", help="prefix of B's names that clash with A's (default: b_)")
+    _add_output_options(p, "merged model to write")
+    p.set_defaults(func=_command("surgery", "cmd_merge"))
+
+    p = sub.add_parser(
         "lsp", help="run the language server (for editors)", description=_LSP_HELP, formatter_class=formatter
     )
     p.add_argument("--stdio", action="store_true", help="talk over stdin/stdout (the default)")
@@ -503,6 +664,11 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--rtol, --atol and --rows take numbers >= 0"
     if args.command == "run" and args.sizes and not args.random_inputs:
         return "--size applies to --random-inputs (the sizes of made-up inputs); give --random-inputs"
+    if args.command == "edit" and not args.operations:
+        return (
+            "no edit given: --delete-node(-and-feeders), --rename, --add-output, --remove-output, --set-input-shape, "
+            "--constant, --input-from-initializer or --extract-function"
+        )
     return None
 
 

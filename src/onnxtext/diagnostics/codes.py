@@ -1,7 +1,8 @@
 """Every diagnostic code of the stages before and after the checker, with its severity and meaning.
 
 P: parsing (``syntax/``), L: lowering (``lowering/``), X: external data (``weights/``),
-R: running a model (``evaluate/``, the editor's live run). The checker's codes (E, W) are its
+R: running a model (``evaluate/``, the editor's live run), S: model surgery (``surgery/``: extract,
+edit, merge). The checker's codes (E, W) are its
 rules' (:mod:`onnxtext.analysis.check.rules`); :data:`onnxtext.analysis.check.CODES` joins
 both into the one registry that ``onnxtext rules`` lists. The modules that emit a code name
 it as a constant of their own; ``tests/test_codes.py`` holds the source and this table
@@ -101,5 +102,29 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("R001", _W, "failed-on-made-up-inputs", "A node failed when the editor ran the model on made-up inputs."),
     Code("R002", _E, "run-error", "A node failed when the model ran ('onnxtext run')."),
     Code("R003", _E, "output-mismatch", "An output's value contradicts its declared type ('onnxtext run')."),
+    Code(
+        "S001",
+        _E,
+        "unknown-name",
+        "A surgery names a value, node or input the model does not have (the nearest named).",
+    ),
+    Code(
+        "S002",
+        _E,
+        "wrong-kind",
+        "A surgery names something of the wrong kind (an initializer for an input, an output twice, an empty name).",
+    ),
+    Code("S003", _E, "name-taken", "A new name (a rename, a merge's prefix) is already a value of the model."),
+    Code(
+        "S004",
+        _E,
+        "incompatible",
+        "A value that does not fit where it goes: an array or shape against an input's type, connected types.",
+    ),
+    Code("S005", _E, "opset-conflict", "Two models to merge import one domain at different versions."),
+    Code("S006", _W, "dangling", "A deleted node's outputs are still read: their readers are left without a producer."),
+    Code("S007", _E, "not-computable", "Extracted outputs that need a graph input not among the extracted inputs."),
+    Code("S008", _E, "type-unknown", "A new input or output whose type is neither declared nor inferred."),
+    Code("S009", _W, "training-info-dropped", "A training_info entry an extracted sub-model cannot keep."),
 )
-"""The codes of parsing, lowering, external data and running, by stage then number."""
+"""The codes of parsing, lowering, external data, running and surgery, by stage then number."""

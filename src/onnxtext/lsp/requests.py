@@ -19,6 +19,7 @@ from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import Document
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
+from onnxtext.ide.gestures import extracted_uri, gestures_at
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
@@ -108,7 +109,24 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAc
         return []
     outcome, shift, source = latest  # fixes of the last analysis, carried through the edit since
     diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
-    return lsp_quick_fixes(diags, source, uri, ls.workspace.get_text_document(uri).version, params.range)
+    version = ls.workspace.get_text_document(uri).version
+    actions = lsp_quick_fixes(diags, source, uri, version, params.range)
+    if shift is None:  # the gestures (ide/gestures) on the analysed text, when it is the current one
+        where = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
+        for g in gestures_at(outcome.document, lo, hi):
+            changes: list[Any] = [L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))]
+            if g.new_model is not None:  # Extract to model: a new file beside this one
+                new = L.OptionalVersionedTextDocumentIdentifier(uri=extracted_uri(uri), version=None)
+                start = L.Range(L.Position(0, 0), L.Position(0, 0))
+                changes = [
+                    L.CreateFile(new.uri, options=L.CreateFileOptions(overwrite=True)),
+                    L.TextDocumentEdit(new, [L.TextEdit(start, g.new_model)]),
+                ]
+            actions.append(
+                L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=L.WorkspaceEdit(document_changes=changes))
+            )
+    return actions
 
 
 async def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
@@ -398,7 +416,11 @@ FEATURES: tuple[Feature, ...] = (
     Feature(L.TEXT_DOCUMENT_DID_CHANGE, None, did_change),
     Feature(L.TEXT_DOCUMENT_DID_SAVE, None, did_save),
     Feature(L.TEXT_DOCUMENT_DID_CLOSE, None, did_close),
-    Feature(L.TEXT_DOCUMENT_CODE_ACTION, L.CodeActionOptions([L.CodeActionKind.QuickFix]), code_action),
+    Feature(
+        L.TEXT_DOCUMENT_CODE_ACTION,
+        L.CodeActionOptions([L.CodeActionKind.QuickFix, L.CodeActionKind.RefactorRewrite]),
+        code_action,
+    ),
     Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
     Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
     Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),

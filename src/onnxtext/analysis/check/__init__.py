@@ -43,8 +43,9 @@ __all__ = [
 RULES = ALL_RULES
 """Every rule class, errors first then warnings, by code."""
 
-_PIPELINE = "PLEWXR"
-"""Code letters in pipeline order: parsing, lowering, the checker's errors and warnings, external data, runs."""
+_PIPELINE = "PLEWXRS"
+"""Code letters in pipeline order: parsing, lowering, the checker's errors and warnings, external data, runs,
+model surgery."""
 
 CODES: dict[str, Code] = {
     c.code: c

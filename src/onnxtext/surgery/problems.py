@@ -1,0 +1,68 @@
+"""What model surgery reports: its codes (S), the error it raises, and "did you mean" for names.
+
+A surgery names values, nodes and inputs of a model; a name that is not there, or not of the
+kind the operation takes, is a diagnostic located at the model's place (its proto path), with
+the nearest names the model has. ``tests/test_codes.py`` holds these codes and the registry equal.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Sequence
+
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
+
+__all__ = [
+    "DANGLING",
+    "DROPPED",
+    "INCOMPATIBLE",
+    "NAME_TAKEN",
+    "NOT_COMPUTABLE",
+    "OPSET_CONFLICT",
+    "SurgeryError",
+    "TYPE_UNKNOWN",
+    "UNKNOWN_NAME",
+    "WRONG_KIND",
+    "error",
+    "near",
+    "unknown",
+    "warning",
+]
+
+UNKNOWN_NAME = "S001"
+WRONG_KIND = "S002"
+NAME_TAKEN = "S003"
+INCOMPATIBLE = "S004"
+OPSET_CONFLICT = "S005"
+DANGLING = "S006"
+NOT_COMPUTABLE = "S007"
+TYPE_UNKNOWN = "S008"
+DROPPED = "S009"
+
+
+class SurgeryError(OnnxTextError):
+    """An operation that cannot be made on the model; ``.diagnostics`` says why, where."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        super().__init__(str(diagnostics[0]) if diagnostics else "surgery failed", diagnostics)
+
+
+def error(code: str, message: str, path: str = "graph") -> SurgeryError:
+    """A :class:`SurgeryError` holding one error at the model's place ``path``."""
+    return SurgeryError([Diagnostic(code, Severity.ERROR, message, path=path)])
+
+
+def warning(code: str, message: str, path: str = "graph") -> Diagnostic:
+    return Diagnostic(code, Severity.WARNING, message, path=path)
+
+
+def near(name: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """The names most like ``name`` (at most ``n``), best first."""
+    return difflib.get_close_matches(name, sorted(set(names)), n=n, cutoff=0.5)
+
+
+def unknown(what: str, name: str, names: Iterable[str], path: str = "graph") -> SurgeryError:
+    """``no value 'x' in the main graph; the nearest: 'x1', 'y'`` (S001)."""
+    choices = near(name, names)
+    hint = "; the nearest: " + ", ".join(f"'{c}'" for c in choices) if choices else ""
+    return error(UNKNOWN_NAME, f"no {what} '{name}' in the model{hint}", path)

@@ -1,0 +1,152 @@
+"""The gestures through a real client: code actions on the statement, their workspace edit applied."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from lsprotocol import types as L
+from pytest_lsp import LanguageClient
+
+from onnxtext import parse_model, surgery
+from onnxtext.proto import ModelProto
+
+TEXT = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[N, 4] x) => (float[N, 4] y)
+<float[4] w = {1, 2, 3, 4}>
+{
+   a = Add (x, w)
+   b = Identity (a)
+   y = Relu (b)
+}
+"""
+
+
+async def _analysed(client: LanguageClient, uri: str, text: str, version: int) -> None:
+    """Open (version 1) or replace the text, and wait until its diagnostics are published."""
+    client.diagnostics.pop(uri, None)
+    if version == 1:
+        item = L.TextDocumentItem(uri, "onnxtext", version, text)
+        client.text_document_did_open(L.DidOpenTextDocumentParams(item))
+    else:
+        change = L.TextDocumentContentChangeWholeDocument(text=text)
+        ident = L.VersionedTextDocumentIdentifier(uri=uri, version=version)
+        client.text_document_did_change(L.DidChangeTextDocumentParams(ident, [change]))
+
+    async def wait() -> None:
+        while uri not in client.diagnostics:
+            await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+
+    await asyncio.wait_for(wait(), timeout=60)
+
+
+def _position(text: str, offset: int) -> L.Position:
+    line = text.count("\n", 0, offset)
+    return L.Position(line, offset - (text.rfind("\n", 0, offset) + 1))
+
+
+def _apply(text: str, edits: list[L.TextEdit]) -> str:
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(p: L.Position) -> int:
+        return starts[p.line] + p.character
+
+    for e in sorted(edits, key=lambda e: offset(e.range.start), reverse=True):
+        text = text[: offset(e.range.start)] + e.new_text + text[offset(e.range.end) :]
+    return text
+
+
+async def _actions(client: LanguageClient, uri: str, text: str, needle: str) -> dict[str, list[L.TextEdit]]:
+    at = _position(text, text.index(needle))
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
+    )
+    actions: dict[str, list[L.TextEdit]] = {}
+    for action in found or []:
+        assert isinstance(action, L.CodeAction) and action.edit is not None and action.edit.document_changes
+        (change,) = action.edit.document_changes
+        assert isinstance(change, L.TextDocumentEdit) and change.text_document.uri == uri
+        if action.kind == L.CodeActionKind.RefactorRewrite:
+            actions[action.title] = list(change.edits)
+    return actions
+
+
+def _edited(model: ModelProto, *steps: tuple[str, str]) -> bytes:
+    out = ModelProto()
+    out.CopyFrom(model)
+    for op, name in steps:
+        {"delete": surgery.delete_node, "output": surgery.add_output, "input": surgery.initializer_to_input}[op](
+            out, name
+        )
+    return out.SerializeToString(deterministic=True)
+
+
+@pytest.mark.asyncio
+async def test_gestures_applied_by_the_client_give_the_edited_model(client: LanguageClient, uri: str) -> None:
+    original = parse_model(TEXT)
+    await _analysed(client, uri, TEXT, 1)
+    actions = await _actions(client, uri, TEXT, "b = Identity")
+    assert list(actions) == ["Delete node 'b' (its readers read 'a')", "Make 'b' a graph output (float[N, 4])"]
+    deleted = _apply(TEXT, actions["Delete node 'b' (its readers read 'a')"])
+    assert "   y = Relu (a)\n" in deleted and "Identity" not in deleted
+    assert parse_model(deleted).SerializeToString(deterministic=True) == _edited(original, ("delete", "b"))
+
+    await _analysed(client, uri, deleted, 2)  # the next gesture on the edited text, as after an apply
+    actions = await _actions(client, uri, deleted, "a = Add")
+    exported = _apply(deleted, actions["Make 'a' a graph output (float[N, 4])"])
+    expected = _edited(original, ("delete", "b"), ("output", "a"))
+    assert parse_model(exported).SerializeToString(deterministic=True) == expected
+
+    await _analysed(client, uri, exported, 3)
+    actions = await _actions(client, uri, exported, "float[4] w")
+    assert list(actions) == ["Make 'w' a graph input (its values dropped)"]
+    inputs = _apply(exported, actions["Make 'w' a graph input (its values dropped)"])
+    assert inputs.startswith(
+        TEXT.split("\n")[0] + "\ng (float[N, 4] x, float[4] w) => (float[N, 4] y, float[N, 4] a)\n{"
+    )
+    expected = _edited(original, ("delete", "b"), ("output", "a"), ("input", "w"))
+    assert parse_model(inputs).SerializeToString(deterministic=True) == expected
+
+    await _analysed(client, uri, inputs, 4)
+    actions = await _actions(client, uri, inputs, "float[N, 4] x")
+    shape = _apply(inputs, actions["Set dimension 0 of 'x' (N) to 1"])
+    assert "g (float[1, 4] x, float[4] w)" in shape
+
+
+@pytest.mark.asyncio
+async def test_extract_to_model_creates_the_file_beside(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    start, end = _position(TEXT, TEXT.index("b = Identity")), _position(TEXT, TEXT.index("y = Relu") + 4)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), L.CodeActionContext(diagnostics=[]))
+    )
+    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and "new model" in a.title]
+    assert action.title == "Extract 2 nodes to a new model" and action.edit is not None
+    create, fill = action.edit.document_changes or []
+    target = uri.removesuffix(".onnxtxt") + ".extract.onnxtxt"
+    assert isinstance(create, L.CreateFile) and create.uri == target
+    assert isinstance(fill, L.TextDocumentEdit) and fill.text_document.uri == target
+    sub = parse_model(fill.edits[0].new_text)
+    expected = surgery.extract(parse_model(TEXT), ["a"], ["y"]).model
+    assert sub.SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+@pytest.mark.asyncio
+async def test_moving_statements_into_a_function_through_the_client(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    start, end = _position(TEXT, TEXT.index("a = Add")), _position(TEXT, TEXT.index("b = Identity") + 3)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), L.CodeActionContext(diagnostics=[]))
+    )
+    (action,) = [a for a in found or [] if isinstance(a, L.CodeAction) and "local function" in a.title]
+    assert action.title == "Extract 2 nodes to a local function (local.Extracted)" and action.edit is not None
+    (change,) = action.edit.document_changes or []
+    assert isinstance(change, L.TextDocumentEdit)
+    moved = _apply(TEXT, list(change.edits))
+    assert "   b = local.Extracted (x, w)\n   y = Relu (b)\n" in moved
+    expected = parse_model(TEXT)
+    surgery.extract_function(expected, ["a", "b"], "Extracted")
+    assert parse_model(moved).SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
