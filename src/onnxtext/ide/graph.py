@@ -619,9 +619,8 @@ class _Builder:
             return " ".join(self.doc.source.text[body.span.start : body.span.end].split())
         else:
             return ""
-        if len(items) > SMALL_VALUES or any(len(i) > 12 for i in items):
-            return ""
-        return "[" + ", ".join(items) + "]"
+        text = "[" + ", ".join(items) + "]"
+        return text if len(items) <= SMALL_VALUES and len(text) <= 24 else ""
 
     def _input_param(self, node_id: str, value: str) -> tuple[int, str]:
         """The position of ``value`` among the node's inputs and the schema's name for it."""

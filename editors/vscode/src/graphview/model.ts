@@ -22,6 +22,24 @@ export interface GraphNode {
   /** Where the node is in the model, for a page whose reader never sees the text
    * (`onnxtext graph -o x.html`): `node 'conv1' (Conv), graph 'main_graph', node #12`. */
   place?: string;
+  /** Its attributes in a line (`3×3 /2 pad 1`, `axis 1`). */
+  attrs?: string;
+  /** The weights and constants it reads, drawn inside it. */
+  rows?: GraphRow[];
+}
+/** A weight or constant drawn inside the node it feeds (src/onnxtext/ide/graph.py, GraphRow). */
+export interface GraphRow {
+  value: string;
+  param: string;
+  type: string;
+  kind: string;
+  shared: boolean;
+  severity: string | null;
+  range: Range;
+  /** The weight an Identity row passes on. */
+  origin?: string;
+  /** The values of a small tensor, as written. */
+  data?: string;
 }
 export interface GraphEdge {
   value: string;
@@ -78,6 +96,40 @@ export const VALUE_HEIGHT = 26;
 export const GROUP_HEIGHT = 40;
 export const PAD = 14;
 export const HEADER = 22;
+/** The height of a node's attribute line and of each of its rows. */
+export const LINE = 14;
+
+/** `⟨64×3×7×7⟩` for `float[64, 3, 7, 7]`; `""` when the type says no shape. */
+export function shapeText(type: string): string {
+  const m = /\[([^\]]*)\]$/.exec(type);
+  return m === null ? "" : `⟨${m[1].split(",").map((d) => d.trim()).filter((d) => d !== "").join("×")}⟩`;
+}
+
+/** What a row says: `W ⟨64×3×7×7⟩`, `axes = [0]`; a shared weight also names it (`B ⇄ fc.bias ⟨16⟩`). */
+export function rowText(row: GraphRow): string {
+  const name = row.param || row.value;
+  const shared = row.shared ? ` ⇄ ${row.origin ?? row.value}` : "";
+  const what = row.data ? ` = ${row.data}` : ` ${shapeText(row.type) || row.type}`;
+  return `${name}${shared}${what}`.trim();
+}
+
+/** A node's box: wide enough for its operator, name, attributes and rows; tall enough for them all. */
+export function nodeSize(node: GraphNode): { width: number; height: number } {
+  const isOp = node.kind === "op";
+  const label = isOp ? node.op : node.label;
+  const wide = isOp && node.label !== node.op && node.label.length > label.length ? node.label : label;
+  let width = textWidth(wide, isOp ? 70 : 50);
+  let height = isOp || node.kind === "damaged" ? NODE_HEIGHT : VALUE_HEIGHT;
+  if (node.attrs) {
+    width = Math.max(width, textWidth(node.attrs, 0));
+    height += LINE;
+  }
+  for (const row of node.rows ?? []) {
+    width = Math.max(width, textWidth(rowText(row), 0));
+    height += LINE;
+  }
+  return { width, height: node.rows?.length ? height + 4 : height };
+}
 
 export function textWidth(text: string, min: number): number {
   return Math.max(min, Math.min(text.length, 48) * CHAR + 20);
@@ -144,9 +196,8 @@ export function buildView(data: GraphData, open: Set<string>): View {
       ensureGroup(gid);
     }
     const container = gid ?? "";
-    const label = node.kind === "op" ? node.op : node.label;
-    const width = textWidth(node.kind === "op" && node.label !== node.op ? (node.label.length > label.length ? node.label : label) : label, node.kind === "op" ? 70 : 50);
-    const item: Item = { id: node.id, node, open: false, children: [], width, height: node.kind === "op" || node.kind === "damaged" ? NODE_HEIGHT : VALUE_HEIGHT, x: 0, y: 0, count: 0 };
+    const { width, height } = nodeSize(node);
+    const item: Item = { id: node.id, node, open: false, children: [], width, height, x: 0, y: 0, count: 0 };
     items.set(node.id, item);
     items.get(container)!.children.push(item);
     containerOf.set(node.id, container);
@@ -175,8 +226,13 @@ export function buildView(data: GraphData, open: Set<string>): View {
   return { root, items, edges: [...merged.values()], shownAs };
 }
 
-/** The innermost node whose statement holds `pos`. */
+/** The innermost node whose statement holds `pos`; in a weight's statement, the first node
+ * drawing it as a row (and that row's index). */
 export function nodeAt(data: GraphData, pos: Position): GraphNode | undefined {
+  return placeAt(data, pos)?.node;
+}
+
+export function placeAt(data: GraphData, pos: Position): { node: GraphNode; row?: number } | undefined {
   let best: GraphNode | undefined;
   for (const node of data.nodes) {
     if (before(node.range.start, pos) && before(pos, node.range.end)) {
@@ -185,7 +241,16 @@ export function nodeAt(data: GraphData, pos: Position): GraphNode | undefined {
       }
     }
   }
-  return best;
+  if (best !== undefined) {
+    return { node: best };
+  }
+  for (const node of data.nodes) {
+    const row = (node.rows ?? []).findIndex((r) => before(r.range.start, pos) && before(pos, r.range.end));
+    if (row >= 0) {
+      return { node, row };
+    }
+  }
+  return undefined;
 }
 
 function before(a: Position, b: Position): boolean {
