@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 
@@ -557,9 +558,10 @@ class _Builder:
         for n in self.out.nodes:  # text order: an Identity comes after what it reads
             if not readers.get(n.id):
                 continue
-            if n.kind == "initializer" or (n.kind == "op" and n.op == "Constant" and n.domain in ("", "ai.onnx")):
+            standard = n.kind == "op" and normalize_domain(n.domain) == ""
+            if n.kind == "initializer" or (standard and n.op == "Constant"):
                 source_ok = not feeders.get(n.id)
-            elif n.kind == "op" and n.op == "Identity" and n.domain in ("", "ai.onnx"):
+            elif standard and n.op == "Identity":
                 ins = feeders.get(n.id, [])
                 source_ok = len(ins) == 1 and ins[0].source in weights
             else:
@@ -588,7 +590,7 @@ class _Builder:
                 row.shared = len(readers_of_root[root[w]]) > 1
                 row.origin = origin
                 row.data = self._small_values(w)
-                if row.data and row.type.endswith("[]"):
+                if row.data.startswith("[") and row.type.endswith("[]"):
                     row.data = row.data[1:-1]  # a scalar
                 row.severity = node.severity
                 rows.setdefault(e.target, []).append((index, row))

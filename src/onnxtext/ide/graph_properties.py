@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from onnxtext.ide.graph_attributes import attribute_values, value_text
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.syntax import ast as A
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ def _weight_statement(doc: Document, body: A.Graph | A.Function | None, name: st
         stmt = _defining(doc, body, name)
         if isinstance(stmt, A.Initializer):
             return stmt if stmt.body is not None else None
-        if not isinstance(stmt, A.Node) or stmt.domain:
+        if not isinstance(stmt, A.Node) or normalize_domain(".".join(p.value for p in stmt.domain)):
             return None
         if stmt.op_type.value == "Constant":
             return stmt
