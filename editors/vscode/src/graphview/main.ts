@@ -3,7 +3,7 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
-import { GraphData, GraphNode, Position, Range, View, ancestors, buildView, placeAt, placeOf } from "./model";
+import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
 import { Properties, localHtml, propertiesHtml } from "./panel";
 import { Box, renderView, standaloneSvg } from "./render";
 
@@ -40,7 +40,7 @@ class GraphApp {
   private elements = new Map<string, Element>();
   /** What is drawn (graph coordinates): the screen and a screen around it; undefined: everything. */
   private drawn: Box | undefined;
-  private matches: string[] = [];
+  private matches: Match[] = [];
   private match = -1;
   private fitted = false;
   private renders = 0;
@@ -164,7 +164,7 @@ class GraphApp {
   /** The panel for the selection: the graph's own facts at once, the server's when they come. */
   private showProperties(): void {
     const node = this.selected !== null ? this.data.nodes.find((n) => n.id === this.selected) : undefined;
-    if (node === undefined) {
+    if (node === undefined || !this.panelWanted) {
       this.panel.hidden = true;
       return;
     }
@@ -184,10 +184,15 @@ class GraphApp {
   }
 
   private current: Properties | undefined;
+  /** The panel shows the selection until closed, and again once a node is picked in the view. */
+  private panelWanted = true;
 
   private showSelection(scroll: boolean): void {
     for (const e of this.viewport.querySelectorAll('[aria-selected="true"]')) {
       e.setAttribute("aria-selected", "false");
+    }
+    for (const r of this.viewport.querySelectorAll(".row.chosen")) {
+      r.classList.remove("chosen");
     }
     if (this.selected === null || this.view === undefined) {
       return;
@@ -198,9 +203,6 @@ class GraphApp {
       return;
     }
     element.setAttribute("aria-selected", "true");
-    for (const r of element.querySelectorAll(".row.chosen")) {
-      r.classList.remove("chosen");
-    }
     if (this.selectedRow !== null && shown === this.selected) {
       element.querySelector(`[data-row="${this.selectedRow}"]`)?.classList.add("chosen");
     }
@@ -306,9 +308,7 @@ class GraphApp {
 
   private find(query: string): void {
     const q = query.trim().toLowerCase();
-    const hit = (n: GraphNode): boolean =>
-      n.label.toLowerCase().includes(q) || n.op.toLowerCase().includes(q) || n.id.toLowerCase().includes(q) || (n.rows ?? []).some((r) => r.value.toLowerCase().includes(q));
-    this.matches = q === "" ? [] : this.data.nodes.filter(hit).map((n) => n.id);
+    this.matches = findMatches(this.data, q);
     this.match = -1;
     this.markMatches();
     this.count.textContent = q === "" ? "" : `${this.matches.length} found`;
@@ -318,7 +318,7 @@ class GraphApp {
     for (const e of this.viewport.querySelectorAll(".match")) {
       e.classList.remove("match");
     }
-    for (const id of this.matches) {
+    for (const { id } of this.matches) {
       const shown = this.view?.shownAs.get(id);
       const element = shown !== undefined ? this.elements.get(shown) : undefined;
       element?.classList.add("match");
@@ -330,7 +330,7 @@ class GraphApp {
       return;
     }
     this.match = (this.match + step + this.matches.length) % this.matches.length;
-    const id = this.matches[this.match];
+    const { id, row } = this.matches[this.match];
     const node = this.data.nodes.find((n) => n.id === id)!;
     const groups = new Map(this.data.groups.map((g) => [g.id, g]));
     const closed = ancestors(groups, node.group).filter((g) => !this.open.has(g));
@@ -339,11 +339,15 @@ class GraphApp {
       this.render();
     }
     this.count.textContent = `${this.match + 1}/${this.matches.length}`;
-    this.choose(id);
+    this.choose(id, row);
   }
 
   /** A node (or one of its weights' rows) picked in the view: selected here, its statement in the text. */
   private choose(id: string, row: number | null = null): void {
+    if (!this.panelWanted) {
+      this.panelWanted = true;
+      this.selected = null; // shown again, even for the node already selected
+    }
     this.select(id, true, row);
     const node = this.data.nodes.find((n) => n.id === id);
     if (node !== undefined) {
@@ -456,6 +460,7 @@ class GraphApp {
       const target = event.target as Element;
       if (target.closest(".close") !== null) {
         this.panel.hidden = true;
+        this.panelWanted = false;
         return;
       }
       const save = target.closest(".save-npy");

@@ -288,3 +288,29 @@ const CATEGORIES: [string, RegExp][] = [
 export function placeOf(node: GraphNode): string {
   return node.place ?? `line ${node.range.start.line + 1}`;
 }
+
+/** A search match: a node, or one of its weights' rows. */
+export interface Match {
+  id: string;
+  row: number | null;
+}
+
+/** The nodes whose name, operator or id holds `query` (lower case), and the rows whose weight's name does, in order. */
+export function findMatches(data: GraphData, query: string): Match[] {
+  const q = query.trim().toLowerCase();
+  const out: Match[] = [];
+  if (q === "") {
+    return out;
+  }
+  for (const n of data.nodes) {
+    if (n.label.toLowerCase().includes(q) || n.op.toLowerCase().includes(q) || n.id.toLowerCase().includes(q)) {
+      out.push({ id: n.id, row: null });
+    }
+    (n.rows ?? []).forEach((r, i) => {
+      if (r.value.toLowerCase().includes(q) || (r.origin ?? "").toLowerCase().includes(q)) {
+        out.push({ id: n.id, row: i });
+      }
+    });
+  }
+  return out;
+}

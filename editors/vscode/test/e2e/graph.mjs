@@ -98,6 +98,26 @@ g.node.add(op_type="Reluu", input=[prev], output=["odd"], name="odd")  # the one
 open(sys.argv[1], "wb").write(model_bytes(m))
 `;
 
+/** A small ResNet-like network exported by torch (the legacy exporter: its BatchNorms folded into the
+ * Convs' weights); prints its number of initializers. */
+const TORCH_EXPORT = `
+import sys, torch
+from torch import nn
+torch.manual_seed(0)
+class Block(nn.Module):
+    def __init__(self, c):
+        super().__init__()
+        self.conv1, self.bn, self.relu, self.conv2 = nn.Conv2d(c, c, 3, padding=1), nn.BatchNorm2d(c), nn.ReLU(), nn.Conv2d(c, c, 3, padding=1)
+    def forward(self, x):
+        return self.relu(x + self.conv2(self.relu(self.bn(self.conv1(x)))))
+m = nn.Sequential(nn.Conv2d(3, 16, 7, stride=2, padding=3), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(3, 2, 1),
+                  Block(16), Block(16), Block(16), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(16, 10)).eval()
+torch.onnx.export(m, (torch.randn(1, 3, 64, 64),), sys.argv[1], dynamo=False, opset_version=18,
+                  input_names=["image"], output_names=["logits"])
+import onnxtext
+print(len(onnxtext.load(sys.argv[1]).graph.initializer))
+`;
+
 /** A text of `nodes` chained nodes, each labelled with a torch-like module path. */
 function bigText(nodes, layers) {
   const lines = ['<ir_version: 10, opset_import: ["": 21]>', "big (float[1, 16] x0) => (float[1, 16] y) {"];
@@ -155,8 +175,8 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     await ed.press("Enter");
     const count = await ed.waitFor(async () => {
       const c = await frame.$eval(".count", (e) => e.textContent);
-      return /^1 of/.test(c) ? c : null;
-    }, { what: 'the search at "1 of"' });
+      return /^1\/\d+$/.test(c) ? c : null;
+    }, { what: 'the search at "1/N"' });
     const lines = await ed.waitFor(async () => {
       const l = await highlighted(ed);
       return l.length > 1 ? l : null; // W2's statement spans lines (Softmax's, highlighted before, one)
@@ -203,6 +223,56 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect((await frame.$eval("svg.graph > g", (g) => g.getAttribute("transform"))) === transform, "zoom and pan were reset");
     for (let i = 0; i < 8; i++) await ed.press("Control+Z");
     return `${after - before} renders; ${ops.length} operators`;
+  });
+
+  await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, and its panel its strides, pads and weight's statistics (#31)", async () => {
+    const file = path.join(work, "resnetish.onnx");
+    const initializers = Number(execFileSync(path.join(pythonBin, "python"), ["-c", TORCH_EXPORT, file], { encoding: "utf8" }).trim().split("\n").pop());
+    await ed.closeAllEditors();
+    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "resnetish.onnx in Quick Open" });
+    await ed.waitForTab("resnetish.onnx");
+    await ed.command("onnxtext: Show Graph");
+    const view = await ed.waitFor(async () => {
+      for (const f of ed.page.frames()) {
+        const ok = await f.evaluate(() => document.title === "Graph" && !!document.querySelector("svg.graph .node.cat-conv")).catch(() => false);
+        if (ok) return f;
+      }
+      return null;
+    }, { timeout: 60_000, what: "the export's graph" });
+    // what a person sees: the size on screen of every node's text in the view's rectangle
+    const seen = await view.evaluate(() => {
+      const area = document.querySelector("svg.graph").getBoundingClientRect();
+      const sizes = [];
+      for (const t of document.querySelectorAll("svg.graph .node text")) {
+        const r = t.getBoundingClientRect();
+        if (r.width === 0 || r.bottom < area.top || r.top > area.bottom || r.right < area.left || r.left > area.right) continue;
+        sizes.push(parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a);
+      }
+      return { sizes, shown: Number(document.body.dataset.shown) };
+    });
+    // all of it on screen (what is far off screen is not drawn): every weight a row, none a box
+    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
+    Object.assign(seen, await view.evaluate(() => ({ drawn: Number(document.body.dataset.drawn), boxes: document.querySelectorAll("svg.graph .node.kind-initializer").length, rows: document.querySelectorAll("svg.graph .node .row").length })));
+    expect(seen.drawn >= seen.shown, `${seen.drawn} of ${seen.shown} items drawn after Fit`);
+    const smallest = Math.min(...seen.sizes);
+    expect(seen.sizes.length > 5 && smallest >= 10, `node text on screen: ${seen.sizes.length} texts, the smallest ${smallest.toFixed(1)} px`);
+    expect(seen.boxes === 0, `${seen.boxes} weights drawn as boxes`);
+    expect(seen.rows >= initializers, `${seen.rows} weight rows for ${initializers} initializers`);
+    const windows = await view.$$eval("svg.graph .node.cat-conv", (els) => els.map((e) => `${e.querySelector(".op").textContent} ${e.querySelector(".attrs")?.textContent ?? ""}`));
+    expect(windows.includes("Conv 7×7 /2 pad 3") && windows.includes("Conv 3×3 pad 1"), `the Convs say: ${windows.join("; ")}`);
+    const first = await view.evaluateHandle(() => [...document.querySelectorAll("svg.graph .node.cat-conv")].find((e) => e.querySelector(".attrs")?.textContent === "7×7 /2 pad 3"));
+    await first.asElement().click();
+    const panel = await ed.waitFor(async () => {
+      const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
+      return /std/.test(text) ? text : null;
+    }, { timeout: 30_000, what: "the Conv's properties with its weight's statistics" });
+    for (const wanted of ["strides", "[2,2]", "pads", "[3,3,3,3]", "kernel_shape", "[7,7]", "min", "max", "mean", "std", "float[16, 3, 7, 7]"]) {
+      expect(panel.includes(wanted), `"${wanted}" not in the panel: ${panel.slice(0, 400)}`);
+    }
+    const bars = await view.$$eval(".props .histogram rect", (els) => els.length);
+    expect(bars > 0, "no histogram in the panel");
+    await ed.screenshot(path.join(out, "graph-torch.png"));
+    return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…`;
   });
 
   await check("a 3,000-node text: edits re-render the view in time", async () => {

@@ -21,7 +21,7 @@ test("a node without a place (a damaged statement of a text file) says its line"
 
 // ------------------------------------------------------------ weights inside their nodes, attributes, the panel (#31)
 import { besideModel } from "../../src/graph";
-import { GraphData, GraphRow, buildView, nodeSize, placeAt, rowText } from "../../src/graphview/model";
+import { GraphData, GraphRow, buildView, findMatches, nodeSize, placeAt, rowText } from "../../src/graphview/model";
 import { Properties, localHtml, propertiesHtml } from "../../src/graphview/panel";
 import { renderView } from "../../src/graphview/render";
 import { standaloneSvg } from "../../src/graphview/render";
@@ -116,4 +116,11 @@ test("an export is proposed beside the model, named after it, for a .onnx shown 
   assert.equal(besideModel({ scheme: "onnx-model", path: "/models/resnet18.onnx" }, "resnet18.svg", [], "/home/u"), "/models/resnet18.svg");
   assert.equal(besideModel({ scheme: "file", path: "/w/m.onnxtxt" }, "m.svg", ["/w"], "/home/u"), "/w/m.svg");
   assert.equal(besideModel({ scheme: "untitled", path: "Untitled-1" }, "Untitled-1.svg", ["/w"], "/home/u"), "/w/Untitled-1.svg");
+});
+
+test("search finds nodes and the weights drawn inside them (a weight's row is a match of its own)", () => {
+  const data = conv();
+  assert.deepEqual(findMatches(data, "conv1.b"), [{ id: "y", row: 1 }]);
+  assert.deepEqual(findMatches(data, "CONV"), [{ id: "y", row: null }, { id: "y", row: 0 }, { id: "y", row: 1 }]);
+  assert.deepEqual(findMatches(data, "  "), []);
 });
