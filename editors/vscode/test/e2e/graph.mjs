@@ -20,6 +20,28 @@ async function graphFrame(ed) {
   );
 }
 
+/** The frame of a graph view (its page's title is "Graph") showing an element that matches `selector`. */
+async function graphViewWith(ed, selector, what) {
+  return ed.waitFor(
+    async () => {
+      for (const f of ed.page.frames()) {
+        const ok = await f.evaluate((s) => document.title === "Graph" && !!document.querySelector(s), selector).catch(() => false);
+        if (ok) return f;
+      }
+      return null;
+    },
+    { timeout: 60_000, what },
+  );
+}
+
+/** Every editor closed, then `file` opened by Quick Open (a file written now: once the workbench has seen it). */
+async function openAlone(ed, file) {
+  const name = path.basename(file);
+  await ed.closeAllEditors();
+  await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: `${name} in Quick Open` });
+  await ed.waitForTab(name);
+}
+
 async function cursorText(ed) {
   return ed.page.$eval('.part.statusbar [id="status.editor.selection"]', (e) => e.textContent.trim()).catch(() => "");
 }
@@ -133,6 +155,7 @@ function bigText(nodes, layers) {
 export async function graphChecks({ ed, check, expect, at, work, out, repo, onnxtext, pythonBin }) {
   const example = fs.readFileSync(path.join(work, "mlp.onnxtxt"), "utf8");
   let frame;
+  let torchView;
 
   await check("Show Graph opens the graph beside an example", async () => {
     await ed.quickOpen(path.join(work, "mlp.onnxtxt"));
@@ -228,17 +251,10 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
   await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, and its panel its strides, pads and weight's statistics (#31)", async () => {
     const file = path.join(work, "resnetish.onnx");
     const initializers = Number(execFileSync(path.join(pythonBin, "python"), ["-c", TORCH_EXPORT, file], { encoding: "utf8" }).trim().split("\n").pop());
-    await ed.closeAllEditors();
-    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "resnetish.onnx in Quick Open" });
-    await ed.waitForTab("resnetish.onnx");
+    await openAlone(ed, file);
     await ed.command("onnxtext: Show Graph");
-    const view = await ed.waitFor(async () => {
-      for (const f of ed.page.frames()) {
-        const ok = await f.evaluate(() => document.title === "Graph" && !!document.querySelector("svg.graph .node.cat-conv")).catch(() => false);
-        if (ok) return f;
-      }
-      return null;
-    }, { timeout: 60_000, what: "the export's graph" });
+    const view = await graphViewWith(ed, "svg.graph .node.cat-conv", "the export's graph");
+    torchView = view;
     // what a person sees: the size on screen of every node's text in the view's rectangle
     const seen = await view.evaluate(() => {
       const area = document.querySelector("svg.graph").getBoundingClientRect();
@@ -273,6 +289,32 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(bars > 0, "no histogram in the panel");
     await ed.screenshot(path.join(out, "graph-torch.png"));
     return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…`;
+  });
+
+  await check("Export SVG proposes the model's folder and name, says where it wrote, and no label runs off the picture (#31)", async () => {
+    expect(torchView !== undefined, "no graph of the torch export");
+    await torchView.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Export SVG").click());
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    const wanted = path.join(work, "resnetish.svg");
+    const proposed = await ed.waitFor(async () => ((await input.inputValue()).endsWith(".svg") ? input.inputValue() : null), { what: "a proposed .svg path" });
+    expect(proposed === wanted, `proposed "${proposed}", not "${wanted}"`);
+    await ed.press("Enter");
+    const said = await ed.waitFor(async () => (await ed.notifications()).find((n) => n.includes("written to")) ?? null, { what: "where the graph was written" });
+    expect(said.includes(wanted), `the notification: ${said}`);
+    const svg = fs.readFileSync(wanted, "utf8");
+    // the exported picture in a page of its own: every text inside its rectangle
+    const page = await ed.browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.setContent(svg);
+    const outside = await page.evaluate(() => {
+      const root = document.querySelector("svg");
+      const box = root.getBoundingClientRect();
+      return [...root.querySelectorAll("text")].map((t) => ({ t: t.textContent, r: t.getBoundingClientRect() })).filter(({ r }) => r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)).map(({ t }) => t);
+    });
+    const texts = await page.$$eval("svg text", (els) => els.length);
+    await page.close();
+    expect(outside.length === 0, `${outside.length} texts off the picture: ${outside.slice(0, 3)}`);
+    return `proposed ${proposed}; "${said}"; ${texts} texts, all inside the picture`;
   });
 
   await check("a 3,000-node text: edits re-render the view in time", async () => {
@@ -359,18 +401,10 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
   await check("the graph's badges on a model with weights by reference are the Problems panel's diagnostics (#29)", async () => {
     const file = path.join(work, "byref.onnx");
     execFileSync(path.join(pythonBin, "python"), ["-c", BY_REFERENCE, file]);
-    await ed.closeAllEditors();
-    await ed.waitFor(() => ed.quickOpen(file).then(() => true), { timeout: 60_000, interval: 1000, what: "byref.onnx in Quick Open" });
-    await ed.waitForTab("byref.onnx");
+    await openAlone(ed, file);
     await ed.waitFor(async () => /"digest": "sha256:/.test(Object.values(await ed.lines()).join("\n")), { timeout: 30_000, what: "the model by reference" });
     await ed.command("onnxtext: Show Graph");
-    const view = await ed.waitFor(async () => {
-      for (const f of ed.page.frames()) {
-        const ok = await f.evaluate(() => document.title === "Graph" && !!document.querySelector('svg.graph [aria-label^="Reluu"]')).catch(() => false);
-        if (ok) return f;
-      }
-      return null;
-    }, { timeout: 60_000, what: "the model's graph" });
+    const view = await graphViewWith(ed, 'svg.graph [aria-label^="Reluu"]', "the model's graph");
     await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
     // the diagnostics come in twice (the checker's, then the model's run): the two agree once both are in
     let last = "";
