@@ -162,3 +162,37 @@ def test_a_view_by_reference_reads_a_weights_values_from_the_model_file(tmp_path
     # without the held data (the CLI reads no values), the panel says why there are no statistics
     bare = properties_at(doc, at)
     assert bare is not None and "digest" in bare["inputs"][1]["weight"]["problem"]
+
+
+def test_a_page_carries_the_panel_of_each_node_and_weight(tmp_path: Path) -> None:
+    """``onnxtext graph -o x.html``: no server answers the page's panel, so the page carries it,
+    keyed by each statement's start as the view asks (a binary model's weight values unread)."""
+    import json
+    import re
+
+    from onnxtext.cli import app as cli
+    from onnxtext.ide.graph import graph_json, graph_model
+    from onnxtext.ide.graph_properties import page_properties
+
+    values = _weights()
+    text = to_text(_conv_model(values))
+    doc = _doc(text)
+    graph = graph_json(graph_model(doc), doc.source)
+    found = page_properties(doc, graph)
+    (conv,) = [n for n in graph["nodes"] if n["kind"] == "op"]
+    start = conv["range"]["start"]
+    assert found[f"{start['line']}:{start['character']}"]["op"] == "Conv"
+    row = conv["rows"][0]["range"]["start"]
+    weight = found[f"{row['line']}:{row['character']}"]
+    assert weight["kind"] == "weight"
+    _check_stats(weight, values)
+    model = tmp_path / "m.onnx"
+    save(_conv_model(values), model)
+    assert cli.main(["graph", str(model), "-o", str(tmp_path / "g.html")]) == 0
+    html = (tmp_path / "g.html").read_text()
+    data = re.search(r'<script id="graph-data" type="application/json">(.*?)</script>', html)
+    assert data is not None
+    page = json.loads(data.group(1))["properties"]
+    panel = next(p for p in page.values() if p["kind"] == "node")
+    assert dict(map(tuple, panel["attributes"]))["strides"] == "[2,2]"
+    assert "stats" not in panel["inputs"][1]["weight"] and panel["inputs"][1]["weight"]["shape"] == [4, 3, 3, 3]

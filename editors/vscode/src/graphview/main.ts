@@ -165,14 +165,34 @@ class GraphApp {
   private showProperties(): void {
     const node = this.selected !== null ? this.data.nodes.find((n) => n.id === this.selected) : undefined;
     if (node === undefined || !this.panelWanted) {
-      this.panel.hidden = true;
+      this.keepCentre(() => (this.panel.hidden = true));
       return;
     }
-    this.panel.hidden = false;
+    this.keepCentre(() => (this.panel.hidden = false));
     this.panel.innerHTML = closer() + localHtml(this.data, node);
     const row = this.selectedRow !== null ? node.rows?.[this.selectedRow] : undefined;
     const range: Range = row?.range ?? node.range;
-    this.host?.postMessage({ type: "properties", asked: ++this.asked, position: range.start });
+    const asked = ++this.asked;
+    if (this.host !== undefined) {
+      this.host.postMessage({ type: "properties", asked, position: range.start });
+    } else {
+      const found = this.data.properties?.[`${range.start.line}:${range.start.character}`];
+      if (found !== undefined) {
+        this.properties(asked, found as Properties);
+      }
+    }
+  }
+
+  /** `change` the panel, the picture's centre kept where it was (the panel takes its width from the picture's). */
+  private keepCentre(change: () => void): void {
+    const before = this.svg.clientWidth;
+    change();
+    const after = this.svg.clientWidth;
+    if (before !== after && before > 0 && after > 0) {
+      this.t.x += (after - before) / 2;
+      this.applyTransform();
+      this.persist();
+    }
   }
 
   private properties(asked: number, found: Properties | null): void {
@@ -459,7 +479,7 @@ class GraphApp {
     this.panel.addEventListener("click", (event) => {
       const target = event.target as Element;
       if (target.closest(".close") !== null) {
-        this.panel.hidden = true;
+        this.keepCentre(() => (this.panel.hidden = true));
         this.panelWanted = false;
         return;
       }

@@ -59,6 +59,9 @@ export interface GraphData {
   nodes: GraphNode[];
   edges: GraphEdge[];
   groups: GraphGroup[];
+  /** A page without a server (`onnxtext graph -o x.html`): the properties panel of each
+   * statement, keyed `line:character` (its start); see panel.ts's Properties. */
+  properties?: Record<string, unknown>;
 }
 
 /** One box of the view: a node, a folded group, or an open group holding items of its own. */

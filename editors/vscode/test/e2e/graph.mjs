@@ -266,14 +266,8 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       }
       return { sizes, shown: Number(document.body.dataset.shown) };
     });
-    // all of it on screen (what is far off screen is not drawn): every weight a row, none a box
-    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
-    Object.assign(seen, await view.evaluate(() => ({ drawn: Number(document.body.dataset.drawn), boxes: document.querySelectorAll("svg.graph .node.kind-initializer").length, rows: document.querySelectorAll("svg.graph .node .row").length })));
-    expect(seen.drawn >= seen.shown, `${seen.drawn} of ${seen.shown} items drawn after Fit`);
     const smallest = Math.min(...seen.sizes);
     expect(seen.sizes.length > 5 && smallest >= 10, `node text on screen: ${seen.sizes.length} texts, the smallest ${smallest.toFixed(1)} px`);
-    expect(seen.boxes === 0, `${seen.boxes} weights drawn as boxes`);
-    expect(seen.rows >= initializers, `${seen.rows} weight rows for ${initializers} initializers`);
     const windows = await view.$$eval("svg.graph .node.cat-conv", (els) => els.map((e) => `${e.querySelector(".op").textContent} ${e.querySelector(".attrs")?.textContent ?? ""}`));
     expect(windows.includes("Conv 7×7 /2 pad 3") && windows.includes("Conv 3×3 pad 1"), `the Convs say: ${windows.join("; ")}`);
     const first = await view.evaluateHandle(() => [...document.querySelectorAll("svg.graph .node.cat-conv")].find((e) => e.querySelector(".attrs")?.textContent === "7×7 /2 pad 3"));
@@ -288,6 +282,12 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const bars = await view.$$eval(".props .histogram rect", (els) => els.length);
     expect(bars > 0, "no histogram in the panel");
     await ed.screenshot(path.join(out, "graph-torch.png"));
+    // all of it on screen (what is far off screen is not drawn): every weight a row, none a box
+    await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
+    Object.assign(seen, await view.evaluate(() => ({ drawn: Number(document.body.dataset.drawn), boxes: document.querySelectorAll("svg.graph .node.kind-initializer").length, rows: document.querySelectorAll("svg.graph .node .row").length })));
+    expect(seen.drawn >= seen.shown, `${seen.drawn} of ${seen.shown} items drawn after Fit`);
+    expect(seen.boxes === 0, `${seen.boxes} weights drawn as boxes`);
+    expect(seen.rows >= initializers, `${seen.rows} weight rows for ${initializers} initializers`);
     return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…`;
   });
 
