@@ -158,6 +158,22 @@ def test_a_node_box_is_measured_with_its_rows_and_attribute_line() -> None:
     assert "W ⟨4×3×3×3⟩" in svg and ">3×3 /2<" in svg
 
 
+def test_a_node_reading_many_constants_draws_the_first_and_says_how_many_more() -> None:
+    consts = "".join(f"   c{i} = Constant <value = int64[1] {{{i}}}> ()\n" for i in range(12))
+    names = ", ".join(f"c{i}" for i in range(12))
+    text = HEAD + f"g (int64[1] x) => (int64[13] y) {{\n{consts}   y = Concat <axis = 0> (x, {names})\n}}\n"
+    doc, graph = _graph(text)
+    data = graph_json(graph, doc.source)
+    (concat,) = [n for n in data["nodes"] if n["kind"] == "op"]
+    assert len(concat["rows"]) == 12 and concat["rows"][11]["data"] == "[11]"
+    assert node_size(concat)[1] == node_size({**concat, "rows": concat["rows"][:8]})[1]
+    svg = render_svg(data)
+    assert svg.count('class="row"') == 7 and ">+5 more</text>" in svg
+    from onnxtext.ide.graph_export import to_dot
+
+    assert "inputs = [6]\\n+5 more" in to_dot(data)
+
+
 def test_the_svg_holds_an_edge_label_that_runs_left_of_every_node() -> None:
     text = HEAD + (
         "g (float[4] a_value_with_a_long_name_indeed, float[4] b) => (float[4] y) {\n"

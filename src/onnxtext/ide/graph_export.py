@@ -10,7 +10,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from onnxtext.ide.graph_view import category, edge_label, render_svg, row_text
+from onnxtext.ide.graph_view import category, edge_label, render_svg, row_text, shown_rows
 
 __all__ = ["FORMATS", "to_dot", "to_html", "to_svg", "export"]
 
@@ -63,7 +63,9 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
                 f"{n['op']}\n{n['label']}" if n["kind"] == "op" and n["label"] != n["op"] else (n["op"] or n["label"])
             )
             # the attribute line and the weights drawn inside the node, as the view draws them
-            label = "\n".join([label, *([n["attrs"]] if n.get("attrs") else []), *map(row_text, n.get("rows") or [])])
+            rows, more = shown_rows(n)
+            parts = [label, *([n["attrs"]] if n.get("attrs") else []), *map(row_text, rows)]
+            label = "\n".join([*parts, *([f"+{more} more"] if more else [])])
             extra = f", color={_q(_SEVERITY[n['severity']])}, penwidth=2" if n["severity"] in _SEVERITY else ""
             shape = ", shape=ellipse" if n["kind"] in ("input", "output") else ""
             line = n["range"]["start"]["line"] + 1

@@ -27,12 +27,16 @@ __all__ = [
     "node_size",
     "row_text",
     "shape_text",
+    "shown_rows",
+    "MOST_ROWS",
 ]
 
 FOLD_ABOVE = 400
 """Above this many nodes, groups start folded (as the editor's view opens a big model)."""
 
 NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT, LINE = 36, 26, 40, 14
+MOST_ROWS = 8
+"""Rows a node draws at most (past them a line says how many more), as ``MOST_ROWS`` in ``model.ts``."""
 PAD, HEADER, GAP_X, GAP_Y, SWEEPS = 14, 22, 24, 48, 4
 _CHAR = 7
 LABEL_CHAR = 6.2
@@ -107,11 +111,20 @@ def node_size(node: dict[str, Any]) -> tuple[int, int]:
     if node.get("attrs"):
         width = max(width, text_width(node["attrs"], 0))
         height += LINE
-    rows = node.get("rows") or []
+    rows, more = shown_rows(node)
     for row in rows:
         width = max(width, text_width(row_text(row), 0))
         height += LINE
+    height += LINE if more else 0
     return width, height + 4 if rows else height
+
+
+def shown_rows(node: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The rows a node draws and how many it leaves to a line "+N more" (as ``shownRows`` in ``model.ts``)."""
+    rows = node.get("rows") or []
+    if len(rows) <= MOST_ROWS:
+        return rows, 0
+    return rows[: MOST_ROWS - 1], len(rows) - MOST_ROWS + 1
 
 
 @dataclass(eq=False)
@@ -429,7 +442,7 @@ def _inside(n: dict[str, Any], width: float) -> str:
     if n.get("attrs"):
         out += f'<text class="attrs" x="{width / 2:g}" y="{y + 6}">{_e(n["attrs"])}</text>'
         y += LINE
-    rows = n.get("rows") or []
+    rows, more = shown_rows(n)
     if rows:
         out += f'<line class="rows-rule" x1="0" x2="{width:g}" y1="{y - 3}" y2="{y - 3}"/>'
     for i, row in enumerate(rows):
@@ -442,6 +455,8 @@ def _inside(n: dict[str, Any], width: float) -> str:
             f'height="{LINE}"/><text x="8" y="{y + 8}">{text}<title>{_e(tip)}</title></text></g>'
         )
         y += LINE
+    if more:
+        out += f'<text class="more" x="8" y="{y + 8}">+{more} more</text>'
     return out
 
 

@@ -101,6 +101,14 @@ export const PAD = 14;
 export const HEADER = 22;
 /** The height of a node's attribute line and of each of its rows. */
 export const LINE = 14;
+/** Rows a node draws at most: past them, one line says how many more (the panel lists them all). */
+export const MOST_ROWS = 8;
+
+/** The rows a node draws, and how many it leaves to the line "+N more". */
+export function shownRows(node: GraphNode): { rows: GraphRow[]; more: number } {
+  const rows = node.rows ?? [];
+  return rows.length <= MOST_ROWS ? { rows, more: 0 } : { rows: rows.slice(0, MOST_ROWS - 1), more: rows.length - MOST_ROWS + 1 };
+}
 
 /** `⟨64×3×7×7⟩` for `float[64, 3, 7, 7]`; `""` when the type says no shape. */
 export function shapeText(type: string): string {
@@ -127,11 +135,13 @@ export function nodeSize(node: GraphNode): { width: number; height: number } {
     width = Math.max(width, textWidth(node.attrs, 0));
     height += LINE;
   }
-  for (const row of node.rows ?? []) {
+  const { rows, more } = shownRows(node);
+  for (const row of rows) {
     width = Math.max(width, textWidth(rowText(row), 0));
     height += LINE;
   }
-  return { width, height: node.rows?.length ? height + 4 : height };
+  height += more > 0 ? LINE : 0;
+  return { width, height: rows.length > 0 ? height + 4 : height };
 }
 
 export function textWidth(text: string, min: number): number {

@@ -2,7 +2,7 @@
 // category with a badge when they have diagnostics. Built as one string (fast for thousands of
 // nodes); every class it uses is styled by media/graph.css.
 import css from "../../media/graph.css";
-import { GraphEdge, GraphNode, Item, LINE, NODE_HEIGHT, View, category, rowText } from "./model";
+import { GraphEdge, GraphNode, Item, LINE, NODE_HEIGHT, View, category, rowText, shownRows } from "./model";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -106,7 +106,7 @@ export function inside(n: GraphNode, width: number): string {
     out += `<text class="attrs" x="${width / 2}" y="${y + 6}">${escape(n.attrs)}</text>`;
     y += LINE;
   }
-  const rows = n.rows ?? [];
+  const { rows, more } = shownRows(n);
   if (rows.length > 0) {
     out += `<line class="rows-rule" x1="0" x2="${width}" y1="${y - 3}" y2="${y - 3}"/>`;
   }
@@ -119,6 +119,9 @@ export function inside(n: GraphNode, width: number): string {
       `<text x="8" y="${y + 8}">${escape(clip(rowText(row), 60))}<title>${escape(tip)}</title></text></g>`;
     y += LINE;
   });
+  if (more > 0) {
+    out += `<text class="more" x="8" y="${y + 8}">+${more} more</text>`;
+  }
   return out;
 }
 

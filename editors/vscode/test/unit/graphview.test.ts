@@ -124,3 +124,12 @@ test("search finds nodes and the weights drawn inside them (a weight's row is a 
   assert.deepEqual(findMatches(data, "CONV"), [{ id: "y", row: null }, { id: "y", row: 0 }, { id: "y", row: 1 }]);
   assert.deepEqual(findMatches(data, "  "), []);
 });
+
+test("a node reading many weights draws the first ones and says how many more (its box sized so)", () => {
+  const data = conv();
+  const many = { ...data.nodes[1], rows: Array.from({ length: 12 }, (_, i) => weight(`c${i}`, "inputs", "int64[1]", { data: `[${i}]` })) };
+  assert.equal(nodeSize(many).height, nodeSize({ ...many, rows: many.rows.slice(0, 8) }).height);
+  const markup = renderView(buildView({ ...data, nodes: [data.nodes[0], many] }, new Set()));
+  assert.equal((markup.match(/data-row=/g) ?? []).length, 7);
+  assert.match(markup, /<text class="more"[^>]*>\+5 more<\/text>/);
+});
