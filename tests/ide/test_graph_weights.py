@@ -85,6 +85,9 @@ def test_constants_and_identities_of_weights_are_rows_small_values_shown() -> No
     assert (two.kind, two.data) == ("Constant", "2.0")
     (alias,) = _op(graph, "Add").rows
     assert (alias.value, alias.kind, alias.origin) == ("alias", "Identity", "w")
+    w = text.index("float[3] w")
+    assert alias.origin_span is not None and alias.origin_span.start <= w < alias.origin_span.end
+    assert graph.node_at(w + 2) is _op(graph, "Add")  # the aliased weight's statement selects its reader
     assert _op(graph, "Transpose").attrs == "perm [1,0]"
 
 

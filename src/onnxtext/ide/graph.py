@@ -78,6 +78,8 @@ class GraphRow:
     data: str = ""
     """The values of a small tensor (at most :data:`SMALL_VALUES`), as the text writes them: ``[0, 2]``."""
     origin: str = ""
+    origin_span: Span | None = None
+    """The statement of the weight an ``Identity`` row passes on (the cursor there selects the row too)."""
     """The weight an ``Identity`` row passes on (torch's legacy exports alias a shared weight so)."""
     severity: str | None = None
 
@@ -142,8 +144,11 @@ class GraphModel:
         if found is not None:
             return found
         for node in self.nodes:
-            if any(r.span.start <= offset < r.span.end for r in node.rows):
-                return node
+            for r in node.rows:
+                if r.span.start <= offset < r.span.end:
+                    return node
+                if r.origin_span is not None and r.origin_span.start <= offset < r.origin_span.end:
+                    return node
         return None
 
 
@@ -189,6 +194,7 @@ def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
                             "kind": r.kind,
                             "shared": r.shared,
                             **({"origin": r.origin} if r.origin else {}),
+                            **({"originRange": where(r.origin_span)} if r.origin_span is not None else {}),
                             **({"data": r.data} if r.data else {}),
                             "severity": r.severity,
                             "range": where(r.span),
@@ -589,6 +595,7 @@ class _Builder:
                 row = GraphRow(e.value, param, e.type, node.span, node.op or "initializer")
                 row.shared = len(readers_of_root[root[w]]) > 1
                 row.origin = origin
+                row.origin_span = by_id[root[w]].span if origin else None
                 row.data = self._small_values(w)
                 if row.data.startswith("[") and row.type.endswith("[]"):
                     row.data = row.data[1:-1]  # a scalar

@@ -36,8 +36,9 @@ export interface GraphRow {
   shared: boolean;
   severity: string | null;
   range: Range;
-  /** The weight an Identity row passes on. */
+  /** The weight an Identity row passes on, and its statement. */
   origin?: string;
+  originRange?: Range;
   /** The values of a small tensor, as written. */
   data?: string;
 }
@@ -258,7 +259,8 @@ export function placeAt(data: GraphData, pos: Position): { node: GraphNode; row?
     return { node: best };
   }
   for (const node of data.nodes) {
-    const row = (node.rows ?? []).findIndex((r) => before(r.range.start, pos) && before(pos, r.range.end));
+    const holds = (range: Range | undefined): boolean => range !== undefined && before(range.start, pos) && before(pos, range.end);
+    const row = (node.rows ?? []).findIndex((r) => holds(r.range) || holds(r.originRange));
     if (row >= 0) {
       return { node, row };
     }

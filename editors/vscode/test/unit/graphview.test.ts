@@ -70,6 +70,9 @@ test("the cursor in a weight's statement selects the node that draws it, and tha
   assert.deepEqual(placeAt(data, { line: 3, character: 5 }), { node: data.nodes[1], row: 1 });
   assert.deepEqual(placeAt(data, { line: 5, character: 10 }), { node: data.nodes[1] });
   assert.equal(placeAt(data, { line: 9, character: 0 }), undefined);
+  // torch's legacy alias of a weight (an Identity): the weight's own statement selects the row too
+  data.nodes[1].rows![0] = { ...data.nodes[1].rows![0], kind: "Identity", origin: "fc.weight", originRange: at(7, 3, 30) };
+  assert.deepEqual(placeAt(data, { line: 7, character: 4 }), { node: data.nodes[1], row: 0 });
 });
 
 test("the panel says a node's attributes, typed ports and its weights' statistics", () => {
