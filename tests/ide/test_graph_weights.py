@@ -65,7 +65,7 @@ def test_an_initializer_read_by_a_graph_output_stays_a_box_with_its_edges() -> N
     _, graph = _graph(text)
     (box,) = [n for n in graph.nodes if n.kind == "initializer"]
     assert box.label == "b" and {e.target for e in graph.edges if e.source == box.id} == {"y", "output:b"}
-    assert _op(graph, "Add").rows == []
+    assert _op(graph, "Add").rows == ()
 
 
 def test_constants_and_identities_of_weights_are_rows_small_values_shown() -> None:
