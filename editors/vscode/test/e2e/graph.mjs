@@ -282,13 +282,27 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const bars = await view.$$eval(".props .histogram rect", (els) => els.length);
     expect(bars > 0, "no histogram in the panel");
     await ed.screenshot(path.join(out, "graph-torch.png"));
+    // a weight's row: its statement in the text (above the nodes), its own panel
+    const atConv = /^Ln (\d+)/.exec(await cursorInText(ed))?.[1];
+    const row = 'svg.graph .node.cat-conv[aria-selected="true"] [data-row="0"]';
+    const weightName = (await view.$eval(row, (e) => e.getAttribute("aria-label"))).replace(/^weight /, "");
+    await view.click(row);
+    const weightPanel = await ed.waitFor(async () => {
+      const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
+      return text.startsWith("×weight") && text.includes(weightName) && /std/.test(text) ? text : null;
+    }, { what: `the panel of the weight ${weightName}` });
+    const atWeight = await ed.waitFor(async () => {
+      const line = /^Ln (\d+)/.exec(await cursorInText(ed))?.[1];
+      return line !== undefined && Number(line) < Number(atConv) ? line : null;
+    }, { what: `the cursor at ${weightName}'s statement, above the Conv's (line ${atConv})` });
+    expect(/shape\[16, 3, 7, 7\]/.test(weightPanel), `the weight's panel: ${weightPanel.slice(0, 200)}`);
     // all of it on screen (what is far off screen is not drawn): every weight a row, none a box
     await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
     Object.assign(seen, await view.evaluate(() => ({ drawn: Number(document.body.dataset.drawn), boxes: document.querySelectorAll("svg.graph .node.kind-initializer").length, rows: document.querySelectorAll("svg.graph .node .row").length })));
     expect(seen.drawn >= seen.shown, `${seen.drawn} of ${seen.shown} items drawn after Fit`);
     expect(seen.boxes === 0, `${seen.boxes} weights drawn as boxes`);
     expect(seen.rows >= initializers, `${seen.rows} weight rows for ${initializers} initializers`);
-    return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…`;
+    return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…; its row ${weightName} at line ${atWeight} (the Conv at ${atConv})`;
   });
 
   await check("Export SVG proposes the model's folder and name, says where it wrote, and no label runs off the picture (#31)", async () => {
