@@ -4,7 +4,7 @@
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
 import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
-import { Properties, localHtml, propertiesHtml } from "./panel";
+import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
 import { Box, renderView, standaloneSvg } from "./render";
 
 interface Host {
@@ -97,8 +97,9 @@ class GraphApp {
       }
     }
     this.render();
-    if (!this.panel.hidden) {
-      this.showProperties(); // the text changed: what the panel says may have too
+    const node = this.selected !== null ? data.nodes.find((n) => n.id === this.selected) : undefined;
+    if (!this.panel.hidden && (node === undefined || panelKey(data, node, this.selectedRow) !== this.shownKey)) {
+      this.showProperties(); // the text changed what the panel says
     }
   }
 
@@ -170,6 +171,7 @@ class GraphApp {
     }
     this.keepCentre(() => (this.panel.hidden = false));
     this.panel.innerHTML = closer() + localHtml(this.data, node);
+    this.shownKey = panelKey(this.data, node, this.selectedRow);
     const row = this.selectedRow !== null ? node.rows?.[this.selectedRow] : undefined;
     const range: Range = row?.range ?? node.range;
     const asked = ++this.asked;
@@ -204,6 +206,8 @@ class GraphApp {
   }
 
   private current: Properties | undefined;
+  /** What the panel shown depends on (panelKey). */
+  private shownKey = "";
   /** The panel shows the selection until closed, and again once a node is picked in the view. */
   private panelWanted = true;
 
@@ -489,7 +493,11 @@ class GraphApp {
         const index = Number(save.getAttribute("data-weight"));
         const weight = found.kind === "node" ? found.inputs[index]?.weight : found.kind === "weight" ? found : undefined;
         if (weight !== undefined) {
-          this.host?.postMessage({ type: "saveNpy", name: weight.name, position: weight.range.start });
+          // where the weight is now: an edit above it since the panel was made moved it
+          const node = this.data.nodes.find((n) => n.id === this.selected);
+          const row = node?.rows?.find((r) => r.value === weight.name || r.origin === weight.name);
+          const range = row === undefined ? weight.range : row.origin === weight.name && row.originRange !== undefined ? row.originRange : row.range;
+          this.host?.postMessage({ type: "saveNpy", name: weight.name, position: range.start });
         }
       }
     });

@@ -157,3 +157,13 @@ export function localHtml(data: GraphData, node: GraphNode): string {
     section("Outputs", table(outputs))
   );
 }
+
+/** What the panel of `node` (and its `row`) depends on, positions left out: an edit elsewhere in
+ * the text (which moves every statement after it) leaves it equal, so the panel is not asked
+ * again, nor its weights' statistics computed again, at each key press. */
+export function panelKey(data: GraphData, node: GraphNode, row: number | null): string {
+  const extent = (r: Range): [number, number] => [r.end.line - r.start.line, r.end.line === r.start.line ? r.end.character - r.start.character : r.end.character];
+  const rows = (node.rows ?? []).map((r) => [r.value, r.param, r.type, r.kind, r.shared, r.data ?? "", r.origin ?? "", r.severity, extent(r.range)]);
+  const edges = data.edges.filter((e) => e.source === node.id || e.target === node.id).map((e) => [e.value, e.source === node.id, e.type, e.live]);
+  return JSON.stringify([node.kind, node.op, node.domain, node.label, node.attrs ?? "", node.severity, extent(node.range), rows, edges, row]);
+}

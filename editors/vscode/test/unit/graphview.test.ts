@@ -21,10 +21,9 @@ test("a node without a place (a damaged statement of a text file) says its line"
 
 // ------------------------------------------------------------ weights inside their nodes, attributes, the panel (#31)
 import { besideModel } from "../../src/graph";
-import { GraphData, GraphRow, buildView, findMatches, nodeSize, placeAt, rowText } from "../../src/graphview/model";
-import { Properties, localHtml, propertiesHtml } from "../../src/graphview/panel";
-import { renderView } from "../../src/graphview/render";
-import { standaloneSvg } from "../../src/graphview/render";
+import { GraphData, GraphRow, Range, buildView, findMatches, nodeSize, placeAt, rowText } from "../../src/graphview/model";
+import { Properties, localHtml, panelKey, propertiesHtml } from "../../src/graphview/panel";
+import { renderView, standaloneSvg } from "../../src/graphview/render";
 
 function at(line: number, from: number, to: number) {
   return { start: { line, character: from }, end: { line, character: to } };
@@ -135,4 +134,17 @@ test("a node reading many weights draws the first ones and says how many more (i
   const markup = renderView(buildView({ ...data, nodes: [data.nodes[0], many] }, new Set()));
   assert.equal((markup.match(/data-row=/g) ?? []).length, 7);
   assert.match(markup, /<text class="more"[^>]*>\+5 more<\/text>/);
+});
+
+test("the panel is asked again when its node changes, not when an edit above only moves it", () => {
+  const data = conv();
+  const key = panelKey(data, data.nodes[1], null);
+  const shift = (r: Range, by: number): Range => ({ start: { ...r.start, line: r.start.line + by }, end: { ...r.end, line: r.end.line + by } });
+  const moved: GraphNode = { ...data.nodes[1], range: shift(data.nodes[1].range, 3), rows: data.nodes[1].rows!.map((r) => ({ ...r, range: shift(r.range, 3) })) };
+  assert.equal(panelKey({ ...data, nodes: [data.nodes[0], moved] }, moved, null), key);
+  const retyped = { ...data, edges: [{ ...data.edges[0], type: "float[2, 3, 224, 224]" }] };
+  assert.notEqual(panelKey(retyped, data.nodes[1], null), key);
+  const reattributed: GraphNode = { ...data.nodes[1], attrs: "7×7 pad 3" };
+  assert.notEqual(panelKey(data, reattributed, null), key);
+  assert.notEqual(panelKey(data, data.nodes[1], 0), key);
 });
