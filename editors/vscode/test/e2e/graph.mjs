@@ -248,7 +248,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     return `${after - before} renders; ${ops.length} operators`;
   });
 
-  await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, and its panel its strides, pads and weight's statistics (#31)", async () => {
+  await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, its panel its strides, pads and weight's statistics; a weight saved as .npy (#31)", async () => {
     const file = path.join(work, "resnetish.onnx");
     const initializers = Number(execFileSync(path.join(pythonBin, "python"), ["-c", TORCH_EXPORT, file], { encoding: "utf8" }).trim().split("\n").pop());
     await openAlone(ed, file);
@@ -270,8 +270,8 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(seen.sizes.length > 5 && smallest >= 10, `node text on screen: ${seen.sizes.length} texts, the smallest ${smallest.toFixed(1)} px`);
     const windows = await view.$$eval("svg.graph .node.cat-conv", (els) => els.map((e) => `${e.querySelector(".op").textContent} ${e.querySelector(".attrs")?.textContent ?? ""}`));
     expect(windows.includes("Conv 7×7 /2 pad 3") && windows.includes("Conv 3×3 pad 1"), `the Convs say: ${windows.join("; ")}`);
-    const first = await view.evaluateHandle(() => [...document.querySelectorAll("svg.graph .node.cat-conv")].find((e) => e.querySelector(".attrs")?.textContent === "7×7 /2 pad 3"));
-    await first.asElement().click();
+    // a locator, found again at the click: a re-draw (the diagnostics coming in) replaces the elements
+    await view.locator("svg.graph .node.cat-conv", { has: view.locator(".attrs", { hasText: "7×7 /2 pad 3" }) }).first().click();
     const panel = await ed.waitFor(async () => {
       const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
       return /std/.test(text) ? text : null;
@@ -286,7 +286,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const atConv = /^Ln (\d+)/.exec(await cursorInText(ed))?.[1];
     const row = 'svg.graph .node.cat-conv[aria-selected="true"] [data-row="0"]';
     const weightName = (await view.$eval(row, (e) => e.getAttribute("aria-label"))).replace(/^weight /, "");
-    await view.click(row);
+    await view.locator(row).click();
     const weightPanel = await ed.waitFor(async () => {
       const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
       return text.startsWith("×weight") && text.includes(weightName) && /std/.test(text) ? text : null;
@@ -296,13 +296,24 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       return line !== undefined && Number(line) < Number(atConv) ? line : null;
     }, { what: `the cursor at ${weightName}'s statement, above the Conv's (line ${atConv})` });
     expect(/shape\[16, 3, 7, 7\]/.test(weightPanel), `the weight's panel: ${weightPanel.slice(0, 200)}`);
+    // Save as .npy: proposed beside the model under the weight's name, written, said
+    await view.locator(".props .save-npy").first().click();
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    const npy = path.join(work, `${weightName.replace(/[^A-Za-z0-9._-]+/g, "_")}.npy`);
+    const proposedNpy = await ed.waitFor(async () => ((await input.inputValue()).endsWith(".npy") ? input.inputValue() : null), { what: "a proposed .npy path" });
+    expect(proposedNpy === npy, `proposed "${proposedNpy}", not "${npy}"`);
+    await ed.press("Enter");
+    const saved = await ed.waitFor(async () => (await ed.notifications()).find((n) => n.includes("saved float32[16, 3, 7, 7]")) ?? null, { what: "the .npy saved" });
+    const shape = execFileSync(path.join(pythonBin, "python"), ["-c", "import sys, numpy; a = numpy.load(sys.argv[1]); print(a.dtype, list(a.shape))", npy], { encoding: "utf8" }).trim();
+    expect(shape === "float32 [16, 3, 7, 7]", `the .npy holds ${shape}`);
     // all of it on screen (what is far off screen is not drawn): every weight a row, none a box
     await view.evaluate(() => [...document.querySelectorAll("button")].find((b) => b.textContent === "Fit").click());
     Object.assign(seen, await view.evaluate(() => ({ drawn: Number(document.body.dataset.drawn), boxes: document.querySelectorAll("svg.graph .node.kind-initializer").length, rows: document.querySelectorAll("svg.graph .node .row").length })));
     expect(seen.drawn >= seen.shown, `${seen.drawn} of ${seen.shown} items drawn after Fit`);
     expect(seen.boxes === 0, `${seen.boxes} weights drawn as boxes`);
     expect(seen.rows >= initializers, `${seen.rows} weight rows for ${initializers} initializers`);
-    return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…; its row ${weightName} at line ${atWeight} (the Conv at ${atConv})`;
+    return `${seen.shown} items; node text ${smallest.toFixed(1)} px and up on screen; ${seen.rows} weight rows, no weight box; ${windows.join("; ")}; panel: ${panel.replace(/\s+/g, " ").slice(0, 160)}…; its row ${weightName} at line ${atWeight} (the Conv at ${atConv}); "${saved}"`;
   });
 
   await check("Export SVG proposes the model's folder and name, says where it wrote, and no label runs off the picture (#31)", async () => {
