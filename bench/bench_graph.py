@@ -148,8 +148,18 @@ def structure(out: Path) -> object:
     found = re.search(r'<script id="graph-data" type="application/json">(.*?)</script>', out.read_text(), re.S)
     assert found is not None
     graph = json.loads(found.group(1))
-    drop = ("range", "place")
-    return {key: [{k: v for k, v in item.items() if k not in drop} for item in graph[key]] for key in graph}
+    drop = ("range", "place", "storage")  # where a weight's data is differs too
+
+    def bare(value: object) -> object:
+        if isinstance(value, dict):
+            return {k: bare(v) for k, v in value.items() if k not in drop}
+        if isinstance(value, list):
+            return [bare(v) for v in value]
+        return value
+
+    # the panels of the page are keyed by their statement's place in the text: compared as a set
+    panels = sorted(json.dumps(bare(p), sort_keys=True) for p in graph.pop("properties", {}).values())
+    return {**{key: bare(graph[key]) for key in graph}, "properties": panels}
 
 
 def main() -> int:

@@ -9,7 +9,7 @@ import pytest
 
 from onnxtext.analysis.diagnose import diagnose
 from onnxtext.document import Document, parse_document
-from onnxtext.ide.graph import GraphModel, graph_json, graph_model, scope_path
+from onnxtext.ide.graph import GraphEdge, GraphModel, graph_json, graph_model, scope_path
 from onnxtext.printing.text import to_text
 from onnxtext.proto import GraphProto, ModelProto
 from onnxtext.syntax import ast as A
@@ -37,29 +37,48 @@ def _expected_edges(g: GraphProto, outer: frozenset[str] = frozenset()) -> set[t
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
-def test_every_statement_is_a_node_and_every_dependency_an_edge(path: Path) -> None:
+def test_every_statement_is_a_node_or_a_row_and_every_dependency_an_edge_or_a_row(path: Path) -> None:
     doc, graph = _graph(path.read_text())
     assert isinstance(doc.tree, A.Model) and doc.model is not None
     spans = {(n.span.start, n.span.end): n for n in graph.nodes}
+    rows = {(r.span.start, r.span.end) for n in graph.nodes for r in n.rows}
     statements = [n for n in A.walk(doc.tree) if isinstance(n, A.Node)]
     for stmt in statements:
         node = spans.get((stmt.span.start, stmt.span.end))
-        assert node is not None and node.kind == "op" and node.op == stmt.op_type.value
+        if node is None:  # a weight drawn inside its readers
+            assert stmt.op_type.value in ("Constant", "Identity") and (stmt.span.start, stmt.span.end) in rows
+        else:
+            assert node.kind == "op" and node.op == stmt.op_type.value
     main = doc.tree.graph
     for init in [*(main.inputs or []), *(main.initializers or [])]:
         if isinstance(init, A.Initializer) and (init.body is not None or init in (main.inputs or [])):
-            assert (init.span.start, init.span.end) in spans
+            where = (init.span.start, init.span.end)
+            assert where in spans or (init.body is not None and where in rows)
+    ops = _op_ids(graph)
+    for n in graph.nodes:  # no weight that only operators read is a box
+        out = _out(graph, n.id)
+        assert not (n.kind == "initializer" and out and all(e.target in ops for e in out))
     outputs = [n for n in graph.nodes if n.kind == "output" and n.group is None]
     assert [n.label for n in outputs] == [o.name for o in doc.model.graph.output]
     assert len({n.id for n in graph.nodes}) == len(graph.nodes)
     # the main graph's dependencies, from the protobuf: node k's statement is the k-th at top level
     top = [n for n in main.nodes if isinstance(n, A.Node)]
-    ids = {id(stmt): spans[(stmt.span.start, stmt.span.end)].id for stmt in top}
+    ids = {id(s): spans[(s.span.start, s.span.end)].id for s in top if (s.span.start, s.span.end) in spans}
     edges = {(e.value, e.target) for e in graph.edges}
+    read = {(r.value, n.id) for n in graph.nodes for r in n.rows}
     for value, k in _expected_edges(doc.model.graph):
-        assert (value, ids[id(top[k])]) in edges, (value, k)
+        if id(top[k]) in ids:
+            assert (value, ids[id(top[k])]) in edges | read, (value, k)
     for e in graph.edges:
         assert e.source in {n.id for n in graph.nodes} and e.target in {n.id for n in graph.nodes}
+
+
+def _op_ids(graph: GraphModel) -> set[str]:
+    return {n.id for n in graph.nodes if n.kind == "op"}
+
+
+def _out(graph: GraphModel, node: str) -> list[GraphEdge]:
+    return [e for e in graph.edges if e.source == node]
 
 
 def test_edges_carry_inferred_types() -> None:
@@ -94,7 +113,8 @@ def test_local_function_calls_name_their_group() -> None:
     calls = [n for n in graph.nodes if n.calls is not None]
     assert calls and all(n.calls == functions[0].id for n in calls)
     body = [n for n in graph.nodes if n.group == functions[0].id and n.kind == "op"]
-    assert [n.op for n in body] == ["LeakyRelu", "Constant", "Mul"]
+    assert [n.op for n in body] == ["LeakyRelu", "Mul"]  # the Constant is a row of the Mul it feeds
+    assert [(r.kind, r.param) for r in body[1].rows] == [("Constant", "B")]
 
 
 def test_broken_text_keeps_the_neighbours() -> None:
@@ -181,18 +201,21 @@ def test_torch_exports_fold_into_their_modules(name: str) -> None:
     model = _exported(name)
     doc, graph = _graph(to_text(model))
     ops = [n for n in graph.nodes if n.kind == "op"]
-    assert len(ops) == len(model.graph.node)
+    inside = {(r.span.start, r.span.end) for n in ops for r in n.rows if r.kind != "initializer"}
+    assert len(ops) + len(inside) == len(model.graph.node)  # every node a box, or a weight's row
     tops = {g.label for g in graph.groups if g.kind == "scope" and g.parent is None}
     assert "layer" in tops
-    inside = [n for n in ops if n.group is not None]
-    assert len(inside) >= 0.8 * len(ops)
+    grouped = [n for n in ops if n.group is not None]
+    assert len(grouped) >= 0.8 * len(ops)
     labels = {g.label for g in graph.groups if g.kind == "scope"}
     assert {"self_attn", "linear1"} <= labels
-    # every data dependency of the export is an edge
-    ids = {k: n.id for k, n in enumerate(ops)}
-    edges = {(e.value, e.target) for e in graph.edges}
+    # every data dependency of the export is an edge, or a weight's row in its reader
+    boxes = {(n.span.start, n.span.end): n.id for n in ops}
+    statements = [s for s in doc.tree.graph.nodes if isinstance(s, A.Node)] if isinstance(doc.tree, A.Model) else []
+    edges = {(e.value, e.target) for e in graph.edges} | {(r.value, n.id) for n in ops for r in n.rows}
     for value, k in _expected_edges(doc.model.graph if doc.model else model.graph):
-        assert (value, ids[k]) in edges
+        box = boxes.get((statements[k].span.start, statements[k].span.end))
+        assert box is None or (value, box) in edges
 
 
 def test_live_values_label_their_edges() -> None:

@@ -92,3 +92,48 @@ async def test_the_graph_of_a_view_by_reference_marks_what_is_published(client: 
     marked = {n.id: n.severity for n in found.nodes if n.severity is not None}
     assert marked == _badges(found.nodes, published)
     assert marked == {"k": "error"}  # the unknown attribute, and nothing on the weights w0, w1
+
+
+WEIGHTED = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[1, 2] x) => (float[1, 3] y)
+   <float[3, 2] w = {1, 2, 3, 4, 5, 6}>
+{
+   y = Gemm <transB = 1> (x, w)
+}
+"""
+
+
+@pytest.mark.asyncio
+async def test_the_properties_of_a_node_and_a_weight_saved_as_npy(client: LanguageClient, uri: str, tmp_path) -> None:
+    """``onnxtext/graphProperties`` answers the panel of the statement at a position (a node: its
+    attributes and its weight's statistics); ``onnxtext/saveTensor`` writes a weight as ``.npy``."""
+    import numpy as np
+
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, WEIGHTED)))
+    doc = {"textDocument": {"uri": uri}}
+    found = await client.protocol.send_request_async(
+        "onnxtext/graphProperties", {**doc, "position": {"line": 4, "character": 8}}
+    )
+    assert (found.op, found.attributes) == ("Gemm", [["transB", "1"]])
+    weight = found.inputs[1].weight
+    assert (weight.name, weight.shape, weight.stats.min, weight.stats.max, weight.stats.mean) == (
+        "w",
+        [3, 2],
+        1,
+        6,
+        3.5,
+    )
+    target = tmp_path / "w.npy"
+    said = await client.protocol.send_request_async(
+        "onnxtext/saveTensor", {**doc, "position": {"line": 2, "character": 16}, "path": str(target)}
+    )
+    assert said.written == f"float32[3, 2] to {target}"
+    assert np.load(target).tolist() == [[1, 2], [3, 4], [5, 6]]
+    refused = await client.protocol.send_request_async(
+        "onnxtext/saveTensor", {**doc, "position": {"line": 4, "character": 8}, "path": str(tmp_path / "g.npy")}
+    )
+    assert refused.refused == "no weight or constant here"
+    with pytest.raises(Exception, match="absolute"):
+        await client.protocol.send_request_async(
+            "onnxtext/saveTensor", {**doc, "position": {"line": 2, "character": 16}, "path": "w.npy"}
+        )

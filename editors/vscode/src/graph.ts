@@ -4,6 +4,8 @@ import * as path from "path";
 import * as vscode from "vscode";
 
 export const GRAPH_REQUEST = "onnxtext/graph";
+export const PROPERTIES_REQUEST = "onnxtext/graphProperties";
+export const SAVE_TENSOR_REQUEST = "onnxtext/saveTensor";
 const VIEW_TYPE = "onnxtext.graph";
 /** Quiet time after an edit before the graph is asked for again (ms). */
 const REFRESH_MS = 60;
@@ -18,6 +20,31 @@ interface Reveal {
 interface ExportSvg {
   type: "exportSvg";
   svg: string;
+}
+interface AskProperties {
+  type: "properties";
+  asked: number;
+  position: { line: number; character: number };
+}
+interface SaveNpy {
+  type: "saveNpy";
+  name: string;
+  position: { line: number; character: number };
+}
+
+/** The file a document's text is of (a `.onnx` shown as text names its model file too), if any. */
+export function modelFile(uri: { scheme: string; path: string }): string | undefined {
+  return uri.scheme === "file" || uri.scheme === "onnx-model" ? uri.path : undefined;
+}
+
+/** Where an export of `document` is proposed: beside its model, named after it (`m.onnx` → `m.svg`);
+ * an unsaved text in the first workspace folder, or the home folder. */
+export function besideModel(uri: { scheme: string; path: string }, name: string, folders: readonly string[], home: string): string {
+  const file = modelFile(uri);
+  if (file !== undefined) {
+    return path.posix.join(path.posix.dirname(file), name);
+  }
+  return path.join(folders[0] ?? home, name);
 }
 
 /** One graph view per document. */
@@ -99,6 +126,10 @@ class GraphPanel {
         void this.reveal(message as Reveal);
       } else if (message.type === "exportSvg") {
         void this.exportSvg(message as ExportSvg);
+      } else if (message.type === "properties") {
+        void this.properties(message as AskProperties);
+      } else if (message.type === "saveNpy") {
+        void this.saveNpy(message as SaveNpy);
       }
     });
   }
@@ -148,11 +179,51 @@ class GraphPanel {
     editor.revealRange(range.with({ end: range.start }), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
 
+  private proposed(name: string): vscode.Uri {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    return vscode.Uri.file(besideModel(this.document.uri, name, folders, process.env.HOME ?? process.env.USERPROFILE ?? "/"));
+  }
+
   private async exportSvg(message: ExportSvg): Promise<void> {
-    const base = this.document.uri.scheme === "file" ? this.document.uri.fsPath.replace(/\.[^./\\]+$/, "") : "graph";
-    const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.file(`${base}.svg`), filters: { SVG: ["svg"] }, saveLabel: "Export SVG" });
-    if (target !== undefined) {
+    const stem = path.posix.basename(this.document.uri.path).replace(/\.[^.]+$/, "") || "graph";
+    const target = await vscode.window.showSaveDialog({ defaultUri: this.proposed(`${stem}.svg`), filters: { SVG: ["svg"] }, saveLabel: "Export SVG" });
+    if (target === undefined) {
+      return;
+    }
+    try {
       await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(message.svg));
+    } catch (error) {
+      void vscode.window.showErrorMessage(`onnxtext: the graph was not written to ${target.fsPath}: ${error instanceof Error ? error.message : String(error)}`);
+      return;
+    }
+    void vscode.window.showInformationMessage(`onnxtext: the graph was written to ${target.fsPath}`);
+  }
+
+  private async properties(message: AskProperties): Promise<void> {
+    try {
+      const properties = await this.request<object | null>(PROPERTIES_REQUEST, { textDocument: { uri: this.document.uri.toString() }, position: message.position });
+      await this.panel.webview.postMessage({ type: "properties", asked: message.asked, properties });
+    } catch (error) {
+      this.log.warn(`the properties in the graph of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  /** "Save as .npy" in the properties panel: asks where (beside the model, named after the weight). */
+  private async saveNpy(message: SaveNpy): Promise<void> {
+    const name = `${message.name.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^[._]+/, "") || "weight"}.npy`;
+    const target = await vscode.window.showSaveDialog({ defaultUri: this.proposed(name), filters: { NumPy: ["npy"] }, saveLabel: "Save as .npy" });
+    if (target === undefined) {
+      return;
+    }
+    const answer = await this.request<{ written?: string; refused?: string }>(SAVE_TENSOR_REQUEST, {
+      textDocument: { uri: this.document.uri.toString() },
+      position: message.position,
+      path: target.fsPath,
+    });
+    if (answer.written !== undefined) {
+      void vscode.window.showInformationMessage(`onnxtext: saved ${answer.written}`);
+    } else {
+      void vscode.window.showErrorMessage(`onnxtext: ${message.name} was not saved: ${answer.refused ?? "no answer"}`);
     }
   }
 }

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 
@@ -30,15 +31,57 @@ from onnxtext.syntax import ast as A
 _Env = ChainMap[str, str]
 
 if TYPE_CHECKING:
+    from onnxtext.analysis.infer.types import ValueType
     from onnxtext.analysis.symbols import Scope
     from onnxtext.document import Document
     from onnxtext.evaluate.live import LiveResult
 
-__all__ = ["GraphNode", "GraphEdge", "GraphGroup", "GraphModel", "graph_model", "graph_json", "scope_path"]
+__all__ = [
+    "GraphNode",
+    "GraphRow",
+    "GraphEdge",
+    "GraphGroup",
+    "GraphModel",
+    "graph_model",
+    "graph_json",
+    "scope_path",
+    "INTERNAL_SCOPES",
+]
+
+INTERNAL_SCOPES = ("_empty_nn_module_stack_from_metadata_hook",)
+"""Module names torch records that are its own machinery, not the model's: never shown as groups."""
+
+SMALL_VALUES = 6
+"""A weight of at most this many values shows them in its row."""
 
 NODE_KINDS = ("op", "input", "initializer", "output", "damaged")
 GROUP_KINDS = ("subgraph", "function", "scope")
 _SEVERITY_RANK = {Severity.HINT: 0, Severity.INFO: 1, Severity.WARNING: 2, Severity.ERROR: 3}
+
+
+@dataclass
+class GraphRow:
+    """A weight or constant drawn inside the node it feeds (Netron's way), not as a box of its own.
+
+    ``value`` is the name the node reads, ``param`` the schema's name of that input (``W``, ``B``;
+    ``""`` when unknown), ``type`` its inferred type, ``span`` the statement that defines it (an
+    initializer, a ``Constant``, an ``Identity`` of a weight), ``shared`` whether other nodes read
+    it too (a row in each)."""
+
+    value: str
+    param: str
+    type: str
+    span: Span
+    kind: str
+    """``initializer`` or the operator that makes it (``Constant``, ``Identity``)."""
+    shared: bool = False
+    data: str = ""
+    """The values of a small tensor (at most :data:`SMALL_VALUES`), as the text writes them: ``[0, 2]``."""
+    origin: str = ""
+    origin_span: Span | None = None
+    """The statement of the weight an ``Identity`` row passes on (the cursor there selects the row too)."""
+    """The weight an ``Identity`` row passes on (torch's legacy exports alias a shared weight so)."""
+    severity: str | None = None
 
 
 @dataclass
@@ -59,6 +102,10 @@ class GraphNode:
     place: str | None = None
     """Where the statement is in the model, for a reader who never sees the text (``onnxtext
     graph``'s page): ``node 'conv1' (Conv), graph 'main_graph', node #12``; asked for by ``places``."""
+    attrs: str = ""
+    """Its attributes in a line (``3×3 /2 pad 1``, ``axis 1``: :mod:`onnxtext.ide.graph_attributes`)."""
+    rows: tuple[GraphRow, ...] = ()
+    """The weights and constants it reads, drawn inside it, in input order."""
 
 
 @dataclass(frozen=True)
@@ -90,9 +137,19 @@ class GraphModel:
     groups: list[GraphGroup] = field(default_factory=list)
 
     def node_at(self, offset: int) -> GraphNode | None:
-        """The innermost node whose statement holds ``offset``."""
+        """The innermost node whose statement holds ``offset`` (a weight's statement: the first
+        node that draws it as a row)."""
         ordered = sorted(self.nodes, key=lambda n: n.span.start)
-        return _innermost(ordered, [n.span.start for n in ordered], offset)
+        found = _innermost(ordered, [n.span.start for n in ordered], offset)
+        if found is not None:
+            return found
+        for node in self.nodes:
+            for r in node.rows:
+                if r.span.start <= offset < r.span.end:
+                    return node
+                if r.origin_span is not None and r.origin_span.start <= offset < r.origin_span.end:
+                    return node
+        return None
 
 
 def graph_model(
@@ -126,6 +183,28 @@ def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
             "calls": n.calls,
             "severity": n.severity,
             **({"place": n.place} if n.place is not None else {}),
+            **({"attrs": n.attrs} if n.attrs else {}),
+            **(
+                {
+                    "rows": [
+                        {
+                            "value": r.value,
+                            "param": r.param,
+                            "type": r.type,
+                            "kind": r.kind,
+                            "shared": r.shared,
+                            **({"origin": r.origin} if r.origin else {}),
+                            **({"originRange": where(r.origin_span)} if r.origin_span is not None else {}),
+                            **({"data": r.data} if r.data else {}),
+                            "severity": r.severity,
+                            "range": where(r.span),
+                        }
+                        for r in n.rows
+                    ]
+                }
+                if n.rows
+                else {}
+            ),
         }
         for n in graph.nodes
     ]
@@ -245,6 +324,10 @@ class _Builder:
         self.scopes: dict[int, Scope] = {id(s.node): s for s in doc.symbols.scopes}
         self.functions: dict[tuple[str, str], str] = {}
         self.live: dict[str, dict[str, str]] = {}
+        self.statements: dict[str, tuple[A.Node, A.Graph | A.Function | None]] = {}
+        """Each operator node's statement and the body it is in."""
+        self.tensors: dict[str, A.TensorBody] = {}
+        """Each initializer's data."""
         if live is not None:
             from onnxtext.ide.hints import live_labels
 
@@ -268,6 +351,9 @@ class _Builder:
         elif isinstance(tree, A.Node):
             self._nodes([tree], None, ChainMap(), "", None)
         self._mark(diagnostics)
+        self._absorb_weights()
+        self._summaries()
+        self._unbox_single_scopes()
         return self.out
 
     # ------------------------------------------------------------ ids
@@ -295,10 +381,13 @@ class _Builder:
         self.out.edges.append(GraphEdge(name, source, target, self._type(body, name), live.get(name, "")))
 
     def _type(self, body: A.Graph | A.Function, name: str) -> str:
+        found = self._value_type(body, name)
+        return "" if found is None or found.is_unknown else str(found)
+
+    def _value_type(self, body: A.Graph | A.Function, name: str) -> ValueType | None:
         scope = self.scopes.get(id(body))
         symbol = scope.lookup(name) if scope is not None else None
-        found = self.doc.type_of(symbol) if symbol is not None else None
-        return "" if found is None or found.is_unknown else str(found)
+        return self.doc.type_of(symbol) if symbol is not None else None
 
     def _graph(self, g: A.Graph, group: str | None, env: _Env, prefix: str) -> None:
         live = self._labels(g)
@@ -312,6 +401,8 @@ class _Builder:
                 name = stmt.info.name.value
                 kind = "initializer" if stmt.body is not None else "input"
                 node = self._add(GraphNode(self._unique(prefix + name), kind, name, stmt.span, group=group))
+                if stmt.body is not None:
+                    self.tensors[node.id] = stmt.body
                 node.place = self._place(stmt, g, kind, f"'{name}'")
                 env[name] = node.id
             elif isinstance(stmt, A.ErrorNode):
@@ -391,6 +482,7 @@ class _Builder:
             calls = self.functions.get((domain, op))
             name = label or ", ".join(outputs) or op
             node = self._add(GraphNode(self._unique(wanted), "op", name, stmt.span, op, domain, node_group, calls))
+            self.statements[node.id] = (stmt, body)
             typed = f"{domain}.{op}" if domain else op
             node.place = self._place(stmt, body, "node", f"'{label}' ({typed})" if label else f"({typed})")
             for name in (i.value for i in stmt.inputs):
@@ -456,3 +548,153 @@ class _Builder:
                 continue
             if node.severity is None or _SEVERITY_RANK[Severity(node.severity)] < _SEVERITY_RANK[d.severity]:
                 node.severity = d.severity.value
+
+    # ------------------------------------------------------------ weights, attributes, scopes
+    def _absorb_weights(self) -> None:
+        """Weights and constants become rows of the nodes they feed (Netron's way): an initializer,
+        a ``Constant`` or an ``Identity`` of one of them whose every reader is an operator node.
+        Graph inputs and outputs stay boxes, and so does a weight that a graph output reads."""
+        if not any(n.kind == "initializer" or n.op in ("Constant", "Identity") for n in self.out.nodes):
+            return  # nothing to draw inside a node (30,000 Relu: 0.1 s of edges indexed for nothing)
+        by_id = {n.id: n for n in self.out.nodes}
+        readers: dict[str, list[GraphEdge]] = {}
+        feeders: dict[str, list[GraphEdge]] = {}
+        for e in self.out.edges:
+            readers.setdefault(e.source, []).append(e)
+            feeders.setdefault(e.target, []).append(e)
+        weights: set[str] = set()
+        for n in self.out.nodes:  # text order: an Identity comes after what it reads
+            if not readers.get(n.id):
+                continue
+            standard = n.kind == "op" and normalize_domain(n.domain) == ""
+            if n.kind == "initializer" or (standard and n.op == "Constant"):
+                source_ok = not feeders.get(n.id)
+            elif standard and n.op == "Identity":
+                ins = feeders.get(n.id, [])
+                source_ok = len(ins) == 1 and ins[0].source in weights
+            else:
+                continue
+            if source_ok and all(by_id[e.target].kind == "op" for e in readers[n.id]):
+                weights.add(n.id)
+        if not weights:
+            return
+        root: dict[str, str] = {}  # an Identity of a weight shares that weight
+        for n in self.out.nodes:
+            if n.id in weights:
+                ins = feeders.get(n.id, [])
+                root[n.id] = root.get(ins[0].source, ins[0].source) if n.kind == "op" and n.op == "Identity" else n.id
+        readers_of_root: dict[str, set[str]] = {}
+        for w in weights:
+            readers_of_root.setdefault(root[w], set()).update(e.target for e in readers[w] if e.target not in weights)
+        rows: dict[str, list[tuple[int, GraphRow]]] = {}
+        for w in weights:
+            node = by_id[w]
+            origin = by_id[root[w]].label if root[w] != w else ""
+            for e in readers[w]:
+                if e.target in weights:
+                    continue
+                index, param = self._input_param(e.target, e.value)
+                row = GraphRow(e.value, param, e.type, node.span, node.op or "initializer")
+                row.shared = len(readers_of_root[root[w]]) > 1
+                row.origin = origin
+                row.origin_span = by_id[root[w]].span if origin else None
+                row.data = self._small_values(w)
+                if row.data.startswith("[") and row.type.endswith("[]"):
+                    row.data = row.data[1:-1]  # a scalar
+                row.severity = node.severity
+                rows.setdefault(e.target, []).append((index, row))
+        for target, found in rows.items():
+            found.sort(key=lambda item: item[0])
+            by_id[target].rows = tuple(r for _, r in found)
+            worst = [r.severity for r in by_id[target].rows if r.severity is not None]
+            if worst and by_id[target].severity is None:
+                by_id[target].severity = max(worst, key=lambda s: _SEVERITY_RANK[Severity(s)])
+        self.out.nodes = [n for n in self.out.nodes if n.id not in weights]
+        self.out.edges = [e for e in self.out.edges if e.source not in weights]
+
+    def _small_values(self, node_id: str) -> str:
+        """``[0, 2]``: the values of a small initializer or ``Constant`` as written; ``""`` otherwise."""
+        body: A.AstNode | None = self.tensors.get(node_id)
+        found = self.statements.get(node_id)
+        if found is not None:
+            for attr in found[0].attributes:
+                if isinstance(attr, A.Attribute) and attr.name.value.startswith("value"):
+                    body = attr.value.body if isinstance(attr.value, A.TensorValue) else attr.value
+        if isinstance(body, A.NumberBody):
+            items = [t.strip() for t in body.text.split(",")] if body.text.strip() else []
+        elif isinstance(body, A.LiteralBody):
+            items = [" ".join(self.doc.source.text[v.span.start : v.span.end].split()) for v in body.values]
+        elif isinstance(body, A.AttrList):
+            items = [" ".join(self.doc.source.text[v.span.start : v.span.end].split()) for v in body.items]
+        elif isinstance(body, A.Number | A.Str):
+            return " ".join(self.doc.source.text[body.span.start : body.span.end].split())
+        else:
+            return ""
+        text = "[" + ", ".join(items) + "]"
+        return text if len(items) <= SMALL_VALUES and len(text) <= 24 else ""
+
+    def _input_param(self, node_id: str, value: str) -> tuple[int, str]:
+        """The position of ``value`` among the node's inputs and the schema's name for it."""
+        stmt, _ = self.statements.get(node_id, (None, None))
+        if stmt is None:
+            return 0, ""
+        names = [i.value for i in stmt.inputs]
+        index = names.index(value) if value in names else len(names)
+        resolution = self.doc.resolutions.get(stmt)
+        schema = resolution.schema if resolution is not None else None
+        if schema is None or not schema.inputs:
+            return index, ""
+        formal = schema.inputs[min(index, len(schema.inputs) - 1)]
+        if index >= len(schema.inputs) and not formal.is_variadic:
+            return index, ""
+        return index, formal.name
+
+    def _summaries(self) -> None:
+        """Each operator node's attribute line (:func:`~onnxtext.ide.graph_attributes.attribute_summary`)."""
+        from onnxtext.ide.graph_attributes import attribute_summary, attribute_values
+
+        source = self.doc.source.text
+        for node in self.out.nodes:
+            found = self.statements.get(node.id)
+            if found is None:
+                continue
+            stmt, body = found
+            if not stmt.attributes and node.op not in ("Conv", "ConvTranspose"):
+                continue
+            resolution = self.doc.resolutions.get(stmt)
+            schema = resolution.schema if resolution is not None else None
+            weight_shape = None
+            if len(stmt.inputs) > 1 and body is not None:
+                typed = self._value_type(body, stmt.inputs[1].value)
+                weight_shape = typed.shape if typed is not None and typed.kind == "tensor" else None
+            node.attrs = attribute_summary(node.op, attribute_values(stmt, source), schema, weight_shape)
+
+    def _unbox_single_scopes(self) -> None:
+        """A module scope that holds one node (weights drawn inside it) is no box: its node and
+        groups go to the group around it."""
+        scopes = {g.id: g for g in self.out.groups if g.kind == "scope"}
+        if not scopes:
+            return
+        parent = {g.id: g.parent for g in self.out.groups}
+        count: dict[str, int] = {}
+        for n in self.out.nodes:
+            g = n.group
+            seen: set[str] = set()
+            while g is not None and g not in seen:
+                seen.add(g)
+                count[g] = count.get(g, 0) + 1
+                g = parent.get(g)
+        gone = {g for g in scopes if count.get(g, 0) <= 1}
+        if not gone:
+            return
+
+        def kept(g: str | None) -> str | None:
+            while g is not None and g in gone:
+                g = parent.get(g)
+            return g
+
+        for n in self.out.nodes:
+            n.group = kept(n.group)
+        self.out.groups = [group for group in self.out.groups if group.id not in gone]
+        for group in self.out.groups:
+            group.parent = kept(group.parent)

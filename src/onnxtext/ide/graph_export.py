@@ -16,7 +16,15 @@ import json
 from importlib import resources
 from typing import Any
 
-from onnxtext.ide.graph_view import MARK_COLOURS, category, edge_label, mark_stylesheet, render_svg
+from onnxtext.ide.graph_view import (
+    MARK_COLOURS,
+    category,
+    edge_label,
+    mark_stylesheet,
+    render_svg,
+    row_text,
+    shown_rows,
+)
 
 __all__ = ["FORMATS", "to_dot", "to_html", "to_svg", "export"]
 
@@ -68,6 +76,10 @@ def to_dot(graph: dict[str, Any], name: str = "model") -> str:
             label = (
                 f"{n['op']}\n{n['label']}" if n["kind"] == "op" and n["label"] != n["op"] else (n["op"] or n["label"])
             )
+            # the attribute line and the weights drawn inside the node, as the view draws them
+            rows, more = shown_rows(n)
+            parts = [label, *([n["attrs"]] if n.get("attrs") else []), *map(row_text, rows)]
+            label = "\n".join([*parts, *([f"+{more} more"] if more else [])])
             extra = f", color={_q(_SEVERITY[n['severity']])}, penwidth=2" if n["severity"] in _SEVERITY else ""
             fill = _FILL[category(n)]
             if n.get("mark") in MARK_COLOURS:

@@ -26,6 +26,11 @@ __all__ = [
     "default_open",
     "stylesheet",
     "mark_stylesheet",
+    "node_size",
+    "row_text",
+    "shape_text",
+    "shown_rows",
+    "MOST_ROWS",
 ]
 
 MARK_COLOURS = {"added": ("#c8e6c9", "#2e7d32"), "removed": ("#ffcdd2", "#c62828"), "changed": ("#ffe0b2", "#ef8f00")}
@@ -84,9 +89,13 @@ def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
 FOLD_ABOVE = 400
 """Above this many nodes, groups start folded (as the editor's view opens a big model)."""
 
-NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT = 36, 26, 40
+NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT, LINE = 36, 26, 40, 14
+MOST_ROWS = 8
+"""Rows a node draws at most (past them a line says how many more), as ``MOST_ROWS`` in ``model.ts``."""
 PAD, HEADER, GAP_X, GAP_Y, SWEEPS = 14, 22, 24, 48, 4
 _CHAR = 7
+LABEL_CHAR = 6.2
+"""The width of a character of an edge label (10 px), an upper estimate."""
 
 _CATEGORIES: list[tuple[str, Any]] = []
 
@@ -129,6 +138,48 @@ def category(node: dict[str, Any]) -> str:
 
 def text_width(text: str, least: int) -> int:
     return max(least, min(len(text), 48) * _CHAR + 20)
+
+
+def shape_text(type_: str) -> str:
+    """``⟨64×3×7×7⟩`` for ``float[64, 3, 7, 7]`` (as ``shapeText`` in ``model.ts``)."""
+    if not type_.endswith("]") or "[" not in type_:
+        return ""
+    dims = [d.strip() for d in type_[type_.rindex("[") + 1 : -1].split(",") if d.strip()]
+    return "⟨" + "×".join(dims) + "⟩"
+
+
+def row_text(row: dict[str, Any]) -> str:
+    """``W ⟨64×3×7×7⟩``, ``axes = [0]``, ``B ⇄ fc.bias ⟨16⟩`` (as ``rowText`` in ``model.ts``)."""
+    name = row["param"] or row["value"]
+    shared = f" ⇄ {row.get('origin') or row['value']}" if row["shared"] else ""
+    what = f" = {row['data']}" if row.get("data") else f" {shape_text(row['type']) or row['type']}"
+    return f"{name}{shared}{what}".strip()
+
+
+def node_size(node: dict[str, Any]) -> tuple[int, int]:
+    """A node's box: its operator, name, attribute line and rows (as ``nodeSize`` in ``model.ts``)."""
+    is_op = node["kind"] == "op"
+    top = node["op"] if is_op else node["label"]
+    wide = node["label"] if is_op and node["label"] != node["op"] and len(node["label"]) > len(top) else top
+    width = text_width(wide, 70 if is_op else 50)
+    height = NODE_HEIGHT if node["kind"] in ("op", "damaged") else VALUE_HEIGHT
+    if node.get("attrs"):
+        width = max(width, text_width(node["attrs"], 0))
+        height += LINE
+    rows, more = shown_rows(node)
+    for row in rows:
+        width = max(width, text_width(row_text(row), 0))
+        height += LINE
+    height += LINE if more else 0
+    return width, height + 4 if rows else height
+
+
+def shown_rows(node: dict[str, Any]) -> tuple[list[dict[str, Any]], int]:
+    """The rows a node draws and how many it leaves to a line "+N more" (as ``shownRows`` in ``model.ts``)."""
+    rows = node.get("rows") or []
+    if len(rows) <= MOST_ROWS:
+        return rows, 0
+    return rows[: MOST_ROWS - 1], len(rows) - MOST_ROWS + 1
 
 
 @dataclass(eq=False)
@@ -202,11 +253,8 @@ def build_view(graph: dict[str, Any], opened: set[str]) -> View:
                 shown_as[node["id"]] = shown
                 continue
             ensure(gid)
-        is_op = node["kind"] == "op"
-        top = node["op"] if is_op else node["label"]
-        wide = node["label"] if is_op and node["label"] != node["op"] and len(node["label"]) > len(top) else top
-        tall = NODE_HEIGHT if node["kind"] in ("op", "damaged") else VALUE_HEIGHT
-        item = Item(node["id"], node=node, width=text_width(wide, 70 if is_op else 50), height=tall)
+        wide, tall = node_size(node)
+        item = Item(node["id"], node=node, width=wide, height=tall)
         items[node["id"]] = item
         items[gid or ""].children.append(item)
         shown_as[node["id"]] = node["id"]
@@ -439,8 +487,33 @@ def _node(item: Item) -> str:
     return (
         f'<g class="node cat-{category(n)} kind-{n["kind"]}{severity}{mark}" data-id="{_e(n["id"])}" '
         f'transform="translate({item.x:.1f},{item.y:.1f})"><rect width="{item.width:g}" '
-        f'height="{item.height:g}" rx="5"/>{lines}{badge}</g>'
+        f'height="{item.height:g}" rx="5"/>{lines}{_inside(n, item.width)}{badge}</g>'
     )
+
+
+def _inside(n: dict[str, Any], width: float) -> str:
+    """The attribute line and the weights' rows (as ``inside`` in ``render.ts``)."""
+    y = NODE_HEIGHT
+    out = ""
+    if n.get("attrs"):
+        out += f'<text class="attrs" x="{width / 2:g}" y="{y + 6}">{_e(n["attrs"])}</text>'
+        y += LINE
+    rows, more = shown_rows(n)
+    if rows:
+        out += f'<line class="rows-rule" x1="0" x2="{width:g}" y1="{y - 3}" y2="{y - 3}"/>'
+    for i, row in enumerate(rows):
+        tip = f"{row.get('origin') or row['value']}" + (f": {row['type']}" if row["type"] else "")
+        tip += " (shared)" if row["shared"] else ""
+        classes = "row" + (" shared" if row["shared"] else "") + (f" sev-{row['severity']}" if row["severity"] else "")
+        text = _e(_clip(row_text(row), 60))
+        out += (
+            f'<g class="{classes}" data-row="{i}"><rect class="row-hit" x="2" y="{y - 2}" width="{width - 4:g}" '
+            f'height="{LINE}"/><text x="8" y="{y + 8}">{text}<title>{_e(tip)}</title></text></g>'
+        )
+        y += LINE
+    if more:
+        out += f'<text class="more" x="8" y="{y + 8}">+{more} more</text>'
+    return out
 
 
 def _folded(item: Item) -> str:
@@ -491,6 +564,7 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     walk(view.root)
     paths: list[str] = []
     labels: list[str] = []
+    spans: list[tuple[float, float]] = []  # each label's left and right
     for source, target, edges in view.edges:
         s, t = view.items[source], view.items[target]
         x1, y1, x2, y2 = s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y
@@ -505,15 +579,20 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
         # an edge coming from the left says its value to the left: labels of edges meeting at a node part
         left = x1 < x2 - 1
         side = ' class="edge-label left"' if left else ' class="edge-label"'
-        labels.append(
-            f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>'
-        )
-    w, h = int(view.root.width + 33), int(view.root.height + 33)
+        text = _clip(edge_label(edges), 60)
+        x = lx + (-4 if left else 4)
+        labels.append(f'<text{side} x="{x:.1f}" y="{ly + 4:.1f}">{_e(text)}</text>')
+        reach = LABEL_CHAR * len(text)
+        spans.append((x - reach if left else x, x if left else x + reach))
+    # the picture holds every label: one running off the left or right edge widens it
+    x0 = min([0.0, *(a for a, _ in spans)]) - 16
+    x1 = max([view.root.width, *(b for _, b in spans)]) + 17
+    w, h = int(x1 - x0), int(view.root.height + 33)
     body = (
         f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g '
         f'class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="{int(x0)} -16 {w} {h}" width="{w}" '
         f'height="{h}"><style><![CDATA[{stylesheet()}{mark_stylesheet(graph)}]]></style><g>{body}</g></svg>\n'
     )

@@ -8,6 +8,7 @@ too; otherwise a link to the operator's page in the ONNX documentation.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -16,6 +17,7 @@ from onnxtext.ir.schemas import AttributeSpec, FormalParameter, OpSchema, normal
 
 __all__ = [
     "operator_markdown",
+    "operator_summary",
     "attribute_markdown",
     "attribute_default_text",
     "dtype_markdown",
@@ -146,6 +148,16 @@ def _onnx_description(domain: str, name: str, version: int) -> str | None:
     schema = _onnx_schema(domain, name, version)
     doc = getattr(schema, "doc", None)
     return doc if isinstance(doc, str) and doc.strip() else None
+
+
+def operator_summary(schema: OpSchema) -> str | None:
+    """The first sentence of the operator's description (when ``onnx`` is installed), plain text."""
+    text = _onnx_description(schema.domain, schema.name, schema.since_version)
+    if text is None:
+        return None
+    plain = " ".join(re.sub(r"[`*]|\[([^\]]*)\]\([^)]*\)", r"\1", text).split())
+    end = re.search(r"(?<=[a-z0-9)\]])\.(\s|$)", plain)
+    return plain[: end.start() + 1] if end is not None else plain
 
 
 def _onnx_attribute_description(domain: str, name: str, version: int, attribute: str) -> str | None:

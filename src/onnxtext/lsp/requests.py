@@ -8,6 +8,7 @@ the table, so what the server offers is read here in one place.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar
 
@@ -21,6 +22,7 @@ from onnxtext.ide.complete import call_at, complete, context_at, documentation, 
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
 from onnxtext.ide.graph import graph_json, graph_model
+from onnxtext.ide.graph_properties import Sources, properties_at, save_npy
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.lens import live_lens
@@ -43,13 +45,23 @@ from onnxtext.lsp.convert import (
     signature,
 )
 from onnxtext.lsp.diagnose import Outcome, Settings
-from onnxtext.lsp.session import OnnxTextServer, request_path
+from onnxtext.lsp.session import OnnxTextServer, file_path, folder_of, request_path
 from onnxtext.lsp.shift import moved_fixes
 from onnxtext.lsp.tokens import TokenCache
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 
-__all__ = ["COMMANDS", "FEATURES", "Feature", "GRAPH", "OPEN_BINARY", "SAVE_BINARY", "TOGGLE_LIVE"]
+__all__ = [
+    "COMMANDS",
+    "FEATURES",
+    "Feature",
+    "GRAPH",
+    "GRAPH_PROPERTIES",
+    "SAVE_TENSOR",
+    "OPEN_BINARY",
+    "SAVE_BINARY",
+    "TOGGLE_LIVE",
+]
 
 TOGGLE_LIVE = "onnxtext.toggleLiveValues"
 OPEN_BINARY = "onnxtext/openBinary"
@@ -60,6 +72,12 @@ SAVE_BINARY = "onnxtext/saveBinary"
 written to the file (``refused``: why not, ``not saved: line N: …``; ``files``/``stamp``: the files after it)."""
 GRAPH = "onnxtext/graph"
 """Request ``{textDocument: {uri}}`` → ``{nodes, edges, groups}``: the data-flow graph (``ide/graph``)."""
+GRAPH_PROPERTIES = "onnxtext/graphProperties"
+"""Request ``{textDocument: {uri}, position}`` → the graph view's properties panel for the statement
+there, weights' statistics included (``ide/graph_properties``), or null."""
+SAVE_TENSOR = "onnxtext/saveTensor"
+"""Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
+weight at ``position`` written to ``path`` as ``.npy``, atomically."""
 
 
 # ------------------------------------------------------------ lifecycle and document sync
@@ -392,6 +410,36 @@ def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
     return graph_json(graph, outcome.document.source)
 
 
+def _tensor_request(ls: OnnxTextServer, params: Any) -> tuple[Outcome, int, Sources, str]:
+    uri = getattr(getattr(params, "textDocument", None), "uri", None)
+    position = getattr(params, "position", None)
+    if not isinstance(uri, str) or position is None:
+        raise JsonRpcInvalidParams("expected 'textDocument': {'uri': ...} and 'position'")
+    outcome = ls.analysis(uri)
+    path = file_path(uri)
+    view = ls.binaries.get(path) if path is not None else None
+    offset = offset_of(outcome.document.source, L.Position(position.line, position.character))
+    return outcome, offset, Sources(folder_of(uri), view.held if view is not None else None), uri
+
+
+def graph_properties_request(ls: OnnxTextServer, params: Any) -> dict[str, Any] | None:
+    outcome, offset, sources, uri = _tensor_request(ls, params)
+    state = ls.states.get(uri)
+    live = outcome.live if state is not None and state.live else None
+    return properties_at(outcome.document, offset, sources, live)
+
+
+def save_tensor_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
+    outcome, offset, sources, _ = _tensor_request(ls, params)
+    target = getattr(params, "path", None)
+    if not isinstance(target, str) or not os.path.isabs(target):
+        raise JsonRpcInvalidParams("expected an absolute 'path'")
+    try:
+        return {"written": save_npy(outcome.document, offset, target, sources)}
+    except (ValueError, OSError) as error:
+        return {"refused": str(error)}
+
+
 def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, str, str]]]:
     """The opsets a text imports and its local functions (from its latest analysis)."""
     model = outcome.document.proto if outcome is not None else None
@@ -436,6 +484,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature(OPEN_BINARY, None, open_binary_request),
     Feature(SAVE_BINARY, None, save_binary_request),
     Feature(GRAPH, None, graph_request),
+    Feature(GRAPH_PROPERTIES, None, graph_properties_request),
+    Feature(SAVE_TENSOR, None, save_tensor_request),
     Feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help),
     Feature(L.TEXT_DOCUMENT_HOVER, None, hover),
     Feature(L.TEXT_DOCUMENT_DEFINITION, None, definition),

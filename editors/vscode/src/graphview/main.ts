@@ -3,8 +3,9 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
-import { GraphData, GraphNode, Position, View, ancestors, buildView, nodeAt, placeOf } from "./model";
-import { Box, renderView } from "./render";
+import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
+import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
+import { Box, renderView, standaloneSvg } from "./render";
 
 interface Host {
   postMessage(message: unknown): void;
@@ -22,6 +23,8 @@ interface Saved {
 /** Above this many nodes, groups start folded (as Model Explorer opens a big model). */
 const FOLD_ABOVE = 400;
 const SVG_NS = "http://www.w3.org/2000/svg";
+/** The zoom the view opens at when the whole graph would be smaller: node text at least 10 px. */
+const READABLE = 1;
 
 class GraphApp {
   private data: GraphData = { nodes: [], edges: [], groups: [] };
@@ -30,10 +33,14 @@ class GraphApp {
   private t = { x: 16, y: 16, k: 1 };
   private view: View | undefined;
   private selected: string | null = null;
+  /** The row (weight) of the selected node picked, if one was. */
+  private selectedRow: number | null = null;
+  /** The properties asked of the host last (answers to older questions are dropped). */
+  private asked = 0;
   private elements = new Map<string, Element>();
   /** What is drawn (graph coordinates): the screen and a screen around it; undefined: everything. */
   private drawn: Box | undefined;
-  private matches: string[] = [];
+  private matches: Match[] = [];
   private match = -1;
   private fitted = false;
   private renders = 0;
@@ -42,6 +49,7 @@ class GraphApp {
   private readonly search: HTMLInputElement;
   private readonly count: HTMLElement;
   private readonly status: HTMLElement;
+  private readonly panel: HTMLElement;
 
   constructor(private readonly host: Host | undefined) {
     const sheet = new CSSStyleSheet();
@@ -61,7 +69,12 @@ class GraphApp {
     this.svg.setAttribute("aria-label", "Model graph");
     this.viewport = document.createElementNS(SVG_NS, "g");
     this.svg.append(this.viewport);
-    document.body.append(bar, this.svg);
+    this.panel = el("aside", "props");
+    this.panel.setAttribute("aria-label", "Properties");
+    this.panel.hidden = true;
+    const main = el("div", "main");
+    main.append(this.svg, this.panel);
+    document.body.append(bar, main);
     const saved = host?.getState() as Saved | undefined;
     if (saved !== undefined && saved !== null && Array.isArray(saved.open)) {
       this.open = new Set(saved.open);
@@ -84,6 +97,10 @@ class GraphApp {
       }
     }
     this.render();
+    const node = this.selected !== null ? data.nodes.find((n) => n.id === this.selected) : undefined;
+    if (!this.panel.hidden && (node === undefined || panelKey(data, node, this.selectedRow) !== this.shownKey)) {
+      this.showProperties(); // the text changed what the panel says
+    }
   }
 
   private render(): void {
@@ -94,7 +111,7 @@ class GraphApp {
     this.view = view;
     if (!this.fitted) {
       this.fitted = true;
-      this.fit();
+      this.openReadable();
     }
     this.draw();
     this.applyTransform();
@@ -134,15 +151,72 @@ class GraphApp {
   }
 
   // ------------------------------------------------------------ selection
-  /** Select node `id` (or the folded group that shows it); `scroll` brings it into view. */
-  select(id: string | null, scroll: boolean): void {
+  /** Select node `id` (or the folded group that shows it) and its weight `row`; `scroll` brings it into view. */
+  select(id: string | null, scroll: boolean, row: number | null = null): void {
+    const changed = id !== this.selected || row !== this.selectedRow;
     this.selected = id;
+    this.selectedRow = row;
     this.showSelection(scroll);
+    if (changed) {
+      this.showProperties();
+    }
   }
+
+  /** The panel for the selection: the graph's own facts at once, the server's when they come. */
+  private showProperties(): void {
+    const node = this.selected !== null ? this.data.nodes.find((n) => n.id === this.selected) : undefined;
+    if (node === undefined || !this.panelWanted) {
+      this.keepCentre(() => (this.panel.hidden = true));
+      return;
+    }
+    this.keepCentre(() => (this.panel.hidden = false));
+    this.panel.innerHTML = closer() + localHtml(this.data, node);
+    this.shownKey = panelKey(this.data, node, this.selectedRow);
+    const row = this.selectedRow !== null ? node.rows?.[this.selectedRow] : undefined;
+    const range: Range = row?.range ?? node.range;
+    const asked = ++this.asked;
+    if (this.host !== undefined) {
+      this.host.postMessage({ type: "properties", asked, position: range.start });
+    } else {
+      const found = this.data.properties?.[`${range.start.line}:${range.start.character}`];
+      if (found !== undefined) {
+        this.properties(asked, found as Properties);
+      }
+    }
+  }
+
+  /** `change` the panel, the picture's centre kept where it was (the panel takes its width from the picture's). */
+  private keepCentre(change: () => void): void {
+    const before = this.svg.clientWidth;
+    change();
+    const after = this.svg.clientWidth;
+    if (before !== after && before > 0 && after > 0) {
+      this.t.x += (after - before) / 2;
+      this.applyTransform();
+      this.persist();
+    }
+  }
+
+  private properties(asked: number, found: Properties | null): void {
+    if (asked === this.asked && found !== null && !this.panel.hidden) {
+      this.panel.innerHTML = closer() + propertiesHtml(found, this.host !== undefined);
+      this.panel.dataset.loaded = String(asked);
+      this.current = found;
+    }
+  }
+
+  private current: Properties | undefined;
+  /** What the panel shown depends on (panelKey). */
+  private shownKey = "";
+  /** The panel shows the selection until closed, and again once a node is picked in the view. */
+  private panelWanted = true;
 
   private showSelection(scroll: boolean): void {
     for (const e of this.viewport.querySelectorAll('[aria-selected="true"]')) {
       e.setAttribute("aria-selected", "false");
+    }
+    for (const r of this.viewport.querySelectorAll(".row.chosen")) {
+      r.classList.remove("chosen");
     }
     if (this.selected === null || this.view === undefined) {
       return;
@@ -153,6 +227,9 @@ class GraphApp {
       return;
     }
     element.setAttribute("aria-selected", "true");
+    if (this.selectedRow !== null && shown === this.selected) {
+      element.querySelector(`[data-row="${this.selectedRow}"]`)?.classList.add("chosen");
+    }
     if (scroll) {
       this.reveal(shown);
     }
@@ -185,8 +262,8 @@ class GraphApp {
   }
 
   cursor(position: Position): void {
-    const node = nodeAt(this.data, position);
-    this.select(node?.id ?? null, true);
+    const found = placeAt(this.data, position);
+    this.select(found?.node.id ?? null, true, found?.row ?? null);
   }
 
   // ------------------------------------------------------------ folding, zoom, search
@@ -202,6 +279,33 @@ class GraphApp {
   private setAll(open: boolean): void {
     this.open = open ? new Set(this.data.groups.map((g) => g.id)) : new Set();
     this.render();
+    if (!open) {
+      this.fit();
+    }
+  }
+
+  /** The first view of a graph: all of it if it fits with its text readable, else at a readable
+   * zoom on the graph's inputs (the node under the cursor is brought into view when it comes). */
+  private openReadable(): void {
+    const root = this.view?.root;
+    const box = this.svg.getBoundingClientRect();
+    if (root === undefined || root.width === 0 || box.width === 0) {
+      this.fitted = false; // not laid out yet (a hidden panel): the next render tries again
+      return;
+    }
+    const k = Math.min((box.width - 32) / root.width, (box.height - 32) / root.height);
+    if (k >= READABLE) {
+      this.fit();
+      return;
+    }
+    const inputs = [...this.view!.items.values()].filter((i) => i.node?.kind === "input" && i.node.group === null);
+    const first = inputs.length > 0 ? inputs : [...this.view!.items.values()].filter((i) => i.id !== "").slice(0, 1);
+    const left = Math.min(...first.map((i) => i.x));
+    const right = Math.max(...first.map((i) => i.x + i.width));
+    const top = Math.min(...first.map((i) => i.y));
+    this.t = { k: READABLE, x: box.width / 2 - ((left + right) / 2) * READABLE, y: 16 - top * READABLE };
+    this.applyTransform();
+    this.persist();
   }
 
   private fit(): void {
@@ -228,7 +332,7 @@ class GraphApp {
 
   private find(query: string): void {
     const q = query.trim().toLowerCase();
-    this.matches = q === "" ? [] : this.data.nodes.filter((n) => n.label.toLowerCase().includes(q) || n.op.toLowerCase().includes(q) || n.id.toLowerCase().includes(q)).map((n) => n.id);
+    this.matches = findMatches(this.data, q);
     this.match = -1;
     this.markMatches();
     this.count.textContent = q === "" ? "" : `${this.matches.length} found`;
@@ -238,7 +342,7 @@ class GraphApp {
     for (const e of this.viewport.querySelectorAll(".match")) {
       e.classList.remove("match");
     }
-    for (const id of this.matches) {
+    for (const { id } of this.matches) {
       const shown = this.view?.shownAs.get(id);
       const element = shown !== undefined ? this.elements.get(shown) : undefined;
       element?.classList.add("match");
@@ -250,7 +354,7 @@ class GraphApp {
       return;
     }
     this.match = (this.match + step + this.matches.length) % this.matches.length;
-    const id = this.matches[this.match];
+    const { id, row } = this.matches[this.match];
     const node = this.data.nodes.find((n) => n.id === id)!;
     const groups = new Map(this.data.groups.map((g) => [g.id, g]));
     const closed = ancestors(groups, node.group).filter((g) => !this.open.has(g));
@@ -258,24 +362,28 @@ class GraphApp {
       closed.forEach((g) => this.open.add(g));
       this.render();
     }
-    this.count.textContent = `${this.match + 1} of ${this.matches.length}`;
-    this.choose(id);
+    this.count.textContent = `${this.match + 1}/${this.matches.length}`;
+    this.choose(id, row);
   }
 
-  /** A node picked in the view: selected here, and its statement selected in the text. */
-  private choose(id: string): void {
-    this.select(id, true);
+  /** A node (or one of its weights' rows) picked in the view: selected here, its statement in the text. */
+  private choose(id: string, row: number | null = null): void {
+    if (!this.panelWanted) {
+      this.panelWanted = true;
+      this.selected = null; // shown again, even for the node already selected
+    }
+    this.select(id, true, row);
     const node = this.data.nodes.find((n) => n.id === id);
     if (node !== undefined) {
-      this.goTo(node);
+      this.goTo(node, row !== null ? node.rows?.[row]?.range : undefined);
     }
   }
 
-  private goTo(node: GraphNode): void {
+  private goTo(node: GraphNode, range?: Range): void {
     if (this.host !== undefined) {
-      this.host.postMessage({ type: "reveal", range: node.range });
+      this.host.postMessage({ type: "reveal", range: range ?? node.range });
     } else {
-      this.status.textContent = placeOf(node);
+      this.status.textContent = range !== undefined ? `weight ${node.rows?.[this.selectedRow ?? 0]?.value ?? ""}` : placeOf(node);
     }
   }
 
@@ -284,14 +392,23 @@ class GraphApp {
     if (root === undefined) {
       return;
     }
-    const svg = standaloneSvg(renderView(this.view!), root.width, root.height);
+    const content = renderView(this.view!);
+    // the picture's extent as drawn, labels included (an edge label may run past the nodes)
+    const probe = document.createElementNS(SVG_NS, "g");
+    probe.setAttribute("visibility", "hidden");
+    probe.innerHTML = content;
+    this.svg.append(probe);
+    const b = probe.getBBox();
+    probe.remove();
+    const box = b.width > 0 ? { x0: Math.min(0, b.x), y0: Math.min(0, b.y), x1: Math.max(root.width, b.x + b.width), y1: Math.max(root.height, b.y + b.height) } : { x0: 0, y0: 0, x1: root.width, y1: root.height };
+    const svg = standaloneSvg(content, box);
     if (this.host !== undefined) {
       this.host.postMessage({ type: "exportSvg", svg });
       return;
     }
     const link = document.createElement("a");
     link.href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
-    link.download = "graph.svg";
+    link.download = `${document.title.replace(/ \(onnxtext graph\)$/, "") || "graph"}.svg`;
     link.click();
   }
 
@@ -305,7 +422,8 @@ class GraphApp {
       const target = event.target as Element;
       const node = target.closest("[data-id]");
       if (node !== null) {
-        this.choose(node.getAttribute("data-id")!);
+        const row = target.closest("[data-row]");
+        this.choose(node.getAttribute("data-id")!, row !== null ? Number(row.getAttribute("data-row")) : null);
         return;
       }
       const group = target.closest("[data-group]");
@@ -362,6 +480,27 @@ class GraphApp {
         this.persist();
       }
     });
+    this.panel.addEventListener("click", (event) => {
+      const target = event.target as Element;
+      if (target.closest(".close") !== null) {
+        this.keepCentre(() => (this.panel.hidden = true));
+        this.panelWanted = false;
+        return;
+      }
+      const save = target.closest(".save-npy");
+      const found = this.current;
+      if (save !== null && found !== undefined) {
+        const index = Number(save.getAttribute("data-weight"));
+        const weight = found.kind === "node" ? found.inputs[index]?.weight : found.kind === "weight" ? found : undefined;
+        if (weight !== undefined) {
+          // where the weight is now: an edit above it since the panel was made moved it
+          const node = this.data.nodes.find((n) => n.id === this.selected);
+          const row = node?.rows?.find((r) => r.value === weight.name || r.origin === weight.name);
+          const range = row === undefined ? weight.range : row.origin === weight.name && row.originRange !== undefined ? row.originRange : row.range;
+          this.host?.postMessage({ type: "saveNpy", name: weight.name, position: range.start });
+        }
+      }
+    });
     this.search.addEventListener("input", () => this.find(this.search.value));
     this.search.addEventListener("keydown", (event) => {
       if (event.key === "Enter") {
@@ -372,9 +511,11 @@ class GraphApp {
       }
     });
     window.addEventListener("message", (event: MessageEvent) => {
-      const message = event.data as { type?: string; data?: GraphData; position?: Position };
+      const message = event.data as { type?: string; data?: GraphData; position?: Position; asked?: number; properties?: Properties | null };
       if (message.type === "graph" && message.data !== undefined) {
         this.setData(message.data);
+      } else if (message.type === "properties" && message.asked !== undefined) {
+        this.properties(message.asked, message.properties ?? null);
       } else if (message.type === "cursor" && message.position !== undefined) {
         this.cursor(message.position);
       }
@@ -386,14 +527,8 @@ function within(inner: Box, outer: Box): boolean {
   return inner.x0 >= outer.x0 && inner.y0 >= outer.y0 && inner.x1 <= outer.x1 && inner.y1 <= outer.y1;
 }
 
-/** The drawn view as a standalone SVG document (the stylesheet inside it). */
-export function standaloneSvg(content: string, width: number, height: number): string {
-  const w = Math.ceil(width + 32);
-  const h = Math.ceil(height + 32);
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 ${w} ${h}" width="${w}" height="${h}">` +
-    `<style><![CDATA[${css}]]></style><g>${content}</g></svg>\n`
-  );
+function closer(): string {
+  return `<button class="tool close" aria-label="Close the properties">×</button>`;
 }
 
 function el(tag: string, className: string): HTMLElement {

@@ -22,6 +22,25 @@ export interface GraphNode {
   /** Where the node is in the model, for a page whose reader never sees the text
    * (`onnxtext graph -o x.html`): `node 'conv1' (Conv), graph 'main_graph', node #12`. */
   place?: string;
+  /** Its attributes in a line (`3×3 /2 pad 1`, `axis 1`). */
+  attrs?: string;
+  /** The weights and constants it reads, drawn inside it. */
+  rows?: GraphRow[];
+}
+/** A weight or constant drawn inside the node it feeds (src/onnxtext/ide/graph.py, GraphRow). */
+export interface GraphRow {
+  value: string;
+  param: string;
+  type: string;
+  kind: string;
+  shared: boolean;
+  severity: string | null;
+  range: Range;
+  /** The weight an Identity row passes on, and its statement. */
+  origin?: string;
+  originRange?: Range;
+  /** The values of a small tensor, as written. */
+  data?: string;
 }
 export interface GraphEdge {
   value: string;
@@ -41,6 +60,9 @@ export interface GraphData {
   nodes: GraphNode[];
   edges: GraphEdge[];
   groups: GraphGroup[];
+  /** A page without a server (`onnxtext graph -o x.html`): the properties panel of each
+   * statement, keyed `line:character` (its start); see panel.ts's Properties. */
+  properties?: Record<string, unknown>;
 }
 
 /** One box of the view: a node, a folded group, or an open group holding items of its own. */
@@ -78,6 +100,50 @@ export const VALUE_HEIGHT = 26;
 export const GROUP_HEIGHT = 40;
 export const PAD = 14;
 export const HEADER = 22;
+/** The height of a node's attribute line and of each of its rows. */
+export const LINE = 14;
+/** Rows a node draws at most: past them, one line says how many more (the panel lists them all). */
+export const MOST_ROWS = 8;
+
+/** The rows a node draws, and how many it leaves to the line "+N more". */
+export function shownRows(node: GraphNode): { rows: GraphRow[]; more: number } {
+  const rows = node.rows ?? [];
+  return rows.length <= MOST_ROWS ? { rows, more: 0 } : { rows: rows.slice(0, MOST_ROWS - 1), more: rows.length - MOST_ROWS + 1 };
+}
+
+/** `⟨64×3×7×7⟩` for `float[64, 3, 7, 7]`; `""` when the type says no shape. */
+export function shapeText(type: string): string {
+  const m = /\[([^\]]*)\]$/.exec(type);
+  return m === null ? "" : `⟨${m[1].split(",").map((d) => d.trim()).filter((d) => d !== "").join("×")}⟩`;
+}
+
+/** What a row says: `W ⟨64×3×7×7⟩`, `axes = [0]`; a shared weight also names it (`B ⇄ fc.bias ⟨16⟩`). */
+export function rowText(row: GraphRow): string {
+  const name = row.param || row.value;
+  const shared = row.shared ? ` ⇄ ${row.origin ?? row.value}` : "";
+  const what = row.data ? ` = ${row.data}` : ` ${shapeText(row.type) || row.type}`;
+  return `${name}${shared}${what}`.trim();
+}
+
+/** A node's box: wide enough for its operator, name, attributes and rows; tall enough for them all. */
+export function nodeSize(node: GraphNode): { width: number; height: number } {
+  const isOp = node.kind === "op";
+  const label = isOp ? node.op : node.label;
+  const wide = isOp && node.label !== node.op && node.label.length > label.length ? node.label : label;
+  let width = textWidth(wide, isOp ? 70 : 50);
+  let height = isOp || node.kind === "damaged" ? NODE_HEIGHT : VALUE_HEIGHT;
+  if (node.attrs) {
+    width = Math.max(width, textWidth(node.attrs, 0));
+    height += LINE;
+  }
+  const { rows, more } = shownRows(node);
+  for (const row of rows) {
+    width = Math.max(width, textWidth(rowText(row), 0));
+    height += LINE;
+  }
+  height += more > 0 ? LINE : 0;
+  return { width, height: rows.length > 0 ? height + 4 : height };
+}
 
 export function textWidth(text: string, min: number): number {
   return Math.max(min, Math.min(text.length, 48) * CHAR + 20);
@@ -144,9 +210,8 @@ export function buildView(data: GraphData, open: Set<string>): View {
       ensureGroup(gid);
     }
     const container = gid ?? "";
-    const label = node.kind === "op" ? node.op : node.label;
-    const width = textWidth(node.kind === "op" && node.label !== node.op ? (node.label.length > label.length ? node.label : label) : label, node.kind === "op" ? 70 : 50);
-    const item: Item = { id: node.id, node, open: false, children: [], width, height: node.kind === "op" || node.kind === "damaged" ? NODE_HEIGHT : VALUE_HEIGHT, x: 0, y: 0, count: 0 };
+    const { width, height } = nodeSize(node);
+    const item: Item = { id: node.id, node, open: false, children: [], width, height, x: 0, y: 0, count: 0 };
     items.set(node.id, item);
     items.get(container)!.children.push(item);
     containerOf.set(node.id, container);
@@ -175,8 +240,13 @@ export function buildView(data: GraphData, open: Set<string>): View {
   return { root, items, edges: [...merged.values()], shownAs };
 }
 
-/** The innermost node whose statement holds `pos`. */
+/** The innermost node whose statement holds `pos`; in a weight's statement, the first node
+ * drawing it as a row (and that row's index). */
 export function nodeAt(data: GraphData, pos: Position): GraphNode | undefined {
+  return placeAt(data, pos)?.node;
+}
+
+export function placeAt(data: GraphData, pos: Position): { node: GraphNode; row?: number } | undefined {
   let best: GraphNode | undefined;
   for (const node of data.nodes) {
     if (before(node.range.start, pos) && before(pos, node.range.end)) {
@@ -185,7 +255,17 @@ export function nodeAt(data: GraphData, pos: Position): GraphNode | undefined {
       }
     }
   }
-  return best;
+  if (best !== undefined) {
+    return { node: best };
+  }
+  for (const node of data.nodes) {
+    const holds = (range: Range | undefined): boolean => range !== undefined && before(range.start, pos) && before(pos, range.end);
+    const row = (node.rows ?? []).findIndex((r) => holds(r.range) || holds(r.originRange));
+    if (row >= 0) {
+      return { node, row };
+    }
+  }
+  return undefined;
 }
 
 function before(a: Position, b: Position): boolean {
@@ -222,4 +302,30 @@ const CATEGORIES: [string, RegExp][] = [
 /** What the standalone page says of a picked node: its place in the model, else its line. */
 export function placeOf(node: GraphNode): string {
   return node.place ?? `line ${node.range.start.line + 1}`;
+}
+
+/** A search match: a node, or one of its weights' rows. */
+export interface Match {
+  id: string;
+  row: number | null;
+}
+
+/** The nodes whose name, operator or id holds `query` (lower case), and the rows whose weight's name does, in order. */
+export function findMatches(data: GraphData, query: string): Match[] {
+  const q = query.trim().toLowerCase();
+  const out: Match[] = [];
+  if (q === "") {
+    return out;
+  }
+  for (const n of data.nodes) {
+    if (n.label.toLowerCase().includes(q) || n.op.toLowerCase().includes(q) || n.id.toLowerCase().includes(q)) {
+      out.push({ id: n.id, row: null });
+    }
+    (n.rows ?? []).forEach((r, i) => {
+      if (r.value.toLowerCase().includes(q) || (r.origin ?? "").toLowerCase().includes(q)) {
+        out.push({ id: n.id, row: i });
+      }
+    });
+  }
+  return out;
 }

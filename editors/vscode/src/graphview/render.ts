@@ -1,7 +1,8 @@
 // The view as SVG markup: group frames, edges with their labels, nodes coloured by operator
 // category with a badge when they have diagnostics. Built as one string (fast for thousands of
 // nodes); every class it uses is styled by media/graph.css.
-import { GraphEdge, Item, View, category } from "./model";
+import css from "../../media/graph.css";
+import { GraphEdge, GraphNode, Item, LINE, NODE_HEIGHT, View, category, rowText, shownRows } from "./model";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -93,8 +94,35 @@ function node(item: Item): string {
       : `<text class="value" x="${item.width / 2}" y="17">${escape(clip(top))}</text>`;
   return (
     `<g class="node cat-${cat} kind-${n.kind}${severity}" data-id="${escape(n.id)}"${calls} role="option" aria-selected="false" aria-label="${aria}" ` +
-    `transform="translate(${item.x.toFixed(1)},${item.y.toFixed(1)})"><rect width="${item.width}" height="${item.height}" rx="5"/>${lines}${badge}</g>`
+    `transform="translate(${item.x.toFixed(1)},${item.y.toFixed(1)})"><rect width="${item.width}" height="${item.height}" rx="5"/>${lines}${inside(n, item.width)}${badge}</g>`
   );
+}
+
+/** A node's attribute line and its weights' rows, below its name. */
+export function inside(n: GraphNode, width: number): string {
+  let y = NODE_HEIGHT;
+  let out = "";
+  if (n.attrs) {
+    out += `<text class="attrs" x="${width / 2}" y="${y + 6}">${escape(n.attrs)}</text>`;
+    y += LINE;
+  }
+  const { rows, more } = shownRows(n);
+  if (rows.length > 0) {
+    out += `<line class="rows-rule" x1="0" x2="${width}" y1="${y - 3}" y2="${y - 3}"/>`;
+  }
+  rows.forEach((row, i) => {
+    const tip = `${row.origin ?? row.value}${row.type ? `: ${row.type}` : ""}${row.shared ? " (shared)" : ""}`;
+    const classes = `row${row.shared ? " shared" : ""}${row.severity ? ` sev-${row.severity}` : ""}`;
+    out +=
+      `<g class="${classes}" data-row="${i}" aria-label="${escape(`weight ${row.value}`)}">` +
+      `<rect class="row-hit" x="2" y="${y - 2}" width="${width - 4}" height="${LINE}"/>` +
+      `<text x="8" y="${y + 8}">${escape(clip(rowText(row), 60))}<title>${escape(tip)}</title></text></g>`;
+    y += LINE;
+  });
+  if (more > 0) {
+    out += `<text class="more" x="8" y="${y + 8}">+${more} more</text>`;
+  }
+  return out;
 }
 
 function folded(item: Item): string {
@@ -112,5 +140,17 @@ function frame(item: Item): string {
   return (
     `<g class="frame kind-${g.kind}" data-group="${escape(g.id)}" aria-expanded="true" transform="translate(${item.x.toFixed(1)},${item.y.toFixed(1)})">` +
     `<rect width="${item.width}" height="${item.height}" rx="8"/><text class="frame-label" x="10" y="16">▾ ${escape(clip(g.label, 80))}</text></g>`
+  );
+}
+
+/** The drawn view as a standalone SVG document (the stylesheet inside it) showing all of `box`. */
+export function standaloneSvg(content: string, box: Box): string {
+  const x = Math.floor(box.x0 - 16);
+  const y = Math.floor(box.y0 - 16);
+  const w = Math.ceil(box.x1 + 16) - x;
+  const h = Math.ceil(box.y1 + 16) - y;
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="${x} ${y} ${w} ${h}" width="${w}" height="${h}">` +
+    `<style><![CDATA[${css}]]></style><g>${content}</g></svg>\n`
   );
 }

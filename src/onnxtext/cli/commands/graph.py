@@ -55,6 +55,13 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
     # the page's reader may never see the text: each node says where it is in the model
     found = graph_model(doc, diagnostics=shown_diagnostics(view, doc, diagnose(doc)), places=True)
     graph = graph_json(found, doc.source)
+    if fmt == "html":
+        # the page's panel: what the editor's server would say of each node (statistics of the
+        # weights in the text; the others' values are not read, as the graph reads none)
+        from onnxtext.ide.graph_properties import Sources, page_properties
+
+        folder = os.path.dirname(os.path.abspath(path)) if path != STDIO else None
+        graph["properties"] = page_properties(doc, graph, Sources(folder, values=view is None))
     title = "stdin" if path == STDIO else os.path.basename(path)
     if not _write(args.output, export(graph, fmt, title), report):
         return EXIT_INPUT

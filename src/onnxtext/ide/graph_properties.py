@@ -1,0 +1,383 @@
+"""What the graph view's properties panel says of the statement at an offset, and a weight saved as ``.npy``.
+
+For an operator node: its operator and domain with the schema's one-line description, every
+attribute, its inputs and outputs with their inferred types (and live values after a run), its
+doc string and metadata, and for each input that is a weight or a constant, the weight's facts.
+For a weight (an initializer, a ``Constant``, an ``Identity`` passing one on): its dtype, shape,
+where its data is (in the text, an external file, a digest of a model shown by reference) and,
+from the model's own values, min, max, mean, std and a histogram. The values of a view by
+reference are read from the model file when asked for (a memory map), never before.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from onnxtext.ide.graph_attributes import attribute_values, value_text
+from onnxtext.ir.versioned import normalize_domain
+from onnxtext.syntax import ast as A
+
+if TYPE_CHECKING:
+    from onnxtext.document import Document
+    from onnxtext.evaluate.live import LiveResult
+    from onnxtext.proto import TensorProto
+    from onnxtext.weights.byref import HeldTensors
+
+__all__ = ["Sources", "properties_at", "page_properties", "weight_array", "save_npy", "BINS", "PAGE_MOST"]
+
+BINS = 24
+"""Bars of a weight's histogram."""
+PAGE_MOST = 5000
+"""Nodes of a page up to which it carries every node's panel (a 30,000-node page: 13 MB more, 1.3 s)."""
+_TEXT = 200
+"""Characters of an attribute's text in the panel before it is clipped."""
+
+
+@dataclass(frozen=True)
+class Sources:
+    """Where a document's tensors live outside its text: the model's ``folder`` (external data)
+    and, for a ``.onnx`` shown by reference, the ``held`` tensors' data; ``values``: False when
+    no value is to be read at all (a page made of a big model: no statistics)."""
+
+    folder: str | None = None
+    held: HeldTensors | None = None
+    values: bool = True
+
+
+def _statement(doc: Document, offset: int) -> A.Node | A.Initializer | A.ValueInfo | None:
+    around = doc.nodes_at(offset)
+    for i in range(len(around) - 1, -1, -1):
+        node = around[i]
+        if isinstance(node, A.Node | A.Initializer):
+            return node
+        if isinstance(node, A.ValueInfo):
+            parent = around[i - 1] if i > 0 else None
+            return parent if isinstance(parent, A.Initializer) else node
+    return None
+
+
+def _body_of(doc: Document, stmt: A.AstNode) -> A.Graph | A.Function | None:
+    for node in reversed(doc.nodes_at(stmt.span.start)):
+        if isinstance(node, A.Graph | A.Function) and node is not stmt:
+            return node
+    return None
+
+
+def _type(doc: Document, body: A.Graph | A.Function | None, name: str) -> str:
+    scope = next((s for s in doc.symbols.scopes if s.node is body), None)
+    symbol = scope.lookup(name) if scope is not None else None
+    found = doc.type_of(symbol) if symbol is not None else None
+    return "" if found is None or found.is_unknown else str(found)
+
+
+def _defining(doc: Document, body: A.Graph | A.Function | None, name: str) -> A.Node | A.Initializer | None:
+    """The statement that defines ``name`` as seen from ``body`` (an initializer or a node)."""
+    scope = next((s for s in doc.symbols.scopes if s.node is body), None)
+    symbol = scope.lookup(name) if scope is not None else None
+    if symbol is None or not symbol.definitions:
+        return None
+    found = _statement(doc, symbol.definitions[0].span.start)
+    return found if isinstance(found, A.Node | A.Initializer) else None
+
+
+def _weight_statement(doc: Document, body: A.Graph | A.Function | None, name: str) -> A.Node | A.Initializer | None:
+    """The initializer or ``Constant`` whose values ``name`` has (through ``Identity`` nodes)."""
+    for _ in range(16):
+        stmt = _defining(doc, body, name)
+        if isinstance(stmt, A.Initializer):
+            return stmt if stmt.body is not None else None
+        if not isinstance(stmt, A.Node) or normalize_domain(".".join(p.value for p in stmt.domain)):
+            return None
+        if stmt.op_type.value == "Constant":
+            return stmt
+        if stmt.op_type.value != "Identity" or len(stmt.inputs) != 1:
+            return None
+        name = stmt.inputs[0].value
+    return None
+
+
+def _tensor(doc: Document, stmt: A.Node | A.Initializer) -> TensorProto | None:
+    """The stored tensor of an initializer or of a ``Constant``'s ``value``."""
+    from onnxtext.proto import NodeProto, TensorProto
+
+    path = doc.source_map.path_of(stmt)
+    model = doc.model
+    found = path.resolve(model) if path is not None and model is not None else None
+    if isinstance(found, TensorProto):
+        return found
+    if isinstance(found, NodeProto):
+        for attr in found.attribute:
+            if attr.name == "value" and attr.HasField("t"):
+                return attr.t
+    return None
+
+
+def weight_array(t: TensorProto, sources: Sources) -> np.ndarray | str:
+    """The values of ``t`` (a memory map for data in a file), or why they cannot be read."""
+    from onnxtext.diagnostics import OnnxTextError
+    from onnxtext.ir.tensor.arrays import to_numpy
+    from onnxtext.proto import ModelProto
+    from onnxtext.proto import TensorProto as Tensor
+    from onnxtext.weights.digest import DIGEST_KEY, mapped_array
+    from onnxtext.weights.external import FileRange, is_external, resolve_location
+
+    entries = {e.key: e.value for e in t.external_data}
+    if DIGEST_KEY in entries:
+        if sources.held is None:
+            return "its values are not in the text (shown by digest)"
+        from onnxtext.weights.byref import restore_held
+
+        model = ModelProto()
+        copy = model.graph.initializer.add()
+        copy.CopyFrom(t)
+        if restore_held(model, sources.held, as_reference=True):
+            return "the reference was edited: its values are unknown until the model is saved"
+        t = copy
+        entries = {e.key: e.value for e in t.external_data}
+        folder: str | None = os.path.dirname(str(sources.held.lazy.path))
+    else:
+        folder = sources.folder
+    if is_external(t):
+        if folder is None:
+            return "its data is in an external file, and the text has no folder"
+        try:
+            path = resolve_location(folder, entries.get("location", ""))
+            offset = int(entries.get("offset", "0"))
+            length = int(entries["length"]) if "length" in entries else path.stat().st_size - offset
+            r = FileRange(path, offset, length)
+            mapped = mapped_array(t, r)
+            if mapped is not None:
+                return mapped
+            loaded = Tensor()
+            loaded.CopyFrom(t)
+            r.inline_into(loaded)
+            return to_numpy(loaded)
+        except (OnnxTextError, OSError, ValueError) as error:
+            return f"its external data cannot be read: {error}"
+    try:
+        return to_numpy(t)
+    except (OnnxTextError, ValueError) as error:
+        return f"its values cannot be decoded: {error}"
+
+
+def _number(x: float) -> float | str:
+    return float(f"{x:.6g}") if np.isfinite(x) else str(x)
+
+
+def _statistics(arr: np.ndarray) -> dict[str, Any] | None:
+    """min, max, mean, std and a histogram of the finite values (None for non-numbers)."""
+    if arr.dtype.kind not in "biuf" or arr.size == 0:
+        return None
+    flat = arr.reshape(-1)
+    if flat.dtype.kind == "b":
+        flat = flat.astype(np.uint8)
+    finite = flat[np.isfinite(flat)] if flat.dtype.kind == "f" else flat
+    out: dict[str, Any] = {"count": int(flat.size), "nonfinite": int(flat.size - finite.size)}
+    if finite.size == 0:
+        return out
+    lo, hi = float(finite.min()), float(finite.max())
+    out.update(
+        min=_number(lo),
+        max=_number(hi),
+        mean=_number(float(finite.mean(dtype=np.float64))),
+        std=_number(float(finite.std(dtype=np.float64))),
+        zeros=int(finite.size - np.count_nonzero(finite)),
+    )
+    counts, _ = np.histogram(finite, bins=BINS, range=(lo, hi) if hi > lo else (lo - 0.5, hi + 0.5))
+    out["histogram"] = {"lo": _number(lo), "hi": _number(hi), "counts": [int(c) for c in counts]}
+    return out
+
+
+def _storage(t: TensorProto) -> str:
+    from onnxtext.weights.digest import DIGEST_KEY
+
+    entries = {e.key: e.value for e in t.external_data}
+    if DIGEST_KEY in entries:
+        return f"by reference ({entries[DIGEST_KEY]})"
+    if entries:
+        where = entries.get("location", "?")
+        extra = ", ".join(f"{k} {v}" for k, v in entries.items() if k != "location")
+        return f"external: {where}" + (f" ({extra})" if extra else "")
+    return "in the text"
+
+
+def _weight(doc: Document, stmt: A.Node | A.Initializer, sources: Sources, name: str) -> dict[str, Any]:
+    """A weight's facts and statistics."""
+    from onnxtext.ir.dtypes import BY_CODE
+
+    (sl, sc), (el, ec) = doc.source.lsp_position(stmt.span.start), doc.source.lsp_position(stmt.span.end)
+    where = {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+    out: dict[str, Any] = {"name": name, "range": where}
+    t = _tensor(doc, stmt)
+    if t is None:
+        out["problem"] = "no tensor (the statement was not lowered)"
+        return out
+    dtype = BY_CODE.get(t.data_type)
+    out.update(dtype=dtype.name if dtype is not None else str(t.data_type), shape=[int(d) for d in t.dims])
+    out["storage"] = _storage(t)
+    if not sources.values:
+        return out
+    arr = weight_array(t, sources)
+    if isinstance(arr, str):
+        out["problem"] = arr
+        return out
+    stats = _statistics(arr)
+    if stats is not None:
+        out["stats"] = stats
+    return out
+
+
+def _props(stmt: A.Node) -> tuple[str, list[list[str]]]:
+    """The doc string and metadata written in the node's ``@{...}``."""
+    doc_string = ""
+    metadata: list[list[str]] = []
+    if stmt.props is None:
+        return doc_string, metadata
+    for entry in stmt.props.entries:
+        if not isinstance(entry, A.PropEntry):
+            continue
+        if entry.key.value == "doc_string" and isinstance(entry.value, A.Str):
+            doc_string = entry.value.text
+        elif entry.key.value == "metadata_props" and isinstance(entry.value, A.PropList):
+            for item in entry.value.items:
+                if isinstance(item, A.PropPair) and isinstance(item.key, A.Str) and isinstance(item.value, A.Str):
+                    metadata.append([item.key.text, item.value.text])
+    return doc_string, metadata
+
+
+def _live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> dict[str, str]:
+    if live is None or body is None:
+        return {}
+    from onnxtext.ide.hints import live_labels
+
+    path = doc.source_map.path_of(body)
+    return live_labels(live).get(str(path) if path is not None else "", {})
+
+
+def properties_at(
+    doc: Document, offset: int, sources: Sources | None = None, live: LiveResult | None = None
+) -> dict[str, Any] | None:
+    """The panel's content for the statement at ``offset`` (None where there is none), as the
+    protocol sends it (a weight's ``range``: LSP positions, as :func:`~onnxtext.ide.graph.graph_json`)."""
+    from onnxtext.ide.schema_docs import operator_summary
+
+    sources = sources or Sources()
+    stmt = _statement(doc, offset)
+    if stmt is None:
+        return None
+    body = _body_of(doc, stmt)
+    values = _live(doc, body, live)
+    if isinstance(stmt, A.ValueInfo):
+        name = stmt.name.value
+        return {"kind": "value", "name": name, "type": _type(doc, body, name), "live": values.get(name, "")}
+    if isinstance(stmt, A.Initializer):
+        name = stmt.info.name.value
+        if stmt.body is None:
+            return {"kind": "value", "name": name, "type": _type(doc, body, name), "live": values.get(name, "")}
+        return {"kind": "weight", "type": _type(doc, body, name), **_weight(doc, stmt, sources, name)}
+    resolution = doc.resolutions.get(stmt)
+    schema = resolution.schema if resolution is not None else None
+    source = doc.source.text
+    attributes = [[name, value_text(value, _TEXT)] for name, value in attribute_values(stmt, source).items()]
+    attributes += [
+        [attr.name.value, "(graph)"]
+        for attr in stmt.attributes
+        if isinstance(attr, A.Attribute) and isinstance(attr.value, A.GraphValue)
+    ]
+
+    def formal(i: int, params: Any) -> str:
+        if not params:
+            return ""
+        p = params[min(i, len(params) - 1)]
+        return str(p.name) if i < len(params) or p.is_variadic else ""
+
+    inputs = []
+    for i, ident in enumerate(stmt.inputs):
+        entry: dict[str, Any] = {
+            "param": formal(i, schema.inputs if schema else ()),
+            "name": ident.value,
+            "type": _type(doc, body, ident.value) if ident.value else "",
+            "live": values.get(ident.value, ""),
+        }
+        weight = _weight_statement(doc, body, ident.value) if ident.value else None
+        if weight is not None:
+            entry["weight"] = _weight(doc, weight, sources, ident.value)
+        inputs.append(entry)
+    outputs = [
+        {
+            "param": formal(i, schema.outputs if schema else ()),
+            "name": o.value,
+            "type": _type(doc, body, o.value) if o.value else "",
+            "live": values.get(o.value, ""),
+        }
+        for i, o in enumerate(stmt.outputs)
+    ]
+    doc_string, metadata = _props(stmt)
+    domain = ".".join(p.value for p in stmt.domain)
+    return {
+        "kind": "node",
+        "name": stmt.label.value if stmt.label is not None else "",
+        "op": stmt.op_type.value,
+        "domain": domain or "ai.onnx",
+        "version": schema.since_version if schema is not None else None,
+        "description": operator_summary(schema) if schema is not None else None,
+        "function": resolution.function is not None if resolution is not None else False,
+        "attributes": attributes,
+        "inputs": inputs,
+        "outputs": outputs,
+        "doc": doc_string,
+        "metadata": metadata,
+    }
+
+
+def page_properties(doc: Document, graph: dict[str, Any], sources: Sources | None = None) -> dict[str, Any]:
+    """The panel of every node and weight row of ``graph`` (:func:`~onnxtext.ide.graph.graph_json`'s
+    form), for a page without a server (``onnxtext graph -o x.html``): keyed ``line:character``,
+    the start of the statement, as the view asks for it. Empty above :data:`PAGE_MOST` nodes (the
+    page's panel then says what the graph says)."""
+    out: dict[str, Any] = {}
+    if len(graph["nodes"]) > PAGE_MOST:
+        return out
+    source = doc.source
+    for node in graph["nodes"]:
+        for where in [node["range"], *(r["range"] for r in node.get("rows") or [])]:
+            key = f"{where['start']['line']}:{where['start']['character']}"
+            if key not in out:
+                offset = source.offset_of_lsp(where["start"]["line"], where["start"]["character"])
+                found = properties_at(doc, offset, sources)
+                if found is not None:
+                    out[key] = found
+    return out
+
+
+def save_npy(doc: Document, offset: int, target: str, sources: Sources | None = None) -> str:
+    """Write the values of the weight at ``offset`` (its statement, or a row's) to ``target`` as
+    ``.npy``, atomically (a temporary file in the same folder, then renamed); returns what was
+    written (``float32[64, 3, 7, 7] to /m/conv1.weight.npy``). Raises ``ValueError`` saying why not."""
+    stmt = _statement(doc, offset)
+    if isinstance(stmt, A.Node) and stmt.op_type.value == "Identity" and len(stmt.inputs) == 1:
+        stmt = _weight_statement(doc, _body_of(doc, stmt), stmt.inputs[0].value)
+    if not isinstance(stmt, A.Node | A.Initializer) or (isinstance(stmt, A.Node) and stmt.op_type.value != "Constant"):
+        raise ValueError("no weight or constant here")
+    t = _tensor(doc, stmt)
+    if t is None:
+        raise ValueError("the weight's statement was not lowered (the text has an error there)")
+    arr = weight_array(t, sources or Sources())
+    if isinstance(arr, str):
+        raise ValueError(arr)
+    folder = os.path.dirname(os.path.abspath(target))
+    fd, tmp = tempfile.mkstemp(prefix=".onnxtext-", suffix=".npy", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            np.save(f, np.asarray(arr), allow_pickle=False)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    shape = ", ".join(str(d) for d in arr.shape)
+    return f"{arr.dtype}[{shape}] to {target}"
