@@ -546,23 +546,37 @@ def test_subgraphs_are_matched_inside_their_node(old: str, new: str, expected: s
     assert [c.mark for c in result.changes] == [mark]
 
 
-def test_the_picture_outlines_the_folded_groups_that_hold_a_change(tmp_path: Path) -> None:
-    """A torch export's layer groups: the page may show them folded (a big model opens so), and
-    the one holding the changed Gemm is outlined; the dimmed rest are not."""
+def test_the_picture_outlines_the_folded_groups_that_hold_a_change() -> None:
+    """Layer groups (torch's legacy ``/layer/Op`` names): the page may show them folded (a big
+    model opens so), and the one holding the changed node is outlined; the dimmed rest are not."""
     from onnxtext.compare.picture import diff_graph
     from onnxtext.ide.graph_view import mark_stylesheet
 
-    before = _exported(_one_line_change(False, True))
-    after = _exported(_one_line_change(True, True))
-    graph = diff_graph(onnxtext.to_text(after), diff_structural(before, after))
+    def text(op: str) -> str:
+        layers = "".join(
+            f'  [ "/layer{i}/MatMul" ] m{i} = MatMul (h{i - 1}, W)\n'
+            f'  [ "/layer{i}/Act" ] h{i} = {op if i == 2 else "Relu"} (m{i})\n'
+            for i in range(1, 4)
+        )
+        return (
+            '<ir_version: 8, opset_import: ["" : 17]>\n'
+            "g (float[4, 4] h0) => (float[4, 4] h3) <float[4, 4] W = {"
+            + ", ".join(["1"] * 16)
+            + "}> {\n"
+            + layers
+            + "}\n"
+        )
+
+    before, after = onnxtext.parse_model(text("Relu")), onnxtext.parse_model(text("Tanh"))
+    graph = diff_graph(text("Tanh"), diff_structural(before, after))
     assert graph is not None
-    gemm = next(n for n in graph["nodes"] if n["id"] == "linear_1")
-    assert gemm["mark"] == "changed" and gemm["group"] is not None
+    changed = next(n for n in graph["nodes"] if n["id"] == "h2")
+    assert changed["mark"] == "changed" and changed["group"] is not None
     css = mark_stylesheet(graph, selector="id")
-    assert f'.group.folded[data-group="{gemm["group"]}"] > rect {{ stroke: #ef8f00' in css
-    unmarked = {n["group"] for n in graph["nodes"] if "mark" not in n and n["group"]} - {gemm["group"]}
+    assert f'.group.folded[data-group="{changed["group"]}"] > rect {{ stroke: #ef8f00' in css
+    unmarked = {n["group"] for n in graph["nodes"] if "mark" not in n and n["group"]} - {changed["group"]}
     assert unmarked and not any(f'[data-group="{g}"]' in css for g in unmarked)
-    assert gemm["group"] in graph["open"]
+    assert changed["group"] in graph["open"]
 
 
 def test_graph_notes_are_changes_its_name_is_not() -> None:

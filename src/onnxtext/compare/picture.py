@@ -38,7 +38,7 @@ def diff_graph(b: str | Document, diff: StructuralDiff) -> dict[str, Any] | None
     statements = tree.graph.nodes
     if len(statements) != len(m.b.nodes) or any(not isinstance(s, A.Node) for s in statements):
         return None
-    found = graph_model(doc, places=True)
+    found = graph_model(doc, places=True, weight_rows=False)  # a changed weight is a box to colour
     graph = graph_json(found, doc.source)
     index = {(s.span.start, s.span.end): k for k, s in enumerate(statements)}
     by_index: dict[int, dict[str, Any]] = {}

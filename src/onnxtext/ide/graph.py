@@ -158,10 +158,14 @@ def graph_model(
     live: LiveResult | None = None,
     diagnostics: Sequence[Diagnostic] | None = None,
     places: bool = False,
+    weight_rows: bool = True,
 ) -> GraphModel:
     """The graph of ``doc``'s text (``diagnostics`` mark their nodes; ``live`` labels the edges;
-    ``places``: each node says where it is in the model, :attr:`GraphNode.place`)."""
-    return _Builder(doc, live, places).build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
+    ``places``: each node says where it is in the model, :attr:`GraphNode.place`; ``weight_rows``:
+    weights and constants drawn inside the nodes they feed, else boxes of their own, as a diff's
+    picture marks a changed weight)."""
+    builder = _Builder(doc, live, places, weight_rows)
+    return builder.build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
 
 
 def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
@@ -315,9 +319,10 @@ def _attribute_graphs(node: A.Node) -> Iterator[tuple[str, A.Graph]]:
 
 
 class _Builder:
-    def __init__(self, doc: Document, live: LiveResult | None, places: bool = False) -> None:
+    def __init__(self, doc: Document, live: LiveResult | None, places: bool = False, weight_rows: bool = True) -> None:
         self.doc = doc
         self.places = places
+        self.weight_rows = weight_rows
         self.bodies: dict[int, str] = {}
         self.out = GraphModel()
         self.ids: set[str] = set()
@@ -351,7 +356,8 @@ class _Builder:
         elif isinstance(tree, A.Node):
             self._nodes([tree], None, ChainMap(), "", None)
         self._mark(diagnostics)
-        self._absorb_weights()
+        if self.weight_rows:
+            self._absorb_weights()
         self._summaries()
         self._unbox_single_scopes()
         return self.out
