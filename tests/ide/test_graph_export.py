@@ -17,7 +17,8 @@ from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_export import to_dot
-from onnxtext.ide.graph_view import build_view, layout_view, render_svg
+from onnxtext.ide.graph_layout import layout_view
+from onnxtext.ide.graph_view import build_view, render_svg
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.onnxtxt"))

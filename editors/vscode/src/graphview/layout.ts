@@ -2,7 +2,7 @@
 // longest-path layers (sources pulled down next to their first consumer), barycentre ordering
 // sweeps, then each layer placed at its parents' barycentres without overlaps. An open group is
 // laid out first as a graph of its own and then placed as one box in its container.
-// src/onnxtext/ide/layout.py is the same algorithm for `onnxtext graph -o x.svg`.
+// src/onnxtext/ide/graph_layout.py is the same algorithm for `onnxtext graph -o x.svg`.
 import { HEADER, Item, PAD, View } from "./model";
 
 export const GAP_X = 24;
