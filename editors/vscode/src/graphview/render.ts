@@ -1,7 +1,7 @@
 // The view as SVG markup: group frames, edges with their labels, nodes coloured by operator
 // category with a badge when they have diagnostics. Built as one string (fast for thousands of
 // nodes); every class it uses is styled by media/graph.css.
-import { GraphEdge, Item, View, category } from "./model";
+import { GraphEdge, Item, View, ViewEdge, category } from "./model";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -9,6 +9,41 @@ export function escape(text: string): string {
 
 function clip(text: string, max = 48): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The text of an edge's label, as drawn (layout.ts places it by its length). */
+export function labelText(edge: ViewEdge): string {
+  return clip(edgeLabel(edge.edges), 60);
+}
+
+/** An edge's path along its route, and its label where the layout placed it (on hover only,
+ * the path's title, where there was no room). */
+function edgeMarkup(edge: ViewEdge): [string, string] {
+  const route = edge.route!;
+  const values = escape(edge.edges.map((e) => e.value).join(" "));
+  const text = escape(labelText(edge));
+  const box = route.label;
+  const title = box === null ? `<title>${text}</title>` : "";
+  const path = `<path class="edge" data-values="${values}" d="${pathOf(route.points)}">${title}</path>`;
+  const label = box === null ? "" : `<text class="edge-label" x="${box.x.toFixed(1)}" y="${(box.y + box.h - 3).toFixed(1)}">${text}</text>`;
+  return [path, label];
+}
+
+/** The SVG path of a route (layout.ts): straight down a lane, an S-curve between two layers
+ * (placeLabels puts labels beside this curve). */
+export function pathOf(points: number[]): string {
+  const f = (v: number): string => v.toFixed(1);
+  let d = `M${f(points[0])},${f(points[1])}`;
+  for (let k = 2; k < points.length; k += 2) {
+    const [x0, y0, x1, y1] = [points[k - 2], points[k - 1], points[k], points[k + 1]];
+    if (x0 === x1) {
+      d += ` L${f(x1)},${f(y1)}`;
+    } else {
+      const ym = (y0 + y1) / 2;
+      d += ` C${f(x0)},${f(ym)} ${f(x1)},${f(ym)} ${f(x1)},${f(y1)}`;
+    }
+  }
+  return d;
 }
 
 export function edgeLabel(edges: GraphEdge[]): string {
@@ -64,16 +99,9 @@ export function renderView(view: View, area?: Box): string {
     if (!meets(area, Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1) + 200, Math.abs(y2 - y1))) {
       continue;
     }
-    const bend = Math.max(20, Math.abs(y2 - y1) / 2);
-    const values = escape(edge.edges.map((e) => e.value).join(" "));
-    paths.push(`<path class="edge" data-values="${values}" d="M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}"/>`);
-    const label = escape(clip(edgeLabel(edge.edges), 60));
-    // on the curve a third of the way down: edges meeting at one node part before that
-    const lx = 0.741 * x1 + 0.259 * x2;
-    const ly = y1 + 0.259 * (y2 - y1) + 0.222 * bend;
-    // an edge coming from the left says its value to the left: labels of edges meeting at a node part
-    const left = x1 < x2 - 1;
-    labels.push(`<text class="edge-label${left ? " left" : ""}" x="${(lx + (left ? -4 : 4)).toFixed(1)}" y="${(ly + 4).toFixed(1)}">${label}</text>`);
+    const [path, label] = edgeMarkup(edge);
+    paths.push(path);
+    labels.push(label);
   }
   return `<g class="frames">${frames.join("")}</g><g class="edges">${paths.join("")}</g><g class="nodes">${nodes.join("")}</g><g class="edge-labels">${labels.join("")}</g>`;
 }

@@ -1,0 +1,148 @@
+"""The graph view's layout against dagre (Netron's) and ELK layered, on real exports.
+
+Each model (torch's dynamo and TorchScript exports of a ResNet and a BERT from
+``bench/exporter_corpus.py``, skl2onnx and onnxscript models, and a synthetic 3,000-node
+graph) is turned into the view's graph (``ide.graph.graph_json``, as ``onnxtext/graph``
+answers) and laid out by ``editors/vscode/bench/layout.ts`` with our layout
+(``src/graphview/layout.ts``), dagre and elkjs: the same boxes and spacing for all three.
+Printed as a table: edge crossings, total edge length, area, time (Node, this machine).
+
+``python bench/bench_layout.py [--no-elk] [--fixtures]``; ``--fixtures`` (re)writes the small
+graphs that ``npm test`` lays out with ``--check`` (ours at most dagre's crossings and length)
+and that the layout's parity test reads: ``editors/vscode/test/fixtures/layout/``.
+Needs node (``editors/vscode/test/e2e/setup.sh``) and ``npm ci`` there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+VSCODE = ROOT / "editors" / "vscode"
+FIXTURES = VSCODE / "test" / "fixtures" / "layout"
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+MODELS = (
+    "bench_dynamo_resnet",
+    "bench_script_resnet",
+    "bench_dynamo_hf_bert",
+    "bench_script_hf_bert",
+    "skl_scaler_svc",
+    "skl_tfidf_logreg",
+    "onnxscript_local_functions",
+    "onnxscript_control_flow",
+)
+# small real exports (from tests/corpus/exporters.py) for the CI check and the parity test
+SMALL = ("torch_dynamo_cnn_bn", "torch_script_cnn_bn", "torch_script_mlp", "skl_scaler_svc", "onnxscript_gelu")
+
+
+def graph_of_text(text: str) -> dict[str, Any]:
+    from onnxtext.document import parse_document
+    from onnxtext.ide.graph import graph_json, graph_model
+
+    doc = parse_document(text, "model")
+    return graph_json(graph_model(doc), doc.source)
+
+
+def graph_of_model(path: Path) -> dict[str, Any]:
+    from onnxtext.binary import open_binary
+
+    return graph_of_text(open_binary(str(path), text_limit=0).text)
+
+
+def synthetic(nodes: int, seed: int = 0) -> str:
+    """A deep network of ``nodes`` nodes (seeded): chains of ops with a weight per MatMul,
+    residual adds a few nodes back and products with values far back (as masks and shapes are)."""
+    rng = random.Random(seed)
+    body: list[str] = []
+    weights: list[str] = []
+    made = ["x0"]
+    for i in range(1, nodes - len(weights)):
+        last = made[-1]
+        kind = rng.random()
+        if kind < 0.3:
+            weights.append(f"float[64, 64] w{i}")
+            body.append(f"   x{i} = MatMul ({last}, w{i})")
+        elif kind < 0.55 and len(made) > 4:
+            body.append(f"   x{i} = Add ({last}, {made[-rng.randint(2, min(12, len(made) - 1))]})")
+        elif kind < 0.65 and len(made) > 6:
+            body.append(f"   x{i} = Mul ({last}, {made[-rng.randint(3, min(40, len(made) - 1))]})")
+        else:
+            body.append(f"   x{i} = {rng.choice(['Relu', 'Tanh', 'Sigmoid', 'Neg'])} ({last})")
+        made.append(f"x{i}")
+    head = f"g (float[N, 64] x0) => (float[N, 64] y) <{', '.join(weights)}> {{"
+    return "\n".join(['<ir_version: 10, opset_import: ["": 21]>', head, *body, f"   y = Identity ({made[-1]})", "}", ""])
+
+
+def node_bin() -> Path:
+    out = subprocess.run(["bash", "test/e2e/setup.sh"], cwd=VSCODE, capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip().splitlines()[-1])
+
+
+def run_bench(files: list[Path], elk: bool) -> list[dict[str, Any]]:
+    env = dict(os.environ, PATH=f"{node_bin()}{os.pathsep}{os.environ['PATH']}")
+    args = ["node", "bench/run.mjs", "--json", *([] if elk else ["--no-elk"]), *map(str, files)]
+    out = subprocess.run(args, cwd=VSCODE, env=env, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    head = "| model | nodes | engine | crossings | edge length | area (10³ px²) | time (ms) |\n| --- | ---: | --- | ---: | ---: | ---: | ---: |"
+    body = [
+        f"| {r['graph']} | {r['nodes']} | {r['engine']} | {r['crossings']} | {r['length']:,} | "
+        f"{r['area'] // 1000:,} | {r['ms']:g} |"
+        for r in rows
+    ]
+    return "\n".join([head, *body])
+
+
+def _write(folder: Path, name: str, graph: dict[str, Any]) -> Path:
+    path = folder / f"{name}.json"
+    path.write_text(json.dumps(graph, separators=(",", ":")) + "\n")
+    return path
+
+
+def write_fixtures() -> list[Path]:
+    """The CI graphs: small real exports and the examples, in the view's JSON."""
+    from corpus.exporters import GENERATORS
+
+    FIXTURES.mkdir(parents=True, exist_ok=True)
+    out = [_write(FIXTURES, name, graph_of_model(GENERATORS[name].ensure())) for name in SMALL]
+    for name in ("attention", "control_flow", "conv_block", "local_function"):
+        out.append(_write(FIXTURES, f"example_{name}", graph_of_text((ROOT / "examples" / f"{name}.onnxtxt").read_text())))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--no-elk", action="store_true", help="leave ELK out (slow on the big graph)")
+    parser.add_argument("--fixtures", action="store_true", help="rewrite the CI graphs and stop")
+    parser.add_argument("--nodes", type=int, default=3000, help="size of the synthetic graph")
+    args = parser.parse_args()
+    if args.fixtures:
+        for path in write_fixtures():
+            print(path.relative_to(ROOT))
+        return
+    import exporter_corpus
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        files = []
+        for name in MODELS:
+            gen = exporter_corpus.GENERATORS[name]
+            files.append(_write(folder, name.removeprefix("bench_"), graph_of_model(gen.ensure())))
+        files.append(_write(folder, f"synthetic_{args.nodes}", graph_of_text(synthetic(args.nodes))))
+        print(table(run_bench(files, not args.no_elk)))
+
+
+if __name__ == "__main__":
+    main()
