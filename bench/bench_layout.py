@@ -30,6 +30,7 @@ VSCODE = ROOT / "editors" / "vscode"
 FIXTURES = VSCODE / "test" / "fixtures" / "layout"
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 MODELS = (
     "bench_dynamo_resnet",
@@ -80,7 +81,9 @@ def synthetic(nodes: int, seed: int = 0) -> str:
             body.append(f"   x{i} = {rng.choice(['Relu', 'Tanh', 'Sigmoid', 'Neg'])} ({last})")
         made.append(f"x{i}")
     head = f"g (float[N, 64] x0) => (float[N, 64] y) <{', '.join(weights)}> {{"
-    return "\n".join(['<ir_version: 10, opset_import: ["": 21]>', head, *body, f"   y = Identity ({made[-1]})", "}", ""])
+    return "\n".join(
+        ['<ir_version: 10, opset_import: ["": 21]>', head, *body, f"   y = Identity ({made[-1]})", "}", ""]
+    )
 
 
 def node_bin() -> Path:
@@ -111,15 +114,37 @@ def _write(folder: Path, name: str, graph: dict[str, Any]) -> Path:
     return path
 
 
+def laid_out(graph: dict[str, Any]) -> dict[str, Any]:
+    """The layout of ``graph`` with every group open, as the parity tests compare it: each item's
+    box, each edge's route and label box."""
+    from onnxtext.ide.graph_layout import layout_view
+    from onnxtext.ide.graph_view import build_view, label_text
+
+    view = build_view(graph, {g["id"] for g in graph["groups"]})
+    routes = layout_view(view, label_text)
+    return {
+        "items": {i.id: [i.x, i.y, i.width, i.height] for i in view.items.values()},
+        "routes": [r.points for r in routes],
+        "labels": [None if r.label is None else [r.label.x, r.label.y, r.label.w, r.label.h] for r in routes],
+    }
+
+
 def write_fixtures() -> list[Path]:
-    """The CI graphs: small real exports and the examples, in the view's JSON."""
+    """The CI graphs (small real exports and the examples, in the view's JSON) and their layout
+    by ``ide/graph_layout.py`` (``expected.json``), which ``layout.ts`` must give too."""
     from corpus.exporters import GENERATORS
 
     FIXTURES.mkdir(parents=True, exist_ok=True)
     out = [_write(FIXTURES, name, graph_of_model(GENERATORS[name].ensure())) for name in SMALL]
     for name in ("attention", "control_flow", "conv_block", "local_function"):
-        out.append(_write(FIXTURES, f"example_{name}", graph_of_text((ROOT / "examples" / f"{name}.onnxtxt").read_text())))
-    return out
+        out.append(
+            _write(FIXTURES, f"example_{name}", graph_of_text((ROOT / "examples" / f"{name}.onnxtxt").read_text()))
+        )
+    expected = {path.stem: laid_out(json.loads(path.read_text())) for path in out}
+    (FIXTURES / "expected").mkdir(exist_ok=True)
+    target = FIXTURES / "expected" / "layout.json"
+    target.write_text(json.dumps(expected, indent=0, separators=(",", ":")) + "\n")
+    return [*out, target]
 
 
 def main() -> None:

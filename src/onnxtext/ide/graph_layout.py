@@ -1,25 +1,63 @@
 """The layered layout of the graph view, for ``onnxtext graph -o x.svg``.
 
-The same algorithm as the editor's view (``editors/vscode/src/graphview/layout.ts``):
-longest-path layers with sources pulled down next to their first consumer, barycentre
-ordering sweeps, each layer placed at its parents' barycentres without overlaps, and an
-open group laid out as a graph of its own and placed as one box in its container.
+The same algorithm as the editor's view (``editors/vscode/src/graphview/layout.ts``, which
+says it step by step), held to the same positions by the layouts in
+``editors/vscode/test/fixtures/layout/`` that both test suites check: longest-path layers with
+nodes of more edges out than in pulled down, a lane for each layer a long edge crosses, median
+and barycentre ordering sweeps keeping the order of fewest crossings then adjacent swaps,
+least-squares then median x placement without overlaps, edge ends on the boxes' sides, and
+labels where they cover no box or label. An open group is laid out as a graph of its own and
+placed as one box in its container.
 """
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from onnxtext.ide.graph_view import Item, View
 
-__all__ = ["GAP_X", "GAP_Y", "layered", "layout_view"]
+__all__ = ["GAP_X", "GAP_Y", "EdgeRoute", "LabelBox", "Laid", "layered", "layout_view"]
 
-PAD, HEADER, GAP_X, GAP_Y, SWEEPS = 14, 22, 24, 48, 4
+PAD, HEADER, GAP_X, GAP_Y = 14, 22, 24, 48
+GAP_EDGE, LANE_GAP, PORT_MARGIN = 12, 10, 12
+MAX_SWEEPS, PATIENCE, PLACE_SWEEPS = 24, 4, 8
+MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only
+LABEL_HEIGHT, LABEL_CHAR, LABEL_PAD = 12, 6, 4
 
 
-def layout_view(view: View) -> None:
-    """Positions every item (absolute x, y) and sizes the open groups and the root."""
+@dataclass
+class LabelBox:
+    """A label's box (its text starts at x, baseline at y + h - 3)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+@dataclass
+class EdgeRoute:
+    """Where an edge is drawn: ``points`` x0, y0, x1, y1, ... from the source's bottom to the
+    target's top; ``label`` where its text goes, None where there is no room (shown on hover)."""
+
+    points: list[float]
+    label: LabelBox | None = None
+
+
+@dataclass
+class Laid:
+    width: float
+    height: float
+    routes: list[list[float]]
+
+
+def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> list[EdgeRoute]:
+    """Positions every item (absolute x, y), sizes the open groups and the root (labels
+    included); returns the route of each of ``view.edges`` (in order), labelled by ``label_of``."""
     parent: dict[str, Item] = {}
 
     def visit(item: Item) -> None:
@@ -38,32 +76,44 @@ def layout_view(view: View) -> None:
         return out
 
     local: dict[str, list[tuple[str, str]]] = {}
+    lifted: list[tuple[str, int] | None] = []
     for source, target, _ in view.edges:
         a, b = chain(source), chain(target)
         in_b = set(b)
         i = next((k for k, x in enumerate(a) if x in in_b), len(a))
-        if i == 0 or i >= len(a):
+        j = b.index(a[i]) if i < len(a) else -1
+        if i == 0 or i >= len(a) or j == 0:
+            lifted.append(None)  # one end holds the other
             continue
-        j = b.index(a[i])
-        if j == 0:
-            continue
-        local.setdefault(a[i], []).append((a[i - 1], b[j - 1]))
+        edges = local.setdefault(a[i], [])
+        lifted.append((a[i], len(edges)))
+        edges.append((a[i - 1], b[j - 1]))
+    routes: dict[str, list[list[float]]] = {}
 
     def place(item: Item) -> None:
         for child in item.children:
             if child.open:
                 place(child)
-        width, height = layered(item.children, local.get(item.id, []))
+        laid = layered(item.children, local.get(item.id, []))
+        routes[item.id] = laid.routes
         if item is view.root:
-            item.width, item.height = width, height
+            item.width, item.height = laid.width, laid.height
             return
         for child in item.children:
             child.x += PAD
             child.y += PAD + HEADER
-        item.width = max(item.width, width + 2 * PAD)
-        item.height = height + 2 * PAD + HEADER
+        for points in laid.routes:
+            for k in range(0, len(points), 2):
+                points[k] += PAD
+                points[k + 1] += PAD + HEADER
+        item.width = max(item.width, laid.width + 2 * PAD)
+        item.height = laid.height + 2 * PAD + HEADER
 
     def absolute(item: Item) -> None:
+        for points in routes.get(item.id, []):
+            for k in range(0, len(points), 2):
+                points[k] += item.x
+                points[k + 1] += item.y
         for child in item.children:
             child.x += item.x
             child.y += item.y
@@ -72,32 +122,127 @@ def layout_view(view: View) -> None:
 
     place(view.root)
     absolute(view.root)
+    out: list[EdgeRoute] = []
+    for (source, target, _), at in zip(view.edges, lifted, strict=True):
+        s, t = view.items[source], view.items[target]
+        laid_points = [] if at is None else routes[at[0]][at[1]]
+        if laid_points and at is not None and local[at[0]][at[1]] == (source, target):
+            out.append(EdgeRoute(laid_points))  # both ends laid out in this container
+        else:
+            through = laid_points[2:-2]
+            out.append(EdgeRoute([s.x + s.width / 2, s.y + s.height, *through, t.x + t.width / 2, t.y]))
+    _place_labels(view, out, label_of)
+    _fit_bounds(view, out)
+    return out
 
 
-def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, float]:
-    """Lays out ``items`` (their x, y, relative) for ``edges`` between them; returns the size taken."""
+def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
+    """Lays out ``items`` (their x, y, relative) for ``edges`` between them: the size and routes."""
     n = len(items)
     if n == 0:
-        return 0.0, 0.0
+        return Laid(0.0, 0.0, [[] for _ in edges])
     index = {item.id: i for i, item in enumerate(items)}
     succ: list[list[int]] = [[] for _ in items]
     pred: list[list[int]] = [[] for _ in items]
     seen: set[tuple[int, int]] = set()
+    ends: list[tuple[int, int]] = []
     for s, t in edges:
-        a, b = index.get(s), index.get(t)
-        if a is None or b is None or a == b or (a, b) in seen:
+        a, b = index.get(s, -1), index.get(t, -1)
+        ends.append((a, b))
+        if a < 0 or b < 0 or a == b or (a, b) in seen:
             continue
         seen.add((a, b))
         succ[a].append(b)
         pred[b].append(a)
+    rank = _rank_of(n, succ, pred)
+    width: list[float] = [item.width for item in items]
+    lay: list[int] = list(rank)
+    down: list[list[int]] = [[] for _ in items]
+    up: list[list[int]] = [[] for _ in items]
+    weight: dict[tuple[int, int], int] = {}
+    chain_of: dict[tuple[int, int], list[int]] = {}
+    for a in range(n):
+        for b in succ[a]:
+            if rank[b] <= rank[a]:
+                continue  # a cycle's edge going up: drawn straight
+            path = [a]
+            for r in range(rank[a] + 1, rank[b]):
+                path.append(len(width))
+                width.append(0.0)
+                lay.append(r)
+                down.append([])
+                up.append([])
+            path.append(b)
+            for u, v in zip(path, path[1:], strict=False):
+                dummies = (u >= n) + (v >= n)
+                down[u].append(v)
+                up[v].append(u)
+                weight[(u, v)] = 8 if dummies == 2 else 2 if dummies == 1 else 1
+            chain_of[(a, b)] = path
+    total = len(width)
+    depth = max(lay) + 1
+    layers = _order_layers(total, depth, lay, down, up)
+
+    def separation(u: int, v: int) -> float:
+        dummies = (u >= n) + (v >= n)
+        return (width[u] + width[v]) / 2 + (GAP_X if dummies == 0 else GAP_EDGE if dummies == 1 else LANE_GAP)
+
+    x = _place_x(total, layers, down, up, lambda u, v: weight[(u, v)], separation)
+    min_x = min(x[v] - width[v] / 2 for v in range(total))
+    max_x = max(x[v] + width[v] / 2 for v in range(total))
+    top: list[float] = []
+    tall: list[float] = []
+    y = 0.0
+    for layer in layers:
+        most = max((items[v].height for v in layer if v < n), default=0.0)
+        top.append(y)
+        tall.append(most)
+        for v in layer:
+            if v < n:
+                items[v].x = x[v] - width[v] / 2 - min_x
+                items[v].y = y + (most - items[v].height) / 2
+        y += most + GAP_Y
+    routes: list[list[float]] = []
+    for a, b in ends:
+        if a < 0 or b < 0:
+            routes.append([])
+            continue
+        lanes: list[float] = []
+        for d in chain_of.get((a, b), [])[1:-1]:
+            lanes += [x[d] - min_x, top[lay[d]], x[d] - min_x, top[lay[d]] + tall[lay[d]]]
+        src, dst = items[a], items[b]
+        # the ends: on the boxes' sides where the edge goes (straight down when the boxes overlap)
+        x0 = _port(src, lanes[0] if lanes else dst.x + dst.width / 2)
+        x1 = _port(dst, lanes[-2] if lanes else src.x + src.width / 2)
+        if not lanes:
+            lo = max(src.x + _margin(src), dst.x + _margin(dst))
+            hi = min(src.x + src.width - _margin(src), dst.x + dst.width - _margin(dst))
+            if lo <= hi:
+                x0 = x1 = min(hi, max(lo, (src.x + src.width / 2 + dst.x + dst.width / 2) / 2))
+        routes.append([x0, src.y + src.height, *lanes, x1, dst.y])
+    return Laid(max_x - min_x, y - GAP_Y, routes)
+
+
+def _port(item: Item, x: float) -> float:
+    return min(item.x + item.width - _margin(item), max(item.x + _margin(item), x))
+
+
+def _margin(item: Item) -> float:
+    return min(PORT_MARGIN, item.width / 4)
+
+
+def _rank_of(n: int, succ: list[list[int]], pred: list[list[int]]) -> list[int]:
+    """Each item's layer: longest path, then items with more edges out than in pulled down."""
     indeg = [len(p) for p in pred]
     queue = [i for i in range(n) if indeg[i] == 0]
     done = [False] * n
     order: list[int] = []
-    head = 0
+    head = nxt = 0
     while len(order) < n:
         if head == len(queue):
-            queue.append(next(k for k in range(n) if not done[k]))  # a cycle: break it in text order
+            while done[nxt]:
+                nxt += 1
+            queue.append(nxt)  # a cycle: break it at its first item in text order
         v = queue[head]
         head += 1
         if done[v]:
@@ -116,14 +261,62 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, flo
         for p in pred[v]:
             if position[p] < position[v]:
                 rank[v] = max(rank[v], rank[p] + 1)
+    # pulled down to just above its first consumer: an input, an initializer, a node with more
+    # edges out than in, a node with sources of its own (a weight) that come down with it
     for v in reversed(order):
-        if not pred[v] and succ[v]:
-            rank[v] = max(0, min(rank[w] for w in succ[v]) - 1)
-    depth = max(rank) + 1
+        earlier = [p for p in pred[v] if position[p] < position[v]]
+        carried = sum(1 for p in earlier if not pred[p] and len(succ[p]) == 1)
+        later = [rank[w] for w in succ[v] if position[w] > position[v]]
+        pull = len(later) > len(earlier) or (carried > 0 and len(later) >= len(earlier) - carried)
+        if later and pull and min(later) - 1 > rank[v]:
+            rank[v] = min(later) - 1
+    return rank
+
+
+def _order_layers(
+    total: int, depth: int, lay: list[int], down: list[list[int]], up: list[list[int]]
+) -> list[list[int]]:
+    """The order of each layer's nodes: from a first order (depth-first from the sources), median
+    and barycentre sweeps, the order with fewest crossings kept, then adjacent swaps that remove
+    crossings; done again from the mirrored first order (sources and children right to left,
+    sweeping up first) when the graph is small enough, and the better of the two kept."""
+    slot = [0.0] * total
+    first, crossings = _order_from(total, depth, lay, down, up, slot, mirrored=False)
+    if crossings == 0 or total > MIRROR_UP_TO:
+        for layer in first:
+            for i, v in enumerate(layer):
+                slot[v] = i
+        return first
+    second, fewer = _order_from(total, depth, lay, down, up, slot, mirrored=True)
+    return second if fewer < crossings else first
+
+
+def _order_from(
+    total: int,
+    depth: int,
+    lay: list[int],
+    down: list[list[int]],
+    up: list[list[int]],
+    slot: list[float],
+    *,
+    mirrored: bool,
+) -> tuple[list[list[int]], int]:
     layers: list[list[int]] = [[] for _ in range(depth)]
-    for i in range(n):
-        layers[rank[i]].append(i)
-    slot = [0.0] * n
+    visited = [False] * total
+    for s in reversed(range(total)) if mirrored else range(total):
+        if visited[s] or up[s]:
+            continue
+        stack = [s]
+        while stack:
+            v = stack.pop()
+            if visited[v]:
+                continue
+            visited[v] = True
+            layers[lay[v]].append(v)
+            stack.extend(w for w in (down[v] if mirrored else reversed(down[v])) if not visited[w])
+    for v in range(total):
+        if not visited[v]:
+            layers[lay[v]].append(v)  # only in a cycle's leftovers
 
     def renumber(layer: list[int]) -> None:
         for i, v in enumerate(layer):
@@ -132,61 +325,269 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, flo
     for layer in layers:
         renumber(layer)
 
-    def sweep(layer: list[int], near: list[list[int]]) -> None:
-        keys = [sum(slot[u] for u in near[v]) / len(near[v]) if near[v] else slot[v] for v in layer]
-        ranked = sorted(range(len(layer)), key=lambda i: (keys[i], i))
-        layer[:] = [layer[i] for i in ranked]
+    def crossings() -> int:
+        return sum(_layer_crossings(layers[k], layers[k + 1], down, slot) for k in range(depth - 1))
+
+    def sweep(layer: list[int], near: list[list[int]], median: bool) -> None:
+        keys: list[float] = []
+        for v in layer:
+            around = near[v]
+            if not around:
+                keys.append(-1.0)
+            elif median:
+                at = sorted(slot[u] for u in around)
+                mid = len(at) >> 1
+                keys.append(at[mid] if len(at) % 2 == 1 else (at[mid - 1] + at[mid]) / 2)
+            else:
+                keys.append(sum(slot[u] for u in around) / len(around))
+        if all(k < 0 for k in keys):
+            return
+        # a node with no neighbour on that side keeps its place; the others are sorted around it
+        free = iter(sorted((i for i, k in enumerate(keys) if k >= 0), key=lambda i: (keys[i], i)))
+        layer[:] = [layer[i] if keys[i] < 0 else layer[next(free)] for i in range(len(layer))]
         renumber(layer)
 
-    for _ in range(SWEEPS):
-        for layer in layers[1:]:
-            sweep(layer, pred)
-        for layer in reversed(layers[:-1]):
-            sweep(layer, succ)
-    cx = [0.0] * n
-    placed = [False] * n
-
-    def place_layer(layer: list[int], near: Any) -> None:
-        wanted: list[float | None] = []
-        for v in layer:
-            around = near(v)
-            wanted.append(sum(cx[u] for u in around) / len(around) if around else None)
-        right: float | None = None
-        shift, counted = 0.0, 0
-        for v, want in zip(layer, wanted, strict=True):
-            w = items[v].width
-            desired = want if want is not None else (0.0 if right is None else right + GAP_X) + w / 2
-            x = desired if right is None else max(desired, right + GAP_X + w / 2)
-            cx[v] = x
-            right = x + w / 2
-            if want is not None:
-                shift += x - want
-                counted += 1
-        if counted:
-            by = shift / counted
-            for v in layer:
-                cx[v] -= by
-
-    for depth_index, layer in enumerate(layers):
-        if depth_index == 0:
-            x = 0.0
-            for v in layer:
-                cx[v] = x + items[v].width / 2
-                x += items[v].width + GAP_X
+    best = crossings()
+    best_layers = [layer[:] for layer in layers]
+    stale = 0
+    for s in range(MAX_SWEEPS):
+        if stale >= PATIENCE or best == 0:
+            break
+        median = s % 4 < 2  # two rounds of medians, two of barycentres, ...
+        if (s % 2 == 0) != mirrored:
+            for layer in layers[1:]:
+                sweep(layer, up, median)
         else:
-            place_layer(layer, lambda v: [u for u in pred[v] if placed[u]])
-        for v in layer:
-            placed[v] = True
-    for layer in reversed(layers[:-1]):
-        if any(not pred[v] and succ[v] for v in layer):
-            place_layer(layer, lambda v: succ[v] if not pred[v] else pred[v])
-    min_x = min(cx[i] - items[i].width / 2 for i in range(n))
-    max_x = max(cx[i] + items[i].width / 2 for i in range(n))
-    y = 0.0
+            for layer in reversed(layers[:-1]):
+                sweep(layer, down, median)
+        now = crossings()
+        if now < best:
+            best, best_layers, stale = now, [layer[:] for layer in layers], 0
+        else:
+            stale += 1
+    layers = best_layers
     for layer in layers:
-        tall = max(items[v].height for v in layer)
-        for v in layer:
-            items[v].x = cx[v] - items[v].width / 2 - min_x
-            items[v].y = y + (tall - items[v].height) / 2
-        y += tall + GAP_Y
-    return max_x - min_x, y - GAP_Y
+        renumber(layer)
+    _transpose(layers, down, up, slot)
+    return layers, crossings()
+
+
+def _layer_crossings(upper: list[int], lower: list[int], down: list[list[int]], slot: list[float]) -> int:
+    """Crossings between two adjacent layers (Barth, Jünger and Mutzel's accumulator tree)."""
+    if len(lower) < 2 or not upper:
+        return 0
+    size = 1
+    while size < len(lower):
+        size *= 2
+    tree = [0] * (2 * size)
+    count = 0
+    for u in upper:
+        for t in sorted(slot[v] for v in down[u]):
+            i = int(t) + size
+            tree[i] += 1
+            while i > 1:
+                if i % 2 == 0:
+                    count += tree[i + 1]
+                i //= 2
+                tree[i] += 1
+    return count
+
+
+def _pair_crossings(a: list[int], b: list[int], slot: list[float]) -> int:
+    return sum(1 for u in a for v in b if slot[u] > slot[v])
+
+
+def _transpose(layers: list[list[int]], down: list[list[int]], up: list[list[int]], slot: list[float]) -> None:
+    """Swaps neighbours in a layer while that removes crossings (a few passes at most)."""
+    for _ in range(4):
+        improved = False
+        for layer in layers:
+            for i in range(len(layer) - 1):
+                a, b = layer[i], layer[i + 1]
+                now = _pair_crossings(up[a], up[b], slot) + _pair_crossings(down[a], down[b], slot)
+                swapped = _pair_crossings(up[b], up[a], slot) + _pair_crossings(down[b], down[a], slot)
+                if swapped < now:
+                    layer[i], layer[i + 1] = b, a
+                    slot[a], slot[b] = i + 1, i
+                    improved = True
+        if not improved:
+            return
+
+
+def _place_x(
+    total: int,
+    layers: list[list[int]],
+    down: list[list[int]],
+    up: list[list[int]],
+    weight_of: Callable[[int, int], int],
+    separation: Callable[[int, int], float],
+) -> list[float]:
+    """x of every node's centre: each layer in turn at its neighbours' weighted mean (then
+    median), kept in order and apart (a weighted least-squares fit: pool adjacent violators)."""
+    x = [0.0] * total
+    for layer in layers:
+        at = 0.0
+        for i, v in enumerate(layer):
+            if i > 0:
+                at += separation(layer[i - 1], v)
+            x[v] = at
+
+    def fit(layer: list[int], median: bool) -> None:
+        m = len(layer)
+        want = [0.0] * m
+        mass = [0.0] * m
+        offset = [0.0] * m
+        for i, v in enumerate(layer):
+            near: list[float] = []
+            for u in up[v]:
+                near += [x[u], weight_of(u, v)]
+            for u in down[v]:
+                near += [x[u], weight_of(v, u)]
+            offset[i] = 0.0 if i == 0 else offset[i - 1] + separation(layer[i - 1], v)
+            w = 0.0
+            total_x = 0.0
+            for k in range(0, len(near), 2):
+                total_x += near[k] * near[k + 1]
+                w += near[k + 1]
+            if w == 0:
+                want[i], mass[i] = x[v] - offset[i], 1e-3  # nothing pulls it: it stays unless pushed
+                continue
+            want[i] = (_weighted_median(near, w) if median else total_x / w) - offset[i]
+            mass[i] = w
+        values: list[float] = []
+        masses: list[float] = []
+        block_end: list[int] = []
+        for i in range(m):
+            value, w = want[i], mass[i]
+            while values and values[-1] >= value:
+                pv, pw = values.pop(), masses.pop()
+                block_end.pop()
+                value = (value * w + pv * pw) / (w + pw)
+                w += pw
+            values.append(value)
+            masses.append(w)
+            block_end.append(i)
+        start = 0
+        for value, end in zip(values, block_end, strict=True):
+            for i in range(start, end + 1):
+                x[layer[i]] = value + offset[i]
+            start = end + 1
+
+    # least squares first (everything near its neighbours), then medians (as many edges straight
+    # as can be: the total length is a sum of distances, not of squares)
+    for s in range(PLACE_SWEEPS):
+        median = s >= PLACE_SWEEPS / 2
+        for layer in layers if s % 2 == 0 else reversed(layers):
+            fit(layer, median)
+    return x
+
+
+def _weighted_median(near: list[float], total: float) -> float:
+    """The weighted median of ``near`` (x, weight, ...): the middle of the two middle values
+    when they split the weight in halves."""
+    order = sorted(range(0, len(near), 2), key=lambda k: (near[k], k))
+    below = 0.0
+    for i, k in enumerate(order):
+        below += near[k + 1]
+        if below * 2 > total:
+            return near[k]
+        if below * 2 == total:
+            return (near[k] + near[order[i + 1]]) / 2
+    return near[order[-1]]
+
+
+class _Grid:
+    """Rectangles hashed in square cells, to ask "does this rectangle meet any?" fast."""
+
+    def __init__(self, size: float) -> None:
+        self.size = size
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _keys(self, x: float, y: float, w: float, h: float) -> list[tuple[int, int]]:
+        s = self.size
+        return [
+            (i, j)
+            for i in range(math.floor(x / s), math.floor((x + w) / s) + 1)
+            for j in range(math.floor(y / s), math.floor((y + h) / s) + 1)
+        ]
+
+    def add(self, x: float, y: float, w: float, h: float) -> None:
+        for key in self._keys(x, y, w, h):
+            self.cells.setdefault(key, []).append((x, y, w, h))
+
+    def hits(self, x: float, y: float, w: float, h: float) -> bool:
+        return any(
+            x < rx + rw and rx < x + w and y < ry + rh and ry < y + h
+            for key in self._keys(x, y, w, h)
+            for rx, ry, rw, rh in self.cells.get(key, ())
+        )
+
+
+def _place_labels(view: View, routes: list[EdgeRoute], label_of: Callable[[list[dict[str, Any]]], str]) -> None:
+    """Each edge's label beside its route where it covers no box and no label placed before;
+    one label per value leaving a box (the edges to its other consumers share it)."""
+    grid = _Grid(64)
+
+    def boxes(item: Item) -> None:
+        for child in item.children:
+            if child.open:
+                grid.add(child.x, child.y, child.width, HEADER)  # its frame's title
+                boxes(child)
+            else:
+                grid.add(child.x, child.y, child.width, child.height)
+
+    boxes(view.root)
+    said: set[tuple[str, str]] = set()
+    for (source, _, edges), route in zip(view.edges, routes, strict=True):
+        text = label_of(edges)
+        if not text or (source, text) in said:
+            continue
+        w, h = len(text) * LABEL_CHAR + LABEL_PAD, LABEL_HEIGHT
+        p = route.points
+        # the curve between two layers (not a lane), nearest the source first; right of it, then left
+        for k in range(2, len(p), 2):
+            if route.label is not None:
+                break
+            x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
+            if x0 == x1 and 2 < k < len(p) - 2:
+                continue
+            for t in (0.3, 0.5, 0.7, 0.15, 0.85):
+                s = t * t * (3 - 2 * t)  # the S-curve's x at height t
+                cx = x0 + (x1 - x0) * s
+                cy = y0 + (y1 - y0) * t - h / 2
+                found = next((lx for lx in (cx + 3, cx - 3 - w) if not grid.hits(lx, cy, w, h)), None)
+                if found is not None:
+                    route.label = LabelBox(found, cy, w, h)
+                    grid.add(found, cy, w, h)
+                    said.add((source, text))
+                    break
+
+
+def _fit_bounds(view: View, routes: list[EdgeRoute]) -> None:
+    """Moves everything so the picture starts at (0, 0) and sizes the root to hold every box,
+    route and label: nothing is cut at the border."""
+    min_x = min_y = 0.0
+    max_x, max_y = view.root.width, view.root.height
+    for route in routes:
+        xs = route.points[0::2]
+        if xs:
+            min_x, max_x = min(min_x, *xs), max(max_x, *xs)
+        b = route.label
+        if b is not None:
+            min_x, min_y = min(min_x, b.x), min(min_y, b.y)
+            max_x, max_y = max(max_x, b.x + b.w), max(max_y, b.y + b.h)
+    if min_x < 0 or min_y < 0:
+        for item in view.items.values():
+            if item is not view.root:
+                item.x -= min_x
+                item.y -= min_y
+        for route in routes:
+            p = route.points
+            for k in range(0, len(p), 2):
+                p[k] -= min_x
+                p[k + 1] -= min_y
+            if route.label is not None:
+                route.label.x -= min_x
+                route.label.y -= min_y
+    view.root.width = max_x - min_x
+    view.root.height = max_y - min_y

@@ -13,7 +13,7 @@ from html import escape as _escape
 from importlib import resources
 from typing import Any
 
-from onnxtext.ide.graph_layout import layout_view
+from onnxtext.ide.graph_layout import EdgeRoute, layout_view
 
 __all__ = ["FOLD_ABOVE", "Item", "View", "build_view", "render_svg", "default_open", "stylesheet"]
 
@@ -176,6 +176,37 @@ def edge_label(edges: list[dict[str, Any]]) -> str:
     return f"{typed} = {e['live']}" if e["live"] else typed
 
 
+def label_text(edges: list[dict[str, Any]]) -> str:
+    """The text of an edge's label, as drawn (the layout places it by its length)."""
+    return _clip(edge_label(edges), 60)
+
+
+def path_of(points: list[float]) -> str:
+    """The SVG path of a route: straight down a lane, an S-curve between two layers (the layout
+    puts labels beside this curve); as ``pathOf`` in ``render.ts``."""
+    d = f"M{points[0]:.1f},{points[1]:.1f}"
+    for k in range(2, len(points), 2):
+        x0, y0, x1, y1 = points[k - 2 : k + 2]
+        if x0 == x1:
+            d += f" L{x1:.1f},{y1:.1f}"
+        else:
+            ym = (y0 + y1) / 2
+            d += f" C{x0:.1f},{ym:.1f} {x1:.1f},{ym:.1f} {x1:.1f},{y1:.1f}"
+    return d
+
+
+def _edge_markup(edges: list[dict[str, Any]], route: EdgeRoute) -> tuple[str, str]:
+    """An edge's path along its route and its label where the layout placed it (on hover only,
+    the path's title, where there was no room)."""
+    values = _e(" ".join(e["value"] for e in edges))
+    text = _e(label_text(edges))
+    box = route.label
+    title = f"<title>{text}</title>" if box is None else ""
+    path = f'<path class="edge" data-values="{values}" d="{path_of(route.points)}">{title}</path>'
+    label = "" if box is None else f'<text class="edge-label" x="{box.x:.1f}" y="{box.y + box.h - 3:.1f}">{text}</text>'
+    return path, label
+
+
 def _node(item: Item) -> str:
     n = item.node
     assert n is not None
@@ -234,7 +265,7 @@ def stylesheet() -> str:
 def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     """A standalone SVG of the graph, laid out, folded as ``opened`` says (default: :func:`default_open`)."""
     view = build_view(graph, default_open(graph) if opened is None else opened)
-    layout_view(view)
+    routes = layout_view(view, label_text)
     frames: list[str] = []
     boxes: list[str] = []
 
@@ -251,23 +282,10 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     walk(view.root)
     paths: list[str] = []
     labels: list[str] = []
-    for source, target, edges in view.edges:
-        s, t = view.items[source], view.items[target]
-        x1, y1, x2, y2 = s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y
-        bend = max(20.0, abs(y2 - y1) / 2)
-        values = _e(" ".join(e["value"] for e in edges))
-        paths.append(
-            f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
-            f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>'
-        )
-        # on the curve a third of the way down: edges meeting at one node part before that
-        lx, ly = 0.741 * x1 + 0.259 * x2, y1 + 0.259 * (y2 - y1) + 0.222 * bend
-        # an edge coming from the left says its value to the left: labels of edges meeting at a node part
-        left = x1 < x2 - 1
-        side = ' class="edge-label left"' if left else ' class="edge-label"'
-        labels.append(
-            f'<text{side} x="{lx + (-4 if left else 4):.1f}" y="{ly + 4:.1f}">{_e(_clip(edge_label(edges), 60))}</text>'
-        )
+    for (_, _, edges), route in zip(view.edges, routes, strict=True):
+        path, label = _edge_markup(edges, route)
+        paths.append(path)
+        labels.append(label)
     w, h = int(view.root.width + 33), int(view.root.height + 33)
     body = (
         f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g '

@@ -1,10 +1,12 @@
 // A layered (Sugiyama-style) layout of the view, top to bottom, made for thousands of nodes:
 // 1. layers: longest path in a topological order, then every node with more outgoing than
-//    incoming edges (sources first) pulled down next to its first consumer;
+//    incoming edges (sources first), or with sources of its own, pulled down next to its first
+//    consumer;
 // 2. an edge spanning several layers passes through one small "dummy" box per layer it crosses,
 //    so it is routed between the boxes, never over one;
-// 3. order in each layer: barycentre sweeps down and up, each order's crossings counted
-//    (accumulator tree) and the best kept, then adjacent swaps that remove crossings;
+// 3. order in each layer: sweeps down and up sorting by the neighbours' median, then by their
+//    barycentre, each order's crossings counted (accumulator tree) and the best kept, then
+//    adjacent swaps that remove crossings;
 // 4. x: each layer in turn at the weighted mean of its neighbours above and below, without
 //    overlaps (pool-adjacent-violators, the least-squares placement of an ordered row), long
 //    edges weighted most so they run straight;
@@ -25,6 +27,8 @@ const LANE_GAP = 10;
 const PORT_MARGIN = 12;
 const MAX_SWEEPS = 24;
 const PATIENCE = 4;
+/** Above this many boxes and lanes, one first order only (the time for 3,000 nodes). */
+const MIRROR_UP_TO = 6000;
 const PLACE_SWEEPS = 8;
 export const LABEL_HEIGHT = 12;
 export const LABEL_CHAR = 6;
@@ -327,12 +331,18 @@ function rankOf(n: number, succ: number[][], pred: number[][]): Int32Array {
       }
     }
   }
-  // pulled down: fewer layers crossed in all (an input or initializer sits above its first consumer)
+  // pulled down to just above its first consumer: an input, an initializer, a node with more
+  // edges out than in (fewer layers crossed in all), a node with sources of its own (a weight)
+  // that come down with it (no more crossed, and its own weights no longer pass its neighbours)
   for (let k = order.length - 1; k >= 0; k--) {
     const v = order[k];
     let ins = 0;
+    let carried = 0; // sources feeding only v: they come down with it
     for (const p of pred[v]) {
-      ins += position[p] < position[v] ? 1 : 0;
+      if (position[p] < position[v]) {
+        ins++;
+        carried += pred[p].length === 0 && succ[p].length === 1 ? 1 : 0;
+      }
     }
     let outs = 0;
     let low = Infinity;
@@ -342,21 +352,44 @@ function rankOf(n: number, succ: number[][], pred: number[][]): Int32Array {
         low = Math.min(low, rank[w]);
       }
     }
-    if (outs > ins && low - 1 > rank[v]) {
+    // fewer edges longer than shorter; or, with its own sources along, no longer in all
+    const pull = outs > ins || (carried > 0 && outs >= ins - carried);
+    if (outs > 0 && pull && low - 1 > rank[v]) {
       rank[v] = low - 1;
     }
   }
   return rank;
 }
 
-/** The order of each layer's nodes: barycentre sweeps, the order with fewest crossings kept,
- * then adjacent swaps that remove crossings. */
+/** The order of each layer's nodes: from a first order (depth-first from the sources), median
+ * and barycentre sweeps, the order with fewest crossings kept, then adjacent swaps that remove
+ * crossings; done again from the mirrored first order (sources and children right to left,
+ * sweeping up first) when the graph is small enough, and the better of the two kept. */
 function orderLayers(total: number, depth: number, lay: number[], down: number[][], up: number[][]): number[][] {
-  // first order: depth-first from the sources in text order, so a chain stays together
+  const slot = new Float64Array(total);
+  const first = orderFrom(total, depth, lay, down, up, slot, false);
+  if (first.crossings === 0 || total > MIRROR_UP_TO) {
+    first.layers.forEach((layer) => layer.forEach((v, i) => (slot[v] = i)));
+    return first.layers;
+  }
+  const second = orderFrom(total, depth, lay, down, up, slot, true);
+  return second.crossings < first.crossings ? second.layers : first.layers;
+}
+
+function orderFrom(
+  total: number,
+  depth: number,
+  lay: number[],
+  down: number[][],
+  up: number[][],
+  slot: Float64Array,
+  mirrored: boolean,
+): { layers: number[][]; crossings: number } {
   const layers: number[][] = Array.from({ length: depth }, () => []);
   const visited = new Uint8Array(total);
   const stack: number[] = [];
-  for (let s = 0; s < total; s++) {
+  for (let k = 0; k < total; k++) {
+    const s = mirrored ? total - 1 - k : k;
     if (visited[s] || up[s].length > 0) {
       continue;
     }
@@ -368,9 +401,11 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
       }
       visited[v] = 1;
       layers[lay[v]].push(v);
-      for (let k = down[v].length - 1; k >= 0; k--) {
-        if (!visited[down[v][k]]) {
-          stack.push(down[v][k]);
+      const next = down[v];
+      for (let j = 0; j < next.length; j++) {
+        const w = mirrored ? next[j] : next[next.length - 1 - j];
+        if (!visited[w]) {
+          stack.push(w);
         }
       }
     }
@@ -380,7 +415,6 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
       layers[lay[v]].push(v); // only in a cycle's leftovers
     }
   }
-  const slot = new Float64Array(total);
   const renumber = (layer: number[]): void => layer.forEach((v, i) => (slot[v] = i));
   layers.forEach(renumber);
   const crossings = (): number => {
@@ -390,6 +424,7 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
     }
     return sum;
   };
+  let useMedian = true;
   const sweep = (layer: number[], near: number[][]): void => {
     const key = new Float64Array(layer.length);
     let movable = false;
@@ -400,6 +435,12 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
         return;
       }
       movable = true;
+      if (useMedian) {
+        const at = around.map((u) => slot[u]).sort((a, b) => a - b);
+        const mid = at.length >> 1;
+        key[i] = at.length % 2 === 1 ? at[mid] : (at[mid - 1] + at[mid]) / 2;
+        return;
+      }
       let sum = 0;
       for (const u of around) {
         sum += slot[u];
@@ -429,7 +470,8 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
   let best = crossings();
   let bestLayers = layers.map((layer) => layer.slice());
   for (let s = 0, stale = 0; s < MAX_SWEEPS && stale < PATIENCE && best > 0; s++) {
-    if (s % 2 === 0) {
+    useMedian = s % 4 < 2; // two rounds of medians, two of barycentres, ...
+    if ((s % 2 === 0) !== mirrored) {
       for (let l = 1; l < depth; l++) {
         sweep(layers[l], up);
       }
@@ -452,7 +494,7 @@ function orderLayers(total: number, depth: number, lay: number[], down: number[]
     renumber(layer);
   });
   transpose(layers, down, up, slot);
-  return layers;
+  return { layers, crossings: crossings() };
 }
 
 /** Crossings between two adjacent layers (Barth, Jünger and Mutzel's accumulator tree). */
