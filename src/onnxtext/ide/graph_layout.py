@@ -27,6 +27,7 @@ GAP_EDGE, LANE_GAP, PORT_MARGIN = 12, 10, 12
 MAX_SWEEPS, PATIENCE, PLACE_SWEEPS = 24, 4, 8
 MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only
 LABEL_HEIGHT, LABEL_CHAR, LABEL_PAD = 12, 6, 4
+LABEL_AT = (0.3, 0.5, 0.7, 0.15, 0.85, 0.4, 0.6, 0.2, 0.8)  # where on a curve a label is tried (of its height)
 
 
 @dataclass
@@ -551,7 +552,7 @@ def _place_labels(view: View, routes: list[EdgeRoute], label_of: Callable[[list[
             x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
             if x0 == x1 and 2 < k < len(p) - 2:
                 continue
-            for t in (0.3, 0.5, 0.7, 0.15, 0.85):
+            for t in LABEL_AT:
                 s = t * t * (3 - 2 * t)  # the S-curve's x at height t
                 cx = x0 + (x1 - x0) * s
                 cy = y0 + (y1 - y0) * t - h / 2

@@ -33,6 +33,8 @@ const PLACE_SWEEPS = 8;
 export const LABEL_HEIGHT = 12;
 export const LABEL_CHAR = 6;
 const LABEL_PAD = 4;
+/** Where on a curve a label is tried, as a fraction of its height (the middle first). */
+const LABEL_AT = [0.3, 0.5, 0.7, 0.15, 0.85, 0.4, 0.6, 0.2, 0.8];
 
 /** A label's box in the view's coordinates (its text starts at x, baseline near y + h - 3). */
 export interface LabelBox {
@@ -711,7 +713,7 @@ function placeLabels(view: View, labelOf: (edge: ViewEdge) => string): void {
       if (x0 === x1 && k > 2 && k < p.length - 2) {
         continue;
       }
-      for (const t of [0.3, 0.5, 0.7, 0.15, 0.85]) {
+      for (const t of LABEL_AT) {
         // the S-curve's x at height t (its control points share the middle height)
         const s = t * t * (3 - 2 * t);
         const cx = x0 + (x1 - x0) * s;
