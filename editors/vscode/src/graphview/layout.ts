@@ -192,12 +192,15 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
   const lay: number[] = Array.from(rank);
   const down: number[][] = items.map(() => []);
   const up: number[][] = items.map(() => []);
-  const weight = new Map<number, number>();
+  // each link's weight beside it: a lane's links pull hardest, so long edges run straight
+  const downWeight: number[][] = items.map(() => []);
+  const upWeight: number[][] = items.map(() => []);
   const chainOf = new Map<number, number[]>(); // a * n + b → the nodes it passes, a to b
   const link = (u: number, v: number, w: number): void => {
     down[u].push(v);
+    downWeight[u].push(w);
     up[v].push(u);
-    weight.set(u * 1048576 + v, w); // 2^20 nodes at most
+    upWeight[v].push(w);
   };
   for (let a = 0; a < n; a++) {
     for (const b of succ[a]) {
@@ -211,6 +214,8 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
         lay.push(r);
         down.push([]);
         up.push([]);
+        downWeight.push([]);
+        upWeight.push([]);
         path.push(d);
       }
       path.push(b);
@@ -231,7 +236,7 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
     const dummies = (u >= n ? 1 : 0) + (v >= n ? 1 : 0);
     return (width[u] + width[v]) / 2 + (dummies === 0 ? GAP_X : dummies === 1 ? GAP_EDGE : LANE_GAP);
   };
-  const x = placeX(total, layers, down, up, (u, v) => weight.get(u * 1048576 + v)!, separation);
+  const x = placeX(total, layers, down, up, downWeight, upWeight, separation);
   let minX = Infinity;
   let maxX = -Infinity;
   for (let v = 0; v < total; v++) {
@@ -419,10 +424,15 @@ function orderFrom(
   }
   const renumber = (layer: number[]): void => layer.forEach((v, i) => (slot[v] = i));
   layers.forEach(renumber);
+  let widest = 1;
+  for (const layer of layers) {
+    widest = Math.max(widest, layer.length);
+  }
+  const tree = new Float64Array(4 * widest);
   const crossings = (): number => {
     let sum = 0;
     for (let l = 0; l + 1 < depth; l++) {
-      sum += layerCrossings(layers[l], layers[l + 1], down, slot);
+      sum += layerCrossings(layers[l], layers[l + 1], down, slot, tree);
     }
     return sum;
   };
@@ -499,23 +509,19 @@ function orderFrom(
   return { layers, crossings: crossings() };
 }
 
-/** Crossings between two adjacent layers (Barth, Jünger and Mutzel's accumulator tree). */
-function layerCrossings(upper: number[], lower: number[], down: number[][], slot: Float64Array): number {
+/** Crossings between two adjacent layers (Barth, Jünger and Mutzel's accumulator tree, kept in
+ * `tree`, zeros at least twice the lower layer's length rounded up to a power of two). */
+function layerCrossings(upper: number[], lower: number[], down: number[][], slot: Float64Array, tree: Float64Array): number {
   if (lower.length < 2 || upper.length === 0) {
     return 0;
-  }
-  const targets: number[] = [];
-  for (const u of upper) {
-    const ends = down[u].map((v) => slot[v]).sort((a, b) => a - b);
-    targets.push(...ends);
   }
   let size = 1;
   while (size < lower.length) {
     size *= 2;
   }
-  const tree = new Float64Array(2 * size);
   let count = 0;
-  for (const t of targets) {
+  const ends: number[] = [];
+  const add = (t: number): void => {
     let i = t + size;
     tree[i]++;
     while (i > 1) {
@@ -525,7 +531,23 @@ function layerCrossings(upper: number[], lower: number[], down: number[][], slot
       i = Math.floor(i / 2);
       tree[i]++;
     }
+  };
+  for (const u of upper) {
+    const next = down[u];
+    if (next.length === 1) {
+      add(slot[next[0]]);
+      continue;
+    }
+    ends.length = 0;
+    for (const v of next) {
+      ends.push(slot[v]);
+    }
+    ends.sort((a, b) => a - b);
+    for (const t of ends) {
+      add(t);
+    }
   }
+  tree.fill(0, 0, 2 * size);
   return count;
 }
 
@@ -574,11 +596,14 @@ function placeX(
   layers: number[][],
   down: number[][],
   up: number[][],
-  weightOf: (u: number, v: number) => number,
+  downWeight: number[][],
+  upWeight: number[][],
   separation: (u: number, v: number) => number,
 ): Float64Array {
   const x = new Float64Array(total);
+  let widest = 0;
   for (const layer of layers) {
+    widest = Math.max(widest, layer.length);
     let at = 0;
     layer.forEach((v, i) => {
       if (i > 0) {
@@ -587,20 +612,26 @@ function placeX(
       x[v] = at;
     });
   }
+  // buffers shared by every layer's fit (thousands of layers, eight sweeps)
+  const want = new Float64Array(widest);
+  const mass = new Float64Array(widest);
+  const offset = new Float64Array(widest);
+  const blockValue = new Float64Array(widest);
+  const blockMass = new Float64Array(widest);
+  const blockEnd = new Int32Array(widest);
+  const near: number[] = []; // x, weight, ...
   const fit = (layer: number[], median: boolean): void => {
     const m = layer.length;
-    const want = new Float64Array(m);
-    const mass = new Float64Array(m);
-    const offset = new Float64Array(m);
-    const near: number[] = []; // x, weight, ...
     for (let i = 0; i < m; i++) {
       const v = layer[i];
       near.length = 0;
-      for (const u of up[v]) {
-        near.push(x[u], weightOf(u, v));
+      const ups = up[v];
+      for (let k = 0; k < ups.length; k++) {
+        near.push(x[ups[k]], upWeight[v][k]);
       }
-      for (const u of down[v]) {
-        near.push(x[u], weightOf(v, u));
+      const downs = down[v];
+      for (let k = 0; k < downs.length; k++) {
+        near.push(x[downs[k]], downWeight[v][k]);
       }
       offset[i] = i === 0 ? 0 : offset[i - 1] + separation(layer[i - 1], v);
       let w = 0;
@@ -618,30 +649,29 @@ function placeX(
       mass[i] = w;
     }
     // pool adjacent violators: blocks of equal shifted position, each at its weighted mean
-    const blockValue: number[] = [];
-    const blockMass: number[] = [];
-    const blockEnd: number[] = [];
+    let blocks = 0;
     for (let i = 0; i < m; i++) {
       let value = want[i];
       let w = mass[i];
-      while (blockValue.length > 0 && blockValue[blockValue.length - 1] >= value) {
-        const pv = blockValue.pop()!;
-        const pw = blockMass.pop()!;
-        blockEnd.pop();
+      while (blocks > 0 && blockValue[blocks - 1] >= value) {
+        blocks--;
+        const pv = blockValue[blocks];
+        const pw = blockMass[blocks];
         value = (value * w + pv * pw) / (w + pw);
         w += pw;
       }
-      blockValue.push(value);
-      blockMass.push(w);
-      blockEnd.push(i);
+      blockValue[blocks] = value;
+      blockMass[blocks] = w;
+      blockEnd[blocks] = i;
+      blocks++;
     }
     let start = 0;
-    blockEnd.forEach((end, b) => {
-      for (let i = start; i <= end; i++) {
+    for (let b = 0; b < blocks; b++) {
+      for (let i = start; i <= blockEnd[b]; i++) {
         x[layer[i]] = blockValue[b] + offset[i];
       }
-      start = end + 1;
-    });
+      start = blockEnd[b] + 1;
+    }
   };
   // least squares first (everything near its neighbours), then medians (as many edges straight
   // as can be: the total length is a sum of distances, not of squares)
@@ -663,6 +693,9 @@ function placeX(
 /** The weighted median of `near` (x, weight, ...) of total weight `total`: the middle of the
  * two middle values when they split the weight in halves. */
 function weightedMedian(near: number[], total: number): number {
+  if (near.length === 2) {
+    return near[0];
+  }
   const order: number[] = [];
   for (let k = 0; k < near.length; k += 2) {
     order.push(k);
