@@ -438,6 +438,9 @@ function orderFrom(
   };
   let useMedian = true;
   const sweep = (layer: number[], near: number[][]): void => {
+    if (layer.length < 2) {
+      return;
+    }
     const key = new Float64Array(layer.length);
     let movable = false;
     layer.forEach((v, i) => {
@@ -512,8 +515,8 @@ function orderFrom(
 /** Crossings between two adjacent layers (Barth, Jünger and Mutzel's accumulator tree, kept in
  * `tree`, zeros at least twice the lower layer's length rounded up to a power of two). */
 function layerCrossings(upper: number[], lower: number[], down: number[][], slot: Float64Array, tree: Float64Array): number {
-  if (lower.length < 2 || upper.length === 0) {
-    return 0;
+  if (lower.length < 2 || upper.length < 2) {
+    return 0; // the edges of one box never cross each other
   }
   let size = 1;
   while (size < lower.length) {
