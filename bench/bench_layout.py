@@ -7,7 +7,8 @@ answers) and laid out by ``editors/vscode/bench/layout.ts`` with our layout
 (``src/graphview/layout.ts``), dagre and elkjs: the same boxes and spacing for all three.
 Printed as a table: edge crossings, total edge length, area, time (Node, this machine).
 
-``python bench/bench_layout.py [--no-elk] [--fixtures]``; ``--fixtures`` (re)writes the small
+``python bench/bench_layout.py [--no-elk] [--repeat N] [--nodes N] [--fixtures]`` (times: the
+best of N runs, 3 by default); ``--fixtures`` (re)writes the small
 graphs that ``npm test`` lays out with ``--check`` (ours at most dagre's crossings and length)
 and that the layout's parity test reads: ``editors/vscode/test/fixtures/layout/``.
 Needs node (``editors/vscode/test/e2e/setup.sh``) and ``npm ci`` there.
@@ -91,21 +92,35 @@ def node_bin() -> Path:
     return Path(out.stdout.strip().splitlines()[-1])
 
 
-def run_bench(files: list[Path], elk: bool) -> list[dict[str, Any]]:
+def run_bench(files: list[Path], elk: bool, repeat: int) -> list[dict[str, Any]]:
     env = dict(os.environ, PATH=f"{node_bin()}{os.pathsep}{os.environ['PATH']}")
-    args = ["node", "bench/run.mjs", "--json", *([] if elk else ["--no-elk"]), *map(str, files)]
+    args = ["node", "bench/run.mjs", "--json", f"--repeat={repeat}", *([] if elk else ["--no-elk"]), *map(str, files)]
     out = subprocess.run(args, cwd=VSCODE, env=env, capture_output=True, text=True, check=True)
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
-    head = "| model | nodes | engine | crossings | edge length | area (10³ px²) | time (ms) |\n| --- | ---: | --- | ---: | ---: | ---: | ---: |"
-    body = [
-        f"| {r['graph']} | {r['nodes']} | {r['engine']} | {r['crossings']} | {r['length']:,} | "
-        f"{r['area'] // 1000:,} | {r['ms']:g} |"
-        for r in rows
+    """One line per graph: each measure as ours / dagre / ELK."""
+    engines = list(dict.fromkeys(r["engine"] for r in rows))
+    by_graph: dict[str, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        by_graph.setdefault(r["graph"], {})[r["engine"]] = r
+
+    def cells(graph: dict[str, dict[str, Any]], key: str, form: str) -> str:
+        return " / ".join(format(graph[e][key], form) if e in graph else "-" for e in engines)
+
+    names = " / ".join("ELK" if e == "elk" else e for e in engines)
+    out = [
+        f"| model | nodes | crossings ({names}) | edge length, px | area, Mpx² | time, ms |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
     ]
-    return "\n".join([head, *body])
+    for name, graph in by_graph.items():
+        mega = {e: {"area": r["area"] / 1e6} for e, r in graph.items()}
+        out.append(
+            f"| {name} | {graph[engines[0]]['nodes']} | {cells(graph, 'crossings', 'd')} | "
+            f"{cells(graph, 'length', ',')} | {cells(mega, 'area', '.1f')} | {cells(graph, 'ms', '.0f')} |"
+        )
+    return "\n".join(out)
 
 
 def _write(folder: Path, name: str, graph: dict[str, Any]) -> Path:
@@ -152,6 +167,7 @@ def main() -> None:
     parser.add_argument("--no-elk", action="store_true", help="leave ELK out (slow on the big graph)")
     parser.add_argument("--fixtures", action="store_true", help="rewrite the CI graphs and stop")
     parser.add_argument("--nodes", type=int, default=3000, help="size of the synthetic graph")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per engine and graph (the best time is shown)")
     args = parser.parse_args()
     if args.fixtures:
         for path in write_fixtures():
@@ -166,7 +182,7 @@ def main() -> None:
             gen = exporter_corpus.GENERATORS[name]
             files.append(_write(folder, name.removeprefix("bench_"), graph_of_model(gen.ensure())))
         files.append(_write(folder, f"synthetic_{args.nodes}", graph_of_text(synthetic(args.nodes))))
-        print(table(run_bench(files, not args.no_elk)))
+        print(table(run_bench(files, not args.no_elk, args.repeat)))
 
 
 if __name__ == "__main__":
