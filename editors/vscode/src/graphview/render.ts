@@ -1,6 +1,7 @@
 // The view as SVG markup: group frames, edges with their labels, nodes coloured by operator
 // category with a badge when they have diagnostics. Built as one string (fast for thousands of
 // nodes); every class it uses is styled by media/graph.css.
+import type { EdgeRoute } from "./layout";
 import { GraphEdge, Item, View, ViewEdge, category } from "./model";
 
 export function escape(text: string): string {
@@ -14,6 +15,26 @@ function clip(text: string, max = 48): string {
 /** The text of an edge's label, as drawn (layout.ts places it by its length). */
 export function labelText(edge: ViewEdge): string {
   return clip(edgeLabel(edge.edges), 60);
+}
+
+/** The rectangle an edge's route and its label take. */
+function routeBox(route: EdgeRoute): Box {
+  const p = route.points;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let k = 0; k < p.length; k += 2) {
+    box.x0 = Math.min(box.x0, p[k]);
+    box.x1 = Math.max(box.x1, p[k]);
+    box.y0 = Math.min(box.y0, p[k + 1]);
+    box.y1 = Math.max(box.y1, p[k + 1]);
+  }
+  const l = route.label;
+  if (l !== null) {
+    box.x0 = Math.min(box.x0, l.x);
+    box.x1 = Math.max(box.x1, l.x + l.w);
+    box.y0 = Math.min(box.y0, l.y);
+    box.y1 = Math.max(box.y1, l.y + l.h);
+  }
+  return box;
 }
 
 /** An edge's path along its route, and its label where the layout placed it (on hover only,
@@ -90,13 +111,8 @@ export function renderView(view: View, area?: Box): string {
   const paths: string[] = [];
   const labels: string[] = [];
   for (const edge of view.edges) {
-    const s = view.items.get(edge.source)!;
-    const t = view.items.get(edge.target)!;
-    const x1 = s.x + s.width / 2;
-    const y1 = s.y + s.height;
-    const x2 = t.x + t.width / 2;
-    const y2 = t.y;
-    if (!meets(area, Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1) + 200, Math.abs(y2 - y1))) {
+    const b = routeBox(edge.route!);
+    if (!meets(area, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0)) {
       continue;
     }
     const [path, label] = edgeMarkup(edge);
