@@ -6,8 +6,8 @@ says it step by step), held to the same positions by the layouts in
 nodes of more edges out than in pulled down, a lane for each layer a long edge crosses, median
 and barycentre ordering sweeps keeping the order of fewest crossings then adjacent swaps,
 least-squares then median x placement without overlaps, edge ends on the boxes' sides, and
-labels where they cover no box or label. An open group is laid out as a graph of its own and
-placed as one box in its container.
+labels where they cover no box or label (and no other value's edge where there is room). An
+open group is laid out as a graph of its own and placed as one box in its container.
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ MAX_SWEEPS, PATIENCE, PLACE_SWEEPS = 24, 4, 8
 MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only
 LABEL_HEIGHT, LABEL_CHAR, LABEL_PAD = 12, 6, 4
 LABEL_AT = (0.3, 0.5, 0.7, 0.15, 0.85, 0.4, 0.6, 0.2, 0.8)  # where on a curve a label is tried (of its height)
+EDGE_STEP = 6  # edges are obstacles to labels (where there is room elsewhere): a square every EDGE_STEP px
+_NO_EDGES = -2
 
 
 @dataclass
@@ -498,11 +500,12 @@ def _weighted_median(near: list[float], total: float) -> float:
 
 
 class _Grid:
-    """Rectangles hashed in square cells, to ask "does this rectangle meet any?" fast."""
+    """Rectangles hashed in square cells, each with its owner, to ask "does this rectangle meet
+    any not owned by ...?" fast."""
 
     def __init__(self, size: float) -> None:
         self.size = size
-        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+        self.cells: dict[tuple[int, int], list[tuple[float, float, float, float, int]]] = {}
 
     def _keys(self, x: float, y: float, w: float, h: float) -> list[tuple[int, int]]:
         s = self.size
@@ -512,56 +515,85 @@ class _Grid:
             for j in range(math.floor(y / s), math.floor((y + h) / s) + 1)
         ]
 
-    def add(self, x: float, y: float, w: float, h: float) -> None:
+    def add(self, x: float, y: float, w: float, h: float, owner: int) -> None:
         for key in self._keys(x, y, w, h):
-            self.cells.setdefault(key, []).append((x, y, w, h))
+            self.cells.setdefault(key, []).append((x, y, w, h, owner))
 
-    def hits(self, x: float, y: float, w: float, h: float) -> bool:
+    def hits(self, x: float, y: float, w: float, h: float, except_: int) -> bool:
+        """Whether the rectangle meets one owned by none (-1) or by another owner than
+        ``except_`` (``_NO_EDGES``: by none only)."""
         return any(
-            x < rx + rw and rx < x + w and y < ry + rh and ry < y + h
+            x < rx + rw
+            and rx < x + w
+            and y < ry + rh
+            and ry < y + h
+            and (by < 0 or (except_ != _NO_EDGES and by != except_))
             for key in self._keys(x, y, w, h)
-            for rx, ry, rw, rh in self.cells.get(key, ())
+            for rx, ry, rw, rh, by in self.cells.get(key, ())
         )
 
 
 def _place_labels(view: View, routes: list[EdgeRoute], label_of: Callable[[list[dict[str, Any]]], str]) -> None:
-    """Each edge's label beside its route where it covers no box and no label placed before;
-    one label per value leaving a box (the edges to its other consumers share it)."""
+    """Each edge's label beside its route where it covers no box, no label placed before and no
+    other value's edge; one label per value leaving a box (its other consumers' edges share it)."""
     grid = _Grid(64)
 
     def boxes(item: Item) -> None:
         for child in item.children:
             if child.open:
-                grid.add(child.x, child.y, child.width, HEADER)  # its frame's title
+                grid.add(child.x, child.y, child.width, HEADER, -1)  # its frame's title
                 boxes(child)
             else:
-                grid.add(child.x, child.y, child.width, child.height)
+                grid.add(child.x, child.y, child.width, child.height, -1)
 
     boxes(view.root)
+    # every edge, as small squares along its curves and a thin box along its lanes, owned by its
+    # source (a value's label may lie over the value's own edges)
+    owner: dict[str, int] = {}
+    for (source, _, _), route in zip(view.edges, routes, strict=True):
+        by = owner.setdefault(source, len(owner))
+        p = route.points
+        for k in range(2, len(p), 2):
+            x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
+            if x0 == x1:
+                grid.add(x0 - 1, y0, 2, y1 - y0, by)
+                continue
+            steps = max(2, math.ceil(abs(y1 - y0) / EDGE_STEP))
+            for i in range(steps + 1):
+                u = i / steps
+                x = x0 + (x1 - x0) * u * u * (3 - 2 * u)
+                y = y0 + (y1 - y0) * (1.5 * u * (1 - u) + u * u * u)
+                grid.add(x - 1, y - 1, 2, 2, by)
     said: set[tuple[str, str]] = set()
     for (source, _, edges), route in zip(view.edges, routes, strict=True):
         text = label_of(edges)
         if not text or (source, text) in said:
             continue
+        mine = owner[source]
         w, h = len(text) * LABEL_CHAR + LABEL_PAD, LABEL_HEIGHT
         p = route.points
-        # the curve between two layers (not a lane), nearest the source first; right of it, then left
-        for k in range(2, len(p), 2):
-            if route.label is not None:
-                break
-            x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
-            if x0 == x1 and 2 < k < len(p) - 2:
-                continue
-            for t in LABEL_AT:
-                s = t * t * (3 - 2 * t)  # the S-curve's x at height t
-                cx = x0 + (x1 - x0) * s
-                cy = y0 + (y1 - y0) * t - h / 2
-                found = next((lx for lx in (cx + 3, cx - 3 - w) if not grid.hits(lx, cy, w, h)), None)
-                if found is not None:
-                    route.label = LabelBox(found, cy, w, h)
-                    grid.add(found, cy, w, h)
-                    said.add((source, text))
+        # the curve between two layers (not a lane), nearest the source first; right of it, then
+        # left; a place over no other edge first, else one over edges (never over a box or a label)
+        for clear in (True, False):
+            for k in range(2, len(p), 2):
+                if route.label is not None:
                     break
+                x0, y0, x1, y1 = p[k - 2], p[k - 1], p[k], p[k + 1]
+                if x0 == x1 and 2 < k < len(p) - 2:
+                    continue
+                for t in LABEL_AT:
+                    s = t * t * (3 - 2 * t)  # the S-curve's x at height t
+                    cx = x0 + (x1 - x0) * s
+                    cy = y0 + (y1 - y0) * t - h / 2
+                    sides = (cx + 3, cx - 3 - w)
+                    found = next(
+                        (lx for lx in sides if not grid.hits(lx, cy, w, h, mine if clear else _NO_EDGES)), None
+                    )
+                    if found is not None:
+                        route.label = LabelBox(found, cy, w, h)
+                        grid.add(found, cy, w, h, -1)
+                        said.add((source, text))
+                        break
 
 
 def _fit_bounds(view: View, routes: list[EdgeRoute]) -> None:

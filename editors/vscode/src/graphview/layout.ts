@@ -10,7 +10,8 @@
 // 4. x: each layer in turn at the weighted mean of its neighbours above and below, without
 //    overlaps (pool-adjacent-violators, the least-squares placement of an ordered row), long
 //    edges weighted most so they run straight;
-// 5. edge labels placed where they cover no box and no other label (else shown on hover only).
+// 5. edge labels placed where they cover no box, no other label and no other value's edge (else
+//    shown on hover only).
 // An open group is laid out first as a graph of its own and then placed as one box in its
 // container. src/onnxtext/ide/graph_layout.py is the same algorithm for `onnxtext graph -o x.svg`,
 // held to the same positions by test/unit/fixtures/layout/*.json (both test suites read them).
@@ -33,6 +34,10 @@ const PLACE_SWEEPS = 8;
 export const LABEL_HEIGHT = 12;
 export const LABEL_CHAR = 6;
 const LABEL_PAD = 4;
+/** Edges are obstacles to labels (where there is room elsewhere) as a square every this many
+ * pixels down their curves. */
+const EDGE_STEP = 6;
+const NO_EDGES = -2;
 /** Where on a curve a label is tried, as a fraction of its height (the middle first). */
 const LABEL_AT = [0.3, 0.5, 0.7, 0.15, 0.85, 0.4, 0.6, 0.2, 0.8];
 
@@ -717,21 +722,46 @@ function weightedMedian(near: number[], total: number): number {
   return near[order[order.length - 1]];
 }
 
-/** Places each edge's label beside its route where it covers no box and no label placed before;
- * one label per value leaving a box (the edges to its other consumers share it). */
+/** Places each edge's label beside its route where it covers no box, no label placed before and
+ * no other value's edge; one label per value leaving a box (the edges to its other consumers
+ * share it). */
 function placeLabels(view: View, labelOf: (edge: ViewEdge) => string): void {
   const grid = new Grid(64);
   const boxes = (item: Item): void => {
     for (const child of item.children) {
       if (child.open) {
-        grid.add(child.x, child.y, child.width, HEADER); // its frame's title
+        grid.add(child.x, child.y, child.width, HEADER, -1); // its frame's title
         boxes(child);
       } else {
-        grid.add(child.x, child.y, child.width, child.height);
+        grid.add(child.x, child.y, child.width, child.height, -1);
       }
     }
   };
   boxes(view.root);
+  // every edge, as small squares along its curves and a thin box along its lanes, owned by its
+  // source (a value's label may lie over the value's own edges)
+  const owner = new Map<string, number>();
+  for (const edge of view.edges) {
+    if (!owner.has(edge.source)) {
+      owner.set(edge.source, owner.size);
+    }
+    const by = owner.get(edge.source)!;
+    const p = edge.route!.points;
+    for (let k = 2; k < p.length; k += 2) {
+      const [x0, y0, x1, y1] = [p[k - 2], p[k - 1], p[k], p[k + 1]];
+      if (x0 === x1) {
+        grid.add(x0 - 1, y0, 2, y1 - y0, by);
+        continue;
+      }
+      const steps = Math.max(2, Math.ceil(Math.abs(y1 - y0) / EDGE_STEP));
+      for (let i = 0; i <= steps; i++) {
+        const u = i / steps;
+        const x = x0 + (x1 - x0) * u * u * (3 - 2 * u);
+        const y = y0 + (y1 - y0) * (1.5 * u * (1 - u) + u * u * u);
+        grid.add(x - 1, y - 1, 2, 2, by);
+      }
+    }
+  }
   const said = new Set<string>();
   for (const edge of view.edges) {
     const route = edge.route!;
@@ -740,26 +770,30 @@ function placeLabels(view: View, labelOf: (edge: ViewEdge) => string): void {
     if (text === "" || said.has(key)) {
       continue;
     }
+    const mine = owner.get(edge.source)!;
     const w = text.length * LABEL_CHAR + LABEL_PAD;
     const h = LABEL_HEIGHT;
     const p = route.points;
-    // the curve between two layers (not a lane), nearest the source first; right of it, then left
-    for (let k = 2; k < p.length && route.label === null; k += 2) {
-      const [x0, y0, x1, y1] = [p[k - 2], p[k - 1], p[k], p[k + 1]];
-      if (x0 === x1 && k > 2 && k < p.length - 2) {
-        continue;
-      }
-      for (const t of LABEL_AT) {
-        // the S-curve's x at height t (its control points share the middle height)
-        const s = t * t * (3 - 2 * t);
-        const cx = x0 + (x1 - x0) * s;
-        const cy = y0 + (y1 - y0) * t - h / 2;
-        const found = [cx + 3, cx - 3 - w].find((lx) => !grid.hits(lx, cy, w, h));
-        if (found !== undefined) {
-          route.label = { x: found, y: cy, w, h };
-          grid.add(found, cy, w, h);
-          said.add(key);
-          break;
+    // the curve between two layers (not a lane), nearest the source first; right of it, then
+    // left; a place over no other edge first, else one over edges (never over a box or a label)
+    for (const clear of [true, false]) {
+      for (let k = 2; k < p.length && route.label === null; k += 2) {
+        const [x0, y0, x1, y1] = [p[k - 2], p[k - 1], p[k], p[k + 1]];
+        if (x0 === x1 && k > 2 && k < p.length - 2) {
+          continue;
+        }
+        for (const t of LABEL_AT) {
+          // the S-curve's x at height t (its control points share the middle height)
+          const s = t * t * (3 - 2 * t);
+          const cx = x0 + (x1 - x0) * s;
+          const cy = y0 + (y1 - y0) * t - h / 2;
+          const found = [cx + 3, cx - 3 - w].find((lx) => !grid.hits(lx, cy, w, h, clear ? mine : NO_EDGES));
+          if (found !== undefined) {
+            route.label = { x: found, y: cy, w, h };
+            grid.add(found, cy, w, h, -1);
+            said.add(key);
+            break;
+          }
         }
       }
     }
@@ -811,17 +845,18 @@ function fitBounds(view: View): void {
   view.root.height = maxY - minY;
 }
 
-/** Rectangles hashed in square cells, to ask "does this rectangle meet any?" fast. */
+/** Rectangles hashed in square cells, each with its owner, to ask "does this rectangle meet any
+ * not owned by ...?" fast. */
 class Grid {
   private readonly cells = new Map<number, number[]>();
-  private readonly rects: number[] = [];
+  private readonly rects: number[] = []; // x, y, w, h, owner, ...
   constructor(private readonly size: number) {}
 
   private keys(x: number, y: number, w: number, h: number, each: (key: number) => boolean): boolean {
     const s = this.size;
     for (let i = Math.floor(x / s); i <= Math.floor((x + w) / s); i++) {
       for (let j = Math.floor(y / s); j <= Math.floor((y + h) / s); j++) {
-        if (each((i + 32768) * 65536 + (j + 32768))) {
+        if (each(i * 1048576 + j)) {
           return true;
         }
       }
@@ -829,9 +864,9 @@ class Grid {
     return false;
   }
 
-  add(x: number, y: number, w: number, h: number): void {
+  add(x: number, y: number, w: number, h: number, owner: number): void {
     const id = this.rects.length;
-    this.rects.push(x, y, w, h);
+    this.rects.push(x, y, w, h, owner);
     this.keys(x, y, w, h, (key) => {
       const cell = this.cells.get(key);
       if (cell === undefined) {
@@ -843,11 +878,14 @@ class Grid {
     });
   }
 
-  hits(x: number, y: number, w: number, h: number): boolean {
+  /** Whether (x, y, w, h) meets a rectangle owned by none (-1) or by another owner than `except`
+   * (NO_EDGES: by none only). */
+  hits(x: number, y: number, w: number, h: number, except: number): boolean {
     const r = this.rects;
     return this.keys(x, y, w, h, (key) => {
       for (const id of this.cells.get(key) ?? []) {
-        if (x < r[id] + r[id + 2] && r[id] < x + w && y < r[id + 1] + r[id + 3] && r[id + 1] < y + h) {
+        const by = r[id + 4];
+        if (x < r[id] + r[id + 2] && r[id] < x + w && y < r[id + 1] + r[id + 3] && r[id + 1] < y + h && (by < 0 || (except !== NO_EDGES && by !== except))) {
           return true;
         }
       }
