@@ -13,9 +13,9 @@ open group is laid out as a graph of its own and placed as one box in its contai
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from onnxtext.ide.graph_view import Item, View
@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 __all__ = ["GAP_X", "GAP_Y", "EdgeRoute", "LabelBox", "Laid", "layered", "layout_view"]
 
 PAD, HEADER, GAP_X, GAP_Y = 14, 22, 24, 48
-GAP_EDGE, LANE_GAP, PORT_MARGIN = 12, 10, 12
+GAP_EDGE, LANE_GAP, PORT_MARGIN, PORT_GAP = 12, 10, 12, 24
+_IN, _OUT = 1, 2  # the kinds of a group's ports (layered's items: 0, a box)
 MAX_SWEEPS, PATIENCE, PLACE_SWEEPS = 24, 4, 8
 MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only
 LABEL_HEIGHT, LABEL_CHAR, LABEL_PAD = 12, 6, 4
@@ -58,6 +59,26 @@ class Laid:
     routes: list[list[float]]
 
 
+@dataclass(eq=False)
+class _Port:
+    """A group's port, where an edge enters it (top) or leaves it (bottom): a point of its layout."""
+
+    id: str
+    width: float = 0.0
+    height: float = 0.0
+    x: float = 0.0
+    y: float = 0.0
+    open: bool = False
+
+
+class _Box(Protocol):
+    id: str
+    width: float
+    height: float
+    x: float
+    y: float
+
+
 def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> list[EdgeRoute]:
     """Positions every item (absolute x, y), sizes the open groups and the root (labels
     included); returns the route of each of ``view.edges`` (in order), labelled by ``label_of``."""
@@ -78,33 +99,52 @@ def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> 
             out.append(id_)
         return out
 
+    # the edges each container lays out: an edge between two containers is laid out in the
+    # innermost one holding both (its ends lifted to the items directly inside it), and in every
+    # open group it leaves or enters, from its end inside to a port on the group's bottom (out)
+    # or top (in) edge: it runs in lanes there too, never over a box inside a group
     local: dict[str, list[tuple[str, str]]] = {}
-    lifted: list[tuple[str, int] | None] = []
+    ports: dict[str, dict[str, _Port]] = {}
+    legs: list[list[tuple[str, int]]] = []
+
+    def leg(container: str, start: str, end: str) -> tuple[str, int]:
+        edges = local.setdefault(container, [])
+        edges.append((start, end))
+        return container, len(edges) - 1
+
+    def port_of(container: str, kind: str, source: str) -> str:
+        id_ = f"\0{kind}\0{source}"
+        ports.setdefault(container, {}).setdefault(id_, _Port(id_))
+        return id_
+
     for source, target, _ in view.edges:
         a, b = chain(source), chain(target)
         in_b = set(b)
         i = next((k for k, x in enumerate(a) if x in in_b), len(a))
         j = b.index(a[i]) if i < len(a) else -1
         if i == 0 or i >= len(a) or j == 0:
-            lifted.append(None)  # one end holds the other
+            legs.append([])  # one end holds the other
             continue
-        edges = local.setdefault(a[i], [])
-        lifted.append((a[i], len(edges)))
-        edges.append((a[i - 1], b[j - 1]))
+        route = [leg(a[k], a[k - 1], port_of(a[k], "out", source)) for k in range(1, i)]
+        route.append(leg(a[i], a[i - 1], b[j - 1]))
+        route += [leg(b[k], port_of(b[k], "in", source), b[k - 1]) for k in range(j - 1, 0, -1)]
+        legs.append(route)
     routes: dict[str, list[list[float]]] = {}
 
     def place(item: Item) -> None:
         for child in item.children:
             if child.open:
                 place(child)
-        laid = layered(item.children, local.get(item.id, []))
+        own = list(ports.get(item.id, {}).values())
+        laid = layered([*item.children, *own], local.get(item.id, []), len(own))
         routes[item.id] = laid.routes
         if item is view.root:
             item.width, item.height = laid.width, laid.height
             return
-        for child in item.children:
-            child.x += PAD
-            child.y += PAD + HEADER
+        boxes: list[_Box] = [*item.children, *own]
+        for box in boxes:
+            box.x += PAD
+            box.y += PAD + HEADER
         for points in laid.routes:
             for k in range(0, len(points), 2):
                 points[k] += PAD
@@ -117,6 +157,9 @@ def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> 
             for k in range(0, len(points), 2):
                 points[k] += item.x
                 points[k + 1] += item.y
+        for port in ports.get(item.id, {}).values():
+            port.x += item.x
+            port.y += item.y
         for child in item.children:
             child.x += item.x
             child.y += item.y
@@ -126,24 +169,33 @@ def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> 
     place(view.root)
     absolute(view.root)
     out: list[EdgeRoute] = []
-    for (source, target, _), at in zip(view.edges, lifted, strict=True):
+    for (source, target, _), its in zip(view.edges, legs, strict=True):
         s, t = view.items[source], view.items[target]
-        laid_points = [] if at is None else routes[at[0]][at[1]]
-        if laid_points and at is not None and local[at[0]][at[1]] == (source, target):
-            out.append(EdgeRoute(laid_points))  # both ends laid out in this container
-        else:
-            through = laid_points[2:-2]
-            out.append(EdgeRoute([s.x + s.width / 2, s.y + s.height, *through, t.x + t.width / 2, t.y]))
+        if not its:
+            out.append(EdgeRoute([s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y]))
+            continue
+        # each leg from where the last one ended: an inner group's own end (its bottom or top
+        # centre) is left out, the port inside it stands for it
+        points: list[float] = []
+        for k, (container, index) in enumerate(its):
+            laid = routes[container][index]
+            start, end = local[container][index]
+            first = 0 if k == 0 or start.startswith("\0") else 2
+            last = len(laid) if k == len(its) - 1 or end.startswith("\0") else len(laid) - 2
+            points += laid[first:last]
+        out.append(EdgeRoute(points))
     _place_labels(view, out, label_of)
     _fit_bounds(view, out)
     return out
 
 
-def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
-    """Lays out ``items`` (their x, y, relative) for ``edges`` between them: the size and routes."""
+def layered(items: Sequence[_Box], edges: list[tuple[str, str]], ports: int = 0) -> Laid:
+    """Lays out ``items`` (their x, y, relative) for ``edges`` between them: the size and routes.
+    The last ``ports`` items are a group's ports: points where edges enter (top) or leave (bottom)."""
     n = len(items)
     if n == 0:
         return Laid(0.0, 0.0, [[] for _ in edges])
+    kind = [0 if i < n - ports else _IN if item.id.startswith("\0in\0") else _OUT for i, item in enumerate(items)]
     index = {item.id: i for i, item in enumerate(items)}
     succ: list[list[int]] = [[] for _ in items]
     pred: list[list[int]] = [[] for _ in items]
@@ -157,7 +209,11 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
         seen.add((a, b))
         succ[a].append(b)
         pred[b].append(a)
-    rank = _rank_of(n, succ, pred)
+    rank = _rank_of(n, succ, pred) if ports == 0 else _with_ports(n, succ, pred, kind)
+
+    def lane(v: int) -> bool:
+        return v >= n or kind[v] != 0  # a dummy or a port: a point
+
     width: list[float] = [item.width for item in items]
     lay: list[int] = list(rank)
     down: list[list[int]] = [[] for _ in items]
@@ -177,7 +233,7 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
                 up.append([])
             path.append(b)
             for u, v in zip(path, path[1:], strict=False):
-                dummies = (u >= n) + (v >= n)
+                dummies = lane(u) + lane(v)
                 down[u].append(v)
                 up[v].append(u)
                 weight[(u, v)] = 8 if dummies == 2 else 2 if dummies == 1 else 1
@@ -187,7 +243,7 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
     layers = _order_layers(total, depth, lay, down, up)
 
     def separation(u: int, v: int) -> float:
-        dummies = (u >= n) + (v >= n)
+        dummies = lane(u) + lane(v)
         return (width[u] + width[v]) / 2 + (GAP_X if dummies == 0 else GAP_EDGE if dummies == 1 else LANE_GAP)
 
     x = _place_x(total, layers, down, up, lambda u, v: weight[(u, v)], separation)
@@ -195,16 +251,24 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
     max_x = max(x[v] + width[v] / 2 for v in range(total))
     top: list[float] = []
     tall: list[float] = []
+
+    def ports_only(k: int) -> bool:
+        """A layer of ports only (the top's in-ports, the bottom's out-ports): nearer its neighbour."""
+        return 0 <= k < depth and all(v < n and kind[v] != 0 for v in layers[k])
+
     y = 0.0
-    for layer in layers:
+    for k, layer in enumerate(layers):
         most = max((items[v].height for v in layer if v < n), default=0.0)
         top.append(y)
         tall.append(most)
         for v in layer:
             if v < n:
                 items[v].x = x[v] - width[v] / 2 - min_x
-                items[v].y = y + (most - items[v].height) / 2
-        y += most + GAP_Y
+                # a port on its layer's top (in) or bottom (out); a box in the middle
+                at = y if kind[v] == _IN else y + most if kind[v] == _OUT else y + (most - items[v].height) / 2
+                items[v].y = at
+        y += most + (PORT_GAP if ports_only(k) or ports_only(k + 1) else GAP_Y)
+    bottom = PORT_GAP if depth > 0 and (ports_only(depth - 1) or ports_only(depth)) else GAP_Y
     routes: list[list[float]] = []
     for a, b in ends:
         if a < 0 or b < 0:
@@ -223,14 +287,41 @@ def layered(items: list[Item], edges: list[tuple[str, str]]) -> Laid:
             if lo <= hi:
                 x0 = x1 = min(hi, max(lo, (src.x + src.width / 2 + dst.x + dst.width / 2) / 2))
         routes.append([x0, src.y + src.height, *lanes, x1, dst.y])
-    return Laid(max_x - min_x, y - GAP_Y, routes)
+    return Laid(max_x - min_x, y - bottom, routes)
 
 
-def _port(item: Item, x: float) -> float:
+def _with_ports(n: int, succ: list[list[int]], pred: list[list[int]], kind: list[int]) -> list[int]:
+    """Layers with ports: the items' as without them (ports left out), then the in-ports on a
+    layer of their own above and the out-ports on the last layer (below it when an item that
+    leaves through one is on the last layer)."""
+
+    def inner(vs: list[int]) -> list[int]:
+        return [v for v in vs if kind[v] == 0]
+
+    rank = _rank_of(
+        n,
+        [inner(nxt) if kind[v] == 0 else [] for v, nxt in enumerate(succ)],
+        [inner(prv) if kind[v] == 0 else [] for v, prv in enumerate(pred)],
+    )
+    shift = 1 if _IN in kind else 0
+    last = 0
+    for v in range(n):
+        if kind[v] == 0:
+            rank[v] += shift
+            last = max(last, rank[v])
+    for v in range(n):
+        if kind[v] == _IN:
+            rank[v] = 0
+        elif kind[v] == _OUT:
+            rank[v] = max([last, *(rank[p] + 1 for p in pred[v])])
+    return rank
+
+
+def _port(item: _Box, x: float) -> float:
     return min(item.x + item.width - _margin(item), max(item.x + _margin(item), x))
 
 
-def _margin(item: Item) -> float:
+def _margin(item: _Box) -> float:
     return min(PORT_MARGIN, item.width / 4)
 
 

@@ -24,6 +24,11 @@ export const GAP_Y = 48;
 /** Between a long edge's lane and a box, and between two lanes. */
 const GAP_EDGE = 12;
 const LANE_GAP = 10;
+/** The kinds of a group's ports (layered's items: 0, a box). */
+const IN = 1;
+const OUT = 2;
+/** Between a layer of ports only and its neighbour. */
+const PORT_GAP = 24;
 /** An edge's end stays this far from its box's corners. */
 const PORT_MARGIN = 12;
 const MAX_SWEEPS = 24;
@@ -70,15 +75,34 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
     }
   };
   visit(view.root);
-  // the edges each container lays out: both ends lifted to the items directly inside it
+  // the edges each container lays out: an edge between two containers is laid out in the
+  // innermost one holding both (its ends lifted to the items directly inside it), and in every
+  // open group it leaves or enters, from its end inside to a port on the group's bottom (out) or
+  // top (in) edge: it runs in lanes there too, never over a box inside a group
   const local = new Map<string, [string, string][]>();
-  const lifted: (readonly [string, number] | null)[] = [];
+  const ports = new Map<string, Map<string, Item>>(); // container → port id → its point (width 0)
+  const legs: [string, number][][] = []; // per edge: (container, index in local) from source to target
   const chain = (id: string): string[] => {
     const out = [id];
     for (let p = parent.get(id); p !== undefined; p = parent.get(p.id)) {
       out.push(p.id);
     }
     return out;
+  };
+  const leg = (container: string, from: string, to: string): [string, number] => {
+    const list = local.get(container) ?? [];
+    local.set(container, list);
+    list.push([from, to]);
+    return [container, list.length - 1];
+  };
+  const portOf = (container: string, kind: "in" | "out", source: string): string => {
+    const id = `\u0000${kind}\u0000${source}`;
+    const known = ports.get(container) ?? new Map<string, Item>();
+    ports.set(container, known);
+    if (!known.has(id)) {
+      known.set(id, { id, open: false, children: [], width: 0, height: 0, x: 0, y: 0, count: 0 });
+    }
+    return id;
   };
   for (const edge of view.edges) {
     const a = chain(edge.source);
@@ -90,14 +114,18 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
     }
     const j = i < a.length ? b.indexOf(a[i]) : -1;
     if (i === 0 || i >= a.length || j === 0) {
-      lifted.push(null); // one end holds the other
+      legs.push([]); // one end holds the other
       continue;
     }
-    const container = a[i];
-    const list = local.get(container) ?? [];
-    lifted.push([container, list.length]);
-    list.push([a[i - 1], b[j - 1]]);
-    local.set(container, list);
+    const route: [string, number][] = [];
+    for (let k = 1; k < i; k++) {
+      route.push(leg(a[k], a[k - 1], portOf(a[k], "out", edge.source)));
+    }
+    route.push(leg(a[i], a[i - 1], b[j - 1]));
+    for (let k = j - 1; k >= 1; k--) {
+      route.push(leg(b[k], portOf(b[k], "in", edge.source), b[k - 1]));
+    }
+    legs.push(route);
   }
   const routes = new Map<string, number[][]>();
   const place = (item: Item): void => {
@@ -106,13 +134,14 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
         place(child);
       }
     }
-    const laid = layered(item.children, local.get(item.id) ?? []);
+    const own = [...(ports.get(item.id)?.values() ?? [])];
+    const laid = layered([...item.children, ...own], local.get(item.id) ?? [], own.length);
     routes.set(item.id, laid.routes);
     if (item === view.root) {
       item.width = laid.width;
       item.height = laid.height;
     } else {
-      for (const child of item.children) {
+      for (const child of [...item.children, ...own]) {
         child.x += PAD;
         child.y += PAD + HEADER;
       }
@@ -135,7 +164,7 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
         points[k + 1] += item.y;
       }
     }
-    for (const child of item.children) {
+    for (const child of [...item.children, ...(ports.get(item.id)?.values() ?? [])]) {
       child.x += item.x;
       child.y += item.y;
       if (child.open) {
@@ -144,17 +173,24 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
     }
   };
   absolute(view.root);
-  view.edges.forEach((edge, k) => {
+  view.edges.forEach((edge, e) => {
     const s = view.items.get(edge.source)!;
     const t = view.items.get(edge.target)!;
-    const at = lifted[k];
-    const laid = at === null ? [] : routes.get(at[0])![at[1]];
-    if (laid.length > 0 && at !== null && local.get(at[0])![at[1]][0] === edge.source && local.get(at[0])![at[1]][1] === edge.target) {
-      edge.route = { points: laid, label: null }; // both ends laid out in this container
-    } else {
-      const through = laid.slice(2, -2);
-      edge.route = { points: [s.x + s.width / 2, s.y + s.height, ...through, t.x + t.width / 2, t.y], label: null };
+    if (legs[e].length === 0) {
+      edge.route = { points: [s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y], label: null };
+      return;
     }
+    // each leg from where the last one ended: an inner group's own end (its bottom or top centre)
+    // is left out, the port inside it stands for it
+    const points: number[] = [];
+    legs[e].forEach(([container, index], k) => {
+      const laid = routes.get(container)![index];
+      const [from, to] = local.get(container)![index];
+      const first = k === 0 || from.startsWith("\u0000") ? 0 : 2;
+      const last = k === legs[e].length - 1 || to.startsWith("\u0000") ? laid.length : laid.length - 2;
+      points.push(...laid.slice(first, last));
+    });
+    edge.route = { points, label: null };
   });
   placeLabels(view, labelOf);
   fitBounds(view);
@@ -170,11 +206,13 @@ export interface Laid {
 }
 
 /** Lays out `items` (their x, y) for `edges` between them; returns the size taken and the routes. */
-export function layered(items: Item[], edges: [string, string][]): Laid {
+export function layered(items: Item[], edges: [string, string][], ports = 0): Laid {
   const n = items.length;
   if (n === 0) {
     return { width: 0, height: 0, routes: edges.map(() => []) };
   }
+  // the last `ports` items are a group's ports: points where edges enter (top) or leave (bottom)
+  const kind = items.map((item, i) => (i < n - ports ? 0 : item.id.startsWith("\u0000in\u0000") ? IN : OUT));
   const index = new Map(items.map((item, i) => [item.id, i]));
   const succ: number[][] = items.map(() => []);
   const pred: number[][] = items.map(() => []);
@@ -191,7 +229,7 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
     succ[a].push(b);
     pred[b].push(a);
   }
-  const rank = rankOf(n, succ, pred);
+  const rank = ports === 0 ? rankOf(n, succ, pred) : withPorts(n, succ, pred, kind);
   // the graph of layers: every real item, then a dummy per layer each long edge crosses
   const width: number[] = items.map((item) => item.width);
   const lay: number[] = Array.from(rank);
@@ -201,6 +239,7 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
   const downWeight: number[][] = items.map(() => []);
   const upWeight: number[][] = items.map(() => []);
   const chainOf = new Map<number, number[]>(); // a * n + b → the nodes it passes, a to b
+  const lane = (v: number): boolean => v >= n || kind[v] !== 0; // a dummy or a port: a point
   const link = (u: number, v: number, w: number): void => {
     down[u].push(v);
     downWeight[u].push(w);
@@ -225,7 +264,7 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
       }
       path.push(b);
       for (let k = 1; k < path.length; k++) {
-        const dummies = (path[k - 1] >= n ? 1 : 0) + (path[k] >= n ? 1 : 0);
+        const dummies = (lane(path[k - 1]) ? 1 : 0) + (lane(path[k]) ? 1 : 0);
         link(path[k - 1], path[k], dummies === 2 ? 8 : dummies === 1 ? 2 : 1);
       }
       chainOf.set(a * n + b, path);
@@ -238,7 +277,7 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
   }
   const layers = orderLayers(total, depth, lay, down, up);
   const separation = (u: number, v: number): number => {
-    const dummies = (u >= n ? 1 : 0) + (v >= n ? 1 : 0);
+    const dummies = (lane(u) ? 1 : 0) + (lane(v) ? 1 : 0);
     return (width[u] + width[v]) / 2 + (dummies === 0 ? GAP_X : dummies === 1 ? GAP_EDGE : LANE_GAP);
   };
   const x = placeX(total, layers, down, up, downWeight, upWeight, separation);
@@ -250,8 +289,10 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
   }
   const top: number[] = [];
   const tall: number[] = [];
+  // a layer of ports only (the top's in-ports, the bottom's out-ports) is nearer its neighbour
+  const portsOnly = (l: number): boolean => l >= 0 && l < depth && layers[l].every((v) => v < n && kind[v] !== 0);
   let y = 0;
-  for (const layer of layers) {
+  layers.forEach((layer, l) => {
     let most = 0;
     for (const v of layer) {
       if (v < n) {
@@ -263,11 +304,13 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
     for (const v of layer) {
       if (v < n) {
         items[v].x = x[v] - width[v] / 2 - minX;
-        items[v].y = y + (most - items[v].height) / 2;
+        // a port on its layer's top (in) or bottom (out); a box in the middle
+        items[v].y = kind[v] === IN ? y : kind[v] === OUT ? y + most : y + (most - items[v].height) / 2;
       }
     }
-    y += most + GAP_Y;
-  }
+    y += most + (portsOnly(l) || portsOnly(l + 1) ? PORT_GAP : GAP_Y);
+  });
+  const bottom = depth > 0 && (portsOnly(depth - 1) || portsOnly(depth)) ? PORT_GAP : GAP_Y;
   const routes = ends.map(([a, b]) => {
     if (a < 0 || b < 0) {
       return [];
@@ -289,7 +332,39 @@ export function layered(items: Item[], edges: [string, string][]): Laid {
     }
     return [x0, from.y + from.height, ...lanes, x1, to.y];
   });
-  return { width: maxX - minX, height: y - GAP_Y, routes };
+  return { width: maxX - minX, height: y - bottom, routes };
+}
+
+/** Layers with ports: the items' as without them (ports left out), then the in-ports on a
+ * layer of their own above and the out-ports on the last layer (below it when an item that
+ * leaves through one is on the last layer). */
+function withPorts(n: number, succ: number[][], pred: number[][], kind: number[]): Int32Array {
+  const inner = (list: number[]): number[] => list.filter((v) => kind[v] === 0);
+  const rank = rankOf(
+    n,
+    succ.map((next, v) => (kind[v] === 0 ? inner(next) : [])),
+    pred.map((prev, v) => (kind[v] === 0 ? inner(prev) : [])),
+  );
+  const shift = kind.includes(IN) ? 1 : 0;
+  let last = 0;
+  for (let v = 0; v < n; v++) {
+    if (kind[v] === 0) {
+      rank[v] += shift;
+      last = Math.max(last, rank[v]);
+    }
+  }
+  for (let v = 0; v < n; v++) {
+    if (kind[v] === IN) {
+      rank[v] = 0;
+    } else if (kind[v] === OUT) {
+      let below = last;
+      for (const p of pred[v]) {
+        below = Math.max(below, rank[p] + 1);
+      }
+      rank[v] = below;
+    }
+  }
+  return rank;
 }
 
 /** Where an edge heading for `x` leaves or enters `item`: `x`, kept on its side (off its corners). */
