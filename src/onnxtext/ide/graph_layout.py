@@ -286,7 +286,12 @@ def layered(items: Sequence[_Box], edges: list[tuple[str, str]], ports: int = 0)
             hi = min(src.x + src.width - _margin(src), dst.x + dst.width - _margin(dst))
             if lo <= hi:
                 x0 = x1 = min(hi, max(lo, (src.x + src.width / 2 + dst.x + dst.width / 2) / 2))
-        routes.append([x0, src.y + src.height, *lanes, x1, dst.y])
+        # a box lower than its layer: straight down to the layer's bottom (up from its top) first,
+        # so the curve between two layers stays between them
+        below = top[lay[a]] + tall[lay[a]]
+        start = [x0, src.y + src.height, x0, below] if src.y + src.height < below else [x0, src.y + src.height]
+        end = [x1, top[lay[b]], x1, dst.y] if dst.y > top[lay[b]] else [x1, dst.y]
+        routes.append([*start, *lanes, *end])
     return Laid(max_x - min_x, y - bottom, routes)
 
 

@@ -330,7 +330,12 @@ export function layered(items: Item[], edges: [string, string][], ports = 0): La
         x0 = x1 = Math.min(hi, Math.max(lo, (from.x + from.width / 2 + to.x + to.width / 2) / 2));
       }
     }
-    return [x0, from.y + from.height, ...lanes, x1, to.y];
+    // a box lower than its layer: straight down to the layer's bottom (up from its top) first,
+    // so the curve between two layers stays between them
+    const below = top[lay[a]] + tall[lay[a]];
+    const start = from.y + from.height < below ? [x0, from.y + from.height, x0, below] : [x0, from.y + from.height];
+    const end = to.y > top[lay[b]] ? [x1, top[lay[b]], x1, to.y] : [x1, to.y];
+    return [...start, ...lanes, ...end];
   });
   return { width: maxX - minX, height: y - bottom, routes };
 }

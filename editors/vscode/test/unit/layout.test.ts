@@ -1,7 +1,8 @@
 // The view's layout (src/graphview/layout.ts) on small real exports and the examples
 // (test/fixtures/layout/, made by bench/bench_layout.py --fixtures): the same positions as
 // src/onnxtext/ide/graph_layout.py gave (expected/layout.json, which tests/ide/test_graph_layout.py
-// holds the Python to), and edge labels that cover neither each other nor a box, inside the picture.
+// holds the Python to), edge labels that cover neither each other nor a box, inside the picture,
+// and edges that pass over no box.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -85,6 +86,27 @@ for (const file of GRAPHS) {
       });
       for (const b of boxes) {
         assert.ok(b[0] >= 0 && b[1] >= 0 && b[0] + b[2] <= view.root.width + 1e-9 && b[1] + b[3] <= view.root.height + 1e-9, `box ${b} outside`);
+      }
+    });
+
+    test(`${name} (${how}): every edge goes down, over no box but its ends (lanes through layers, ports into groups)`, () => {
+      const data = load(file);
+      const view = folded ? laidOut({ ...data, groups: [] }, new Set()) : laidOut(data, new Set(data.groups.map((g) => g.id)));
+      const boxes = [...view.items.values()].filter((i) => i !== view.root && !i.open);
+      for (const edge of view.edges) {
+        const p = edge.route!.points;
+        for (let k = 2; k < p.length; k += 2) {
+          const [x0, y0, x1, y1] = [p[k - 2], p[k - 1], p[k], p[k + 1]];
+          assert.ok(y1 >= y0, `${edge.source} -> ${edge.target} goes up`);
+          // the curve render.ts draws: a cubic from (x0, y0) to (x1, y1), control points at mid-height
+          for (let i = 1; i < 16; i++) {
+            const u = i / 16;
+            const x = x0 + (x1 - x0) * u * u * (3 - 2 * u);
+            const y = y0 + (y1 - y0) * (1.5 * u * (1 - u) + u * u * u);
+            const over = boxes.find((b) => b.id !== edge.source && b.id !== edge.target && x > b.x + 0.5 && x < b.x + b.width - 0.5 && y > b.y + 0.5 && y < b.y + b.height - 0.5);
+            assert.equal(over?.id, undefined, `${edge.source} -> ${edge.target} over ${over?.id}`);
+          }
+        }
       }
     });
   }
