@@ -1,17 +1,18 @@
 """The graph view's layout against dagre (Netron's) and ELK layered, on real exports.
 
-Each model (torch's dynamo and TorchScript exports of a ResNet and a BERT from
-``bench/exporter_corpus.py``, skl2onnx and onnxscript models, and a synthetic 3,000-node
-graph) is turned into the view's graph (``ide.graph.graph_json``, as ``onnxtext/graph``
-answers) and laid out by ``editors/vscode/bench/layout.ts`` with our layout
-(``src/graphview/layout.ts``), dagre and elkjs: the same boxes and spacing for all three.
-Printed as a table: edge crossings, total edge length, area, time (Node, this machine).
+Each model (a ResNet-18 through torch's TorchScript exporter, from ``bench/bench_graph.py``;
+torch's dynamo and TorchScript exports of a ResNet and a BERT from ``bench/exporter_corpus.py``;
+skl2onnx and onnxscript models; and a synthetic 3,000-node graph) is turned into the view's
+graph (``ide.graph.graph_json``, as ``onnxtext/graph`` answers) and laid out by
+``editors/vscode/bench/layout.ts`` with our layout (``src/graphview/layout.ts``), dagre and
+elkjs: the same boxes and spacing for all three. Printed as a table: edge crossings, total
+edge length, area, time (Node, this machine).
 
 ``python bench/bench_layout.py [--no-elk] [--repeat N] [--nodes N] [--fixtures]`` (times: the
-best of N runs, 3 by default); ``--fixtures`` (re)writes the small
-graphs that ``npm test`` lays out with ``--check`` (ours at most dagre's crossings and length)
-and that the layout's parity test reads: ``editors/vscode/test/fixtures/layout/``.
-Needs node (``editors/vscode/test/e2e/setup.sh``) and ``npm ci`` there.
+best of N runs, 3 by default); ``--fixtures`` (re)writes the small graphs that ``npm test``
+lays out with ``--check`` (ours at most dagre's crossings and length) and that the layout's
+parity test reads: ``editors/vscode/test/fixtures/layout/``. Needs node
+(``editors/vscode/test/e2e/setup.sh``) and ``npm ci`` there.
 """
 
 from __future__ import annotations
@@ -173,11 +174,15 @@ def main() -> None:
         for path in write_fixtures():
             print(path.relative_to(ROOT))
         return
+    import bench_graph
     import exporter_corpus
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         files = []
+        resnet18 = folder / "resnet18.onnx"  # torchvision's ResNet-18 layout (bench_graph.py), TorchScript
+        bench_graph.export_resnet18(resnet18)
+        files.append(_write(folder, "script_resnet18", graph_of_model(resnet18)))
         for name in MODELS:
             gen = exporter_corpus.GENERATORS[name]
             files.append(_write(folder, name.removeprefix("bench_"), graph_of_model(gen.ensure())))

@@ -26,7 +26,7 @@ PAD, HEADER, GAP_X, GAP_Y = 14, 22, 24, 48
 GAP_EDGE, LANE_GAP, PORT_MARGIN, PORT_GAP = 12, 10, 12, 24
 _IN, _OUT = 1, 2  # the kinds of a group's ports (layered's items: 0, a box)
 MAX_SWEEPS, PATIENCE, PLACE_SWEEPS = 24, 4, 8
-MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only
+MIRROR_UP_TO = 6000  # above this many boxes and lanes, one first order only, else four
 LABEL_HEIGHT, LABEL_CHAR, LABEL_PAD = 12, 6, 4
 LABEL_AT = (0.3, 0.5, 0.7, 0.15, 0.85, 0.4, 0.6, 0.2, 0.8)  # where on a curve a label is tried (of its height)
 EDGE_STEP = 6  # edges are obstacles to labels (where there is room elsewhere): a square every EDGE_STEP px
@@ -361,10 +361,11 @@ def _rank_of(n: int, succ: list[list[int]], pred: list[list[int]]) -> list[int]:
             if position[p] < position[v]:
                 rank[v] = max(rank[v], rank[p] + 1)
     # pulled down to just above its first consumer: an input, an initializer, a node with more
-    # edges out than in, a node with sources of its own (a weight) that come down with it
+    # edges out than in, a node fed by sources (weights, an Identity of a shared weight) that
+    # can come down with it
     for v in reversed(order):
         earlier = [p for p in pred[v] if position[p] < position[v]]
-        carried = sum(1 for p in earlier if not pred[p] and len(succ[p]) == 1)
+        carried = sum(1 for p in earlier if not pred[p])  # sources: they can come down with it
         later = [rank[w] for w in succ[v] if position[w] > position[v]]
         pull = len(later) > len(earlier) or (carried > 0 and len(later) >= len(earlier) - carried)
         if later and pull and min(later) - 1 > rank[v]:
@@ -377,17 +378,20 @@ def _order_layers(
 ) -> list[list[int]]:
     """The order of each layer's nodes: from a first order (depth-first from the sources), median
     and barycentre sweeps, the order with fewest crossings kept, then adjacent swaps that remove
-    crossings; done again from the mirrored first order (sources and children right to left,
-    sweeping up first) when the graph is small enough, and the better of the two kept."""
+    crossings; when the graph is small enough, done again from the mirrored first order (sources
+    and children right to left) and with the sweeps starting upwards, the best of the four kept."""
     slot = [0.0] * total
-    first, crossings = _order_from(total, depth, lay, down, up, slot, mirrored=False)
-    if crossings == 0 or total > MIRROR_UP_TO:
-        for layer in first:
-            for i, v in enumerate(layer):
-                slot[v] = i
-        return first
-    second, fewer = _order_from(total, depth, lay, down, up, slot, mirrored=True)
-    return second if fewer < crossings else first
+    best, fewest = _order_from(total, depth, lay, down, up, slot, 0)
+    for variant in range(1, 1 if total > MIRROR_UP_TO else 4):
+        if fewest == 0:
+            break
+        layers, crossings = _order_from(total, depth, lay, down, up, slot, variant)
+        if crossings < fewest:
+            best, fewest = layers, crossings
+    for layer in best:
+        for i, v in enumerate(layer):
+            slot[v] = i
+    return best
 
 
 def _order_from(
@@ -397,9 +401,9 @@ def _order_from(
     down: list[list[int]],
     up: list[list[int]],
     slot: list[float],
-    *,
-    mirrored: bool,
+    variant: int,
 ) -> tuple[list[list[int]], int]:
+    mirrored, up_first = variant in (1, 3), variant in (1, 2)
     layers: list[list[int]] = [[] for _ in range(depth)]
     visited = [False] * total
     for s in reversed(range(total)) if mirrored else range(total):
@@ -453,7 +457,7 @@ def _order_from(
         if stale >= PATIENCE or best == 0:
             break
         median = s % 4 < 2  # two rounds of medians, two of barycentres, ...
-        if (s % 2 == 0) != mirrored:
+        if (s % 2 == 0) != up_first:
             for layer in layers[1:]:
                 sweep(layer, up, median)
         else:

@@ -7,14 +7,16 @@
 // 3. order in each layer: sweeps down and up sorting by the neighbours' median, then by their
 //    barycentre, each order's crossings counted (accumulator tree) and the best kept, then
 //    adjacent swaps that remove crossings;
-// 4. x: each layer in turn at the weighted mean of its neighbours above and below, without
-//    overlaps (pool-adjacent-violators, the least-squares placement of an ordered row), long
-//    edges weighted most so they run straight;
+// 4. x: each layer in turn at the weighted mean of its neighbours above and below, then at their
+//    weighted median, without overlaps (pool-adjacent-violators, the least-squares placement of
+//    an ordered row), long edges weighted most so they run straight; an edge's ends on its
+//    boxes' sides, where it heads;
 // 5. edge labels placed where they cover no box, no other label and no other value's edge (else
-//    shown on hover only).
+//    over edges; where there is no room at all, shown on hover only).
 // An open group is laid out first as a graph of its own and then placed as one box in its
-// container. src/onnxtext/ide/graph_layout.py is the same algorithm for `onnxtext graph -o x.svg`,
-// held to the same positions by test/unit/fixtures/layout/*.json (both test suites read them).
+// container; an edge into or out of it runs inside it from a port on its top or bottom edge.
+// src/onnxtext/ide/graph_layout.py is the same algorithm for `onnxtext graph -o x.svg`, held to
+// the same positions by test/fixtures/layout/expected/layout.json (both test suites read it).
 // bench/bench_layout.py measures it against dagre and ELK (crossings, edge length, area, time).
 import { HEADER, Item, PAD, View, ViewEdge } from "./model";
 import { labelText } from "./render";
@@ -33,7 +35,7 @@ const PORT_GAP = 24;
 const PORT_MARGIN = 12;
 const MAX_SWEEPS = 24;
 const PATIENCE = 4;
-/** Above this many boxes and lanes, one first order only (the time for 3,000 nodes). */
+/** Above this many boxes and lanes, one first order only (the time for 3,000 nodes), else four. */
 const MIRROR_UP_TO = 6000;
 const PLACE_SWEEPS = 8;
 export const LABEL_HEIGHT = 12;
@@ -424,16 +426,16 @@ function rankOf(n: number, succ: number[][], pred: number[][]): Int32Array {
     }
   }
   // pulled down to just above its first consumer: an input, an initializer, a node with more
-  // edges out than in (fewer layers crossed in all), a node with sources of its own (a weight)
-  // that come down with it (no more crossed, and its own weights no longer pass its neighbours)
+  // edges out than in (fewer layers crossed in all), a node fed by sources (weights, an Identity
+  // of a shared weight) that can come down with it (no more layers crossed, often fewer)
   for (let k = order.length - 1; k >= 0; k--) {
     const v = order[k];
     let ins = 0;
-    let carried = 0; // sources feeding only v: they come down with it
+    let carried = 0; // sources feeding v: they can come down with it
     for (const p of pred[v]) {
       if (position[p] < position[v]) {
         ins++;
-        carried += pred[p].length === 0 && succ[p].length === 1 ? 1 : 0;
+        carried += pred[p].length === 0 ? 1 : 0;
       }
     }
     let outs = 0;
@@ -444,7 +446,7 @@ function rankOf(n: number, succ: number[][], pred: number[][]): Int32Array {
         low = Math.min(low, rank[w]);
       }
     }
-    // fewer edges longer than shorter; or, with its own sources along, no longer in all
+    // fewer edges longer than shorter; or, with its sources along, no longer in all
     const pull = outs > ins || (carried > 0 && outs >= ins - carried);
     if (outs > 0 && pull && low - 1 > rank[v]) {
       rank[v] = low - 1;
@@ -455,17 +457,20 @@ function rankOf(n: number, succ: number[][], pred: number[][]): Int32Array {
 
 /** The order of each layer's nodes: from a first order (depth-first from the sources), median
  * and barycentre sweeps, the order with fewest crossings kept, then adjacent swaps that remove
- * crossings; done again from the mirrored first order (sources and children right to left,
- * sweeping up first) when the graph is small enough, and the better of the two kept. */
+ * crossings; when the graph is small enough, done again from the mirrored first order (sources
+ * and children right to left) and with the sweeps starting upwards, the best of the four kept. */
 function orderLayers(total: number, depth: number, lay: number[], down: number[][], up: number[][]): number[][] {
   const slot = new Float64Array(total);
-  const first = orderFrom(total, depth, lay, down, up, slot, false);
-  if (first.crossings === 0 || total > MIRROR_UP_TO) {
-    first.layers.forEach((layer) => layer.forEach((v, i) => (slot[v] = i)));
-    return first.layers;
+  let best = orderFrom(total, depth, lay, down, up, slot, 0);
+  const tries = total > MIRROR_UP_TO ? 1 : 4;
+  for (let variant = 1; variant < tries && best.crossings > 0; variant++) {
+    const next = orderFrom(total, depth, lay, down, up, slot, variant);
+    if (next.crossings < best.crossings) {
+      best = next;
+    }
   }
-  const second = orderFrom(total, depth, lay, down, up, slot, true);
-  return second.crossings < first.crossings ? second.layers : first.layers;
+  best.layers.forEach((layer) => layer.forEach((v, i) => (slot[v] = i)));
+  return best.layers;
 }
 
 function orderFrom(
@@ -475,8 +480,10 @@ function orderFrom(
   down: number[][],
   up: number[][],
   slot: Float64Array,
-  mirrored: boolean,
+  variant: number,
 ): { layers: number[][]; crossings: number } {
+  const mirrored = variant === 1 || variant === 3;
+  const upFirst = variant === 1 || variant === 2;
   const layers: number[][] = Array.from({ length: depth }, () => []);
   const visited = new Uint8Array(total);
   const stack: number[] = [];
@@ -571,7 +578,7 @@ function orderFrom(
   let bestLayers = layers.map((layer) => layer.slice());
   for (let s = 0, stale = 0; s < MAX_SWEEPS && stale < PATIENCE && best > 0; s++) {
     useMedian = s % 4 < 2; // two rounds of medians, two of barycentres, ...
-    if ((s % 2 === 0) !== mirrored) {
+    if ((s % 2 === 0) !== upFirst) {
       for (let l = 1; l < depth; l++) {
         sweep(layers[l], up);
       }
