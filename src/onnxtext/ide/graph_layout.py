@@ -13,12 +13,9 @@ open group is laid out as a graph of its own and placed as one box in its contai
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
-
-if TYPE_CHECKING:
-    from onnxtext.ide.graph_view import Item, View
+from typing import Any, Protocol
 
 __all__ = ["GAP_X", "GAP_Y", "EdgeRoute", "LabelBox", "Laid", "layered", "layout_view"]
 
@@ -72,11 +69,35 @@ class _Port:
 
 
 class _Box(Protocol):
+    """What the layout reads and sets of a box."""
+
     id: str
     width: float
     height: float
     x: float
     y: float
+
+
+class Item(_Box, Protocol):
+    """A box of the view (``graph_view.Item``): a node, a folded group or an open one."""
+
+    open: bool
+
+    @property
+    def children(self) -> Sequence[Item]: ...
+
+
+class View(Protocol):
+    """The view laid out (``graph_view.View``): its items and the edges between them."""
+
+    @property
+    def root(self) -> Item: ...
+
+    @property
+    def items(self) -> Mapping[str, Item]: ...
+
+    @property
+    def edges(self) -> Sequence[tuple[str, str, list[dict[str, Any]]]]: ...
 
 
 def layout_view(view: View, label_of: Callable[[list[dict[str, Any]]], str]) -> list[EdgeRoute]:
