@@ -39,7 +39,7 @@ const PATIENCE = 4;
 const MIRROR_UP_TO = 6000;
 const PLACE_SWEEPS = 8;
 export const LABEL_HEIGHT = 12;
-export const LABEL_CHAR = 6;
+export const LABEL_CHAR = 6.2;
 const LABEL_PAD = 4;
 /** Edges are obstacles to labels (where there is room elsewhere) as a square every this many
  * pixels down their curves. */
