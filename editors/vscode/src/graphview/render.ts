@@ -39,8 +39,7 @@ function routeBox(route: EdgeRoute): Box {
 
 /** An edge's path along its route, and its label where the layout placed it (on hover only,
  * the path's title, where there was no room). */
-function edgeMarkup(edge: ViewEdge): [string, string] {
-  const route = edge.route!;
+function edgeMarkup(route: EdgeRoute, edge: ViewEdge): [string, string] {
   const values = escape(edge.edges.map((e) => e.value).join(" "));
   const text = escape(labelText(edge));
   const box = route.label;
@@ -111,11 +110,14 @@ export function renderView(view: View, area?: Box): string {
   const paths: string[] = [];
   const labels: string[] = [];
   for (const edge of view.edges) {
-    const b = routeBox(edge.route!);
+    if (edge.route === undefined) {
+      continue; // a view not laid out (layoutView) has its boxes, no edges yet
+    }
+    const b = routeBox(edge.route);
     if (!meets(area, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0)) {
       continue;
     }
-    const [path, label] = edgeMarkup(edge);
+    const [path, label] = edgeMarkup(edge.route, edge);
     paths.push(path);
     labels.push(label);
   }
