@@ -202,12 +202,14 @@ export function layoutView(view: View, labelOf: (edge: ViewEdge) => string = lab
 export interface Laid {
   width: number;
   height: number;
-  /** Per edge given (in order): x0, y0, ... from the source's bottom centre to the target's top
-   * centre; an edge dropped (a self-loop, a repeat) gets the straight line. */
+  /** Per edge given (in order): x0, y0, ... from the source's bottom to the target's top, each
+   * end on its box's side where the edge heads, through a lane in each layer between them (an
+   * edge given twice has the same route; one against the layers, in a cycle, goes straight). */
   routes: number[][];
 }
 
-/** Lays out `items` (their x, y) for `edges` between them; returns the size taken and the routes. */
+/** Lays out `items` (their x, y) for `edges` between them; returns the size taken and the routes.
+ * The last `ports` items are a group's ports (width and height 0, ids `\0in\0...`, `\0out\0...`). */
 export function layered(items: Item[], edges: [string, string][], ports = 0): Laid {
   const n = items.length;
   if (n === 0) {
