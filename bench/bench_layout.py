@@ -130,6 +130,21 @@ def _write(folder: Path, name: str, graph: dict[str, Any]) -> Path:
     return path
 
 
+# two torch scopes that feed each other (a module called again after another): with the groups
+# open, an edge between them goes against the layers
+INTERLEAVED = """<ir_version: 10, opset_import: ["": 21]>
+g (float[2] x) => (float[2] y) {
+   ["/a/Relu_0"] t0 = Relu (x)
+   ["/a/Tanh_0"] u0 = Tanh (t0)
+   ["/b/Relu_1"] t1 = Relu (u0)
+   ["/b/Neg_1"] u1 = Neg (t1)
+   ["/a/Relu_2"] t2 = Relu (u1)
+   ["/a/Add_2"] t3 = Add (t2, t0)
+   y = Identity (t3)
+}
+"""
+
+
 def laid_out(graph: dict[str, Any]) -> dict[str, Any]:
     """The layout of ``graph`` with every group open, as the parity tests compare it: each item's
     box, each edge's route and label box."""
@@ -146,8 +161,9 @@ def laid_out(graph: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_fixtures() -> list[Path]:
-    """The CI graphs (small real exports and the examples, in the view's JSON) and their layout
-    by ``ide/graph_layout.py`` (``expected.json``), which ``layout.ts`` must give too."""
+    """The CI graphs (small real exports, the examples and two scopes feeding each other, in the
+    view's JSON) and their layout by ``ide/graph_layout.py`` (``expected.json``), which
+    ``layout.ts`` must give too."""
     from corpus.exporters import GENERATORS
 
     FIXTURES.mkdir(parents=True, exist_ok=True)
@@ -156,6 +172,7 @@ def write_fixtures() -> list[Path]:
         out.append(
             _write(FIXTURES, f"example_{name}", graph_of_text((ROOT / "examples" / f"{name}.onnxtxt").read_text()))
         )
+    out.append(_write(FIXTURES, "interleaved_scopes", graph_of_text(INTERLEAVED)))
     expected = {path.stem: laid_out(json.loads(path.read_text())) for path in out}
     (FIXTURES / "expected").mkdir(exist_ok=True)
     target = FIXTURES / "expected" / "layout.json"

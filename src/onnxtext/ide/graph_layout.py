@@ -244,7 +244,7 @@ def layered(items: Sequence[_Box], edges: list[tuple[str, str]], ports: int = 0)
     for a in range(n):
         for b in succ[a]:
             if rank[b] <= rank[a]:
-                continue  # a cycle's edge going up: drawn straight
+                continue  # a cycle's edge going up: it goes round (below)
             path = [a]
             for r in range(rank[a] + 1, rank[b]):
                 path.append(len(width))
@@ -290,10 +290,26 @@ def layered(items: Sequence[_Box], edges: list[tuple[str, str]], ports: int = 0)
                 items[v].y = at
         y += most + (PORT_GAP if ports_only(k) or ports_only(k + 1) else GAP_Y)
     bottom = PORT_GAP if depth > 0 and (ports_only(depth - 1) or ports_only(depth)) else GAP_Y
+    # an edge against the layers (in a cycle, as between two groups that feed each other) goes
+    # round: down out of its source, up a corridor right of everything, down into its target
+    loops: dict[tuple[int, int], int] = {}
+    for a, b in ends:
+        if a >= 0 and b >= 0 and a != b and rank[b] <= rank[a]:
+            loops.setdefault((a, b), len(loops))
+    right = max_x - min_x
     routes: list[list[float]] = []
     for a, b in ends:
         if a < 0 or b < 0:
             routes.append([])
+            continue
+        loop = loops.get((a, b))
+        if loop is not None:
+            src, dst = items[a], items[b]
+            cx = right + GAP_EDGE + loop * LANE_GAP
+            x0, x1 = _port(src, cx), _port(dst, cx)
+            below = top[lay[a]] + tall[lay[a]] + GAP_Y / 2
+            above = top[lay[b]] - GAP_Y / 2
+            routes.append([x0, src.y + src.height, x0, below, cx, below, cx, above, x1, above, x1, dst.y])
             continue
         lanes: list[float] = []
         for d in chain_of.get((a, b), [])[1:-1]:
@@ -313,7 +329,8 @@ def layered(items: Sequence[_Box], edges: list[tuple[str, str]], ports: int = 0)
         start = [x0, src.y + src.height, x0, below] if src.y + src.height < below else [x0, src.y + src.height]
         end = [x1, top[lay[b]], x1, dst.y] if dst.y > top[lay[b]] else [x1, dst.y]
         routes.append([*start, *lanes, *end])
-    return Laid(max_x - min_x, y - bottom, routes)
+    corridors = 0 if not loops else GAP_EDGE + (len(loops) - 1) * LANE_GAP
+    return Laid(right + corridors, y - bottom, routes)
 
 
 def _with_ports(n: int, succ: list[list[int]], pred: list[list[int]], kind: list[int]) -> list[int]:
@@ -723,9 +740,10 @@ def _fit_bounds(view: View, routes: list[EdgeRoute]) -> None:
     min_x = min_y = 0.0
     max_x, max_y = view.root.width, view.root.height
     for route in routes:
-        xs = route.points[0::2]
+        xs, ys = route.points[0::2], route.points[1::2]
         if xs:
             min_x, max_x = min(min_x, *xs), max(max_x, *xs)
+            min_y, max_y = min(min_y, *ys), max(max_y, *ys)
         b = route.label
         if b is not None:
             min_x, min_y = min(min_x, b.x), min(min_y, b.y)

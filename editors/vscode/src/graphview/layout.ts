@@ -3,7 +3,8 @@
 //    incoming edges (sources first), or with sources of its own, pulled down next to its first
 //    consumer;
 // 2. an edge spanning several layers passes through one small "dummy" box per layer it crosses,
-//    so it is routed between the boxes, never over one;
+//    so it is routed between the boxes, never over one; an edge against the layers (a cycle, as
+//    between two groups feeding each other) goes round by a corridor right of the boxes;
 // 3. order in each layer: sweeps down and up sorting by the neighbours' median, then by their
 //    barycentre, each order's crossings counted (accumulator tree) and the best kept, then
 //    adjacent swaps that remove crossings;
@@ -204,7 +205,8 @@ export interface Laid {
   height: number;
   /** Per edge given (in order): x0, y0, ... from the source's bottom to the target's top, each
    * end on its box's side where the edge heads, through a lane in each layer between them (an
-   * edge given twice has the same route; one against the layers, in a cycle, goes straight). */
+   * edge given twice has the same route; one against the layers, in a cycle, goes round by a
+   * corridor right of the boxes). */
   routes: number[][];
 }
 
@@ -253,7 +255,7 @@ export function layered(items: Item[], edges: [string, string][], ports = 0): La
   for (let a = 0; a < n; a++) {
     for (const b of succ[a]) {
       if (rank[b] <= rank[a]) {
-        continue; // a cycle's edge going up: drawn straight
+        continue; // a cycle's edge going up: it goes round (below)
       }
       const path = [a];
       for (let r = rank[a] + 1; r < rank[b]; r++) {
@@ -315,9 +317,27 @@ export function layered(items: Item[], edges: [string, string][], ports = 0): La
     y += most + (portsOnly(l) || portsOnly(l + 1) ? PORT_GAP : GAP_Y);
   });
   const bottom = depth > 0 && (portsOnly(depth - 1) || portsOnly(depth)) ? PORT_GAP : GAP_Y;
+  // an edge against the layers (in a cycle, as between two groups that feed each other) goes
+  // round: down out of its source, up a corridor right of everything, down into its target
+  const loops = new Map<number, number>(); // a * n + b → its corridor
+  for (const [a, b] of ends) {
+    if (a >= 0 && b >= 0 && a !== b && rank[b] <= rank[a] && !loops.has(a * n + b)) {
+      loops.set(a * n + b, loops.size);
+    }
+  }
+  const right = maxX - minX;
   const routes = ends.map(([a, b]) => {
     if (a < 0 || b < 0) {
       return [];
+    }
+    const loop = loops.get(a * n + b);
+    if (loop !== undefined) {
+      const [from, to] = [items[a], items[b]];
+      const cx = right + GAP_EDGE + loop * LANE_GAP;
+      const [x0, x1] = [port(from, cx), port(to, cx)];
+      const below = top[lay[a]] + tall[lay[a]] + GAP_Y / 2;
+      const above = top[lay[b]] - GAP_Y / 2;
+      return [x0, from.y + from.height, x0, below, cx, below, cx, above, x1, above, x1, to.y];
     }
     const lanes: number[] = [];
     for (const d of (chainOf.get(a * n + b) ?? []).slice(1, -1)) {
@@ -341,7 +361,8 @@ export function layered(items: Item[], edges: [string, string][], ports = 0): La
     const end = to.y > top[lay[b]] ? [x1, top[lay[b]], x1, to.y] : [x1, to.y];
     return [...start, ...lanes, ...end];
   });
-  return { width: maxX - minX, height: y - bottom, routes };
+  const corridors = loops.size === 0 ? 0 : GAP_EDGE + (loops.size - 1) * LANE_GAP;
+  return { width: right + corridors, height: y - bottom, routes };
 }
 
 /** Layers with ports: the items' as without them (ports left out), then the in-ports on a
@@ -901,6 +922,8 @@ function fitBounds(view: View): void {
     for (let k = 0; k < p.length; k += 2) {
       minX = Math.min(minX, p[k]);
       maxX = Math.max(maxX, p[k]);
+      minY = Math.min(minY, p[k + 1]);
+      maxY = Math.max(maxY, p[k + 1]);
     }
     const b = edge.route!.label;
     if (b !== null) {

@@ -89,7 +89,7 @@ for (const file of GRAPHS) {
       }
     });
 
-    test(`${name} (${how}): every edge goes down, over no box but its ends (lanes through layers, ports into groups)`, () => {
+    test(`${name} (${how}): no edge passes over a box but its ends (lanes through layers, ports into groups, corridors round)`, () => {
       const data = load(file);
       const view = folded ? laidOut({ ...data, groups: [] }, new Set()) : laidOut(data, new Set(data.groups.map((g) => g.id)));
       const boxes = [...view.items.values()].filter((i) => i !== view.root && !i.open);
@@ -97,7 +97,6 @@ for (const file of GRAPHS) {
         const p = edge.route!.points;
         for (let k = 2; k < p.length; k += 2) {
           const [x0, y0, x1, y1] = [p[k - 2], p[k - 1], p[k], p[k + 1]];
-          assert.ok(y1 >= y0, `${edge.source} -> ${edge.target} goes up`);
           // the curve render.ts draws: a cubic from (x0, y0) to (x1, y1), control points at mid-height
           for (let i = 1; i < 16; i++) {
             const u = i / 16;
