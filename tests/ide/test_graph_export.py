@@ -17,7 +17,8 @@ from onnxtext.cli import app as cli
 from onnxtext.document import parse_document
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_export import to_dot
-from onnxtext.ide.graph_view import build_view, layout_view, render_svg
+from onnxtext.ide.graph_layout import layout_view
+from onnxtext.ide.graph_view import build_view, label_text, render_svg
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((REPO / "examples").glob("*.onnxtxt"))
@@ -111,7 +112,7 @@ def test_svg_is_xml_laid_out_without_overlaps(path: Path, tmp_path: Path) -> Non
 def test_producers_sit_above_their_consumers() -> None:
     graph = _graph((REPO / "examples" / "mlp.onnxtxt").read_text())
     view = build_view(graph, set())
-    layout_view(view)
+    layout_view(view, label_text)
     for source, target, _ in view.edges:
         assert view.items[source].y + view.items[source].height <= view.items[target].y
 

@@ -11,7 +11,8 @@ import pytest
 from onnxtext.analysis.diagnose import diagnose
 from onnxtext.document import Document, parse_document
 from onnxtext.ide.graph import GraphModel, GraphNode, graph_json, graph_model
-from onnxtext.ide.graph_view import build_view, layout_view, node_size, render_svg
+from onnxtext.ide.graph_layout import layout_view
+from onnxtext.ide.graph_view import build_view, label_text, node_size, render_svg
 from onnxtext.printing.text import to_text
 from onnxtext.proto import ModelProto
 
@@ -154,7 +155,7 @@ def test_a_node_box_is_measured_with_its_rows_and_attribute_line() -> None:
     bare = node_size({**conv, "attrs": "", "rows": []})
     assert height == bare[1] + 2 * 14 + 4 and width >= bare[0]
     view = build_view(data, set())
-    layout_view(view)
+    layout_view(view, label_text)
     assert (view.items[conv["id"]].width, view.items[conv["id"]].height) == (width, height)
     svg = render_svg(data)
     assert svg.count('class="node ') == 3  # x, the Conv, y: no box for the weight

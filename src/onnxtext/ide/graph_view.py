@@ -1,11 +1,9 @@
-"""A drawn graph without a browser: folding, the layered layout and the SVG of ``onnxtext graph -o x.svg``.
+"""A drawn graph without a browser: folding and the SVG of ``onnxtext graph -o x.svg``.
 
-The same algorithm as the editor's view (``editors/vscode/src/graphview/model.ts``,
-``layout.ts``, ``render.ts``) and the same stylesheet (``ide/assets/graph.css``, the
-extension's ``media/graph.css``), so a standalone SVG looks as the view did: longest-path
-layers with sources pulled down next to their first consumer, barycentre ordering sweeps,
-each layer placed at its parents' barycentres without overlaps, and an open group laid out
-as a graph of its own and placed as one box in its container.
+The same as the editor's view (``editors/vscode/src/graphview/model.ts``, ``render.ts``;
+the layout is ``ide/graph_layout.py``, as ``layout.ts``) with the same stylesheet
+(``ide/assets/graph.css``, the extension's ``media/graph.css``), so a standalone SVG looks
+as the view did.
 """
 
 from __future__ import annotations
@@ -15,13 +13,14 @@ from html import escape as _escape
 from importlib import resources
 from typing import Any
 
+from onnxtext.ide.graph_layout import EdgeRoute, layout_view
+
 __all__ = [
     "FOLD_ABOVE",
     "MARK_COLOURS",
     "Item",
     "View",
     "build_view",
-    "layout_view",
     "render_svg",
     "default_open",
     "stylesheet",
@@ -92,10 +91,7 @@ FOLD_ABOVE = 400
 NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT, LINE = 36, 26, 40, 14
 MOST_ROWS = 8
 """Rows a node draws at most (past them a line says how many more), as ``MOST_ROWS`` in ``model.ts``."""
-PAD, HEADER, GAP_X, GAP_Y, SWEEPS = 14, 22, 24, 48, 4
 _CHAR = 7
-LABEL_CHAR = 6.2
-"""The width of a character of an edge label (10 px), an upper estimate."""
 
 _CATEGORIES: list[tuple[str, Any]] = []
 
@@ -270,180 +266,6 @@ def build_view(graph: dict[str, Any], opened: set[str]) -> View:
     return View(root, items, [(s, t, e) for (s, t), e in merged.items()], shown_as)
 
 
-def layout_view(view: View) -> None:
-    """Positions every item (absolute x, y) and sizes the open groups and the root."""
-    parent: dict[str, Item] = {}
-
-    def visit(item: Item) -> None:
-        for child in item.children:
-            parent[child.id] = item
-            if child.open:
-                visit(child)
-
-    visit(view.root)
-
-    def chain(id_: str) -> list[str]:
-        out = [id_]
-        while id_ in parent:
-            id_ = parent[id_].id
-            out.append(id_)
-        return out
-
-    local: dict[str, list[tuple[str, str]]] = {}
-    for source, target, _ in view.edges:
-        a, b = chain(source), chain(target)
-        in_b = set(b)
-        i = next((k for k, x in enumerate(a) if x in in_b), len(a))
-        if i == 0 or i >= len(a):
-            continue
-        j = b.index(a[i])
-        if j == 0:
-            continue
-        local.setdefault(a[i], []).append((a[i - 1], b[j - 1]))
-
-    def place(item: Item) -> None:
-        for child in item.children:
-            if child.open:
-                place(child)
-        width, height = layered(item.children, local.get(item.id, []))
-        if item is view.root:
-            item.width, item.height = width, height
-            return
-        for child in item.children:
-            child.x += PAD
-            child.y += PAD + HEADER
-        item.width = max(item.width, width + 2 * PAD)
-        item.height = height + 2 * PAD + HEADER
-
-    def absolute(item: Item) -> None:
-        for child in item.children:
-            child.x += item.x
-            child.y += item.y
-            if child.open:
-                absolute(child)
-
-    place(view.root)
-    absolute(view.root)
-
-
-def layered(items: list[Item], edges: list[tuple[str, str]]) -> tuple[float, float]:
-    """Lays out ``items`` (their x, y, relative) for ``edges`` between them; returns the size taken."""
-    n = len(items)
-    if n == 0:
-        return 0.0, 0.0
-    index = {item.id: i for i, item in enumerate(items)}
-    succ: list[list[int]] = [[] for _ in items]
-    pred: list[list[int]] = [[] for _ in items]
-    seen: set[tuple[int, int]] = set()
-    for s, t in edges:
-        a, b = index.get(s), index.get(t)
-        if a is None or b is None or a == b or (a, b) in seen:
-            continue
-        seen.add((a, b))
-        succ[a].append(b)
-        pred[b].append(a)
-    indeg = [len(p) for p in pred]
-    queue = [i for i in range(n) if indeg[i] == 0]
-    done = [False] * n
-    order: list[int] = []
-    head = 0
-    while len(order) < n:
-        if head == len(queue):
-            queue.append(next(k for k in range(n) if not done[k]))  # a cycle: break it in text order
-        v = queue[head]
-        head += 1
-        if done[v]:
-            continue
-        done[v] = True
-        order.append(v)
-        for w in succ[v]:
-            indeg[w] -= 1
-            if indeg[w] == 0:
-                queue.append(w)
-    position = [0] * n
-    for i, v in enumerate(order):
-        position[v] = i
-    rank = [0] * n
-    for v in order:
-        for p in pred[v]:
-            if position[p] < position[v]:
-                rank[v] = max(rank[v], rank[p] + 1)
-    for v in reversed(order):
-        if not pred[v] and succ[v]:
-            rank[v] = max(0, min(rank[w] for w in succ[v]) - 1)
-    depth = max(rank) + 1
-    layers: list[list[int]] = [[] for _ in range(depth)]
-    for i in range(n):
-        layers[rank[i]].append(i)
-    slot = [0.0] * n
-
-    def renumber(layer: list[int]) -> None:
-        for i, v in enumerate(layer):
-            slot[v] = i
-
-    for layer in layers:
-        renumber(layer)
-
-    def sweep(layer: list[int], near: list[list[int]]) -> None:
-        keys = [sum(slot[u] for u in near[v]) / len(near[v]) if near[v] else slot[v] for v in layer]
-        ranked = sorted(range(len(layer)), key=lambda i: (keys[i], i))
-        layer[:] = [layer[i] for i in ranked]
-        renumber(layer)
-
-    for _ in range(SWEEPS):
-        for layer in layers[1:]:
-            sweep(layer, pred)
-        for layer in reversed(layers[:-1]):
-            sweep(layer, succ)
-    cx = [0.0] * n
-    placed = [False] * n
-
-    def place_layer(layer: list[int], near: Any) -> None:
-        wanted: list[float | None] = []
-        for v in layer:
-            around = near(v)
-            wanted.append(sum(cx[u] for u in around) / len(around) if around else None)
-        right: float | None = None
-        shift, counted = 0.0, 0
-        for v, want in zip(layer, wanted, strict=True):
-            w = items[v].width
-            desired = want if want is not None else (0.0 if right is None else right + GAP_X) + w / 2
-            x = desired if right is None else max(desired, right + GAP_X + w / 2)
-            cx[v] = x
-            right = x + w / 2
-            if want is not None:
-                shift += x - want
-                counted += 1
-        if counted:
-            by = shift / counted
-            for v in layer:
-                cx[v] -= by
-
-    for depth_index, layer in enumerate(layers):
-        if depth_index == 0:
-            x = 0.0
-            for v in layer:
-                cx[v] = x + items[v].width / 2
-                x += items[v].width + GAP_X
-        else:
-            place_layer(layer, lambda v: [u for u in pred[v] if placed[u]])
-        for v in layer:
-            placed[v] = True
-    for layer in reversed(layers[:-1]):
-        if any(not pred[v] and succ[v] for v in layer):
-            place_layer(layer, lambda v: succ[v] if not pred[v] else pred[v])
-    min_x = min(cx[i] - items[i].width / 2 for i in range(n))
-    max_x = max(cx[i] + items[i].width / 2 for i in range(n))
-    y = 0.0
-    for layer in layers:
-        tall = max(items[v].height for v in layer)
-        for v in layer:
-            items[v].x = cx[v] - items[v].width / 2 - min_x
-            items[v].y = y + (tall - items[v].height) / 2
-        y += tall + GAP_Y
-    return max_x - min_x, y - GAP_Y
-
-
 # ---------------------------------------------------------------- SVG (as render.ts draws it)
 
 
@@ -461,6 +283,37 @@ def edge_label(edges: list[dict[str, Any]]) -> str:
     e = edges[0]
     typed = f"{e['value']}: {e['type']}" if e["type"] else e["value"]
     return f"{typed} = {e['live']}" if e["live"] else typed
+
+
+def label_text(edges: list[dict[str, Any]]) -> str:
+    """The text of an edge's label, as drawn (the layout places it by its length)."""
+    return _clip(edge_label(edges), 60)
+
+
+def path_of(points: list[float]) -> str:
+    """The SVG path of a route: straight down a lane, an S-curve between two layers (the layout
+    puts labels beside this curve); as ``pathOf`` in ``render.ts``."""
+    d = f"M{points[0]:.1f},{points[1]:.1f}"
+    for k in range(2, len(points), 2):
+        x0, y0, x1, y1 = points[k - 2 : k + 2]
+        if x0 == x1:
+            d += f" L{x1:.1f},{y1:.1f}"
+        else:
+            ym = (y0 + y1) / 2
+            d += f" C{x0:.1f},{ym:.1f} {x1:.1f},{ym:.1f} {x1:.1f},{y1:.1f}"
+    return d
+
+
+def _edge_markup(edges: list[dict[str, Any]], route: EdgeRoute) -> tuple[str, str]:
+    """An edge's path along its route and its label where the layout placed it (on hover only,
+    the path's title, where there was no room)."""
+    values = _e(" ".join(e["value"] for e in edges))
+    text = _e(label_text(edges))
+    box = route.label
+    title = f"<title>{text}</title>" if box is None else ""
+    path = f'<path class="edge" data-values="{values}" d="{path_of(route.points)}">{title}</path>'
+    label = "" if box is None else f'<text class="edge-label" x="{box.x:.1f}" y="{box.y + box.h - 3:.1f}">{text}</text>'
+    return path, label
 
 
 def _node(item: Item) -> str:
@@ -547,7 +400,7 @@ def stylesheet() -> str:
 def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     """A standalone SVG of the graph, laid out, folded as ``opened`` says (default: :func:`default_open`)."""
     view = build_view(graph, default_open(graph) if opened is None else opened)
-    layout_view(view)
+    routes = layout_view(view, label_text)
     frames: list[str] = []
     boxes: list[str] = []
 
@@ -564,35 +417,16 @@ def render_svg(graph: dict[str, Any], opened: set[str] | None = None) -> str:
     walk(view.root)
     paths: list[str] = []
     labels: list[str] = []
-    spans: list[tuple[float, float]] = []  # each label's left and right
-    for source, target, edges in view.edges:
-        s, t = view.items[source], view.items[target]
-        x1, y1, x2, y2 = s.x + s.width / 2, s.y + s.height, t.x + t.width / 2, t.y
-        bend = max(20.0, abs(y2 - y1) / 2)
-        values = _e(" ".join(e["value"] for e in edges))
-        paths.append(
-            f'<path class="edge" data-values="{values}" d="M{x1:.1f},{y1:.1f} C{x1:.1f},{y1 + bend:.1f} '
-            f'{x2:.1f},{y2 - bend:.1f} {x2:.1f},{y2:.1f}"/>'
-        )
-        # on the curve a third of the way down: edges meeting at one node part before that
-        lx, ly = 0.741 * x1 + 0.259 * x2, y1 + 0.259 * (y2 - y1) + 0.222 * bend
-        # an edge coming from the left says its value to the left: labels of edges meeting at a node part
-        left = x1 < x2 - 1
-        side = ' class="edge-label left"' if left else ' class="edge-label"'
-        text = _clip(edge_label(edges), 60)
-        x = lx + (-4 if left else 4)
-        labels.append(f'<text{side} x="{x:.1f}" y="{ly + 4:.1f}">{_e(text)}</text>')
-        reach = LABEL_CHAR * len(text)
-        spans.append((x - reach if left else x, x if left else x + reach))
-    # the picture holds every label: one running off the left or right edge widens it
-    x0 = min([0.0, *(a for a, _ in spans)]) - 16
-    x1 = max([view.root.width, *(b for _, b in spans)]) + 17
-    w, h = int(x1 - x0), int(view.root.height + 33)
+    for (_, _, edges), route in zip(view.edges, routes, strict=True):
+        path, label = _edge_markup(edges, route)
+        paths.append(path)
+        labels.append(label)
+    w, h = int(view.root.width + 33), int(view.root.height + 33)
     body = (
         f'<g class="frames">{"".join(frames)}</g><g class="edges">{"".join(paths)}</g><g '
         f'class="nodes">{"".join(boxes)}</g><g class="edge-labels">{"".join(labels)}</g>'
     )
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="{int(x0)} -16 {w} {h}" width="{w}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="graph" viewBox="-16 -16 {w} {h}" width="{w}" '
         f'height="{h}"><style><![CDATA[{stylesheet()}{mark_stylesheet(graph)}]]></style><g>{body}</g></svg>\n'
     )

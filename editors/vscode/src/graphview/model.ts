@@ -1,5 +1,6 @@
 // The graph the server sends (`onnxtext/graph`, src/onnxtext/ide/graph.py) and the view of it
 // that folding leaves: which items are drawn in which container, and the edges between them.
+import type { EdgeRoute } from "./layout";
 
 export interface Position {
   line: number;
@@ -84,6 +85,8 @@ export interface ViewEdge {
   source: string;
   target: string;
   edges: GraphEdge[];
+  /** Where it is drawn, its label's box included: set by layoutView (layout.ts). */
+  route?: EdgeRoute;
 }
 
 export interface View {

@@ -2,7 +2,8 @@
 // category with a badge when they have diagnostics. Built as one string (fast for thousands of
 // nodes); every class it uses is styled by media/graph.css.
 import css from "../../media/graph.css";
-import { GraphEdge, GraphNode, Item, LINE, NODE_HEIGHT, View, category, rowText, shownRows } from "./model";
+import type { EdgeRoute } from "./layout";
+import { GraphEdge, GraphNode, Item, LINE, NODE_HEIGHT, View, ViewEdge, category, rowText, shownRows } from "./model";
 
 export function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -10,6 +11,60 @@ export function escape(text: string): string {
 
 function clip(text: string, max = 48): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The text of an edge's label, as drawn (layout.ts places it by its length). */
+export function labelText(edge: ViewEdge): string {
+  return clip(edgeLabel(edge.edges), 60);
+}
+
+/** The rectangle an edge's route and its label take. */
+function routeBox(route: EdgeRoute): Box {
+  const p = route.points;
+  const box = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let k = 0; k < p.length; k += 2) {
+    box.x0 = Math.min(box.x0, p[k]);
+    box.x1 = Math.max(box.x1, p[k]);
+    box.y0 = Math.min(box.y0, p[k + 1]);
+    box.y1 = Math.max(box.y1, p[k + 1]);
+  }
+  const l = route.label;
+  if (l !== null) {
+    box.x0 = Math.min(box.x0, l.x);
+    box.x1 = Math.max(box.x1, l.x + l.w);
+    box.y0 = Math.min(box.y0, l.y);
+    box.y1 = Math.max(box.y1, l.y + l.h);
+  }
+  return box;
+}
+
+/** An edge's path along its route, and its label where the layout placed it (on hover only,
+ * the path's title, where there was no room). */
+function edgeMarkup(route: EdgeRoute, edge: ViewEdge): [string, string] {
+  const values = escape(edge.edges.map((e) => e.value).join(" "));
+  const text = escape(labelText(edge));
+  const box = route.label;
+  const title = box === null ? `<title>${text}</title>` : "";
+  const path = `<path class="edge" data-values="${values}" d="${pathOf(route.points)}">${title}</path>`;
+  const label = box === null ? "" : `<text class="edge-label" x="${box.x.toFixed(1)}" y="${(box.y + box.h - 3).toFixed(1)}">${text}</text>`;
+  return [path, label];
+}
+
+/** The SVG path of a route (layout.ts): straight down a lane, an S-curve between two layers
+ * (placeLabels puts labels beside this curve). */
+export function pathOf(points: number[]): string {
+  const f = (v: number): string => v.toFixed(1);
+  let d = `M${f(points[0])},${f(points[1])}`;
+  for (let k = 2; k < points.length; k += 2) {
+    const [x0, y0, x1, y1] = [points[k - 2], points[k - 1], points[k], points[k + 1]];
+    if (x0 === x1) {
+      d += ` L${f(x1)},${f(y1)}`;
+    } else {
+      const ym = (y0 + y1) / 2;
+      d += ` C${f(x0)},${f(ym)} ${f(x1)},${f(ym)} ${f(x1)},${f(y1)}`;
+    }
+  }
+  return d;
 }
 
 export function edgeLabel(edges: GraphEdge[]): string {
@@ -56,25 +111,16 @@ export function renderView(view: View, area?: Box): string {
   const paths: string[] = [];
   const labels: string[] = [];
   for (const edge of view.edges) {
-    const s = view.items.get(edge.source)!;
-    const t = view.items.get(edge.target)!;
-    const x1 = s.x + s.width / 2;
-    const y1 = s.y + s.height;
-    const x2 = t.x + t.width / 2;
-    const y2 = t.y;
-    if (!meets(area, Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1) + 200, Math.abs(y2 - y1))) {
+    if (edge.route === undefined) {
+      continue; // a view not laid out (layoutView) has its boxes, no edges yet
+    }
+    const b = routeBox(edge.route);
+    if (!meets(area, b.x0, b.y0, b.x1 - b.x0, b.y1 - b.y0)) {
       continue;
     }
-    const bend = Math.max(20, Math.abs(y2 - y1) / 2);
-    const values = escape(edge.edges.map((e) => e.value).join(" "));
-    paths.push(`<path class="edge" data-values="${values}" d="M${x1.toFixed(1)},${y1.toFixed(1)} C${x1.toFixed(1)},${(y1 + bend).toFixed(1)} ${x2.toFixed(1)},${(y2 - bend).toFixed(1)} ${x2.toFixed(1)},${y2.toFixed(1)}"/>`);
-    const label = escape(clip(edgeLabel(edge.edges), 60));
-    // on the curve a third of the way down: edges meeting at one node part before that
-    const lx = 0.741 * x1 + 0.259 * x2;
-    const ly = y1 + 0.259 * (y2 - y1) + 0.222 * bend;
-    // an edge coming from the left says its value to the left: labels of edges meeting at a node part
-    const left = x1 < x2 - 1;
-    labels.push(`<text class="edge-label${left ? " left" : ""}" x="${(lx + (left ? -4 : 4)).toFixed(1)}" y="${(ly + 4).toFixed(1)}">${label}</text>`);
+    const [path, label] = edgeMarkup(edge.route, edge);
+    paths.push(path);
+    labels.push(label);
   }
   return `<g class="frames">${frames.join("")}</g><g class="edges">${paths.join("")}</g><g class="nodes">${nodes.join("")}</g><g class="edge-labels">${labels.join("")}</g>`;
 }
