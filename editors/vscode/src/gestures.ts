@@ -34,6 +34,8 @@ export class Gestures {
       codeActions(uri: vscode.Uri, range: vscode.Range): Thenable<(vscode.CodeAction | vscode.Command)[] | undefined>;
       applyEdit(edit: vscode.WorkspaceEdit): Thenable<boolean>;
       execute(command: vscode.Command): Thenable<unknown>;
+      /** Shows a file the gesture made or changed besides the text (`Extract to a new model`). */
+      show(uri: vscode.Uri): Thenable<unknown>;
       error(message: string): void;
     },
   ) {}
@@ -45,7 +47,8 @@ export class Gestures {
     return actions.map((a) => a.title);
   }
 
-  /** Applies gesture `index` of the answer `asked`: its edit (one step of Undo), then its command.
+  /** Applies gesture `index` of the answer `asked`: its edit (one step of Undo), then its command;
+   * another file it writes (a new model) is shown.
    * Refused (and said) if the text changed since: the edit was made for the text as it was. */
   async apply(document: vscode.TextDocument, asked: number, index: number): Promise<boolean> {
     const offered = this.offered;
@@ -64,6 +67,15 @@ export class Gestures {
     }
     if (action.command !== undefined) {
       await this.api.execute(action.command);
+    }
+    const others = new Map<string, vscode.Uri>();
+    for (const [uri] of action.edit?.entries() ?? []) {
+      if (uri.toString() !== document.uri.toString()) {
+        others.set(uri.toString(), uri);
+      }
+    }
+    for (const uri of others.values()) {
+      await this.api.show(uri);
     }
     return true;
   }

@@ -118,6 +118,7 @@ class GraphPanel {
     applyEdit: (edit) => vscode.workspace.applyEdit(edit),
     execute: (command) => vscode.commands.executeCommand(command.command, ...(command.arguments ?? [])),
     error: (message) => void vscode.window.showErrorMessage(message),
+    show: (uri) => vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false }),
   });
 
   constructor(

@@ -284,13 +284,15 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
   });
 
 
-  await check("the graph's context menu: delete a node, make a value an output (from the keyboard), extract a node to a local function, Delete on a node; one Undo in the text restores it byte for byte (#32)", async () => {
+  await check("the graph's context menu: delete a node, make a value an output (from the keyboard), extract a node to a local function, Delete on a node; one Undo in the text restores it byte for byte; extract to a new model shows it (#32)", async () => {
     const file = path.join(work, "mlp.onnxtxt");
     const before = fs.readFileSync(file, "utf8");
     expect(!(await anyDirty(ed)), "the text has unsaved changes before the gestures");
     const ops = () => frame.$$eval("svg.graph .node.kind-op .op", (els) => els.map((e) => e.textContent));
     expect((await frame.$$eval("svg.graph .node.kind-output", (els) => els.length)) === 1, "not one graph output drawn");
-    const all = (await ops()).sort().join();
+    // the view of the text as saved (the check before undid its edit: its re-render may still come)
+    const all = ["Add", "Add", "MatMul", "MatMul", "Relu", "Softmax"].join();
+    await ed.waitFor(async () => (await ops()).sort().join() === all, { what: `the view showing ${all}` });
     const done = [];
     /** Applies a gesture (`apply`), waits for the view to show it (`shown`), saves and checks the file
      * (`changed`), then one Undo in the text and the file saved again: the text before, byte for byte. */
@@ -311,6 +313,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       expect(menu.includes(t), `"${t}" not in the menu: ${menu.join(" | ")}`);
     }
     expect((await frame.$eval('.gesture-menu [role="menuitem"]', (e) => e === document.activeElement)), "the menu's first item has not the keyboard");
+    await ed.screenshot(path.join(out, "graph-menu.png"));
     await gesture(
       "Delete node 'hidden'",
       () => frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Delete node 'hidden'$/ }).click(),
@@ -359,6 +362,22 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       (o) => !o.includes("Relu"),
       (t) => !t.includes("hidden = Relu (hidden_pre)"),
     );
+    // Extract to a new model: the file beside the text, shown; the text itself unchanged
+    const extracted = path.join(work, "mlp.extract.onnxtxt");
+    await gestureMenu(ed, frame, matmul, /^Extract 1 node to a new model$/);
+    await frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Extract 1 node to a new model$/ }).click();
+    await ed.waitForTab("mlp.extract.onnxtxt");
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /logits_mm\s*(: float\[N, 3\])?\s*= MatMul \(hidden, W2\)/.test(l)), { what: "the extracted node in the new model" });
+    await ed.press("Control+S");
+    const model = await ed.waitFor(() => {
+      const t = fs.existsSync(extracted) ? fs.readFileSync(extracted, "utf8") : "";
+      return t.includes("MatMul (hidden, W2)") ? t : null;
+    }, { timeout: 15_000, what: "mlp.extract.onnxtxt saved" });
+    const checked = execFileSync(onnxtext, ["check", extracted], { encoding: "utf8" }).trim();
+    expect(fs.readFileSync(file, "utf8") === before && !(await anyDirty(ed)), "extracting to a new model changed the text");
+    await ed.command("View: Close Editor");
+    await ed.waitForTab("mlp.onnxtxt");
+    done.push(`Extract 1 node to a new model (${model.split("\n").length} lines, onnxtext check passes${checked === "" ? "" : `: ${checked.split("\n")[0]}`})`);
     return `menu on Relu: ${menu.join(" | ")}; applied and undone byte for byte: ${done.join("; ")}`;
   });
 

@@ -14,7 +14,12 @@ const TITLES = [
   "Extract 1 node to a local function (local.Extracted)",
 ];
 
-function action(title: string, kind: string, extra: Record<string, unknown> = { edit: { title } }): vscode.CodeAction {
+/** A workspace edit (as much of it as Gestures reads): its title, the files it changes. */
+function edit(title: string, files: string[] = ["file:///m.onnxtxt"]) {
+  return { title, entries: () => files.map((f) => [{ toString: () => f }, []]) };
+}
+
+function action(title: string, kind: string, extra: Record<string, unknown> = { edit: edit(title) }): vscode.CodeAction {
   return { title, kind: { value: kind }, ...extra } as unknown as vscode.CodeAction;
 }
 
@@ -49,6 +54,7 @@ function fake(actions: (vscode.CodeAction | vscode.Command)[], applies = true) {
       return applies;
     },
     execute: async (command) => log.push(`command ${command.command}`),
+    show: async (uri) => log.push(`show ${uri.toString()}`),
     error: (message) => log.push(`error ${message}`),
   });
   return { gestures, log };
@@ -57,12 +63,23 @@ function fake(actions: (vscode.CodeAction | vscode.Command)[], applies = true) {
 const RANGE = {} as vscode.Range;
 
 test("the gesture chosen is applied: its edit, then its command; once", async () => {
-  const { gestures, log } = fake([action("quick", "quickfix"), action("a", REWRITE), action("b", REWRITE, { edit: { title: "b" }, command: { title: "c", command: "then" } })]);
+  const { gestures, log } = fake([action("quick", "quickfix"), action("a", REWRITE), action("b", REWRITE, { edit: edit("b"), command: { title: "c", command: "then" } })]);
   assert.deepEqual(await gestures.ask(document(3), RANGE, 7), ["a", "b"]);
   assert.equal(await gestures.apply(document(3), 7, 1), true);
   assert.deepEqual(log, ["edit b", "command then"]);
   assert.equal(await gestures.apply(document(3), 7, 0), false, "an answer is used once");
   assert.deepEqual(log, ["edit b", "command then"]);
+});
+
+test("a file the gesture writes besides the text (a new model) is shown, once", async () => {
+  const extract = action("Extract 1 node to a new model", REWRITE, { edit: edit("x", ["file:///m.extract.onnxtxt", "file:///m.extract.onnxtxt"]) });
+  const { gestures, log } = fake([action("a", REWRITE), extract]);
+  await gestures.ask(document(1), RANGE, 1);
+  assert.equal(await gestures.apply(document(1), 1, 0), true);
+  assert.deepEqual(log, ["edit a"], "the text itself is not shown again");
+  await gestures.ask(document(1), RANGE, 2);
+  assert.equal(await gestures.apply(document(1), 2, 1), true);
+  assert.deepEqual(log, ["edit a", "edit x", "show file:///m.extract.onnxtxt"]);
 });
 
 test("a gesture of an older answer, or past the list, is not applied", async () => {
@@ -83,7 +100,7 @@ test("a gesture asked before the text changed is refused, and said", async () =>
 });
 
 test("an edit VS Code refuses is said, and its command not run", async () => {
-  const { gestures, log } = fake([action("a", REWRITE, { edit: { title: "a" }, command: { title: "c", command: "then" } })], false);
+  const { gestures, log } = fake([action("a", REWRITE, { edit: edit("a"), command: { title: "c", command: "then" } })], false);
   await gestures.ask(document(1), RANGE, 1);
   assert.equal(await gestures.apply(document(1), 1, 0), false);
   assert.deepEqual(log, ["edit a", 'error onnxtext: "a" could not be applied.']);
