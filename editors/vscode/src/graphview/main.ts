@@ -3,7 +3,7 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
-import { GestureMenu, deleteIndex, deletes, opensMenu } from "./menu";
+import { GestureMenu, deleteIndex, deletes, gestureTarget, opensMenu } from "./menu";
 import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
 import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
 import { Box, renderView, standaloneSvg } from "./render";
@@ -394,15 +394,17 @@ class GraphApp {
   }
 
   // ------------------------------------------------------------ gestures (#32)
-  /** Asks the host for the gestures on node `id`'s statement: a menu at `at`, or (`delete`) its deletion. */
-  private askGestures(id: string, at: { x: number; y: number }, intent: "menu" | "delete"): void {
+  /** Asks the host for the gestures on node `id`'s statement (its weight `row`'s): a menu at `at`,
+   * or (`delete`) the node's deletion. */
+  private askGestures(id: string, row: number | null, at: { x: number; y: number }, intent: "menu" | "delete"): void {
     const node = this.data.nodes.find((n) => n.id === id);
     if (this.host === undefined || node === undefined) {
       return;
     }
     const asked = ++this.gestureAsks;
-    this.gesturesAsked = { asked, label: node.kind === "op" ? `${node.op} ${node.label}` : `${node.kind} ${node.label}`, at, intent };
-    this.host.postMessage({ type: "gestures", asked, range: node.range });
+    const { label, range } = gestureTarget(node, intent === "menu" ? row : null);
+    this.gesturesAsked = { asked, label, at, intent };
+    this.host.postMessage({ type: "gestures", asked, range });
   }
 
   private gestures(asked: number, titles: string[]): void {
@@ -489,9 +491,11 @@ class GraphApp {
       }
       event.preventDefault(); // ours, not the webview's
       const id = node.getAttribute("data-id")!;
-      this.choose(id);
+      const picked = (event.target as Element).closest("[data-row]");
+      const row = picked !== null ? Number(picked.getAttribute("data-row")) : null;
+      this.choose(id, row);
       this.svg.focus();
-      this.askGestures(id, { x: event.clientX, y: event.clientY }, "menu");
+      this.askGestures(id, row, { x: event.clientX, y: event.clientY }, "menu");
     });
     this.svg.addEventListener("keydown", (event) => {
       const menu = opensMenu(event);
@@ -501,7 +505,7 @@ class GraphApp {
       const at = this.selectedCorner();
       if (at !== undefined) {
         event.preventDefault();
-        this.askGestures(this.selected, at, menu ? "menu" : "delete");
+        this.askGestures(this.selected, this.selectedRow, at, menu ? "menu" : "delete");
       }
     });
     this.svg.addEventListener("dblclick", (event) => {

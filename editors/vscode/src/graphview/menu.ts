@@ -1,6 +1,7 @@
 // The graph's context menu (#32): the surgery gestures the server offers as code actions on a
 // node's statement (src/onnxtext/ide/gestures.py), listed by their titles; the extension
 // (src/graph.ts) asks for them and applies the one chosen as one workspace edit.
+import type { GraphNode, Range } from "./model";
 
 export interface KeyLike {
   key: string;
@@ -26,6 +27,16 @@ export function deletes(e: KeyLike): boolean {
  * `Delete node 'n' and what only fed it (2 nodes, 1 initializer)`. */
 export function deleteIndex(titles: readonly string[]): number {
   return titles.findIndex((t) => t.startsWith("Delete node ") && !/' and what only fed it \([^']*\)$/.test(t));
+}
+
+/** What a menu is on: node `node`, or its weight `row` (a row drawn inside it: the weight's own
+ * statement, where an initializer is made a graph input); its name in the menu's label. */
+export function gestureTarget(node: GraphNode, row: number | null): { label: string; range: Range } {
+  const weight = row !== null ? node.rows?.[row] : undefined;
+  if (weight !== undefined) {
+    return { label: `weight ${weight.value}`, range: weight.range };
+  }
+  return { label: node.kind === "op" ? `${node.op} ${node.label}` : `${node.kind} ${node.label}`, range: node.range };
 }
 
 /** The menu item a key moves to from `index` among `count`; undefined for any other key. */

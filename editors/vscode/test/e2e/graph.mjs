@@ -340,6 +340,12 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     await ed.press("Escape");
     const closed = await frame.evaluate(() => ({ menus: document.querySelectorAll(".gesture-menu").length, focus: document.activeElement?.tagName ?? "" }));
     expect(closed.menus === 0 && closed.focus === "svg", `after Escape: ${JSON.stringify(closed)}`);
+    // a weight's row: the menu is on the weight's statement
+    const weightMenu = await gestureMenu(ed, frame, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"] [data-row="0"]', /^Make 'W1' a graph input/);
+    const weightLabel = await frame.$eval(".gesture-menu", (e) => e.getAttribute("aria-label"));
+    expect(weightLabel === "Gestures on weight W1", `the weight's menu is labelled "${weightLabel}"`);
+    await ed.press("Escape");
+    done.push(`on the row W1: ${weightMenu.join(" | ")}`);
     const matmul = 'svg.graph .node.kind-op[aria-label="MatMul logits_mm"]';
     await gestureMenu(ed, frame, matmul, /^Extract 1 node to a local function/);
     await gesture(

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type * as vscode from "vscode";
 import { Gestures, REWRITE, rewrites } from "../../src/gestures";
-import { deleteIndex, deletes, menuPlace, moveIndex, opensMenu } from "../../src/graphview/menu";
+import { deleteIndex, deletes, gestureTarget, menuPlace, moveIndex, opensMenu } from "../../src/graphview/menu";
+import type { GraphNode } from "../../src/graphview/model";
 
 const TITLES = [
   "Delete node 'hidden' and what only fed it (2 nodes, 2 initializers)",
@@ -145,4 +146,14 @@ test("the menu opens where asked, moved in to fit the window", () => {
   assert.deepEqual(menuPlace({ x: 10, y: 20 }, size, room), { x: 10, y: 20 });
   assert.deepEqual(menuPlace({ x: 450, y: 380 }, size, room), { x: 300, y: 300 });
   assert.deepEqual(menuPlace({ x: 50, y: 50 }, { width: 600, height: 500 }, room), { x: 0, y: 0 });
+});
+
+test("a menu is on a node's statement, or on the statement of its weight's row", () => {
+  const at = (line: number) => ({ start: { line, character: 3 }, end: { line, character: 30 } });
+  const row = { value: "W1", param: "B", type: "float[4, 8]", kind: "initializer", shared: false, severity: null, range: at(2) };
+  const node: GraphNode = { id: "n", kind: "op", label: "hidden_mm", op: "MatMul", domain: "", range: at(9), group: null, calls: null, severity: null, rows: [row] };
+  assert.deepEqual(gestureTarget(node, null), { label: "MatMul hidden_mm", range: at(9) });
+  assert.deepEqual(gestureTarget(node, 0), { label: "weight W1", range: at(2) });
+  assert.deepEqual(gestureTarget(node, 4), { label: "MatMul hidden_mm", range: at(9) }, "a row gone with an edit: the node");
+  assert.deepEqual(gestureTarget({ ...node, kind: "input", label: "X", rows: undefined }, null).label, "input X");
 });
