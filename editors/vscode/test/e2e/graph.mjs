@@ -1,6 +1,7 @@
 // The graph beside the text (issue 22), checked in the real editor: Show Graph opens the view
 // beside an example, a click on a node moves the cursor to its statement, moving the cursor
-// selects the node (aria-selected="true"), edits re-render it; the standalone page of
+// selects the node (aria-selected="true"), edits re-render it; its context menu (#32) applies the
+// server's gestures, each reverted by one Undo; the standalone page of
 // `onnxtext graph -o x.html` opens a 30,000-node export folded. Called from run.mjs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
