@@ -2,6 +2,7 @@
 // server's `onnxtext/graph` request after every change, synced both ways with the cursor.
 import * as path from "path";
 import * as vscode from "vscode";
+import { Gestures } from "./gestures";
 
 export const GRAPH_REQUEST = "onnxtext/graph";
 export const PROPERTIES_REQUEST = "onnxtext/graphProperties";
@@ -25,6 +26,16 @@ interface AskProperties {
   type: "properties";
   asked: number;
   position: { line: number; character: number };
+}
+interface AskGestures {
+  type: "gestures";
+  asked: number;
+  range: Reveal["range"];
+}
+interface ChooseGesture {
+  type: "gesture";
+  asked: number;
+  index: number;
 }
 interface SaveNpy {
   type: "saveNpy";
@@ -101,6 +112,14 @@ class GraphPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private asked = 0;
+  private readonly gestures = new Gestures({
+    codeActions: (uri, range) =>
+      vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>("vscode.executeCodeActionProvider", uri, range, vscode.CodeActionKind.RefactorRewrite.value),
+    applyEdit: (edit) => vscode.workspace.applyEdit(edit),
+    execute: (command) => vscode.commands.executeCommand(command.command, ...(command.arguments ?? [])),
+    error: (message) => void vscode.window.showErrorMessage(message),
+    show: (uri) => vscode.window.showTextDocument(uri, { viewColumn: vscode.ViewColumn.One, preview: false }),
+  });
 
   constructor(
     private readonly document: vscode.TextDocument,
@@ -130,6 +149,11 @@ class GraphPanel {
         void this.properties(message as AskProperties);
       } else if (message.type === "saveNpy") {
         void this.saveNpy(message as SaveNpy);
+      } else if (message.type === "gestures") {
+        void this.askGestures(message as AskGestures);
+      } else if (message.type === "gesture") {
+        const { asked, index } = message as ChooseGesture;
+        void this.gestures.apply(this.document, asked, index);
       }
     });
   }
@@ -206,6 +230,18 @@ class GraphPanel {
     } catch (error) {
       this.log.warn(`the properties in the graph of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  /** The context menu on a node: the server's gestures on its statement (code actions), by title. */
+  private async askGestures(message: AskGestures): Promise<void> {
+    const { start, end } = message.range;
+    let titles: string[] = [];
+    try {
+      titles = await this.gestures.ask(this.document, new vscode.Range(start.line, start.character, end.line, end.character), message.asked);
+    } catch (error) {
+      this.log.warn(`the gestures in the graph of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    await this.panel.webview.postMessage({ type: "gestures", asked: message.asked, titles });
   }
 
   /** "Save as .npy" in the properties panel: asks where (beside the model, named after the weight). */

@@ -3,6 +3,7 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
+import { GestureMenu, deleteIndex, deletes, gestureTarget, opensMenu } from "./menu";
 import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
 import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
 import { Box, renderView, standaloneSvg } from "./render";
@@ -50,6 +51,10 @@ class GraphApp {
   private readonly count: HTMLElement;
   private readonly status: HTMLElement;
   private readonly panel: HTMLElement;
+  private readonly menu = new GestureMenu();
+  /** The gestures asked of the host last: for the menu at `at`, or to delete the node at once. */
+  private gestureAsks = 0;
+  private gesturesAsked: { asked: number; label: string; at: { x: number; y: number }; intent: "menu" | "delete" } | undefined;
 
   constructor(private readonly host: Host | undefined) {
     const sheet = new CSSStyleSheet();
@@ -67,6 +72,7 @@ class GraphApp {
     this.svg.classList.add("graph");
     this.svg.setAttribute("role", "listbox");
     this.svg.setAttribute("aria-label", "Model graph");
+    this.svg.tabIndex = 0; // the keys on the selected node: the context menu, Delete
     this.viewport = document.createElementNS(SVG_NS, "g");
     this.svg.append(this.viewport);
     this.panel = el("aside", "props");
@@ -387,6 +393,49 @@ class GraphApp {
     }
   }
 
+  // ------------------------------------------------------------ gestures (#32)
+  /** Asks the host for the gestures on node `id`'s statement (its weight `row`'s): a menu at `at`,
+   * or (`delete`) the node's deletion. */
+  private askGestures(id: string, row: number | null, at: { x: number; y: number }, intent: "menu" | "delete"): void {
+    const node = this.data.nodes.find((n) => n.id === id);
+    if (this.host === undefined || node === undefined) {
+      return;
+    }
+    const asked = ++this.gestureAsks;
+    const { label, range } = gestureTarget(node, intent === "menu" ? row : null);
+    this.gesturesAsked = { asked, label, at, intent };
+    this.host.postMessage({ type: "gestures", asked, range });
+  }
+
+  private gestures(asked: number, titles: string[]): void {
+    const wanted = this.gesturesAsked;
+    if (wanted === undefined || wanted.asked !== asked) {
+      return;
+    }
+    this.gesturesAsked = undefined;
+    const choose = (index: number): void => this.host?.postMessage({ type: "gesture", asked, index });
+    if (wanted.intent === "delete") {
+      const index = deleteIndex(titles);
+      if (index >= 0) {
+        choose(index);
+      } else {
+        this.status.textContent = `${wanted.label}: nothing to delete here`;
+      }
+      return;
+    }
+    this.menu.open(wanted.at, wanted.label, titles, choose, this.svg);
+  }
+
+  /** Where the menu of the selected node opens from the keyboard: below its box's left. */
+  private selectedCorner(): { x: number; y: number } | undefined {
+    const shown = this.selected !== null ? this.view?.shownAs.get(this.selected) : undefined;
+    if (shown !== this.selected || shown === null || shown === undefined) {
+      return undefined; // folded away: no node to act on
+    }
+    const box = this.elementOf(shown)?.getBoundingClientRect();
+    return box === undefined ? undefined : { x: box.left + Math.min(12, box.width / 2), y: box.bottom - Math.min(8, box.height / 2) };
+  }
+
   private exportSvg(): void {
     const root = this.view?.root;
     if (root === undefined) {
@@ -433,6 +482,30 @@ class GraphApp {
         if (folded || target.closest(".frame-label") !== null) {
           this.toggle(id, folded);
         }
+      }
+    });
+    this.svg.addEventListener("contextmenu", (event) => {
+      const node = (event.target as Element).closest("[data-id]");
+      if (node === null || this.host === undefined) {
+        return;
+      }
+      event.preventDefault(); // ours, not the webview's
+      const id = node.getAttribute("data-id")!;
+      const picked = (event.target as Element).closest("[data-row]");
+      const row = picked !== null ? Number(picked.getAttribute("data-row")) : null;
+      this.choose(id, row);
+      this.svg.focus();
+      this.askGestures(id, row, { x: event.clientX, y: event.clientY }, "menu");
+    });
+    this.svg.addEventListener("keydown", (event) => {
+      const menu = opensMenu(event);
+      if ((!menu && !deletes(event)) || this.selected === null) {
+        return;
+      }
+      const at = this.selectedCorner();
+      if (at !== undefined) {
+        event.preventDefault();
+        this.askGestures(this.selected, this.selectedRow, at, menu ? "menu" : "delete");
       }
     });
     this.svg.addEventListener("dblclick", (event) => {
@@ -511,11 +584,13 @@ class GraphApp {
       }
     });
     window.addEventListener("message", (event: MessageEvent) => {
-      const message = event.data as { type?: string; data?: GraphData; position?: Position; asked?: number; properties?: Properties | null };
+      const message = event.data as { type?: string; data?: GraphData; position?: Position; asked?: number; properties?: Properties | null; titles?: string[] };
       if (message.type === "graph" && message.data !== undefined) {
         this.setData(message.data);
       } else if (message.type === "properties" && message.asked !== undefined) {
         this.properties(message.asked, message.properties ?? null);
+      } else if (message.type === "gestures" && message.asked !== undefined && message.titles !== undefined) {
+        this.gestures(message.asked, message.titles);
       } else if (message.type === "cursor" && message.position !== undefined) {
         this.cursor(message.position);
       }

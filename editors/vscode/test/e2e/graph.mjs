@@ -1,6 +1,7 @@
 // The graph beside the text (issue 22), checked in the real editor: Show Graph opens the view
 // beside an example, a click on a node moves the cursor to its statement, moving the cursor
-// selects the node (aria-selected="true"), edits re-render it; the standalone page of
+// selects the node (aria-selected="true"), edits re-render it; its context menu (#32) applies the
+// server's gestures, each reverted by one Undo; the standalone page of
 // `onnxtext graph -o x.html` opens a 30,000-node export folded. Called from run.mjs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -119,6 +120,41 @@ value(g.output.add(name=prev), (1, 512))
 g.node.add(op_type="Reluu", input=[prev], output=["odd"], name="odd")  # the one mistake
 open(sys.argv[1], "wb").write(model_bytes(m))
 `;
+
+/** The context menu (#32) of the node `selector` in the view, opened by a right click (or, `keys`,
+ * by a click then Shift+F10), until it offers a gesture matching `wanted` (the server offers none
+ * while a change is analysed); its titles. */
+async function gestureMenu(ed, frame, selector, wanted, { keys = false } = {}) {
+  let seen = [];
+  return ed.waitFor(async () => {
+    if (keys) {
+      await frame.locator(selector).first().click();
+      await ed.press("Shift+F10");
+    } else {
+      await frame.locator(selector).first().click({ button: "right" });
+    }
+    seen = await ed.waitFor(async () => {
+      const t = await frame.$$eval('.gesture-menu [role="menuitem"]', (els) => els.map((e) => e.textContent));
+      return t.length > 0 ? t : null;
+    }, { timeout: 5000, what: "the context menu" });
+    if (seen.some((t) => wanted.test(t))) return seen;
+    await ed.press("Escape");
+    return null;
+  }, { timeout: 45_000, interval: 500, what: `${wanted} in the node's context menu (last: ${seen.join(" | ")})` });
+}
+
+/** Saves the text (Ctrl+S in the text beside the view) and waits until the file is `accept`ed; its text. */
+async function saved(ed, file, accept, what) {
+  await ed.command("View: Focus First Editor Group");
+  await ed.press("Control+S");
+  let now = "";
+  return ed.waitFor(() => {
+    now = fs.readFileSync(file, "utf8");
+    return accept(now) ? now : null;
+  }, { timeout: 15_000, what }).catch((error) => {
+    throw new Error(`${error.message}; the file:\n${now}`);
+  });
+}
 
 /** A small ResNet-like network exported by torch (the legacy exporter: its BatchNorms folded into the
  * Convs' weights); prints its number of initializers. */
@@ -246,6 +282,110 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect((await frame.$eval("svg.graph > g", (g) => g.getAttribute("transform"))) === transform, "zoom and pan were reset");
     for (let i = 0; i < 8; i++) await ed.press("Control+Z");
     return `${after - before} renders; ${ops.length} operators`;
+  });
+
+
+  await check("the graph's context menu: delete a node, make a value an output (from the keyboard), extract a node to a local function, Delete on a node; one Undo in the text restores it byte for byte; extract to a new model shows it (#32)", async () => {
+    const file = path.join(work, "mlp.onnxtxt");
+    const before = fs.readFileSync(file, "utf8");
+    expect(!(await anyDirty(ed)), "the text has unsaved changes before the gestures");
+    const ops = () => frame.$$eval("svg.graph .node.kind-op .op", (els) => els.map((e) => e.textContent));
+    expect((await frame.$$eval("svg.graph .node.kind-output", (els) => els.length)) === 1, "not one graph output drawn");
+    // the view of the text as saved (the check before undid its edit: its re-render may still come)
+    const all = ["Add", "Add", "MatMul", "MatMul", "Relu", "Softmax"].join();
+    await ed.waitFor(async () => (await ops()).sort().join() === all, { what: `the view showing ${all}` });
+    const done = [];
+    /** Applies a gesture (`apply`), waits for the view to show it (`shown`), saves and checks the file
+     * (`changed`), then one Undo in the text and the file saved again: the text before, byte for byte. */
+    const gesture = async (name, apply, shown, changed) => {
+      await apply();
+      await ed.waitFor(async () => shown(await ops()), { what: `the view after "${name}"` });
+      const after = await saved(ed, file, (t) => t !== before, `"${name}" in the saved text`);
+      expect(changed(after), `"${name}" saved as:\n${after}`);
+      await ed.press("Control+Z");
+      await ed.waitFor(async () => (await ops()).sort().join() === all || null, { what: `the view after undoing "${name}"` });
+      const back = await saved(ed, file, (t) => t !== after, `the undone "${name}" saved`);
+      expect(back === before, `after one Undo of "${name}" the text is not as before:\n${back}`);
+      done.push(name);
+    };
+    const relu = 'svg.graph .node.kind-op[aria-label^="Relu"]';
+    const menu = await gestureMenu(ed, frame, relu, /^Delete node 'hidden'$/);
+    for (const t of ["Delete node 'hidden'", "Make 'hidden' a graph output (float[N, 8])", "Extract 1 node to a local function (local.Extracted)"]) {
+      expect(menu.includes(t), `"${t}" not in the menu: ${menu.join(" | ")}`);
+    }
+    expect((await frame.$eval('.gesture-menu [role="menuitem"]', (e) => e === document.activeElement)), "the menu's first item has not the keyboard");
+    await ed.screenshot(path.join(out, "graph-menu.png"));
+    await gesture(
+      "Delete node 'hidden'",
+      () => frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Delete node 'hidden'$/ }).click(),
+      (o) => !o.includes("Relu") && o.length === 5,
+      (t) => !t.includes("hidden = Relu (hidden_pre)") && t.includes("logits_mm = MatMul (hidden, W2)"),
+    );
+    // from the keyboard: a click selects the node, Shift+F10 opens its menu, arrows and Enter choose
+    const add = 'svg.graph .node.kind-op[aria-label="Add logits"]';
+    const titles = await gestureMenu(ed, frame, add, /^Make 'logits' a graph output/, { keys: true });
+    const index = titles.findIndex((t) => /^Make 'logits' a graph output/.test(t));
+    await ed.press("End");
+    await ed.press("Home");
+    for (let i = 0; i < index; i++) await ed.press("ArrowDown");
+    const focused = await frame.evaluate(() => document.activeElement?.textContent ?? "");
+    expect(focused === titles[index], `the keyboard is on "${focused}", not "${titles[index]}"`);
+    await gesture(
+      titles[index],
+      () => ed.press("Enter"),
+      () => frame.$$eval("svg.graph .node.kind-output", (els) => els.length === 2),
+      (t) => /=> \(float\[N, 3\] probs, float\[N, 3\] logits\)/.test(t),
+    );
+    // Escape closes a menu, the keyboard back in the view
+    await gestureMenu(ed, frame, relu, /^Delete node/);
+    await ed.press("Escape");
+    const closed = await frame.evaluate(() => ({ menus: document.querySelectorAll(".gesture-menu").length, focus: document.activeElement?.tagName ?? "" }));
+    expect(closed.menus === 0 && closed.focus === "svg", `after Escape: ${JSON.stringify(closed)}`);
+    // a weight's row: the menu is on the weight's statement
+    const weightMenu = await gestureMenu(ed, frame, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"] [data-row="0"]', /^Make 'W1' a graph input/);
+    const weightLabel = await frame.$eval(".gesture-menu", (e) => e.getAttribute("aria-label"));
+    expect(weightLabel === "Gestures on weight W1", `the weight's menu is labelled "${weightLabel}"`);
+    await ed.press("Escape");
+    done.push(`on the row W1: ${weightMenu.join(" | ")}`);
+    const matmul = 'svg.graph .node.kind-op[aria-label="MatMul logits_mm"]';
+    await gestureMenu(ed, frame, matmul, /^Extract 1 node to a local function/);
+    await gesture(
+      "Extract 1 node to a local function",
+      () => frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Extract 1 node to a local function/ }).click(),
+      (o) => o.includes("Extracted"), // the call (the body's MatMul is drawn in the function's frame)
+      (t) => t.includes("logits_mm = local.Extracted (hidden, W2)") && t.includes("Extracted (hidden, W2) => (logits_mm)\n{\n   logits_mm = MatMul (hidden, W2)\n}") && t.includes('"local": 1'),
+    );
+    // Delete on the selected node: the plain delete gesture
+    await gesture(
+      "the Delete key on Relu",
+      async () => {
+        await frame.locator(relu).first().click();
+        await ed.waitFor(async () => {
+          await frame.locator(relu).first().click();
+          await ed.press("Delete");
+          return ed.waitFor(async () => !(await ops()).includes("Relu"), { timeout: 3000, what: "Relu deleted" }).catch(() => false);
+        }, { timeout: 30_000, interval: 500, what: "the Delete key deleting Relu" });
+      },
+      (o) => !o.includes("Relu"),
+      (t) => !t.includes("hidden = Relu (hidden_pre)"),
+    );
+    // Extract to a new model: the file beside the text, shown; the text itself unchanged
+    const extracted = path.join(work, "mlp.extract.onnxtxt");
+    await gestureMenu(ed, frame, matmul, /^Extract 1 node to a new model$/);
+    await frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Extract 1 node to a new model$/ }).click();
+    await ed.waitForTab("mlp.extract.onnxtxt");
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /logits_mm\s*(: float\[N, 3\])?\s*= MatMul \(hidden, W2\)/.test(l)), { what: "the extracted node in the new model" });
+    await ed.press("Control+S");
+    const model = await ed.waitFor(() => {
+      const t = fs.existsSync(extracted) ? fs.readFileSync(extracted, "utf8") : "";
+      return t.includes("MatMul (hidden, W2)") ? t : null;
+    }, { timeout: 15_000, what: "mlp.extract.onnxtxt saved" });
+    const checked = execFileSync(onnxtext, ["check", extracted], { encoding: "utf8" }).trim();
+    expect(fs.readFileSync(file, "utf8") === before && !(await anyDirty(ed)), "extracting to a new model changed the text");
+    await ed.command("View: Close Editor");
+    await ed.waitForTab("mlp.onnxtxt");
+    done.push(`Extract 1 node to a new model (${model.split("\n").length} lines, onnxtext check passes${checked === "" ? "" : `: ${checked.split("\n")[0]}`})`);
+    return `menu on Relu: ${menu.join(" | ")}; applied and undone byte for byte: ${done.join("; ")}`;
   });
 
   await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, its panel its strides, pads and weight's statistics; a weight saved as .npy (#31)", async () => {
