@@ -21,6 +21,7 @@ when read, never answers from a tree another version owns.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import threading
@@ -99,6 +100,11 @@ class Host:
         """Binary models opened as text, by path (what was shown, to save unchanged texts untouched)."""
         self.leases = Leases()
         """Who reads each analysed document in a worker (the documents carry no threading state)."""
+        self.settle_heap = False
+        """After a version parsed whole is analysed, published and recorded: one full collection, then every
+        object alive out of the collector's sight (``gc.freeze``), so that the full passes an edit's new
+        objects bring about cost what was made since, not the whole document (a process-wide choice: only
+        the server makes it, ``lsp.server.serve``)."""
         self.analyser = ThreadPoolExecutor(max_workers=1, thread_name_prefix="onnxtext-analysis")
         """One analysis at a time: a superseded run stops at its next stage before the next one starts
         (runs side by side only shared two cores and held a document each)."""
@@ -110,9 +116,10 @@ class Host:
             known.version = version
             known.schedule(delay=False)
             return known
+        document = self.documents[uri] = DocumentHost(self, uri, text, version)
         if known is not None:
             known.close()
-        document = self.documents[uri] = DocumentHost(self, uri, text, version)
+            document.live = known.live  # the user's choice, not the text's
         document.schedule(delay=False)
         return document
 
@@ -189,9 +196,13 @@ class DocumentHost:
         """Set when the scheduled run's document is parsed, before it is checked."""
         self.debouncing = False
         """The scheduled run still waits out the debounce (a request that needs it starts it at once)."""
-        self.preparing: Future[None] | None = None
+        self.preparing: Future[bool] | None = None
         """The worker's job making tokens and types ahead of the requests, for the last analysis (holding its
         document)."""
+        self.in_place = -1
+        """The last revision whose document was made from the one before (``_edited``), not parsed whole."""
+        self.unsettled = False
+        """A version was parsed whole since the heap was last settled (:attr:`Host.settle_heap`)."""
         self.analysing: Future[Outcome] | None = None
         """The worker's job analysing the latest version (it reads ``parsed`` when it was given it)."""
 
@@ -378,8 +389,11 @@ class DocumentHost:
         # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
         prime = partial(host.prime, self.analysis, self.folder) if cache is None else None
         lease = host.leases.of(outcome.document)
-        self.preparing = host.analyser.submit(_prepare_held, self.tokens, outcome, lease, cancel, prime)
-        await asyncio.wrap_future(self.preparing)
+        self.unsettled |= self.in_place != revision  # parsed whole: the heap holds a new document
+        settle = host.settle_heap and self.unsettled
+        self.preparing = host.analyser.submit(_prepare_held, self.tokens, outcome, lease, cancel, prime, settle)
+        if await asyncio.wrap_future(self.preparing):
+            self.unsettled = False
         path = file_path(self.uri)
         runnable = runnable_model(
             host.binaries.get(path) if path else None, outcome.document.diagnostics, outcome.document.proto
@@ -434,7 +448,7 @@ class DocumentHost:
         text = self.text
         if old.source.text == text:
             # typing came back to the analysed text (a letter typed and deleted, an undo): its document
-            self.parsed, self.parsed_revision = old, revision
+            self.parsed, self.parsed_revision, self.in_place = old, revision, revision
             return old
         change = self.since(old_revision)
         lease = self.host.leases.of(old)
@@ -451,7 +465,7 @@ class DocumentHost:
             lease.restore()  # declined before touching it
             return None
         self.outcome, self.outcome_revision = None, -1
-        self.parsed, self.parsed_revision = doc, revision
+        self.parsed, self.parsed_revision, self.in_place = doc, revision, revision
         self._forget_changes()
         return doc
 
@@ -506,14 +520,22 @@ def _prepare_held(
     lease: Lease,
     cancel: threading.Event,
     prime: Callable[[Document], None] | None = None,
-) -> None:
+    settle: bool = False,
+) -> bool:
     """:func:`prepare`, holding the document (a newer version is not made from it meanwhile);
-    then ``prime`` records its analysis for the next version, unless a newer one came meanwhile."""
+    then ``prime`` records its analysis for the next version, and with ``settle`` the heap is settled
+    (:attr:`Host.settle_heap`), unless a newer version came meanwhile. True when it was settled."""
     with lease.reading() as held:
         if held:
             prepare(tokens, outcome.document, cancel)
             if prime is not None and not cancel.is_set():
                 prime(outcome.document)
+            if settle and not cancel.is_set():
+                gc.unfreeze()  # what was frozen before (a document parsed whole before this one) may be garbage now
+                gc.collect()
+                gc.freeze()
+                return True
+    return False
 
 
 def _evaluate(outcome: Outcome, lease: Lease, *args: Any) -> tuple[LiveResult | None, list[Diagnostic]]:

@@ -81,6 +81,7 @@ def serve(tcp: tuple[str, int] | None = None) -> None:
     """Run the server on stdio, or on a TCP port (for debugging). The process is the server's: onnxtext
     may hold the cyclic collector while it builds a document (``onnxtext._gc``)."""
     server = build_server()
+    server.host.settle_heap = True  # the process is the server's: its collector too
     with pausing_allowed():
         if tcp is not None:
             server.start_tcp(*tcp)

@@ -99,8 +99,8 @@ class OnnxTextServer(LanguageServer):
     ) -> Snapshot | None:
         """The client's content changes of ``uri`` as one :class:`Change`, applied to its host."""
         document = self.host.documents.get(uri)
-        if document is None:
-            return None
+        if document is None:  # changed before it was opened: opened as the client has it now
+            return self.host.open(uri, self.workspace.get_text_document(uri).source, version).last()
         found = change_of(document.source, changes)
         change = found[0] if found is not None else Change(0, 0, 0)
         text = found[1] if found is not None else document.text
