@@ -1,8 +1,10 @@
 """The server's handlers: one small function per request or notification, a few lines over a query.
 
-Each converts positions, asks an ``ide/`` query (or the session) and converts the answer
-(``lsp/convert.py``). :data:`FEATURES` lists them with their options; ``build_server`` registers
-the table, so what the server offers is read here in one place.
+Each converts positions, asks an ``ide/`` query over the snapshot it is given and converts the
+answer (``lsp/convert.py``). :data:`FEATURES` lists them with their options and, for a request
+about a document, the freshness of the snapshot it reads (``onnxtext.host.Freshness``);
+``build_server`` registers the table, so what the server offers, and how fresh, is read here in
+one place.
 """
 
 from __future__ import annotations
