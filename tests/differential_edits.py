@@ -3,10 +3,10 @@
 :class:`Editor` drives one open document the way ``lsp/session.py`` does: a document's first
 analysis without the analysis cache, recorded after it (``AnalysisCache.prime``); then each
 version made from the last document by ``incremental.reparse`` over the region
-``shift_between`` finds (a whole parse when it declines), analysed with the carried cache
+``Change.between`` finds (a whole parse when it declines), analysed with the carried cache
 when the user paused there (``lsp/diagnose.diagnose``), or only parsed when typing went on
 (the next version is made from it, the cache still holding the last analysed one), and its
-semantic tokens encoded from the last document's rows (``lsp/tokens.TokenCache``).
+semantic tokens encoded from the last document's rows (``host/tokens.TokenCache``).
 
 :func:`differences` says where a version so made differs from a fresh analysis of its text:
 the document (tree and spans, protobuf, source map, parse diagnostics, comments, symbols), the
@@ -29,11 +29,11 @@ from test_incremental import _statements
 
 from onnxtext.analysis.diagnose import AnalysisCache
 from onnxtext.document import Document, parse_document
+from onnxtext.host.analyse import Outcome, Settings, diagnose
+from onnxtext.host.change import Change
+from onnxtext.host.tokens import TokenCache, encoded_tokens
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.incremental import reparse
-from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
-from onnxtext.lsp.shift import shift_between
-from onnxtext.lsp.tokens import TokenCache, encoded_tokens
 from onnxtext.span import Span
 from onnxtext.syntax.lexer import tokenize
 
@@ -302,7 +302,7 @@ class Editor:
         old = self.document
         doc: Document | None = old
         if old.source.text != text:
-            shift = shift_between(old.source.text, text)
+            shift = Change.between(old.source.text, text)
             doc = reparse(old, text, shift.start, shift.old_end, shift.new_end)
             self.reread += doc is not None
         self.text = text
@@ -417,9 +417,10 @@ def session(name: str, text: str, seed: str, steps: int) -> tuple[Found | None, 
 
 
 def _joined(text: str, first: Edit, then: Edit) -> Edit:
-    """One change doing ``first`` then ``then`` (the region ``shift_between`` finds, as the server sees it)."""
+    """One change doing ``first`` then ``then`` (the region ``Change.between`` finds, as the server makes it
+    of a whole text)."""
     after = then.apply(first.apply(text))
-    shift = shift_between(text, after)
+    shift = Change.between(text, after)
     return Edit(shift.start, shift.old_end, after[shift.start : shift.new_end], f"{first.kind}+{then.kind}")
 
 

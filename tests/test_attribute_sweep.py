@@ -23,7 +23,7 @@ from evaluate.backend_cases import case_names, feeds_for, load_case
 
 from onnxtext.analysis.check import check_proto
 from onnxtext.evaluate import EvaluationError, Evaluator
-from onnxtext.lsp.diagnose import Settings, diagnose
+from onnxtext.host.analyse import Settings, diagnose
 from onnxtext.printing.text import NotRepresentable, to_text
 from onnxtext.proto import AttributeProto, ModelProto
 

@@ -17,8 +17,8 @@ from onnxtext.api import parse_model
 from onnxtext.diagnostics import ParseError
 from onnxtext.document import parse_document
 from onnxtext.evaluate import Evaluator
+from onnxtext.host.analyse import Settings, diagnose
 from onnxtext.ir.depth import PROTOBUF_DEPTH_LIMIT, too_deep
-from onnxtext.lsp.diagnose import Settings, diagnose
 from onnxtext.printing.text import reference_text, to_text
 from onnxtext.proto import ModelProto
 from onnxtext.syntax.format import format_text

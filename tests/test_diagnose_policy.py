@@ -21,8 +21,8 @@ import onnxtext
 from onnxtext.analysis.check import CODES
 from onnxtext.analysis.diagnose import check_document
 from onnxtext.cli.app import main
-from onnxtext.lsp.diagnose import Settings
-from onnxtext.lsp.diagnose import diagnose as server_diagnose
+from onnxtext.host.analyse import Settings
+from onnxtext.host.analyse import diagnose as server_diagnose
 
 ROOT = Path(__file__).resolve().parents[1]
 H = '<ir_version: 8, opset_import: ["" : 18]>\n'

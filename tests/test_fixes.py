@@ -188,6 +188,6 @@ def test_a_missing_comma_in_tensor_data_is_one_error_with_a_fix() -> None:
     assert (
         list(doc.proto.graph.initializer[0].float_data or []) or doc.proto.graph.initializer[0].raw_data
     )  # read as meant
-    from onnxtext.lsp.diagnose import Settings, diagnose
+    from onnxtext.host.analyse import Settings, diagnose
 
     assert [d.code for d in diagnose(text, "<t>", Settings()).diagnostics] == ["L002"]  # the editor: no E501 either

@@ -12,8 +12,8 @@ import pytest
 
 from onnxtext.diagnostics import Fix, ParseError
 from onnxtext.document import parse_document
+from onnxtext.host.textdiff import region_line_edits
 from onnxtext.ide.formatting import document_range_edit
-from onnxtext.lsp.textdiff import region_line_edits
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.format import format_range_edit, format_text
 from onnxtext.syntax.printer import graphs_of

@@ -394,8 +394,8 @@ def test_the_server_diagnoses_with_the_cache_and_holds_no_document() -> None:
     import gc
     import threading
 
-    from onnxtext.lsp.diagnose import Settings
-    from onnxtext.lsp.diagnose import diagnose as server_diagnose
+    from onnxtext.host.analyse import Settings
+    from onnxtext.host.analyse import diagnose as server_diagnose
     from onnxtext.proto import ModelProto
 
     settings = Settings()

@@ -22,8 +22,8 @@ from test_incremental_check import _resolutions, _signature, _types
 from test_recovery_corpus import Edit
 
 from onnxtext.analysis.diagnose import AnalysisCache
+from onnxtext.host.analyse import Outcome, Settings, diagnose
 from onnxtext.incremental import reparse
-from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
 
 _SETTINGS = Settings(evaluate=False)
 

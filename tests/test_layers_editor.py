@@ -28,8 +28,46 @@ def _reached(start: str) -> set[str]:
 
 
 def test_the_layers_are_where_the_code_map_says() -> None:
-    for package in ("onnxtext.analysis", "onnxtext.ide", "onnxtext.lsp", "onnxtext.evaluate", "onnxtext.cli"):
+    for package in (
+        "onnxtext.analysis",
+        "onnxtext.ide",
+        "onnxtext.host",
+        "onnxtext.lsp",
+        "onnxtext.evaluate",
+        "onnxtext.cli",
+    ):
         assert _in(package), package
+
+
+_PROTOCOL = ("pygls", "lsprotocol")
+
+
+def _speaks_the_protocol(module: str) -> bool:
+    return any(n.split(".")[0] in _PROTOCOL for n in EVERY[module])
+
+
+def test_lsp_holds_only_protocol_code() -> None:
+    """Every module of ``lsp/`` (but the package itself) imports the protocol: what does not speak it
+    is the host's (``host/``) or a query's (``ide/``)."""
+    quiet = [m for m in _in("onnxtext.lsp") if m != "onnxtext.lsp" and not _speaks_the_protocol(m)]
+    assert quiet == []
+
+
+def test_the_host_is_protocol_free_and_only_the_server_uses_it() -> None:
+    """``host/`` imports neither protocol library and reaches nothing of ``lsp/`` or ``cli/``; nothing but
+    ``lsp/`` (and the host itself) imports it: the layers below the server know no host."""
+    assert not [m for m in _in("onnxtext.host") if _speaks_the_protocol(m)]
+    climbing = sorted(
+        u for m in _in("onnxtext.host") for u in _reached(m) if u.startswith(("onnxtext.lsp", "onnxtext.cli"))
+    )
+    assert climbing == []
+    users = sorted(
+        m
+        for m, deps in GRAPH.items()
+        if not m.startswith(("onnxtext.host", "onnxtext.lsp"))
+        and any(d == "onnxtext.host" or d.startswith("onnxtext.host.") for d in deps)
+    )
+    assert users == []
 
 
 def test_only_lsp_imports_the_protocol_libraries() -> None:

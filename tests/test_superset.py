@@ -12,7 +12,7 @@ import pytest
 import onnxtext
 from onnxtext.api import load
 from onnxtext.cli.app import main
-from onnxtext.lsp.diagnose import Settings, diagnose
+from onnxtext.host.analyse import Settings, diagnose
 from onnxtext.proto import ModelProto
 
 TEXT = """\

@@ -17,7 +17,6 @@ from onnxtext._gc import collector_paused
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol, build_symbols
 from onnxtext.diagnostics import Diagnostic, ParseError, Severity, as_error
 from onnxtext.ir.paths import ROOT, ProtoPath
-from onnxtext.lease import Lease
 from onnxtext.lowering.lower import Lowering
 from onnxtext.lowering.source_map import SourceMap
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto
@@ -53,9 +52,6 @@ class Document:
     source_map: SourceMap = field(default_factory=SourceMap)
     comments: list[Comment] = field(default_factory=list)
     """Every comment of the text, as the lexer read it (``ParseResult.comments``)."""
-    lease: Lease = field(default_factory=Lease, repr=False, compare=False)
-    """Who reads this document in a worker thread; the next version may be made from it in place
-    (``onnxtext.incremental`` consumes it: ``onnxtext/lease.py``)."""
 
     @property
     def ok(self) -> bool:

@@ -50,7 +50,7 @@ def test_rule_registry_holds_a_default_severity_per_code() -> None:
 
 def test_w201_is_a_hint_in_the_editor() -> None:
     """A printed torch export opens with no warning: W201 reaches the editor as a hint."""
-    from onnxtext.lsp.diagnose import Settings, diagnose
+    from onnxtext.host.analyse import Settings, diagnose
 
     found = [d for d in diagnose(NAMED, "<t>", Settings()).diagnostics if d.code == "W201"]
     assert [d.severity for d in found] == [Severity.HINT]

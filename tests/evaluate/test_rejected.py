@@ -93,7 +93,7 @@ def test_a_kernel_failure_is_phrased_as_a_diagnostic(attribute: str, shown: str)
 def test_one_diagnostic_on_the_line_of_a_rejected_node(statement: str) -> None:
     """The editor's stages (parse, check, then the live run) give one diagnostic on that line,
     and the run still computes what does not depend on it."""
-    from onnxtext.lsp.diagnose import Settings, diagnose, evaluate
+    from onnxtext.host.analyse import Settings, diagnose, evaluate
 
     text = _text(f"   {statement}\n   y = Relu (s)\n   z = Neg (x)\n")
     settings = Settings()

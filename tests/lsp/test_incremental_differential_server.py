@@ -21,7 +21,7 @@ from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 from onnxtext.document import parse_document
-from onnxtext.lsp.shift import shift_between
+from onnxtext.host.change import Change
 from onnxtext.span import SourceFile
 
 EDITS = 420
@@ -98,7 +98,7 @@ async def test_a_burst_of_typing_publishes_what_a_fresh_open_does(client: Langua
                     back = _before(original, trail[: len(trail) - rng.randint(1, min(4, len(trail)))])
                     back = original if len(trail) > SESSION else back
                     trail = [] if back is original else trail
-                    shift = shift_between(text, back)
+                    shift = Change.between(text, back)
                     change = Edit(shift.start, shift.old_end, back[shift.start : shift.new_end], "undo")
                 else:
                     kinds = WELL_FORMED if rng.random() < 0.5 else ()  # damage hides what the cache reuses

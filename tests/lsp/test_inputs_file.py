@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from onnxtext.host.analyse import INPUTS_SUFFIX, InputFileError, Settings, document_inputs
 from onnxtext.io import read_regular_text
-from onnxtext.lsp.diagnose import INPUTS_SUFFIX, InputFileError, Settings, document_inputs
 
 
 def _within(seconds: float, call, *args):  # type: ignore[no-untyped-def]

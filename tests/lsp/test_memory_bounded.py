@@ -16,9 +16,9 @@ import tracemalloc
 
 from onnxtext.api import format_text
 from onnxtext.document import Document
-from onnxtext.lsp.diagnose import Outcome, Settings, diagnose
-from onnxtext.lsp.session import _prepare
-from onnxtext.lsp.tokens import TokenCache
+from onnxtext.host.analyse import Outcome, Settings, diagnose
+from onnxtext.host.documents import prepare
+from onnxtext.host.tokens import TokenCache
 
 STATEMENTS = 100
 
@@ -47,7 +47,7 @@ def test_live_documents_and_memory_stay_bounded_over_50_versions() -> None:
         after_ten = 0
         for version in range(1, 51):
             held = diagnose(_text(version), "m.onnxtxt", settings, threading.Event())  # the state's outcome
-            _prepare(tokens, held.document, threading.Event())
+            prepare(tokens, held.document, threading.Event())
             format_text(_text(version), "model", "m.onnxtxt")
             if version == 10:
                 gc.collect()

@@ -22,7 +22,7 @@ from conftest import _env, start_session
 from lsprotocol import types as L
 from pytest_lsp import make_test_lsp_client
 
-from onnxtext.lsp.diagnose import Cancelled
+from onnxtext.host.analyse import Cancelled
 
 STATEMENTS = 1000
 
@@ -78,18 +78,18 @@ def _reported(loop: asyncio.AbstractEventLoop) -> list[dict[str, Any]]:
 
 @pytest.mark.asyncio
 async def test_waiting_for_a_cancelled_job_leaves_nothing_unretrieved() -> None:
-    from onnxtext.lsp.session import _ended
+    from onnxtext.host.documents import ended
 
     reported = _reported(asyncio.get_running_loop())
     job: Future[None] = Future()
-    waiting = asyncio.ensure_future(_ended(job))
+    waiting = asyncio.ensure_future(ended(job))
     await asyncio.sleep(0)  # the wait has begun (a step of the loop, not a delay)
     job.set_running_or_notify_cancel()
     job.set_exception(Cancelled())
     await waiting
     # a wait that was itself cancelled (its run superseded) before the job ended
     job = Future()
-    waiting = asyncio.ensure_future(_ended(job))
+    waiting = asyncio.ensure_future(ended(job))
     await asyncio.sleep(0)
     waiting.cancel()
     job.set_running_or_notify_cancel()

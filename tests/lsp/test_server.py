@@ -151,7 +151,7 @@ async def test_server_survives_garbage(client: LanguageClient, uri: str) -> None
 
 
 def test_settings_from_json() -> None:
-    from onnxtext.lsp.diagnose import Settings
+    from onnxtext.host.analyse import Settings
 
     s = Settings.from_json({"check": {"select": "e3, W", "ignore": ["E301", ""]}, "debounceMs": 40})
     assert (s.select, s.ignore, s.debounce_ms) == (["E3", "W"], ["E301"], 40)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from onnxtext.diagnostics import Edit, Fix
-from onnxtext.lsp.textdiff import line_edits, region_line_edits
+from onnxtext.host.textdiff import line_edits, region_line_edits
 from onnxtext.span import Span
 
 

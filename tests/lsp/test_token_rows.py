@@ -12,9 +12,8 @@ from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 from onnxtext.document import Document, parse_document
+from onnxtext.host.tokens import StatementRows, encode_tokens, encoded_tokens
 from onnxtext.ide.semantic import frame_tokens, semantic_tokens
-from onnxtext.lsp.convert import encode_tokens
-from onnxtext.lsp.tokens import StatementRows, encoded_tokens
 from onnxtext.syntax import ast as A
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,12 +7,11 @@ from pathlib import Path
 import pytest
 
 from onnxtext.document import parse_document
+from onnxtext.host.analyse import Outcome
+from onnxtext.host.change import Change
+from onnxtext.host.snapshot import Snapshot, Unanswerable
+from onnxtext.host.tokens import TokenCache, encode_tokens, token_delta
 from onnxtext.ide.semantic import TOKEN_TYPES, Token, document_tokens
-from onnxtext.lsp.convert import encode_tokens
-from onnxtext.lsp.diagnose import Outcome
-from onnxtext.lsp.shift import shift_between
-from onnxtext.lsp.snapshot import Snapshot, answer
-from onnxtext.lsp.tokens import TokenCache, token_delta
 from onnxtext.span import SourceFile, Span
 
 
@@ -49,27 +48,27 @@ def test_cache_encodes_once_per_document_and_keeps_one() -> None:
         calls.append(doc)
         return [len(calls)] * 5
 
-    assert cache.full(first, encode).result_id == cache.full(first, encode).result_id
+    assert cache.full(first, encode)[0] == cache.full(first, encode)[0]
     assert len(calls) == 1
-    delta = cache.delta(second, encode, "1")
-    assert len(calls) == 2 and delta.result_id == "2"
-    assert (
-        cache.delta(second, encode, "1").result_id == "2" and len(calls) == 2
-    )  # an old id: everything, not re-encoded
+    result_id, _, edits = cache.delta(second, encode, "1")
+    assert len(calls) == 2 and result_id == "2" and edits is not None
+    result_id, _, edits = cache.delta(second, encode, "1")
+    assert result_id == "2" and edits is None and len(calls) == 2  # an old id: everything, not re-encoded
 
 
 def test_snapshot_carries_answers_through_the_edit() -> None:
     old = '<ir_version: 8, opset_import: ["" : 18]>\ng (float x) => (float y) {\n   a = Relu (x)\n   y = Neg (a)\n}\n'
     new = old.replace("   a = Relu", "   b = Abs (x)\n   a = Relu")
-    snap = Snapshot(Outcome(parse_document(old)), shift_between(old, new), SourceFile(new))
+    snap = Snapshot(2, SourceFile(new), Outcome(parse_document(old)), None, Change.between(old, new))
     use = new.index("(a)") + 1
 
     def definition(outcome: Outcome, offset: int) -> tuple[None, list[Span]]:
         return None, outcome.document.definition_at(offset)
 
-    found = answer(snap, use, definition)
-    assert found is not None and [new[s.start : s.start + 8] for s in found[1]] == ["a = Relu"]
-    assert answer(snap, new.index("b = Abs"), definition) is None  # inside the edit: the snapshot cannot say
+    found = snap.answer(use, definition)
+    assert [new[s.start : s.start + 8] for s in found[1]] == ["a = Relu"]
+    with pytest.raises(Unanswerable):  # inside the edit: the snapshot cannot say
+        snap.answer(new.index("b = Abs"), definition)
 
 
 K = {name: i for i, name in enumerate(TOKEN_TYPES)}

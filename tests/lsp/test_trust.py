@@ -14,7 +14,7 @@ from lsp.conftest import _env, start_session
 from lsprotocol import types as L
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from onnxtext.lsp.diagnose import RUNTIME, RUNTIME_SKIPPED, UNTRUSTED, Settings, diagnose, evaluate
+from onnxtext.host.analyse import RUNTIME, RUNTIME_SKIPPED, UNTRUSTED, Settings, diagnose, evaluate
 
 # runs into a shape error (MatMul of [N, 3] by [4, 5]) when it runs
 FAILING = (

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from onnxtext.lsp.diagnose import Settings
+from onnxtext.host.analyse import Settings
 
 PACKAGE = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
 CLIENT_ONLY = {"onnxtext.server.path"}

@@ -1,8 +1,10 @@
 """The server's handlers: one small function per request or notification, a few lines over a query.
 
-Each converts positions, asks an ``ide/`` query (or the session) and converts the answer
-(``lsp/convert.py``). :data:`FEATURES` lists them with their options; ``build_server`` registers
-the table, so what the server offers is read here in one place.
+Each converts positions, asks an ``ide/`` query over the snapshot it is given and converts the
+answer (``lsp/convert.py``). :data:`FEATURES` lists them with their options and, for a request
+about a document, the freshness of the snapshot it reads (``onnxtext.host.Freshness``);
+``build_server`` registers the table, so what the server offers, and how fresh, is read here in
+one place.
 """
 
 from __future__ import annotations
@@ -10,14 +12,15 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple
 
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 
 from onnxtext.binary import open_binary, save_binary, save_refusal
 from onnxtext.diagnostics import OnnxTextError
-from onnxtext.document import Document
+from onnxtext.host import Freshness, Outcome, Settings, Snapshot
+from onnxtext.host.documents import file_path, folder_of
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
@@ -44,10 +47,7 @@ from onnxtext.lsp.convert import (
     offset_of,
     signature,
 )
-from onnxtext.lsp.diagnose import Outcome, Settings
-from onnxtext.lsp.session import OnnxTextServer, file_path, folder_of, request_path
-from onnxtext.lsp.shift import moved_fixes
-from onnxtext.lsp.tokens import TokenCache
+from onnxtext.lsp.session import OnnxTextServer, request_path
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 
@@ -97,42 +97,40 @@ def did_change_configuration(ls: OnnxTextServer, params: L.DidChangeConfiguratio
     if isinstance(value, dict) and "onnxtext" in value:
         value = value["onnxtext"]
     ls.settings = Settings.from_json(value)
-    for uri in list(ls.states):
-        ls.schedule(uri, delay=False)
+    ls.host.reanalyse()
 
 
 # The per-edit notifications are plain functions: pygls keeps the task of an async notification
 # handler in its protocol's request table forever (one entry per keystroke, issue #24).
 def did_open(ls: OnnxTextServer, params: L.DidOpenTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, delay=False)
+    document = params.text_document
+    ls.opened(document.uri, document.text, document.version)
 
 
 def did_change(ls: OnnxTextServer, params: L.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri)
+    ls.changed(params.text_document.uri, params.text_document.version, params.content_changes)
 
 
 def did_save(ls: OnnxTextServer, params: L.DidSaveTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, delay=False)
+    ls.document(params.text_document.uri).schedule(delay=False)
 
 
 def did_close(ls: OnnxTextServer, params: L.DidCloseTextDocumentParams) -> None:
     ls.forget(params.text_document.uri)
 
 
-# ------------------------------------------------------------ queries
-def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAction]:
-    uri = params.text_document.uri
-    latest = ls.latest(uri)
-    if latest is None:
+# ------------------------------------------------------------ queries (each reads the snapshot its feature declares)
+def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) -> list[L.CodeAction]:
+    if snap.found is None:
         return []
-    outcome, shift, source = latest  # fixes of the last analysis, carried through the edit since
-    diags = outcome.diagnostics if shift is None else list(moved_fixes(outcome.diagnostics, shift, source))
-    version = ls.workspace.get_text_document(uri).version
-    actions = lsp_quick_fixes(diags, source, uri, version, params.range)
-    if shift is None:  # the gestures (ide/gestures) on the analysed text, when it is the current one
+    uri = params.text_document.uri
+    # the fixes of the last analysis, located with their diagnostics in the current text
+    actions = lsp_quick_fixes(snap.fixes(), snap.source, uri, snap.version, params.range)
+    if snap.current:  # the gestures (ide/gestures) on the analysed text, when it is the current one
+        source, version = snap.source, snap.version
         where = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
         lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
-        for g in gestures_at(outcome.document, lo, hi):
+        for g in gestures_at(snap.outcome.document, lo, hi):
             changes: list[Any] = [L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))]
             if g.new_model is not None:  # Extract to model: a new file beside this one
                 new = L.OptionalVersionedTextDocumentIdentifier(uri=extracted_uri(uri), version=None)
@@ -147,59 +145,45 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams) -> list[L.CodeAc
     return actions
 
 
-async def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams) -> list[L.DocumentSymbol]:
-    doc = (await ls.analysed(params.text_document.uri)).document
+def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:
+    doc = snap.document
     return document_symbols(outline(doc.tree), doc.source)
 
 
-async def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams) -> list[L.FoldingRange]:
-    doc = (await ls.analysed(params.text_document.uri)).document
+def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams, snap: Snapshot) -> list[L.FoldingRange]:
+    doc = snap.document
     return folding(folding_ranges(doc.tree, doc.source, doc.comments))
 
 
-async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams) -> L.SemanticTokens:
-    uri = params.text_document.uri
-    return await _tokens(ls, uri, lambda tokens, doc: tokens.full(doc, None))
+async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams, snap: Snapshot) -> L.SemanticTokens:
+    """The tokens of the current version, encoded off the event loop (made ahead by the run, or
+    waiting for it to be) holding the document's lease."""
+    tokens = ls.document(params.text_document.uri).tokens
+    result_id, data = await ls.document(params.text_document.uri).off_loop(snap, lambda doc: tokens.full(doc, None))
+    return L.SemanticTokens(data=data, result_id=result_id)
 
 
 async def tokens_delta(
-    ls: OnnxTextServer, params: L.SemanticTokensDeltaParams
+    ls: OnnxTextServer, params: L.SemanticTokensDeltaParams, snap: Snapshot
 ) -> L.SemanticTokens | L.SemanticTokensDelta:
-    uri = params.text_document.uri
-    return await _tokens(ls, uri, lambda tokens, doc: tokens.delta(doc, None, params.previous_result_id))
+    document = ls.document(params.text_document.uri)
+    tokens, previous = document.tokens, params.previous_result_id
+    result_id, data, edits = await document.off_loop(snap, lambda doc: tokens.delta(doc, None, previous))
+    if edits is None:
+        return L.SemanticTokens(data=data, result_id=result_id)
+    return L.SemanticTokensDelta(
+        edits=[L.SemanticTokensEdit(e.start, e.delete_count, e.data) for e in edits], result_id=result_id
+    )
 
 
-T = TypeVar("T")
-
-
-async def _tokens(ls: OnnxTextServer, uri: str, encode: Callable[[TokenCache, Document], T]) -> T:
-    """The tokens of the current version, encoded off the event loop (made ahead by the run, or
-    waiting for it to be) holding the document's lease: a next version made from it in place
-    meanwhile (``onnxtext/lease.py``) sends the request back for that version's document."""
-    while True:
-        tokens = ls.state(uri).tokens
-        # the tree is enough: not the checker's wait (but on a first encoding, which would slow the checker)
-        doc = (await ls.analysed(uri, parsed=tokens.warm)).document
-        found = await asyncio.get_running_loop().run_in_executor(None, _held, encode, tokens, doc)
-        if found is not None:
-            return found[0]
-
-
-def _held(encode: Callable[[TokenCache, Document], T], tokens: TokenCache, doc: Document) -> tuple[T] | None:
-    """``encode(tokens, doc)`` holding ``doc``'s lease; None if the document was handed over to a newer version."""
-    with doc.lease.reading() as held:
-        return (encode(tokens, doc),) if held else None
-
-
-def completion(ls: OnnxTextServer, params: L.CompletionParams) -> L.CompletionList:
-    uri = params.text_document.uri
-    source = SourceFile(ls.workspace.get_text_document(uri).source)
+def completion(ls: OnnxTextServer, params: L.CompletionParams, snap: Snapshot) -> L.CompletionList:
+    source = snap.source
     offset = offset_of(source, params.position)
     context = context_at(source.text, offset)
-    opsets, functions = _imports(ls.last(uri))
+    opsets, functions = _imports(snap.outcome)
     values: list[tuple[str, str]] = []
     if context.kind == "value":  # names of the current text (none deleted since), typed once it is analysed
-        values = values_in_scope(ls.analysis(uri).document, offset, typed=ls.current(uri) is not None)
+        values = values_in_scope(snap.document, offset, typed=snap.checked)
     items = complete(context, opsets, functions, values)
     return L.CompletionList(is_incomplete=False, items=completion_items(items, source, context.replace))
 
@@ -211,18 +195,18 @@ def completion_resolve(ls: OnnxTextServer, item: L.CompletionItem) -> L.Completi
     return item
 
 
-def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams) -> L.SignatureHelp | None:
-    uri = params.text_document.uri
-    text = ls.workspace.get_text_document(uri).source
-    call = call_at(text, offset_of(SourceFile(text), params.position))
-    schema = schema_for((call[0], call[1]), _imports(ls.last(uri))[0]) if call is not None else None
+def signature_help(ls: OnnxTextServer, params: L.SignatureHelpParams, snap: Snapshot) -> L.SignatureHelp | None:
+    text = snap.source.text
+    call = call_at(text, offset_of(snap.source, params.position))
+    imports = _imports(snap.outcome)[0]  # the last analysis's opsets
+    schema = schema_for((call[0], call[1]), imports) if call is not None else None
     return signature(schema, call[2]) if schema is not None and call is not None else None
 
 
-def code_lens(ls: OnnxTextServer, params: L.CodeLensParams) -> list[L.CodeLens]:
+def code_lens(ls: OnnxTextServer, params: L.CodeLensParams, snap: Snapshot) -> list[L.CodeLens]:
     uri = params.text_document.uri
-    outcome = ls.analysis(uri)
-    lens = live_lens(outcome.document, ls.state(uri).live, outcome.live)
+    outcome = snap.outcome
+    lens = live_lens(outcome.document, ls.document(uri).live, outcome.live)
     if lens is None:
         return []
     command = L.Command(title=lens.title, command=TOGGLE_LIVE, arguments=[uri])
@@ -230,57 +214,46 @@ def code_lens(ls: OnnxTextServer, params: L.CodeLensParams) -> list[L.CodeLens]:
 
 
 def toggle_live(ls: OnnxTextServer, uri: str) -> bool:
-    state = ls.states.get(uri)
-    if state is None:
+    document = ls.host.documents.get(uri)
+    if document is None:
         return False
-    state.live = not state.live
-    ls.schedule(uri, delay=False)
+    live = document.toggle_live()
     ls.refresh_views()
-    return state.live
+    return live
 
 
-async def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams) -> list[L.InlayHint]:
-    uri = params.text_document.uri
-    await ls.settled(uri)
-    state, latest = ls.states.get(uri), ls.latest(uri)
-    if latest is None or state is None:
+def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams, snap: Snapshot) -> list[L.InlayHint]:
+    if snap.found is None:
         return []
-    outcome, shift, source = latest  # hints of the last analysis, carried through the edit since
-    state.answered_stale = shift is not None
+    outcome, source, change = snap.outcome, snap.source, snap.change  # carried through the change since
     lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
-    live = outcome.live if state.live else None
-    moved = shift.offset if shift is not None else None
+    live = outcome.live if ls.document(params.text_document.uri).live else None
+    moved = change.offset if change is not None else None
     found = hints_between(outcome.document, lo, hi, types=ls.settings.type_hints, live=live, moved=moved)
     return [L.InlayHint(lsp_position(source, h.offset), h.label, tooltip=h.tooltip, padding_left=True) for h in found]
 
 
-async def hover(ls: OnnxTextServer, params: L.HoverParams) -> L.Hover | None:
-    uri = params.text_document.uri
-    await ls.settled(uri)
-    state = ls.states.get(uri)
+def hover(ls: OnnxTextServer, params: L.HoverParams, snap: Snapshot) -> L.Hover | None:
+    shows_live = ls.document(params.text_document.uri).live
 
     def query(outcome: Outcome, offset: int) -> tuple[HoverInfo | None, list[Span]]:
-        live = live_labels(outcome.live) if outcome.live is not None and state is not None and state.live else None
+        live = live_labels(outcome.live) if outcome.live is not None and shows_live else None
         found = hover_at(outcome.document, offset, live)
         return found, [found.span] if found is not None else []
 
-    source, found, spans = ls.answer(uri, params.position, query)
+    found, spans = snap.answer(offset_of(snap.source, params.position), query)
     if found is None:
         return None
-    return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(source, spans[0]))
+    return L.Hover(L.MarkupContent(L.MarkupKind.Markdown, found.markdown), lsp_range(snap.source, spans[0]))
 
 
-def definition(ls: OnnxTextServer, params: L.DefinitionParams) -> list[L.Location]:
-    uri = params.text_document.uri
-    source, _, spans = ls.answer(
-        uri, params.position, lambda outcome, offset: (None, outcome.document.definition_at(offset))
-    )
-    return [L.Location(uri, lsp_range(source, s)) for s in spans]
+def definition(ls: OnnxTextServer, params: L.DefinitionParams, snap: Snapshot) -> list[L.Location]:
+    offset = offset_of(snap.source, params.position)
+    _, spans = snap.answer(offset, lambda outcome, at: (None, outcome.document.definition_at(at)))
+    return [L.Location(params.text_document.uri, lsp_range(snap.source, s)) for s in spans]
 
 
-def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location]:
-    uri = params.text_document.uri
-
+def references(ls: OnnxTextServer, params: L.ReferenceParams, snap: Snapshot) -> list[L.Location]:
     def query(outcome: Outcome, offset: int) -> tuple[None, list[Span]]:
         doc = outcome.document
         symbol = doc.symbol_at(offset)
@@ -288,30 +261,29 @@ def references(ls: OnnxTextServer, params: L.ReferenceParams) -> list[L.Location
             symbol, include_definitions=params.context.include_declaration
         )
 
-    source, _, spans = ls.answer(uri, params.position, query)
-    return [L.Location(uri, lsp_range(source, s)) for s in spans]
+    _, spans = snap.answer(offset_of(snap.source, params.position), query)
+    return [L.Location(params.text_document.uri, lsp_range(snap.source, s)) for s in spans]
 
 
-def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams) -> list[L.DocumentHighlight]:
+def highlight(ls: OnnxTextServer, params: L.DocumentHighlightParams, snap: Snapshot) -> list[L.DocumentHighlight]:
     kinds = {True: L.DocumentHighlightKind.Write, False: L.DocumentHighlightKind.Read}
 
     def query(outcome: Outcome, offset: int) -> tuple[list[bool], list[Span]]:
         found = highlights(outcome.document, offset)
         return [h.write for h in found], [h.span for h in found]
 
-    source, writes, spans = ls.answer(params.text_document.uri, params.position, query)
-    return [L.DocumentHighlight(lsp_range(source, s), kinds[w]) for s, w in zip(spans, writes, strict=True)]
+    writes, spans = snap.answer(offset_of(snap.source, params.position), query)
+    return [L.DocumentHighlight(lsp_range(snap.source, s), kinds[w]) for s, w in zip(spans, writes, strict=True)]
 
 
-def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams) -> L.Range | None:
-    doc = ls.analysis(params.text_document.uri).document
+def prepare_rename(ls: OnnxTextServer, params: L.PrepareRenameParams, snap: Snapshot) -> L.Range | None:
+    doc = snap.document
     occurrence = doc.symbols.occurrence_at(offset_of(doc.source, params.position))
     return lsp_range(doc.source, occurrence.span) if occurrence is not None else None
 
 
-def rename(ls: OnnxTextServer, params: L.RenameParams) -> L.WorkspaceEdit | None:
-    uri = params.text_document.uri
-    doc = ls.analysis(uri).document
+def rename(ls: OnnxTextServer, params: L.RenameParams, snap: Snapshot) -> L.WorkspaceEdit | None:
+    doc = snap.document
     symbol = doc.symbol_at(offset_of(doc.source, params.position))
     if symbol is None:
         return None
@@ -319,12 +291,12 @@ def rename(ls: OnnxTextServer, params: L.RenameParams) -> L.WorkspaceEdit | None
     if problem is not None:
         raise JsonRpcInvalidParams(problem)
     edits = lsp_text_edits(doc.source, doc.symbols.rename_edits(symbol, params.new_name))
-    document = L.OptionalVersionedTextDocumentIdentifier(uri, ls.workspace.get_text_document(uri).version)
+    document = L.OptionalVersionedTextDocumentIdentifier(params.text_document.uri, snap.version)
     return L.WorkspaceEdit(document_changes=[L.TextDocumentEdit(document, list(edits))])
 
 
-def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[L.SelectionRange]:
-    doc = ls.analysis(params.text_document.uri).document
+def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams, snap: Snapshot) -> list[L.SelectionRange]:
+    doc = snap.document
     out = []
     for position in params.positions:
         chain: L.SelectionRange | None = None
@@ -334,14 +306,15 @@ def selection_range(ls: OnnxTextServer, params: L.SelectionRangeParams) -> list[
     return out
 
 
-def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams) -> list[L.TextEdit] | None:
-    return ls.format_edits(params.text_document.uri)
+def formatting(ls: OnnxTextServer, params: L.DocumentFormattingParams, snap: Snapshot) -> list[L.TextEdit] | None:
+    return ls.format_edits(snap)  # the current text, formatted whole (no analysis read)
 
 
-async def range_formatting(ls: OnnxTextServer, params: L.DocumentRangeFormattingParams) -> list[L.TextEdit] | None:
+def range_formatting(
+    ls: OnnxTextServer, params: L.DocumentRangeFormattingParams, snap: Snapshot
+) -> list[L.TextEdit] | None:
     # the current version's tree, not a parse of the whole text: the cost is that of the range's statements
-    doc = (await ls.analysed(params.text_document.uri, parsed=True)).document
-    return ls.range_format_edits(doc, params.range)
+    return ls.range_format_edits(snap.document, params.range)
 
 
 # ------------------------------------------------------------ binary models
@@ -397,40 +370,35 @@ def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------ the graph view
-def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
-    uri = getattr(getattr(params, "textDocument", None), "uri", None)
-    if not isinstance(uri, str):
-        raise JsonRpcInvalidParams("onnxtext/graph needs 'textDocument': {'uri': ...}")
-    outcome = ls.analysis(uri)
-    state = ls.states.get(uri)
-    live = outcome.live if state is not None and state.live else None
+def graph_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    outcome = snap.outcome
+    uri = params.textDocument.uri
+    live = outcome.live if ls.document(uri).live else None
     # before its analysis lands, a version has its parse's diagnostics (every analysis reports them too)
     diagnostics = ls.shown(uri, outcome.document, outcome.diagnostics or outcome.document.diagnostics)
     graph = graph_model(outcome.document, live=live, diagnostics=diagnostics)
     return graph_json(graph, outcome.document.source)
 
 
-def _tensor_request(ls: OnnxTextServer, params: Any) -> tuple[Outcome, int, Sources, str]:
-    uri = getattr(getattr(params, "textDocument", None), "uri", None)
+def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
     position = getattr(params, "position", None)
-    if not isinstance(uri, str) or position is None:
+    if position is None:
         raise JsonRpcInvalidParams("expected 'textDocument': {'uri': ...} and 'position'")
-    outcome = ls.analysis(uri)
-    path = file_path(uri)
+    outcome = snap.outcome
+    path = file_path(params.textDocument.uri)
     view = ls.binaries.get(path) if path is not None else None
     offset = offset_of(outcome.document.source, L.Position(position.line, position.character))
-    return outcome, offset, Sources(folder_of(uri), view.held if view is not None else None), uri
+    return outcome, offset, Sources(folder_of(params.textDocument.uri), view.held if view is not None else None)
 
 
-def graph_properties_request(ls: OnnxTextServer, params: Any) -> dict[str, Any] | None:
-    outcome, offset, sources, uri = _tensor_request(ls, params)
-    state = ls.states.get(uri)
-    live = outcome.live if state is not None and state.live else None
+def graph_properties_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:
+    outcome, offset, sources = _tensor_request(ls, params, snap)
+    live = outcome.live if ls.document(params.textDocument.uri).live else None
     return properties_at(outcome.document, offset, sources, live)
 
 
-def save_tensor_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
-    outcome, offset, sources, _ = _tensor_request(ls, params)
+def save_tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    outcome, offset, sources = _tensor_request(ls, params, snap)
     target = getattr(params, "path", None)
     if not isinstance(target, str) or not os.path.isabs(target):
         raise JsonRpcInvalidParams("expected an absolute 'path'")
@@ -449,12 +417,26 @@ def _imports(outcome: Outcome | None) -> tuple[dict[str, int], list[tuple[str, s
 
 
 class Feature(NamedTuple):
-    """One entry of the server's table: the method, its registration options, its handler."""
+    """One entry of the server's table: the method, its registration options, its handler, and for a
+    request about a document, the snapshot it reads (``handler(ls, params, snapshot)``)."""
 
     name: str
     options: Any
     handler: Callable[..., Any]
+    freshness: Freshness | None = None
+    """How fresh an analysis the handler answers from (:class:`~onnxtext.host.Freshness`); None: no document's."""
+    view: bool = False
+    """A view the client keeps until asked to refresh it (inlay hints): one answered from an older analysis
+    is refreshed once the current one lands."""
 
+
+LAST, SETTLED, PARSED, TOKENS, CURRENT = (
+    Freshness.LAST,
+    Freshness.SETTLED,
+    Freshness.PARSED,
+    Freshness.TOKENS,
+    Freshness.CURRENT,
+)
 
 FEATURES: tuple[Feature, ...] = (
     Feature(L.INITIALIZE, None, initialize),
@@ -468,36 +450,41 @@ FEATURES: tuple[Feature, ...] = (
         L.TEXT_DOCUMENT_CODE_ACTION,
         L.CodeActionOptions([L.CodeActionKind.QuickFix, L.CodeActionKind.RefactorRewrite]),
         code_action,
+        LAST,
     ),
-    Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol),
-    Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range),
-    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full),
-    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, TOKEN_LEGEND, tokens_delta),
+    Feature(L.TEXT_DOCUMENT_DOCUMENT_SYMBOL, None, document_symbol, CURRENT),
+    Feature(L.TEXT_DOCUMENT_FOLDING_RANGE, None, folding_range, CURRENT),
+    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, TOKEN_LEGEND, tokens_full, TOKENS),
+    Feature(L.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA, TOKEN_LEGEND, tokens_delta, TOKENS),
     Feature(
         L.TEXT_DOCUMENT_COMPLETION,
         L.CompletionOptions(trigger_characters=["=", "<", "(", ",", ".", "@"], resolve_provider=True),
         completion,
+        PARSED,
     ),
     Feature(L.COMPLETION_ITEM_RESOLVE, None, completion_resolve),
-    Feature(L.TEXT_DOCUMENT_CODE_LENS, None, code_lens),
-    Feature(L.TEXT_DOCUMENT_INLAY_HINT, None, inlay_hint),
+    Feature(L.TEXT_DOCUMENT_CODE_LENS, None, code_lens, PARSED),
+    Feature(L.TEXT_DOCUMENT_INLAY_HINT, None, inlay_hint, SETTLED, view=True),
     Feature(OPEN_BINARY, None, open_binary_request),
     Feature(SAVE_BINARY, None, save_binary_request),
-    Feature(GRAPH, None, graph_request),
-    Feature(GRAPH_PROPERTIES, None, graph_properties_request),
-    Feature(SAVE_TENSOR, None, save_tensor_request),
-    Feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help),
-    Feature(L.TEXT_DOCUMENT_HOVER, None, hover),
-    Feature(L.TEXT_DOCUMENT_DEFINITION, None, definition),
-    Feature(L.TEXT_DOCUMENT_REFERENCES, None, references),
-    Feature(L.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, None, highlight),
-    Feature(L.TEXT_DOCUMENT_PREPARE_RENAME, None, prepare_rename),
-    Feature(L.TEXT_DOCUMENT_RENAME, None, rename),
-    Feature(L.TEXT_DOCUMENT_SELECTION_RANGE, None, selection_range),
-    Feature(L.TEXT_DOCUMENT_FORMATTING, None, formatting),
-    Feature(L.TEXT_DOCUMENT_RANGE_FORMATTING, None, range_formatting),
+    Feature(GRAPH, None, graph_request, PARSED),
+    Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
+    Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
+    Feature(
+        L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
+    ),
+    Feature(L.TEXT_DOCUMENT_HOVER, None, hover, SETTLED),
+    Feature(L.TEXT_DOCUMENT_DEFINITION, None, definition, LAST),
+    Feature(L.TEXT_DOCUMENT_REFERENCES, None, references, LAST),
+    Feature(L.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT, None, highlight, LAST),
+    Feature(L.TEXT_DOCUMENT_PREPARE_RENAME, None, prepare_rename, PARSED),
+    Feature(L.TEXT_DOCUMENT_RENAME, None, rename, PARSED),
+    Feature(L.TEXT_DOCUMENT_SELECTION_RANGE, None, selection_range, PARSED),
+    Feature(L.TEXT_DOCUMENT_FORMATTING, None, formatting, LAST),
+    Feature(L.TEXT_DOCUMENT_RANGE_FORMATTING, None, range_formatting, PARSED),
 )
-"""Every request and notification the server answers, in the order they were registered before."""
+"""Every request and notification the server answers, in the order they were registered before, each
+request about a document with the freshness of the snapshot it reads."""
 
 COMMANDS: tuple[tuple[str, Callable[..., Any]], ...] = ((TOGGLE_LIVE, toggle_live),)
 """``workspace/executeCommand`` commands: name and handler."""

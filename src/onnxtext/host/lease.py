@@ -1,5 +1,8 @@
 """Who may read an analysed document off the event loop, and its handing over to the next version.
 
+The leases are the host's (:class:`Leases`, one table for every open document), not the
+documents': a :class:`~onnxtext.document.Document` is one text version and carries no threading state.
+
 An edit's document is made from the previous one in place (``onnxtext.incremental``): the
 previous document is consumed, and nobody may read it after that. The event loop hands it
 over only when no worker thread holds it (:meth:`Lease.consume`); a worker that reads it
@@ -11,10 +14,11 @@ Readers on the event loop itself need nothing: the hand-over runs there, between
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-__all__ = ["Lease"]
+__all__ = ["Lease", "Leases"]
 
 
 class Lease:
@@ -50,3 +54,30 @@ class Lease:
         """Take back a document handed over and left untouched (the edit was not made from it)."""
         with self._lock:
             self.consumed = False
+
+
+class Leases:
+    """The lease of each document the host made, by identity (a document is no dictionary key: it
+    compares by value), dropped with the document."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._by_id: dict[int, Lease] = {}
+
+    def of(self, document: object) -> Lease:
+        """``document``'s lease (made on first use; any thread may ask)."""
+        key = id(document)
+        with self._lock:
+            lease = self._by_id.get(key)
+            if lease is None:
+                lease = self._by_id[key] = Lease()
+                # called as the document goes, before its id can name another object
+                weakref.finalize(document, self._forget, key)
+            return lease
+
+    def _forget(self, key: int) -> None:
+        # no lock: the collector may call this in any thread, the one holding the lock in `of` included
+        self._by_id.pop(key, None)
+
+    def __len__(self) -> int:
+        return len(self._by_id)

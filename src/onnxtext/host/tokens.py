@@ -27,10 +27,11 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from lsprotocol import types as L
-
 from onnxtext.document import Document
+from onnxtext.host.change import common  # the halving common prefix/suffix, on lists as on texts
 from onnxtext.ide.semantic import (
+    TOKEN_MODIFIERS,
+    TOKEN_TYPES,
     Body,
     Deprecation,
     Token,
@@ -42,13 +43,64 @@ from onnxtext.ide.semantic import (
     semantic_tokens,
     statement_tokens,
 )
-from onnxtext.lsp.convert import encode_tokens
-from onnxtext.lsp.shift import _common  # the halving common prefix/suffix, on lists as on texts
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Comment
 
-__all__ = ["StatementRows", "TokenCache", "encoded_tokens", "token_delta"]
+__all__ = ["StatementRows", "TokenCache", "TokenEdit", "encode_tokens", "encoded_tokens", "token_delta"]
+
+
+_TYPE_INDEX = {name: i for i, name in enumerate(TOKEN_TYPES)}
+_MODIFIER_BIT = {name: 1 << i for i, name in enumerate(TOKEN_MODIFIERS)}
+
+
+def encode_tokens(tokens: Sequence[Token], source: SourceFile) -> list[int]:
+    """The protocol's relative encoding (UTF-16 columns); a token over several lines is cut per line.
+
+    One pass over the lines, the tokens in text order (as :func:`semantic_tokens` gives them): a
+    30,000-statement text in 0.15 s (0.7 s with a line lookup per token)."""
+    text = source.text
+    column = _characters if text.isascii() else _utf16_units
+    data: list[int] = []
+    prev_line = prev_col = 0
+    line = line_start = 0
+    newline = text.find("\n")
+    next_start = newline + 1 if newline >= 0 else len(text) + 1
+    for token in tokens:
+        kind = _TYPE_INDEX[token.type]
+        bits = 0
+        for m in token.modifiers:
+            bits |= _MODIFIER_BIT[m]
+        start, end = token.span.start, min(token.span.end, len(text))
+        while start < end:
+            while start >= next_start:
+                line, line_start = line + 1, next_start
+                newline = text.find("\n", line_start)
+                next_start = newline + 1 if newline >= 0 else len(text) + 1
+            stop = text.find("\n", start, end)
+            piece_end = end if stop < 0 else stop
+            col = column(text, line_start, start)
+            if piece_end > start:
+                data += [
+                    line - prev_line,
+                    col - prev_col if line == prev_line else col,
+                    column(text, start, piece_end),
+                    kind,
+                    bits,
+                ]
+                prev_line, prev_col = line, col
+            if stop < 0:
+                break
+            start = stop + 1
+    return data
+
+
+def _characters(text: str, start: int, end: int) -> int:
+    return end - start
+
+
+def _utf16_units(text: str, start: int, end: int) -> int:
+    return len(text[start:end].encode("utf-16-le")) // 2
 
 
 def encoded_tokens(doc: Document) -> list[int]:
@@ -307,36 +359,43 @@ class TokenCache:
         (else a whole walk, which should not contend with the first analysis's checker for the GIL)."""
         return len(self._rows) > 0
 
-    def full(self, document: Document, encode: Callable[[Document], list[int]] | None = None) -> L.SemanticTokens:
+    def full(self, document: Document, encode: Callable[[Document], list[int]] | None = None) -> tuple[str, list[int]]:
+        """``document``'s tokens and their result id, kept as the data last sent."""
         result_id, data = self.data(document, encode)
         self.sent = (result_id, data)
-        return L.SemanticTokens(data=data, result_id=result_id)
+        return result_id, data
 
     def delta(
         self, document: Document, encode: Callable[[Document], list[int]] | None, previous: str
-    ) -> L.SemanticTokens | L.SemanticTokensDelta:
-        """The edit from the data sent as ``previous`` to ``document``'s; all of it when the
-        client's data is not the one kept."""
+    ) -> tuple[str, list[int], list[TokenEdit] | None]:
+        """``document``'s tokens, their result id, and the edit from the data sent as ``previous``
+        to them (None: all of them, when the client's data is not the one kept)."""
         sent = self.sent
         result_id, data = self.data(document, encode)
         self.sent = (result_id, data)
         if sent is None or sent[0] != previous:
-            return L.SemanticTokens(data=data, result_id=result_id)
-        return L.SemanticTokensDelta(edits=token_delta(sent[1], data), result_id=result_id)
+            return result_id, data, None
+        return result_id, data, token_delta(sent[1], data)
 
 
-def token_delta(old: list[int], new: list[int]) -> list[L.SemanticTokensEdit]:
+@dataclass(frozen=True, slots=True)
+class TokenEdit:
+    """``delete_count`` integers of the encoded tokens from ``start`` replaced by ``data`` (the protocol's
+    ``SemanticTokensEdit``)."""
+
+    start: int
+    delete_count: int
+    data: list[int]
+
+
+def token_delta(old: list[int], new: list[int]) -> list[TokenEdit]:
     """One edit replacing the integers between the common prefix and suffix (by whole tokens:
     five integers each, as clients apply them); none when equal."""
     if old == new:
         return []
     limit = min(len(old), len(new))
-    prefix = _common(old, new, limit, from_end=False)
+    prefix = common(old, new, limit, from_end=False)
     prefix -= prefix % 5
-    suffix = _common(old, new, limit - prefix, from_end=True)
+    suffix = common(old, new, limit - prefix, from_end=True)
     suffix -= suffix % 5
-    return [
-        L.SemanticTokensEdit(
-            start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix]
-        )
-    ]
+    return [TokenEdit(start=prefix, delete_count=len(old) - prefix - suffix, data=new[prefix : len(new) - suffix])]

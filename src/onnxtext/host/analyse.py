@@ -1,7 +1,7 @@
 """Every diagnostic of one text version, stage by stage, stoppable between stages.
 
-Plain code with plain tests: the server runs it in a worker thread and drops the result
-when a newer version of the text arrived meanwhile.
+Plain code with plain tests: the host (:mod:`onnxtext.host.documents`) runs it in its worker
+thread and drops the result when a newer version of the text arrived meanwhile.
 """
 
 from __future__ import annotations
@@ -131,9 +131,10 @@ class Cancelled(Exception):
     """A newer version superseded the one being diagnosed."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
-    """One version's analysis: the document and its diagnostics (the evaluator's come later)."""
+    """One version's analysis: the document and its diagnostics (the evaluator's come later, in a
+    new outcome: one a snapshot holds never changes)."""
 
     document: Document
     diagnostics: list[Diagnostic] = field(default_factory=list)
