@@ -53,6 +53,7 @@ from onnxtext.span import SourceFile, Span
 
 __all__ = [
     "COMMANDS",
+    "COMPARE",
     "FEATURES",
     "Feature",
     "GRAPH",
@@ -75,6 +76,10 @@ GRAPH = "onnxtext/graph"
 GRAPH_PROPERTIES = "onnxtext/graphProperties"
 """Request ``{textDocument: {uri}, position}`` → the graph view's properties panel for the statement
 there, weights' statistics included (``ide/graph_properties``), or null."""
+COMPARE = "onnxtext/compare"
+"""Request ``{a: {uri, text?}, b: {uri}}`` → ``{same, graph, changes, renamed}`` or null: B's graph
+marked by its structural diff against A, each change with its statement's range in both texts
+(``ide/compare``); A is ``text`` when given (a version the server has not opened: HEAD's, the disk's)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -410,6 +415,23 @@ def graph_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
     return graph_json(graph, outcome.document.source)
 
 
+def compare_request(ls: OnnxTextServer, params: Any) -> dict[str, Any] | None:
+    from onnxtext.document import parse_document
+    from onnxtext.ide.compare import compare_documents
+    from onnxtext.lsp.session import display_path
+
+    a, b = getattr(params, "a", None), getattr(params, "b", None)
+    a_uri, b_uri = getattr(a, "uri", None), getattr(b, "uri", None)
+    if not isinstance(a_uri, str) or not isinstance(b_uri, str):
+        raise JsonRpcInvalidParams("onnxtext/compare needs 'a': {'uri', 'text'?} and 'b': {'uri'}")
+    text = getattr(a, "text", None)
+    if isinstance(text, str):
+        a_doc = parse_document(text, "model", display_path(a_uri))
+    else:
+        a_doc = ls.analysis(a_uri).document
+    return compare_documents(a_doc, ls.analysis(b_uri).document)
+
+
 def _tensor_request(ls: OnnxTextServer, params: Any) -> tuple[Outcome, int, Sources, str]:
     uri = getattr(getattr(params, "textDocument", None), "uri", None)
     position = getattr(params, "position", None)
@@ -485,6 +507,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(SAVE_BINARY, None, save_binary_request),
     Feature(GRAPH, None, graph_request),
     Feature(GRAPH_PROPERTIES, None, graph_properties_request),
+    Feature(COMPARE, None, compare_request),
     Feature(SAVE_TENSOR, None, save_tensor_request),
     Feature(L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help),
     Feature(L.TEXT_DOCUMENT_HOVER, None, hover),
