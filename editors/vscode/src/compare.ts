@@ -258,10 +258,21 @@ class ComparePanel {
     await this.reveal(found ?? { a: null, b: node !== undefined && !fromA(comparison, id) ? node.range : null });
   }
 
-  /** Shows `a` in the diff editor's left text and `b` in its right one (the diff editor opened again if closed). */
+  /** Shows `a` in the diff editor's left text and `b` in its right one (the diff editor opened again if
+   * closed or hidden). */
   async reveal(where: { a: Range | null; b: Range | null }): Promise<void> {
     const find = (uri: vscode.Uri) => vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-    if (find(this.other.uri) === undefined || find(this.document.uri) === undefined) {
+    const shown = vscode.window.tabGroups.all.some((group) =>
+      group.tabs.some(
+        (tab) =>
+          tab.isActive &&
+          tab.input instanceof vscode.TabInputTextDiff &&
+          tab.input.original.toString() === this.other.uri.toString() &&
+          tab.input.modified.toString() === this.document.uri.toString(),
+      ),
+    );
+    // (a narrow diff editor is inline: the left text is no editor of its own, B's statement is shown)
+    if (!shown) {
       const title = diffTitle(this.other.side, path.posix.basename(this.other.uri.path), path.posix.basename(this.document.uri.path));
       await vscode.commands.executeCommand("vscode.diff", this.other.uri, this.document.uri, title, { viewColumn: vscode.ViewColumn.One, preserveFocus: true });
     }
