@@ -2,6 +2,7 @@
 // VS Code's diff editor and, beside it, the graph of this version with the changed node coloured
 // (amber), the added one green, the others dimmed; a click on the changed node shows its statement
 // in both texts of the diff editor. Called from run.mjs.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -17,7 +18,7 @@ pair (float[N, 4] x) => (float[N, 4] y)
 const B = A.replace("h = Relu (x)", "h = Tanh (x)").replace("y = Abs (k)", "s = Sigmoid (k)\n  y = Abs (s)");
 
 /** The frame of a comparison's graph (its page's title is "Compare") with node `id` drawn. */
-async function compareFrame(ed, id) {
+async function compareFrame(ed, id, timeout = 60_000) {
   return ed.waitFor(
     async () => {
       for (const f of ed.page.frames()) {
@@ -26,7 +27,7 @@ async function compareFrame(ed, id) {
       }
       return null;
     },
-    { timeout: 60_000, what: "the comparison's graph view" },
+    { timeout, what: "the comparison's graph view" },
   );
 }
 
@@ -61,7 +62,8 @@ export async function compareChecks({ ed, check, expect, work }) {
   // the diff editor side by side in the test's window (VS Code makes a narrow one inline)
   const settings = path.join(work, ".vscode", "settings.json");
   fs.mkdirSync(path.dirname(settings), { recursive: true });
-  fs.writeFileSync(settings, JSON.stringify({ "diffEditor.useInlineViewWhenSpaceIsLimited": false }));
+  // git on here (off in the test's user settings): HEAD is read through VS Code's Git extension
+  fs.writeFileSync(settings, JSON.stringify({ "diffEditor.useInlineViewWhenSpaceIsLimited": false, "git.enabled": true }));
   let frame;
 
   await check("Compare with… another file: the diff editor, and the graph with the changed node amber, the added green, the rest dimmed (#33)", async () => {
@@ -103,6 +105,35 @@ export async function compareChecks({ ed, check, expect, work }) {
         throw new Error(`${error.message}; highlighted: ${JSON.stringify(found)}`);
       });
     return `highlighted: A ${lines[0]}, B ${lines[1]}`;
+  });
+  await check("Compare with… HEAD (git): the version committed beside the text, its changes coloured (#33)", async () => {
+    const c = path.join(work, "pair_c.onnxtxt");
+    const git = (...args) => execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.com", ...args], { cwd: work });
+    fs.writeFileSync(c, A);
+    git("init", "-q");
+    git("add", "pair_c.onnxtxt");
+    git("commit", "-qm", "A");
+    fs.writeFileSync(c, B);
+    await ed.closeAllEditors();
+    await ed.waitFor(() => ed.quickOpen(c).then(() => true), { timeout: 60_000, interval: 1000, what: "pair_c.onnxtxt in Quick Open" });
+    await ed.waitForTab("pair_c.onnxtxt");
+    // the Git extension finds the repository a moment after git is turned on: until then the command says so
+    const refusals = [];
+    frame = await ed.waitFor(
+      async () => {
+        await ed.command("onnxtext: Compare with…");
+        await ed.page.locator(".quick-input-list .monaco-list-row", { hasText: "HEAD (git)" }).first().click();
+        const shown = await compareFrame(ed, "s", 3000).catch(() => null);
+        if (shown === null) refusals.push((await ed.notifications()).find((n) => /git|HEAD/.test(n)) ?? "no view, no note");
+        return shown;
+      },
+      { timeout: 60_000, interval: 1000, what: "the comparison with HEAD" },
+    );
+    const fill = await frame.$eval('svg.graph .node[data-id="h"] > rect', (r) => getComputedStyle(r).fill);
+    expect(fill === "rgb(255, 224, 178)", `the changed Tanh: ${fill}`);
+    const tabs = await ed.page.$$eval(".part.editor .tab", (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+    expect(tabs.some((t) => t.includes("pair_c.onnxtxt (HEAD) ↔ pair_c.onnxtxt")), `the diff editor's tab: ${tabs}`);
+    return `HEAD's text compared${refusals.length ? ` after ${refusals.length} refusal(s): ${refusals[0]}` : ""}`;
   });
   fs.rmSync(settings, { force: true });
 }
