@@ -136,6 +136,9 @@ export class Comparisons implements vscode.Disposable {
 
   private async headText(uri: vscode.Uri): Promise<string> {
     const extension = vscode.extensions.getExtension<GitExtension>("vscode.git");
+    if (vscode.workspace.getConfiguration("git", uri).get<boolean>("enabled") === false) {
+      throw new Error("comparing with HEAD needs git, which is turned off in VS Code (the git.enabled setting).");
+    }
     if (extension === undefined) {
       throw new Error("comparing with HEAD needs VS Code's Git extension (vscode.git), which is disabled or absent.");
     }

@@ -54,7 +54,7 @@ async function highlightedInDiff(ed) {
   });
 }
 
-export async function compareChecks({ ed, check, expect, work }) {
+export async function compareChecks({ ed, check, expect, work, onnxtext }) {
   const a = path.join(work, "pair_a.onnxtxt");
   const b = path.join(work, "pair_b.onnxtxt");
   fs.writeFileSync(a, A);
@@ -106,6 +106,26 @@ export async function compareChecks({ ed, check, expect, work }) {
       });
     return `highlighted: A ${lines[0]}, B ${lines[1]}`;
   });
+  await check("Compare with… an .onnx file: its printed text on the left, the same changes coloured (#33)", async () => {
+    const model = path.join(work, "pair_a.onnx");
+    execFileSync(onnxtext, ["parse", a, "-o", model]);
+    await ed.closeAllEditors();
+    await ed.quickOpen(b);
+    await ed.waitForTab("pair_b.onnxtxt");
+    await ed.command("onnxtext: Compare with…");
+    await ed.page.locator(".quick-input-list .monaco-list-row", { hasText: "Another File…" }).first().click();
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await ed.waitFor(async () => (await input.isVisible()) && (await input.inputValue()).startsWith("/"), { what: "the open dialog's path" });
+    await input.fill(model);
+    await ed.page.keyboard.press("Enter");
+    frame = await compareFrame(ed, "s");
+    const fills = await frame.$$eval('svg.graph .node[data-id="h"] > rect, svg.graph .node[data-id="s"] > rect', (rs) => rs.map((r) => getComputedStyle(r).fill));
+    expect(fills.join() === "rgb(255, 224, 178),rgb(200, 230, 201)", `the changed Tanh and the added Sigmoid: ${fills}`);
+    const tabs = await ed.page.$$eval(".part.editor .tab", (els) => els.map((e) => e.getAttribute("aria-label") ?? ""));
+    expect(tabs.some((t) => t.includes("pair_a.onnx ↔ pair_b.onnxtxt")), `the diff editor's tab: ${tabs}`);
+    return fills.join("; ");
+  });
+
   await check("Compare with… HEAD (git): the version committed beside the text, its changes coloured (#33)", async () => {
     const c = path.join(work, "pair_c.onnxtxt");
     const git = (...args) => execFileSync("git", ["-c", "user.name=e2e", "-c", "user.email=e2e@example.com", ...args], { cwd: work });

@@ -330,7 +330,7 @@ if (part("graph")) {
 }
 if (part("compare")) {
   await startFresh("the checks of Compare with… (#33)");
-  await compareChecks({ ed, check, expect, work });
+  await compareChecks({ ed, check, expect, work, onnxtext });
 }
 
 await ed.close({ keep: keep || failed.length > 0 });
