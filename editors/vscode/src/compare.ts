@@ -2,7 +2,7 @@
 // git's HEAD, the file as saved) in VS Code's diff editor, and beside them the graph view
 // (src/graphview/) of this version with the nodes the structural diff adds, removes or changes
 // coloured (`onnxtext/compare`, src/onnxtext/ide/compare.py). A node picked in the graph shows its
-// statement in both texts; the comparison follows the edits of this version.
+// statement in both texts; the comparison follows the edits of both texts.
 import * as path from "path";
 import * as vscode from "vscode";
 import { textUri } from "./binary";
@@ -218,8 +218,13 @@ class ComparePanel {
     });
   }
 
+  /** An edit of this version, or of the other file's text (both texts are followed; HEAD's and the disk's do not change). */
   changed(document: vscode.TextDocument): void {
-    if (document === this.document) {
+    const other = this.other.side === "file" && document.uri.toString() === this.other.uri.toString();
+    if (other) {
+      this.other.text = document.getText();
+    }
+    if (document === this.document || other) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.update(), REFRESH_MS);
     }

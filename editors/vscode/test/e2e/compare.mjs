@@ -106,6 +106,23 @@ export async function compareChecks({ ed, check, expect, work, onnxtext }) {
       });
     return `highlighted: A ${lines[0]}, B ${lines[1]}`;
   });
+  await check("an edit of this version re-colours the comparison: Tanh typed back to Relu, h is unchanged again (#33)", async () => {
+    await ed.page.locator(".part.editor .monaco-diff-editor .editor.modified .view-lines").first().click({ position: { x: 40, y: 5 } });
+    await ed.page.keyboard.press("Control+G");
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 10_000 });
+    await input.fill(":4:7");
+    await ed.page.keyboard.press("Enter");
+    await input.waitFor({ state: "hidden", timeout: 10_000 });
+    for (let i = 0; i < 4; i++) await ed.page.keyboard.press("Shift+ArrowRight");
+    await ed.type("Relu");
+    const style = (id) => frame.$eval(`svg.graph .node[data-id="${id}"]`, (g) => `${getComputedStyle(g.querySelector("rect")).fill} ${getComputedStyle(g).opacity}`);
+    const now = await ed.waitFor(async () => ((await style("h")).endsWith(" 0.45") ? style("h") : null), { what: "h dimmed (unchanged) after the edit" });
+    const added = await style("s");
+    expect(added.startsWith("rgb(200, 230, 201)"), `the added Sigmoid after the edit: ${added}`);
+    return `h: ${now}; s: ${added}`;
+  });
+
   await check("Compare with… an .onnx file: its printed text on the left, the same changes coloured (#33)", async () => {
     const model = path.join(work, "pair_a.onnx");
     execFileSync(onnxtext, ["parse", a, "-o", model]);
