@@ -7,6 +7,7 @@ import * as path from "path";
 import * as vscode from "vscode";
 import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOptions, State, TransportKind } from "vscode-languageclient/node";
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
+import { Comparisons } from "./compare";
 import { GraphPanels } from "./graph";
 import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const requests = { request: <R>(method: string, params: object) => request<R>(method, params) };
   const graphs = new GraphPanels(context.extensionUri, requests.request, output);
   context.subscriptions.push(graphs, vscode.commands.registerCommand("onnxtext.showGraph", () => graphs.show(vscode.window.activeTextEditor)));
+  context.subscriptions.push(new Comparisons(context.extensionUri, requests.request, output));
   const models = new ModelFileSystem(requests, (l) => output.info(l));
   const redirect = new ModelEditorRedirect();
   context.subscriptions.push(

@@ -19,8 +19,10 @@ from pygls.exceptions import JsonRpcInvalidParams
 
 from onnxtext.binary import open_binary, save_binary, save_refusal
 from onnxtext.diagnostics import OnnxTextError
+from onnxtext.document import parse_document
 from onnxtext.host import Freshness, Outcome, Settings, Snapshot
-from onnxtext.host.documents import file_path, folder_of
+from onnxtext.host.documents import display_path, file_path, folder_of
+from onnxtext.ide.compare import compare_documents
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
@@ -53,6 +55,7 @@ from onnxtext.span import SourceFile, Span
 
 __all__ = [
     "COMMANDS",
+    "COMPARE",
     "FEATURES",
     "Feature",
     "GRAPH",
@@ -75,6 +78,10 @@ GRAPH = "onnxtext/graph"
 GRAPH_PROPERTIES = "onnxtext/graphProperties"
 """Request ``{textDocument: {uri}, position}`` → the graph view's properties panel for the statement
 there, weights' statistics included (``ide/graph_properties``), or null."""
+COMPARE = "onnxtext/compare"
+"""Request ``{a: {uri, text?}, b: {uri}}`` → ``{same, graph, changes, renamed}`` or null: B's graph
+marked by its structural diff against A, each change with its statement's range in both texts
+(``ide/compare``); A is ``text`` when given (a version the server has not opened: HEAD's, the disk's)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -380,6 +387,22 @@ def graph_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, 
     return graph_json(graph, outcome.document.source)
 
 
+async def compare_request(ls: OnnxTextServer, params: Any) -> dict[str, Any] | None:
+    """Request ``{a: {uri, text?}, b: {uri}}``: B's open text compared with A's (the ``text`` given, else
+    A's open document), :func:`~onnxtext.ide.compare.compare_documents`; null when either is no model."""
+    a, b = getattr(params, "a", None), getattr(params, "b", None)
+    a_uri, b_uri = getattr(a, "uri", None), getattr(b, "uri", None)
+    if not isinstance(a_uri, str) or not isinstance(b_uri, str):
+        raise JsonRpcInvalidParams("onnxtext/compare needs 'a': {'uri', 'text'?} and 'b': {'uri'}")
+    text = getattr(a, "text", None)
+    if isinstance(text, str):
+        a_doc = parse_document(text, "model", display_path(a_uri))
+    else:
+        a_doc = (await ls.document(a_uri).snapshot(Freshness.PARSED)).document
+    b_doc = (await ls.document(b_uri).snapshot(Freshness.PARSED)).document
+    return compare_documents(a_doc, b_doc)
+
+
 def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
     position = getattr(params, "position", None)
     if position is None:
@@ -470,6 +493,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH, None, graph_request, PARSED),
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
+    Feature(COMPARE, None, compare_request),
     Feature(
         L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
     ),

@@ -5,6 +5,7 @@ import css from "../../media/graph.css";
 import { layoutView } from "./layout";
 import { GestureMenu, deleteIndex, deletes, gestureTarget, opensMenu } from "./menu";
 import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
+import { markStylesheet } from "./marks";
 import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
 import { Box, renderView, standaloneSvg } from "./render";
 
@@ -55,11 +56,13 @@ class GraphApp {
   /** The gestures asked of the host last: for the menu at `at`, or to delete the node at once. */
   private gestureAsks = 0;
   private gesturesAsked: { asked: number; label: string; at: { x: number; y: number }; intent: "menu" | "delete" } | undefined;
+  /** The colours of a compared graph's marks (marks.ts). */
+  private readonly marks = new CSSStyleSheet();
 
   constructor(private readonly host: Host | undefined) {
     const sheet = new CSSStyleSheet();
     sheet.replaceSync(css);
-    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet, this.marks];
     const bar = el("div", "toolbar");
     this.search = el("input", "search") as HTMLInputElement;
     this.search.type = "search";
@@ -93,6 +96,7 @@ class GraphApp {
 
   setData(data: GraphData): void {
     this.data = data;
+    this.marks.replaceSync(markStylesheet(data));
     const small = data.nodes.length <= FOLD_ABOVE;
     for (const g of data.groups) {
       if (!this.known.has(g.id)) {
@@ -387,7 +391,7 @@ class GraphApp {
 
   private goTo(node: GraphNode, range?: Range): void {
     if (this.host !== undefined) {
-      this.host.postMessage({ type: "reveal", range: range ?? node.range });
+      this.host.postMessage({ type: "reveal", range: range ?? node.range, id: node.id });
     } else {
       this.status.textContent = range !== undefined ? `weight ${node.rows?.[this.selectedRow ?? 0]?.value ?? ""}` : placeOf(node);
     }

@@ -4,7 +4,7 @@
 //   node test/e2e/run.mjs [--vsix FILE] [--python-bin DIR] [--out DIR] [--keep] [--only PARTS]
 //
 // --only runs some parts, comma-separated (while working on them; CI runs all): basics, big, disk,
-// steady, graph, restricted; --skip REGEX leaves out the checks whose names match.
+// steady, graph, compare, restricted; --skip REGEX leaves out the checks whose names match.
 //
 // Needs: code-server + Node 24 + chromium (test/e2e/setup.sh prints the bin folder; pass it in
 // ONNXTEXT_EDITOR_BIN or leave the default ~/.cache/onnxtext-editor/bin), a packaged .vsix
@@ -24,6 +24,7 @@ import { checkRestrictedMode } from "./restricted.mjs";
 import { steadyChecks, writeSteadyFiles } from "./steady.mjs";
 import { graphChecks } from "./graph.mjs";
 import { onDiskChecks } from "./on_disk.mjs";
+import { compareChecks } from "./compare.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const EXTENSION = path.resolve(HERE, "..", "..");
@@ -326,6 +327,10 @@ if (part("steady")) {
 if (part("graph")) {
   await startFresh("the graph checks (#22)");
   await graphChecks({ ed, check, expect, at, work, out, repo: REPO, onnxtext, pythonBin });
+}
+if (part("compare")) {
+  await startFresh("the checks of Compare with… (#33)");
+  await compareChecks({ ed, check, expect, work, onnxtext });
 }
 
 await ed.close({ keep: keep || failed.length > 0 });
