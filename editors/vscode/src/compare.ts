@@ -235,8 +235,8 @@ class ComparePanel {
     const asked = ++this.asked;
     try {
       const found = await this.request<Comparison | null>(COMPARE_REQUEST, {
+        textDocument: { uri: this.document.uri.toString() },
         a: { uri: this.other.uri.toString(), text: this.other.text },
-        b: { uri: this.document.uri.toString() },
       });
       if (asked === this.asked && found !== null) {
         this.comparison = found;

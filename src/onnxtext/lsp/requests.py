@@ -79,9 +79,9 @@ GRAPH_PROPERTIES = "onnxtext/graphProperties"
 """Request ``{textDocument: {uri}, position}`` → the graph view's properties panel for the statement
 there, weights' statistics included (``ide/graph_properties``), or null."""
 COMPARE = "onnxtext/compare"
-"""Request ``{a: {uri, text?}, b: {uri}}`` → ``{same, graph, changes, renamed}`` or null: B's graph
-marked by its structural diff against A, each change with its statement's range in both texts
-(``ide/compare``); A is ``text`` when given (a version the server has not opened: HEAD's, the disk's)."""
+"""Request ``{textDocument: {uri}, a: {uri, text}}`` → ``{same, graph, changes, renamed}`` or null: the
+document's (B's) graph marked by its structural diff against A's text (another file's, HEAD's, the
+disk's, as the client holds it), each change with its statement's range in both texts (``ide/compare``)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -387,20 +387,15 @@ def graph_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, 
     return graph_json(graph, outcome.document.source)
 
 
-async def compare_request(ls: OnnxTextServer, params: Any) -> dict[str, Any] | None:
-    """Request ``{a: {uri, text?}, b: {uri}}``: B's open text compared with A's (the ``text`` given, else
-    A's open document), :func:`~onnxtext.ide.compare.compare_documents`; null when either is no model."""
-    a, b = getattr(params, "a", None), getattr(params, "b", None)
-    a_uri, b_uri = getattr(a, "uri", None), getattr(b, "uri", None)
-    if not isinstance(a_uri, str) or not isinstance(b_uri, str):
-        raise JsonRpcInvalidParams("onnxtext/compare needs 'a': {'uri', 'text'?} and 'b': {'uri'}")
-    text = getattr(a, "text", None)
-    if isinstance(text, str):
-        a_doc = parse_document(text, "model", display_path(a_uri))
-    else:
-        a_doc = (await ls.document(a_uri).snapshot(Freshness.PARSED)).document
-    b_doc = (await ls.document(b_uri).snapshot(Freshness.PARSED)).document
-    return compare_documents(a_doc, b_doc)
+def compare_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:
+    """Request ``{textDocument: {uri}, a: {uri, text}}``: the document's text (B) compared with the
+    other version's ``text`` (A, named by its ``uri``), :func:`~onnxtext.ide.compare.compare_documents`;
+    null when either is no model."""
+    a = getattr(params, "a", None)
+    a_uri, text = getattr(a, "uri", None), getattr(a, "text", None)
+    if not isinstance(a_uri, str) or not isinstance(text, str):
+        raise JsonRpcInvalidParams("onnxtext/compare needs 'a': {'uri': ..., 'text': ...}")
+    return compare_documents(parse_document(text, "model", display_path(a_uri)), snap.document)
 
 
 def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
@@ -493,7 +488,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH, None, graph_request, PARSED),
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
-    Feature(COMPARE, None, compare_request),
+    Feature(COMPARE, None, compare_request, PARSED),
     Feature(
         L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
     ),
