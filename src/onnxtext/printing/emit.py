@@ -125,21 +125,10 @@ class _Tail:
 
 def _known(doc: Doc) -> tuple[str, Doc]:
     """The one-line text of a piece's document (an attribute, a property block's entry), and what a
-    list of them is given: the text when nothing in it can break, else the document with its text."""
+    list of them is given: the document with its text (a list takes one made of texts alone as
+    its text: ``layout.Bracketed``)."""
     text = render(doc, _FLAT)
-    return text, text if _texts_alone(doc) else Known(text, doc)
-
-
-def _texts_alone(doc: Doc) -> bool:
-    """Whether ``doc`` is made of texts alone."""
-    stack = [doc]
-    while stack:
-        d = stack.pop()
-        if type(d) is list:
-            stack.extend(d)
-        elif type(d) is not str:
-            return False
-    return True
+    return text, text if type(doc) is str else Known(text, doc)
 
 
 _MARKER = A.Word(NO_SPAN, _MARK)  # a statement that prints as the marker
@@ -573,8 +562,8 @@ class _Pass:
                 text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
                 if notes is None:
                     return text, None
-                # Laid out from its document (made then) when it does not fit its line.
-                return f"{text} {Bracketed.flat_of('@{', [_NOTES + Bracketed.flat_of('[', notes, ']')], '}')}", None
+                flat = Bracketed.flat_of("@{", [_NOTES + Bracketed.flat_of("[", notes, "]")], "}")
+                return f"{text} {flat}", _Noted(text, notes, partial(self._value_docs(values, where), i))
         v = values[i]
         check_printable(v)
         doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -1002,12 +991,31 @@ class _Writer:
     def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
         raise NotImplementedError
 
-    def laid_out(self, out: list[str], ind: int, comma: str, width: int) -> None:
-        """The item through its document."""
-        item: Doc = [HARDLINE, self.doc(), comma]
+    def laid_out(self, out: list[str], ind: int, comma: str, width: int, doc: Doc | None = None) -> None:
+        """The item through its document (or ``doc``, one that lays out as it)."""
+        item: Doc = [HARDLINE, self.doc() if doc is None else doc, comma]
         for _ in range(ind // len(INDENT)):
             item = Indent(item)
         out.append(render(item, width))
+
+
+class _Noted(_Writer):
+    """A value info with notes (``metadata_props``): its type and name, then its property block. Its
+    document is made of their texts when they fit the line (the type's dims are a group measured
+    alone: it is its text wherever that fits), else lifted."""
+
+    __slots__ = ("head", "notes")
+
+    def __init__(self, head: str, notes: list[str], doc: Callable[[], Doc]) -> None:
+        super().__init__(doc)
+        self.head, self.notes = head, notes
+
+    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+        if ind + len(self.head) > width:
+            self.laid_out(out, ind, comma, width)
+            return
+        block = Bracketed("@{", [[_NOTES, Bracketed.of_texts("[", self.notes, "]")]], "}")
+        self.laid_out(out, ind, comma, width, [self.head, " ", block])
 
 
 class _BigFloats(_Writer):

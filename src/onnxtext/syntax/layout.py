@@ -105,12 +105,14 @@ class Known:
     when it can break only inside its groups (``fits``: it has no line break outside a group and
     none forced; checked here)."""
 
-    __slots__ = ("text", "doc", "fits", "hard")
+    __slots__ = ("text", "doc", "fits", "hard", "entry")
 
     def __init__(self, text: str, doc: Doc) -> None:
         self.text, self.doc = text, doc
         self.hard = _has_hard(doc)
         self.fits = not self.hard and _grouped(doc)
+        self.entry = _entry(doc) if type(doc) is list else None
+        """``doc`` as a list lays out an entry (see :func:`_entry`), when it is one."""
 
 
 def _grouped(doc: Doc) -> bool:
@@ -161,7 +163,7 @@ class Bracketed(Group):
                     flats.append(item)
                     continue
                 if type(item) is Known:
-                    entry = _entry(item.doc) if type(item.doc) is list else None
+                    entry = item.entry
                     if entry is not None:
                         laid.append(entry)
                         flats.append(item.text)
@@ -216,15 +218,13 @@ def _entry(item: list[Doc]) -> str | tuple[str, Bracketed, str] | None:
     before: list[str] = []
     after: list[str] = []
     inner = None
-    stack: list[Doc] = [item]
-    while stack:
-        d = stack.pop()
+    for d in item:
         if type(d) is str:
-            (before if inner is None else after).append(d)
-        elif type(d) is list:
-            stack.extend(reversed(d))
+            (before if inner is None else after).append(d)  # type: ignore[arg-type]
         elif type(d) is Bracketed and d.texts is not None and inner is None:
             inner = d
+        elif type(d) is list:
+            return _entry(_flattened(item))
         else:
             return None
     if inner is None:
