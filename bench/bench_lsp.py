@@ -13,7 +13,10 @@ Measured, best and median of ``--repeat``:
 With ``--relu N``: a text of N ``X{i+1} = Relu (X{i})`` statements, the evaluator off, the
 default 150 ms debounce (see :func:`run_big`); ``edit-chain`` is a typo in the middle
 statement's input and its fix (every later value's type changes each time, #30), and
-``format-error`` formats the text while that typo is in it.
+``format-error`` formats the text while that typo is in it; ``edit-whole`` and
+``edit-chain-whole`` are the same edits sent as some clients send them, the whole text in a
+``didChange`` without a range. Resident memory is read after the open, after 200 edits and
+after ``--edits`` (1,000 by default): flat means no growth between the last two.
 The anchor measured in the same run: ``onnx.parser.parse_model`` (C++) of the same text,
 so the numbers can be compared across machines as ratios.
 """
@@ -159,6 +162,8 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
             "open",
             "edit",
             "edit-chain",
+            "edit-whole",
+            "edit-chain-whole",
             "hover-after-edit",
             "tokens-full",
             "tokens-delta",
@@ -194,28 +199,38 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
     memory["open"] = _rss_mb(pid)
     version = 1
     result_id: str | None = None
+    lines = text.splitlines(keepends=True)  # the text as the client has it
 
-    def change() -> None:
+    def send(column: int, old: int, new: str, whole: bool) -> None:
+        """Version ``version + 1``: the middle line's ``old`` characters at ``column`` replaced by
+        ``new``, sent as that range's edit, or (``whole``) as the whole text without a range."""
         nonlocal version
         version += 1
-        op = "Relu" if version % 2 else "Tanh"
-        edit = L.TextDocumentContentChangePartial(
-            range=L.Range(L.Position(middle, at), L.Position(middle, at + 4)), text=op
+        line = lines[middle]
+        lines[middle] = line[:column] + new + line[column + old :]
+        edit: L.TextDocumentContentChangeEvent = (
+            L.TextDocumentContentChangeWholeDocument(text="".join(lines))
+            if whole
+            else L.TextDocumentContentChangePartial(
+                range=L.Range(L.Position(middle, column), L.Position(middle, column + old)), text=new
+            )
         )
         client.text_document_did_change(
             L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
         )
 
-    def typo(broken: bool) -> None:
+    def change(whole: bool = False) -> None:
+        """The middle statement's op type changed (Relu, Tanh in turn)."""
+        send(at, 4, "Relu" if (version + 1) % 2 else "Tanh", whole)
+
+    def typo(broken: bool, whole: bool = False) -> None:
         """The middle statement's input misspelt (every later value's type unknown) or mended."""
-        nonlocal version
-        version += 1
-        edit = L.TextDocumentContentChangePartial(
-            range=L.Range(L.Position(middle, use), L.Position(middle, use + 1)), text="Q" if broken else "X"
-        )
-        client.text_document_did_change(
-            L.DidChangeTextDocumentParams(L.VersionedTextDocumentIdentifier(uri=uri, version=version), [edit])
-        )
+        send(use, 1, "Q" if broken else "X", whole)
+
+    async def settled() -> None:
+        """The last version's diagnostics, and its tokens (all the work an edit starts, done)."""
+        await client.wait_published(uri, version)
+        await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(doc))
 
     for _ in range(5):
         options = L.FormattingOptions(tab_size=3, insert_spaces=True)
@@ -254,14 +269,28 @@ async def run_big(statements: int, edits: int) -> tuple[dict[str, list[float]], 
         t0 = time.perf_counter()
         await client.text_document_range_formatting_async(L.DocumentRangeFormattingParams(doc, line, options))
         times["format-range"].append(time.perf_counter() - t0)
+        # The same edits from a client that sends the whole text each time.
+        for broken in (True, False):
+            t0 = time.perf_counter()
+            typo(broken, whole=True)
+            await client.wait_published(uri, version)
+            times["edit-chain-whole"].append(time.perf_counter() - t0)
+        await settled()
+        t0 = time.perf_counter()
+        change(whole=True)
+        await client.wait_published(uri, version)
+        times["edit-whole"].append(time.perf_counter() - t0)
+        await settled()
     for n in range(edits):  # typing: a hover now and then, the diagnostics of every 50th version awaited
         change()
         if n % 10 == 0:
             await client.text_document_hover_async(L.HoverParams(doc, L.Position(middle - 10, 4)))
         if n % 50 == 49:
             await client.wait_published(uri, version)
-    await client.wait_published(uri, version)
-    await client.text_document_semantic_tokens_full_async(L.SemanticTokensParams(doc))
+        if n + 1 == min(200, edits):
+            await settled()
+            memory[f"after {n + 1} edits"] = _rss_mb(pid)
+    await settled()
     memory[f"after {edits} edits"] = _rss_mb(pid)
     await client.shutdown_async(None)
     client.exit(None)
@@ -275,6 +304,8 @@ def main_big(statements: int, edits: int) -> int:
         "open": 1.0,
         "edit": 0.3,
         "edit-chain": 0.3,
+        "edit-whole": 0.3,
+        "edit-chain-whole": 0.3,
         "hover-after-edit": 0.1,
         "tokens-full": 0.2,
         "tokens-delta": 0.2,

@@ -418,3 +418,27 @@ def test_tensor_name_default() -> None:
 )
 def test_no_cascade_after_an_error_at_the_end_of_a_line(text: str, first: tuple[str, int, int]) -> None:
     assert [where(d) for d in errors_of(text)] == [first, ("P001", 5, 13)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_closest_is_difflibs_choice(seed: int) -> None:
+    """``closest`` leaves out first the choices difflib would refuse on a bound: what remains gives
+    difflib's answer over all of them (names, non-ASCII, empty words and duplicates among them)."""
+    import difflib
+    import random
+
+    from onnxtext.diagnostics import closest
+
+    rng = random.Random(seed)
+    alphabet = "abcXY01_.é"
+
+    def word() -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 7)))
+
+    for _ in range(1000):
+        choices = [word() for _ in range(rng.randint(0, 30))]
+        typed = word()
+        expected = difflib.get_close_matches(typed, sorted(set(choices)), n=1, cutoff=0.6)
+        assert closest(typed, choices) == (expected[0] if expected else None), (typed, choices)
+    names = [f"X{i}" for i in range(3000)]
+    assert closest("Q1500", names) == "X1500"

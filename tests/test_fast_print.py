@@ -121,7 +121,8 @@ def test_long_statements_are_laid_out(monkeypatch: pytest.MonkeyPatch) -> None:
     narrow = same(chain(3), width=16)
     slow.count = 0
     assert fast_text(chain(3), 16) == narrow
-    assert slow.count == 3  # an attribute that breaks inside: the reference path
+    assert narrow is not None and "axes = [\n" in narrow  # an attribute that breaks inside
+    assert slow.count == 0  # laid out from the statement's document here too
 
 
 def _statement_model(rng: random.Random) -> ModelProto:
@@ -167,6 +168,49 @@ def test_random_statements(seed: int) -> None:
     model = _statement_model(rng)
     for width in (20, 45, 70, 100, 130):
         same(model, width)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_statements_break_as_the_layout_breaks_them_at_every_width(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """The fast path's line breaks are the layout's (``statement_doc`` laid out by ``layout.render``):
+    every width from one where almost everything breaks to one where nothing does."""
+    rng = random.Random(seed)
+    model = _statement_model(rng)
+    _notes(model.graph.node[::3])
+    for n in model.graph.node[::4]:  # an attribute that breaks inside its groups: a tensor
+        n.attribute.add(name="value", type=AttributeProto.TENSOR).t.CopyFrom(
+            TensorProto(dims=[2, 3], data_type=TensorProto.FLOAT, float_data=[0.5 * k for k in range(6)])
+        )
+    broken = []
+    laid = emit._Pass._broken
+    monkeypatch.setattr(emit._Pass, "_broken", lambda pass_, *a: broken.append(a) or laid(pass_, *a))
+    for width in range(16, 131, 3):
+        same(model, width)
+    assert len(broken) > 100  # statements broken here, not by the reference path
+
+
+def test_the_fast_path_breaks_a_statement_as_the_printer_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A statement's document is defined once (``printer.statement_doc``): changed there (the property
+    block on a line of its own when the statement does not fit), both paths follow."""
+    from onnxtext.syntax import printer
+    from onnxtext.syntax.layout import LINE, Group, Indent
+
+    model = chain(8, functions=False)
+    _notes(model.graph.node)
+    before = same(model, 60)
+    original = printer.statement_doc
+
+    def own_line(
+        label: Any, outputs: Any, op: Any, attrs: Any, inputs: Any, props: Any, inputs_first: bool = False
+    ) -> Any:
+        doc = original(label, outputs, op, attrs, inputs, None, inputs_first)
+        return doc if props is None else [*doc, Group(Indent([LINE, props]))]
+
+    monkeypatch.setattr(printer, "statement_doc", own_line)
+    slow = _Slow(monkeypatch)
+    after = same(model, 60)
+    assert after != before and after is not None and "\n      @{\n" in after  # one unit in from the statement
+    assert slow.count == 0
 
 
 def _first(model: ModelProto) -> NodeProto:

@@ -512,3 +512,21 @@ def test_an_axis_checked_against_an_inferred_rank_follows_the_rank() -> None:
     broken[3] = "   X4 = Relu (nX3)"
     cache = assert_versions_agree([model(lines), model(broken), model(lines)], primed=True)
     assert cache.reused["check"] > 10
+
+
+def test_a_chain_breaking_typo_keeps_one_object_per_node_it_infers_again() -> None:
+    """The outcomes kept across versions share one tuple per type (``Inference._typed``): the typo and
+    its fix re-infer every later node, and each keeps its outcome alone (a 30,000-node chain made
+    60,000 long-lived objects per such edit, and the collector's full pass after them)."""
+    lines = chain(400)
+    broken = list(lines)
+    broken[200] = broken[200].replace("(X200)", "(Q200)")
+    cache = assert_versions_agree([model(lines), model(broken), model(lines)])
+    assert cache.reused == {"infer": 200, "check": 399}
+    assert cache.infer is not None
+    kept = {id(outcome.types) for outcome in cache.infer.outcomes}
+    assert len(kept) == 1  # every node gives float[N, 16] again: one tuple, one type
+    doc = parse_document(model(broken))
+    diagnose(doc, cache=cache)
+    after = {id(outcome.types): outcome.types for outcome in cache.infer.outcomes}
+    assert len(after) == 2 and len({t for (t,) in after.values()}) == 2  # known before the typo, unknown after

@@ -18,17 +18,21 @@ protobuf when they print on one line, which is what almost every statement does:
   bytes and its numbers formatted with the others' (orjson, in batches), a big one laid
   out from orjson's text (``layout.lay_out_numbers``).
 
+A statement is written on its one line when that fits the width (its document,
+``printer.statement_doc``, is a row of groups: the layout keeps them all flat exactly then);
+else that document, made of the texts written here, is laid out by ``layout.render`` (in one
+pass: a run), alone at its indentation, as the whole document would lay it out (a forced
+line break follows a statement).
+
 Everything else goes through the reference path piece by piece: the header, the
 functions' signatures, other initializers, and every statement that holds a graph or
-does not fit the width in the ways written here (laid out alone for the width left by its
-indentation, which is how the whole document would lay it out: a statement is followed
-by a forced line break). The printability check is fused in: what is not written here is
-checked as ``check_printable`` checks it, each distinct tail and value type when it is
-analysed, names, op types, notes and plain initializers as they are read; whatever is
-refused makes the whole message go through the reference path, which raises the error it
-always raises. The file-wide
-defaults (``node_domain``, ``tensor_encoding``, ``tensor_name``) are guessed, counted while writing, and
-the pass is made again in the rare case the guess was wrong.
+whose attributes this path does not write (laid out alone the same way). The printability
+check is fused in: what is not written here is checked as ``check_printable`` checks it,
+each distinct tail and value type when it is analysed, names, op types, notes and plain
+initializers as they are read; whatever is refused makes the whole message go through the
+reference path, which raises the error it always raises. The file-wide defaults
+(``node_domain``, ``tensor_encoding``, ``tensor_name``) are guessed, counted while writing,
+and the pass is made again in the rare case the guess was wrong.
 
 ``tests/test_fast_print.py`` asserts byte-identical text with the reference path on
 every corpus.
@@ -57,7 +61,18 @@ from onnxtext.printing.printable import check_printable
 from onnxtext.proto import FunctionProto, GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
 from onnxtext.span import NO_SPAN
 from onnxtext.syntax import ast as A
-from onnxtext.syntax.layout import DEFAULT_WIDTH, HARDLINE, INDENT, Doc, Indent, lay_out_numbers, render
+from onnxtext.syntax import printer as statements
+from onnxtext.syntax.layout import (
+    DEFAULT_WIDTH,
+    HARDLINE,
+    INDENT,
+    Bracketed,
+    Doc,
+    Indent,
+    Known,
+    lay_out_numbers,
+    render,
+)
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
 from onnxtext.weights.external import attribute_tensors
@@ -77,9 +92,9 @@ class _Decline(Exception):
 class _Tail:
     """A tail's analysis, and its votes for the file-wide defaults. When ``ok``, the statement is
     written here: the text before the op type (domain), after it (overload, then the
-    attributes on one line), the text of each attribute on one line (``attrs``; None when
-    there are none), and the property block's entries (``props``; None when there is none)
-    with its one-line text (``props_flat``)."""
+    attributes on one line), the attribute list's document (``attrs``; None when there are
+    none), and the property block's entries' documents (``props``; None when there is none)
+    with the block's one-line text (``props_flat``)."""
 
     __slots__ = (
         "ok",
@@ -91,6 +106,7 @@ class _Tail:
         "attrs",
         "props",
         "props_flat",
+        "prop_flats",
         "suffix",
         "votes",
     )
@@ -101,58 +117,22 @@ class _Tail:
         self.notes = False  # it holds metadata_props (a node's own are cut off its tail: see _Pass._notes)
         self.before_op = self.after_op = self.overload = self.props_flat = ""
         self.suffix = ""  # after the inputs on one line: " " and the property block
-        self.attrs: list[str] | None = None
-        self.props: list[_Entry] | None = None
+        self.attrs: Bracketed | None = None
+        self.props: list[Doc] | None = None
+        self.prop_flats: list[str] = []  # each entry's one-line text
         self.votes = votes
 
 
-class _Entry:
-    """A property block entry ``key: value`` whose value never breaks inside (a string, a number,
-    a word), or is a list of such items or pairs of them (``items``): each item on one line."""
-
-    __slots__ = ("head", "flat", "items")
-
-    def __init__(self, head: str, flat: str, items: list[str] | None) -> None:
-        self.head, self.flat, self.items = head, flat, items
+def _known(doc: Doc) -> tuple[str, Doc]:
+    """The one-line text of a piece's document (an attribute, a property block's entry), and what a
+    list of them is given: the document with its text (a list takes one made of texts alone as
+    its text: ``layout.Bracketed``)."""
+    text = render(doc, _FLAT)
+    return text, text if type(doc) is str else Known(text, doc)
 
 
-_LEAVES = (A.Str, A.Number, A.Word, A.Ident)
-
-
-def _leaf_text(value: Any) -> str | None:
-    """The text of a value with no place to break (a leaf, or a pair of leaves), else None."""
-    if isinstance(value, A.PropPair):
-        key, val = _leaf_text(value.key), _leaf_text(value.value)
-        return None if key is None or val is None else f"{key}: {val}"
-    if isinstance(value, _LEAVES):
-        return str(_LEAF_PRINTER.doc(value))
-    return None
-
-
-_LEAF_PRINTER = Printer()
 _MARKER = A.Word(NO_SPAN, _MARK)  # a statement that prints as the marker
-
-
-def _entries(props: A.Props) -> list[_Entry] | None:
-    """The entries of a statement's property block, when each is a leaf or a list of leaves."""
-    out = []
-    for entry in props.entries:
-        if not isinstance(entry, A.PropEntry):
-            return None
-        head = f"{_LEAF_PRINTER.doc(entry.key)}: "
-        value = entry.value
-        if isinstance(value, A.PropList):
-            items = [_leaf_text(v) for v in value.items]
-            if any(t is None for t in items):
-                return None
-            texts = [t for t in items if t is not None]
-            out.append(_Entry(head, "[" + ", ".join(texts) + "]", texts if texts else None))
-        else:
-            text = _leaf_text(value)
-            if text is None:
-                return None
-            out.append(_Entry(head, text, None))
-    return out
+_NOTES = "metadata_props: "  # a node's or value's notes: the property block entry's head
 
 
 class _Names(dict[str, str]):
@@ -256,7 +236,7 @@ class _Pass:
         # op type's field and its tail (a tail analysed, nothing cut off).
         self.forms: dict[bytes, tuple[str, str, _Tail]] = {}
         self.ops: dict[str, bytes] = {}
-        self.attributes: dict[bytes, str] = {}  # an attribute's one-line text by its bytes
+        self.attributes: dict[bytes, tuple[str, Doc]] = {}  # an attribute's one-line text and document by its bytes
         self.note_keys: dict[str, str] = {}  # a metadata key's text, with its ": "
         self.note_values: dict[str, str] = {}  # a metadata value's text
         self.shapes: dict[bytes, _Shape] = {}  # a float32 tensor's shape by its dims' bytes
@@ -529,9 +509,8 @@ class _Pass:
         # Names that are all bare are their own text (one regex for all); else name by name.
         texts = names if _BARE_NAMES.match(joined) and joined.count(",") == len(names) - 1 else None
         wires = list(map(ValueInfoProto.SerializeToString, values))
-        docs = self._value_docs(values, where)
         if texts is None or len(joined) > 0x7F and len(max(names, key=len)) > 0x7F:
-            return [self._value_item(i, wire, values, names, texts, docs, where) for i, wire in enumerate(wires)]
+            return [self._value_item(i, wire, values, names, texts, where) for i, wire in enumerate(wires)]
         # Bare names (ASCII, set, shorter than 128 bytes) are first on the wire: (tag, length, name),
         # then the bytes that key the type's text. Values of a known type are made together (in C),
         # the others one by one (the first of each new type makes its text for the rest).
@@ -542,13 +521,13 @@ class _Pass:
             firsts = dict(zip(reversed(rests), range(len(rests) - 1, -1, -1), strict=True))  # each one's first index
             for rest, i in firsts.items():
                 if types.get(rest) is None:
-                    self._value_item(i, wires[i], values, names, texts, docs, where)
+                    self._value_item(i, wires[i], values, names, texts, where)
             type_texts = list(map(types.get, rests))
         items: list[_Item] = list(zip(map("{} {}".format, type_texts, texts), repeat(None)))
         if not all(type_texts):
             for i, t in enumerate(type_texts):
                 if not t:
-                    items[i] = self._value_item(i, wires[i], values, names, texts, docs, where)
+                    items[i] = self._value_item(i, wires[i], values, names, texts, where)
         return items
 
     def _value_item(
@@ -558,7 +537,6 @@ class _Pass:
         values: Sequence[Any],
         names: list[str],
         texts: list[str] | None,
-        docs: Callable[[int], Doc],
         where: str,
     ) -> _Item:
         """Item ``i`` of :meth:`_value_items` (``texts``: the names' texts when all are bare)."""
@@ -584,8 +562,8 @@ class _Pass:
                 text = f"{type_text} {texts[i] if texts is not None else self.names[name]}"
                 if notes is None:
                     return text, None
-                flat = f"@{{{notes.head}{notes.flat}}}"
-                return f"{text} {flat}", _Noted(f"{text} ", [notes], flat, partial(docs, i))
+                flat = Bracketed.flat_of("@{", [_NOTES + Bracketed.flat_of("[", notes, "]")], "}")
+                return f"{text} {flat}", _Noted(text, notes, partial(self._value_docs(values, where), i))
         v = values[i]
         check_printable(v)
         doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -740,10 +718,10 @@ class _Pass:
                     if notes is not None and tail.notes:
                         raise _Decline  # more after the notes than the notes (unknown fields): not the bytes cut
             if tail is not None and tail.ok:
-                props, suffix = tail.props, tail.suffix
+                suffix = tail.suffix
                 if notes is not None:
-                    props = [*props, notes] if props else [notes]
-                    suffix = " @{" + ", ".join([e.head + e.flat for e in props]) + "}"
+                    noted = _NOTES + Bracketed.flat_of("[", notes, "]")
+                    suffix = " " + Bracketed.flat_of("@{", [*tail.prop_flats, noted], "}")
                 elif trusting and jo and len(wire) - end <= _KEPT_TAIL:  # the op type's field and the tail: a form
                     known = wire[end - len(key) :]
                     if known not in forms:
@@ -753,11 +731,9 @@ class _Pass:
                     lines.append(line)
                     used.append(tail)
                     continue
-                laid = _broken(label, outs, tail, op, ins, names, self.width, ind, props, suffix[1:])
-                if laid is not None:
-                    lines.append(laid)
-                    used.append(tail)
-                    continue
+                lines.append(self._broken(label, outs, tail, op, ins, ind, notes))
+                used.append(tail)
+                continue
             if tail is not None and tail.nested:
                 lines.append(self._nested(n, f"{where}/node[{i}]", ind))
                 used.append(tail)
@@ -801,10 +777,10 @@ class _Pass:
         trusted.clear()
         return again
 
-    def _notes(self, notes: Sequence[Any]) -> tuple[int, _Entry | None]:
-        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and their
-        property block entry, when each entry is a key and a value (strings) and nothing else;
-        else ``(0, None)``."""
+    def _notes(self, notes: Sequence[Any]) -> tuple[int, list[str] | None]:
+        """The bytes of a node's or value's ``metadata_props`` on its wire (one-byte tags) and the
+        one-line texts of their items (``"key": "value"``), when each entry is a key and a value
+        (strings) and nothing else; else ``(0, None)``."""
         total = 0
         keys, values = self.note_keys, self.note_values
         items = []
@@ -827,7 +803,7 @@ class _Pass:
             if literal is None:
                 literal = values[value] = string_text(value)
             items.append(text + literal)
-        return total, _Entry("metadata_props: ", "[" + ", ".join(items) + "]", items)
+        return total, items  # the entry's value's items
 
     def _op_key(self, op: str) -> bytes:
         """The wire bytes of ``op_type`` (field 4) when it is written bare, else ``b""``."""
@@ -846,8 +822,37 @@ class _Pass:
         return self._statement_text(self.lifter.node(n, where), ind)
 
     def _statement_text(self, tree: A.Node, ind: str) -> str:
-        text = render(self.printer.doc(tree), self.width - len(ind))
+        return self._laid(self.printer.doc(tree), ind)
+
+    def _laid(self, doc: Doc, ind: str) -> str:
+        """A statement's document laid out ``ind`` in, alone (a forced line break follows a
+        statement, so nothing after it changes its lines)."""
+        level, odd = divmod(len(ind), len(INDENT))
+        if not odd:
+            return render(doc, self.width, level=level)
+        text = render(doc, self.width - len(ind))
         return "\n".join(ind + line if line else line for line in text.split("\n"))
+
+    def _broken(
+        self, label: str, outputs: list[str], tail: _Tail, op: str, inputs: list[str], ind: str, notes: list[str] | None
+    ) -> str:
+        """A statement whose one-line text does not fit its line, laid out from its document
+        (:func:`statement_doc`, the printer's) made of the texts written here (``notes``: the
+        items of its own ``metadata_props``)."""
+        names = self.names
+        props = tail.props
+        if notes is not None:
+            noted: list[Doc] = [_NOTES, Bracketed.of_texts("[", notes, "]")]
+            props = [*props, noted] if props else [noted]
+        doc = statements.statement_doc(  # the printer's, looked up: the one definition
+            label[1:-2] if label else None,  # "[name] " (or "[] ")
+            [names[o] for o in outputs],
+            f"{tail.before_op}{op}{tail.overload}",
+            tail.attrs,
+            Bracketed.of_texts("(", [names[i] for i in inputs], ")") if len(inputs) else "()",
+            Bracketed("@{", props, "}") if props is not None else None,
+        )
+        return self._laid(doc, ind)
 
     def _nested(self, n: NodeProto, where: str, ind: str) -> str:
         """A statement holding graphs: its own lines through the reference path (the graphs lifted
@@ -904,7 +909,7 @@ class _Pass:
             after = ":" + t.overload
         tail.overload = after
         if len(t.attribute):
-            texts = []
+            texts, docs = [], []
             if any(a.HasField("g") or len(a.graphs) for a in t.attribute):
                 tail.nested = True
                 return tail
@@ -913,23 +918,27 @@ class _Pass:
                 if a.ByteSize() > 4 * self.width:
                     return tail  # longer than a line: no value's text is shorter than a quarter of its bytes
                 key = a.SerializeToString()
-                text = known.get(key)
-                if text is None:
-                    text = known[key] = render(self.printer.doc(self.lifter.attribute(a, "")), _FLAT)
+                known_doc = known.get(key)
+                if known_doc is None:
+                    known_doc = known[key] = _known(self.printer.doc(self.lifter.attribute(a, "")))
+                text, doc = known_doc
                 if "\n" in text:
                     return tail
                 texts.append(text)
-            after += " <" + ", ".join(texts) + ">"
-            tail.attrs = texts
+                docs.append(doc)
+            tail.attrs = Bracketed("<", docs, ">")
+            after += " " + Bracketed.flat_of("<", texts, ">")
         if extra:
             # The property block the reference path writes for them (nothing else goes there:
             # domain, op type and overload are written bare).
             props = self.lifter.props_for(t, extra, "")
-            entries = _entries(props) if props is not None else None
-            if entries is None:
+            if props is None or not props.entries:
                 return tail
-            tail.props = entries
-            tail.props_flat = "@{" + ", ".join(e.head + e.flat for e in entries) + "}"
+            entries = [_known(self.printer.doc(e)) for e in props.entries]
+            if any("\n" in text for text, _ in entries):
+                return tail
+            tail.props, tail.prop_flats = [doc for _, doc in entries], [text for text, _ in entries]
+            tail.props_flat = Bracketed.flat_of("@{", tail.prop_flats, "}")
             tail.suffix = " " + tail.props_flat
         tail.ok, tail.before_op, tail.after_op = True, before, after
         return tail
@@ -982,30 +991,31 @@ class _Writer:
     def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
         raise NotImplementedError
 
-    def laid_out(self, out: list[str], ind: int, comma: str, width: int) -> None:
-        """The item through its document."""
-        item: Doc = [HARDLINE, self.doc(), comma]
+    def laid_out(self, out: list[str], ind: int, comma: str, width: int, doc: Doc | None = None) -> None:
+        """The item through its document (or ``doc``, one that lays out as it)."""
+        item: Doc = [HARDLINE, self.doc() if doc is None else doc, comma]
         for _ in range(ind // len(INDENT)):
             item = Indent(item)
         out.append(render(item, width))
 
 
 class _Noted(_Writer):
-    """A value info with notes (``metadata_props``): its type and name, then its property block."""
+    """A value info with notes (``metadata_props``): its type and name, then its property block. Its
+    document is made of their texts when they fit the line (the type's dims are a group measured
+    alone: it is its text wherever that fits), else lifted."""
 
-    __slots__ = ("head", "props", "flat")
+    __slots__ = ("head", "notes")
 
-    def __init__(self, head: str, props: list[_Entry], flat: str, doc: Callable[[], Doc]) -> None:
+    def __init__(self, head: str, notes: list[str], doc: Callable[[], Doc]) -> None:
         super().__init__(doc)
-        self.head, self.props, self.flat = head, props, flat
+        self.head, self.notes = head, notes
 
     def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
-        if ind + len(self.head) + 2 > width:  # the type breaks, or "@{" is past the line
+        if ind + len(self.head) > width:
             self.laid_out(out, ind, comma, width)
             return
-        out += ["\n", " " * ind, self.head]
-        _props(out, self.props, self.flat, ind + len(self.head), ind, width, len(comma))
-        out.append(comma)
+        block = Bracketed("@{", [[_NOTES, Bracketed.of_texts("[", self.notes, "]")]], "}")
+        self.laid_out(out, ind, comma, width, [self.head, " ", block])
 
 
 class _BigFloats(_Writer):
@@ -1077,101 +1087,3 @@ class _CompactNumbers:
                 first = last + 1
             self.batch = batch
         return self.made.pop(k)  # each array is written once: its text is not kept
-
-
-def _broken(
-    label: str,
-    outputs: Sequence[str],
-    tail: _Tail,
-    op: str,
-    inputs: Sequence[str],
-    names: _Names,
-    width: int,
-    indent: str,
-    props: list[_Entry] | None,
-    props_flat: str,
-) -> str | None:
-    """A statement too long for its line (``indent`` in) as the layout breaks it, or None when some
-    attribute would break inside (the reference path lays that out).
-
-    The statement's document is ``[label] outs = op <attrs> (inputs) @{props}`` where the outputs
-    (when more than one), the attributes, the inputs, the property block and each list in it are
-    groups; a group stays on one line when it fits with what follows it up to the next place a
-    line may break (the opening bracket of the next group, or a comma before a broken line), else
-    puts its items one per line, one unit further in.
-    """
-    ind = len(indent)
-    inner = ind + len(INDENT)
-    attrs = tail.attrs
-    after_lhs = f" = {tail.before_op}{op}{tail.overload}" if len(outputs) else f"= {tail.before_op}{op}{tail.overload}"
-    # What follows the inputs up to the next break; before it, the inputs' opening.
-    after_inputs = " @{" if props is not None else ""
-    opening = " (" if len(inputs) else " ()" + after_inputs
-    out = [indent, label]
-    col = ind + len(label)
-    outs = [names[o] for o in outputs]
-    if len(outs) > 1:
-        flat = ", ".join(outs)
-        if col + len(flat) + len(after_lhs) + (2 if attrs else len(opening)) <= width:
-            out.append(flat)
-            col += len(flat)
-        else:
-            out.append((",\n" + " " * inner).join(outs))
-            col = inner + len(outs[-1])
-    elif outs:
-        out.append(outs[0])
-        col += len(outs[0])
-    out.append(after_lhs)
-    col += len(after_lhs)
-    if attrs:
-        flat = "<" + ", ".join(attrs) + ">"
-        out.append(" ")
-        col += 1
-        if col + len(flat) + len(opening) <= width:
-            out.append(flat)
-            col += len(flat)
-        else:
-            last = len(attrs) - 1
-            if any(inner + len(a) + (k < last) > width for k, a in enumerate(attrs)):
-                return None  # an attribute breaks inside
-            out += ["<\n", " " * inner, (",\n" + " " * inner).join(attrs), "\n", indent, ">"]
-            col = ind + 1
-    if not len(inputs):
-        out.append(" ()")
-        col += 3
-    else:
-        ins = [names[i] for i in inputs]
-        flat = "(" + ", ".join(ins) + ")"
-        if col + 1 + len(flat) + len(after_inputs) <= width:
-            out += [" ", flat]
-            col += 1 + len(flat)
-        else:
-            out += [" (\n", " " * inner, (",\n" + " " * inner).join(ins), "\n", indent, ")"]
-            col = ind + 1
-    if props is not None:
-        out.append(" ")
-        _props(out, props, props_flat, col + 1, ind, width, 0)
-    return "".join(out)
-
-
-def _props(out: list[str], props: list[_Entry], flat: str, col: int, ind: int, width: int, after: int) -> None:
-    """A property block at column ``col`` (its lines ``ind`` in; ``after`` columns follow it before
-    the next place to break): on one line if it fits, else an entry per line, each list in it
-    on one line if it fits, else an item per line."""
-    if col + len(flat) + after <= width:
-        out.append(flat)
-        return
-    inner = ind + len(INDENT)
-    out.append("@{")
-    last = len(props) - 1
-    for k, e in enumerate(props):
-        out += ["\n", " " * inner, e.head]
-        start = inner + len(e.head)
-        if e.items is None or start + len(e.flat) + (k < last) <= width:
-            out.append(e.flat)
-        else:
-            deeper = " " * (inner + len(INDENT))
-            out += ["[\n", deeper, (",\n" + deeper).join(e.items), "\n", " " * inner, "]"]
-        if k < last:
-            out.append(",")
-    out += ["\n", " " * ind, "}"]

@@ -5,6 +5,12 @@ The printer builds a :data:`Doc` for a tree; :func:`render` lays it out for a wi
 
 - :class:`Group`: its contents on one line when they fit in the rest of the line, else
   every :data:`LINE`/:data:`SOFTLINE` directly in it breaks (one item per line);
+- :class:`Bracketed`: the group of every list of the language, ``open item, item close``
+  (one line, or one item per line one unit in); a list of plain texts is laid out in one step;
+- :class:`Known`: a document with its one-line text known beforehand (the print fast path's).
+
+A *run*, a document made of texts and lists whose one-line texts are known (a statement
+written by the print fast path), is laid out in one pass, as the general renderer lays it out.
 - :class:`Indent`: lines broken inside start one indentation unit further in;
 - :data:`LINE` (a space, or a line break), :data:`SOFTLINE` (nothing, or a line break),
   :data:`HARDLINE` (always a line break; every group around it breaks);
@@ -33,6 +39,8 @@ if TYPE_CHECKING:
 __all__ = [
     "Doc",
     "Group",
+    "Bracketed",
+    "Known",
     "Indent",
     "Line",
     "Fill",
@@ -88,6 +96,149 @@ class Group:
         self.contents = contents
         self.hard = _has_hard(contents)
         self.tight = tight
+
+
+class Known:
+    """A document ``doc`` whose one-line text ``text`` is known beforehand (an attribute the print
+    fast path has written). Laid out as ``doc``; in a list, written as ``text`` wherever that fits
+    with what follows it up to the next place a line may break, which is what ``doc`` gives there
+    when it can break only inside its groups (``fits``: it has no line break outside a group and
+    none forced; checked here)."""
+
+    __slots__ = ("text", "doc", "fits", "hard", "entry")
+
+    def __init__(self, text: str, doc: Doc) -> None:
+        self.text, self.doc = text, doc
+        self.hard = _has_hard(doc)
+        self.fits = not self.hard and _grouped(doc)
+        self.entry = _entry(doc) if type(doc) is list else None
+        """``doc`` as a list lays out an entry (see :func:`_entry`), when it is one."""
+
+
+def _grouped(doc: Doc) -> bool:
+    """Whether ``doc`` holds nothing but texts and groups outside its groups."""
+    stack = [doc]
+    while stack:
+        d = stack.pop()
+        if type(d) is list:
+            stack.extend(d)
+        elif not isinstance(d, (str, Group)):
+            return False
+    return True
+
+
+# An item of a list laid out in one pass: a plain text, an entry (texts, a list of plain texts, texts:
+# ``key: [...]``), or a document whose one-line text is known.
+_Laid = str | tuple[str, "Bracketed", str] | Known
+
+
+class Bracketed(Group):
+    """``open item, item close``: on one line when it fits (up to the next place a line may
+    break after it), else ``open``, each item on a line of its own one unit in with its comma,
+    ``close`` on a line of its own. The one shape of every list the printer writes.
+
+    ``texts``: the items when they and ``open`` are plain texts (non-empty strings without a
+    space at either end): the renderer lays such a list out in one step (as it would lay out
+    the contents). ``flat``: the list's one-line text when every item is a plain text, an entry
+    (texts around one list of plain texts: a property block's ``key: [...]``, an attribute
+    ``axes = [0, 1]``) or :class:`Known`; else "". Such a list in a run is laid out in one pass
+    (:func:`render`).
+    """
+
+    __slots__ = ("open", "items", "close", "texts", "flat", "laid", "_contents")
+
+    def __init__(self, open_: Doc, items: Sequence[Doc], close: str) -> None:
+        self.open, self.items, self.close = open_, items, close
+        self.tight = self.hard = False
+        self._contents: Doc | None = None
+        self.texts: Sequence[str] | None = None
+        self.flat = ""
+        self.laid: list[_Laid] = []
+        if type(open_) is str and open_[:1] not in ("", " ") and items:
+            laid = self.laid
+            flats: list[str] = []
+            for item in items:
+                if type(item) is str and item[:1] not in ("", " ") and item[-1] != " ":
+                    laid.append(item)
+                    flats.append(item)
+                    continue
+                if type(item) is Known:
+                    entry = item.entry
+                    if entry is not None:
+                        laid.append(entry)
+                        flats.append(item.text)
+                        continue
+                    if item.fits and item.text[:1] not in ("", " ") and item.text[-1] != " ":
+                        laid.append(item)
+                        flats.append(item.text)
+                        continue
+                elif type(item) is list:
+                    entry = _entry(item)
+                    if entry is not None:
+                        laid.append(entry)
+                        flats.append(entry if isinstance(entry, str) else entry[0] + entry[1].flat + entry[2])
+                        continue
+                break
+            else:
+                if all(map(_plain, items)):
+                    self.texts = items  # type: ignore[assignment]
+                self.flat = self.flat_of(open_, flats, close)
+                return
+            self.laid = []
+        self.hard = _has_hard([open_, *items])
+
+    @property
+    def contents(self) -> Doc:  # type: ignore[override]
+        """The group's contents, made when the general renderer needs them."""
+        if self._contents is None:
+            self._contents = [self.open, Indent([SOFTLINE, join([",", LINE], self.items)]), SOFTLINE, self.close]
+        return self._contents
+
+    @classmethod
+    def of_texts(cls, open_: str, texts: list[str], close: str) -> Bracketed:
+        """The list of ``texts``, which the caller knows to be plain (non-empty, no space at either
+        end; ``open_`` too, and at least one text): made without looking at each."""
+        b = cls.__new__(cls)
+        b.open, b.items, b.close, b.texts, b.laid = open_, texts, close, texts, texts  # type: ignore[assignment]
+        b.tight = b.hard = False
+        b._contents = None
+        b.flat = open_ + ", ".join(texts) + close
+        return b
+
+    @staticmethod
+    def flat_of(open_: str, texts: Sequence[str], close: str) -> str:
+        """The one-line text of a list whose opening and items' one-line texts are these."""
+        return open_ + ", ".join(texts) + close
+
+
+def _entry(item: list[Doc]) -> str | tuple[str, Bracketed, str] | None:
+    """``item`` as (texts before, list, texts after) when it is texts around one list of plain texts,
+    as its text when it is texts alone; either starting no line with a space and ending none with
+    one. Else None."""
+    before: list[str] = []
+    after: list[str] = []
+    inner = None
+    for d in item:
+        if type(d) is str:
+            (before if inner is None else after).append(d)  # type: ignore[arg-type]
+        elif type(d) is Bracketed and d.texts is not None and inner is None:
+            inner = d
+        elif type(d) is list:
+            return _entry(_flattened(item))
+        else:
+            return None
+    if inner is None:
+        text = "".join(before)
+        return text if _plain(text) else None
+    head, tail = "".join(before), "".join(after)
+    if head[:1] in ("", " ") or tail[-1:] == " ":
+        return None
+    return head, inner, tail
+
+
+def _plain(doc: Doc) -> bool:
+    """Whether ``doc`` is a text the renderer writes as it is: neither empty nor with a space at either end."""
+    return type(doc) is str and doc[:1] not in ("", " ") and doc[-1] != " "
 
 
 class IfBroken:
@@ -286,6 +437,7 @@ Doc = (
     | BreakParent
     | BlankLine
     | IfBroken
+    | Known
 )
 
 LINE = Line(" ")
@@ -304,7 +456,7 @@ def _has_hard(doc: Doc) -> bool:
             continue
         if isinstance(d, list):
             stack.extend(d)
-        elif isinstance(d, (Group, Indent, Fill, IfBroken)):
+        elif isinstance(d, (Group, Indent, Fill, IfBroken, Known)):
             if d.hard:
                 return True
         elif isinstance(d, Line):
@@ -379,19 +531,119 @@ def _fits(doc: Doc, rest: list[tuple[int, bool, _Cmd]], width: int, suffix_pendi
             stack.append((mode, d.parts[d.index :]))
         elif isinstance(d, IfBroken):
             stack.append((mode, d.broken if d.group.hard else d.flat))
+        elif isinstance(d, Known):
+            stack.append((mode, d.doc))
     return False
 
 
-def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
-    """Lay ``doc`` out in ``width`` columns (text ends where the document does; no final newline added)."""
-    out: list[str] = []
-    col = 0
+def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT, level: int = 0) -> str:
+    """Lay ``doc`` out in ``width`` columns (text ends where the document does; no final newline added),
+    starting a line ``level`` indentation units in (the text starts with that indentation)."""
+    start = level * len(indent)
+    if type(doc) is list:
+        text = _lay_out_run(doc, width, len(indent), start)
+        if text is not None:
+            return text
+    return _render(doc, width, indent, start)
+
+
+def _lay_out_run(doc: list[Doc], width: int, unit: int, start: int) -> str | None:
+    """What :func:`_render` writes for a *run*: texts and lists (nested) of texts and of lists whose
+    ``flat`` is known (plain texts, or entries ``[text, list of plain texts]``), a statement's
+    document; in one pass. None for any other document.
+
+    A run is laid out at column 0 with every list's group decided as the renderer decides it:
+    flat when its one-line text and what follows it up to the next place a line may break (the
+    next list's opening) fit the width, else broken (items one unit in, each entry's list
+    decided the same way with its comma following it)."""
+    # The run as texts between its lists: texts[k] before lists[k], texts[-1] after the last.
+    texts: list[str] = []
+    lists: list[Bracketed] = []
+    text: list[str] = []
+    for d in doc:
+        kind = type(d)
+        if kind is str:
+            text.append(d)  # type: ignore[arg-type]
+        elif kind is Bracketed and d.flat:  # type: ignore[union-attr]
+            texts.append("".join(text))
+            text = []
+            lists.append(d)  # type: ignore[arg-type]
+        elif kind is list:
+            return _lay_out_run(_flattened(doc), width, unit, start)
+        else:
+            return None
+    texts.append("".join(text))
+    if texts[0][:1] == " ":
+        return None  # a line's first text loses its spaces: the renderer's
+    out: list[str] = [" " * start, texts[0]]
+    col = start + len(texts[0])
+    last = len(lists) - 1
+    for k, b in enumerate(lists):
+        after = texts[k + 1]
+        # What follows the list up to the next place to break: the texts, and the next list's opening.
+        follow = len(after) + len(lists[k + 1].open) if k < last else len(after)  # type: ignore[arg-type]
+        col = _lay_out_list(b, out, col, start, follow, width, unit) + len(after)
+        out.append(after)
+    return "".join(out)
+
+
+def _flattened(doc: list[Doc]) -> list[Doc]:
+    """The documents in ``doc`` and the lists in it, in order, lists left out."""
+    out: list[Doc] = []
+    stack: list[Doc] = doc[::-1]
+    while stack:
+        d = stack.pop()
+        if type(d) is list:
+            stack.extend(d[::-1])  # type: ignore[index]
+        else:
+            out.append(d)
+    return out
+
+
+def _lay_out_list(b: Bracketed, out: list[str], col: int, ind: int, follow: int, width: int, unit: int) -> int:
+    """A list of a run at column ``col`` (its lines ``ind`` in; ``follow`` columns after it up to the
+    next place to break) added to ``out``; the column after it."""
+    flat = b.flat
+    if col + len(flat) + follow <= width:
+        out.append(flat)
+        return col + len(flat)
+    inner = ind + unit
+    pad = "\n" + " " * inner
+    if b.texts is not None:  # an item per line
+        out += [b.open, pad, ("," + pad).join(b.texts), "\n", " " * ind, b.close]  # type: ignore[list-item]
+        return ind + len(b.close)
+    out.append(b.open)  # type: ignore[arg-type]
+    last = len(b.laid) - 1
+    for k, item in enumerate(b.laid):
+        comma = "," if k < last else ""
+        if type(item) is str:
+            out += [pad, item, comma]
+        elif type(item) is tuple:
+            head, inner_list, tail = item
+            out += [pad, head]
+            _lay_out_list(inner_list, out, inner + len(head), inner, len(tail) + len(comma), width, unit)
+            out += [tail, comma]
+        elif inner + len(item.text) + len(comma) <= width:  # type: ignore[union-attr]
+            out += [pad, item.text, comma]  # type: ignore[union-attr]
+        else:  # laid out alone, as in the list (a line break follows it)
+            alone: Doc = [HARDLINE, item.doc, comma]  # type: ignore[union-attr]
+            for _ in range(inner // unit):
+                alone = Indent(alone)
+            out.append(_render(alone, width, " " * unit, 0))
+    out += ["\n", " " * ind, b.close]
+    return ind + len(b.close)
+
+
+def _render(doc: Doc, width: int, indent: str, start: int) -> str:
+    """:func:`render` by the general renderer."""
+    out: list[str] = [" " * start] if start else []
+    col = start
     line_start = True  # nothing but indentation written on the current line
     pending: list[str] = []  # held-back trailing comments
     fresh = False  # the current (empty) line was started by a comment: the next line break reuses it
     unit = len(indent)
     prev_empty = True  # the line before the current one is empty (or there is none)
-    stack: list[tuple[int, bool, _Cmd]] = [(0, _BREAK, doc)]
+    stack: list[tuple[int, bool, _Cmd]] = [(start, _BREAK, doc)]
     broke: set[int] = set()  # the groups laid out broken (for IfBroken)
 
     def newline(ind: int) -> None:
@@ -431,7 +683,24 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
             for item in reversed(d):
                 stack.append((ind, mode, item))
         elif isinstance(d, Group):
-            if mode == _FLAT and not d.hard:
+            if isinstance(d, Bracketed) and d.texts is not None and not pending:
+                # A list of plain texts: what the group's contents would write, in one step.
+                if mode == _FLAT or _fits(d.flat, stack, width - col, False):
+                    out.append(d.flat)
+                    col += len(d.flat)
+                else:
+                    broke.add(id(d))
+                    texts, last = d.texts, len(d.texts) - 1
+                    out.append(d.open)  # type: ignore[arg-type]
+                    for k, text in enumerate(texts):
+                        newline(ind + unit)
+                        out.append(text if k == last else text + ",")
+                        line_start = False
+                    newline(ind)
+                    out.append(d.close)
+                    col += len(d.close)
+                line_start = fresh = False
+            elif mode == _FLAT and not d.hard:
                 stack.append((ind, _FLAT, d.contents))
             else:
                 flat = not d.hard and _fits(d.contents, [] if d.tight else stack, width - col, bool(pending))
@@ -520,6 +789,8 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT) -> str:
             pending.append(d.text)
         elif isinstance(d, IfBroken):
             stack.append((ind, mode, d.broken if id(d.group) in broke else d.flat))
+        elif isinstance(d, Known):
+            stack.append((ind, mode, d.doc))
         elif isinstance(d, BlankLine):
             fresh = False
             if not line_start or pending:

@@ -24,6 +24,7 @@ from onnxtext.syntax.layout import (
     HARDLINE,
     LINE,
     SOFTLINE,
+    Bracketed,
     Doc,
     Fill,
     Group,
@@ -38,7 +39,7 @@ from onnxtext.syntax.layout import (
 )
 from onnxtext.syntax.vocabulary import format_string, is_identifier, name_text
 
-__all__ = ["Printer", "print_ast", "quote", "DEFAULT_WIDTH"]
+__all__ = ["Printer", "print_ast", "quote", "statement_doc", "DEFAULT_WIDTH"]
 
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
@@ -152,14 +153,13 @@ class Printer:
         if not items:
             inner = self._dangling(owner)
             return [open_, inner, HARDLINE, close] if inner else open_ + close
-        head: list[Doc] = [open_]
+        head: Doc = open_
         first = items[0]
         opened = self.cm.open.get(id(first)) if self._commented and isinstance(first, A.AstNode) else None
         if opened:
-            head.append(self._suffix(opened))
+            head = [open_, self._suffix(opened)]
         make = self._name if names else self.doc
-        docs = [make(x, open_done=i == 0) for i, x in enumerate(items)]
-        return Group([head, Indent([SOFTLINE, join([",", LINE], docs)]), SOFTLINE, close])
+        return Bracketed(head, [make(x, open_done=i == 0) for i, x in enumerate(items)], close)
 
     def _dangling(self, owner: A.AstNode | None) -> Doc:
         """The comments inside ``owner``'s brackets when it holds nothing else (a line break follows them)."""
@@ -238,9 +238,14 @@ class Printer:
 
     def _props(self, props: A.Props | None) -> Doc:
         """A property block after its owner; an empty one is left out unless comments are in it."""
+        block = self._block(props)
+        return "" if block is None else [" ", block]
+
+    def _block(self, props: A.Props | None) -> Doc | None:
+        """A property block's document; None for none, or an empty one without comments in it."""
         if props is None or not (props.entries or self._dangling(props)):
-            return ""
-        return [" ", self.doc(props)]
+            return None
+        return self.doc(props)
 
     # ------------------------------------------------------------ types
     def print_Dim(self, n: A.Dim) -> Doc:
@@ -416,32 +421,28 @@ class Printer:
 
     # ------------------------------------------------------------ structure
     def print_Node(self, n: A.Node) -> Doc:
-        lhs: list[Doc] = []
-        if n.has_label:
-            lhs.append(["[", self._name(n.label) if n.label is not None else "", "]"])
-        if n.outputs:
-            outs = [self._name(o) for o in n.outputs]
-            lhs.append(Group(Indent(join([",", LINE], outs))) if len(outs) > 1 else outs[0])
-        parts: list[Doc] = [join(" ", lhs), " = "] if lhs else ["= "]
+        label = (self._name(n.label) if n.label is not None else "") if n.has_label else None
+        op: list[Doc] = []
         for p in n.domain:
-            parts += [self.doc(p), "."]
-        parts.append(self.doc(n.op_type))
+            op += [self.doc(p), "."]
+        op.append(self.doc(n.op_type))
         if n.overload is not None:
-            parts += [":", self.doc(n.overload)]
-        inputs = self._list("(", n.inputs, ")", names=True)
+            op += [":", self.doc(n.overload)]
+        attrs = None
         if n.attributes:
             for a in n.attributes:
                 if isinstance(a, A.ErrorNode):
                     self._error(a)
             attrs = self._list("<", n.attributes, ">")
-            if any(isinstance(a, A.Attribute) and graphs_of(a.value) for a in n.attributes):
-                parts += [" ", inputs, " ", attrs]
-            else:
-                parts += [" ", attrs, " ", inputs]
-        else:
-            parts += [" ", inputs]
-        parts.append(self._props(n.props))
-        return parts
+        return statement_doc(
+            label,
+            [self._name(o) for o in n.outputs],
+            op,
+            attrs,
+            self._list("(", n.inputs, ")", names=True),
+            self._block(n.props),
+            any(isinstance(a, A.Attribute) and graphs_of(a.value) for a in n.attributes),
+        )
 
     def _statements(self, nodes: Sequence[Any], open_notes: list[Note] | None, end_notes: list[Note] | None) -> Doc:
         """``{``, one statement per line (an empty line kept where one was), ``}``."""
@@ -543,6 +544,39 @@ class Printer:
                 self._error(f)
             parts += [HARDLINE, BLANK_LINE, self.doc(f)]
         return parts
+
+
+def statement_doc(
+    label: Doc | None,
+    outputs: Sequence[Doc],
+    op: Doc,
+    attrs: Doc | None,
+    inputs: Doc,
+    props: Doc | None,
+    inputs_first: bool = False,
+) -> list[Doc]:
+    """A node statement's document, ``[label] outs = op <attrs> (inputs) @{props}``: the outputs (when
+    more than one), the attribute list, the input list and the property block are groups, so the
+    statement is on one line exactly when its one-line text fits. ``label`` None: no label;
+    ``attrs`` None: no attribute list; ``props``: the property block (None: none); ``inputs_first``:
+    the inputs before the attributes (a node with a graph attribute). The printer's and the print
+    fast path's (``printing/emit``) one definition: given texts and lists, a run (``layout.render``
+    lays it out in one pass)."""
+    parts: list[Doc] = ["[", label, "]"] if label is not None else []
+    if outputs:
+        if parts:
+            parts.append(" ")
+        parts.append(Group(Indent(join([",", LINE], outputs))) if len(outputs) > 1 else outputs[0])
+    parts += [" = " if parts else "= ", op]
+    if attrs is None:
+        parts += [" ", inputs]
+    elif inputs_first:
+        parts += [" ", inputs, " ", attrs]
+    else:
+        parts += [" ", attrs, " ", inputs]
+    if props is not None:
+        parts += [" ", props]
+    return parts
 
 
 def print_ast(node: Any, comments: CommentMap | None = None, width: int = DEFAULT_WIDTH) -> str:

@@ -345,6 +345,10 @@ class Plan:
         return CheckMemo(self.context, self.keys.nodes, self.nodes, sparse, self.damaged)
 
 
+_ASKED_ALONE = 4
+"""Names :class:`Later` looks for one walk each before it makes the table of every definition."""
+
+
 class Later(dict[str, Definition]):
     """The main graph's ``later`` (:attr:`GraphInfo.later`) in an incremental check: the first definition of
     each name among the nodes from :attr:`at` on, found when a rule asks (the walk moves :attr:`at`)."""
@@ -355,14 +359,26 @@ class Later(dict[str, Definition]):
         self.graph = graph
         self.at = 0
         self._first: dict[str, tuple[int, Definition]] | None = None
+        self._asked = 0
+
+    def _defs(self, k: int) -> Sequence[Definition]:
+        found = self.nodes[k]
+        return found.defs if found is not _BLANK else defining(k, list(self.graph.node[k].output))[1]
 
     def _find(self, name: str) -> Definition | None:
+        if self._first is None and self._asked < _ASKED_ALONE:
+            # A few names (a typo's one undefined use) are looked for alone: a table of every
+            # definition of 30,000 nodes costs several such walks.
+            self._asked += 1
+            for k in range(len(self.nodes)):
+                for d in self._defs(k):
+                    if d.name == name:
+                        return d if k >= self.at else None
+            return None
         if self._first is None:
             first: dict[str, tuple[int, Definition]] = {}
-            graph_nodes = self.graph.node
-            for k, found in enumerate(self.nodes):
-                defs = found.defs if found is not _BLANK else defining(k, list(graph_nodes[k].output))[1]
-                for d in defs:
+            for k in range(len(self.nodes)):
+                for d in self._defs(k):
                     if d.name not in first:
                         first[d.name] = (k, d)
             self._first = first

@@ -31,9 +31,12 @@ from onnxtext.proto import AttributeProto, FunctionProto, GraphProto, ModelProto
 
 __all__ = ["Inference", "MAX_CONST_ELEMENTS", "infer_model"]
 
-_PAIRS = attrgetter("pairs")
+_NAMES = attrgetter("names")
+_TYPES = attrgetter("types")
 
 MAX_CONST_ELEMENTS = 4096
+_TYPED = 4096
+"""Distinct types whose tuples a version takes from the one before (past that, it starts anew)."""
 _MAX_FUNCTION_DEPTH = 16
 _GRAPH = ROOT / "graph"
 _FUNCTION_BODY = ROOT / "function"
@@ -149,6 +152,11 @@ class Inference:
         """Proto path of each graph (``graph``, ``graph/node[2]/attribute[0]/g``) → its values' types."""
         self.issues: list[Issue] = []
         self._depth = 0
+        self._typed: dict[ValueType, tuple[ValueType]] = {}
+        """One tuple per distinct type a main-graph node gave its one output, its type the one value of
+        it kept: the outcomes kept across versions hold one tracked object each, not four (a chain
+        of 15,000 types changed by one edit would otherwise make 60,000 long-lived objects, and the
+        collector's full pass that follows)."""
         self._generic: dict[tuple[object, ...], tuple[list[ValueType], list[tuple[Finding, str, int | None]]]] = {}
         """What :meth:`generic` found, by (id of the schema, output count, input types);
         schemas live as long as the process."""
@@ -268,6 +276,9 @@ class Inference:
             old = None
         outcomes: list[NodeOutcome] = []
         sparse: list[int] = []
+        typed = self._typed
+        if old is not None and len(old.typed) < _TYPED:
+            typed.update(old.typed)  # the tuples the reused outcomes hold: a type given again is theirs
 
         def infer(k: int) -> NodeOutcome:
             issues_before, graphs_before = len(self.issues), len(self._log)
@@ -277,10 +288,20 @@ class Inference:
             types = env.types
             names = tuple(outputs) if "" not in outputs else tuple(n for n in outputs if n)
             graphs = tuple(self._log[graphs_before:]) if len(self._log) > graphs_before else ()
+            given: tuple[ValueType, ...]
+            if len(names) == 1:
+                one = typed.get(types[names[0]])
+                if one is None:
+                    one = typed[types[names[0]]] = (types[names[0]],)
+                else:
+                    types[names[0]] = one[0]  # the type made for this node is freed at once
+                given = one
+            else:
+                given = tuple(types[n] for n in names)
             found = NodeOutcome(
                 tuple(inputs),
                 names,
-                ((names[0], types[names[0]]),) if len(names) == 1 else tuple((n, types[n]) for n in names),
+                given,
                 const,
                 tuple(self.issues[issues_before:]) if len(self.issues) > issues_before else (),
                 graphs,
@@ -296,7 +317,7 @@ class Inference:
                 infer(k)
         else:
             self._reuse(old, keys.line_up(old.keys), nodes, env, infer, outcomes, sparse)
-        self.memo = InferMemo(context, self.use_declared, new_keys, outcomes, sparse)
+        self.memo = InferMemo(context, self.use_declared, new_keys, outcomes, sparse, typed)
 
     def _reuse(
         self,
@@ -317,7 +338,7 @@ class Inference:
             if start >= end:
                 return
             run = previous[start:end]
-            types.update(chain.from_iterable(map(_PAIRS, run)))
+            types.update(zip(chain.from_iterable(map(_NAMES, run)), chain.from_iterable(map(_TYPES, run)), strict=True))
             first = len(outcomes)
             outcomes.extend(run)
             for k in old.sparse[bisect_left(old.sparse, start) : bisect_left(old.sparse, end)]:
@@ -348,7 +369,7 @@ class Inference:
                 changed_consts.update(outcomes[k].names)
         then = dict(before)
         for found in old_middle:
-            then.update(found.pairs)
+            then.update(zip(found.names, found.types, strict=True))
         changed = {n for n in touched if then[n] != types.get(n)}
         start = lineup.middle_end  # the first new index not yet replayed or inferred
         for k in range(lineup.middle_end, lineup.new_count):
@@ -360,7 +381,7 @@ class Inference:
                 continue
             replay(start - shift, k - shift, shift)
             now = infer(k)
-            if now.pairs == found.pairs:
+            if now.types == found.types and now.names == found.names:
                 changed.difference_update(found.names)
             else:
                 changed.update(found.names, now.names)

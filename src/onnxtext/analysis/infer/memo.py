@@ -27,8 +27,9 @@ class NodeOutcome:
     inputs: tuple[str, ...]
     names: tuple[str, ...]
     """Its non-empty output names."""
-    pairs: tuple[tuple[str, ValueType], ...]
-    """The type it gave each of :attr:`names`, in order."""
+    types: tuple[ValueType, ...]
+    """The type it gave each of :attr:`names`, in order (one node's one type: a tuple shared by every
+    node that gave that type, see ``Inference._typed``)."""
     const: np.ndarray | None = None
     """The value of a ``Constant``'s output."""
     issues: tuple[Issue, ...] = ()
@@ -53,6 +54,8 @@ class InferMemo:
     outcomes: list[NodeOutcome]
     sparse: list[int]
     """The indices of the outcomes that are :attr:`NodeOutcome.sparse`, ascending."""
+    typed: dict[ValueType, tuple[ValueType]]
+    """The one tuple of each type a node gave its one output (``Inference._typed``), for the next version."""
 
 
 def _moved(path: ProtoPath, old: ProtoPath, new: ProtoPath) -> ProtoPath:
