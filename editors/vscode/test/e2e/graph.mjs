@@ -127,6 +127,8 @@ open(sys.argv[1], "wb").write(model_bytes(m))
 async function gestureMenu(ed, frame, selector, wanted, { keys = false } = {}) {
   let seen = [];
   return ed.waitFor(async () => {
+    // the whole (small) model on screen: a node the view scrolled under its toolbar is not clicked through it
+    await frame.locator("button", { hasText: /^Fit$/ }).click();
     if (keys) {
       await frame.locator(selector).first().click();
       await ed.press("Shift+F10");
