@@ -7,10 +7,10 @@ import * as path from "path";
 import * as vscode from "vscode";
 import { textUri } from "./binary";
 import { Comparison, Side, diffTitle, fromA, sidesFor, statementsOf, summary } from "./comparison";
+import { PROPERTIES_REQUEST, nonce, page } from "./graph";
 import type { Range } from "./graphview/model";
 
 export const COMPARE_REQUEST = "onnxtext/compare";
-const PROPERTIES_REQUEST = "onnxtext/graphProperties";
 /** The read-only texts of the other side that are no file (HEAD's, the disk's): `onnxtext-compare:/path?key`. */
 export const SNAPSHOT_SCHEME = "onnxtext-compare";
 const VIEW_TYPE = "onnxtext.compare";
@@ -201,7 +201,7 @@ class ComparePanel {
       { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [dist] },
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
-    this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
+    this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce(), "Compare");
     this.panel.onDidDispose(() => {
       clearTimeout(this.timer);
       this.decoration.dispose();
@@ -316,30 +316,4 @@ class ComparePanel {
     }
     await this.panel.webview.postMessage({ type: "properties", asked, properties });
   }
-}
-
-function page(cspSource: string, script: string, nonceValue: string): string {
-  // as src/graph.ts's page: nothing from the network, the extension's own script
-  const csp = `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonceValue}';`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Compare</title>
-</head>
-<body>
-<script nonce="${nonceValue}" src="${script}"></script>
-</body>
-</html>`;
-}
-
-function nonce(): string {
-  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  let out = "";
-  for (let i = 0; i < 32; i++) {
-    out += chars.charAt(Math.floor(Math.random() * chars.length));
-  }
-  return out;
 }

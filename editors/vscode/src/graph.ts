@@ -305,7 +305,8 @@ class Extent implements vscode.Disposable {
   }
 }
 
-function page(cspSource: string, script: string, nonceValue: string): string {
+/** A webview's page running the extension's own `script` (the graph view, the comparison), titled `title`. */
+export function page(cspSource: string, script: string, nonceValue: string, title = "Graph"): string {
   // Nothing from the network: the script is the extension's own file; styles are set from it.
   const csp = `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonceValue}';`;
   return `<!DOCTYPE html>
@@ -314,7 +315,7 @@ function page(cspSource: string, script: string, nonceValue: string): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>Graph</title>
+<title>${title}</title>
 </head>
 <body>
 <script nonce="${nonceValue}" src="${script}"></script>
@@ -322,7 +323,7 @@ function page(cspSource: string, script: string, nonceValue: string): string {
 </html>`;
 }
 
-function nonce(): string {
+export function nonce(): string {
   const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   let out = "";
   for (let i = 0; i < 32; i++) {
