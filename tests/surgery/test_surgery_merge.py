@@ -86,6 +86,8 @@ def test_a_function_defined_alike_in_both_is_kept_once_and_a_different_one_renam
         (B, [("y", "w")], "S001"),
         (B, [("y", "x"), ("h", "x")], "S002"),
         (B.replace("float[N, 4] x,", "int64[N, 4] x,"), [("y", "x")], "S004"),
+        (B.replace("float[N, 4] x,", "float[N, 5] x,"), [("y", "x")], "S004"),
+        (B.replace("float[N, 4] x,", "float[N, 4, 1] x,"), [("y", "x")], "S004"),
     ],
 )
 def test_refusals(b_text: str, connect: list[tuple[str, str]], code: str) -> None:

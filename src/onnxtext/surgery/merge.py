@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from onnxtext.analysis.infer import from_type_proto
+from onnxtext.analysis.infer.types import contradicts
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import FunctionProto, ModelProto
 from onnxtext.surgery.extract import Result, copy_fields
@@ -80,10 +81,8 @@ def merge(a: ModelProto, b: ModelProto, connect: Sequence[tuple[str, str]] = (),
             got = from_type_proto(types_a.info(y).type)
         except SurgeryError:  # neither declared nor inferred: nothing to hold B's declaration against
             continue
-        if want.elem_type and got.elem_type and (want.kind, want.elem_type) != (got.kind, got.elem_type):
+        if contradicts(got, want):  # kinds, element types, ranks or sizes known on both sides
             raise error(INCOMPATIBLE, f"A's '{y}' is {got}, B's input '{z}' is {want}: they cannot be connected")
-        if want.rank is not None and got.rank is not None and want.rank != got.rank:
-            raise error(INCOMPATIBLE, f"A's '{y}' is {got}, B's input '{z}' is {want}: their ranks differ")
 
     names_a, names_b = _all_names(a), _all_names(b)
     mapping = {n: prefix + n for n in sorted(names_b & names_a) if n not in targets}
