@@ -211,7 +211,7 @@ export class Comparisons implements vscode.Disposable {
       for (const h of panel.hintsOf(document)) {
         const at = new vscode.Position(h.line, h.character);
         if (range.contains(at)) {
-          const hint = new vscode.InlayHint(at, ` ${h.label}`);
+          const hint = new vscode.InlayHint(at, h.label);
           hint.tooltip = h.tooltip;
           hint.paddingLeft = true;
           hints.push(hint);
