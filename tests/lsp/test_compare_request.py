@@ -106,3 +106,18 @@ async def test_compare_values_needs_two_valid_models(client: LanguageClient, uri
     assert failed.values is None and failed.reason.startswith("A failed to run"), failed.reason
     with pytest.raises(Exception, match="atol"):
         await client.protocol.send_request_async("onnxtext/compareValues", _values(uri, uri, WEIGHTED, atol=-1.0))
+
+
+@pytest.mark.asyncio
+async def test_compare_values_runs_on_the_inputs_b_runs_on(client: LanguageClient, tmp_path) -> None:
+    # B's inputs file (as its live values): x = 0, so the perturbed weight multiplies zeros and nothing differs
+    path = tmp_path / "model.onnxtxt"
+    uri = path.as_uri()
+    _open(client, uri, WEIGHTED.replace("{1, 2}", "{1, 2.5}"))
+    (tmp_path / "model.onnxtxt.inputs.json").write_text('{"x": [0, 0]}')
+    found = await client.protocol.send_request_async("onnxtext/compareValues", _values(uri, uri, WEIGHTED))
+    assert found.inputs == "the inputs given"
+    assert [v.max_abs for v in found.values] == [0.0] * 4 and found.first == [] and found.outputs == []
+    (tmp_path / "model.onnxtxt.inputs.json").write_text('{"z": [0, 0]}')
+    unknown = await client.protocol.send_request_async("onnxtext/compareValues", _values(uri, uri, WEIGHTED))
+    assert unknown.values is None and "no input named 'z'" in unknown.reason, unknown.reason

@@ -3,7 +3,7 @@
 // (src/graphview/) of this version with the nodes the structural diff adds, removes or changes
 // coloured (`onnxtext/compare`, src/onnxtext/ide/compare.py). A node picked in the graph shows its
 // statement in both texts; the comparison follows the edits of both texts. "Compare Values"
-// (onnxtext.compareValues) runs both models on the same made-up inputs (`onnxtext/compareValues`):
+// (onnxtext.compareValues) runs both models on the same inputs (`onnxtext/compareValues`):
 // the edges whose values differ are coloured and say by how much, and B's text has an inlay hint after
 // each matched value (`Δ 0.0012`) while the comparison is open.
 import * as path from "path";
@@ -195,7 +195,7 @@ export class Comparisons implements vscode.Disposable {
       return;
     }
     const found = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: "onnxtext: running both models on the same made-up inputs…" },
+      { location: vscode.ProgressLocation.Notification, title: "onnxtext: running both models on the same inputs…" },
       () => panel.valuesOnNow(),
     );
     if (found !== undefined) {

@@ -21,7 +21,7 @@ from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto
 
-__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live", "run_budgeted"]
+__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live", "run_budgeted", "given_inputs"]
 
 T = TypeVar("T")
 
@@ -203,7 +203,7 @@ def _evaluate(
             return LiveResult(skipped=f"the external data cannot be read: {exc}")
     result = LiveResult()
     try:
-        given = _given(model, inputs, model_dir)
+        given = given_inputs(model, inputs, model_dir)
         made = synthesize(model.graph, sizes=sizes, given=given, seed=seed)
     except (SynthesisError, InputError) as exc:
         result.skipped = str(exc)
@@ -233,8 +233,9 @@ def _evaluate(
     return result
 
 
-def _given(model: Any, inputs: dict[str, str], model_dir: str | None) -> dict[str, Any]:
-    """The values the user gave for some inputs (files relative to the model's folder)."""
+def given_inputs(model: Any, inputs: Mapping[str, str], model_dir: str | None) -> dict[str, Any]:
+    """The values the user gave for some inputs (files relative to the model's folder); an
+    :class:`~onnxtext.evaluate.inputs.InputError` names one the model does not have."""
     from onnxtext.diagnostics import closest, did_you_mean
     from onnxtext.evaluate.inputs import InputError, load_value
 

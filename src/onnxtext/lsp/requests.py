@@ -22,6 +22,7 @@ from onnxtext.binary import open_binary, save_binary, save_refusal
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import parse_document
 from onnxtext.host import Freshness, Outcome, Settings, Snapshot
+from onnxtext.host.analyse import InputFileError, document_inputs
 from onnxtext.host.documents import display_path, file_path, folder_of
 from onnxtext.ide.compare import compare_documents, compare_values
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
@@ -89,10 +90,10 @@ COMPARE = "onnxtext/compare"
 document's (B's) graph marked by its structural diff against A's text (another file's, HEAD's, the
 disk's, as the client holds it), each change with its statement's range in both texts (``ide/compare``)."""
 COMPARE_VALUES = "onnxtext/compareValues"
-"""Request ``{textDocument: {uri}, a: {uri, text}, rtol?, atol?}`` → both models run on the same made-up
-inputs (in a child process, within the live-values budget; never in an untrusted workspace) and every
-matched value compared, as ``onnxtext compare`` does: ``{values, first, outputs, compared, inputs, graph}``,
-or ``{values: null, reason}`` (``ide/compare.compare_values``)."""
+"""Request ``{textDocument: {uri}, a: {uri, text}, rtol?, atol?}`` → both models run on the same inputs
+(B's live-values inputs, the rest made up; in a child process, within the live-values budget; never in
+an untrusted workspace) and every matched value compared, as ``onnxtext compare`` does: ``{values, first,
+outputs, compared, inputs, graph}``, or ``{values: null, reason}`` (``ide/compare.compare_values``)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -415,6 +416,10 @@ async def compare_values_request(ls: OnnxTextServer, params: Any, snap: Snapshot
     if not ls.trusted:
         return {"values": None, "reason": UNTRUSTED_COMPARE}
     b_uri, b_text, settings = params.textDocument.uri, snap.document.source.text, ls.settings
+    try:  # as B's live values run: the settings' inputs, then its inputs file's (A's names)
+        inputs = document_inputs(file_path(b_uri), settings)
+    except InputFileError as exc:
+        return {"values": None, "reason": str(exc)}
     cancel = threading.Event()
 
     def run(a: ModelProto, b: ModelProto) -> Compared:
@@ -426,6 +431,7 @@ async def compare_values_request(ls: OnnxTextServer, params: Any, snap: Snapshot
             a_dir=folder_of(a_uri),
             b_dir=folder_of(b_uri),
             sizes=settings.sizes,
+            inputs=inputs,
             rtol=rtol,
             atol=atol,
             budget=settings.budget,
