@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onnxtext.document import parse_document
-from onnxtext.ide.compare import compare_documents
+from onnxtext.ide.compare import compare_documents, first_divergent
 
 A = """\
 <ir_version: 9, opset_import: ["": 18]>
@@ -59,3 +59,19 @@ def test_same_and_damaged() -> None:
     same = compare_documents(parse_document(A), parse_document(A.replace("h2", "other")))
     assert same is not None and same["same"] and same["changes"] == []
     assert compare_documents(parse_document(A), parse_document(A.replace("Relu(h)", "Relu(h"))) is None
+
+
+def test_first_divergent_follows_unmatched_nodes_and_any_text_order() -> None:
+    # `u` (unmatched, not compared) carries h's difference on to `z`: z is no first; `k` parts on its own
+    text = """<ir_version: 9, opset_import: ["": 18]>
+g (float[2] x) => (float[2] z, float[2] k) {
+   z = Neg (u)
+   u = Abs (h)
+   h = Relu (x)
+   k = Tanh (x)
+}
+"""
+    model = parse_document(text, "model").model
+    assert model is not None
+    assert first_divergent(model, ["h", "z", "k"]) == ["h", "k"]
+    assert first_divergent(model, ["z"]) == ["z"]

@@ -15,6 +15,7 @@ from lsprotocol import types as L
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from onnxtext.host.analyse import RUNTIME, RUNTIME_SKIPPED, UNTRUSTED, Settings, diagnose, evaluate
+from onnxtext.lsp.requests import UNTRUSTED_COMPARE
 
 # runs into a shape error (MatMul of [N, 3] by [4, 5]) when it runs
 FAILING = (
@@ -91,6 +92,10 @@ async def test_untrusted_server_checks_but_live_values_wait(untrusted: LanguageC
 
     assert await asyncio.wait_for(lens(), timeout=60) == f"■ Live values: not run ({UNTRUSTED})"
     assert not [d for d in untrusted.diagnostics.get(uri, []) if d.code in (RUNTIME, RUNTIME_SKIPPED)]
+    # nor does comparing the values of two versions run them
+    ask = {"textDocument": {"uri": uri}, "a": {"uri": uri, "text": FAILING.replace("Abs", "Neg")}}
+    compared = await untrusted.protocol.send_request_async("onnxtext/compareValues", ask)
+    assert compared.values is None and compared.reason == UNTRUSTED_COMPARE
 
 
 async def _published(client: LanguageClient, uri: str) -> list[L.Diagnostic]:

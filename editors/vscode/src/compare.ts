@@ -2,19 +2,25 @@
 // git's HEAD, the file as saved) in VS Code's diff editor, and beside them the graph view
 // (src/graphview/) of this version with the nodes the structural diff adds, removes or changes
 // coloured (`onnxtext/compare`, src/onnxtext/ide/compare.py). A node picked in the graph shows its
-// statement in both texts; the comparison follows the edits of both texts.
+// statement in both texts; the comparison follows the edits of both texts. "Compare Values"
+// (onnxtext.compareValues) runs both models on the same inputs (`onnxtext/compareValues`):
+// the edges whose values differ are coloured and say by how much, and B's text has an inlay hint after
+// each matched value (`Δ 0.0012`) while the comparison is open.
 import * as path from "path";
 import * as vscode from "vscode";
 import { textUri } from "./binary";
-import { Comparison, Side, diffTitle, fromA, sidesFor, statementsOf, summary } from "./comparison";
+import { Comparison, DeltaHint, Side, ValueComparison, deltaHints, diffTitle, fromA, sidesFor, statementsOf, summary, valuesSummary } from "./comparison";
 import { PROPERTIES_REQUEST, nonce, page } from "./graph";
 import type { Range } from "./graphview/model";
 
 export const COMPARE_REQUEST = "onnxtext/compare";
+export const COMPARE_VALUES_REQUEST = "onnxtext/compareValues";
 /** The read-only texts of the other side that are no file (HEAD's, the disk's): `onnxtext-compare:/path?key`. */
 export const SNAPSHOT_SCHEME = "onnxtext-compare";
 const VIEW_TYPE = "onnxtext.compare";
 const REFRESH_MS = 150;
+/** The values are compared again this long after the last edit (each time both models run). */
+const VALUES_REFRESH_MS = 1000;
 
 type Request = <R>(method: string, params: object) => Promise<R>;
 type Log = { warn(message: string): void };
@@ -40,6 +46,7 @@ export class Comparisons implements vscode.Disposable {
   private last: ComparePanel | undefined;
   private counter = 0;
   private readonly subscriptions: vscode.Disposable[];
+  private readonly hintsChanged = new vscode.EventEmitter<void>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -50,6 +57,12 @@ export class Comparisons implements vscode.Disposable {
       vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, { provideTextDocumentContent: (uri) => this.snapshots.get(uri.toString()) ?? "" }),
       vscode.commands.registerCommand("onnxtext.compareWith", (uri?: vscode.Uri) => this.compareWith(uri)),
       vscode.commands.registerCommand("onnxtext.compareChanges", () => this.listChanges(this.last)),
+      vscode.commands.registerCommand("onnxtext.compareValues", () => this.compareValues(this.last)),
+      this.hintsChanged,
+      vscode.languages.registerInlayHintsProvider(
+        { language: "onnxtext" },
+        { onDidChangeInlayHints: this.hintsChanged.event, provideInlayHints: (document, range) => this.hints(document, range) },
+      ),
       vscode.workspace.onDidChangeTextDocument((event) => this.panels.forEach((p) => p.changed(event.document))),
     ];
   }
@@ -77,7 +90,7 @@ export class Comparisons implements vscode.Disposable {
     }
     const title = diffTitle(side, path.posix.basename(other.uri.path), path.posix.basename(document.uri.path));
     await vscode.commands.executeCommand("vscode.diff", other.uri, document.uri, title, { viewColumn: vscode.ViewColumn.One, preview: false });
-    const panel = new ComparePanel(this.extensionUri, this.request, this.log, other, document, title);
+    const panel = new ComparePanel(this.extensionUri, this.request, this.log, other, document, title, () => this.hintsChanged.fire());
     this.panels.add(panel);
     this.last = panel;
     panel.panel.onDidDispose(() => {
@@ -85,13 +98,16 @@ export class Comparisons implements vscode.Disposable {
       if (this.last === panel) {
         this.last = undefined;
       }
+      this.hintsChanged.fire();
     });
     const first = await panel.update();
     if (first === null) {
       void vscode.window.showWarningMessage("onnxtext: the texts were not compared: one of them is not a valid model (its diagnostics say why).");
     } else if (first !== undefined) {
-      const list = first.same ? [] : ["List Changes"];
-      void vscode.window.showInformationMessage(`onnxtext: ${summary(first)}`, ...list).then((chosen) => (chosen !== undefined ? this.listChanges(panel) : undefined));
+      const list = first.same ? ["Compare Values"] : ["List Changes", "Compare Values"];
+      void vscode.window
+        .showInformationMessage(`onnxtext: ${summary(first)}`, ...list)
+        .then((chosen) => (chosen === "List Changes" ? this.listChanges(panel) : chosen === "Compare Values" ? this.compareValues(panel) : undefined));
     }
   }
 
@@ -168,6 +184,43 @@ export class Comparisons implements vscode.Disposable {
     }
   }
 
+  /** The command: the values of the comparison's two models compared (again: turned off). */
+  async compareValues(panel: ComparePanel | undefined): Promise<void> {
+    if (panel === undefined || panel.comparison === undefined) {
+      void vscode.window.showInformationMessage("onnxtext: no comparison is open (Compare with… opens one).");
+      return;
+    }
+    if (panel.valuesOn) {
+      panel.valuesOff();
+      return;
+    }
+    const found = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: "onnxtext: running both models on the same inputs…" },
+      () => panel.valuesOnNow(),
+    );
+    if (found !== undefined) {
+      const show = found.values === null ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+      void show(`onnxtext: ${valuesSummary(found)}`);
+    }
+  }
+
+  /** The differences of the open comparisons of `document` as inlay hints (none of a text no comparison shows). */
+  private hints(document: vscode.TextDocument, range: vscode.Range): vscode.InlayHint[] {
+    const hints: vscode.InlayHint[] = [];
+    for (const panel of this.panels) {
+      for (const h of panel.hintsOf(document)) {
+        const at = new vscode.Position(h.line, h.character);
+        if (range.contains(at)) {
+          const hint = new vscode.InlayHint(at, h.label);
+          hint.tooltip = h.tooltip;
+          hint.paddingLeft = true;
+          hints.push(hint);
+        }
+      }
+    }
+    return hints;
+  }
+
   dispose(): void {
     this.subscriptions.forEach((s) => s.dispose());
     this.panels.forEach((p) => p.panel.dispose());
@@ -180,6 +233,11 @@ class ComparePanel {
   private ready = false;
   private asked = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Whether the values are compared (Compare Values), and the last answer with the texts it is of. */
+  valuesOn = false;
+  private values: { found: ValueComparison; version: number; a: string } | undefined;
+  private askedValues = 0;
+  private valuesTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly decoration = vscode.window.createTextEditorDecorationType({
     backgroundColor: new vscode.ThemeColor("editor.rangeHighlightBackground"),
     isWholeLine: true,
@@ -192,6 +250,7 @@ class ComparePanel {
     private readonly other: Other,
     private readonly document: vscode.TextDocument,
     title: string,
+    private readonly hintsChanged: () => void,
   ) {
     const dist = vscode.Uri.joinPath(extensionUri, "dist");
     this.panel = vscode.window.createWebviewPanel(
@@ -204,6 +263,7 @@ class ComparePanel {
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce(), "Compare");
     this.panel.onDidDispose(() => {
       clearTimeout(this.timer);
+      clearTimeout(this.valuesTimer);
       this.decoration.dispose();
     });
     this.panel.webview.onDidReceiveMessage((message: { type?: string; id?: string; asked?: number; position?: { line: number; character: number } }) => {
@@ -227,6 +287,11 @@ class ComparePanel {
     if (document === this.document || other) {
       clearTimeout(this.timer);
       this.timer = setTimeout(() => void this.update(), REFRESH_MS);
+      if (this.valuesOn) {
+        this.hintsChanged(); // of another version now: hidden until compared again
+        clearTimeout(this.valuesTimer);
+        this.valuesTimer = setTimeout(() => void this.updateValues(), VALUES_REFRESH_MS);
+      }
     }
   }
 
@@ -249,9 +314,59 @@ class ComparePanel {
     }
   }
 
+  /** Turns the comparison of values on and asks for it: the answer (undefined: none came). */
+  async valuesOnNow(): Promise<ValueComparison | undefined> {
+    this.valuesOn = true;
+    return this.updateValues();
+  }
+
+  valuesOff(): void {
+    this.valuesOn = false;
+    this.values = undefined;
+    ++this.askedValues;
+    clearTimeout(this.valuesTimer);
+    this.hintsChanged();
+    void this.post();
+  }
+
+  private async updateValues(): Promise<ValueComparison | undefined> {
+    const asked = ++this.askedValues;
+    const version = this.document.version;
+    const a = this.other.text;
+    try {
+      const found = await this.request<ValueComparison>(COMPARE_VALUES_REQUEST, {
+        textDocument: { uri: this.document.uri.toString() },
+        a: { uri: this.other.uri.toString(), text: a },
+      });
+      if (asked === this.askedValues && this.valuesOn) {
+        this.values = { found, version, a };
+        this.hintsChanged();
+        await this.post();
+      }
+      return found;
+    } catch (error) {
+      this.log.warn(`the values compared of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }
+  }
+
+  /** The last value comparison if it is of both texts as they are now. */
+  private currentValues(): ValueComparison | undefined {
+    const values = this.values;
+    return values !== undefined && values.version === this.document.version && values.a === this.other.text ? values.found : undefined;
+  }
+
+  /** The inlay hints of `document` (B's text) while the values compared are current. */
+  hintsOf(document: vscode.TextDocument): DeltaHint[] {
+    const found = document.uri.toString() === this.document.uri.toString() ? this.currentValues() : undefined;
+    return found !== undefined ? deltaHints(found) : [];
+  }
+
   private async post(): Promise<void> {
     if (this.ready && this.comparison !== undefined) {
-      await this.panel.webview.postMessage({ type: "graph", data: this.comparison.graph });
+      // with the values compared (of these texts), their graph: the same one, its differing edges marked
+      const data = this.currentValues()?.graph ?? this.comparison.graph;
+      await this.panel.webview.postMessage({ type: "graph", data });
     }
   }
 

@@ -70,6 +70,9 @@ class NumericComparison:
     """B's names of the matched values that agree within the tolerance."""
     outputs: list[Divergence] = field(default_factory=list)
     """The graph outputs that differ (or have no counterpart)."""
+    values: list[tuple[Divergence, bool]] = field(default_factory=list)
+    """Every matched value compared, in B's topological order, with whether it differs (the
+    editor's per-value differences: an agreeing value's are within the tolerance, not zero)."""
 
     @property
     def outputs_differ(self) -> bool:
@@ -213,8 +216,10 @@ def compare_models(
             continue
         result.compared += 1
         ok, worst, rel, note = difference(got_a[x], got_b[y], rtol, atol)
+        found = Divergence(x, y, op, worst, rel, note)
+        result.values.append((found, not ok))
         if not ok:
-            result.divergent.append(Divergence(x, y, op, worst, rel, note))
+            result.divergent.append(found)
         else:
             result.agreeing.add(y)
     outputs_b = list(m.b.outputs)

@@ -13,15 +13,17 @@ import multiprocessing
 import os
 import threading
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto
 
-__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live"]
+__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live", "run_budgeted", "given_inputs"]
+
+T = TypeVar("T")
 
 _POLL = 0.05  # seconds between looks at the cancel flag
 
@@ -100,27 +102,44 @@ def run_live(
             skipped=f"the model's weights ({weights / 2**20:.0f} MB) exceed the live-values budget of "
             f"{budget.weights_mb} MB"
         )
-    ctx = multiprocessing.get_context("spawn")  # never fork a threaded server
-    receive, send = ctx.Pipe(duplex=False)
-    child = ctx.Process(
-        target=_child,
-        args=(send, data, model_dir, dict(sizes or {}), seed, budget.memory_mb, dict(inputs or {}), frozenset(skip)),
-        daemon=True,
+    result, skipped = run_budgeted(
+        _evaluate,
+        (data, model_dir, dict(sizes or {}), seed, dict(inputs or {}), frozenset(skip)),
+        budget=budget,
+        cancel=cancel,
+        cancelled="cancelled: the text changed",
     )
+    return result if result is not None else LiveResult(skipped=skipped)
+
+
+def run_budgeted(
+    target: Callable[..., T],
+    args: tuple[Any, ...],
+    *,
+    budget: Budget,
+    cancel: threading.Event | None = None,
+    cancelled: str = "cancelled",
+) -> tuple[T | None, str | None]:
+    """``target(*args)`` in a child process (spawned: never fork a threaded server) whose memory is
+    limited to the budget's and which is stopped when its seconds are up or ``cancel`` is set:
+    (its result, None), or (None, why it has none). ``target`` and its arguments are pickled."""
+    ctx = multiprocessing.get_context("spawn")
+    receive, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child, args=(send, target, budget.memory_mb, args), daemon=True)
     child.start()
     send.close()
     deadline = time.monotonic() + budget.seconds
     try:
         while not receive.poll(min(_POLL, max(0.0, deadline - time.monotonic()))):
             if cancel is not None and cancel.is_set():
-                return LiveResult(skipped="cancelled: the text changed")
+                return None, cancelled
             if time.monotonic() >= deadline:
-                return LiveResult(skipped=f"the evaluation took longer than {budget.seconds:g} s and was stopped")
+                return None, f"the evaluation took longer than {budget.seconds:g} s and was stopped"
         try:
-            result: LiveResult = receive.recv()
-            return result
+            ok, found = receive.recv()
         except EOFError:  # the child died without a word (killed: out of memory)
-            return LiveResult(skipped=f"the evaluation stopped: it needs more than {budget.memory_mb} MB")
+            return None, f"the evaluation stopped: it needs more than {budget.memory_mb} MB"
+        return (found, None) if ok else (None, found)
     finally:
         receive.close()
         if child.is_alive():
@@ -138,22 +157,13 @@ def _weight_bytes(model: ModelProto) -> int:
     return sum(tensor_nbytes(r.tensor) for r in iter_tensors(model))
 
 
-def _child(
-    send: Any,
-    model_bytes: bytes,
-    model_dir: str | None,
-    sizes: dict[str, int],
-    seed: int,
-    memory_mb: int,
-    inputs: dict[str, str],
-    skip: frozenset[int],
-) -> None:
+def _child(send: Any, target: Callable[..., Any], memory_mb: int, args: tuple[Any, ...]) -> None:
     _limit_memory(memory_mb)
     try:
-        result = _evaluate(model_bytes, model_dir, sizes, seed, inputs, skip)
+        answer: tuple[bool, Any] = (True, target(*args))
     except MemoryError:
-        result = LiveResult(skipped=f"the evaluation needs more than {memory_mb} MB")
-    send.send(result)
+        answer = (False, f"the evaluation needs more than {memory_mb} MB")
+    send.send(answer)
     send.close()
 
 
@@ -193,7 +203,7 @@ def _evaluate(
             return LiveResult(skipped=f"the external data cannot be read: {exc}")
     result = LiveResult()
     try:
-        given = _given(model, inputs, model_dir)
+        given = given_inputs(model, inputs, model_dir)
         made = synthesize(model.graph, sizes=sizes, given=given, seed=seed)
     except (SynthesisError, InputError) as exc:
         result.skipped = str(exc)
@@ -223,8 +233,9 @@ def _evaluate(
     return result
 
 
-def _given(model: Any, inputs: dict[str, str], model_dir: str | None) -> dict[str, Any]:
-    """The values the user gave for some inputs (files relative to the model's folder)."""
+def given_inputs(model: Any, inputs: Mapping[str, str], model_dir: str | None) -> dict[str, Any]:
+    """The values the user gave for some inputs (files relative to the model's folder); an
+    :class:`~onnxtext.evaluate.inputs.InputError` names one the model does not have."""
     from onnxtext.diagnostics import closest, did_you_mean
     from onnxtext.evaluate.inputs import InputError, load_value
 

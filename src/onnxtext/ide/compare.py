@@ -5,16 +5,20 @@ statements. A plain query over two :class:`~onnxtext.document.Document` snapshot
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.ir.paths import ProtoPath
+from onnxtext.proto import ModelProto
 
 if TYPE_CHECKING:
+    from onnxtext.compare.budgeted import Compared
     from onnxtext.compare.structural import Change
     from onnxtext.document import Document
     from onnxtext.span import Span
 
-__all__ = ["compare_documents"]
+__all__ = ["compare_documents", "compare_values", "first_divergent"]
 
 
 def compare_documents(a: Document, b: Document) -> dict[str, Any] | None:
@@ -68,3 +72,93 @@ def _range(doc: Document, span: Span | None) -> dict[str, Any] | None:
         return None
     (sl, sc), (el, ec) = doc.source.lsp_position(span.start), doc.source.lsp_position(span.end)
     return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
+
+def compare_values(a: Document, b: Document, run: Callable[[ModelProto, ModelProto], Compared]) -> dict[str, Any]:
+    """The numeric comparison of A and B for the editor (``onnxtext/compareValues``): ``run`` runs both
+    models and compares every matched value (:func:`~onnxtext.compare.budgeted.compare_budgeted`).
+
+    ``{"values": None, "reason"}`` when it did not run (a text is no valid model, the run was over
+    the budget or failed); else ``{"values", "first", "outputs", "compared", "inputs", "graph"}``:
+    each value ``{"a", "b", "op", "max_abs", "max_rel", "differs", "note", "at"}`` in B's order
+    (``at``: the LSP position right after its name in B's text; an infinite difference is None, its
+    ``note`` says why), ``first`` B's names of the values that differ and are computed from none
+    that does (where the models start to part), ``graph`` B's diff picture with each edge whose
+    value differs marked ``differs`` and labelled ``Δ 0.146``."""
+    from onnxtext.compare.picture import compare_graph
+    from onnxtext.compare.structural import diff_structural
+
+    bad = [side for side, doc in (("A", a), ("B", b)) if doc.model is None or not doc.ok]
+    if bad or a.model is None or b.model is None:
+        return {"values": None, "reason": f"{' and '.join(bad)} not a valid model: its diagnostics say why"}
+    found = run(a.model, b.model)
+    numbers = found.numbers
+    if numbers is None:
+        return {"values": None, "reason": found.skipped or "not run"}
+    at = _value_ends(b)
+    values = [
+        {
+            "a": d.a,
+            "b": d.b,
+            "op": d.op,
+            "max_abs": _finite(d.max_abs),
+            "max_rel": _finite(d.max_rel),
+            "differs": differs,
+            "note": d.note,
+            "at": _position(b, at.get(d.b)),
+        }
+        for d, differs in numbers.values
+    ]
+    outputs = [
+        {"a": d.a, "b": d.b, "max_abs": _finite(d.max_abs), "max_rel": _finite(d.max_rel), "note": d.note}
+        for d in numbers.outputs
+    ]
+    return {
+        "values": values,
+        "first": first_divergent(b.model, [d.b for d in numbers.divergent]),
+        "outputs": outputs,
+        "compared": numbers.compared,
+        "inputs": found.inputs,
+        "graph": compare_graph(b, diff_structural(a.model, b.model), numbers),
+        "reason": None,
+    }
+
+
+def first_divergent(model: ModelProto, divergent: list[str]) -> list[str]:
+    """The values of ``divergent`` (in its order) computed from no other divergent value, through
+    any chain of B's main-graph nodes: where the models start to part."""
+    differs = set(divergent)
+    downstream: set[str] = set()  # values computed from a divergent one
+    grew = True
+    while grew:  # to the fixed point: a text's nodes need not be in topological order
+        grew = False
+        for node in model.graph.node:
+            if any(x in differs or x in downstream for x in node.input):
+                new = {y for y in node.output if y and y not in downstream}
+                if new:
+                    downstream |= new
+                    grew = True
+    return [name for name in divergent if name not in downstream]
+
+
+def _value_ends(doc: Document) -> dict[str, int]:
+    """The offset right after each node output's name in the main graph of ``doc``."""
+    from onnxtext.ide.hints import value_hints
+    from onnxtext.syntax import ast as A
+
+    for scope in doc.symbols.scopes:
+        body = scope.node
+        if isinstance(body, A.Graph) and str(doc.source_map.path_of(body) or "") == "graph":
+            return {h.name: h.offset for h in value_hints(body, lambda name: name)}
+    return {}
+
+
+def _position(doc: Document, offset: int | None) -> dict[str, int] | None:
+    if offset is None:
+        return None
+    line, character = doc.source.lsp_position(offset)
+    return {"line": line, "character": character}
+
+
+def _finite(x: float) -> float | None:
+    return x if math.isfinite(x) else None

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
@@ -21,8 +22,9 @@ from onnxtext.binary import open_binary, save_binary, save_refusal
 from onnxtext.diagnostics import OnnxTextError
 from onnxtext.document import parse_document
 from onnxtext.host import Freshness, Outcome, Settings, Snapshot
+from onnxtext.host.analyse import InputFileError, document_inputs
 from onnxtext.host.documents import display_path, file_path, folder_of
-from onnxtext.ide.compare import compare_documents
+from onnxtext.ide.compare import compare_documents, compare_values
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
@@ -53,9 +55,14 @@ from onnxtext.lsp.session import OnnxTextServer, request_path
 from onnxtext.proto import ModelProto
 from onnxtext.span import SourceFile, Span
 
+if TYPE_CHECKING:
+    from onnxtext.compare.budgeted import Compared
+
 __all__ = [
     "COMMANDS",
     "COMPARE",
+    "COMPARE_VALUES",
+    "UNTRUSTED_COMPARE",
     "FEATURES",
     "Feature",
     "GRAPH",
@@ -82,6 +89,11 @@ COMPARE = "onnxtext/compare"
 """Request ``{textDocument: {uri}, a: {uri, text}}`` → ``{same, graph, changes, renamed}`` or null: the
 document's (B's) graph marked by its structural diff against A's text (another file's, HEAD's, the
 disk's, as the client holds it), each change with its statement's range in both texts (``ide/compare``)."""
+COMPARE_VALUES = "onnxtext/compareValues"
+"""Request ``{textDocument: {uri}, a: {uri, text}, rtol?, atol?}`` → both models run on the same inputs
+(B's live-values inputs, the rest made up; in a child process, within the live-values budget; never in
+an untrusted workspace) and every matched value compared, as ``onnxtext compare`` does: ``{values, first,
+outputs, compared, inputs, graph}``, or ``{values: null, reason}`` (``ide/compare.compare_values``)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -391,11 +403,70 @@ def compare_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str
     """Request ``{textDocument: {uri}, a: {uri, text}}``: the document's text (B) compared with the
     other version's ``text`` (A, named by its ``uri``), :func:`~onnxtext.ide.compare.compare_documents`;
     null when either is no model."""
+    a_uri, text = _other_side(params, COMPARE)
+    return compare_documents(parse_document(text, "model", display_path(a_uri)), snap.document)
+
+
+async def compare_values_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    """Request ``onnxtext/compareValues``: the texts parsed again and both models run off the event loop
+    (:func:`~onnxtext.compare.budgeted.compare_budgeted`, stopped when the request is cancelled),
+    :func:`~onnxtext.ide.compare.compare_values`."""
+    a_uri, text = _other_side(params, COMPARE_VALUES)
+    rtol, atol = _tolerance(params, "rtol", 1e-5), _tolerance(params, "atol", 1e-8)
+    if not ls.trusted:
+        return {"values": None, "reason": UNTRUSTED_COMPARE}
+    b_uri, b_text, settings = params.textDocument.uri, snap.document.source.text, ls.settings
+    try:  # as B's live values run: the settings' inputs, then its inputs file's (A's names)
+        inputs = document_inputs(file_path(b_uri), settings)
+    except InputFileError as exc:
+        return {"values": None, "reason": str(exc)}
+    cancel = threading.Event()
+
+    def run(a: ModelProto, b: ModelProto) -> Compared:
+        from onnxtext.compare.budgeted import compare_budgeted  # numpy's, loaded when first asked
+
+        return compare_budgeted(
+            a,
+            b,
+            a_dir=folder_of(a_uri),
+            b_dir=folder_of(b_uri),
+            sizes=settings.sizes,
+            inputs=inputs,
+            rtol=rtol,
+            atol=atol,
+            budget=settings.budget,
+            cancel=cancel,
+        )
+
+    def answer() -> dict[str, Any]:  # B parsed again: the snapshot's document is not held for the run
+        a = parse_document(text, "model", display_path(a_uri))
+        return compare_values(a, parse_document(b_text, "model", display_path(b_uri)), run)
+
+    try:
+        return await asyncio.get_running_loop().run_in_executor(None, answer)
+    finally:
+        cancel.set()  # the request cancelled (or answered): the child, if any, is stopped
+
+
+UNTRUSTED_COMPARE = "the folder is not trusted: the models are not run (Restricted Mode)"
+"""Why ``onnxtext/compareValues`` runs nothing in an untrusted workspace."""
+
+
+def _other_side(params: Any, method: str) -> tuple[str, str]:
     a = getattr(params, "a", None)
     a_uri, text = getattr(a, "uri", None), getattr(a, "text", None)
     if not isinstance(a_uri, str) or not isinstance(text, str):
-        raise JsonRpcInvalidParams("onnxtext/compare needs 'a': {'uri': ..., 'text': ...}")
-    return compare_documents(parse_document(text, "model", display_path(a_uri)), snap.document)
+        raise JsonRpcInvalidParams(f"{method} needs 'a': {{'uri': ..., 'text': ...}}")
+    return a_uri, text
+
+
+def _tolerance(params: Any, key: str, default: float) -> float:
+    value = getattr(params, key, None)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
+        raise JsonRpcInvalidParams(f"'{key}' must be a number, at least 0")
+    return float(value)
 
 
 def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
@@ -489,6 +560,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
     Feature(COMPARE, None, compare_request, PARSED),
+    Feature(COMPARE_VALUES, None, compare_values_request, PARSED),
     Feature(
         L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
     ),

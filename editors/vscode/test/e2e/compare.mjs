@@ -123,6 +123,30 @@ export async function compareChecks({ ed, check, expect, work, onnxtext }) {
     return `h: ${now}; s: ${added}`;
   });
 
+  await check("Compare Values: both models run, the differing edges red and labelled Δ, B's text with each value's Δ as an inlay hint (#33)", async () => {
+    // after the edit B is A with a Sigmoid before y: h and k agree, y (Abs of s, not of k) is the first to differ
+    await ed.command("onnxtext: Compare Values of the Comparison (run both models)");
+    const red = await ed.waitFor(
+      async () => {
+        const edges = await frame.$$eval("svg.graph path.edge", (ps) => ps.map((p) => ({ values: p.getAttribute("data-values") ?? "", stroke: getComputedStyle(p).stroke })));
+        const found = edges.filter((e) => e.stroke === "rgb(198, 40, 40)").map((e) => e.values);
+        return found.some((v) => v.split(" ").includes("y")) && !found.some((v) => v.split(" ").includes("k")) ? found : null;
+      },
+      { timeout: 60_000, what: "the edge of y in red, not k's" },
+    );
+    const labels = await frame.$$eval("svg.graph text", (ts) => ts.map((t) => t.textContent ?? "").filter((t) => t.includes("Δ")));
+    expect(labels.length > 0, `no edge label says Δ: ${JSON.stringify(labels)}`);
+    const modified = ".part.editor .monaco-diff-editor .editor.modified .view-lines .view-line";
+    const hinted = await ed.waitFor(
+      async () => {
+        const lines = await ed.page.$$eval(modified, (els) => els.map((e) => e.textContent ?? ""));
+        return lines.find((l) => /^\s*y\b.*Δ [0-9.e+-]+ \(first to differ\).*Abs/.test(l.replace(/\u00a0/g, " "))) ?? null;
+      },
+      { timeout: 30_000, what: "y's Δ as an inlay hint in B's text" },
+    );
+    const note = await ed.waitFor(async () => (await ed.notifications()).find((n) => /values compared on made-up inputs x .*first 'y'/.test(n)) ?? null, { what: "the summary of the values compared" });
+    return `${note}; red edges ${red.join(" | ")}; labels ${labels.slice(0, 2).join(" | ")}; hint: ${hinted.trim()}`;
+  });
   await check("Compare with… an .onnx file: its printed text on the left, the same changes coloured (#33)", async () => {
     const model = path.join(work, "pair_a.onnx");
     execFileSync(onnxtext, ["parse", a, "-o", model]);

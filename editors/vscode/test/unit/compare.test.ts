@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { Change, Comparison, changesOf, diffTitle, fromA, sidesFor, statementsOf, summary } from "../../src/comparison";
+import { Change, Comparison, ValueComparison, ValueDifference, changesOf, deltaHints, deltaLabel, diffTitle, fromA, shortNumber, sidesFor, statementsOf, summary, valuesSummary } from "../../src/comparison";
 import { cssString, markStylesheet } from "../../src/graphview/marks";
 import { GraphData, GraphNode } from "../../src/graphview/model";
 
@@ -102,4 +102,67 @@ test("the colours are graph_view.py's MARK_COLOURS (the offline diff page's)", (
   for (const [mark, colours] of Object.entries({ added: ["#c8e6c9", "#2e7d32"], removed: ["#ffcdd2", "#c62828"], changed: ["#ffe0b2", "#ef8f00"] })) {
     assert.ok(line.includes(`"${mark}": ("${colours[0]}", "${colours[1]}")`), mark);
   }
+});
+
+// "Compare Values" (`onnxtext/compareValues`): each matched value's difference as B's inlay hint
+function value(b: string, maxAbs: number | null, differs: boolean, extra: Partial<ValueDifference> = {}): ValueDifference {
+  return { a: b, b, op: "Mul", max_abs: maxAbs, max_rel: maxAbs, differs, note: "", at: { line: 5, character: 4 }, ...extra };
+}
+
+test("numbers are written as the server's edge labels (Python's .3g)", () => {
+  const cases: [number, string][] = [
+    [0.146, "0.146"],
+    [0.0012, "0.0012"],
+    [1.2e-5, "1.2e-05"],
+    [0, "0"],
+    [123.4, "123"],
+    [35000, "3.5e+04"],
+    [0.9996, "1"],
+    [-2.5, "-2.5"],
+    [Infinity, "inf"],
+  ];
+  assert.deepEqual(
+    cases.map(([x]) => shortNumber(x)),
+    cases.map(([, text]) => text),
+  );
+});
+
+test("a value's hint says its difference, the first to differ say so, a value without a place has none", () => {
+  const found: ValueComparison = {
+    values: [
+      value("a", 0, false, { at: { line: 4, character: 4 } }),
+      value("h", 0.5, true),
+      value("s", null, true, { note: "shape (2,) → (3,)", a: "s0" }),
+      value("u", 0.25, true, { at: null }),
+    ],
+    reason: null,
+    first: ["h"],
+  };
+  const hints = deltaHints(found);
+  assert.deepEqual(
+    hints.map((h) => [h.line, h.character, h.label, h.differs]),
+    [
+      [4, 4, "Δ 0", false],
+      [5, 4, "Δ 0.5 (first to differ)", true],
+      [5, 4, "Δ shape (2,) → (3,)", true],
+    ],
+  );
+  assert.equal(hints[1].tooltip, "'h' (Mul): max abs 0.5, max rel 0.5; differs beyond the tolerance");
+  assert.match(hints[2].tooltip, /^'s0' \(A\) → 's' \(B\) \(Mul\): max abs inf, max rel inf \(shape/);
+  assert.equal(deltaLabel(value("z", 1.2e-3, true)), "Δ 0.0012");
+  assert.deepEqual(deltaHints({ values: null, reason: "not run" }), []);
+});
+
+test("a value comparison in a line", () => {
+  const found: ValueComparison = {
+    values: [value("a", 0, false), value("h", 0.5, true), value("y", 0.5, true)],
+    reason: null,
+    first: ["h"],
+    outputs: [{ a: "y", b: "y", max_abs: 0.5, max_rel: 0.5, note: "" }],
+    compared: 3,
+    inputs: "made-up inputs x (seed 0)",
+  };
+  assert.equal(valuesSummary(found), "3 values compared on made-up inputs x (seed 0): 2 differ, first 'h'; outputs differ: 'y'");
+  assert.equal(valuesSummary({ ...found, values: [value("a", 0, false)], first: [], outputs: [], compared: 1 }), "1 values compared on made-up inputs x (seed 0): 0 differ; outputs agree within the tolerance");
+  assert.equal(valuesSummary({ values: null, reason: "A not a valid model" }), "the values were not compared: A not a valid model");
 });
