@@ -30,6 +30,7 @@ from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_properties import Sources, properties_at, save_npy
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
+from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
 from onnxtext.ide.rename import rename_problem
@@ -60,6 +61,8 @@ __all__ = [
     "Feature",
     "GRAPH",
     "GRAPH_PROPERTIES",
+    "INSERT_COMMAND",
+    "INSERT_NODE",
     "SAVE_TENSOR",
     "OPEN_BINARY",
     "SAVE_BINARY",
@@ -82,6 +85,13 @@ COMPARE = "onnxtext/compare"
 """Request ``{textDocument: {uri}, a: {uri, text}}`` → ``{same, graph, changes, renamed}`` or null: the
 document's (B's) graph marked by its structural diff against A's text (another file's, HEAD's, the
 disk's, as the client holds it), each change with its statement's range in both texts (``ide/compare``)."""
+INSERT_NODE = "onnxtext/insertNode"
+"""Request ``{textDocument: {uri}, value, op?: {domain, name}}`` (``ide/insert``): without ``op``,
+``{value, version, operators: [{domain, name, since, required}]}``, the palette; with it, ``{title,
+version, name, snippet: {range, text}, edits: [{range, newText}]}``, the statement to insert as a
+snippet and the readers rewired; ``{refused}`` when the value cannot take a node."""
+INSERT_COMMAND = "onnxtext.insertNode"
+"""The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -149,7 +159,48 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
             actions.append(
                 L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=L.WorkspaceEdit(document_changes=changes))
             )
+        for value in insert_targets(snap.outcome.document, lo, hi):  # the palette is the client's (a command)
+            title = f"Insert a node on '{value}'…"
+            command = L.Command(title, INSERT_COMMAND, arguments=[uri, version, value])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
     return actions
+
+
+def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    """:data:`INSERT_NODE`: the palette of operators for ``value``, or the edit inserting the one chosen."""
+    value, op = getattr(params, "value", None), getattr(params, "op", None)
+    if not isinstance(value, str):
+        raise JsonRpcInvalidParams("onnxtext/insertNode needs 'value': a value's name")
+    doc, source, version = snap.document, snap.source, snap.version
+    if op is None:
+        if not insertable(doc, value):
+            return {"refused": f"no node can be inserted on '{value}' (not a value of the main graph)"}
+        operators = [
+            {"domain": o.domain, "name": o.name, "since": o.since_version, "required": list(o.required)}
+            for o in palette(doc)
+        ]
+        return {"value": value, "version": version, "operators": operators}
+    domain, name = getattr(op, "domain", ""), getattr(op, "name", None)
+    if not isinstance(domain, str) or not isinstance(name, str):
+        raise JsonRpcInvalidParams("onnxtext/insertNode's 'op' is {domain, name}")
+    made = insert_node(doc, value, domain, name)
+    if made is None:
+        return {"refused": f"{name} cannot be inserted on '{value}'"}
+
+    def where(span: Span) -> dict[str, Any]:
+        r = lsp_range(source, span)
+        return {
+            "start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character},
+        }
+
+    return {
+        "title": made.title,
+        "version": version,
+        "name": made.name,
+        "snippet": {"range": where(Span(made.at, made.at)), "text": made.snippet},
+        "edits": [{"range": where(e.span), "newText": e.new_text} for e in made.rewires],
+    }
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:
@@ -488,6 +539,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH, None, graph_request, PARSED),
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
+    Feature(INSERT_NODE, None, insert_node_request, PARSED),
     Feature(COMPARE, None, compare_request, PARSED),
     Feature(
         L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
