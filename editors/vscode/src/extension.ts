@@ -9,6 +9,7 @@ import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOpt
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
 import { Comparisons } from "./compare";
 import { GraphPanels } from "./graph";
+import { INSERT_COMMAND, insertNode, vscodeInsertApi } from "./insert";
 import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
@@ -55,6 +56,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("onnxtext.saveAsModel", saveAsModel),
     vscode.commands.registerCommand("onnxtext.runModel", runModel),
     vscode.commands.registerCommand("onnxtext.format", () => vscode.commands.executeCommand("editor.action.formatDocument")),
+    // the "Insert a node on 'x'…" code actions (the editor's and the graph's menu): palette, then edit
+    vscode.commands.registerCommand(INSERT_COMMAND, (uri: string, version: number, value: string) => insertNode(vscodeInsertApi(vscode, requests.request), uri, version, value)),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       output.info("the folder is trusted now: restarting the server with the full discovery");
       notFoundShown = false;
