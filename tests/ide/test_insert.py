@@ -106,3 +106,21 @@ def test_the_palette_holds_the_imported_operators_that_read_a_value() -> None:
     ml = TEXT.replace('["" : 21]', '["" : 21, "ai.onnx.ml" : 3]')
     assert ("ai.onnx.ml", "Scaler") in {(o.domain, o.name) for o in palette(_doc(ml))}
     assert palette(_doc("not a model")) == []
+
+
+def test_a_type_attribute_starts_at_float_and_a_nested_graph_reading_the_value_is_rewired() -> None:
+    cast = insert_node(_doc(), "c", "", "Cast")
+    assert cast is not None and cast.snippet == "   c_cast = Cast <to = ${1:1}> (c)\n"
+    text = TEXT.replace(
+        "   y = Relu (c)\n",
+        "   t = Constant <value = bool {1}> ()\n"
+        "   y = If (t) <then_branch = g1 () => (float[N, 4] o1) { o1 = Relu (c) },"
+        " else_branch = g2 () => (float[N, 4] o2) { o2 = Neg (c) }>\n",
+    )
+    assert not [d for d in _doc(text).diagnostics if d.severity == "error"]
+    made = insert_node(_doc(text), "c", "", "Abs")
+    assert made is not None and len(made.rewires) == 2
+    edited = _apply(text, made.edits)
+    assert "o1 = Relu (c_abs)" in edited and "o2 = Neg (c_abs)" in edited and "   c_abs = Abs (c)\n" in edited
+    branches = [a.g for a in parse_model(edited).graph.node[-1].attribute]
+    assert [list(b.node[0].input) for b in branches] == [["c_abs"], ["c_abs"]]

@@ -19,6 +19,7 @@ The edits are small, never a re-printing, so one Undo reverts them.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from onnxtext.analysis.symbols import Scope, ValueSymbol
@@ -26,7 +27,7 @@ from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
 from onnxtext.ide.complete import literal_text
 from onnxtext.ir.resolve import import_table
-from onnxtext.ir.schemas import OpSchema, get_schema, normalize_domain, operators_in
+from onnxtext.ir.schemas import AttributeSpec, OpSchema, get_schema, normalize_domain, operators_in
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import name_text
@@ -148,8 +149,7 @@ def insert_node(doc: Document, value: str, domain: str, op: str) -> Insertion | 
         return None
     at, indent, before, after = where
     line = f"{before}{indent}{_statement(schema, domain, value, name)}{after}"
-    statements = [n.span for n in graph.nodes if isinstance(n, A.Node)]
-    rewires = tuple(Edit(s, name_text(name)) for s in symbol.uses if any(_holds(n, s.start) for n in statements))
+    rewires = tuple(Edit(s, name_text(name)) for s in _read_in_statements(graph, symbol.uses))
     label = f"{domain}.{op}" if domain else op
     return Insertion(f"Insert {label} on '{value}'", value, name, at, line, rewires)
 
@@ -203,6 +203,19 @@ def _producer(doc: Document, graph: A.Graph, scope: Scope, value: str) -> tuple[
     return None
 
 
+def _read_in_statements(graph: A.Graph, uses: list[Span]) -> list[Span]:
+    """The uses that lie in a node statement (its inputs, or a nested graph's), not in the graph's
+    outputs or declarations; found by bisection over the statements' starts."""
+    spans = [n.span for n in graph.nodes if isinstance(n, A.Node)]
+    starts = [s.start for s in spans]
+    found: list[Span] = []
+    for use in uses:
+        k = bisect_right(starts, use.start) - 1
+        if k >= 0 and use.end <= spans[k].end:
+            found.append(use)
+    return found
+
+
 def _where(text: str, graph: A.Graph, producer: A.Node | None) -> tuple[int, str, str, str] | None:
     """Where the new statement goes, its indentation, and what goes before and after it there."""
     nodes = [n for n in graph.nodes if isinstance(n, A.Node)]
@@ -239,7 +252,7 @@ def _statement(schema: OpSchema, domain: str, value: str, name: str) -> str:
         tab += 1
         return f"${{{tab}:{_escape(default)}}}"
 
-    attributes = [f"{a.name} = {placeholder(literal_text(a))}" for a in schema.attributes if a.required]
+    attributes = [f"{a.name} = {placeholder(_start_value(a))}" for a in schema.attributes if a.required]
     inputs = [_escape(name_text(value))]
     for formal in schema.inputs[1:]:
         if formal.is_optional or (formal.is_variadic and formal.min_arity < 1):
@@ -248,6 +261,16 @@ def _statement(schema: OpSchema, domain: str, value: str, name: str) -> str:
     qualified = f"{domain}.{schema.name}" if domain else schema.name
     attrs = f" <{', '.join(attributes)}>" if attributes else ""
     return f"{_escape(name_text(name))} = {_escape(qualified)}{attrs} ({', '.join(inputs)})"
+
+
+def _start_value(spec: AttributeSpec) -> str:
+    """A required attribute's value to start from: a type's number is float's (1), not UNDEFINED's."""
+    if spec.type == "INT" and spec.name in _DTYPE_ATTRIBUTES:
+        return "1"
+    return literal_text(spec)
+
+
+_DTYPE_ATTRIBUTES = ("to", "dtype", "output_dtype")
 
 
 def _escape(text: str) -> str:
