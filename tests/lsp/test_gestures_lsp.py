@@ -204,3 +204,31 @@ async def test_insert_a_node_through_the_client(client: LanguageClient, uri: str
         "onnxtext/insertNode", {"textDocument": {"uri": uri}, "value": "nowhere"}
     )
     assert "nowhere" in refused.refused
+
+
+@pytest.mark.asyncio
+async def test_paste_nodes_from_another_model_through_the_client(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    source = '<ir_version: 10, opset_import: ["" : 21]>\nh (float[N, 4] x) => (float[N, 4] a)\n'
+    source += "<float[4] w = {5, 5, 5, 5}>\n{\n   a = Mul (x, w)\n}\n"
+    copied = {"start": {"line": 4, "character": 3}, "end": {"line": 4, "character": 17}}
+    at = _position(TEXT, TEXT.index("   y = Relu"))
+    params = {
+        "textDocument": {"uri": uri},
+        "position": {"line": at.line, "character": at.character},
+        "source": {"uri": "file:///other.onnxtxt", "text": source, "range": copied},
+    }
+    pasted = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
+    assert pasted.title == "Pasted 1 node, 1 initializer; renamed a → a_2, w → w_2" and pasted.version == 1
+
+    def position(p: Any) -> L.Position:
+        return L.Position(p.line, p.character)
+
+    edits = [L.TextEdit(L.Range(position(e.range.start), position(e.range.end)), e.newText) for e in pasted.edits]
+    out = _apply(TEXT, edits)
+    assert "<float[4] w = {1, 2, 3, 4}, float[4] w_2 = {5, 5, 5, 5}>" in out
+    assert "   b = Identity (a)\n   a_2 = Mul (x, w_2)\n   y = Relu (b)\n" in out
+    assert [n.op_type for n in parse_model(out).graph.node] == ["Add", "Identity", "Mul", "Relu"]
+    params["position"] = {"line": 0, "character": 0}
+    refused = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
+    assert "not in the main graph's body" in refused.refused

@@ -33,6 +33,7 @@ from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
+from onnxtext.ide.paste import paste_nodes
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
@@ -63,6 +64,7 @@ __all__ = [
     "GRAPH_PROPERTIES",
     "INSERT_COMMAND",
     "INSERT_NODE",
+    "PASTE_NODES",
     "SAVE_TENSOR",
     "OPEN_BINARY",
     "SAVE_BINARY",
@@ -90,6 +92,11 @@ INSERT_NODE = "onnxtext/insertNode"
 ``{value, version, operators: [{domain, name, since, required}]}``, the palette; with it, ``{title,
 version, name, snippet: {range, text}, edits: [{range, newText}]}``, the statement to insert as a
 snippet and the readers rewired; ``{refused}`` when the value cannot take a node."""
+PASTE_NODES = "onnxtext/pasteNodes"
+"""Request ``{textDocument: {uri}, position, source: {uri, text, range}}`` (``ide/paste``) → ``{title,
+edits: [{range, newText}]}``: the node statements ``range`` of the source text meets, pasted at
+``position`` with the initializers, functions and opset imports they need, clashes renamed; or
+``{refused}``."""
 INSERT_COMMAND = "onnxtext.insertNode"
 """The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
 SAVE_TENSOR = "onnxtext/saveTensor"
@@ -200,6 +207,39 @@ def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
         "name": made.name,
         "snippet": {"range": where(Span(made.at, made.at)), "text": made.snippet},
         "edits": [{"range": where(e.span), "newText": e.new_text} for e in made.rewires],
+    }
+
+
+def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    """:data:`PASTE_NODES`: the edits pasting another model's node statements with what they need."""
+    source, position = getattr(params, "source", None), getattr(params, "position", None)
+    s_uri, text, span = getattr(source, "uri", None), getattr(source, "text", None), getattr(source, "range", None)
+    if not isinstance(s_uri, str) or not isinstance(text, str) or span is None or position is None:
+        raise JsonRpcInvalidParams("onnxtext/pasteNodes needs 'position' and 'source': {'uri', 'text', 'range'}")
+    try:
+        other = parse_document(text, "model", display_path(s_uri))
+        lo = offset_of(other.source, L.Position(span.start.line, span.start.character))
+        hi = offset_of(other.source, L.Position(span.end.line, span.end.character))
+        at = offset_of(snap.source, L.Position(position.line, position.character))
+    except (AttributeError, TypeError) as error:
+        raise JsonRpcInvalidParams(f"onnxtext/pasteNodes: {error}") from None
+    pasted = paste_nodes(other, lo, hi, snap.document, at)
+    if pasted is None:
+        return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
+    edits = lsp_text_edits(snap.source, pasted.edits)
+    return {
+        "title": pasted.title,
+        "version": snap.version,
+        "edits": [
+            {
+                "range": {
+                    "start": {"line": e.range.start.line, "character": e.range.start.character},
+                    "end": {"line": e.range.end.line, "character": e.range.end.character},
+                },
+                "newText": e.new_text,
+            }
+            for e in edits
+        ],
     }
 
 
@@ -540,6 +580,7 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
     Feature(INSERT_NODE, None, insert_node_request, PARSED),
+    Feature(PASTE_NODES, None, paste_nodes_request, PARSED),
     Feature(COMPARE, None, compare_request, PARSED),
     Feature(
         L.TEXT_DOCUMENT_SIGNATURE_HELP, L.SignatureHelpOptions(trigger_characters=["(", ","]), signature_help, LAST
