@@ -148,7 +148,7 @@ export function vscodeInsertApi(code: typeof vscode, request: <R>(method: string
   return {
     request,
     version: (uri) => open(uri)?.version,
-    pick: (items, title) => code.window.showQuickPick(items, { title, placeHolder: "an operator of the model's opsets", matchOnDescription: true }),
+    pick: (items, title) => code.window.showQuickPick(items, { title, placeHolder: "an operator of the model's opsets", matchOnDescription: true, ignoreFocusOut: true }),
     show: (uri) => {
       const document = open(uri);
       if (document === undefined) {

@@ -29,10 +29,11 @@ export interface Copied {
 
 export type Answer = { title: string; version: number; edits: { range: WireRange; newText: string }[] } | { refused: string };
 
-/** The request's parameters when the clipboard still holds what was copied by Copy Nodes; else
- * undefined (the clipboard is pasted as it is). */
+/** The request's parameters when the clipboard still holds what was copied by Copy Nodes (or reads
+ * empty); else undefined (the clipboard is pasted as it is). */
 export function pasteParams(copied: Copied | undefined, clipboard: string, target: string, position: WirePosition): object | undefined {
-  if (copied === undefined || clipboard !== copied.copied || copied.copied.trim() === "") {
+  // (an empty clipboard is one the page may not read: a browser's code-server asks for permission)
+  if (copied === undefined || (clipboard !== copied.copied && clipboard !== "") || copied.copied.trim() === "") {
     return undefined;
   }
   return { textDocument: { uri: target }, position, source: { uri: copied.uri, text: copied.text, range: copied.range } };
@@ -107,9 +108,9 @@ export class NodeClipboard {
   }
 }
 
-/** The editor's state for the commands. */
+/** The editor's state for the commands; an empty selection is its line (as a copy takes it). */
 export function editorLike(editor: vscode.TextEditor): EditorLike {
-  const s = editor.selection;
+  const s = editor.selection.isEmpty ? editor.document.lineAt(editor.selection.active.line).rangeIncludingLineBreak : editor.selection;
   return {
     uri: editor.document.uri.toString(),
     text: editor.document.getText(),

@@ -403,9 +403,8 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       return labels.length > 5 ? labels : null;
     }, { what: "the operators in the palette" });
     expect(rows[0] === "Relu", `the palette starts ${rows.slice(0, 5).join(", ")}`);
-    await input.fill("Relu");
     await ed.waitFor(() => ed.page.evaluate(() => (document.querySelector(".quick-input-list .monaco-list-row.focused .label-name")?.textContent ?? "").trim() === "Relu"), { what: "Relu the chosen row" });
-    await ed.press("Enter");
+    await input.press("Enter");
     const after = await saved(ed, file, (t) => t !== before, "the inserted Relu in the saved text");
     expect(after.includes("hidden_relu = Relu (hidden)") && after.includes("MatMul (hidden_relu, W2)"), `inserted as:\n${after}`);
     await ed.waitFor(async () => (await frame.$$eval("svg.graph .node.kind-op .op", (els) => els.filter((e) => e.textContent === "Relu").length)) === 2, { what: "two Relu in the view" });
@@ -611,5 +610,28 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       throw new Error(`${error.message}: ${last}`);
     });
     return `${badges.length} badges (${badges.join("; ")}), ${problems.rows.length} problems on ${lines.size} lines`;
+  });
+
+  await check("Copy Nodes in one model, Paste Nodes in another: the node comes with its initializer, the clashing names renamed; one Undo restores the text byte for byte (#32)", async () => {
+    // the extension reads and writes the clipboard (the page's: code-server runs in the browser)
+    await ed.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const source = path.join(work, "donor.onnxtxt");
+    fs.writeFileSync(source, '<ir_version: 10, opset_import: ["" : 21]>\ndonor (float[N, 4] X) => (float[N, 4] hidden)\n<float[4] W1 = {1, 2, 3, 4}>\n{\n   hidden = Add (X, W1)\n}\n');
+    const file = path.join(work, "mlp.onnxtxt");
+    const before = fs.readFileSync(file, "utf8");
+    await openAlone(ed, source);
+    await ed.goto(5, 4); // no selection: Copy Nodes takes the line
+    await ed.command("onnxtext: Copy Nodes (to Paste with What They Need)");
+    await openAlone(ed, file);
+    const relu = at(before, "hidden = Relu");
+    await ed.goto(relu.line + 1, 1);
+    await ed.command("onnxtext: Paste Nodes (with Their Initializers, Functions and Imports)");
+    const after = await saved(ed, file, (t) => t !== before, "the pasted node in the saved text");
+    expect(/\bhidden_2 = Add \(X, W1_2\)/.test(after) && /float\[4\] W1_2 = \{1, 2, 3, 4\}/.test(after), `pasted as:\n${after}`);
+    const checked = execFileSync(onnxtext, ["check", file], { encoding: "utf8" }).trim();
+    await ed.press("Control+Z");
+    const back = await saved(ed, file, (t) => t !== after, "the undone paste saved");
+    expect(back === before, `after one Undo the text is not as before:\n${back}`);
+    return `pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim()).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
   });
 }

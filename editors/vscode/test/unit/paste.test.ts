@@ -38,6 +38,7 @@ test("the request names the source's text and range when the clipboard holds the
   });
   assert.equal(pasteParams(copied, "something else", TARGET.uri, { line: 5, character: 0 }), undefined);
   assert.equal(pasteParams(undefined, "h = Add (x, w)", TARGET.uri, { line: 5, character: 0 }), undefined);
+  assert.notEqual(pasteParams(copied, "", TARGET.uri, { line: 5, character: 0 }), undefined); // a clipboard not readable
   assert.equal(pasteParams({ ...copied, copied: "  " }, "  ", TARGET.uri, { line: 5, character: 0 }), undefined);
 });
 
