@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+from typing import Any
 
 import pytest
 from lsprotocol import types as L
@@ -66,12 +68,24 @@ async def _actions(client: LanguageClient, uri: str, text: str, needle: str) -> 
     )
     actions: dict[str, list[L.TextEdit]] = {}
     for action in found or []:
+        if _inserting(action) is not None:
+            continue  # Insert a node on 'x'…: the client's palette, then onnxtext/insertNode (tested below)
         assert isinstance(action, L.CodeAction) and action.edit is not None and action.edit.document_changes
         (change,) = action.edit.document_changes
         assert isinstance(change, L.TextDocumentEdit) and change.text_document.uri == uri
         if action.kind == L.CodeActionKind.RefactorRewrite:
             actions[action.title] = list(change.edits)
     return actions
+
+
+def _inserting(action: L.Command | L.CodeAction) -> dict[str, Any] | None:
+    """An *Insert a node* code action as sent: lsprotocol's client reads any code action that has a
+    ``command`` as a Command (its hook looks for the key), the action's command then a dict's text."""
+    if isinstance(action, L.Command) and action.command.startswith("{"):
+        sent = ast.literal_eval(action.command)
+        if isinstance(sent, dict) and sent.get("command") == "onnxtext.insertNode":
+            return {"title": action.title, "command": sent}
+    return None
 
 
 def _edited(model: ModelProto, *steps: tuple[str, str]) -> bytes:
@@ -150,3 +164,71 @@ async def test_moving_statements_into_a_function_through_the_client(client: Lang
     expected = parse_model(TEXT)
     surgery.extract_function(expected, ["a", "b"], "Extracted")
     assert parse_model(moved).SerializeToString(deterministic=True) == expected.SerializeToString(deterministic=True)
+
+
+@pytest.mark.asyncio
+async def test_insert_a_node_through_the_client(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    at = _position(TEXT, TEXT.index("(a)") + 1)  # the cursor on Identity's input 'a'
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
+    )
+    (action,) = [sent for sent in map(_inserting, found or []) if sent is not None]
+    assert action["title"] == "Insert a node on 'a'…" and action["command"]["arguments"] == [uri, 1, "a"]
+
+    listed = await client.protocol.send_request_async(
+        "onnxtext/insertNode", {"textDocument": {"uri": uri}, "value": "a"}
+    )
+    names = {(o.domain, o.name): o for o in listed.operators}
+    assert listed.value == "a" and listed.version == 1 and ("", "Relu") in names and ("", "Constant") not in names
+    assert names[("", "Concat")].required == ["axis"]
+
+    made = await client.protocol.send_request_async(
+        "onnxtext/insertNode", {"textDocument": {"uri": uri}, "value": "a", "op": {"domain": "", "name": "Concat"}}
+    )
+    assert made.title == "Insert Concat on 'a'" and made.name == "a_concat"
+    assert made.snippet.text == "   a_concat = Concat <axis = ${1:0}> (a)\n"
+
+    def position(p: Any) -> L.Position:
+        return L.Position(p.line, p.character)
+
+    edits = [L.TextEdit(L.Range(position(e.range.start), position(e.range.end)), e.newText) for e in made.edits]
+    start = position(made.snippet.range.start)
+    plain = "   a_concat = Concat <axis = 0> (a)\n"
+    inserted = _apply(TEXT, [*edits, L.TextEdit(L.Range(start, start), plain)])
+    assert "   a = Add (x, w)\n   a_concat = Concat <axis = 0> (a)\n   b = Identity (a_concat)\n" in inserted
+    model = parse_model(inserted)
+    assert [n.op_type for n in model.graph.node] == ["Add", "Concat", "Identity", "Relu"]
+
+    refused = await client.protocol.send_request_async(
+        "onnxtext/insertNode", {"textDocument": {"uri": uri}, "value": "nowhere"}
+    )
+    assert "nowhere" in refused.refused
+
+
+@pytest.mark.asyncio
+async def test_paste_nodes_from_another_model_through_the_client(client: LanguageClient, uri: str) -> None:
+    await _analysed(client, uri, TEXT, 1)
+    source = '<ir_version: 10, opset_import: ["" : 21]>\nh (float[N, 4] x) => (float[N, 4] a)\n'
+    source += "<float[4] w = {5, 5, 5, 5}>\n{\n   a = Mul (x, w)\n}\n"
+    copied = {"start": {"line": 4, "character": 3}, "end": {"line": 4, "character": 17}}
+    at = _position(TEXT, TEXT.index("   y = Relu"))
+    params = {
+        "textDocument": {"uri": uri},
+        "position": {"line": at.line, "character": at.character},
+        "source": {"uri": "file:///other.onnxtxt", "text": source, "range": copied},
+    }
+    pasted = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
+    assert pasted.title == "Pasted 1 node, 1 initializer; renamed a → a_2, w → w_2" and pasted.version == 1
+
+    def position(p: Any) -> L.Position:
+        return L.Position(p.line, p.character)
+
+    edits = [L.TextEdit(L.Range(position(e.range.start), position(e.range.end)), e.newText) for e in pasted.edits]
+    out = _apply(TEXT, edits)
+    assert "<float[4] w = {1, 2, 3, 4}, float[4] w_2 = {5, 5, 5, 5}>" in out
+    assert "   b = Identity (a)\n   a_2 = Mul (x, w_2)\n   y = Relu (b)\n" in out
+    assert [n.op_type for n in parse_model(out).graph.node] == ["Add", "Identity", "Mul", "Relu"]
+    params["position"] = {"line": 0, "character": 0}
+    refused = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
+    assert "not in the main graph's body" in refused.refused

@@ -9,6 +9,8 @@ import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOpt
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
 import { Comparisons } from "./compare";
 import { GraphPanels } from "./graph";
+import { INSERT_COMMAND, insertNode, vscodeInsertApi } from "./insert";
+import { NodeClipboard, editorLike, vscodePasteApi } from "./paste";
 import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
@@ -39,6 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(graphs, vscode.commands.registerCommand("onnxtext.showGraph", () => graphs.show(vscode.window.activeTextEditor)));
   context.subscriptions.push(new Comparisons(context.extensionUri, requests.request, output));
   const models = new ModelFileSystem(requests, (l) => output.info(l));
+  const nodes = new NodeClipboard(vscodePasteApi(vscode, requests.request));
   const redirect = new ModelEditorRedirect();
   context.subscriptions.push(
     models,
@@ -55,6 +58,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("onnxtext.saveAsModel", saveAsModel),
     vscode.commands.registerCommand("onnxtext.runModel", runModel),
     vscode.commands.registerCommand("onnxtext.format", () => vscode.commands.executeCommand("editor.action.formatDocument")),
+    // the "Insert a node on 'x'…" code actions (the editor's and the graph's menu): palette, then edit
+    vscode.commands.registerCommand(INSERT_COMMAND, (uri: string, version: number, value: string) => insertNode(vscodeInsertApi(vscode, requests.request), uri, version, value)),
+    // Copy Nodes remembers the model copied from; Paste Nodes brings what the nodes need from it
+    vscode.commands.registerTextEditorCommand("onnxtext.copyNodes", (editor) => nodes.copy(editorLike(editor))),
+    vscode.commands.registerTextEditorCommand("onnxtext.pasteNodes", (editor) => nodes.paste(editorLike(editor))),
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       output.info("the folder is trusted now: restarting the server with the full discovery");
       notFoundShown = false;

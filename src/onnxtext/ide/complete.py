@@ -29,6 +29,7 @@ __all__ = [
     "call_at",
     "complete",
     "documentation",
+    "literal_text",
     "schema_for",
     "values_in_scope",
     "WINDOW",
@@ -228,6 +229,11 @@ _FILE_DEFAULTS = {"node_domain": "unset | set", "tensor_encoding": "raw | typed"
 
 
 def _literal_snippet(spec: AttributeSpec) -> str:
+    return f"{spec.name} = ${{1:{_escape(literal_text(spec))}}}"
+
+
+def literal_text(spec: AttributeSpec) -> str:
+    """A value of the attribute's type to start from: its default, or a zero of its type."""
     default = spec.default
     kind = spec.type
     if kind == "FLOAT":
@@ -252,7 +258,7 @@ def _literal_snippet(spec: AttributeSpec) -> str:
         value = "float[1] {0.0}"
     else:
         value = ""
-    return f"{spec.name} = ${{1:{_escape(value)}}}"
+    return value
 
 
 def _escape(text: str) -> str:

@@ -32,8 +32,10 @@ from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_properties import Sources, properties_at, save_npy
 from onnxtext.ide.hints import hints_between, live_labels
 from onnxtext.ide.hover import HoverInfo, hover_at
+from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
+from onnxtext.ide.paste import paste_nodes
 from onnxtext.ide.rename import rename_problem
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
@@ -67,6 +69,9 @@ __all__ = [
     "Feature",
     "GRAPH",
     "GRAPH_PROPERTIES",
+    "INSERT_COMMAND",
+    "INSERT_NODE",
+    "PASTE_NODES",
     "SAVE_TENSOR",
     "OPEN_BINARY",
     "SAVE_BINARY",
@@ -94,6 +99,18 @@ COMPARE_VALUES = "onnxtext/compareValues"
 (B's live-values inputs, the rest made up; in a child process, within the live-values budget; never in
 an untrusted workspace) and every matched value compared, as ``onnxtext compare`` does: ``{values, first,
 outputs, compared, inputs, graph}``, or ``{values: null, reason}`` (``ide/compare.compare_values``)."""
+INSERT_NODE = "onnxtext/insertNode"
+"""Request ``{textDocument: {uri}, value, op?: {domain, name}}`` (``ide/insert``): without ``op``,
+``{value, version, operators: [{domain, name, since, required}]}``, the palette; with it, ``{title,
+version, name, snippet: {range, text}, edits: [{range, newText}]}``, the statement to insert as a
+snippet and the readers rewired; ``{refused}`` when the value cannot take a node."""
+PASTE_NODES = "onnxtext/pasteNodes"
+"""Request ``{textDocument: {uri}, position, source: {uri, text, range}}`` (``ide/paste``) → ``{title,
+edits: [{range, newText}]}``: the node statements ``range`` of the source text meets, pasted at
+``position`` with the initializers, functions and opset imports they need, clashes renamed; or
+``{refused}``."""
+INSERT_COMMAND = "onnxtext.insertNode"
+"""The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -161,7 +178,81 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
             actions.append(
                 L.CodeAction(g.title, kind=L.CodeActionKind(g.kind), edit=L.WorkspaceEdit(document_changes=changes))
             )
+        for value in insert_targets(snap.outcome.document, lo, hi):  # the palette is the client's (a command)
+            title = f"Insert a node on '{value}'…"
+            command = L.Command(title, INSERT_COMMAND, arguments=[uri, version, value])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
     return actions
+
+
+def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    """:data:`INSERT_NODE`: the palette of operators for ``value``, or the edit inserting the one chosen."""
+    value, op = getattr(params, "value", None), getattr(params, "op", None)
+    if not isinstance(value, str):
+        raise JsonRpcInvalidParams("onnxtext/insertNode needs 'value': a value's name")
+    doc, source, version = snap.document, snap.source, snap.version
+    if op is None:
+        if not insertable(doc, value):
+            return {"refused": f"no node can be inserted on '{value}' (not a value of the main graph)"}
+        operators = [
+            {"domain": o.domain, "name": o.name, "since": o.since_version, "required": list(o.required)}
+            for o in palette(doc)
+        ]
+        return {"value": value, "version": version, "operators": operators}
+    domain, name = getattr(op, "domain", ""), getattr(op, "name", None)
+    if not isinstance(domain, str) or not isinstance(name, str):
+        raise JsonRpcInvalidParams("onnxtext/insertNode's 'op' is {domain, name}")
+    made = insert_node(doc, value, domain, name)
+    if made is None:
+        return {"refused": f"{name} cannot be inserted on '{value}'"}
+
+    def where(span: Span) -> dict[str, Any]:
+        r = lsp_range(source, span)
+        return {
+            "start": {"line": r.start.line, "character": r.start.character},
+            "end": {"line": r.end.line, "character": r.end.character},
+        }
+
+    return {
+        "title": made.title,
+        "version": version,
+        "name": made.name,
+        "snippet": {"range": where(Span(made.at, made.at)), "text": made.snippet},
+        "edits": [{"range": where(e.span), "newText": e.new_text} for e in made.rewires],
+    }
+
+
+def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
+    """:data:`PASTE_NODES`: the edits pasting another model's node statements with what they need."""
+    source, position = getattr(params, "source", None), getattr(params, "position", None)
+    s_uri, text, span = getattr(source, "uri", None), getattr(source, "text", None), getattr(source, "range", None)
+    if not isinstance(s_uri, str) or not isinstance(text, str) or span is None or position is None:
+        raise JsonRpcInvalidParams("onnxtext/pasteNodes needs 'position' and 'source': {'uri', 'text', 'range'}")
+    try:
+        other = parse_document(text, "model", display_path(s_uri))
+        lo = offset_of(other.source, L.Position(span.start.line, span.start.character))
+        hi = offset_of(other.source, L.Position(span.end.line, span.end.character))
+        at = offset_of(snap.source, L.Position(position.line, position.character))
+    except (AttributeError, TypeError) as error:
+        raise JsonRpcInvalidParams(f"onnxtext/pasteNodes: {error}") from None
+    pasted = paste_nodes(other, lo, hi, snap.document, at)
+    if pasted is None:
+        return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
+    edits = lsp_text_edits(snap.source, pasted.edits)
+    return {
+        "title": pasted.title,
+        "version": snap.version,
+        "edits": [
+            {
+                "range": {
+                    "start": {"line": e.range.start.line, "character": e.range.start.character},
+                    "end": {"line": e.range.end.line, "character": e.range.end.character},
+                },
+                "newText": e.new_text,
+            }
+            for e in edits
+        ],
+    }
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:
@@ -559,6 +650,8 @@ FEATURES: tuple[Feature, ...] = (
     Feature(GRAPH, None, graph_request, PARSED),
     Feature(GRAPH_PROPERTIES, None, graph_properties_request, PARSED),
     Feature(SAVE_TENSOR, None, save_tensor_request, PARSED),
+    Feature(INSERT_NODE, None, insert_node_request, PARSED),
+    Feature(PASTE_NODES, None, paste_nodes_request, PARSED),
     Feature(COMPARE, None, compare_request, PARSED),
     Feature(COMPARE_VALUES, None, compare_values_request, PARSED),
     Feature(

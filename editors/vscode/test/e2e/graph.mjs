@@ -390,6 +390,30 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     return `menu on Relu: ${menu.join(" | ")}; applied and undone byte for byte: ${done.join("; ")}`;
   });
 
+  await check("insert a node on an edge from the graph's menu: the palette of the model's opsets, Relu chosen, its readers rewired; one Undo restores the text byte for byte (#32)", async () => {
+    const file = path.join(work, "mlp.onnxtxt");
+    const before = fs.readFileSync(file, "utf8");
+    const relu = 'svg.graph .node.kind-op[aria-label^="Relu"]';
+    await gestureMenu(ed, frame, relu, /^Insert a node on 'hidden'…$/);
+    await frame.locator('.gesture-menu [role="menuitem"]', { hasText: /^Insert a node on 'hidden'…$/ }).click();
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    const rows = await ed.waitFor(async () => {
+      const labels = await ed.page.$$eval(".quick-input-list .monaco-list-row .label-name", (els) => els.map((e) => e.textContent.trim()));
+      return labels.length > 5 ? labels : null;
+    }, { what: "the operators in the palette" });
+    expect(rows[0] === "Relu", `the palette starts ${rows.slice(0, 5).join(", ")}`);
+    await ed.waitFor(() => ed.page.evaluate(() => (document.querySelector(".quick-input-list .monaco-list-row.focused .label-name")?.textContent ?? "").trim() === "Relu"), { what: "Relu the chosen row" });
+    await input.press("Enter");
+    const after = await saved(ed, file, (t) => t !== before, "the inserted Relu in the saved text");
+    expect(after.includes("hidden_relu = Relu (hidden)") && after.includes("MatMul (hidden_relu, W2)"), `inserted as:\n${after}`);
+    await ed.waitFor(async () => (await frame.$$eval("svg.graph .node.kind-op .op", (els) => els.filter((e) => e.textContent === "Relu").length)) === 2, { what: "two Relu in the view" });
+    await ed.press("Control+Z");
+    const back = await saved(ed, file, (t) => t !== after, "the undone insertion saved");
+    expect(back === before, `after one Undo the text is not as before:\n${back}`);
+    return `palette: ${rows.slice(0, 6).join(", ")}…; inserted, undone byte for byte`;
+  });
+
   await check("a torch export opens readable, its weights inside their nodes; a Conv shows its window, its panel its strides, pads and weight's statistics; a weight saved as .npy (#31)", async () => {
     const file = path.join(work, "resnetish.onnx");
     const initializers = Number(execFileSync(path.join(pythonBin, "python"), ["-c", TORCH_EXPORT, file], { encoding: "utf8" }).trim().split("\n").pop());
@@ -586,5 +610,28 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       throw new Error(`${error.message}: ${last}`);
     });
     return `${badges.length} badges (${badges.join("; ")}), ${problems.rows.length} problems on ${lines.size} lines`;
+  });
+
+  await check("Copy Nodes in one model, Paste Nodes in another: the node comes with its initializer, the clashing names renamed; one Undo restores the text byte for byte (#32)", async () => {
+    // the extension reads and writes the clipboard (the page's: code-server runs in the browser)
+    await ed.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const source = path.join(work, "donor.onnxtxt");
+    fs.writeFileSync(source, '<ir_version: 10, opset_import: ["" : 21]>\ndonor (float[N, 4] X) => (float[N, 4] hidden)\n<float[4] W1 = {1, 2, 3, 4}>\n{\n   hidden = Add (X, W1)\n}\n');
+    const file = path.join(work, "mlp.onnxtxt");
+    const before = fs.readFileSync(file, "utf8");
+    await openAlone(ed, source);
+    await ed.goto(5, 4); // no selection: Copy Nodes takes the line
+    await ed.command("onnxtext: Copy Nodes (to Paste with What They Need)");
+    await openAlone(ed, file);
+    const relu = at(before, "hidden = Relu");
+    await ed.goto(relu.line + 1, 1);
+    await ed.command("onnxtext: Paste Nodes (with Their Initializers, Functions and Imports)");
+    const after = await saved(ed, file, (t) => t !== before, "the pasted node in the saved text");
+    expect(/\bhidden_2 = Add \(X, W1_2\)/.test(after) && /float\[4\] W1_2 = \{1, 2, 3, 4\}/.test(after), `pasted as:\n${after}`);
+    const checked = execFileSync(onnxtext, ["check", file], { encoding: "utf8" }).trim();
+    await ed.press("Control+Z");
+    const back = await saved(ed, file, (t) => t !== after, "the undone paste saved");
+    expect(back === before, `after one Undo the text is not as before:\n${back}`);
+    return `pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim()).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
   });
 }

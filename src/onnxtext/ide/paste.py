@@ -1,0 +1,272 @@
+"""*Paste from another model* (#32): node statements copied from one model's text, pasted into
+another's main graph with what they need from their model.
+
+:func:`paste_nodes` takes the source document and the copied range (the main-graph node statements
+it meets), the target document and where the cursor is in its graph body, and gives the edits of
+the target's text:
+
+- the statements, their text as written (comments kept), inserted at the start of the cursor's line;
+- the initializers they read, appended to the target's ``<...>`` list (or a new one);
+- the local functions they call, appended at the end of the text;
+- the opset imports they use that the target lacks, added to its header's ``opset_import``.
+
+What would clash is renamed: a value the pasted nodes make, or an initializer they bring, whose
+name the target already has gets a fresh name (``h`` → ``h_2``), in the pasted statements too; a
+function whose name the target has for another body gets a fresh one, its calls with it. A value
+they read that is neither (a graph input or another node's output in the source) keeps its name:
+it connects to the target's value of that name if there is one (``onnxtext check`` says if not).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from onnxtext.analysis.symbols import ValueSymbol
+from onnxtext.diagnostics import Edit
+from onnxtext.document import Document
+from onnxtext.ir.resolve import import_table
+from onnxtext.ir.schemas import normalize_domain
+from onnxtext.span import Span
+from onnxtext.syntax import ast as A
+from onnxtext.syntax.vocabulary import format_string, name_text
+
+__all__ = ["Pasted", "paste_nodes"]
+
+
+@dataclass(frozen=True, slots=True)
+class Pasted:
+    """The target's edits (non-overlapping) and what they did."""
+
+    edits: tuple[Edit, ...]
+    nodes: int
+    renamed: dict[str, str]
+    """Values, initializers and functions renamed: old name → new name."""
+    initializers: tuple[str, ...]
+    functions: tuple[str, ...]
+    imports: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        parts = [f"{self.nodes} node{'s' if self.nodes != 1 else ''}"]
+        if self.initializers:
+            parts.append(f"{len(self.initializers)} initializer{'s' if len(self.initializers) != 1 else ''}")
+        if self.functions:
+            parts.append(f"{len(self.functions)} function{'s' if len(self.functions) != 1 else ''}")
+        if self.imports:
+            parts.append(f"opset {', '.join(self.imports)}")
+        renamed = f"; renamed {', '.join(f'{a} → {b}' for a, b in self.renamed.items())}" if self.renamed else ""
+        return f"Pasted {', '.join(parts)}{renamed}"
+
+
+def paste_nodes(source: Document, start: int, end: int, target: Document, offset: int) -> Pasted | None:
+    """The edits pasting the source's main-graph node statements that ``[start, end)`` meets into the
+    target's main graph at ``offset`` (see the module's docstring); None when the range meets no
+    node statement, either text is no model, or ``offset`` is not in the target's graph body."""
+    s_tree, t_tree = source.tree, target.tree
+    if not isinstance(s_tree, A.Model) or not isinstance(t_tree, A.Model):
+        return None
+    if source.model is None or target.model is None:
+        return None
+    chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start < end and start < n.span.end]
+    if not chosen and start == end:
+        chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start <= start <= n.span.end]
+    body = _body(target.source.text, t_tree.graph)
+    if not chosen or body is None or not body[0] < offset <= body[1]:
+        return None
+    s_scope = next((s for s in source.symbols.scopes if s.node is s_tree.graph), None)
+    if s_scope is None:
+        return None
+    text = source.source.text
+    block = Span(_line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+    taken = {name for s in target.symbols.scopes for name in s.values}
+    taken |= {name for s in source.symbols.scopes for name in s.values}
+    made = [o.value for n in chosen for o in n.outputs if o.value]
+    symbols = {name: sym for name, sym in s_scope.values.items() if isinstance(sym, ValueSymbol)}
+    targets = {name for s in target.symbols.scopes for name in s.values}
+    read = [name for name, sym in symbols.items() if name not in made and any(_within(u, block) for u in sym.uses)]
+    entries = {
+        i.info.name.value: i
+        for i in s_tree.graph.initializers or ()
+        if isinstance(i, A.Initializer) and i.body is not None
+    }
+    brought = [name for name in read if name in entries]
+    renamed: dict[str, str] = {}
+    for name in [*made, *brought]:
+        if name in targets and name not in renamed:
+            renamed[name] = _fresh(name, taken)
+            taken.add(renamed[name])
+    # the block's text, renamed
+    swaps: list[tuple[Span, str]] = []
+    for old, new in renamed.items():
+        sym = symbols.get(old)
+        if sym is None:
+            continue
+        for span in (*(d.span for d in sym.definitions), *sym.uses):
+            if _within(span, block):
+                swaps.append((span, name_text(new)))
+    functions, function_texts, imports = _functions(source, target, chosen, renamed, swaps, taken)
+    statements = _replaced(text, block, swaps)
+    statements += "" if statements.endswith("\n") else "\n"
+    t_text = target.source.text
+    at = _line_start(t_text, offset)
+    if t_text[at:offset].strip():  # text before the cursor on its line: the block on the next line
+        at = _line_end(t_text, offset)
+        if at > body[1] or not t_text[at - 1 : at] == "\n":  # the body closes on that line
+            at, statements = offset, "\n" + statements
+    edits = [Edit(Span(at, at), statements)]
+    literals = []
+    for name in brought:
+        entry = entries[name]
+        fresh = renamed.get(name)
+        swap = [(entry.info.name.span, name_text(fresh))] if fresh is not None else []
+        literals.append(_replaced(text, entry.span, swap))
+    if literals:
+        added = _add_initializers(t_text, t_tree.graph, literals)
+        if added is None:
+            return None
+        edits.append(added)
+    # opset imports the pasted nodes (and the functions brought) use that the target lacks
+    s_imports = import_table(source.model.opset_import)
+    t_imports = import_table(target.model.opset_import)
+    used = {normalize_domain(".".join(d.value for d in n.domain)) for n in chosen} | imports
+    missing = [d for d in sorted(used) if d not in t_imports and d in s_imports]
+    if missing:
+        header = _imports_list(t_tree)
+        if header is None or not header.items:
+            return None
+        last = header.items[-1].span.end
+        more = "".join(f", {format_string(d.encode())}: {s_imports[d]}" for d in missing)
+        edits.append(Edit(Span(last, last), more))
+    if function_texts:
+        tail = "" if t_text.endswith("\n") else "\n"
+        edits.append(Edit(Span(len(t_text), len(t_text)), tail + "".join(f"\n{f}" for f in function_texts)))
+    return Pasted(
+        tuple(edits),
+        len(chosen),
+        renamed,
+        tuple(renamed.get(n, n) for n in brought),
+        tuple(functions),
+        tuple(d or "ai.onnx" for d in missing),
+    )
+
+
+def _functions(
+    source: Document,
+    target: Document,
+    chosen: list[A.Node],
+    renamed: dict[str, str],
+    swaps: list[tuple[Span, str]],
+    taken: set[str],
+) -> tuple[list[str], list[str], set[str]]:
+    """The source's local functions the chosen nodes call that the target lacks (their texts, renamed
+    when the target has another of that name, the calls renamed in ``swaps``), and the domains
+    they and their bodies use."""
+    s_tree, t_tree = source.tree, target.tree
+    assert isinstance(s_tree, A.Model) and isinstance(t_tree, A.Model)
+    assert source.model is not None and target.model is not None
+    s_functions = [f for f in s_tree.functions if isinstance(f, A.Function)]
+    t_functions = [f for f in t_tree.functions if isinstance(f, A.Function)]
+    if len(s_functions) != len(source.model.functions) or len(t_functions) != len(target.model.functions):
+        return [], [], set()
+    s_text, t_text = source.source.text, target.source.text
+    s_keys = {(f.domain, f.name): (tree, f) for tree, f in zip(s_functions, source.model.functions, strict=True)}
+    t_keys = {
+        (f.domain, f.name): t_text[tree.span.start : tree.span.end]
+        for tree, f in zip(t_functions, target.model.functions, strict=True)
+    }
+    names = {f.name for f in target.model.functions}
+    brought: list[str] = []
+    texts: list[str] = []
+    domains: set[str] = set()
+    done: dict[tuple[str, str], str] = {}
+    for node in chosen:
+        key = (".".join(d.value for d in node.domain), node.op_type.value)
+        found = s_keys.get(key)
+        if found is None:
+            continue
+        tree, proto = found
+        own = s_text[tree.span.start : tree.span.end]
+        if key not in done:
+            same = t_keys.get(key)
+            if same == own:
+                done[key] = key[1]
+            else:
+                new = key[1] if same is None else _fresh(key[1], names | taken)
+                names.add(new)
+                done[key] = new
+                swap = [(tree.name.span, name_text(new))] if new != key[1] else []
+                texts.append(_replaced(s_text, tree.span, swap) + "\n")
+                brought.append(f"{key[0]}.{new}" if key[0] else new)
+                domains.add(normalize_domain(key[0]))
+                domains |= {normalize_domain(o.domain) for o in proto.opset_import}
+                if new != key[1]:
+                    renamed[key[1]] = new
+        if done[key] != key[1]:
+            swaps.append((node.op_type.span, name_text(done[key])))
+    return brought, texts, domains
+
+
+def _body(text: str, graph: A.Graph) -> tuple[int, int] | None:
+    """The offsets of the graph body's ``{`` and ``}``."""
+    after = (
+        graph.initializers[-1].span.end
+        if graph.initializers
+        else graph.outputs[-1].span.end
+        if graph.outputs
+        else graph.name.span.end
+    )
+    opening = text.find("{", after)
+    closing = text.rfind("}", 0, graph.span.end)
+    return (opening, closing) if 0 <= opening < closing else None
+
+
+def _imports_list(tree: A.Model) -> A.PropList | None:
+    for entry in tree.header.entries if tree.header is not None else ():
+        if isinstance(entry, A.PropEntry) and entry.key.value == "opset_import" and isinstance(entry.value, A.PropList):
+            return entry.value
+    return None
+
+
+def _add_initializers(text: str, graph: A.Graph, literals: list[str]) -> Edit | None:
+    listed = [i for i in graph.initializers or () if isinstance(i, (A.Initializer, A.ErrorNode))]
+    if listed:
+        last = listed[-1]
+        return Edit(Span(last.span.end, last.span.end), "".join(f", {literal}" for literal in literals))
+    outputs = list(graph.outputs)
+    closing = text.find(")", outputs[-1].span.end) if outputs else -1
+    if closing < 0:
+        return None
+    return Edit(Span(closing + 1, closing + 1), f"\n<{', '.join(literals)}>")
+
+
+def _replaced(text: str, span: Span, swaps: list[tuple[Span, str]]) -> str:
+    """``text[span]`` with the spans of ``swaps`` inside it replaced."""
+    out, at = [], span.start
+    for where, new in sorted((s for s in swaps if _within(s[0], span)), key=lambda s: s[0].start):
+        if where.start < at:
+            continue
+        out.append(text[at : where.start])
+        out.append(new)
+        at = where.end
+    out.append(text[at : span.end])
+    return "".join(out)
+
+
+def _within(inner: Span, outer: Span) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def _line_end(text: str, offset: int) -> int:
+    end = text.find("\n", offset)
+    return len(text) if end < 0 else end + 1
+
+
+def _fresh(base: str, taken: set[str]) -> str:
+    n = 2
+    while f"{base}_{n}" in taken:
+        n += 1
+    return f"{base}_{n}"
