@@ -112,6 +112,8 @@ class GraphPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private asked = 0;
+  /** The graph asked for at the view's creation, for its first picture (if the text is unchanged). */
+  private early: { version: number; data: Promise<object> } | undefined;
   private readonly gestures = new Gestures({
     codeActions: (uri, range) =>
       vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>("vscode.executeCodeActionProvider", uri, range, vscode.CodeActionKind.RefactorRewrite.value),
@@ -137,6 +139,9 @@ class GraphPanel {
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
+    // the graph asked for while the view's page loads (a big model's takes the server as long)
+    this.early = { version: document.version, data: this.ask() };
+    this.early.data.catch(() => undefined); // its failure is said when it is used
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
@@ -174,8 +179,10 @@ class GraphPanel {
       return;
     }
     const asked = ++this.asked;
+    const early = this.early?.version === this.document.version ? this.early.data : undefined;
+    this.early = undefined;
     try {
-      const data = await this.request<object>(GRAPH_REQUEST, { textDocument: { uri: this.document.uri.toString() } });
+      const data = await (early ?? this.ask());
       if (asked === this.asked) {
         await this.panel.webview.postMessage({ type: "graph", data });
         const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
@@ -186,6 +193,10 @@ class GraphPanel {
     } catch (error) {
       this.log.warn(`the graph of ${this.document.uri.toString()}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+
+  private ask(): Promise<object> {
+    return this.request<object>(GRAPH_REQUEST, { textDocument: { uri: this.document.uri.toString() } });
   }
 
   /** A node picked in the view (clicked, or a search match): the cursor at its statement's start and

@@ -42,6 +42,10 @@ class GraphApp {
   private elements = new Map<string, Element>();
   /** What is drawn (graph coordinates): the screen and a screen around it; undefined: everything. */
   private drawn: Box | undefined;
+  /** The graph's rectangle on screen, kept by a ResizeObserver: a pan or zoom reads no layout. */
+  private area: DOMRect | undefined;
+  /** A transform waiting for the next frame (pans and zooms set it at most once a frame). */
+  private pending = false;
   private matches: Match[] = [];
   private match = -1;
   private fitted = false;
@@ -130,12 +134,22 @@ class GraphApp {
     document.body.dataset.layoutMs = (laid - start).toFixed(1);
     document.body.dataset.renders = String(this.renders);
     document.body.dataset.shown = String(view.items.size - 1);
+    // when the picture of this render is on screen (the frame after it painted): the clock of the
+    // machine, for a test timing Show Graph to the picture
+    const renders = this.renders;
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (this.renders === renders) {
+          document.body.dataset.paintedAt = String(Date.now());
+        }
+      }),
+    );
     this.persist();
   }
 
   /** The graph's rectangle on screen, and as much again on every side. */
   private onScreen(): Box | undefined {
-    const box = this.svg.getBoundingClientRect();
+    const box = this.svgBox();
     if (box.width === 0 || box.height === 0) {
       return undefined; // not laid out yet (a hidden panel): draw everything
     }
@@ -156,6 +170,7 @@ class GraphApp {
       this.elements.set(e.getAttribute("data-id") ?? e.getAttribute("data-group")!, e);
     }
     document.body.dataset.drawn = String(this.elements.size);
+    document.body.dataset.draws = String(Number(document.body.dataset.draws ?? 0) + 1);
     this.showSelection(false);
     this.markMatches();
   }
@@ -330,6 +345,23 @@ class GraphApp {
     this.persist();
   }
 
+  /** The graph's rectangle on screen (as last observed; read when not observed yet). */
+  private svgBox(): DOMRect {
+    return this.area !== undefined && this.area.width > 0 ? this.area : this.svg.getBoundingClientRect();
+  }
+
+  /** The transform applied at the next frame: a pan's or zoom's events between two frames change
+   * the picture once. */
+  private applySoon(): void {
+    if (!this.pending) {
+      this.pending = true;
+      requestAnimationFrame(() => {
+        this.pending = false;
+        this.applyTransform();
+      });
+    }
+  }
+
   private applyTransform(): void {
     this.viewport.setAttribute("transform", `translate(${this.t.x.toFixed(1)},${this.t.y.toFixed(1)}) scale(${this.t.k.toFixed(4)})`);
     this.svg.classList.toggle("far", this.t.k < 0.45);
@@ -471,6 +503,7 @@ class GraphApp {
 
   // ------------------------------------------------------------ events
   private listen(): void {
+    new ResizeObserver(() => (this.area = this.svg.getBoundingClientRect())).observe(this.svg);
     this.svg.addEventListener("click", (event) => {
       const target = event.target as Element;
       const node = target.closest("[data-id]");
@@ -527,12 +560,12 @@ class GraphApp {
       "wheel",
       (event) => {
         event.preventDefault();
-        const box = this.svg.getBoundingClientRect();
+        const box = this.svgBox();
         const px = event.clientX - box.left;
         const py = event.clientY - box.top;
         const k = Math.min(4, Math.max(0.02, this.t.k * Math.exp(-event.deltaY * 0.0015)));
         this.t = { k, x: px - ((px - this.t.x) * k) / this.t.k, y: py - ((py - this.t.y) * k) / this.t.k };
-        this.applyTransform();
+        this.applySoon();
         this.persist();
       },
       { passive: false },
@@ -548,7 +581,7 @@ class GraphApp {
       if (drag !== undefined) {
         this.t.x = drag.tx + event.clientX - drag.x;
         this.t.y = drag.ty + event.clientY - drag.y;
-        this.applyTransform();
+        this.applySoon();
       }
     });
     this.svg.addEventListener("pointerup", () => {
@@ -590,6 +623,7 @@ class GraphApp {
     window.addEventListener("message", (event: MessageEvent) => {
       const message = event.data as { type?: string; data?: GraphData; position?: Position; asked?: number; properties?: Properties | null; titles?: string[] };
       if (message.type === "graph" && message.data !== undefined) {
+        document.body.dataset.receivedAt = String(Date.now()); // for a test timing Show Graph to the picture
         this.setData(message.data);
       } else if (message.type === "properties" && message.asked !== undefined) {
         this.properties(message.asked, message.properties ?? null);
