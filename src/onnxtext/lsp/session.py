@@ -8,11 +8,14 @@ made once here), the host's published snapshots become ``publishDiagnostics``, a
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+import orjson
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
@@ -56,6 +59,37 @@ class _Protocol(LanguageServerProtocol):
         # a thread's future calls back at once (the table changed size during the iteration)
         if not future.cancelled() and self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
+
+    def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
+        """A custom request's plain JSON answer (a dict: the graph, a comparison) written by orjson, not
+        walked by pygls's converter (a 30,000-node graph: 11 MB, 0.7 s through ``json.dumps`` and
+        cattrs, 30 ms so); the protocol's typed answers, and anything orjson refuses, as pygls writes them."""
+        if error is None and isinstance(result, dict) and self._result_types.get(msg_id) is None:
+            try:
+                body = orjson.dumps({"id": msg_id, "jsonrpc": "2.0", "result": result})
+            except TypeError:  # not plain JSON (an attrs value inside): pygls's converter knows it
+                pass
+            else:
+                self._result_types.pop(msg_id, None)
+                self._write_body(body)
+                return
+        super()._send_response(msg_id, result, error)
+
+    def _write_body(self, body: bytes) -> None:
+        """``body`` as one message, framed as pygls frames its own (``Content-Length`` in bytes)."""
+        if self.writer is None:
+            return
+        if self._include_headers:
+            body = (
+                f"Content-Length: {len(body)}\r\nContent-Type: {self.CONTENT_TYPE}; charset=utf-8\r\n\r\n".encode()
+                + body
+            )
+        try:
+            written = self.writer.write(body)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
+        except (BrokenPipeError, ConnectionResetError):  # the client went: pygls's own writes log it too
+            log.error("the client went away before an answer could be written")
 
 
 class OnnxTextServer(LanguageServer):
