@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { highlightedLines } from "./editor.mjs";
 
 const A = `<ir_version: 10, opset_import: ["" : 21]>
 pair (float[N, 4] x) => (float[N, 4] y)
@@ -33,25 +34,8 @@ async function compareFrame(ed, id, timeout = 60_000) {
 
 /** Each text editor of the first group's diff editor: the lines highlighted as a picked statement. */
 async function highlightedInDiff(ed) {
-  return ed.page.evaluate(() => {
-    const group = document.querySelector(".part.editor .editor-group-container");
-    const out = [];
-    for (const side of ["original", "modified"]) {
-      const editor = group?.querySelector(`.monaco-diff-editor .editor.${side} .monaco-editor`);
-      if (!editor) continue;
-      const numbers = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].map((n) => ({ line: parseInt(n.textContent, 10), top: Math.round(n.getBoundingClientRect().top) }));
-      const lines = new Set();
-      for (const e of editor.querySelectorAll('.view-overlays [class*="ced-"]')) {
-        const colour = getComputedStyle(e).backgroundColor;
-        if (colour === "rgba(0, 0, 0, 0)" || colour === "transparent") continue;
-        const top = Math.round(e.getBoundingClientRect().top);
-        const at = numbers.find((n) => Math.abs(n.top - top) <= 1);
-        if (at) lines.add(at.line);
-      }
-      out.push([...lines].sort((a, b) => a - b));
-    }
-    return out;
-  });
+  const group = ".part.editor .editor-group-container";
+  return highlightedLines(ed, ["original", "modified"].map((side) => `${group} .monaco-diff-editor .editor.${side} .monaco-editor`));
 }
 
 export async function compareChecks({ ed, check, expect, work, onnxtext }) {

@@ -142,6 +142,29 @@ async function startCodeServer({ codeServer, vsix, settings, env }) {
   return { url, port, runDir, userData, logFile, stop };
 }
 
+/** The lines highlighted with a picked statement's colour (the range highlight) in each editor the
+ * `selectors` name, in order: one sorted list per editor found (an editor not found is left out). */
+export async function highlightedLines(ed, selectors) {
+  return ed.page.evaluate((wanted) => {
+    const out = [];
+    for (const selector of wanted) {
+      const editor = document.querySelector(selector);
+      if (!editor) continue;
+      const numbers = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].map((n) => ({ line: parseInt(n.textContent, 10), top: Math.round(n.getBoundingClientRect().top) }));
+      const lines = new Set();
+      for (const e of editor.querySelectorAll('.view-overlays [class*="ced-"]')) {
+        const colour = getComputedStyle(e).backgroundColor;
+        if (colour === "rgba(0, 0, 0, 0)" || colour === "transparent") continue;
+        const top = Math.round(e.getBoundingClientRect().top);
+        const at = numbers.find((n) => Math.abs(n.top - top) <= 1);
+        if (at) lines.add(at.line);
+      }
+      out.push([...lines].sort((a, b) => a - b));
+    }
+    return out;
+  }, selectors);
+}
+
 export class Editor {
   static async launch({ codeServer, vsix, folder, file, settings = {}, env = {} }) {
     const server = await startCodeServer({ codeServer, vsix, settings, env });

@@ -8,6 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { highlightedLines } from "./editor.mjs";
 
 /** The frame of the graph view (a webview is an iframe inside an iframe). */
 async function graphFrame(ed) {
@@ -62,20 +63,8 @@ async function cursorInText(ed) {
 
 /** Lines of the text highlighted as a picked statement's extent (the range-highlight colour). */
 async function highlighted(ed) {
-  return ed.page.evaluate(() => {
-    const editor = document.querySelector(".part.editor .editor-group-container .editor-instance .monaco-editor");
-    if (!editor) return [];
-    const numbers = [...editor.querySelectorAll(".margin-view-overlays .line-numbers")].map((n) => ({ line: parseInt(n.textContent, 10), top: Math.round(n.getBoundingClientRect().top) }));
-    const lines = new Set();
-    for (const e of editor.querySelectorAll('.view-overlays [class*="ced-"]')) {
-      const colour = getComputedStyle(e).backgroundColor;
-      if (colour === "rgba(0, 0, 0, 0)" || colour === "transparent") continue;
-      const top = Math.round(e.getBoundingClientRect().top);
-      const at = numbers.find((n) => Math.abs(n.top - top) <= 1);
-      if (at) lines.add(at.line);
-    }
-    return [...lines].sort((a, b) => a - b);
-  });
+  const [lines] = await highlightedLines(ed, [".part.editor .editor-group-container .editor-instance .monaco-editor"]);
+  return lines ?? [];
 }
 
 /** The Problems panel's rows of one file (the rows after its file row). */
