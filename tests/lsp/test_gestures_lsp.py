@@ -149,6 +149,24 @@ async def test_extract_to_model_creates_the_file_beside(client: LanguageClient, 
 
 
 @pytest.mark.asyncio
+async def test_a_selection_is_extracted_only_when_the_actions_are_asked_for(client: LanguageClient, uri: str) -> None:
+    """The editor asks for code actions on its own as the selection moves (the light bulb): the
+    extractions, which build and print a sub-model, are offered when the user asks (the menu, Ctrl+.)."""
+    await _analysed(client, uri, TEXT, 1)
+    start, end = _position(TEXT, TEXT.index("b = Identity")), _position(TEXT, TEXT.index("y = Relu") + 4)
+    titles = {}
+    for kind in (L.CodeActionTriggerKind.Automatic, L.CodeActionTriggerKind.Invoked):
+        context = L.CodeActionContext(diagnostics=[], trigger_kind=kind)
+        found = await client.text_document_code_action_async(
+            L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(start, end), context)
+        )
+        titles[kind] = [a.title for a in found or [] if isinstance(a, L.CodeAction)]
+    assert not any("Extract" in t for t in titles[L.CodeActionTriggerKind.Automatic])
+    assert "Delete node 'b' (its readers read 'a')" in titles[L.CodeActionTriggerKind.Automatic]
+    assert "Extract 2 nodes to a new model" in titles[L.CodeActionTriggerKind.Invoked]
+
+
+@pytest.mark.asyncio
 async def test_moving_statements_into_a_function_through_the_client(client: LanguageClient, uri: str) -> None:
     await _analysed(client, uri, TEXT, 1)
     start, end = _position(TEXT, TEXT.index("a = Add")), _position(TEXT, TEXT.index("b = Identity") + 3)

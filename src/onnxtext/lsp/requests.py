@@ -166,7 +166,10 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
         source, version = snap.source, snap.version
         where = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
         lo, hi = offset_of(source, params.range.start), offset_of(source, params.range.end)
-        for g in gestures_at(snap.outcome.document, lo, hi):
+        # a selection's extractions build and print a sub-model: made when the user asks for the
+        # actions (the menu, Ctrl+.), not each time the editor asks on its own as the selection moves
+        asked = params.context.trigger_kind != L.CodeActionTriggerKind.Automatic
+        for g in gestures_at(snap.outcome.document, lo, hi if asked else None):
             changes: list[Any] = [L.TextDocumentEdit(where, lsp_text_edits(source, g.edits))]
             if g.new_model is not None:  # Extract to model: a new file beside this one
                 new = L.OptionalVersionedTextDocumentIdentifier(uri=extracted_uri(uri), version=None)
