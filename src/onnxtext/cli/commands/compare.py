@@ -129,7 +129,7 @@ def _picture(
     """Write ``-o``: the diff picture with each edge whose value differs in red, saying by how much."""
     import os
 
-    from onnxtext.cli.commands.diff import _model_text
+    from onnxtext.cli.commands.graph import _graph_text
     from onnxtext.cli.common import _to_text, _write
     from onnxtext.compare.picture import compare_graph
     from onnxtext.compare.structural import diff_structural
@@ -138,7 +138,7 @@ def _picture(
     if doc is not None:
         source: Any = doc
     else:
-        source = _to_text(b, args.b, report) if args.b == STDIO else _model_text(args.b, report)
+        source = _to_text(b, args.b, report) if args.b == STDIO else _graph_text(args.b, report)[0]
         if source is None:
             return False
     graph = compare_graph(source, diff_structural(a, b, match=m), result)
