@@ -10,12 +10,9 @@ from onnxtext.cli.common import (
     EXIT_USAGE,
     PROG,
     _display,
-    _load_model,
-    _names_are_text,
-    _read_text,
     _Reporter,
 )
-from onnxtext.io import STDIO, is_binary_path
+from onnxtext.io import STDIO
 from onnxtext.proto import ModelProto
 
 
@@ -23,7 +20,7 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     """Run A and B on the same inputs (given, else made up from A's declared types) and compare
     every value the structural match pairs; 0 when the outputs agree within the tolerance,
     1 when they differ, 2 trouble."""
-    from onnxtext.cli.commands.run import _load_weights, _report_run_error
+    from onnxtext.cli.commands.run import _load_runnable, _report_run_error
     from onnxtext.compare.match import match_graphs
     from onnxtext.compare.numeric import CompareError, RunFailed, compare_models
     from onnxtext.evaluate.inputs import InputError, build_feeds
@@ -31,20 +28,7 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
 
     models, docs = [], []
     for path in (args.a, args.b):
-        doc = None
-        if path == STDIO or is_binary_path(path):
-            model = _load_model(path, True, report)
-        else:  # a text is read as run reads it: its run errors are located in it
-            from onnxtext.document import parse_document
-
-            text = _read_text(path, report)
-            doc = parse_document(text, "model", _display(path)) if text is not None else None
-            if doc is not None:
-                report.diagnostics(doc.diagnostics)
-            model = doc.proto if doc is not None and doc.ok and isinstance(doc.proto, ModelProto) else None
-        if model is None or not _names_are_text(model, path, "compared", report):
-            return EXIT_USAGE
-        model = _load_weights(model, path, report)
+        model, doc = _load_runnable(path, "compared", report)  # as run reads it: a text's run errors located in it
         if model is None:
             return EXIT_USAGE
         models.append(model)
