@@ -22,9 +22,9 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     1 when they differ, 2 trouble."""
     from onnxtext.cli.commands.run import _load_runnable, _report_run_error
     from onnxtext.compare.match import match_graphs
-    from onnxtext.compare.numeric import CompareError, RunFailed, compare_models
+    from onnxtext.compare.numeric import CompareError, RunFailed, compare_models, same_inputs
     from onnxtext.evaluate.inputs import InputError, build_feeds
-    from onnxtext.evaluate.synth import SynthesisError, synthesize
+    from onnxtext.evaluate.synth import SynthesisError
 
     models, docs = [], []
     for path in (args.a, args.b):
@@ -38,20 +38,14 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     try:
         declared = [(i.name, i.type if i.HasField("type") else None) for i in a.graph.input if i.name in m.a.inputs]
         given = build_feeds(args.inputs, declared, partial=True)
-        sizes = dict(args.sizes)
-        made = synthesize(a.graph, sizes=sizes, given=given, seed=args.seed)
-        feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
-        feeds_b = {m.a2b[name]: value for name, value in feeds_a.items() if name in m.a2b}
-        unmatched = [name for name in m.b.inputs if name not in feeds_b]
+        feeds_a, feeds_b, unmatched, chosen_sizes = same_inputs(a, b, m, given, sizes=dict(args.sizes), seed=args.seed)
         if unmatched:  # B's own inputs: made up the same way, and said
-            extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=args.seed)
-            feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
             report.note(f"note: B's input(s) {', '.join(map(repr, unmatched))} have no counterpart in A; made up")
     except (InputError, SynthesisError) as exc:
         report.error(_display(args.a), str(exc))
         return EXIT_USAGE
     made_up = [name for name in feeds_a if name not in given]
-    chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
+    chosen = "".join(f", {k}={v}" for k, v in sorted(chosen_sizes.items()))
     try:
         result = compare_models(
             a,
