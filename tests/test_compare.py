@@ -507,6 +507,30 @@ def test_compare_bad_input_is_a_message_not_a_traceback(tmp_path: Path, capsys: 
     assert status == 2 and f"{failing}:6:3: error[R002]: Reshape" in err and "Traceback" not in err
 
 
+def test_diff_and_compare_bad_files_are_messages_not_tracebacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file, a non-model, a broken text: 2 and a message, from the structural diff, its
+    picture and the comparison; B's input of another type than A's: its run error, located."""
+    good = tmp_path / "a.onnxtxt"
+    good.write_text(BASE)
+    (tmp_path / "junk.onnx").write_text("not a model")
+    (tmp_path / "broken.onnxtxt").write_text("garbage {{{")
+    for other in ("missing.onnxtxt", "missing.onnx", "junk.onnx", "broken.onnxtxt"):
+        path = str(tmp_path / other)
+        for argv in (("diff", str(good), path), ("diff", str(good), path, "-o", str(tmp_path / "d.svg"))):
+            status, out, err = run(capsys, *argv)
+            assert status == 2 and out == "" and err and "Traceback" not in err, argv
+        status, out, err = run(capsys, "compare", str(good), path)
+        assert status == 2 and out == "" and err and "Traceback" not in err, other
+    ints = tmp_path / "ints.onnxtxt"
+    ints.write_text('<ir_version: 8, opset_import: ["" : 17]>\ng (int64[3] x) => (int64[3] y) {\n  y = Neg(x)\n}\n')
+    floats = tmp_path / "floats.onnxtxt"
+    floats.write_text('<ir_version: 8, opset_import: ["" : 17]>\ng (float[3] x) => (float[3] y) {\n  y = Neg(x)\n}\n')
+    status, out, err = run(capsys, "compare", str(floats), str(ints))
+    assert status == 2 and out == "" and f"{ints}:2:4: error[R002]" in err and "Traceback" not in err
+
+
 SUBGRAPHS = """\
 <ir_version: 9, opset_import: ["": 18]>
 g (bool c, float[2] x) => (float[2] y) {

@@ -75,10 +75,10 @@ def _compare(
     """In the child: both models read (their external data loaded), the inputs given or made up
     from A's declared types (B's unmatched ones from B's), both run and compared."""
     from onnxtext.compare.match import match_graphs
-    from onnxtext.compare.numeric import RunFailed, compare_models
+    from onnxtext.compare.numeric import RunFailed, compare_models, same_inputs
     from onnxtext.evaluate.inputs import InputError
     from onnxtext.evaluate.live import given_inputs
-    from onnxtext.evaluate.synth import SynthesisError, synthesize
+    from onnxtext.evaluate.synth import SynthesisError
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
 
     models = []
@@ -96,16 +96,10 @@ def _compare(
     m = match_graphs(a.graph, b.graph)
     try:
         given = given_inputs(a, inputs, b_dir)
-        made = synthesize(a.graph, sizes=sizes, given=given, seed=seed)
-        feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
-        feeds_b = {m.a2b[name]: value for name, value in feeds_a.items() if name in m.a2b}
-        unmatched = [name for name in m.b.inputs if name not in feeds_b]
-        if unmatched:  # B's own inputs: made up the same way
-            extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=seed)
-            feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
+        feeds_a, feeds_b, _, chosen_sizes = same_inputs(a, b, m, given, sizes=sizes, seed=seed)
     except (SynthesisError, InputError) as exc:
         return Compared(skipped=str(exc))
-    chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
+    chosen = "".join(f", {k}={v}" for k, v in sorted(chosen_sizes.items()))
     made_up = [name for name in feeds_a if name not in given]
     ran_on = f"made-up inputs {', '.join(made_up)} (seed {seed}{chosen})" if made_up else "the inputs given"
     if made_up and given:

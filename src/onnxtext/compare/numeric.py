@@ -26,6 +26,7 @@ __all__ = [
     "NumericComparison",
     "compare_models",
     "feeds_for_b",
+    "same_inputs",
     "run_values",
     "difference",
 ]
@@ -116,6 +117,26 @@ def difference(va: Any, vb: Any, rtol: float, atol: float) -> tuple[bool, float,
 def feeds_for_b(m: BodyMatch, feeds_a: Mapping[str, Any]) -> dict[str, Any]:
     """A's feeds under B's names (inputs matched by the structural match)."""
     return {m.a2b[name]: value for name, value in feeds_a.items() if name in m.a2b}
+
+
+def same_inputs(
+    a: ModelProto, b: ModelProto, m: BodyMatch, given: Mapping[str, Any], *, sizes: Mapping[str, int], seed: int
+) -> tuple[dict[str, Any], dict[str, Any], list[str], dict[str, int]]:
+    """The inputs A and B run on: A's ``given``, the rest made up from A's declared types
+    (``sizes`` of the symbolic dimensions), the same values under B's matched names
+    (:func:`feeds_for_b`), and B's inputs with no counterpart in A made up from B's, with the
+    same sizes and ``seed``. (A's feeds, B's, B's made-up names, the sizes chosen);
+    :class:`~onnxtext.evaluate.synth.SynthesisError` when they cannot be made up."""
+    from onnxtext.evaluate.synth import synthesize
+
+    made = synthesize(a.graph, sizes=sizes, given=given, seed=seed)
+    feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
+    feeds_b = feeds_for_b(m, feeds_a)
+    unmatched = [name for name in m.b.inputs if name not in feeds_b]
+    if unmatched:
+        extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=seed)
+        feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
+    return feeds_a, feeds_b, unmatched, made.sizes
 
 
 def run_values(

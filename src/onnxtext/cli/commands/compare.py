@@ -10,12 +10,9 @@ from onnxtext.cli.common import (
     EXIT_USAGE,
     PROG,
     _display,
-    _load_model,
-    _names_are_text,
-    _read_text,
     _Reporter,
 )
-from onnxtext.io import STDIO, is_binary_path
+from onnxtext.io import STDIO
 from onnxtext.proto import ModelProto
 
 
@@ -23,28 +20,15 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     """Run A and B on the same inputs (given, else made up from A's declared types) and compare
     every value the structural match pairs; 0 when the outputs agree within the tolerance,
     1 when they differ, 2 trouble."""
-    from onnxtext.cli.commands.run import _load_weights, _report_run_error
+    from onnxtext.cli.commands.run import _load_runnable, _report_run_error
     from onnxtext.compare.match import match_graphs
-    from onnxtext.compare.numeric import CompareError, RunFailed, compare_models
+    from onnxtext.compare.numeric import CompareError, RunFailed, compare_models, same_inputs
     from onnxtext.evaluate.inputs import InputError, build_feeds
-    from onnxtext.evaluate.synth import SynthesisError, synthesize
+    from onnxtext.evaluate.synth import SynthesisError
 
     models, docs = [], []
     for path in (args.a, args.b):
-        doc = None
-        if path == STDIO or is_binary_path(path):
-            model = _load_model(path, True, report)
-        else:  # a text is read as run reads it: its run errors are located in it
-            from onnxtext.document import parse_document
-
-            text = _read_text(path, report)
-            doc = parse_document(text, "model", _display(path)) if text is not None else None
-            if doc is not None:
-                report.diagnostics(doc.diagnostics)
-            model = doc.proto if doc is not None and doc.ok and isinstance(doc.proto, ModelProto) else None
-        if model is None or not _names_are_text(model, path, "compared", report):
-            return EXIT_USAGE
-        model = _load_weights(model, path, report)
+        model, doc = _load_runnable(path, "compared", report)  # as run reads it: a text's run errors located in it
         if model is None:
             return EXIT_USAGE
         models.append(model)
@@ -54,20 +38,14 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     try:
         declared = [(i.name, i.type if i.HasField("type") else None) for i in a.graph.input if i.name in m.a.inputs]
         given = build_feeds(args.inputs, declared, partial=True)
-        sizes = dict(args.sizes)
-        made = synthesize(a.graph, sizes=sizes, given=given, seed=args.seed)
-        feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
-        feeds_b = {m.a2b[name]: value for name, value in feeds_a.items() if name in m.a2b}
-        unmatched = [name for name in m.b.inputs if name not in feeds_b]
+        feeds_a, feeds_b, unmatched, chosen_sizes = same_inputs(a, b, m, given, sizes=dict(args.sizes), seed=args.seed)
         if unmatched:  # B's own inputs: made up the same way, and said
-            extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=args.seed)
-            feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
             report.note(f"note: B's input(s) {', '.join(map(repr, unmatched))} have no counterpart in A; made up")
     except (InputError, SynthesisError) as exc:
         report.error(_display(args.a), str(exc))
         return EXIT_USAGE
     made_up = [name for name in feeds_a if name not in given]
-    chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
+    chosen = "".join(f", {k}={v}" for k, v in sorted(chosen_sizes.items()))
     try:
         result = compare_models(
             a,
@@ -129,7 +107,7 @@ def _picture(
     """Write ``-o``: the diff picture with each edge whose value differs in red, saying by how much."""
     import os
 
-    from onnxtext.cli.commands.diff import _model_text
+    from onnxtext.cli.commands.graph import _graph_text
     from onnxtext.cli.common import _to_text, _write
     from onnxtext.compare.picture import compare_graph
     from onnxtext.compare.structural import diff_structural
@@ -138,7 +116,7 @@ def _picture(
     if doc is not None:
         source: Any = doc
     else:
-        source = _to_text(b, args.b, report) if args.b == STDIO else _model_text(args.b, report)
+        source = _to_text(b, args.b, report) if args.b == STDIO else _graph_text(args.b, report)[0]
         if source is None:
             return False
     graph = compare_graph(source, diff_structural(a, b, match=m), result)

@@ -9,6 +9,7 @@ import difflib
 import json
 import os
 import sys
+from typing import TYPE_CHECKING
 
 from onnxtext.cli.common import (
     EXIT_OK,
@@ -24,6 +25,9 @@ from onnxtext.cli.common import (
 )
 from onnxtext.io import STDIO, is_binary_path
 from onnxtext.proto import ModelProto
+
+if TYPE_CHECKING:
+    from onnxtext.compare.structural import StructuralDiff
 
 _DIFF_LAZY = 1 << 16  # diff: tensors above this many bytes stay in their files
 
@@ -91,16 +95,15 @@ def cmd_diff(args: argparse.Namespace, report: _Reporter) -> int:
     return EXIT_OK if result.same else 1
 
 
-def _picture(args: argparse.Namespace, result: object, b: ModelProto, report: _Reporter) -> bool:
+def _picture(args: argparse.Namespace, result: StructuralDiff, b: ModelProto, report: _Reporter) -> bool:
     """Write ``-o``: B's graph with A's removed nodes, added, removed and changed nodes coloured."""
+    from onnxtext.cli.commands.graph import _graph_text
     from onnxtext.compare.picture import diff_graph
-    from onnxtext.compare.structural import StructuralDiff
     from onnxtext.ide.graph_export import FORMATS, export
 
-    assert isinstance(result, StructuralDiff)
     fmt = FORMATS[os.path.splitext(args.output)[1].lower()]  # the usage check said it is one
     # standard input is read once: B as it was loaded (its tensors were read in, not tokens)
-    text = _to_text(b, args.b, report) if args.b == STDIO else _model_text(args.b, report)
+    text = _to_text(b, args.b, report) if args.b == STDIO else _graph_text(args.b, report)[0]
     if text is None:
         return False
     graph = diff_graph(text, result)
@@ -109,20 +112,3 @@ def _picture(args: argparse.Namespace, result: object, b: ModelProto, report: _R
         return False
     title = f"{os.path.basename(args.a)} → {os.path.basename(args.b)}"
     return _write(args.output, export(graph, fmt, title), report)
-
-
-def _model_text(path: str, report: _Reporter) -> str | None:
-    """The text of a model for its graph: a binary model with its large weights by reference (as
-    ``onnxtext graph`` reads it), a text as it is."""
-    from onnxtext.cli.commands.graph import _by_reference
-    from onnxtext.cli.common import _decode_binary, _read, _read_text
-
-    if is_binary_path(path):
-        view = _by_reference(path)
-        if view is not None:
-            return view.text
-    if is_binary_path(path):
-        data = _read(path, report)
-        model = _decode_binary(data, path, report) if data is not None else None
-        return _to_text(model, path, report) if model is not None else None
-    return _read_text(path, report)

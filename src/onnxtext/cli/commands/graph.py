@@ -33,15 +33,7 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
         args.command_parser.error(f"cannot tell the format of '{args.output}': name it .dot, .svg or .html")
         return EXIT_USAGE
     path = args.input
-    view = _by_reference(path) if path != STDIO and is_binary_path(path) else None
-    if view is not None:
-        text: str | None = view.text
-    elif path == STDIO or is_binary_path(path):
-        data = _read(path, report)
-        model = _decode_binary(data, path, report) if data is not None else None
-        text = _to_text(model, path, report) if model is not None else None
-    else:
-        text = _read_text(path, report)
+    text, view = _graph_text(path, report)
     if text is None:
         return EXIT_INPUT
     from onnxtext.analysis.diagnose import diagnose
@@ -66,6 +58,20 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
     if not _write(args.output, export(graph, fmt, title), report):
         return EXIT_INPUT
     return EXIT_INPUT if report.failed else EXIT_OK
+
+
+def _graph_text(path: str, report: _Reporter) -> tuple[str | None, BinaryView | None]:
+    """The text of a model for its graph (None: the reading said why), and the binary view it was
+    printed from: a binary model with its large weights by reference (:func:`_by_reference`), else
+    decoded and printed whole, a text as it is."""
+    view = _by_reference(path) if path != STDIO and is_binary_path(path) else None
+    if view is not None:
+        return view.text, view
+    if path == STDIO or is_binary_path(path):
+        data = _read(path, report)
+        model = _decode_binary(data, path, report) if data is not None else None
+        return (_to_text(model, path, report) if model is not None else None), None
+    return _read_text(path, report), None
 
 
 def _by_reference(path: str) -> BinaryView | None:

@@ -23,28 +23,12 @@ from onnxtext.proto import ModelProto
 
 def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
     """Evaluate a model with the numpy evaluator and print (or save) its outputs."""
-    from onnxtext.document import parse_document
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.inputs import InputError, build_feeds
     from onnxtext.evaluate.summary import summarize
     from onnxtext.evaluate.synth import SynthesisError
 
-    binary = args.model == STDIO or is_binary_path(args.model)
-    doc = None
-    if binary:
-        model = _load_model(args.model, True, report)
-        if model is not None and not _names_are_text(model, args.model, "run", report):
-            return EXIT_INPUT
-    else:
-        text = _read_text(args.model, report)
-        if text is None:
-            return EXIT_INPUT
-        doc = parse_document(text, "model", _display(args.model))
-        report.diagnostics(doc.diagnostics)
-        model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
-    if model is None:
-        return EXIT_INPUT
-    model = _load_weights(model, args.model, report)  # external data, checked like print's
+    model, doc = _load_runnable(args.model, "run", report)
     if model is None:
         return EXIT_INPUT
     try:
@@ -94,6 +78,29 @@ def _made_up(
         if name not in given:
             print(f"  {summarize(name, made.feeds[name], values=True)}")
     return {name: made.feeds[name] for name in names if name in made.feeds}
+
+
+def _load_runnable(path: str, what: str, report: _Reporter) -> tuple[ModelProto | None, Any]:
+    """A model to run and its document: a binary model loaded (its names text, else it cannot be
+    ``what``), a text parsed as a document so that its run errors are located in it (else None);
+    its external data loaded. None for the model when the reading said why not."""
+    from onnxtext.document import parse_document
+
+    doc = None
+    if path == STDIO or is_binary_path(path):
+        model = _load_model(path, True, report)
+        if model is not None and not _names_are_text(model, path, what, report):
+            return None, None
+    else:
+        text = _read_text(path, report)
+        if text is None:
+            return None, None
+        doc = parse_document(text, "model", _display(path))
+        report.diagnostics(doc.diagnostics)
+        model = doc.proto if doc.ok and isinstance(doc.proto, ModelProto) else None
+    if model is None:
+        return None, doc
+    return _load_weights(model, path, report), doc  # external data, checked like print's
 
 
 def _load_weights(model: ModelProto, path: str, report: _Reporter) -> ModelProto | None:
