@@ -32,6 +32,7 @@ from onnxtext.analysis.infer import ValueType, to_type_proto
 from onnxtext.analysis.symbols import Definition, Scope, ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
+from onnxtext.ide.paste import header_imports, line_start, within
 from onnxtext.ir.dtypes import dtype_by_name
 from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
@@ -175,7 +176,7 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     text = doc.source.text
     edits: list[Edit] = []
     if not any(o.domain == domain for o in model.opset_import):
-        imports = _header_imports(tree)
+        imports = header_imports(tree)
         if imports is None or not imports.items:
             return None
         at = imports.items[-1].span.end
@@ -193,9 +194,7 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     indent = indent if indent.strip() == "" else "   "
     call = f"{', '.join(name_text(o) for o in outputs)} = {domain}.{name} ({', '.join(name_text(i) for i in inputs)})"
     edits.append(
-        Edit(
-            Span(first.start, last.end), f"{indent}{call}\n" if first.start == _line_start(text, first.start) else call
-        )
+        Edit(Span(first.start, last.end), f"{indent}{call}\n" if first.start == line_start(text, first.start) else call)
     )
     closing = head.rindex("}")
     tail = "" if text.endswith("\n") else "\n"
@@ -212,18 +211,6 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     firsts = ",".join(called)
     title = f"Extract {count} node{'s' if count != 1 else ''} to a local function ({domain}.{name})"
     return Gesture(title, tuple(edits), ("extract-function", f"{firsts}={name}"))
-
-
-def _header_imports(tree: A.Model) -> A.PropList | None:
-    """The model header's ``opset_import`` list, as written."""
-    for entry in tree.header.entries if tree.header is not None else ():
-        if isinstance(entry, A.PropEntry) and entry.key.value == "opset_import" and isinstance(entry.value, A.PropList):
-            return entry.value
-    return None
-
-
-def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
 
 
 def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
@@ -344,14 +331,14 @@ class _Query:
         if not out_symbol.is_output:
             dropped = self._drop_entries({out}, values=False)
             inside = [d.span for d in dropped] + [statement]
-            uses = [s for s in out_symbol.uses if not any(_within(s, span) for span in inside)]
+            uses = [s for s in out_symbol.uses if not any(within(s, span) for span in inside)]
             return [*dropped, *(Edit(s, name_text(passed)) for s in uses)]
         if in_symbol.is_output or [d.kind for d in self._defined(in_symbol)] != ["node-output"]:
             return None
         dropped = self._drop_entries({out}, values=False)
         inside = [d.span for d in dropped] + [statement]
         spans = self.doc.symbols.rename_spans(in_symbol)
-        return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(_within(s, x) for x in inside))]
+        return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(within(s, x) for x in inside))]
 
     def delete_with_feeders(self, node: A.Node) -> Gesture | None:
         """Delete the node, the nodes that only fed it and the initializers only they read (None: there
@@ -657,10 +644,6 @@ def _runs(indices: list[int]) -> list[list[int]]:
         else:
             runs.append([k])
     return runs
-
-
-def _within(inner: Span, outer: Span) -> bool:
-    return outer.start <= inner.start and inner.end <= outer.end
 
 
 def _dim_value_span(text: str, dim: A.Dim) -> Span:
