@@ -150,3 +150,32 @@ def test_extract_function(tmp_path: Path) -> None:
     assert [n.op_type for n in m.graph.node] == ["Layer", "MatMul", "Add", "Softmax"]
     assert [f.name for f in m.functions] == ["Layer"]
     onnx_check(m)
+
+
+@pytest.mark.parametrize("command", ["extract", "edit", "merge"])
+def test_hostile_files_are_errors_not_tracebacks(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing model, or an output in a missing folder: one line on stderr, status 1, nothing written."""
+    ops = {"extract": ["--outputs", "hidden"], "edit": ["--add-output", "hidden"], "merge": ["--prefix", "b_"]}
+    models = {"merge": [MLP]}
+    missing = str(tmp_path / "missing.onnx")
+    assert main([command, *models.get(command, []), missing, "-o", str(tmp_path / "o.onnx"), *ops[command]]) == 1
+    assert "missing.onnx: error: cannot read" in capsys.readouterr().err
+    out = tmp_path / "nowhere" / "o.onnx"
+    assert main([command, *models.get(command, []), MLP, "-o", str(out), *ops[command]]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Traceback" not in err
+    assert not out.parent.exists()
+
+
+def test_constant_from_a_missing_or_wrong_dtype_npy(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "o.onnx"
+    missing = tmp_path / "missing.npy"
+    assert main(["edit", MLP, "-o", str(out), "--constant", f"X={missing}"]) == 1
+    assert "missing.npy: error: not a readable .npy array" in capsys.readouterr().err
+    npy = tmp_path / "x.npy"
+    np.save(npy, np.zeros((2, 4), np.int64))
+    assert main(["edit", MLP, "-o", str(out), "--constant", f"X={npy}"]) == 1
+    assert "error[S004]: 'X' is float, the array holds int64 values" in capsys.readouterr().err
+    assert not out.exists()

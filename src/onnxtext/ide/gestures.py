@@ -32,6 +32,8 @@ from onnxtext.analysis.infer import ValueType, to_type_proto
 from onnxtext.analysis.symbols import Definition, Scope, ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
+from onnxtext.ide.insert import fresh, holds
+from onnxtext.ide.paste import header_imports, line_start, within
 from onnxtext.ir.dtypes import dtype_by_name
 from onnxtext.printing.lift import Lifter, NotRepresentable
 from onnxtext.printing.text import to_text
@@ -171,11 +173,11 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     if signature is None or not signature[1]:
         return None
     inputs, outputs, _ = signature
-    name = _fresh("Extracted", {f.name for f in model.functions if f.domain == domain})
+    name = fresh("Extracted", {f.name for f in model.functions if f.domain == domain})
     text = doc.source.text
     edits: list[Edit] = []
     if not any(o.domain == domain for o in model.opset_import):
-        imports = _header_imports(tree)
+        imports = header_imports(tree)
         if imports is None or not imports.items:
             return None
         at = imports.items[-1].span.end
@@ -193,9 +195,7 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     indent = indent if indent.strip() == "" else "   "
     call = f"{', '.join(name_text(o) for o in outputs)} = {domain}.{name} ({', '.join(name_text(i) for i in inputs)})"
     edits.append(
-        Edit(
-            Span(first.start, last.end), f"{indent}{call}\n" if first.start == _line_start(text, first.start) else call
-        )
+        Edit(Span(first.start, last.end), f"{indent}{call}\n" if first.start == line_start(text, first.start) else call)
     )
     closing = head.rindex("}")
     tail = "" if text.endswith("\n") else "\n"
@@ -212,18 +212,6 @@ def function_from_selection(doc: Document, start: int, end: int, domain: str = "
     firsts = ",".join(called)
     title = f"Extract {count} node{'s' if count != 1 else ''} to a local function ({domain}.{name})"
     return Gesture(title, tuple(edits), ("extract-function", f"{firsts}={name}"))
-
-
-def _header_imports(tree: A.Model) -> A.PropList | None:
-    """The model header's ``opset_import`` list, as written."""
-    for entry in tree.header.entries if tree.header is not None else ():
-        if isinstance(entry, A.PropEntry) and entry.key.value == "opset_import" and isinstance(entry.value, A.PropList):
-            return entry.value
-    return None
-
-
-def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
 
 
 def extract_selection(doc: Document, start: int, end: int) -> Gesture | None:
@@ -263,10 +251,6 @@ def extracted_uri(uri: str) -> str:
     return base + ".extract.onnxtxt"
 
 
-def _holds(span: Span, offset: int) -> bool:
-    return span.start <= offset <= span.end
-
-
 class _Query:
     """The gestures of one document's main graph."""
 
@@ -280,16 +264,16 @@ class _Query:
         """The gestures on the statement at ``start``."""
         graph = self.graph
         for node in graph.nodes:
-            if isinstance(node, A.Node) and _holds(node.span, start):
+            if isinstance(node, A.Node) and holds(node.span, start):
                 return self.on_node(node)
         for output in graph.outputs:
-            if isinstance(output, A.ValueInfo) and _holds(output.span, start):
+            if isinstance(output, A.ValueInfo) and holds(output.span, start):
                 return [g for g in (self.stop_exporting(output.name.value),) if g is not None]
         for item in graph.inputs or ():
-            if isinstance(item, A.Initializer) and _holds(item.span, start):
+            if isinstance(item, A.Initializer) and holds(item.span, start):
                 return self.on_input(item, start)
         for entry in graph.initializers or ():
-            if isinstance(entry, A.Initializer) and entry.body is not None and _holds(entry.span, start):
+            if isinstance(entry, A.Initializer) and entry.body is not None and holds(entry.span, start):
                 return [g for g in (self.initializer_to_input(entry),) if g is not None]
         return []
 
@@ -344,14 +328,14 @@ class _Query:
         if not out_symbol.is_output:
             dropped = self._drop_entries({out}, values=False)
             inside = [d.span for d in dropped] + [statement]
-            uses = [s for s in out_symbol.uses if not any(_within(s, span) for span in inside)]
+            uses = [s for s in out_symbol.uses if not any(within(s, span) for span in inside)]
             return [*dropped, *(Edit(s, name_text(passed)) for s in uses)]
         if in_symbol.is_output or [d.kind for d in self._defined(in_symbol)] != ["node-output"]:
             return None
         dropped = self._drop_entries({out}, values=False)
         inside = [d.span for d in dropped] + [statement]
         spans = self.doc.symbols.rename_spans(in_symbol)
-        return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(_within(s, x) for x in inside))]
+        return [*dropped, *(Edit(s, name_text(out)) for s in spans if not any(within(s, x) for x in inside))]
 
     def delete_with_feeders(self, node: A.Node) -> Gesture | None:
         """Delete the node, the nodes that only fed it and the initializers only they read (None: there
@@ -472,7 +456,7 @@ class _Query:
         ty = item.info.type
         if isinstance(ty, A.TensorType) and ty.shape is not None:
             dims = ty.shape
-            at = [d for d in dims if _holds(d.span, offset)]
+            at = [d for d in dims if holds(d.span, offset)]
             params = self._dim_params()
             for k, dim in enumerate(dims):
                 if at and dim not in at:
@@ -482,7 +466,7 @@ class _Query:
                     edit = Edit(_dim_value_span(self.text, dim), "1")
                     shape = _shape_text(dims, k, "1")
                 elif dim.value is not None:
-                    symbol = _fresh("N" if k == 0 else f"{name}_{k}", params)
+                    symbol = fresh("N" if k == 0 else f"{name}_{k}", params)
                     title = f"Make dimension {k} of '{name}' ({dim.value}) symbolic: {symbol}"
                     edit = Edit(_dim_value_span(self.text, dim), name_text(symbol))
                     shape = _shape_text(dims, k, symbol)
@@ -659,10 +643,6 @@ def _runs(indices: list[int]) -> list[list[int]]:
     return runs
 
 
-def _within(inner: Span, outer: Span) -> bool:
-    return outer.start <= inner.start and inner.end <= outer.end
-
-
 def _dim_value_span(text: str, dim: A.Dim) -> Span:
     """The dimension's size or symbol, without the property block some dimensions carry."""
     if dim.props is None:
@@ -678,13 +658,6 @@ def _shape_text(dims: Sequence[A.Dim], k: int, new: str) -> str:
     words = [d.param if d.param is not None else "?" if d.value is None else str(d.value) for d in dims]
     words[k] = new
     return ",".join(words)
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}{n}", n + 1
-    return name
 
 
 def _statement_extent(text: str, span: Span) -> Span:

@@ -32,7 +32,17 @@ from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import name_text
 
-__all__ = ["Insertion", "Operator", "insert_node", "insert_targets", "insertable", "palette", "snippet_plain"]
+__all__ = [
+    "Insertion",
+    "Operator",
+    "fresh",
+    "holds",
+    "insert_node",
+    "insert_targets",
+    "insertable",
+    "palette",
+    "snippet_plain",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +91,8 @@ def insert_targets(doc: Document, start: int, end: int | None = None) -> list[st
     graph, scope = found
     names: list[str] = []
     for node in graph.nodes:
-        if isinstance(node, A.Node) and _holds(node.span, start):
-            named = [i for i in (*node.inputs, *node.outputs) if i.value and _holds(i.span, start)]
+        if isinstance(node, A.Node) and holds(node.span, start):
+            named = [i for i in (*node.inputs, *node.outputs) if i.value and holds(i.span, start)]
             if named and (end is None or end <= named[0].span.end):  # the cursor (or a selection) in a name
                 names = [named[0].value]
             else:  # the statement: its outputs
@@ -90,7 +100,7 @@ def insert_targets(doc: Document, start: int, end: int | None = None) -> list[st
             break
     else:
         for item in (*(graph.inputs or ()), *(graph.initializers or ())):
-            if isinstance(item, A.Initializer) and _holds(item.span, start):
+            if isinstance(item, A.Initializer) and holds(item.span, start):
                 if item in (graph.initializers or ()) and item.body is None:
                     continue  # a value_info declaration: the value's producer is elsewhere
                 names = [item.info.name.value]
@@ -142,7 +152,7 @@ def insert_node(doc: Document, value: str, domain: str, op: str) -> Insertion | 
         return None
     symbol, statement = producer
     taken = {name for s in doc.symbols.scopes for name in s.values}
-    name = _fresh(f"{value}_{op.lower()}", taken)
+    name = fresh(f"{value}_{op.lower()}", taken)
     text = doc.source.text
     where = _where(text, graph, statement)
     if where is None:
@@ -179,7 +189,7 @@ def _at(doc: Document) -> tuple[A.Graph, Scope] | None:
     return (graph, scope) if scope is not None else None
 
 
-def _holds(span: Span, offset: int) -> bool:
+def holds(span: Span, offset: int) -> bool:
     return span.start <= offset <= span.end
 
 
@@ -277,7 +287,8 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
-def _fresh(base: str, taken: set[str]) -> str:
+def fresh(base: str, taken: set[str]) -> str:
+    """``base``, else ``base2``, ``base3``...: the first not in ``taken`` (the gestures' new names too)."""
     name, n = base, 2
     while name in taken:
         name, n = f"{base}{n}", n + 1

@@ -30,7 +30,7 @@ from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import format_string, name_text
 
-__all__ = ["Pasted", "paste_nodes"]
+__all__ = ["Pasted", "header_imports", "line_start", "paste_nodes", "within"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +77,13 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     if s_scope is None:
         return None
     text = source.source.text
-    block = Span(_line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+    block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
     taken = {name for s in target.symbols.scopes for name in s.values}
     taken |= {name for s in source.symbols.scopes for name in s.values}
     made = [o.value for n in chosen for o in n.outputs if o.value]
     symbols = {name: sym for name, sym in s_scope.values.items() if isinstance(sym, ValueSymbol)}
     targets = {name for s in target.symbols.scopes for name in s.values}
-    read = [name for name, sym in symbols.items() if name not in made and any(_within(u, block) for u in sym.uses)]
+    read = [name for name, sym in symbols.items() if name not in made and any(within(u, block) for u in sym.uses)]
     entries = {
         i.info.name.value: i
         for i in s_tree.graph.initializers or ()
@@ -102,13 +102,13 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         if sym is None:
             continue
         for span in (*(d.span for d in sym.definitions), *sym.uses):
-            if _within(span, block):
+            if within(span, block):
                 swaps.append((span, name_text(new)))
     functions, function_texts, imports = _functions(source, target, chosen, renamed, swaps, taken)
     statements = _replaced(text, block, swaps)
     statements += "" if statements.endswith("\n") else "\n"
     t_text = target.source.text
-    at = _line_start(t_text, offset)
+    at = line_start(t_text, offset)
     if t_text[at:offset].strip():  # text before the cursor on its line: the block on the next line
         at = _line_end(t_text, offset)
         if at > body[1] or not t_text[at - 1 : at] == "\n":  # the body closes on that line
@@ -131,7 +131,7 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     used = {normalize_domain(".".join(d.value for d in n.domain)) for n in chosen} | imports
     missing = [d for d in sorted(used) if d not in t_imports and d in s_imports]
     if missing:
-        header = _imports_list(t_tree)
+        header = header_imports(t_tree)
         if header is None or not header.items:
             return None
         last = header.items[-1].span.end
@@ -220,7 +220,8 @@ def _body(text: str, graph: A.Graph) -> tuple[int, int] | None:
     return (opening, closing) if 0 <= opening < closing else None
 
 
-def _imports_list(tree: A.Model) -> A.PropList | None:
+def header_imports(tree: A.Model) -> A.PropList | None:
+    """The model header's ``opset_import`` list, as written (the gestures use it too)."""
     for entry in tree.header.entries if tree.header is not None else ():
         if isinstance(entry, A.PropEntry) and entry.key.value == "opset_import" and isinstance(entry.value, A.PropList):
             return entry.value
@@ -242,7 +243,7 @@ def _add_initializers(text: str, graph: A.Graph, literals: list[str]) -> Edit | 
 def _replaced(text: str, span: Span, swaps: list[tuple[Span, str]]) -> str:
     """``text[span]`` with the spans of ``swaps`` inside it replaced."""
     out, at = [], span.start
-    for where, new in sorted((s for s in swaps if _within(s[0], span)), key=lambda s: s[0].start):
+    for where, new in sorted((s for s in swaps if within(s[0], span)), key=lambda s: s[0].start):
         if where.start < at:
             continue
         out.append(text[at : where.start])
@@ -252,11 +253,11 @@ def _replaced(text: str, span: Span, swaps: list[tuple[Span, str]]) -> str:
     return "".join(out)
 
 
-def _within(inner: Span, outer: Span) -> bool:
+def within(inner: Span, outer: Span) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
 
-def _line_start(text: str, offset: int) -> int:
+def line_start(text: str, offset: int) -> int:
     return text.rfind("\n", 0, offset) + 1
 
 
