@@ -4,6 +4,7 @@ inline, in an external file or held by a view by reference; and a weight saved a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -119,6 +120,15 @@ def test_save_npy_writes_the_values_atomically(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["w.npy"]  # no temporary file left
     with pytest.raises(ValueError, match="no weight"):
         save_npy(doc, text.index("Conv <"), str(tmp_path / "conv.npy"))
+
+
+def test_save_npy_gives_the_usual_permissions(tmp_path: Path) -> None:
+    text = to_text(_conv_model(_weights()))
+    target = tmp_path / "w.npy"
+    save_npy(_doc(text), text.index("float[4, 3, 3, 3] w") + 3, str(target))
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # as any other file written, not mkstemp's 0600
 
 
 def test_external_data_is_read_from_the_models_folder(tmp_path: Path) -> None:

@@ -12,7 +12,6 @@ reference are read from the model file when asked for (a memory map), never befo
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -357,7 +356,7 @@ def page_properties(doc: Document, graph: dict[str, Any], sources: Sources | Non
 
 def save_npy(doc: Document, offset: int, target: str, sources: Sources | None = None) -> str:
     """Write the values of the weight at ``offset`` (its statement, or a row's) to ``target`` as
-    ``.npy``, atomically (a temporary file in the same folder, then renamed); returns what was
+    ``.npy``, atomically (:func:`onnxtext.io.atomic_file`); returns what was
     written (``float32[64, 3, 7, 7] to /m/conv1.weight.npy``). Raises ``ValueError`` saying why not."""
     stmt = _statement(doc, offset)
     if isinstance(stmt, A.Node) and stmt.op_type.value == "Identity" and len(stmt.inputs) == 1:
@@ -370,14 +369,9 @@ def save_npy(doc: Document, offset: int, target: str, sources: Sources | None = 
     arr = weight_array(t, sources or Sources())
     if isinstance(arr, str):
         raise ValueError(arr)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".onnxtext-", suffix=".npy", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, np.asarray(arr), allow_pickle=False)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from onnxtext.io import atomic_file
+
+    with atomic_file(target) as fd, os.fdopen(os.dup(fd), "wb") as f:
+        np.save(f, np.asarray(arr), allow_pickle=False)
     shape = ", ".join(str(d) for d in arr.shape)
     return f"{arr.dtype}[{shape}] to {target}"
