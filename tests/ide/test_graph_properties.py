@@ -206,3 +206,27 @@ def test_a_page_carries_the_panel_of_each_node_and_weight(tmp_path: Path) -> Non
     panel = next(p for p in page.values() if p["kind"] == "node")
     assert dict(map(tuple, panel["attributes"]))["strides"] == "[2,2]"
     assert "stats" not in panel["inputs"][1]["weight"] and panel["inputs"][1]["weight"]["shape"] == [4, 3, 3, 3]
+
+
+def test_a_page_leaves_out_the_statistics_of_a_huge_weight(tmp_path: Path) -> None:
+    import json
+    import re
+
+    from onnxtext.cli import app as cli
+
+    # 40 GB of float32 in a sparse external file: the page once read all of it and ran out of memory
+    (tmp_path / "huge.data").write_bytes(b"")
+    os.truncate(tmp_path / "huge.data", 4 * 10**10)
+    text = HEAD + (
+        "g (float[1, 100000] x) => (float[] y)\n"
+        '<float[100000, 100000] big = ["location": "huge.data", "length": "40000000000"]>\n'
+        "{\n   y = MatMul (x, big)\n}\n"
+    )
+    (tmp_path / "m.onnxtxt").write_text(text)
+    assert cli.main(["graph", str(tmp_path / "m.onnxtxt"), "-o", str(tmp_path / "g.html")]) == 0
+    data = re.search(
+        r'<script id="graph-data" type="application/json">(.*?)</script>', (tmp_path / "g.html").read_text()
+    )
+    assert data is not None
+    weights = [p for p in json.loads(data.group(1))["properties"].values() if p["kind"] == "weight"]
+    assert weights and "stats" not in weights[0] and "too many" in weights[0]["problem"]

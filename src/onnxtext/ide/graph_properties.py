@@ -27,12 +27,23 @@ if TYPE_CHECKING:
     from onnxtext.proto import TensorProto
     from onnxtext.weights.byref import HeldTensors
 
-__all__ = ["Sources", "properties_at", "page_properties", "weight_array", "save_npy", "BINS", "PAGE_MOST"]
+__all__ = [
+    "Sources",
+    "properties_at",
+    "page_properties",
+    "weight_array",
+    "save_npy",
+    "BINS",
+    "PAGE_MOST",
+    "PAGE_VALUES",
+]
 
 BINS = 24
 """Bars of a weight's histogram."""
 PAGE_MOST = 5000
 """Nodes of a page up to which it carries every node's panel (a 30,000-node page: 13 MB more, 1.3 s)."""
+PAGE_VALUES = 1 << 26
+"""Values of a weight up to which a page (:func:`page_properties`) gives its statistics (256 MB of float32)."""
 _TEXT = 200
 """Characters of an attribute's text in the panel before it is clipped."""
 
@@ -46,6 +57,9 @@ class Sources:
     folder: str | None = None
     held: HeldTensors | None = None
     values: bool = True
+    most: int | None = None
+    """Values of a weight past which its statistics are not read (a page holds every weight's:
+    a 10-billion-value weight in an external file took 53 s and ran out of memory)."""
 
 
 def _statement(doc: Document, offset: int) -> A.Node | A.Initializer | A.ValueInfo | None:
@@ -220,6 +234,10 @@ def _weight(doc: Document, stmt: A.Node | A.Initializer, sources: Sources, name:
     out.update(dtype=dtype.name if dtype is not None else str(t.data_type), shape=[int(d) for d in t.dims])
     out["storage"] = _storage(t)
     if not sources.values:
+        return out
+    count = int(np.prod(out["shape"], dtype=np.int64))
+    if sources.most is not None and count > sources.most:
+        out["problem"] = f"its {count:,} values are too many to read here"
         return out
     arr = weight_array(t, sources)
     if isinstance(arr, str):
