@@ -79,8 +79,8 @@ class GraphRow:
     """The values of a small tensor (at most :data:`SMALL_VALUES`), as the text writes them: ``[0, 2]``."""
     origin: str = ""
     origin_span: Span | None = None
-    """The statement of the weight an ``Identity`` row passes on (the cursor there selects the row too)."""
-    """The weight an ``Identity`` row passes on (torch's legacy exports alias a shared weight so)."""
+    """The statement of the weight an ``Identity`` row passes on (torch's legacy exports alias a
+    shared weight so; the cursor there selects the row too)."""
     severity: str | None = None
 
 
@@ -657,7 +657,7 @@ class _Builder:
 
     def _summaries(self) -> None:
         """Each operator node's attribute line (:func:`~onnxtext.ide.graph_attributes.attribute_summary`)."""
-        from onnxtext.ide.graph_attributes import attribute_summary, attribute_values
+        from onnxtext.ide.graph_attributes import WINDOWED, attribute_summary, attribute_values
 
         source = self.doc.source.text
         for node in self.out.nodes:
@@ -670,7 +670,7 @@ class _Builder:
             resolution = self.doc.resolutions.get(stmt)
             schema = resolution.schema if resolution is not None else None
             weight_shape = None
-            if len(stmt.inputs) > 1 and body is not None:
+            if node.op in WINDOWED and len(stmt.inputs) > 1 and body is not None:  # only a window reads it
                 typed = self._value_type(body, stmt.inputs[1].value)
                 weight_shape = typed.shape if typed is not None and typed.kind == "tensor" else None
             node.attrs = attribute_summary(node.op, attribute_values(stmt, source), schema, weight_shape)
