@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from onnxtext.ide.graph import formal_name
 from onnxtext.ide.graph_attributes import attribute_values, value_text
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.syntax import ast as A
@@ -307,16 +308,10 @@ def properties_at(
         if isinstance(attr, A.Attribute) and isinstance(attr.value, A.GraphValue)
     ]
 
-    def formal(i: int, params: Any) -> str:
-        if not params:
-            return ""
-        p = params[min(i, len(params) - 1)]
-        return str(p.name) if i < len(params) or p.is_variadic else ""
-
     inputs = []
     for i, ident in enumerate(stmt.inputs):
         entry: dict[str, Any] = {
-            "param": formal(i, schema.inputs if schema else ()),
+            "param": formal_name(schema.inputs if schema else (), i),
             "name": ident.value,
             "type": _type(doc, body, ident.value) if ident.value else "",
             "live": values.get(ident.value, ""),
@@ -327,7 +322,7 @@ def properties_at(
         inputs.append(entry)
     outputs = [
         {
-            "param": formal(i, schema.outputs if schema else ()),
+            "param": formal_name(schema.outputs if schema else (), i),
             "name": o.value,
             "type": _type(doc, body, o.value) if o.value else "",
             "live": values.get(o.value, ""),
