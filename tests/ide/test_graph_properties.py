@@ -4,6 +4,7 @@ inline, in an external file or held by a view by reference; and a weight saved a
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -121,6 +122,15 @@ def test_save_npy_writes_the_values_atomically(tmp_path: Path) -> None:
         save_npy(doc, text.index("Conv <"), str(tmp_path / "conv.npy"))
 
 
+def test_save_npy_gives_the_usual_permissions(tmp_path: Path) -> None:
+    text = to_text(_conv_model(_weights()))
+    target = tmp_path / "w.npy"
+    save_npy(_doc(text), text.index("float[4, 3, 3, 3] w") + 3, str(target))
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~umask  # as any other file written, not mkstemp's 0600
+
+
 def test_external_data_is_read_from_the_models_folder(tmp_path: Path) -> None:
     values = _weights()
     model = _conv_model(values)
@@ -196,3 +206,27 @@ def test_a_page_carries_the_panel_of_each_node_and_weight(tmp_path: Path) -> Non
     panel = next(p for p in page.values() if p["kind"] == "node")
     assert dict(map(tuple, panel["attributes"]))["strides"] == "[2,2]"
     assert "stats" not in panel["inputs"][1]["weight"] and panel["inputs"][1]["weight"]["shape"] == [4, 3, 3, 3]
+
+
+def test_a_page_leaves_out_the_statistics_of_a_huge_weight(tmp_path: Path) -> None:
+    import json
+    import re
+
+    from onnxtext.cli import app as cli
+
+    # 40 GB of float32 in a sparse external file: the page once read all of it and ran out of memory
+    (tmp_path / "huge.data").write_bytes(b"")
+    os.truncate(tmp_path / "huge.data", 4 * 10**10)
+    text = HEAD + (
+        "g (float[1, 100000] x) => (float[] y)\n"
+        '<float[100000, 100000] big = ["location": "huge.data", "length": "40000000000"]>\n'
+        "{\n   y = MatMul (x, big)\n}\n"
+    )
+    (tmp_path / "m.onnxtxt").write_text(text)
+    assert cli.main(["graph", str(tmp_path / "m.onnxtxt"), "-o", str(tmp_path / "g.html")]) == 0
+    data = re.search(
+        r'<script id="graph-data" type="application/json">(.*?)</script>', (tmp_path / "g.html").read_text()
+    )
+    assert data is not None
+    weights = [p for p in json.loads(data.group(1))["properties"].values() if p["kind"] == "weight"]
+    assert weights and "stats" not in weights[0] and "too many" in weights[0]["problem"]

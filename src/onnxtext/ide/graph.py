@@ -45,6 +45,7 @@ __all__ = [
     "graph_model",
     "graph_json",
     "scope_path",
+    "formal_name",
     "INTERNAL_SCOPES",
 ]
 
@@ -79,8 +80,8 @@ class GraphRow:
     """The values of a small tensor (at most :data:`SMALL_VALUES`), as the text writes them: ``[0, 2]``."""
     origin: str = ""
     origin_span: Span | None = None
-    """The statement of the weight an ``Identity`` row passes on (the cursor there selects the row too)."""
-    """The weight an ``Identity`` row passes on (torch's legacy exports alias a shared weight so)."""
+    """The statement of the weight an ``Identity`` row passes on (torch's legacy exports alias a
+    shared weight so; the cursor there selects the row too)."""
     severity: str | None = None
 
 
@@ -316,6 +317,15 @@ def _attribute_graphs(node: A.Node) -> Iterator[tuple[str, A.Graph]]:
         graphs = [v.graph for v in items if isinstance(v, A.GraphValue)]
         for i, g in enumerate(graphs):
             yield (attr.name.value if len(graphs) == 1 else f"{attr.name.value}[{i}]"), g
+
+
+def formal_name(params: Sequence[Any], index: int) -> str:
+    """The schema's name of the ``index``-th input or output among ``params`` (a variadic last
+    one names all that follow; ``""`` past the end)."""
+    if not params:
+        return ""
+    p = params[min(index, len(params) - 1)]
+    return str(p.name) if index < len(params) or p.is_variadic else ""
 
 
 class _Builder:
@@ -648,16 +658,11 @@ class _Builder:
         index = names.index(value) if value in names else len(names)
         resolution = self.doc.resolutions.get(stmt)
         schema = resolution.schema if resolution is not None else None
-        if schema is None or not schema.inputs:
-            return index, ""
-        formal = schema.inputs[min(index, len(schema.inputs) - 1)]
-        if index >= len(schema.inputs) and not formal.is_variadic:
-            return index, ""
-        return index, formal.name
+        return index, formal_name(schema.inputs if schema is not None else (), index)
 
     def _summaries(self) -> None:
         """Each operator node's attribute line (:func:`~onnxtext.ide.graph_attributes.attribute_summary`)."""
-        from onnxtext.ide.graph_attributes import attribute_summary, attribute_values
+        from onnxtext.ide.graph_attributes import WINDOWED, attribute_summary, attribute_values
 
         source = self.doc.source.text
         for node in self.out.nodes:
@@ -670,7 +675,7 @@ class _Builder:
             resolution = self.doc.resolutions.get(stmt)
             schema = resolution.schema if resolution is not None else None
             weight_shape = None
-            if len(stmt.inputs) > 1 and body is not None:
+            if node.op in WINDOWED and len(stmt.inputs) > 1 and body is not None:  # only a window reads it
                 typed = self._value_type(body, stmt.inputs[1].value)
                 weight_shape = typed.shape if typed is not None and typed.kind == "tensor" else None
             node.attrs = attribute_summary(node.op, attribute_values(stmt, source), schema, weight_shape)

@@ -16,15 +16,16 @@ from onnxtext.ir.dtypes import BY_CODE
 from onnxtext.ir.schemas import OpSchema
 from onnxtext.syntax import ast as A
 
-__all__ = ["Shown", "attribute_value", "attribute_values", "attribute_summary", "value_text"]
+__all__ = ["WINDOWED", "Shown", "attribute_value", "attribute_values", "attribute_summary", "value_text"]
 
 _MOST = 3
 """Attributes a generic summary shows."""
 _LONG = 40
 """Characters of a summary (and of one value) before it is clipped."""
-_WINDOWED = frozenset(
+WINDOWED = frozenset(
     {"Conv", "ConvTranspose", "ConvInteger", "QLinearConv", "DeformConv", "MaxPool", "AveragePool", "LpPool"}
 )
+"""Operators whose line is their window (a convolution's kernel read from its weight's shape)."""
 _NOT_SHOWN = frozenset({"doc_string"})
 
 
@@ -178,6 +179,6 @@ def attribute_summary(
 ) -> str:
     """The line a node of ``op`` shows for its ``attrs`` (``""``: nothing worth a line);
     ``weight_shape``: the shape of its second input, where a convolution's kernel is."""
-    parts = _windowed(attrs, weight_shape) if op in _WINDOWED else _generic(attrs, schema)
+    parts = _windowed(attrs, weight_shape) if op in WINDOWED else _generic(attrs, schema)
     text = " ".join(parts)
     return text if len(text) <= _LONG else text[: _LONG - 1] + "…"

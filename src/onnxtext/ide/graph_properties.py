@@ -12,12 +12,12 @@ reference are read from the model file when asked for (a memory map), never befo
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from onnxtext.ide.graph import formal_name
 from onnxtext.ide.graph_attributes import attribute_values, value_text
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.syntax import ast as A
@@ -28,12 +28,23 @@ if TYPE_CHECKING:
     from onnxtext.proto import TensorProto
     from onnxtext.weights.byref import HeldTensors
 
-__all__ = ["Sources", "properties_at", "page_properties", "weight_array", "save_npy", "BINS", "PAGE_MOST"]
+__all__ = [
+    "Sources",
+    "properties_at",
+    "page_properties",
+    "weight_array",
+    "save_npy",
+    "BINS",
+    "PAGE_MOST",
+    "PAGE_VALUES",
+]
 
 BINS = 24
 """Bars of a weight's histogram."""
 PAGE_MOST = 5000
 """Nodes of a page up to which it carries every node's panel (a 30,000-node page: 13 MB more, 1.3 s)."""
+PAGE_VALUES = 1 << 26
+"""Values of a weight up to which a page (:func:`page_properties`) gives its statistics (256 MB of float32)."""
 _TEXT = 200
 """Characters of an attribute's text in the panel before it is clipped."""
 
@@ -47,6 +58,9 @@ class Sources:
     folder: str | None = None
     held: HeldTensors | None = None
     values: bool = True
+    most: int | None = None
+    """Values of a weight past which its statistics are not read (a page holds every weight's:
+    a 10-billion-value weight in an external file took 53 s and ran out of memory)."""
 
 
 def _statement(doc: Document, offset: int) -> A.Node | A.Initializer | A.ValueInfo | None:
@@ -222,6 +236,10 @@ def _weight(doc: Document, stmt: A.Node | A.Initializer, sources: Sources, name:
     out["storage"] = _storage(t)
     if not sources.values:
         return out
+    count = int(np.prod(out["shape"], dtype=np.int64))
+    if sources.most is not None and count > sources.most:
+        out["problem"] = f"its {count:,} values are too many to read here"
+        return out
     arr = weight_array(t, sources)
     if isinstance(arr, str):
         out["problem"] = arr
@@ -290,16 +308,10 @@ def properties_at(
         if isinstance(attr, A.Attribute) and isinstance(attr.value, A.GraphValue)
     ]
 
-    def formal(i: int, params: Any) -> str:
-        if not params:
-            return ""
-        p = params[min(i, len(params) - 1)]
-        return str(p.name) if i < len(params) or p.is_variadic else ""
-
     inputs = []
     for i, ident in enumerate(stmt.inputs):
         entry: dict[str, Any] = {
-            "param": formal(i, schema.inputs if schema else ()),
+            "param": formal_name(schema.inputs if schema else (), i),
             "name": ident.value,
             "type": _type(doc, body, ident.value) if ident.value else "",
             "live": values.get(ident.value, ""),
@@ -310,7 +322,7 @@ def properties_at(
         inputs.append(entry)
     outputs = [
         {
-            "param": formal(i, schema.outputs if schema else ()),
+            "param": formal_name(schema.outputs if schema else (), i),
             "name": o.value,
             "type": _type(doc, body, o.value) if o.value else "",
             "live": values.get(o.value, ""),
@@ -357,7 +369,7 @@ def page_properties(doc: Document, graph: dict[str, Any], sources: Sources | Non
 
 def save_npy(doc: Document, offset: int, target: str, sources: Sources | None = None) -> str:
     """Write the values of the weight at ``offset`` (its statement, or a row's) to ``target`` as
-    ``.npy``, atomically (a temporary file in the same folder, then renamed); returns what was
+    ``.npy``, atomically (:func:`onnxtext.io.atomic_file`); returns what was
     written (``float32[64, 3, 7, 7] to /m/conv1.weight.npy``). Raises ``ValueError`` saying why not."""
     stmt = _statement(doc, offset)
     if isinstance(stmt, A.Node) and stmt.op_type.value == "Identity" and len(stmt.inputs) == 1:
@@ -370,14 +382,9 @@ def save_npy(doc: Document, offset: int, target: str, sources: Sources | None = 
     arr = weight_array(t, sources or Sources())
     if isinstance(arr, str):
         raise ValueError(arr)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".onnxtext-", suffix=".npy", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.save(f, np.asarray(arr), allow_pickle=False)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    from onnxtext.io import atomic_file
+
+    with atomic_file(target) as fd, os.fdopen(os.dup(fd), "wb") as f:
+        np.save(f, np.asarray(arr), allow_pickle=False)
     shape = ", ".join(str(d) for d in arr.shape)
     return f"{arr.dtype}[{shape}] to {target}"

@@ -50,10 +50,11 @@ def cmd_graph(args: argparse.Namespace, report: _Reporter) -> int:
     if fmt == "html":
         # the page's panel: what the editor's server would say of each node (statistics of the
         # weights in the text; the others' values are not read, as the graph reads none)
-        from onnxtext.ide.graph_properties import Sources, page_properties
+        from onnxtext.ide.graph_properties import PAGE_VALUES, Sources, page_properties
 
         folder = os.path.dirname(os.path.abspath(path)) if path != STDIO else None
-        graph["properties"] = page_properties(doc, graph, Sources(folder, values=view is None))
+        sources = Sources(folder, values=view is None, most=PAGE_VALUES)
+        graph["properties"] = page_properties(doc, graph, sources)
     title = "stdin" if path == STDIO else os.path.basename(path)
     if not _write(args.output, export(graph, fmt, title), report):
         return EXIT_INPUT
