@@ -228,13 +228,10 @@ def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     s_uri, text, span = getattr(source, "uri", None), getattr(source, "text", None), getattr(source, "range", None)
     if not isinstance(s_uri, str) or not isinstance(text, str) or span is None or position is None:
         raise JsonRpcInvalidParams("onnxtext/pasteNodes needs 'position' and 'source': {'uri', 'text', 'range'}")
-    try:
-        other = parse_document(text, "model", display_path(s_uri))
-        lo = offset_of(other.source, L.Position(span.start.line, span.start.character))
-        hi = offset_of(other.source, L.Position(span.end.line, span.end.character))
-        at = offset_of(snap.source, L.Position(position.line, position.character))
-    except (AttributeError, TypeError) as error:
-        raise JsonRpcInvalidParams(f"onnxtext/pasteNodes: {error}") from None
+    at = _offset(snap.source, position, PASTE_NODES)
+    other = parse_document(text, "model", display_path(s_uri))
+    lo = _offset(other.source, getattr(span, "start", None), PASTE_NODES)
+    hi = _offset(other.source, getattr(span, "end", None), PASTE_NODES)
     pasted = paste_nodes(other, lo, hi, snap.document, at)
     if pasted is None:
         return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
@@ -560,25 +557,30 @@ def _tolerance(params: Any, key: str, default: float) -> float:
     return float(value)
 
 
-def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
-    position = getattr(params, "position", None)
-    if position is None:
-        raise JsonRpcInvalidParams("expected 'textDocument': {'uri': ...} and 'position'")
+def _offset(source: SourceFile, position: Any, method: str) -> int:
+    """The offset of a custom request's ``position`` (a protocol ``{line, character}``), or invalid params."""
+    line, character = getattr(position, "line", None), getattr(position, "character", None)
+    if not isinstance(line, int) or not isinstance(character, int) or min(line, character) < 0:
+        raise JsonRpcInvalidParams(f"{method} needs a 'position': {{'line': ..., 'character': ...}}")
+    return offset_of(source, L.Position(line, character))
+
+
+def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot, method: str) -> tuple[Outcome, int, Sources]:
     outcome = snap.outcome
+    offset = _offset(outcome.document.source, getattr(params, "position", None), method)
     path = file_path(params.textDocument.uri)
     view = ls.binaries.get(path) if path is not None else None
-    offset = offset_of(outcome.document.source, L.Position(position.line, position.character))
     return outcome, offset, Sources(folder_of(params.textDocument.uri), view.held if view is not None else None)
 
 
 def graph_properties_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:
-    outcome, offset, sources = _tensor_request(ls, params, snap)
+    outcome, offset, sources = _tensor_request(ls, params, snap, GRAPH_PROPERTIES)
     live = outcome.live if ls.document(params.textDocument.uri).live else None
     return properties_at(outcome.document, offset, sources, live)
 
 
 def save_tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
-    outcome, offset, sources = _tensor_request(ls, params, snap)
+    outcome, offset, sources = _tensor_request(ls, params, snap, SAVE_TENSOR)
     target = getattr(params, "path", None)
     if not isinstance(target, str) or not os.path.isabs(target):
         raise JsonRpcInvalidParams("expected an absolute 'path'")
