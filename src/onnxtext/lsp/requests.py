@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 
 from onnxtext.binary import open_binary, save_binary, save_refusal
-from onnxtext.diagnostics import OnnxTextError
+from onnxtext.diagnostics import Edit, OnnxTextError
 from onnxtext.document import parse_document
 from onnxtext.host import Freshness, Outcome, Settings, Snapshot
 from onnxtext.host.analyse import InputFileError, document_inputs
@@ -205,21 +205,26 @@ def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     made = insert_node(doc, value, domain, name)
     if made is None:
         return {"refused": f"{name} cannot be inserted on '{value}'"}
-
-    def where(span: Span) -> dict[str, Any]:
-        r = lsp_range(source, span)
-        return {
-            "start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character},
-        }
-
     return {
         "title": made.title,
         "version": version,
         "name": made.name,
-        "snippet": {"range": where(Span(made.at, made.at)), "text": made.snippet},
-        "edits": [{"range": where(e.span), "newText": e.new_text} for e in made.rewires],
+        "snippet": {"range": _plain_range(source, Span(made.at, made.at)), "text": made.snippet},
+        "edits": _plain_edits(source, made.rewires),
     }
+
+
+def _plain_range(source: SourceFile, span: Span) -> dict[str, Any]:
+    """A span as a plain answer's protocol range (the custom requests answer JSON, not protocol values)."""
+    r = lsp_range(source, span)
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
+
+
+def _plain_edits(source: SourceFile, edits: Iterable[Edit]) -> list[dict[str, Any]]:
+    return [{"range": _plain_range(source, e.span), "newText": e.new_text} for e in edits]
 
 
 def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
@@ -235,21 +240,7 @@ def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     pasted = paste_nodes(other, lo, hi, snap.document, at)
     if pasted is None:
         return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
-    edits = lsp_text_edits(snap.source, pasted.edits)
-    return {
-        "title": pasted.title,
-        "version": snap.version,
-        "edits": [
-            {
-                "range": {
-                    "start": {"line": e.range.start.line, "character": e.range.start.character},
-                    "end": {"line": e.range.end.line, "character": e.range.end.character},
-                },
-                "newText": e.new_text,
-            }
-            for e in edits
-        ],
-    }
+    return {"title": pasted.title, "version": snap.version, "edits": _plain_edits(snap.source, pasted.edits)}
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:
