@@ -217,7 +217,7 @@ def change_of(source: SourceFile, changes: Sequence[L.TextDocumentContentChangeE
     for no change."""
     made: list[Change] = []
     text = source.text
-    for event in changes:
+    for i, event in enumerate(changes):
         if isinstance(event, L.TextDocumentContentChangePartial):
             start, end = offset_of(source, event.range.start), offset_of(source, event.range.end)
             change = Change.replacing(min(start, end), max(start, end), event.text)
@@ -225,6 +225,7 @@ def change_of(source: SourceFile, changes: Sequence[L.TextDocumentContentChangeE
             change = Change.between(text, event.text)
         made.append(change)
         text = change.apply(text)
-        source = source.edited(text, change.start, change.old_end, change.new_end)
+        if i + 1 < len(changes):  # the next event's ranges are on this text (the host edits its own source)
+            source = source.edited(text, change.start, change.old_end, change.new_end)
     composed = Change.compose(made, text)
     return (composed, text) if composed is not None else None

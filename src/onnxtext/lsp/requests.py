@@ -12,14 +12,14 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types as L
 from pygls.exceptions import JsonRpcInvalidParams
 
 from onnxtext.binary import open_binary, save_binary, save_refusal
-from onnxtext.diagnostics import OnnxTextError
+from onnxtext.diagnostics import Edit, OnnxTextError
 from onnxtext.document import parse_document
 from onnxtext.host import Freshness, Outcome, Settings, Snapshot
 from onnxtext.host.analyse import InputFileError, document_inputs
@@ -208,21 +208,26 @@ def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     made = insert_node(doc, value, domain, name)
     if made is None:
         return {"refused": f"{name} cannot be inserted on '{value}'"}
-
-    def where(span: Span) -> dict[str, Any]:
-        r = lsp_range(source, span)
-        return {
-            "start": {"line": r.start.line, "character": r.start.character},
-            "end": {"line": r.end.line, "character": r.end.character},
-        }
-
     return {
         "title": made.title,
         "version": version,
         "name": made.name,
-        "snippet": {"range": where(Span(made.at, made.at)), "text": made.snippet},
-        "edits": [{"range": where(e.span), "newText": e.new_text} for e in made.rewires],
+        "snippet": {"range": _plain_range(source, Span(made.at, made.at)), "text": made.snippet},
+        "edits": _plain_edits(source, made.rewires),
     }
+
+
+def _plain_range(source: SourceFile, span: Span) -> dict[str, Any]:
+    """A span as a plain answer's protocol range (the custom requests answer JSON, not protocol values)."""
+    r = lsp_range(source, span)
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
+
+
+def _plain_edits(source: SourceFile, edits: Iterable[Edit]) -> list[dict[str, Any]]:
+    return [{"range": _plain_range(source, e.span), "newText": e.new_text} for e in edits]
 
 
 def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
@@ -231,31 +236,14 @@ def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     s_uri, text, span = getattr(source, "uri", None), getattr(source, "text", None), getattr(source, "range", None)
     if not isinstance(s_uri, str) or not isinstance(text, str) or span is None or position is None:
         raise JsonRpcInvalidParams("onnxtext/pasteNodes needs 'position' and 'source': {'uri', 'text', 'range'}")
-    try:
-        other = parse_document(text, "model", display_path(s_uri))
-        lo = offset_of(other.source, L.Position(span.start.line, span.start.character))
-        hi = offset_of(other.source, L.Position(span.end.line, span.end.character))
-        at = offset_of(snap.source, L.Position(position.line, position.character))
-    except (AttributeError, TypeError) as error:
-        raise JsonRpcInvalidParams(f"onnxtext/pasteNodes: {error}") from None
+    at = _offset(snap.source, position, PASTE_NODES)
+    other = parse_document(text, "model", display_path(s_uri))
+    lo = _offset(other.source, getattr(span, "start", None), PASTE_NODES)
+    hi = _offset(other.source, getattr(span, "end", None), PASTE_NODES)
     pasted = paste_nodes(other, lo, hi, snap.document, at)
     if pasted is None:
         return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
-    edits = lsp_text_edits(snap.source, pasted.edits)
-    return {
-        "title": pasted.title,
-        "version": snap.version,
-        "edits": [
-            {
-                "range": {
-                    "start": {"line": e.range.start.line, "character": e.range.start.character},
-                    "end": {"line": e.range.end.line, "character": e.range.end.character},
-                },
-                "newText": e.new_text,
-            }
-            for e in edits
-        ],
-    }
+    return {"title": pasted.title, "version": snap.version, "edits": _plain_edits(snap.source, pasted.edits)}
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:
@@ -563,25 +551,30 @@ def _tolerance(params: Any, key: str, default: float) -> float:
     return float(value)
 
 
-def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> tuple[Outcome, int, Sources]:
-    position = getattr(params, "position", None)
-    if position is None:
-        raise JsonRpcInvalidParams("expected 'textDocument': {'uri': ...} and 'position'")
+def _offset(source: SourceFile, position: Any, method: str) -> int:
+    """The offset of a custom request's ``position`` (a protocol ``{line, character}``), or invalid params."""
+    line, character = getattr(position, "line", None), getattr(position, "character", None)
+    if not isinstance(line, int) or not isinstance(character, int) or min(line, character) < 0:
+        raise JsonRpcInvalidParams(f"{method} needs a 'position': {{'line': ..., 'character': ...}}")
+    return offset_of(source, L.Position(line, character))
+
+
+def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot, method: str) -> tuple[Outcome, int, Sources]:
     outcome = snap.outcome
+    offset = _offset(outcome.document.source, getattr(params, "position", None), method)
     path = file_path(params.textDocument.uri)
     view = ls.binaries.get(path) if path is not None else None
-    offset = offset_of(outcome.document.source, L.Position(position.line, position.character))
     return outcome, offset, Sources(folder_of(params.textDocument.uri), view.held if view is not None else None)
 
 
 def graph_properties_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:
-    outcome, offset, sources = _tensor_request(ls, params, snap)
+    outcome, offset, sources = _tensor_request(ls, params, snap, GRAPH_PROPERTIES)
     live = outcome.live if ls.document(params.textDocument.uri).live else None
     return properties_at(outcome.document, offset, sources, live)
 
 
 def save_tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
-    outcome, offset, sources = _tensor_request(ls, params, snap)
+    outcome, offset, sources = _tensor_request(ls, params, snap, SAVE_TENSOR)
     target = getattr(params, "path", None)
     if not isinstance(target, str) or not os.path.isabs(target):
         raise JsonRpcInvalidParams("expected an absolute 'path'")

@@ -32,10 +32,7 @@ from onnxtext.host.textdiff import line_edits, region_line_edits
 from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
 from onnxtext.ir.schemas import latest_opset_version
-from onnxtext.lsp.convert import change_of, completion_items
-from onnxtext.lsp.convert import lsp_diagnostic as to_lsp_diagnostic
-from onnxtext.lsp.convert import lsp_text_edits as text_edits
-from onnxtext.lsp.convert import offset_of as offset_at
+from onnxtext.lsp.convert import change_of, completion_items, lsp_diagnostic, lsp_text_edits, offset_of
 from onnxtext.span import SourceFile, Span
 
 __all__ = ["OnnxTextServer", "request_path"]
@@ -165,7 +162,7 @@ class OnnxTextServer(LanguageServer):
             L.PublishDiagnosticsParams(
                 uri=document.uri,
                 version=snapshot.version,
-                diagnostics=[to_lsp_diagnostic(d, source, document.uri) for d in shown],
+                diagnostics=[lsp_diagnostic(d, source, document.uri) for d in shown],
             )
         )
 
@@ -213,15 +210,15 @@ class OnnxTextServer(LanguageServer):
                 L.ShowMessageParams(L.MessageType.Warning, f"onnxtext: not formatted: {_first_error(exc.diagnostics)}")
             )
             return None
-        return text_edits(source, line_edits(text, formatted))
+        return lsp_text_edits(source, line_edits(text, formatted))
 
     @staticmethod
     def range_format_edits(doc: Document, within: L.Range) -> list[L.TextEdit] | None:
         """The formatter's changes to the statements ``within`` meets, as line edits inside their
         lines (from the document's tree: the text is not parsed again); None where it cannot."""
         source = doc.source
-        edit = document_range_edit(doc, offset_at(source, within.start), offset_at(source, within.end))
-        return text_edits(source, region_line_edits(source.text, edit)) if edit is not None else None
+        edit = document_range_edit(doc, offset_of(source, within.start), offset_of(source, within.end))
+        return lsp_text_edits(source, region_line_edits(source.text, edit)) if edit is not None else None
 
     def saved(self, path: str, result: SaveResult) -> None:
         """Keep what a save of ``path`` leaves to know for the next one."""

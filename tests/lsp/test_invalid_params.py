@@ -1,0 +1,50 @@
+"""The custom requests through a real client, given params they cannot read: each answers
+invalid-params (-32602) with a message saying what it needs, never an internal error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from lsprotocol import types as L
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import LanguageClient
+
+TEXT = """<ir_version: 9, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+   y = Relu (x)
+}
+"""
+INVALID_PARAMS = -32602
+
+
+async def _refused(client: LanguageClient, method: str, params: dict[str, Any]) -> str:
+    with pytest.raises(JsonRpcException) as raised:
+        await client.protocol.send_request_async(method, params)
+    assert raised.value.code == INVALID_PARAMS, (method, params, raised.value)
+    return str(raised.value.message)
+
+
+@pytest.mark.asyncio
+async def test_custom_requests_refuse_bad_params_with_a_message(client: LanguageClient, uri: str) -> None:
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, TEXT)))
+    doc = {"uri": uri}
+    at = {"line": 2, "character": 3}
+    cases: list[tuple[str, dict[str, Any]]] = [
+        ("onnxtext/graph", {}),
+        ("onnxtext/graphProperties", {"textDocument": doc}),
+        ("onnxtext/graphProperties", {"textDocument": doc, "position": 3}),
+        ("onnxtext/graphProperties", {"textDocument": doc, "position": {"line": "2", "character": 3}}),
+        ("onnxtext/saveTensor", {"textDocument": doc, "position": at}),
+        ("onnxtext/saveTensor", {"textDocument": doc, "position": {"line": 2}, "path": "/tmp/w.npy"}),
+        ("onnxtext/compare", {"textDocument": doc}),
+        ("onnxtext/compare", {"textDocument": doc, "a": "x"}),
+        ("onnxtext/compareValues", {"textDocument": doc, "a": {"uri": uri, "text": TEXT}, "rtol": -1}),
+        ("onnxtext/compareValues", {"textDocument": doc, "a": {"uri": uri}}),
+        ("onnxtext/insertNode", {"textDocument": doc}),
+        ("onnxtext/insertNode", {"textDocument": doc, "value": "x", "op": {"domain": 1, "name": "Relu"}}),
+        ("onnxtext/pasteNodes", {"textDocument": doc, "position": at}),
+        ("onnxtext/pasteNodes", {"textDocument": doc, "position": 3, "source": {"uri": uri, "text": TEXT, "range": 1}}),
+    ]
+    for method, params in cases:
+        assert await _refused(client, method, params)
