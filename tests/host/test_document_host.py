@@ -185,6 +185,23 @@ async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_change_given_with_its_text_takes_that_text_and_refuses_one_it_does_not_make() -> None:
+    recorder = Recorder()
+    host = recorder.host(debounce_ms=10_000)
+    text = _text()
+    document = host.open(URI, text, 1)
+    change = _replace(text, "X7 = Relu", "X7 = Tanh")
+    made = change.apply(text)
+    snap = document.apply(change, 2, made)
+    assert document.text is made and snap.source.text is made  # the caller's text, not built again
+    assert document.source.position(len(made)).line == made.count("\n") + 1  # its line table follows the change
+    with pytest.raises(ValueError):
+        document.apply(Change.replacing(0, 0, "#"), 3, made)  # a text this change does not make
+    assert document.text is made and document.version == 2  # refused before anything moved
+    document.close()
+
+
+@pytest.mark.asyncio
 async def test_type_requests_wait_for_the_running_check_of_a_handed_over_document() -> None:
     """After the hand-over and before the new document's check lands, a settled snapshot waits for
     that check (the worker infers the types from the last version's) instead of inferring the

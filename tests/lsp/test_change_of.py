@@ -61,3 +61,9 @@ def test_a_whole_text_becomes_the_smallest_change() -> None:
 
 def test_no_content_changes_make_no_change() -> None:
     assert change_of(SourceFile("abc"), []) is None
+
+
+def test_a_whole_text_is_the_clients_own_string_not_built_again() -> None:
+    new = "y = Tanh (x)\n" * 3
+    found = change_of(SourceFile("y = Relu (x)\n" * 3), [L.TextDocumentContentChangeWholeDocument(text=new)])
+    assert found is not None and found[1] is new

@@ -211,10 +211,15 @@ class DocumentHost:
         return self.source.text
 
     # ------------------------------------------------------------ the one place state moves
-    def apply(self, change: Change, version: int | None) -> Snapshot:
+    def apply(self, change: Change, version: int | None, text: str | None = None) -> Snapshot:
         """Take ``change`` (of the current text) as version ``version``, schedule its analysis after the
-        debounce, and give the snapshot requests read now (the last analysis, carried through it)."""
-        text = change.apply(self.text)
+        debounce, and give the snapshot requests read now (the last analysis, carried through it).
+        ``text``: the text ``change`` makes, when the caller made it already (the server does, to compare
+        it with the client's): a text of megabytes is built once per keystroke, not twice."""
+        if text is None:
+            text = change.apply(self.text)
+        elif len(text) != len(self.text) + change.delta:
+            raise ValueError(f"{change!r} does not make a text of {len(text)} characters")
         self.source = self.source.edited(text, change.start, change.old_end, change.new_end)
         self.version = version
         self.revision += 1

@@ -213,18 +213,20 @@ def lsp_quick_fixes(
 
 def change_of(source: SourceFile, changes: Sequence[L.TextDocumentContentChangeEvent]) -> tuple[Change, str] | None:
     """The one change the client's content changes of one ``didChange`` make of ``source`` (each range on
-    the text the one before made; a whole text by common prefix and suffix), and the text after it; None
-    for no change."""
+    the text the one before made; a whole text by common prefix and suffix), and the text after it, made
+    here once (:meth:`DocumentHost.apply <onnxtext.host.documents.DocumentHost.apply>` takes it, not
+    building it again); None for no change."""
     made: list[Change] = []
     text = source.text
     for i, event in enumerate(changes):
         if isinstance(event, L.TextDocumentContentChangePartial):
             start, end = offset_of(source, event.range.start), offset_of(source, event.range.end)
             change = Change.replacing(min(start, end), max(start, end), event.text)
+            text = change.apply(text)
         else:
             change = Change.between(text, event.text)
+            text = event.text  # the client's own text: not built again
         made.append(change)
-        text = change.apply(text)
         if i + 1 < len(changes):  # the next event's ranges are on this text (the host edits its own source)
             source = source.edited(text, change.start, change.old_end, change.new_end)
     composed = Change.compose(made, text)

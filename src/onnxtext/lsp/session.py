@@ -138,8 +138,8 @@ class OnnxTextServer(LanguageServer):
         current = self.workspace.get_text_document(uri).source
         if text != current:  # pygls read the ranges otherwise (a range past a line's end): its text is the client's
             log.warning("the changes of %s did not make the client's text; compared whole", uri)
-            change = Change.between(document.text, current)
-        return document.apply(change, version)
+            change, text = Change.between(document.text, current), current
+        return document.apply(change, version, text)
 
     def document(self, uri: str) -> DocumentHost:
         """``uri``'s host (one made from the file for a request about a document the client did not open)."""
