@@ -31,8 +31,8 @@ __all__ = ["BINS", "CHUNK", "Histogram", "Statistics", "statistics"]
 
 BINS = 24
 """Bars of a histogram."""
-CHUNK = 1 << 22
-"""Values per block: 32 MB of float64 temporaries."""
+CHUNK = 1 << 20
+"""Values per block: 8 MB of float64 temporaries (faster than 4× as many: they stay in cache)."""
 
 
 @dataclass(frozen=True, slots=True)
