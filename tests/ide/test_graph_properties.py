@@ -229,4 +229,47 @@ def test_a_page_leaves_out_the_statistics_of_a_huge_weight(tmp_path: Path) -> No
     )
     assert data is not None
     weights = [p for p in json.loads(data.group(1))["properties"].values() if p["kind"] == "weight"]
-    assert weights and "stats" not in weights[0] and "too many" in weights[0]["problem"]
+    assert weights and "stats" not in weights[0]
+    assert weights[0]["problem"] == "statistics not computed: 10,000,000,000 values"
+
+
+def test_with_live_values_every_port_has_the_statistics_of_a_weight() -> None:
+    """A value that ran has min, max, mean, std and a histogram as a weight has (numbers that the
+    run computed in its child process, checked here against numpy on the same values)."""
+    from onnxtext.evaluate.live import run_live
+
+    values = np.random.default_rng(2).standard_normal((5, 40)).astype(np.float32)
+    values[0, 0] = np.nan
+    text = HEAD + (
+        "g () => (float[5, 40] y) {\n"
+        "   c = Constant <value = float[5, 40] {" + ", ".join(repr(float(v)) for v in values.reshape(-1)) + "}> ()\n"
+        "   r = Relu (c)\n   y = Neg (r)\n}\n"
+    )
+    doc = _doc(text)
+    assert doc.model is not None
+    live = run_live(doc.model)
+    assert live.failure is None and live.skipped is None
+    found = properties_at(doc, text.index("Neg"), live=live)
+    assert found is not None
+    (r,) = found["inputs"]
+    relu = np.maximum(values, 0)
+    relu[0, 0] = np.nan
+    assert r["live"].startswith("float32[5, 40] min=nan")  # the summary still says there is a NaN
+    finite = relu[np.isfinite(relu)]
+    assert (r["stats"]["count"], r["stats"]["nonfinite"]) == (200, 1)
+    for key in ("min", "max", "mean", "std"):
+        assert r["stats"][key] == pytest.approx(float(getattr(finite, key)()), rel=1e-5), key
+    assert r["stats"]["zeros"] == int(np.sum(finite == 0))
+    counts, _ = np.histogram(finite, bins=BINS, range=(float(finite.min()), float(finite.max())))
+    assert r["stats"]["histogram"]["counts"] == counts.tolist()
+    (y,) = found["outputs"]
+    assert y["stats"]["max"] == pytest.approx(-float(finite.min()), abs=1e-6)
+    # without live values: the types alone
+    assert "stats" not in properties_at(doc, text.index("Neg"))["inputs"][0]  # type: ignore[index]
+    # a graph input that ran (made up) is a value with its statistics
+    text_in = HEAD + "g (float[3, 4] x) => (float[3, 4] y) {\n   y = Abs (x)\n}\n"
+    doc_in = _doc(text_in)
+    assert doc_in.model is not None
+    ran = run_live(doc_in.model)
+    x = properties_at(doc_in, text_in.index("x)") - 2, live=ran)
+    assert x is not None and x["kind"] == "value" and x["stats"]["count"] == 12 and "std" in x["stats"]

@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
-from onnxtext.document import parse_document
-from onnxtext.ide.hover import hover_at
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from onnxtext.document import Document, parse_document
+from onnxtext.ide.graph_properties import Sources
+from onnxtext.ide.hover import hover_at, statistics_markdown
+from onnxtext.weights.statistics import BINS, Histogram, Statistics
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
 g (float[N, 4] x, bool c) => (float[N, 4] y, int64[N, 4] z)
@@ -52,9 +61,94 @@ def test_value_shows_inferred_type_and_definition() -> None:
 
 
 def test_live_values_in_the_hover() -> None:
+    """With live values on, a value's hover gives its summary and its statistics (std, histogram)."""
+    from onnxtext.evaluate.live import run_live
+
     doc = parse_document(TEXT)
-    found = hover_at(doc, TEXT.index("a, w"), live={"graph": {"a": "float32[2, 4] min=0 max=1 mean=0.25"}})
-    assert found is not None and "live value: `float32[2, 4] min=0 max=1 mean=0.25`" in found.markdown
+    assert doc.model is not None
+    live = run_live(doc.model)
+    assert live.failure is None and live.skipped is None
+    (a,) = [v for v in live.values if v.name == "a" and v.graph == "graph"]
+    assert a.statistics is not None and a.statistics.histogram is not None
+    found = hover_at(doc, TEXT.index("a, w"), live=live)
+    assert found is not None and f"live value: `{a.stats.text()}`" in found.markdown
+    assert statistics_markdown(a.statistics) in found.markdown
+    assert f"std {a.statistics.std:.4g}" in found.markdown and "8 values: min " in found.markdown
+    x = hover_at(doc, TEXT.index("x)"), live=live)  # a made-up graph input
+    assert x is not None and "live value: `float32[2, 4]" in x.markdown and " · std " in x.markdown
+    assert "live value" not in _hover("a, w", shift=0)  # live values off: none
+
+
+def test_a_weight_shows_where_its_data_is_and_its_statistics() -> None:
+    w = _hover("w)", shift=0)
+    assert "data: in the text" in w
+    assert "4 values: min 1 · max 4 · mean 2.5 · std 1.118" in w
+    bars = w.split("`")[-2]
+    assert len(bars) == BINS and bars[0] != " " and bars[-1] != " " and w.endswith("` 1 … 4")
+    assert _hover("w = {", shift=0) == w  # at its definition as at a use
+
+
+def test_statistics_markdown_is_compact() -> None:
+    h = Histogram(-1.0, 3.0, (8, 0, 4, 1))
+    found = Statistics(15, 2, -1.0, 3.0, 0.123456, 2.0, 3, h)
+    assert statistics_markdown(found) == (
+        "15 values (2 NaN or infinite): min -1 · max 3 · mean 0.1235 · std 2 · 3 zeros\n\n`█ ▄▁` -1 … 3"
+    )
+    assert statistics_markdown(Statistics(3, 3)) == "3 values (3 NaN or infinite)"
+
+
+def _external(nbytes: int, dims: str) -> tuple[Document, int]:
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\n'
+        f"g (float[1, {dims.split(', ')[0]}] x) => (float[] y)\n"
+        f'<float[{dims}] big = ["location": "w.bin", "offset": "16", "length": "{nbytes}"]>\n'
+        "{\n   y = MatMul (x, big)\n}\n"
+    )
+    return parse_document(text), text.index("big)")
+
+
+def test_an_external_weight_is_read_once_from_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from onnxtext.ide import graph_properties
+
+    values = np.random.default_rng(0).standard_normal((30, 20)).astype(np.float32)
+    (tmp_path / "w.bin").write_bytes(b"\0" * 16 + values.tobytes())
+    doc, at = _external(values.nbytes, "30, 20")
+    found = hover_at(doc, at, sources=Sources(folder=str(tmp_path)))
+    assert found is not None and "data: external: w.bin (offset 16, length 2400)" in found.markdown
+    wide = values.astype(np.float64)
+    assert f"600 values: min {wide.min():.4g} · max {wide.max():.4g} · mean {wide.mean():.4g}" in found.markdown
+    assert f"std {wide.std():.4g}" in found.markdown
+    no_folder = hover_at(doc, at)
+    assert no_folder is not None and "its data is in an external file, and the text has no folder" in no_folder.markdown
+
+    def unread(*args: object) -> None:
+        raise AssertionError("read again")
+
+    monkeypatch.setattr(graph_properties, "weight_array", unread)
+    again = hover_at(doc, at, sources=Sources(folder=str(tmp_path)))  # remembered: the file is not read
+    assert again is not None and again.markdown == found.markdown
+
+
+def test_a_huge_weight_is_not_read_on_hover(tmp_path: Path) -> None:
+    """40 GB of float32 (a sparse file): the hover says how many values it left, at once."""
+    (tmp_path / "w.bin").write_bytes(b"")
+    os.truncate(tmp_path / "w.bin", 16 + 4 * 10**10)
+    doc, at = _external(4 * 10**10, "100000, 100000")
+    start = time.perf_counter()
+    found = hover_at(doc, at, sources=Sources(folder=str(tmp_path)))
+    assert time.perf_counter() - start < 1.0
+    assert found is not None and "statistics not computed: 10,000,000,000 values" in found.markdown
+    assert "data: external: w.bin" in found.markdown
+
+
+def test_a_weight_shown_by_digest_says_its_values_are_not_here() -> None:
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[4] x) => (float[4] y)\n'
+        '<float[4] w = ["digest": "sha256:00", "min": "1"]>\n{\n   y = Add (x, w)\n}\n'
+    )
+    found = hover_at(parse_document(text), text.index("w)"))
+    assert found is not None and "data: by reference (sha256:00)" in found.markdown
+    assert "its values are not in the text (shown by digest)" in found.markdown
 
 
 def test_local_function_call_shows_its_signature() -> None:

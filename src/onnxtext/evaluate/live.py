@@ -20,8 +20,9 @@ from typing import Any, TypeVar
 from onnxtext.evaluate.summary import Stats
 from onnxtext.ir.paths import ProtoPath
 from onnxtext.proto import ModelProto
+from onnxtext.weights.statistics import Statistics
 
-__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live", "run_budgeted", "given_inputs"]
+__all__ = ["Budget", "Failure", "LiveValue", "LiveResult", "run_live", "run_budgeted", "given_inputs", "value_stats"]
 
 T = TypeVar("T")
 
@@ -41,13 +42,16 @@ class Budget:
 class LiveValue:
     """One value computed by node ``node`` of the graph at ``graph`` (its proto path:
     ``graph``, ``graph/node[3]/attribute[0]/g``, ``functions[1]``); ``runs`` counts the times
-    it was computed (a loop body, a function called twice), ``stats`` is of the last one."""
+    it was computed (a loop body, a function called twice), ``stats`` is of the last one (its
+    one-line summary) and so is ``statistics`` (std and histogram too; None for no tensor of
+    numbers), both computed in the child from one reading of the value (:func:`value_stats`)."""
 
     name: str
     node: int
     stats: Stats
     graph: str = "graph"
     runs: int = 1
+    statistics: Statistics | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,6 @@ def _evaluate(
 ) -> LiveResult:
     from onnxtext.evaluate import EvaluationError, Evaluator
     from onnxtext.evaluate.inputs import InputError
-    from onnxtext.evaluate.summary import stats
     from onnxtext.evaluate.synth import SynthesisError, synthesize
     from onnxtext.weights.external import ExternalDataError, is_external, iter_tensors, load_external
 
@@ -209,13 +212,14 @@ def _evaluate(
         result.skipped = str(exc)
         return result
     result.sizes = made.sizes
-    result.inputs = [LiveValue(name, -1, stats(value)) for name, value in made.feeds.items()]
+    result.inputs = [_boundary(name, value) for name, value in made.feeds.items()]
     seen: dict[tuple[str, str], LiveValue] = {}
 
     def record(graph: ProtoPath, name: str, index: int, value: Any) -> None:
         key = (str(graph), name)
         before = seen.get(key)
-        seen[key] = LiveValue(name, index, stats(value), key[0], before.runs + 1 if before is not None else 1)
+        line, full = value_stats(value)
+        seen[key] = LiveValue(name, index, line, key[0], before.runs + 1 if before is not None else 1, full)
 
     try:
         evaluator = Evaluator(model, seed=seed, skip=skip)
@@ -229,8 +233,33 @@ def _evaluate(
             raise MemoryError(rec.message) from exc
         result.failure = Failure(rec.message, rec.node_index, rec.path, rec.function, rec)
         return result
-    result.outputs = [LiveValue(name, -1, stats(v)) for name, v in zip(evaluator.output_names, outputs, strict=True)]
+    result.outputs = [_boundary(name, v) for name, v in zip(evaluator.output_names, outputs, strict=True)]
     return result
+
+
+def _boundary(name: str, value: Any) -> LiveValue:
+    """A graph input's or output's live value."""
+    line, full = value_stats(value)
+    return LiveValue(name, -1, line, statistics=full)
+
+
+def value_stats(value: Any) -> tuple[Stats, Statistics | None]:
+    """A value's one-line :class:`~onnxtext.evaluate.summary.Stats` and its full
+    :class:`~onnxtext.weights.statistics.Statistics`, the values read once: the line's min, max
+    and mean are the statistics' own, except for a value with NaN or inf, whose line says so
+    (``min=nan``) as :func:`~onnxtext.evaluate.summary.stats` says it."""
+    import numpy as np
+
+    from onnxtext.evaluate.summary import stats
+    from onnxtext.weights.statistics import statistics
+
+    if value is None or isinstance(value, list | dict):  # an empty optional, a sequence, a map
+        return stats(value), None
+    arr = np.asarray(value)
+    full = statistics(arr)
+    if full is None or full.nonfinite or full.mean is None:
+        return stats(arr), full
+    return Stats(str(arr.dtype), tuple(int(d) for d in arr.shape), full.min, full.max, full.mean), full
 
 
 def given_inputs(model: Any, inputs: Mapping[str, str], model_dir: str | None) -> dict[str, Any]:

@@ -12,6 +12,8 @@ reference are read from the model file when asked for (a memory map), never befo
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,10 +23,11 @@ from onnxtext.ide.graph import formal_name
 from onnxtext.ide.graph_attributes import attribute_values, value_text
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.syntax import ast as A
+from onnxtext.weights.statistics import BINS, Statistics
 
 if TYPE_CHECKING:
     from onnxtext.document import Document
-    from onnxtext.evaluate.live import LiveResult
+    from onnxtext.evaluate.live import LiveResult, LiveValue
     from onnxtext.proto import TensorProto
     from onnxtext.weights.byref import HeldTensors
 
@@ -33,18 +36,26 @@ __all__ = [
     "properties_at",
     "page_properties",
     "weight_array",
+    "weight_tensor",
+    "storage_text",
+    "weight_statistics",
+    "statistics_json",
+    "live_values",
     "save_npy",
     "BINS",
     "PAGE_MOST",
     "PAGE_VALUES",
+    "HOVER_VALUES",
 ]
 
-BINS = 24
-"""Bars of a weight's histogram."""
 PAGE_MOST = 5000
 """Nodes of a page up to which it carries every node's panel (a 30,000-node page: 13 MB more, 1.3 s)."""
-PAGE_VALUES = 1 << 26
-"""Values of a weight up to which a page (:func:`page_properties`) gives its statistics (256 MB of float32)."""
+PAGE_VALUES = 1 << 28
+"""Values of a weight up to which a page (:func:`page_properties`) gives its statistics (1 GB of
+float32, read in blocks of 8 MB: about 3 s; a 10-billion-value weight would take two minutes)."""
+HOVER_VALUES = 1 << 24
+"""Values of a weight up to which a hover gives its statistics (64 MB of float32, a quarter of a
+second the first time; data in a file is then remembered)."""
 _TEXT = 200
 """Characters of an attribute's text in the panel before it is clipped."""
 
@@ -115,6 +126,13 @@ def _weight_statement(doc: Document, body: A.Graph | A.Function | None, name: st
     return None
 
 
+def weight_tensor(doc: Document, body: A.Graph | A.Function | None, name: str) -> TensorProto | None:
+    """The stored tensor whose values ``name`` has in ``body``: an initializer's, a ``Constant``'s
+    (through ``Identity`` nodes); None for any other value."""
+    stmt = _weight_statement(doc, body, name)
+    return _tensor(doc, stmt) if stmt is not None else None
+
+
 def _tensor(doc: Document, stmt: A.Node | A.Initializer) -> TensorProto | None:
     """The stored tensor of an initializer or of a ``Constant``'s ``value``."""
     from onnxtext.proto import NodeProto, TensorProto
@@ -183,31 +201,78 @@ def _number(x: float) -> float | str:
     return float(f"{x:.6g}") if np.isfinite(x) else str(x)
 
 
-def _statistics(arr: np.ndarray) -> dict[str, Any] | None:
-    """min, max, mean, std and a histogram of the finite values (None for non-numbers)."""
-    if arr.dtype.kind not in "biuf" or arr.size == 0:
-        return None
-    flat = arr.reshape(-1)
-    if flat.dtype.kind == "b":
-        flat = flat.astype(np.uint8)
-    finite = flat[np.isfinite(flat)] if flat.dtype.kind == "f" else flat
-    out: dict[str, Any] = {"count": int(flat.size), "nonfinite": int(flat.size - finite.size)}
-    if finite.size == 0:
+def statistics_json(found: Statistics) -> dict[str, Any]:
+    """The panel's form of :class:`~onnxtext.weights.statistics.Statistics` (a weight's and,
+    with live values, a value's): numbers to 6 digits, ``inf`` as a string."""
+    out: dict[str, Any] = {"count": found.count, "nonfinite": found.nonfinite}
+    if found.min is None or found.max is None or found.mean is None or found.std is None:
         return out
-    lo, hi = float(finite.min()), float(finite.max())
-    out.update(
-        min=_number(lo),
-        max=_number(hi),
-        mean=_number(float(finite.mean(dtype=np.float64))),
-        std=_number(float(finite.std(dtype=np.float64))),
-        zeros=int(finite.size - np.count_nonzero(finite)),
-    )
-    counts, _ = np.histogram(finite, bins=BINS, range=(lo, hi) if hi > lo else (lo - 0.5, hi + 0.5))
-    out["histogram"] = {"lo": _number(lo), "hi": _number(hi), "counts": [int(c) for c in counts]}
+    out.update(min=_number(found.min), max=_number(found.max), mean=_number(found.mean), std=_number(found.std))
+    out["zeros"] = found.zeros
+    h = found.histogram
+    if h is not None:
+        out["histogram"] = {"lo": _number(h.lo), "hi": _number(h.hi), "counts": list(h.counts)}
     return out
 
 
-def _storage(t: TensorProto) -> str:
+def _identity(t: TensorProto, sources: Sources) -> tuple[object, ...] | None:
+    """What names the values of ``t`` across edits of the text, for the cache of statistics: the
+    SHA-256 of a tensor shown by reference; the file, range and modification time of external
+    data; None for values in the text (read again, within :data:`HOVER_VALUES`)."""
+    from onnxtext.weights.digest import DIGEST_KEY
+    from onnxtext.weights.external import is_external, resolve_location
+
+    entries = {e.key: e.value for e in t.external_data}
+    kind = (t.data_type, tuple(t.dims))
+    if DIGEST_KEY in entries:
+        return (*kind, entries[DIGEST_KEY]) if sources.held is not None else None
+    if not is_external(t) or sources.folder is None:
+        return None
+    try:
+        path = resolve_location(sources.folder, entries.get("location", ""))
+        stat = path.stat()
+    except (OSError, ValueError):
+        return None
+    return (*kind, str(path), entries.get("offset", "0"), entries.get("length", ""), stat.st_mtime_ns, stat.st_size)
+
+
+_CACHE: OrderedDict[tuple[object, ...], Statistics | None] = OrderedDict()
+_CACHED = 64
+"""Tensors whose statistics are kept (a few numbers each)."""
+_lock = threading.Lock()
+
+
+def weight_statistics(t: TensorProto, sources: Sources, most: int | None = None) -> Statistics | None | str:
+    """The statistics of ``t``'s values (None: they are no numbers), read in blocks
+    (:func:`onnxtext.weights.statistics.statistics`), or why there are none: more than ``most``
+    values (the hover's limit), values that cannot be read. Those of data in a file are kept
+    for the next ask, by :func:`_identity`: a hover or a click again costs nothing."""
+    from onnxtext.weights.statistics import statistics
+
+    count = int(np.prod([int(d) for d in t.dims], dtype=np.int64))
+    if most is not None and count > most:
+        return f"statistics not computed: {count:,} values"
+    key = _identity(t, sources)
+    if key is not None:
+        with _lock:
+            if key in _CACHE:
+                _CACHE.move_to_end(key)
+                return _CACHE[key]
+    arr = weight_array(t, sources)
+    if isinstance(arr, str):
+        return arr
+    found = statistics(arr)
+    if key is not None:
+        with _lock:
+            _CACHE[key] = found
+            while len(_CACHE) > _CACHED:
+                _CACHE.popitem(last=False)
+    return found
+
+
+def storage_text(t: TensorProto) -> str:
+    """Where the values of ``t`` are: ``in the text``, ``external: w.bin (offset 0, length 16)``,
+    ``by reference (sha256:…)``."""
     from onnxtext.weights.digest import DIGEST_KEY
 
     entries = {e.key: e.value for e in t.external_data}
@@ -233,20 +298,14 @@ def _weight(doc: Document, stmt: A.Node | A.Initializer, sources: Sources, name:
         return out
     dtype = BY_CODE.get(t.data_type)
     out.update(dtype=dtype.name if dtype is not None else str(t.data_type), shape=[int(d) for d in t.dims])
-    out["storage"] = _storage(t)
+    out["storage"] = storage_text(t)
     if not sources.values:
         return out
-    count = int(np.prod(out["shape"], dtype=np.int64))
-    if sources.most is not None and count > sources.most:
-        out["problem"] = f"its {count:,} values are too many to read here"
-        return out
-    arr = weight_array(t, sources)
-    if isinstance(arr, str):
-        out["problem"] = arr
-        return out
-    stats = _statistics(arr)
-    if stats is not None:
-        out["stats"] = stats
+    found = weight_statistics(t, sources, sources.most)
+    if isinstance(found, str):
+        out["problem"] = found
+    elif found is not None:
+        out["stats"] = statistics_json(found)
     return out
 
 
@@ -268,13 +327,43 @@ def _props(stmt: A.Node) -> tuple[str, list[list[str]]]:
     return doc_string, metadata
 
 
-def _live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> dict[str, str]:
+@dataclass(frozen=True)
+class _Live:
+    """The live values of one graph or function body: each one's summary (as the inlay hints
+    say it) and statistics."""
+
+    labels: dict[str, str]
+    values: dict[str, LiveValue]
+
+
+def live_values(doc: Document, body: A.AstNode | None, live: LiveResult | None) -> dict[str, LiveValue]:
+    """The live values of the graph or function ``body`` by name (the graph's inputs included)."""
     if live is None or body is None:
         return {}
+    path = doc.source_map.path_of(body)
+    where = str(path) if path is not None else ""
+    return {v.name: v for v in [*live.inputs, *live.values] if v.graph == where}
+
+
+def _live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> _Live:
+    if live is None or body is None:
+        return _Live({}, {})
     from onnxtext.ide.hints import live_labels
 
     path = doc.source_map.path_of(body)
-    return live_labels(live).get(str(path) if path is not None else "", {})
+    labels = live_labels(live).get(str(path) if path is not None else "", {})
+    return _Live(labels, live_values(doc, body, live))
+
+
+def _port(doc: Document, body: A.Graph | A.Function | None, name: str, live: _Live) -> dict[str, Any]:
+    """A value's type and, after a live run, its summary and statistics (the panel shows them as a weight's)."""
+    out: dict[str, Any] = {"name": name, "type": _type(doc, body, name) if name else "", "live": ""}
+    if name:
+        out["live"] = live.labels.get(name, "")
+        value = live.values.get(name)
+        if value is not None and value.statistics is not None:
+            out["stats"] = statistics_json(value.statistics)
+    return out
 
 
 def properties_at(
@@ -291,12 +380,11 @@ def properties_at(
     body = _body_of(doc, stmt)
     values = _live(doc, body, live)
     if isinstance(stmt, A.ValueInfo):
-        name = stmt.name.value
-        return {"kind": "value", "name": name, "type": _type(doc, body, name), "live": values.get(name, "")}
+        return {"kind": "value", **_port(doc, body, stmt.name.value, values)}
     if isinstance(stmt, A.Initializer):
         name = stmt.info.name.value
         if stmt.body is None:
-            return {"kind": "value", "name": name, "type": _type(doc, body, name), "live": values.get(name, "")}
+            return {"kind": "value", **_port(doc, body, name, values)}
         return {"kind": "weight", "type": _type(doc, body, name), **_weight(doc, stmt, sources, name)}
     resolution = doc.resolutions.get(stmt)
     schema = resolution.schema if resolution is not None else None
@@ -310,23 +398,13 @@ def properties_at(
 
     inputs = []
     for i, ident in enumerate(stmt.inputs):
-        entry: dict[str, Any] = {
-            "param": formal_name(schema.inputs if schema else (), i),
-            "name": ident.value,
-            "type": _type(doc, body, ident.value) if ident.value else "",
-            "live": values.get(ident.value, ""),
-        }
+        entry = {"param": formal_name(schema.inputs if schema else (), i), **_port(doc, body, ident.value, values)}
         weight = _weight_statement(doc, body, ident.value) if ident.value else None
         if weight is not None:
             entry["weight"] = _weight(doc, weight, sources, ident.value)
         inputs.append(entry)
     outputs = [
-        {
-            "param": formal_name(schema.outputs if schema else (), i),
-            "name": o.value,
-            "type": _type(doc, body, o.value) if o.value else "",
-            "live": values.get(o.value, ""),
-        }
+        {"param": formal_name(schema.outputs if schema else (), i), **_port(doc, body, o.value, values)}
         for i, o in enumerate(stmt.outputs)
     ]
     doc_string, metadata = _props(stmt)

@@ -6,8 +6,9 @@ the answer into a protocol message.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, ValueSymbol
 from onnxtext.document import Document
@@ -15,7 +16,12 @@ from onnxtext.ide.schema_docs import attribute_markdown, dtype_markdown, operato
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 
-__all__ = ["HoverInfo", "hover_at"]
+if TYPE_CHECKING:
+    from onnxtext.evaluate.live import LiveResult
+    from onnxtext.ide.graph_properties import Sources
+    from onnxtext.weights.statistics import Statistics
+
+__all__ = ["HoverInfo", "hover_at", "statistics_markdown"]
 
 _KIND_WORDS = {
     "graph-input": "graph input",
@@ -34,8 +40,11 @@ class HoverInfo:
     span: Span
 
 
-def hover_at(doc: Document, offset: int, live: Mapping[str, Mapping[str, str]] | None = None) -> HoverInfo | None:
-    """The hover at ``offset``; ``live`` gives the live summaries of values by graph path and name, if running."""
+def hover_at(
+    doc: Document, offset: int, live: LiveResult | None = None, sources: Sources | None = None
+) -> HoverInfo | None:
+    """The hover at ``offset``; ``live``: the live values, if shown; ``sources``: where the
+    document's tensors outside its text are (a weight's statistics are read from there)."""
     path = doc.nodes_at(offset)
     if not path:
         return None
@@ -70,7 +79,7 @@ def hover_at(doc: Document, offset: int, live: Mapping[str, Mapping[str, str]] |
     if isinstance(symbol, ValueSymbol):
         occurrence = doc.symbols.occurrence_at(offset)
         span = occurrence.span if occurrence is not None else inner.span
-        return HoverInfo(_value(doc, symbol, live), span)
+        return HoverInfo(_value(doc, symbol, live, sources), span)
     if isinstance(symbol, FunctionSymbol):
         occurrence = doc.symbols.occurrence_at(offset)
         return HoverInfo(_function(doc, symbol), occurrence.span if occurrence is not None else inner.span)
@@ -125,7 +134,7 @@ def _dtype_code(doc: Document, node: A.Node, attribute: A.Attribute, number: A.N
     return HoverInfo(text, number.span) if text is not None else None
 
 
-def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, str]] | None) -> str:
+def _value(doc: Document, symbol: ValueSymbol, live: LiveResult | None, sources: Sources | None) -> str:
     kind = _KIND_WORDS.get(symbol.kind, symbol.kind)
     inferred = doc.type_of(symbol)
     head = f"**{symbol.name}**: " + (f"`{inferred}`" if inferred is not None else "type unknown")
@@ -136,10 +145,61 @@ def _value(doc: Document, symbol: ValueSymbol, live: Mapping[str, Mapping[str, s
     lines = [head, "", f"{kind}, defined at {_where(doc, [d.span for d in symbol.definitions])}; {uses}"]
     if len(symbol.definitions) > 1:
         lines += ["", f"⚠ defined {len(symbol.definitions)} times"]
-    value = (live or {}).get(str(doc.source_map.path_of(symbol.scope.node) or ""), {}).get(symbol.name)
-    if value:
-        lines += ["", f"live value: `{value}`"]
+    body = symbol.scope.node
+    lines += _weight(doc, body if isinstance(body, A.Graph | A.Function) else None, symbol.name, sources)
+    if live is not None:
+        from onnxtext.ide.graph_properties import live_values
+        from onnxtext.ide.hints import live_labels
+
+        path = str(doc.source_map.path_of(body) or "")
+        label = live_labels(live).get(path, {}).get(symbol.name)
+        if label:
+            lines += ["", f"live value: `{label}`"]
+        value = live_values(doc, body, live).get(symbol.name)
+        if value is not None and value.statistics is not None and value.statistics.count:
+            lines += ["", statistics_markdown(value.statistics)]
     return "\n".join(lines)
+
+
+def _weight(doc: Document, body: A.Graph | A.Function | None, name: str, sources: Sources | None) -> list[str]:
+    """Where a weight's (or a constant's) data is and, from its values, its statistics; none
+    above :data:`~onnxtext.ide.graph_properties.HOVER_VALUES` values (a hover never reads gigabytes)."""
+    from onnxtext.ide.graph_properties import HOVER_VALUES, Sources, storage_text, weight_statistics, weight_tensor
+
+    t = weight_tensor(doc, body, name)
+    if t is None:
+        return []
+    found = weight_statistics(t, sources or Sources(), HOVER_VALUES)
+    lines = ["", f"data: {storage_text(t)}"]
+    if isinstance(found, str):
+        return [*lines, "", found]
+    return [*lines, "", statistics_markdown(found)] if found is not None else lines
+
+
+_BARS = " ▁▂▃▄▅▆▇█"
+
+
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def statistics_markdown(found: Statistics) -> str:
+    """``4 values: min 1 · max 4 · mean 2.5 · std 1.118`` and the histogram as a sparkline,
+    one bar a character (``▁▃█▅ ▂``, a blank for none), between its ends."""
+    words = f"{found.count:,} value{'s' if found.count != 1 else ''}"
+    if found.nonfinite:
+        words += f" ({found.nonfinite:,} NaN or infinite)"
+    if found.min is None or found.max is None or found.mean is None or found.std is None:
+        return words
+    words += f": min {_num(found.min)} · max {_num(found.max)} · mean {_num(found.mean)} · std {_num(found.std)}"
+    if found.zeros:
+        words += f" · {found.zeros:,} zero{'s' if found.zeros != 1 else ''}"
+    h = found.histogram
+    if h is None:
+        return words
+    most = max(h.counts) or 1
+    bars = "".join(_BARS[0 if c == 0 else max(1, round(c / most * 8))] for c in h.counts)
+    return f"{words}\n\n`{bars}` {_num(h.lo)} … {_num(h.hi)}"
 
 
 def _dimension(doc: Document, dim: A.Dim) -> HoverInfo:

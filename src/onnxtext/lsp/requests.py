@@ -30,7 +30,7 @@ from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
 from onnxtext.ide.graph import graph_json, graph_model
 from onnxtext.ide.graph_properties import Sources, properties_at, save_npy
-from onnxtext.ide.hints import hints_between, live_labels
+from onnxtext.ide.hints import hints_between
 from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
@@ -336,10 +336,10 @@ def inlay_hint(ls: OnnxTextServer, params: L.InlayHintParams, snap: Snapshot) ->
 
 def hover(ls: OnnxTextServer, params: L.HoverParams, snap: Snapshot) -> L.Hover | None:
     shows_live = ls.document(params.text_document.uri).live
+    sources = _sources(ls, params.text_document.uri)
 
     def query(outcome: Outcome, offset: int) -> tuple[HoverInfo | None, list[Span]]:
-        live = live_labels(outcome.live) if outcome.live is not None and shows_live else None
-        found = hover_at(outcome.document, offset, live)
+        found = hover_at(outcome.document, offset, outcome.live if shows_live else None, sources)
         return found, [found.span] if found is not None else []
 
     found, spans = snap.answer(offset_of(snap.source, params.position), query)
@@ -562,9 +562,14 @@ def _offset(source: SourceFile, position: Any, method: str) -> int:
 def _tensor_request(ls: OnnxTextServer, params: Any, snap: Snapshot, method: str) -> tuple[Outcome, int, Sources]:
     outcome = snap.outcome
     offset = _offset(outcome.document.source, getattr(params, "position", None), method)
-    path = file_path(params.textDocument.uri)
+    return outcome, offset, _sources(ls, params.textDocument.uri)
+
+
+def _sources(ls: OnnxTextServer, uri: str) -> Sources:
+    """Where the tensors of the document at ``uri`` are outside its text: its folder, a view's held tensors."""
+    path = file_path(uri)
     view = ls.binaries.get(path) if path is not None else None
-    return outcome, offset, Sources(folder_of(params.textDocument.uri), view.held if view is not None else None)
+    return Sources(folder_of(uri), view.held if view is not None else None)
 
 
 def graph_properties_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:

@@ -35,6 +35,7 @@ from onnxtext.weights.external import (
     iter_tensors,
     tensor_nbytes,
 )
+from onnxtext.weights.statistics import statistics
 
 __all__ = [
     "DEFAULT_THRESHOLD",
@@ -87,9 +88,7 @@ def _array_digest(arr: np.ndarray) -> list[tuple[str, str]]:
     if arr.dtype.kind == "c":
         items.append(("max_abs", _num(float(np.max(np.abs(arr))))))
         return items
-    flat = arr.reshape(-1)
-    with np.errstate(invalid="ignore"):  # casting signalling NaNs (payloads) to float64
-        return items + (_stats(flat) if flat.size <= _CHUNK else _chunked_stats(flat))
+    return items + _stats(arr)
 
 
 def _file_digest(t: TensorProto, r: FileRange) -> list[tuple[str, str]] | None:
@@ -152,7 +151,6 @@ _RAW_NUMPY = {
     12: "<u4",
     13: "<u8",
 }
-_CHUNK = 1 << 22  # elements per block of the statistics of large tensors
 
 
 def _raw_view(t: TensorProto) -> np.ndarray | None:
@@ -170,55 +168,18 @@ def _raw_view(t: TensorProto) -> np.ndarray | None:
 
 
 def _stats(flat: np.ndarray) -> list[tuple[str, str]]:
-    data = flat.astype(np.float64, copy=False) if flat.dtype != np.float64 else flat
-    finite = np.isfinite(data)
-    n_bad = int(data.size - np.count_nonzero(finite))
-    if n_bad:
-        data = data[finite]
+    """min, max, mean and std of the finite values and the count of the others, read by blocks
+    (:func:`onnxtext.weights.statistics.statistics`: no float64 copy of the whole tensor)."""
+    found = statistics(flat, bins=0)
     items: list[tuple[str, str]] = []
-    if data.size:
-        items += [
-            ("min", _num(float(data.min()))),
-            ("max", _num(float(data.max()))),
-            ("mean", _num(float(data.mean()))),
-            ("std", _num(float(data.std()))),
-        ]
-    if n_bad:
-        items.append(("nonfinite", str(n_bad)))
-    return items
-
-
-def _chunked_stats(flat: np.ndarray) -> list[tuple[str, str]]:
-    """:func:`_stats` by blocks of :data:`_CHUNK` values: the float64 temporaries stay
-    small (no float64 copy of the whole tensor); mean and std in two passes."""
-    lo, hi, total, count, n_bad = np.inf, -np.inf, 0.0, 0, 0
-    exact = flat.dtype.kind in "iu"  # integers: every value is finite
-    blocks = range(0, flat.size, _CHUNK)
-    for i in blocks:
-        c = flat[i : i + _CHUNK].astype(np.float64)
-        if not exact:
-            finite = np.isfinite(c)
-            bad = c.size - int(np.count_nonzero(finite))
-            if bad:
-                n_bad += bad
-                c = c[finite]
-        if c.size:
-            lo, hi = min(lo, float(c.min())), max(hi, float(c.max()))
-            total += float(c.sum())
-            count += c.size
-    items: list[tuple[str, str]] = []
-    if count:
-        mean = total / count
-        sq = 0.0
-        for i in blocks:
-            c = flat[i : i + _CHUNK].astype(np.float64)
-            if n_bad:
-                c = c[np.isfinite(c)]
-            c -= mean
-            sq += float(np.dot(c, c))
-        items += [("min", _num(lo)), ("max", _num(hi)), ("mean", _num(mean)), ("std", _num((sq / count) ** 0.5))]
-    if n_bad:
-        items.append(("nonfinite", str(n_bad)))
+    if found is None:
+        return items
+    for key in ("min", "max", "mean", "std"):
+        value = getattr(found, key)
+        if value is not None:
+            items.append((key, _num(value)))
+    if found.nonfinite:
+        items.append(("nonfinite", str(found.nonfinite)))
     return items
 
 

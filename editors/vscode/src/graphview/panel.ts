@@ -1,7 +1,8 @@
 // The properties panel of the graph view: what the selected node or weight is. The graph's own
 // data gives a first answer at once (operator, attributes line, weights, typed inputs and outputs);
 // the server's `onnxtext/graphProperties` (src/onnxtext/ide/graph_properties.py) the whole one:
-// the schema's description, every attribute, doc string, metadata, and each weight's statistics.
+// the schema's description, every attribute, doc string, metadata, and each weight's statistics
+// (with live values on, every value's statistics too, shown as a weight's).
 import { GraphData, GraphNode, GraphRow, Range } from "./model";
 import { escape } from "./render";
 
@@ -35,6 +36,8 @@ export interface Port {
   name: string;
   type: string;
   live: string;
+  /** The value's statistics in the last live run (src/onnxtext/weights/statistics.py). */
+  stats?: Stats;
   weight?: Weight;
 }
 export type Properties =
@@ -53,7 +56,7 @@ export type Properties =
       metadata: [string, string][];
     }
   | ({ kind: "weight" } & Weight)
-  | { kind: "value"; name: string; type: string; live: string };
+  | { kind: "value"; name: string; type: string; live: string; stats?: Stats };
 
 function table(rows: [string, string][], cls = "kv"): string {
   if (rows.length === 0) {
@@ -77,6 +80,24 @@ export function histogramSvg(h: Histogram): string {
   return `<svg class="histogram" viewBox="0 0 240 40" width="240" height="40" role="img" aria-label="histogram of the values from ${escape(String(h.lo))} to ${escape(String(h.hi))}">${bars.join("")}</svg><div class="range"><span>${escape(String(h.lo))}</span><span>${escape(String(h.hi))}</span></div>`;
 }
 
+/** The rows of a statistics table: min, max, mean, std, the count of values, zeros and non-finite. */
+function statsRows(s: Stats): [string, string][] {
+  const rows: [string, string][] = [];
+  for (const key of ["min", "max", "mean", "std"] as const) {
+    if (s[key] !== undefined) {
+      rows.push([key, String(s[key])]);
+    }
+  }
+  rows.push(["values", String(s.count)]);
+  if (s.zeros) {
+    rows.push(["zeros", String(s.zeros)]);
+  }
+  if (s.nonfinite) {
+    rows.push(["non-finite", String(s.nonfinite)]);
+  }
+  return rows;
+}
+
 /** A weight's facts, statistics and histogram, and its "Save as .npy" button (in the editor). */
 export function weightHtml(w: Weight, index: number, canSave: boolean): string {
   const facts: [string, string][] = [];
@@ -88,22 +109,16 @@ export function weightHtml(w: Weight, index: number, canSave: boolean): string {
   }
   const s = w.stats;
   if (s !== undefined) {
-    for (const key of ["min", "max", "mean", "std"] as const) {
-      if (s[key] !== undefined) {
-        facts.push([key, String(s[key])]);
-      }
-    }
-    facts.push(["values", String(s.count)]);
-    if (s.zeros) {
-      facts.push(["zeros", String(s.zeros)]);
-    }
-    if (s.nonfinite) {
-      facts.push(["non-finite", String(s.nonfinite)]);
-    }
+    facts.push(...statsRows(s));
   }
   const problem = w.problem ? `<p class="problem">${escape(w.problem)}</p>` : "";
   const save = canSave && w.problem === undefined ? `<button class="tool save-npy" data-weight="${index}">Save as .npy</button>` : "";
   return `<div class="weight" data-weight="${index}"><h4>${escape(w.name)}</h4>${table(facts, "kv stats")}${s?.histogram ? histogramSvg(s.histogram) : ""}${problem}${save}</div>`;
+}
+
+/** A value's statistics in the last live run, as a weight's: its summary, the same table and histogram. */
+export function liveHtml(name: string, live: string, s: Stats): string {
+  return `<div class="weight live-value"><h4>${escape(name)}</h4>${table([["live", live], ...statsRows(s)], "kv stats")}${s.histogram ? histogramSvg(s.histogram) : ""}</div>`;
 }
 
 function port(p: Port): [string, string] {
@@ -114,6 +129,9 @@ function port(p: Port): [string, string] {
 /** The panel from the server's answer; `canSave`: the editor can write a .npy. */
 export function propertiesHtml(p: Properties, canSave: boolean): string {
   if (p.kind === "value") {
+    if (p.stats !== undefined) {
+      return `<h2>${escape(p.name)}</h2>${table([["type", p.type]])}${liveHtml(p.name, p.live, p.stats)}`;
+    }
     return `<h2>${escape(p.name)}</h2>${table([["type", p.type], ...(p.live ? ([["live", p.live]] as [string, string][]) : [])])}`;
   }
   if (p.kind === "weight") {
@@ -122,6 +140,11 @@ export function propertiesHtml(p: Properties, canSave: boolean): string {
   const head = `<h2>${escape(p.op)}</h2><p class="domain">${escape(p.domain)}${p.version !== null ? ` · opset ${p.version}` : ""}${p.function ? " · local function" : ""}</p>`;
   const description = p.description ? `<p class="description">${escape(p.description)}</p>` : "";
   const weights = p.inputs.map((i, k) => (i.weight !== undefined ? weightHtml(i.weight, k, canSave) : "")).join("");
+  const seen = new Set<string>();
+  const live = [...p.inputs, ...p.outputs]
+    .filter((q) => q.stats !== undefined && q.weight === undefined && !seen.has(q.name) && seen.add(q.name))
+    .map((q) => liveHtml(q.param ? `${q.param}: ${q.name}` : q.name, q.live, q.stats as Stats))
+    .join("");
   return (
     head +
     description +
@@ -130,6 +153,7 @@ export function propertiesHtml(p: Properties, canSave: boolean): string {
     section("Inputs", table(p.inputs.map(port))) +
     section("Outputs", table(p.outputs.map(port))) +
     section("Weights", weights) +
+    section("Live values", live) +
     section("Doc", p.doc ? `<p class="doc">${escape(p.doc)}</p>` : "") +
     section("Metadata", table(p.metadata))
   );

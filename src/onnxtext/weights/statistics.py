@@ -1,0 +1,158 @@
+"""Statistics of a tensor's values, in bounded memory: count, min, max, mean, std, zeros and a histogram.
+
+One function for every place that shows them: the graph view's properties panel (a weight, and with
+live values every value), a hover over a weight, the ``onnxtext graph -o x.html`` page, the live
+values' child process, and ``print --weights digest``.
+
+The values are read in blocks of :data:`CHUNK` (a memory map of a 10 GB weight is never copied
+whole): each block is converted to float64 (the temporaries stay a few blocks' worth), and the
+non-finite values (NaN, ±inf) are counted, not used. Two passes over the blocks:
+
+1. min, max, count, zeros and the float64 sum (numpy's pairwise sum inside a block);
+2. the histogram over [min, max] and the sum of squared deviations from the mean.
+
+Two passes because the histogram needs its range before it counts anything (a fixed range, such as
+the dtype's, would put every value of a trained weight in one or two bars); the second pass then
+gives the std as the mean of squared deviations, which does not lose digits the way
+``E[x²] - E[x]²`` does when the mean is large against the spread. A tensor of one block is
+converted once and both passes read the same float64 copy.
+
+The histogram counts exactly as :func:`numpy.histogram` with ``range=(min, max)`` (its edge
+corrections included), without its per-call overhead (a live run computes one per value).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["BINS", "CHUNK", "Histogram", "Statistics", "statistics"]
+
+BINS = 24
+"""Bars of a histogram."""
+CHUNK = 1 << 20
+"""Values per block: 8 MB of float64 temporaries (faster than 4× as many: they stay in cache)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Histogram:
+    """``counts[i]`` values in the ``i``-th of ``len(counts)`` equal bars from ``lo`` to ``hi``
+    (the last bar includes ``hi``; ``lo == hi``: the bars span ``lo ± 0.5``, as numpy's)."""
+
+    lo: float
+    hi: float
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Statistics:
+    """Of ``count`` values, ``nonfinite`` NaN or infinite; the rest are described by ``min``,
+    ``max``, ``mean``, ``std`` (population), ``zeros`` and the ``histogram`` (None when there is
+    no finite value)."""
+
+    count: int
+    nonfinite: int = 0
+    min: float | None = None
+    max: float | None = None
+    mean: float | None = None
+    std: float | None = None
+    zeros: int = 0
+    histogram: Histogram | None = None
+
+
+def _floats(dtype: np.dtype) -> bool | None:
+    """Whether values of ``dtype`` can be non-finite (True), are always finite numbers (False),
+    or are no real numbers at all (None: strings, objects, complex)."""
+    if dtype.kind in "biu":
+        return False
+    if dtype.kind == "f":
+        return True
+    if dtype.kind == "V" and dtype.type.__module__.split(".")[0] == "ml_dtypes":
+        return "float" in dtype.name  # bfloat16, float8_*, float4_*; int4, uint2...: integers
+    return None
+
+
+def statistics(values: np.ndarray, *, bins: int = BINS, chunk: int = CHUNK) -> Statistics | None:
+    """The :class:`Statistics` of ``values`` (any shape; a memory map is read a block at a time),
+    with a histogram of ``bins`` bars (0: none); None for values that are no real numbers."""
+    floats = _floats(values.dtype)
+    if floats is None:
+        return None
+    # casting signalling NaNs (payloads) to float64; squares past float64's range: inf, as numpy's std
+    with np.errstate(invalid="ignore", over="ignore"):
+        return _statistics(values, floats, bins, chunk)
+
+
+def _statistics(values: np.ndarray, floats: bool, bins: int, chunk: int) -> Statistics:
+    flat = values.reshape(-1)
+    n = int(flat.size)
+    if n == 0:
+        return Statistics(0)
+    starts = range(0, n, chunk)
+    kept: np.ndarray | None = None  # the one block of a small tensor, converted once
+
+    def block(i: int) -> np.ndarray:
+        if kept is not None:
+            return kept
+        d = flat[i : i + chunk].astype(np.float64)
+        if floats:
+            finite = np.isfinite(d)
+            if not finite.all():
+                d = d[finite]
+        return d
+
+    lo, hi, total, finite_count, zeros = np.inf, -np.inf, 0.0, 0, 0
+    for i in starts:
+        d = block(i)
+        if len(starts) == 1:
+            kept = d
+        if d.size:
+            lo, hi = min(lo, float(d.min())), max(hi, float(d.max()))
+            total += float(d.sum())
+            finite_count += int(d.size)
+            zeros += int(d.size - np.count_nonzero(d))
+    if finite_count == 0:
+        return Statistics(n, n)
+    mean = total / finite_count
+    counts = np.zeros(bins, dtype=np.int64)
+    edges = _edges(lo, hi, bins) if bins and np.isfinite(hi - lo) else None  # no bars over an infinite span
+    squares = 0.0
+    for i in starts:
+        d = block(i)
+        if edges is not None:
+            counts += _counts(d, edges)
+        d = d - mean
+        np.multiply(d, d, out=d)
+        squares += float(d.sum())  # as numpy's std: one block gives its very digits
+    histogram = None
+    if edges is not None:
+        histogram = Histogram(float(edges[0]), float(edges[-1]), tuple(int(c) for c in counts))
+    return Statistics(
+        count=n,
+        nonfinite=n - finite_count,
+        min=lo,
+        max=hi,
+        mean=mean,
+        std=(squares / finite_count) ** 0.5,
+        zeros=zeros,
+        histogram=histogram,
+    )
+
+
+def _edges(lo: float, hi: float, bins: int) -> np.ndarray:
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return np.linspace(lo, hi, bins + 1, endpoint=True, dtype=np.float64)
+
+
+def _counts(d: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """:func:`numpy.histogram`'s counts of ``d`` (every value within the edges) over equal bins:
+    the index computed as numpy computes it, then moved by its comparisons with the edges."""
+    bins = len(edges) - 1
+    first, last = float(edges[0]), float(edges[-1])
+    index = ((d - first) / (last - first) * bins).astype(np.intp)
+    index[index == bins] -= 1
+    index[d < edges[index]] -= 1
+    index[(d >= edges[index + 1]) & (index != bins - 1)] += 1
+    return np.bincount(index, minlength=bins)
