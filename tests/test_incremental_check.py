@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 
 from onnxtext.analysis.diagnose import AnalysisCache, diagnose
-from onnxtext.analysis.lineup import Lineup, line_up
+from onnxtext.analysis.lineup import MAIN, Lineup, Splice, line_up, node_keys
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document, parse_document
+from onnxtext.incremental import reread
 from onnxtext.syntax import ast as A
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -522,7 +523,7 @@ def test_a_chain_breaking_typo_keeps_one_object_per_node_it_infers_again() -> No
     broken = list(lines)
     broken[200] = broken[200].replace("(X200)", "(Q200)")
     cache = assert_versions_agree([model(lines), model(broken), model(lines)])
-    assert cache.reused == {"infer": 200, "check": 399}
+    assert cache.reused == {"infer": 400, "check": 399}  # the mended text's types: the older memo's
     assert cache.infer is not None
     kept = {id(outcome.types) for outcome in cache.infer.outcomes}
     assert len(kept) == 1  # every node gives float[N, 16] again: one tuple, one type
@@ -530,3 +531,93 @@ def test_a_chain_breaking_typo_keeps_one_object_per_node_it_infers_again() -> No
     diagnose(doc, cache=cache)
     after = {id(outcome.types): outcome.types for outcome in cache.infer.outcomes}
     assert len(after) == 2 and len({t for (t,) in after.values()}) == 2  # known before the typo, unknown after
+
+
+def test_an_edit_undone_takes_the_types_of_the_version_before_it() -> None:
+    """A typo that breaks a chain re-infers every later node; its mending, and the same typo made again,
+    line up whole with the version before the last (``AnalysisCache.older``) and infer nothing again.
+    An edit that is no undo keeps reusing the latest version."""
+    lines = chain(300)
+    broken = list(lines)
+    broken[100] = broken[100].replace("(X100)", "(Q100)")
+    elsewhere = list(lines)
+    elsewhere[250] = elsewhere[250].replace("Relu", "Tanh")
+    texts = [model(lines), model(broken), model(lines), model(broken), model(lines), model(elsewhere)]
+    cache = AnalysisCache()
+    reused = []
+    for text in texts:
+        doc = parse_document(text)
+        diagnose(doc, cache=cache)
+        assert doc.inference is not None
+        reused.append(doc.inference.reused)
+    assert reused == [0, 100, 300, 300, 300, 299]
+    assert_versions_agree(texts)  # and each equals its analysis from scratch
+
+
+def test_the_older_memo_is_taken_only_when_it_lines_up_better() -> None:
+    lines = chain(100)
+    first, second, third = list(lines), list(lines), list(lines)
+    second[10] = second[10].replace("Relu", "Tanh")
+    third[10] = third[10].replace("Relu", "Neg")  # as far from either: the latest is taken
+    cache = AnalysisCache()
+    for text in (model(first), model(second)):
+        diagnose(parse_document(text), cache=cache)
+    latest, older = cache.infer, cache.older
+    assert latest is not None and older is not None and latest is not older
+    doc = parse_document(model(third))
+    assert cache.previous(cache.keys(doc)) is latest
+    doc = parse_document(model(first))
+    assert cache.previous(cache.keys(doc)) is older
+    cache.forget()
+    assert cache.empty and cache.older is None
+
+
+def _edited(doc: Document, old: str, new: str) -> tuple[Document, Splice]:
+    """``doc`` with the first ``old`` replaced by ``new``, re-read (consumes ``doc``)."""
+    text = doc.source.text
+    at = text.index(old)
+    found = reread(doc, text[:at] + new + text[at + len(old) :], at, at + len(old), at + len(new))
+    assert found is not None
+    return found
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "more"),
+    [
+        ("X41 = Relu", "X41 = Tanh", 0),  # one statement changed
+        ("   X41 = Relu (X40)\n", "", -1),  # one removed
+        ("   X41 = Relu (X40)\n", "   X41 = Relu (X40)\n   Y = Neg (X40)\n", 1),  # one inserted
+        ("q = Add (p, p)", "q = Sub (p, p)", None),  # a function's body: the main graph's nodes untouched
+    ],
+)
+def test_node_keys_are_carried_through_the_change_by_position(old: str, new: str, more: int | None) -> None:
+    """After a re-read edit, the main graph's node keys are the previous version's but for the window's
+    nodes, the same objects (not serialized and compared anew), and equal the keys made from scratch."""
+    tail = '<domain: "local", opset_import: ["" : 18]>\nf (p) => (q) {\n   q = Add (p, p)\n}\n'
+    cache = AnalysisCache()
+    doc = parse_document(model(chain(80), tail=tail))
+    diagnose(doc, cache=cache)
+    before = list(cache.keys(doc).nodes)
+    cache.release()
+    edited, made = _edited(doc, old, new)
+    if more is None:
+        assert made.body != MAIN
+    else:  # the window: the statement changed, and those beside it the edit reached the blanks of
+        assert made.body == MAIN and made.added - made.removed == more and made.first <= 40 < made.first + made.removed
+    cache.spliced(doc, edited, made)
+    assert edited.model is not None
+    keys = cache.keys(edited).nodes
+    assert keys == node_keys(edited.model.graph)
+    first, removed, added = (made.first, made.removed, made.added) if more is not None else (len(before), 0, 0)
+    assert all(a is b for a, b in zip(keys[:first], before[:first], strict=True))
+    assert all(a is b for a, b in zip(keys[first + added :], before[first + removed :], strict=True))
+    assert _signature(diagnose(edited, cache=cache)) == _signature(diagnose(parse_document(edited.source.text)))
+
+
+def test_node_keys_are_made_anew_when_the_cache_did_not_analyse_the_version_before() -> None:
+    cache = AnalysisCache()
+    doc = parse_document(model(chain(30)))
+    edited, made = _edited(doc, "X11 = Relu", "X11 = Tanh")
+    cache.spliced(doc, edited, made)  # nothing recorded of ``doc``: nothing to carry
+    assert edited.model is not None
+    assert cache.keys(edited).nodes == node_keys(edited.model.graph)

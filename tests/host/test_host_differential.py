@@ -18,6 +18,7 @@ import pytest
 from differential_edits import HAND, WELL_FORMED, _long, analysis_data, edit, fresh_data, statements
 
 import onnxtext.host.documents as documents
+from onnxtext.analysis.lineup import Splice
 from onnxtext.document import Document
 from onnxtext.host import Change, Host, Settings
 
@@ -64,15 +65,17 @@ async def _session(name: str, text: str, seed: str) -> int:
 @pytest.mark.asyncio
 async def test_changes_through_the_host_analyse_as_a_fresh_text(monkeypatch: pytest.MonkeyPatch) -> None:
     reread: list[Document] = []
-    real = documents.reparse
+    real = documents.reread
 
-    def counted(previous: Document, text: str, start: int, old_end: int, new_end: int) -> Document | None:
+    def counted(
+        previous: Document, text: str, start: int, old_end: int, new_end: int
+    ) -> tuple[Document, Splice] | None:
         found = real(previous, text, start, old_end, new_end)
         if found is not None:
-            reread.append(found)
+            reread.append(found[0])
         return found
 
-    monkeypatch.setattr(documents, "reparse", counted)
+    monkeypatch.setattr(documents, "reread", counted)
     compared = 0
     for name, text in _texts():
         for i in range(SESSIONS):

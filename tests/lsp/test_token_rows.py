@@ -1,5 +1,6 @@
-"""Semantic tokens a statement at a time (``lsp/tokens.StatementRows``): after any edit, the
-integers of the whole tree's walk (``encoded_tokens``, the definition), rows reused or not."""
+"""Semantic tokens a statement at a time (``host/tokens.StatementRows``) and spliced through a
+re-read window (``host/tokens.splice_rows``): after any edit, the integers of the whole tree's walk
+(``encoded_tokens``, the definition), rows reused or not."""
 
 from __future__ import annotations
 
@@ -8,12 +9,21 @@ import random
 from pathlib import Path
 
 import pytest
+from differential_edits import WELL_FORMED, edit, statements
 from lsprotocol import types as L
 from pytest_lsp import LanguageClient
 
 from onnxtext.document import Document, parse_document
-from onnxtext.host.tokens import StatementRows, encode_tokens, encoded_tokens
+from onnxtext.host.tokens import (
+    StatementRows,
+    TokenCache,
+    encode_tokens,
+    encoded_tokens,
+    row_offsets,
+    splice_rows,
+)
 from onnxtext.ide.semantic import frame_tokens, semantic_tokens
+from onnxtext.incremental import reread
 from onnxtext.syntax import ast as A
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,6 +49,9 @@ Upsample (p) => (q)
    q = Upsample (p, p)
 }
 """
+
+
+HEAD = '<ir_version: 8, opset_import: ["" : 18, "local" : 1]>\n'
 
 
 def _before(doc: Document) -> list[int]:
@@ -127,6 +140,69 @@ def test_rows_after_many_edits_equal_a_fresh_walk(seed: int) -> None:
         reused += rows.reused
         statements += sum(len(b.nodes) for b in frame_tokens(doc.tree)[1])
     assert reused > statements / 3, (reused, statements)  # a broken text keeps fewer
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_tokens_spliced_through_each_window_equal_a_fresh_walk(seed: int) -> None:
+    """Chains of typing-style edits, each version re-read in place from the one before (``reread``) and its
+    tokens made from the last ones by position, the window's rows alone encoded anew, against the
+    definition on the fresh text; where re-reading declines, the text is parsed and encoded whole."""
+    rng = random.Random(seed)
+    chain = "\n".join(f"   x{i + 1} = {('Relu', 'Add', 'MatMul')[i % 3]} (x{i}, w)  # step {i}" for i in range(40))
+    body = f"{{\n{chain}\n   y = Identity (x40)\n}}\n"
+    local = '<domain: "local", opset_import: ["" : 18]>\nf (p) => (q)\n{\n   r = Neg (p)\n   q = Add (r, p)\n}\n'
+    originals = [DEPRECATED, f"{HEAD}g (float[4] x0) => (float[4] y)\n<float[4] w = {{1, 2, 3, 4}}>\n{body}{local}"]
+    spliced = reread_versions = 0
+    doc: Document | None = None
+    data: list[int] = []
+    offsets: list[int] | None = None
+    for step in range(200):
+        if step % 20 == 0 or doc is None:
+            doc = parse_document(rng.choice(originals))
+            data, offsets = encoded_tokens(doc), None
+        typed = edit(rng, doc.source.text, statements(doc), WELL_FORMED)
+        text = typed.apply(doc.source.text)
+        found = reread(doc, text, typed.start, typed.end, typed.start + len(typed.new))
+        made = None
+        if found is not None:  # every text here is ASCII: its rows' offsets are known
+            reread_versions += 1
+            offsets = offsets if offsets is not None else row_offsets(data, doc.source)
+            assert offsets is not None
+            window = found[1]
+            made = splice_rows(data, offsets, found[0], window.start, window.end, window.delta)
+        doc = found[0] if found is not None else parse_document(text)
+        if made is not None:
+            (data, offsets), spliced = made, spliced + 1
+        else:
+            data, offsets = encoded_tokens(doc), None
+        assert data == encoded_tokens(parse_document(text)), (seed, step, text)
+    assert spliced == reread_versions > 20  # every version re-read in place is spliced
+
+
+def test_the_cache_splices_only_from_the_document_its_data_is_of() -> None:
+    lines = [f"   x{i + 1} = Relu (x{i})  # n{i}" for i in range(300)]
+    text = "g (float x0) => (float x300)\n{\n" + "\n".join(lines) + "\n}\n"
+    cache = TokenCache()
+    doc = parse_document(text)
+    cache.data(doc)
+    for i, (old, new) in enumerate((("x11 = Relu", "x11 = Tanh"), ("  # n40", ""), ("(x200)", "(x200, x1)"))):
+        at = doc.source.text.index(old)
+        after = doc.source.text[:at] + new + doc.source.text[at + len(old) :]
+        found = reread(doc, after, at, at + len(old), at + len(new))
+        assert found is not None
+        edited, window = found
+        if i != 1:  # told; the second is not: its tokens are encoded from the rows, as before
+            cache.spliced(doc, edited, window.start, window.end, window.delta)
+        assert cache.data(edited)[1] == encoded_tokens(parse_document(after))
+        doc = edited
+    stranger = parse_document(text)
+    cache.spliced(stranger, doc, 0, 0, 0)  # not the document the data is of: nothing to splice from
+    assert cache._pending is None
+
+
+def test_a_text_that_is_not_ascii_is_not_spliced() -> None:
+    doc = parse_document("g (float x) => (float y)\n{\n   y = Relu (x)  # é\n}\n")
+    assert row_offsets(encoded_tokens(doc), doc.source) is None
 
 
 def test_the_rows_kept_are_those_of_the_latest_text() -> None:

@@ -13,6 +13,7 @@ left out: one mistake, one diagnostic.
 from __future__ import annotations
 
 import os
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +26,7 @@ from onnxtext.analysis.check.damage import Damage, damage_by_scope
 from onnxtext.analysis.check.reuse import CheckMemo, Plan
 from onnxtext.analysis.infer.engine import Inference, infer_model
 from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome
-from onnxtext.analysis.lineup import Keys
+from onnxtext.analysis.lineup import Keys, Lineup, Splice
 from onnxtext.analysis.symbols import Symbol, Symbols, ValueSymbol
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.lowering.lower import BAD_TENSOR, DIGEST_RECORD
@@ -85,25 +86,75 @@ class AnalysisCache:
     """
 
     infer: InferMemo | None = None
+    older: InferMemo | None = None
+    """The inference memo of the version before :attr:`infer`'s, kept for an edit undone: a typo that
+    broke a chain of types and its mending re-infer every later node, and the mended text is the one
+    before the typo, whose memo lines up with it whole (an undo, a letter typed and deleted likewise).
+    Two versions at most: the cache does not grow with the number of edits."""
     check: CheckMemo | None = None
     reused: dict[str, int] = field(default_factory=dict)
     """How many main-graph nodes the last analysis took from the previous version (``infer``, ``check``)."""
-    _keys: Keys | None = field(default=None, init=False, repr=False)
+    _keys: tuple[weakref.ref[Analysed], Keys] | None = field(default=None, init=False, repr=False)
+    _node_keys: tuple[weakref.ref[Analysed], list[bytes]] | None = field(default=None, init=False, repr=False)
+    """The last analysed document's main-graph node keys, for the next version made from it (:meth:`spliced`)."""
 
-    def keys(self, model: ModelProto) -> Keys:
-        """``model``'s node and context keys, computed once for inference and the checker."""
-        if self._keys is None or self._keys.model is not model:
-            self._keys = Keys(model)
-        return self._keys
+    def keys(self, document: Analysed) -> Keys:
+        """``document``'s node and context keys, computed once for inference and the checker (its node keys
+        carried from the version it was made from, when :meth:`spliced` was told)."""
+        model = document.model
+        assert model is not None, "only a model has keys"
+        if self._keys is not None and self._keys[0]() is document and self._keys[1].model is model:
+            return self._keys[1]
+        known = self._node_keys
+        keys = Keys(model, known[1] if known is not None and known[0]() is document else None)
+        self._keys = (weakref.ref(document), keys)
+        return keys
+
+    def spliced(self, previous: Analysed, document: Analysed, splice: Splice) -> None:
+        """``document`` was made from ``previous`` by re-reading (``incremental.reread``): its main-graph
+        node keys are ``previous``'s, by position, but for the nodes ``splice`` replaced, the only ones
+        serialized again (what lies before and after the change is not compared byte by byte anew)."""
+        known, self._node_keys = self._node_keys, None
+        model = document.model
+        if known is None or known[0]() is not previous or model is None:
+            return
+        nodes = splice.carried(model, known[1])
+        if len(nodes) == len(model.graph.node):
+            self._node_keys = (weakref.ref(document), nodes)
 
     def release(self) -> None:
-        """Forget the analysed model (its keys): the memos are all the next version needs."""
+        """Forget the analysed model (its keys), keeping its node keys for the next version made from it
+        (:meth:`spliced`): the memos are all the next version needs."""
+        if self._keys is not None:
+            ref, keys = self._keys
+            if "nodes" in keys.__dict__:  # computed (cached property)
+                self._node_keys = (ref, keys.nodes)
         self._keys = None
 
     @property
     def empty(self) -> bool:
         """No version recorded yet (the next analysis is a whole one)."""
         return self.infer is None and self.check is None
+
+    def forget(self) -> None:
+        """Record nothing of the versions analysed so far (the next analysis is a whole one)."""
+        self.infer = self.older = self.check = None
+        self._keys = self._node_keys = None
+
+    def _inferred(self, memo: InferMemo) -> None:
+        """``memo`` is the latest version's; the one it replaces is kept as the older."""
+        if memo is not self.infer:
+            self.older, self.infer = self.infer, memo
+
+    def previous(self, keys: Keys) -> InferMemo | None:
+        """The recorded inference to make ``keys``' model's from: the latest, or the older one when it
+        lines up with fewer nodes between the common prefix and suffix (the edit since it was undone)."""
+        latest, older = self.infer, self.older
+        if older is None or older.context != keys.context:
+            return latest
+        if latest is None or latest.context != keys.context:
+            return older
+        return older if _apart(keys.line_up(older.keys)) < _apart(keys.line_up(latest.keys)) else latest
 
     def prime(
         self,
@@ -121,8 +172,8 @@ class AnalysisCache:
         if model is None:
             return
         with collector_paused():
-            recorded = infer_model(model, keys=self.keys(model), previous=None)
-            self.infer = recorded.memo
+            recorded = infer_model(model, keys=self.keys(document), previous=None)
+            self.infer, self.older = recorded.memo, None
             check_document(document, select, ignore, model_dir=model_dir, cache=self)
         self.release()
 
@@ -134,11 +185,13 @@ class AnalysisCache:
         known = document.made_inference()  # a request asked first
         if known is not None:
             if known.memo is not None:
-                self.infer = known.memo
+                self._inferred(known.memo)
             return known
+        keys = self.keys(document)
         with collector_paused():
-            found = infer_model(model, keys=self.keys(model), previous=self.infer)
-        self.infer = found.memo
+            found = infer_model(model, keys=keys, previous=self.previous(keys))
+        assert found.memo is not None, "inference with keys keeps its memo"
+        self._inferred(found.memo)
         self.reused["infer"] = found.reused
         document.keep_inference(found)
         return found
@@ -155,7 +208,7 @@ class AnalysisCache:
         model = document.model
         if model is None:
             return None
-        keys = self.keys(model)
+        keys = self.keys(document)
         main = damage.get(_MAIN)  # its names are told to the plan: the nodes that read them are checked anew
         context = (
             keys.context,
@@ -171,6 +224,11 @@ class AnalysisCache:
             return self.infer.outcomes if self.infer is not None and self.infer.keys is keys.nodes else None
 
         return Plan(context, keys, self.check, document.source, document.source_map, damaged, shared)
+
+
+def _apart(lineup: Lineup) -> int:
+    """How many nodes of either version lie between the common prefix and suffix."""
+    return lineup.old_count + lineup.new_count - 2 * (lineup.prefix + lineup.suffix)
 
 
 def diagnose(

@@ -20,17 +20,24 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.proto import GraphProto, ModelProto
 
-__all__ = ["Keys", "Lineup", "context_key", "line_up", "node_keys"]
+MAIN = ROOT / "graph"
+"""The main graph's proto path."""
+
+__all__ = ["Keys", "Lineup", "MAIN", "Splice", "context_key", "line_up", "node_keys"]
 
 
 class Keys:
     """A model's node keys and context key, each computed once, on first use (shared by inference and the checker)."""
 
-    def __init__(self, model: ModelProto) -> None:
+    def __init__(self, model: ModelProto, nodes: list[bytes] | None = None) -> None:
+        """``nodes``: the node keys, when the caller knows them (carried from the version before)."""
         self.model = model
         self._lineups: dict[int, tuple[list[bytes], Lineup]] = {}
+        if nodes is not None:
+            self.__dict__["nodes"] = nodes  # what the cached property would compute
 
     @cached_property
     def nodes(self) -> list[bytes]:
@@ -46,6 +53,31 @@ class Keys:
         if found is None or found[0] is not old:
             found = self._lineups[id(old)] = (old, line_up(old, self.nodes))
         return found[1]
+
+
+@dataclass(frozen=True, slots=True)
+class Splice:
+    """What re-reading an edit did to a model's protobuf (``incremental.reread``): ``removed`` nodes of one
+    body from index ``first`` replaced by ``added`` nodes; every other node is the one before, unchanged."""
+
+    body: ProtoPath
+    """The graph's or function's proto path (its nodes are ``body/node[i]``)."""
+    first: int
+    removed: int
+    added: int
+    start: int = 0
+    end: int = 0
+    """The old text re-read, ``[start, end)``: whole statements of the body and blanks; what lies
+    before it is unchanged, what lies after it moved by :attr:`delta`."""
+    delta: int = 0
+
+    def carried(self, model: ModelProto, keys: list[bytes]) -> list[bytes]:
+        """The main-graph node keys of ``model`` (the protobuf after the splice), ``keys`` those before it:
+        the nodes outside the splice keep theirs, by position; only its own are serialized."""
+        if self.body != MAIN:
+            return keys
+        made = model.graph.node[self.first : self.first + self.added]
+        return [*keys[: self.first], *(n.SerializeToString() for n in made), *keys[self.first + self.removed :]]
 
 
 @dataclass(frozen=True, slots=True)

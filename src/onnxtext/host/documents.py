@@ -11,7 +11,7 @@ the pending run (and the running one between stages), and a result for a version
 current is dropped, never published. What is published goes through the callbacks the server
 gives (:class:`Host`).
 
-Ownership: a version's document is made from the last one in place (``incremental.reparse``)
+Ownership: a version's document is made from the last one in place (``incremental.reread``)
 on the event loop after the debounce, once the worker's job reading the last one is done and no
 live run holds it (``host/lease.py``: a worker reads a document only holding its lease, and finds
 it gone if it was handed over first); a snapshot of the consumed document raises ``SnapshotGone``
@@ -45,7 +45,7 @@ from onnxtext.host.change import Change
 from onnxtext.host.lease import Lease, Leases
 from onnxtext.host.snapshot import Freshness, Snapshot, SnapshotGone
 from onnxtext.host.tokens import TokenCache
-from onnxtext.incremental import reparse
+from onnxtext.incremental import reread
 from onnxtext.span import SourceFile
 
 __all__ = ["DocumentHost", "Host", "MODEL_SCHEME", "display_path", "file_path", "folder_of"]
@@ -152,7 +152,7 @@ class Host:
             cache.prime(doc, self.settings.select, self.settings.ignore, model_dir=model_dir)
         except Exception:  # a bug must not kill the server: the next version is analysed whole
             log.exception("recording the analysis of %s failed", doc.source.path)
-            cache.infer = cache.check = None
+            cache.forget()
 
 
 class DocumentHost:
@@ -460,15 +460,19 @@ class DocumentHost:
         if change is None or not lease.consume():
             return None
         try:
-            doc = reparse(old, text, change.start, change.old_end, change.new_end)
+            found = reread(old, text, change.start, change.old_end, change.new_end)
         except Exception:  # a bug must not kill the server: the worker parses the text whole
             log.exception("re-reading the edit of %s failed", self.uri)
             self.outcome, self.parsed = None, None  # possibly half changed: nobody reads it again
             self._forget_changes()
             return None
-        if doc is None:
+        if found is None:
             lease.restore()  # declined before touching it
             return None
+        doc, splice = found
+        # what its analysis and its tokens hold of what lies outside the window re-read is taken by position
+        self.analysis.spliced(old, doc, splice)
+        self.tokens.spliced(old, doc, splice.start, splice.end, splice.delta)
         self.outcome, self.outcome_revision = None, -1
         self.parsed, self.parsed_revision, self.in_place = doc, revision, revision
         self._forget_changes()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from onnxtext.incremental.reparse import reparse
+from onnxtext.analysis.lineup import Splice
+from onnxtext.incremental.reparse import reparse, reread
 
-__all__ = ["reparse"]
+__all__ = ["Splice", "reparse", "reread"]

@@ -26,6 +26,7 @@ import re
 from typing import Any
 
 from onnxtext._gc import collector_paused
+from onnxtext.analysis.lineup import Splice
 from onnxtext.diagnostics import Diagnostic, Edit, Fix, Related
 from onnxtext.document import Document
 from onnxtext.incremental.region import BLANKS, Body, Window, bodies, window_of
@@ -40,7 +41,7 @@ from onnxtext.syntax.messages import SYNTAX
 from onnxtext.syntax.parser import ParseResult, parse_window
 from onnxtext.syntax.recovery import MAX_ERRORS
 
-__all__ = ["reparse", "MAX_GRAPH_DEPTH"]
+__all__ = ["MAX_GRAPH_DEPTH", "Splice", "reparse", "reread"]
 
 MAX_GRAPH_DEPTH = 16
 """Statements holding graphs nested deeper than this are left to the whole parse (its depth checks)."""
@@ -57,6 +58,13 @@ def reparse(previous: Document, text: str, start: int, old_end: int, new_end: in
     """The document of ``text``, which is ``previous``'s text with ``[start, old_end)`` replaced by
     ``text[start:new_end]``, equal to ``parse_document(text)``; None when this cannot say it
     (the caller parses from scratch). Consumes ``previous`` (see the module docstring)."""
+    found = reread(previous, text, start, old_end, new_end)
+    return found[0] if found is not None else None
+
+
+def reread(previous: Document, text: str, start: int, old_end: int, new_end: int) -> tuple[Document, Splice] | None:
+    """:func:`reparse`, and where the nodes it read again are in the protobuf (what an analysis of the
+    previous version holds of the others stays theirs, by position: ``AnalysisCache.spliced``)."""
     old = previous.source.text
     if len(text) - len(old) != new_end - old_end or not 0 <= start <= old_end <= len(old):
         raise ValueError("the edit does not turn the previous text into this one")
@@ -80,7 +88,7 @@ def _reparse(
     start: int,
     old_end: int,
     new_end: int,
-) -> Document | None:
+) -> tuple[Document, Splice] | None:
     delta = new_end - old_end
     source = previous.source.edited(text, start, old_end, new_end)
     read = _read(previous, window, source, delta)
@@ -126,7 +134,7 @@ def _reparse(
         updated = update_symbols(symbols, body.owner, window.first, old_statements, statements, begin, end, delta)
         if updated is not None:
             doc.__dict__["symbols"] = updated
-    return doc
+    return doc, Splice(body.path, first, removed, len(protos), begin, end, delta)
 
 
 def _read(previous: Document, window: Window, source: SourceFile, delta: int) -> tuple[Window, ParseResult] | None:

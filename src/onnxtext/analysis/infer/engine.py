@@ -280,12 +280,32 @@ class Inference:
         if old is not None and len(old.typed) < _TYPED:
             typed.update(old.typed)  # the tuples the reused outcomes hold: a type given again is theirs
 
+        same: dict[tuple[object, ...], tuple[ValueType, ...]] = {}
+        """What a node of each signature (:func:`_signature`) gave its outputs, inferred once."""
+
         def infer(k: int) -> NodeOutcome:
-            issues_before, graphs_before = len(self.issues), len(self._log)
-            inputs, outputs, const = self.node(
-                nodes[k], _GRAPH.child("node", k), env, opsets, declared, report=True, declared_at=declared_at
-            )
+            node = nodes[k]
             types = env.types
+            issues_before, graphs_before = len(self.issues), len(self._log)
+            inputs, outputs = list(node.input), list(node.output)
+            signature = _signature(node, inputs, outputs, env, declared)
+            like = same.get(signature) if signature is not None else None
+            if like is not None:  # a node like one inferred already: its outputs' types, as that one gave them
+                const = None
+                for name, t in zip(outputs, like, strict=True):
+                    types[name] = t
+            else:
+                inputs, outputs, const = self.node(
+                    node, _GRAPH.child("node", k), env, opsets, declared, report=True, declared_at=declared_at
+                )
+                if (
+                    signature is not None
+                    and const is None
+                    and len(self.issues) == issues_before
+                    and len(self._log) == graphs_before
+                    and self.resolver.resolve(node, opsets).function is None
+                ):
+                    same[signature] = tuple(types[n] for n in outputs)
             names = tuple(outputs) if "" not in outputs else tuple(n for n in outputs if n)
             graphs = tuple(self._log[graphs_before:]) if len(self._log) > graphs_before else ()
             given: tuple[ValueType, ...]
@@ -519,6 +539,49 @@ class Inference:
         return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
             0, n_out - len(fn.output)
         )
+
+
+_SUBGRAPHS = (AttributeProto.GRAPH, AttributeProto.GRAPHS)
+
+
+def _signature(
+    node: NodeProto, inputs: list[str], outputs: list[str], env: _Env, declared: dict[str, ValueType]
+) -> tuple[object, ...] | None:
+    """All a main-graph node's inference reads, when that is its operator, attributes and input types
+    alone (the nodes of a chain, of repeated layers, share a few): None when it reads more, or writes
+    more than its outputs' types (a subgraph, which sees the scope; an input with a value, which a
+    shape function may read; an output with a declared type; a ``Constant``; an output unnamed or named
+    twice). Inference gives every node of one signature the same output types (``Inference._main_nodes``)."""
+    attributes = node.attribute
+    if attributes and any(a.type in _SUBGRAPHS for a in attributes):
+        return None
+    op_type, domain = node.op_type, node.domain
+    if op_type == "Constant" and not domain:
+        return None
+    if "" in outputs or len(outputs) > 1 and len(set(outputs)) < len(outputs):
+        return None
+    if not declared.keys().isdisjoint(outputs):
+        return None
+    held = b"".join(a.SerializeToString() for a in attributes) if attributes else b""
+    key: list[object] = [domain, op_type, node.overload, len(outputs), held]
+    types = env.types
+    for name in inputs:
+        if not name:
+            key.append(None)
+            continue
+        found = types.get(name)
+        if found is not None:
+            if name in env.consts or name in env.pending:
+                return None
+        else:
+            for scope in env.chain()[1:]:  # where const_of would look for its value
+                found = scope.types.get(name)
+                if found is not None:
+                    if name in scope.consts or name in scope.pending:
+                        return None
+                    break
+        key.append(found if found is not None else UNKNOWN)
+    return tuple(key)
 
 
 def _said(t: ValueType) -> str:
