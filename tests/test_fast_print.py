@@ -838,8 +838,10 @@ def test_the_fast_path_lays_out_a_signature_as_the_printer_says(monkeypatch: pyt
 
 def test_the_fast_path_lays_out_a_graph_head_as_the_printer_says(monkeypatch: pytest.MonkeyPatch) -> None:
     """A graph head's document is defined once (``printer.graph_head_doc``): changed there (the
-    initializers' list one unit in, so its items two units in: the one-liners, those laid out from
-    their documents, the big float tensors written straight), both paths follow."""
+    initializers' list two units in, so its items three units in: the one-liners, those laid out from
+    their documents, the big float tensors written straight), both paths follow. Where an item's text
+    fits its line is the layout's to say: at width 43, ``float[4] w = {0.5, -1.0, 3.0, 0.25}`` would fit
+    two units in, not three."""
     from onnxtext.syntax import printer
     from onnxtext.syntax.layout import HARDLINE, Indent
 
@@ -847,12 +849,20 @@ def test_the_fast_path_lays_out_a_graph_head_as_the_printer_says(monkeypatch: py
 
     def initializers_in(props: Any, name: Any, inputs: Any, outputs: Any, initializers: Any) -> list[Any]:
         head = original(props, name, inputs, outputs, None)
-        return head if initializers is None else [head, Indent([HARDLINE, initializers])]
+        return head if initializers is None else [head, Indent(Indent([HARDLINE, initializers]))]
 
-    wide, narrow, narrowest = _head_drift(monkeypatch, "graph_head_doc", initializers_in, (100, 40, 16))
-    for text in (wide, narrow):  # the list one unit in, its items two, a big tensor's numbers three
-        assert "\n   <\n      float[N, 4] h @{" in text and "\n      float[20, 30] b = {\n         " in text
-    assert "\n   <\n      float[\n         N,\n         4\n      ] h @{" in narrowest  # an item from its document
+    wide, narrow, narrowest = _head_drift(monkeypatch, "graph_head_doc", initializers_in, (100, 43, 16))
+    assert "\n      <\n         float[N, 4] h @{" in wide and "\n         float[20, 30] b = {\n            " in wide
+    assert "\n         float[4] w = {0.5, -1.0, 3.0, 0.25},\n" in wide
+    assert "\n         float[4] w = {\n            0.5, -1.0, 3.0, 0.25\n         },\n" in narrow  # from its document
+    assert "\n      <\n         float[\n            N,\n            4\n         ] h @{" in narrowest
+    plain = _signature_model()  # initializers all float one-liners (written from their texts alone), still patched
+    del plain.graph.initializer[-2:]  # int64[2] shape, float[300] big
+    heads = _ReferenceHeads(monkeypatch)
+    text = same(plain, 43)
+    assert text is not None and "\n         float[4] w = {\n            0.5, -1.0, 3.0, 0.25\n         },\n" in text
+    heads.count = 0
+    assert fast_text(plain, 43) == text and heads.count == 0
 
 
 @pytest.mark.parametrize("seed", range(4))

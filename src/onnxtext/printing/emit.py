@@ -338,22 +338,19 @@ class _Pass:
         return out
 
     def _list(self, open_: str, items: list[_Item], close: str, later: Callable[[int], Doc]) -> Doc:
-        """A list of a graph's head for the layout, laid out in one step: its items' one-line texts
-        when each fits a line wherever the head puts a list's items (two units in at most: the
-        outputs on a line of their own), else items whose documents are made where their texts do
-        not fit their lines (``later(k)``: item k's when the item has none)."""
+        """A list of a graph's head for the layout (laid out in one step): its items' one-line texts,
+        each text's document made where it does not fit its line (``later(k)``: item k's), or the
+        item's own (a document made already, or an item laying out its lines)."""
         if not items:
             return open_ + close
-        flats = [flat for flat, _ in items]
-        if None not in flats and 2 * len(INDENT) + max(map(len, flats)) + 1 <= self.width:  # type: ignore[arg-type]
-            return Bracketed.of_texts(open_, flats, close)  # type: ignore[arg-type]
         return Bracketed.of_items(
             open_,
             [
-                doc if isinstance(doc, Deferred) else Deferred(flat, partial(later, k) if doc is None else _made(doc))
-                for k, (flat, doc) in enumerate(items)
+                flat if doc is None else doc if isinstance(doc, Deferred) else Deferred(flat, _made(doc))  # type: ignore[misc]
+                for flat, doc in items
             ],
             close,
+            later,
         )
 
     def _plain_float_tensors(

@@ -32,6 +32,7 @@ Comments never count toward the width. Trailing spaces are never written.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
@@ -179,14 +180,16 @@ class Bracketed(Group):
     the contents). ``flat``: the list's one-line text when every item is a plain text, an entry
     (texts around one list of plain texts: a property block's ``key: [...]``, an attribute
     ``axes = [0, 1]``) or :class:`Known`; else "". Such a list in a run is laid out in one pass
-    (:func:`render`).
+    (:func:`render`). ``later``: for a list of :meth:`of_items`, item k's document where its
+    text does not fit its line (None: a text is written as it is).
     """
 
-    __slots__ = ("open", "items", "close", "texts", "flat", "laid", "_contents")
+    __slots__ = ("open", "items", "close", "texts", "flat", "laid", "later", "_contents")
 
     def __init__(self, open_: Doc, items: Sequence[Doc], close: str) -> None:
         self.open, self.items, self.close = open_, items, close
         self.tight = self.hard = False
+        self.later: Callable[[int], Doc] | None = None
         self._contents: Doc | None = None
         self.texts: Sequence[str] | None = None
         self.flat = ""
@@ -228,7 +231,10 @@ class Bracketed(Group):
     def contents(self) -> Doc:  # type: ignore[override]
         """The group's contents, made when the general renderer needs them."""
         if self._contents is None:
-            self._contents = [self.open, Indent([SOFTLINE, join([",", LINE], self.items)]), SOFTLINE, self.close]
+            items, later = self.items, self.later
+            if later is not None:
+                items = [Deferred(d, partial(later, k)) if type(d) is str else d for k, d in enumerate(items)]
+            self._contents = [self.open, Indent([SOFTLINE, join([",", LINE], items)]), SOFTLINE, self.close]
         return self._contents
 
     @classmethod
@@ -238,22 +244,28 @@ class Bracketed(Group):
         b = cls.__new__(cls)
         b.open, b.items, b.close, b.texts, b.laid = open_, texts, close, texts, texts  # type: ignore[assignment]
         b.tight = b.hard = False
-        b._contents = None
+        b.later = b._contents = None
         b.flat = open_ + ", ".join(texts) + close
         return b
 
     @classmethod
-    def of_items(cls, open_: str, items: Sequence[str | Deferred], close: str) -> Bracketed:
+    def of_items(
+        cls, open_: str, items: Sequence[str | Deferred], close: str, later: Callable[[int], Doc] | None = None
+    ) -> Bracketed:
         """The list of ``items``, plain texts (as :meth:`of_texts` takes them) and :class:`Deferred`
-        items (their texts plain too): laid out in one step. An item without a one-line text forces
-        the list to break (it has a line break, or is longer than any line: the list breaks either
-        way): the list has none ("") and is ``hard``."""
+        items (their texts plain too): laid out in one step. ``later(k)``: the document of text k,
+        made where the text does not fit its line (a text that may break: a value's type, a
+        tensor's numbers); None: each text is written as it is. An item without a one-line text
+        forces the list to break (it has a line break, or is longer than any line: the list
+        breaks either way): the list has none ("") and is ``hard``."""
         if all(type(item) is str for item in items):
-            return cls.of_texts(open_, items, close)  # type: ignore[arg-type]
+            b = cls.of_texts(open_, items, close)  # type: ignore[arg-type]
+            b.later = later
+            return b
         b = cls.__new__(cls)
         b.open, b.items, b.close, b.texts, b.laid = open_, items, close, None, items  # type: ignore[assignment]
         b.tight = False
-        b._contents = None
+        b.later, b._contents = later, None
         texts = [item if type(item) is str else item.text for item in items]  # type: ignore[union-attr]
         b.hard = None in texts
         b.flat = "" if b.hard else cls.flat_of(open_, texts, close)  # type: ignore[arg-type]
@@ -687,15 +699,19 @@ def _lay_out_broken(b: Bracketed, out: list[str], ind: int, width: int, unit: in
     text where that fits its line, else laid out alone (an entry's list decided as in a run)."""
     inner = ind + unit
     pad = "\n" + " " * inner
-    if b.texts is not None:  # an item per line
-        out += [b.open, pad, ("," + pad).join(b.texts), "\n", " " * ind, b.close]  # type: ignore[list-item]
+    texts, later = b.texts, b.later
+    if texts is not None and (later is None or inner + max(map(len, texts)) + 1 <= width):  # an item per line
+        out += [b.open, pad, ("," + pad).join(texts), "\n", " " * ind, b.close]  # type: ignore[list-item]
         return ind + len(b.close)
     out.append(b.open)  # type: ignore[arg-type]
     last = len(b.laid) - 1
     for k, item in enumerate(b.laid):
         comma = "," if k < last else ""
         if type(item) is str:
-            out += [pad, item, comma]
+            if later is None or inner + len(item) + len(comma) <= width:
+                out += [pad, item, comma]
+            else:  # laid out alone, as in the list (a line break follows it)
+                _alone(later(k), out, inner, comma, width, unit)
         elif type(item) is tuple:
             head, inner_list, tail = item
             out += [pad, head]
