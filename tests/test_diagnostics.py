@@ -421,13 +421,14 @@ def test_no_cascade_after_an_error_at_the_end_of_a_line(text: str, first: tuple[
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_closest_is_difflibs_choice(seed: int) -> None:
-    """``closest`` leaves out first the choices difflib would refuse on a bound: what remains gives
-    difflib's answer over all of them (names, non-ASCII, empty words and duplicates among them)."""
+def test_closest_and_close_matches_are_difflibs_choice(seed: int) -> None:
+    """``close_matches`` (``closest``'s first, and surgery's "the nearest: ...") leaves out first the
+    choices difflib would refuse on a bound: what remains gives difflib's answer over all of them, at
+    any count and cutoff (names, non-ASCII, empty words and duplicates among them)."""
     import difflib
     import random
 
-    from onnxtext.diagnostics import closest
+    from onnxtext.diagnostics import close_matches, closest
 
     rng = random.Random(seed)
     alphabet = "abcXY01_.é"
@@ -437,8 +438,10 @@ def test_closest_is_difflibs_choice(seed: int) -> None:
 
     for _ in range(1000):
         choices = [word() for _ in range(rng.randint(0, 30))]
-        typed = word()
+        typed, n, cutoff = word(), rng.randint(1, 4), rng.choice([0.3, 0.5, 0.6, 0.8])
         expected = difflib.get_close_matches(typed, sorted(set(choices)), n=1, cutoff=0.6)
         assert closest(typed, choices) == (expected[0] if expected else None), (typed, choices)
+        expected = difflib.get_close_matches(typed, sorted(set(choices)), n=n, cutoff=cutoff)
+        assert close_matches(typed, choices, n, cutoff) == expected, (typed, choices, n, cutoff)
     names = [f"X{i}" for i in range(3000)]
     assert closest("Q1500", names) == "X1500"

@@ -104,6 +104,24 @@ def test_kinds_and_lookups() -> None:
         BY_NAME["int8"].code = 4  # type: ignore[misc]
 
 
+def test_dtype_by_numpy_is_onnxs_mapping() -> None:
+    """The numpy types that are ONNX element types map as ``onnx.helper`` maps them (either byte
+    order); the formats numpy has not map from no numpy type, and numpy types ONNX has not to None."""
+    import onnx.helper
+
+    native = [d for d in D.ALL if d.numpy is not None]
+    assert [d.name for d in native] == [
+        "float", "uint8", "int8", "uint16", "int16", "int32", "int64", "bool",
+        "float16", "double", "uint32", "uint64", "complex64", "complex128",
+    ]  # fmt: skip
+    for d in native:
+        assert d.numpy is not None and onnx.helper.np_dtype_to_tensor_dtype(d.numpy) == d.code
+        for order in "<>":
+            assert D.dtype_by_numpy(d.numpy.newbyteorder(order)) is d
+    for other in ("M8[s]", "m8[s]", "O", "U3", "S3", "V4"):
+        assert D.dtype_by_numpy(other) is None
+
+
 def test_format_facts() -> None:
     expect = {
         "float16": 65504.0,

@@ -761,8 +761,9 @@ def test_graph_head_mutations(name: str, width: int) -> None:
 
 
 def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A graph's values are written from their one-line texts: the layout renders no list of them, and one
-    document per type (not per value); small float initializers are formatted together."""
+    """A graph's values are written from their one-line texts (the layout lays out their lists from the
+    texts, in one step): one document per type (not per value); small float initializers are formatted
+    together."""
     model = _signature_model()
     SIGNATURE_MUTATIONS["many_inputs"](model)
     rendered: list[Any] = []
@@ -774,6 +775,94 @@ def test_graph_heads_are_written_here(monkeypatch: pytest.MonkeyPatch) -> None:
     # the header, the three types (float[N, 4], float[4], float[2, 2]) and the int64 initializer: the big
     # float one is written here; before, the 45 values were lifted and laid out as lists
     assert len(rendered) == 5
+
+
+class _ReferenceHeads:
+    """Counts the graph heads the fast path left to the reference path (``Printer.graph_head``)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from onnxtext.syntax.printer import Printer
+
+        self.count = 0
+        original = Printer.graph_head
+
+        def counted(printer: Any, n: Any) -> Any:
+            self.count += 1
+            return original(printer, n)
+
+        monkeypatch.setattr(Printer, "graph_head", counted)
+
+
+def _wide_head() -> ModelProto:
+    """A main graph head with every kind of item: many inputs, value infos with notes, small, other and
+    big float initializers, a property block before the name."""
+    model = _signature_model()
+    SIGNATURE_MUTATIONS["many_inputs"](model)
+    SIGNATURE_MUTATIONS["graph_doc"](model)
+    model.graph.value_info[0].metadata_props.add(key="kind", value="ACTIVATION")
+    _big(model, [20, 30])
+    return model
+
+
+def _head_drift(monkeypatch: pytest.MonkeyPatch, rule: str, changed: Any, widths: tuple[int, ...]) -> list[str]:
+    """The texts of :func:`_wide_head` at ``widths`` with ``printer.<rule>`` replaced by ``changed``: each
+    differs from the text before, both paths agree on it, and the fast path wrote every head."""
+    from onnxtext.syntax import printer
+
+    model = _wide_head()
+    before = [same(model, width) for width in widths]
+    monkeypatch.setattr(printer, rule, changed)
+    heads = _ReferenceHeads(monkeypatch)
+    texts = []
+    for width, old in zip(widths, before, strict=True):
+        text = same(model, width)
+        assert text is not None and text != old
+        heads.count = 0
+        assert fast_text(model, width) == text
+        assert heads.count == 0  # the head written here, by the changed rule
+        texts.append(text)
+    return texts
+
+
+def test_the_fast_path_lays_out_a_signature_as_the_printer_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signature's document is defined once (``printer.signature_doc``): changed there (the outputs
+    always on a line of their own, one unit in), both paths follow."""
+    from onnxtext.syntax.layout import HARDLINE, Indent
+
+    def outputs_below(inputs: Any, outputs: Any) -> list[Any]:
+        return [*([" ", inputs] if inputs is not None else []), Indent([HARDLINE, "=> ", outputs])]
+
+    for text in _head_drift(monkeypatch, "signature_doc", outputs_below, (100, 40, 16)):
+        assert "\n   => (" in text and ") => (" not in text
+
+
+def test_the_fast_path_lays_out_a_graph_head_as_the_printer_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A graph head's document is defined once (``printer.graph_head_doc``): changed there (the
+    initializers' list two units in, so its items three units in: the one-liners, those laid out from
+    their documents, the big float tensors written straight), both paths follow. Where an item's text
+    fits its line is the layout's to say: at width 43, ``float[4] w = {0.5, -1.0, 3.0, 0.25}`` would fit
+    two units in, not three."""
+    from onnxtext.syntax import printer
+    from onnxtext.syntax.layout import HARDLINE, Indent
+
+    original = printer.graph_head_doc
+
+    def initializers_in(props: Any, name: Any, inputs: Any, outputs: Any, initializers: Any) -> list[Any]:
+        head = original(props, name, inputs, outputs, None)
+        return head if initializers is None else [head, Indent(Indent([HARDLINE, initializers]))]
+
+    wide, narrow, narrowest = _head_drift(monkeypatch, "graph_head_doc", initializers_in, (100, 43, 16))
+    assert "\n      <\n         float[N, 4] h @{" in wide and "\n         float[20, 30] b = {\n            " in wide
+    assert "\n         float[4] w = {0.5, -1.0, 3.0, 0.25},\n" in wide
+    assert "\n         float[4] w = {\n            0.5, -1.0, 3.0, 0.25\n         },\n" in narrow  # from its document
+    assert "\n      <\n         float[\n            N,\n            4\n         ] h @{" in narrowest
+    plain = _signature_model()  # initializers all float one-liners (written from their texts alone), still patched
+    del plain.graph.initializer[-2:]  # int64[2] shape, float[300] big
+    heads = _ReferenceHeads(monkeypatch)
+    text = same(plain, 43)
+    assert text is not None and "\n         float[4] w = {\n            0.5, -1.0, 3.0, 0.25\n         },\n" in text
+    heads.count = 0
+    assert fast_text(plain, 43) == text and heads.count == 0
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -120,6 +120,12 @@ class SourceFile:
         units = len(prefix.encode("utf-16-le")) // 2
         return pos.line - 1, units
 
+    def lsp_range_json(self, span: Span) -> dict[str, dict[str, int]]:
+        """A span as the Language Server Protocol's range in JSON, ``{"start": {"line", "character"},
+        "end": ...}`` (0-based lines, UTF-16 columns): what the custom requests answer."""
+        (sl, sc), (el, ec) = self.lsp_position(span.start), self.lsp_position(span.end)
+        return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+
     def offset_of_lsp(self, line: int, character: int) -> int:
         """Character offset of a 0-based LSP (line, UTF-16 column) position."""
         starts = self._starts()

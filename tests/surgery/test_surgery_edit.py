@@ -77,6 +77,19 @@ def test_a_node_is_named_by_its_name_or_its_output_and_unknown_names_get_the_nea
     assert _codes(exc) == ["S001"] and "'relu0'" in str(exc.value)
 
 
+def test_an_unknown_name_lists_the_three_nearest_best_first() -> None:
+    """``problems.unknown`` (S001): the names most like the one asked for (difflib's, cutoff 0.5),
+    three at most, best first, each once; none when nothing is near."""
+    from onnxtext.surgery.problems import unknown
+
+    names = ["weight_1", "weight_2", "weight", "bias", "weight_1", "wait", "w"]
+    assert unknown("value", "weigth", names).diagnostics[0].message == (
+        "no value 'weigth' in the model; the nearest: 'weight', 'weight_2', 'weight_1'"
+    )
+    assert unknown("value", "zzz", names).diagnostics[0].message == "no value 'zzz' in the model"
+    assert unknown("graph input", "bia", ["bias"]).diagnostics[0].message.endswith("; the nearest: 'bias'")
+
+
 def test_rename_reaches_every_place_and_back_again_gives_the_same_bytes() -> None:
     text = """<ir_version: 10, opset_import: ["" : 21]>
 g (bool c, float[2] x) => (float[2] y) <float[2] x2>

@@ -23,6 +23,7 @@ __all__ = [
     "Diagnostic",
     "OnnxTextError",
     "ParseError",
+    "close_matches",
     "closest",
     "did_you_mean",
     "as_error",
@@ -188,22 +189,27 @@ def as_error(diag: Diagnostic) -> Diagnostic:
     return dataclasses.replace(diag, severity=Severity.ERROR) if diag.severity is Severity.WARNING else diag
 
 
-def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The choice most like ``word`` (for "did you mean" suggestions), or ``None``.
+def close_matches(word: str, choices: Iterable[str], n: int = 1, cutoff: float = 0.6) -> list[str]:
+    """The choices most like ``word``, at most ``n``, best first (for "did you mean" suggestions).
 
-    What ``difflib.get_close_matches`` gives over the sorted choices; those it would refuse on a
-    bound are left out first, in C (a typo in a use among 30,000 names: a few choices kept of
-    30,000). The bound: a choice of length ``n`` with ``k`` characters found in ``word`` matches
-    at most ``min(len(word), k)`` of them, and difflib keeps it only if ``2 * matches / (len(word)
-    + n)`` reaches the cutoff."""
-    cutoff, size = 0.6, len(word)
+    What ``difflib.get_close_matches`` gives over the sorted distinct choices; those it would
+    refuse on a bound are left out first, in C (a typo in a use among 30,000 names: a few choices
+    kept of 30,000). The bound: a choice of length ``m`` with ``k`` characters found in ``word``
+    matches at most ``min(len(word), k)`` of them, and difflib keeps it only if ``2 * matches /
+    (len(word) + m)`` reaches the cutoff."""
+    size = len(word)
     outside = str.maketrans("", "", word)  # deletes the characters of ``word``
     kept = {
         c
         for c in choices
         if not (size + len(c)) or 2.0 * min(size, len(c) - len(c.translate(outside))) / (size + len(c)) >= cutoff
     }
-    close = difflib.get_close_matches(word, sorted(kept), n=1, cutoff=cutoff)
+    return difflib.get_close_matches(word, sorted(kept), n=n, cutoff=cutoff)
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice most like ``word`` (:func:`close_matches`' first), or ``None``."""
+    close = close_matches(word, choices)
     return close[0] if close else None
 
 

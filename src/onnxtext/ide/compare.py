@@ -39,8 +39,9 @@ def compare_documents(a: Document, b: Document) -> dict[str, Any] | None:
     changes = []
     for change in diff.changes:
         entry = change.json()
-        entry["a"] = _range(a, _statement(a, change, "a"))
-        entry["b"] = _range(b, _statement(b, change, "b"))
+        for side, doc in (("a", a), ("b", b)):
+            span = _statement(doc, change, side)
+            entry[side] = doc.source.lsp_range_json(span) if span is not None else None
         changes.append(entry)
     return {
         "same": diff.same,
@@ -65,13 +66,6 @@ def _statement(doc: Document, change: Change, side: str) -> Span | None:
         if item.name == name:
             return doc.source_map.locate(graph.child(change.what, k))
     return None
-
-
-def _range(doc: Document, span: Span | None) -> dict[str, Any] | None:
-    if span is None:
-        return None
-    (sl, sc), (el, ec) = doc.source.lsp_position(span.start), doc.source.lsp_position(span.end)
-    return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
 
 
 def compare_values(a: Document, b: Document, run: Callable[[ModelProto, ModelProto], Compared]) -> dict[str, Any]:

@@ -3,7 +3,8 @@ formats numpy does not have.
 
 Each :class:`DType` says how the type is spelled in text (as ``onnx.parser`` spells
 it), its number, the typed ``TensorProto`` field that holds its values, its element
-width in bits, its kind and the numpy dtype of its little-endian ``raw_data`` layout.
+width in bits, its kind, the numpy dtype of its little-endian ``raw_data`` layout and the
+numpy dtype whose values are its values, where numpy has one (:func:`dtype_by_numpy`).
 
 The conversions (:func:`bits_to_float`, :func:`float_to_bits`) are pure numpy and
 exact: no ``ml_dtypes`` at run time. They cover float32, float16 and every format
@@ -31,6 +32,7 @@ __all__ = [
     "BY_CODE",
     "dtype_by_name",
     "dtype_by_code",
+    "dtype_by_numpy",
     "FloatFormat",
     "float_format",
     "bits_to_float",
@@ -50,7 +52,9 @@ class DType:
 
     ``field`` is the typed ``TensorProto`` field its values go to when not raw;
     ``storage`` is the numpy dtype of one stored unit of ``raw_data`` (for the
-    sub-byte types, ``uint8`` bytes that pack several elements, low bits first).
+    sub-byte types, ``uint8`` bytes that pack several elements, low bits first);
+    ``numpy`` the numpy dtype (native byte order) whose values are this type's, None where
+    numpy has none (string, bfloat16, the float8, float6 and float4 formats, sub-byte integers).
     """
 
     code: int
@@ -60,6 +64,7 @@ class DType:
     bits: int
     kind: Kind
     storage: np.dtype
+    numpy: np.dtype | None
 
     @property
     def is_packed(self) -> bool:
@@ -75,8 +80,15 @@ class DType:
         return f"DType({self.name})"
 
 
+_NUMPY_KINDS: dict[Kind, str] = {"float": "f", "int": "i", "uint": "u", "complex": "c", "bool": "b"}
+
+
 def _dt(code: int, name: str, field: str, bits: int, kind: Kind, storage: str) -> DType:
-    return DType(code, name, name.upper(), field, bits, kind, np.dtype(storage))
+    stored = np.dtype(storage)
+    # numpy's own type: the stored unit, when it is one element of this kind (bool: stored as a byte)
+    native = np.dtype("?") if kind == "bool" else stored.newbyteorder("=")
+    own = native.kind == _NUMPY_KINDS.get(kind) and 8 * native.itemsize == bits
+    return DType(code, name, name.upper(), field, bits, kind, stored, native if own else None)
 
 
 ALL: tuple[DType, ...] = (
@@ -124,6 +136,15 @@ def dtype_by_name(name: str) -> DType | None:
 def dtype_by_code(code: int) -> DType | None:
     """The type numbered ``code`` (``TensorProto.DataType``), or None (also for UNDEFINED)."""
     return BY_CODE.get(code)
+
+
+_BY_NUMPY: dict[np.dtype, DType] = {d.numpy: d for d in ALL if d.numpy is not None}
+
+
+def dtype_by_numpy(dtype: npt.DTypeLike) -> DType | None:
+    """The type whose values a numpy array of ``dtype`` holds (either byte order), or None: numpy
+    types ONNX has not (datetimes, objects, strings: a string tensor holds bytes, not a numpy type)."""
+    return _BY_NUMPY.get(np.dtype(dtype).newbyteorder("="))
 
 
 # --------------------------------------------------------------------------- formats

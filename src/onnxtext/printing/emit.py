@@ -16,7 +16,11 @@ protobuf when they print on one line, which is what almost every statement does:
 * the main graph's head is written from each value's one-line text: a value info's bytes
   after its name key its type's text; a plain float32 initializer is parsed from its own
   bytes and its numbers formatted with the others' (orjson, in batches), a big one laid
-  out from orjson's text (``layout.lay_out_numbers``).
+  out from orjson's text (``layout.lay_out_numbers``). Its lines are the layout's: the
+  printer's document of a graph head (``printer.graph_head_doc``, ``signature_doc``) made of
+  lists of those texts (``layout.Bracketed.of_items``; a value's document made only where its
+  text does not fit its line: ``layout.Deferred``), laid out by ``layout.render`` (each list
+  in one step).
 
 A statement is written on its one line when that fits the width (its document,
 ``printer.statement_doc``, is a row of groups: the layout keeps them all flat exactly then);
@@ -64,14 +68,14 @@ from onnxtext.syntax import ast as A
 from onnxtext.syntax import printer as statements
 from onnxtext.syntax.layout import (
     DEFAULT_WIDTH,
-    HARDLINE,
     INDENT,
     Bracketed,
+    Deferred,
     Doc,
-    Indent,
     Known,
     lay_out_numbers,
     render,
+    render_into,
 )
 from onnxtext.syntax.printer import Printer
 from onnxtext.syntax.vocabulary import RESERVED_NAMES, is_identifier, name_text, string_text
@@ -180,9 +184,9 @@ _RESERVED_FIRST = re.escape(
 _RESERVED = _words({w.lower() for w in RESERVED_NAMES})
 _BARE_NAME = rf"(?!(?=[{_RESERVED_FIRST}])(?i:{_RESERVED})(?:,|\Z))[A-Za-z_][A-Za-z0-9_]*"
 _BARE_NAMES = re.compile(rf"{_BARE_NAME}(?:, {_BARE_NAME})*\Z")
-# An item of a list group: its one-line text (None when it has a line break) and its document, a
-# writer of its lines, or None: the group makes its document when the item does not fit its line.
-_Item = tuple[str | None, "Doc | _Writer | None"]
+# An item of a list of a graph's head: its one-line text (None when it has a line break) and its
+# document, an item laying out its lines, or None: the list makes its document where the item does not fit its line.
+_Item = tuple[str | None, "Doc | Deferred | None"]
 _GRAPH_FIELDS = frozenset(("name", "input", "output", "value_info", "initializer", "node"))  # written by the graph head
 
 
@@ -275,53 +279,24 @@ class _Pass:
 
     # ------------------------------------------------------------ a graph's head
     def _graph_head(self, g: GraphProto, where: str) -> list[str] | None:
-        """A main graph's name, signature and initializers as the layout writes them (``Printer.graph_head``),
-        each value from its one-line text (a value info's type text made once per type), or None
-        when the reference path must lay it out (an unset name, an output that must break): the pieces of its text."""
+        """A main graph's name, signature and initializers: the layout's document of them
+        (``printer.graph_head_doc``) made of each value's one-line text (a value info's type text
+        made once per type), a value's document made only where its text does not fit its line;
+        or None when the reference path must lay it out (an unset name, an output that must
+        break): the pieces of its text."""
         if not g.HasField("name"):
             return None
-        lifter, printer, width = self.lifter, self.printer, self.width
-        name = self.names[g.name]
+        lifter = self.lifter
         inputs = self._value_items(g.input, f"{where}/input")
         outputs = self._value_items(g.output, f"{where}/output")
         if any(flat is None for flat, _ in outputs):
             return None  # ``) => (`` then the outputs: the reference path's
         extra = [fd.name for fd, _ in g.ListFields() if fd.name not in _GRAPH_FIELDS]
+        props = None
         if extra:
-            # The property block before the name, laid out with what follows it up to the first
-            # place a line may break: the name and the inputs' opening.
-            props = lifter.props_for(g, extra, where)
-            assert props is not None
-            opening = " (" if inputs else " ()"
-            text = render([printer.doc(props), " ", name, opening], width)[: -len(opening)]
-        else:
-            text = name
-        out = [text]
-        col = len(text) - text.rfind("\n") - 1
-        broke = False
-        if inputs:
-            out.append(" ")
-            col, broke = self._items("(", inputs, ")", out, col + 1, 0, self._value_docs(g.input, f"{where}/input"))
-        else:
-            out.append(" ()")
-            col += 3
-        flat_outputs = "(" + ", ".join([flat for flat, _ in outputs if flat is not None]) + ")"
-        if broke:  # after inputs one per line, ``) => (`` on one line, the outputs as they fit
-            out.append(" => ")
-            if outputs:
-                self._items("(", outputs, ")", out, col + 4, 0, self._value_docs(g.output, f"{where}/output"))
-            else:
-                out.append("()")
-        elif col + 4 + len(flat_outputs) <= width:  # ``=> (outputs)`` on the same line when it fits
-            out += [" => ", flat_outputs]
-        else:  # else on a line of its own, one unit in
-            out += ["\n", INDENT, "=> "]
-            if outputs:
-                self._items(
-                    "(", outputs, ")", out, len(INDENT) + 3, len(INDENT), self._value_docs(g.output, f"{where}/output")
-                )
-            else:
-                out.append("()")
+            block = lifter.props_for(g, extra, where)
+            assert block is not None
+            props = self.printer.doc(block)
         inits = self._value_items(g.value_info, f"{where}/value_info")
         small, big = self._plain_float_tensors(g.initializer)
         at = f"{where}/initializer"
@@ -332,7 +307,7 @@ class _Pass:
                 return value_docs(k)
             return self.printer.doc(self.lifter.initializer(g.initializer[k - infos], f"{at}[{k - infos}]"))
 
-        written = [i for i, values in big.items() if 3 * values.size - 2 > width]  # never on one line
+        written = [i for i, values in big.items() if 3 * values.size - 2 > self.width]  # never on one line
         numbers = _CompactNumbers([big[i] for i in written])
         order = {i: k for k, i in enumerate(written)}
         tensors = g.initializer
@@ -351,52 +326,32 @@ class _Pass:
             else:
                 check_printable(t)
                 inits.append(self._initializer_item(t, f"{at}[{i}]"))
-        if inits:
-            out.append("\n")
-            self._items("<", inits, ">", out, 0, 0, init_docs)
+        doc = statements.graph_head_doc(  # the printer's, looked up: the one definition
+            props,
+            self.names[g.name],
+            self._list("(", inputs, ")", self._value_docs(g.input, f"{where}/input")),
+            self._list("(", outputs, ")", self._value_docs(g.output, f"{where}/output")),
+            self._list("<", inits, ">", init_docs) if inits else None,
+        )
+        out: list[str] = []
+        render_into(out, doc, self.width)
         return out
 
-    def _items(
-        self,
-        open_: str,
-        items: list[_Item],
-        close: str,
-        out: list[str],
-        col: int,
-        ind: int,
-        later: Callable[[int], Doc],
-    ) -> tuple[int, bool]:
-        """A list group at column ``col`` (its lines ``ind`` in) whose end is followed by a place to
-        break: on one line if it fits, else an item per line; returns the column after it and
-        whether it broke. ``later(k)`` makes the document of item k when it has none (None)."""
-        width = self.width
-        inner = ind + len(INDENT)
-        pad = "\n" + " " * inner
-        flats = [flat for flat, _ in items]
-        if None not in flats:
-            texts: list[str] = flats  # type: ignore[assignment]
-            if col + sum(map(len, texts)) + 2 * len(texts) - 2 + len(open_) + len(close) <= width:
-                line = open_ + ", ".join(texts) + close
-                out.append(line)
-                return col + len(line), False
-            if inner + max(map(len, texts)) + 1 <= width:  # each on its line (a comma after it)
-                out += [open_, pad, ("," + pad).join(texts), "\n", " " * ind, close]
-                return ind + len(close), True
-        last = len(items) - 1
-        out.append(open_)
-        for k, (flat, doc) in enumerate(items):
-            comma = "," if k < last else ""
-            if flat is not None and inner + len(flat) + len(comma) <= width:
-                out += [pad, flat, comma]
-            elif isinstance(doc, _Writer):
-                doc.write(out, inner, comma, width)
-            else:  # laid out alone, as in the list (a line break follows it)
-                item: Doc = [HARDLINE, later(k) if doc is None else doc, comma]
-                for _ in range(inner // len(INDENT)):
-                    item = Indent(item)
-                out.append(render(item, width))
-        out += ["\n", " " * ind, close]
-        return ind + len(close), True
+    def _list(self, open_: str, items: list[_Item], close: str, later: Callable[[int], Doc]) -> Doc:
+        """A list of a graph's head for the layout (laid out in one step): its items' one-line texts,
+        each text's document made where it does not fit its line (``later(k)``: item k's), or the
+        item's own (a document made already, or an item laying out its lines)."""
+        if not items:
+            return open_ + close
+        return Bracketed.of_items(
+            open_,
+            [
+                flat if doc is None else doc if isinstance(doc, Deferred) else Deferred(flat, _made(doc))  # type: ignore[misc]
+                for flat, doc in items
+            ],
+            close,
+            later,
+        )
 
     def _plain_float_tensors(
         self, tensors: Sequence[TensorProto]
@@ -563,7 +518,8 @@ class _Pass:
                 if notes is None:
                     return text, None
                 flat = Bracketed.flat_of("@{", [_NOTES + Bracketed.flat_of("[", notes, "]")], "}")
-                return f"{text} {flat}", _Noted(text, notes, partial(self._value_docs(values, where), i))
+                flat = f"{text} {flat}"
+                return flat, _Noted(flat, text, notes, partial(self._value_docs(values, where), i))
         v = values[i]
         check_printable(v)
         doc = self.printer.doc(self.lifter.value_info(v, f"{where}[{i}]"))
@@ -978,68 +934,52 @@ def _dims(wire: bytes) -> list[int]:
     return dims
 
 
-class _Writer:
-    """An item of a list group that does not fit its line, written here as the layout lays it out
-    (after a line break, ``ind`` columns in, its ``comma`` after it), or through its document
-    (``doc``) when its first line does not fit."""
-
-    __slots__ = ("doc",)
-
-    def __init__(self, doc: Callable[[], Doc]) -> None:
-        self.doc = doc
-
-    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
-        raise NotImplementedError
-
-    def laid_out(self, out: list[str], ind: int, comma: str, width: int, doc: Doc | None = None) -> None:
-        """The item through its document (or ``doc``, one that lays out as it)."""
-        item: Doc = [HARDLINE, self.doc() if doc is None else doc, comma]
-        for _ in range(ind // len(INDENT)):
-            item = Indent(item)
-        out.append(render(item, width))
+def _made(doc: Doc) -> Callable[[], Doc]:
+    """A maker of a document made already."""
+    return lambda: doc
 
 
-class _Noted(_Writer):
+class _Noted(Deferred):
     """A value info with notes (``metadata_props``): its type and name, then its property block. Its
     document is made of their texts when they fit the line (the type's dims are a group measured
     alone: it is its text wherever that fits), else lifted."""
 
     __slots__ = ("head", "notes")
 
-    def __init__(self, head: str, notes: list[str], doc: Callable[[], Doc]) -> None:
-        super().__init__(doc)
+    def __init__(self, text: str, head: str, notes: list[str], make: Callable[[], Doc]) -> None:
+        super().__init__(text, make)
         self.head, self.notes = head, notes
 
-    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+    def lay_out(self, out: list[str], ind: int, comma: str, width: int, unit: int) -> None:
         if ind + len(self.head) > width:
-            self.laid_out(out, ind, comma, width)
+            super().lay_out(out, ind, comma, width, unit)
             return
         block = Bracketed("@{", [[_NOTES, Bracketed.of_texts("[", self.notes, "]")]], "}")
-        self.laid_out(out, ind, comma, width, [self.head, " ", block])
+        Deferred(None, _made([self.head, " ", block])).lay_out(out, ind, comma, width, unit)
 
 
-class _BigFloats(_Writer):
+class _BigFloats(Deferred):
     """An initializer of :meth:`_Pass._plain_float_tensors` too long for a line: ``float[dims] name = {``,
     its numbers (:func:`layout.lay_out_numbers`, a matrix's rows starting lines), ``}``."""
 
     __slots__ = ("tensor", "name", "numbers", "k")
 
     def __init__(
-        self, tensor: TensorProto, name: str, numbers: _CompactNumbers, k: int, doc: Callable[[], Doc]
+        self, tensor: TensorProto, name: str, numbers: _CompactNumbers, k: int, make: Callable[[], Doc]
     ) -> None:
-        super().__init__(doc)
+        super().__init__(None, make)
         self.tensor, self.name, self.numbers, self.k = tensor, name, numbers, k
 
-    def write(self, out: list[str], ind: int, comma: str, width: int) -> None:
+    def lay_out(self, out: list[str], ind: int, comma: str, width: int, unit: int) -> None:
         dims = self.tensor.dims
         head = f"{' ' * ind}float[{', '.join(map(str, dims))}] {self.name} = {{"
         if len(head) > width:  # the dims or the name break
-            self.laid_out(out, ind, comma, width)
+            super().lay_out(out, ind, comma, width, unit)
             return
         data, commas = self.numbers.get(self.k)
         count, last = len(commas) + 1, dims[-1]
         row = last if len(dims) >= 2 and last >= 2 and count > last else 0
-        inner = ind + len(INDENT)
+        inner = ind + unit
         laid, _ = lay_out_numbers(data, row, inner, inner, width, commas)
         out += ["\n", head, "\n", " " * inner, laid, "\n", " " * ind, "}", comma]
 

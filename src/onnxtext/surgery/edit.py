@@ -15,7 +15,7 @@ import numpy as np
 
 from onnxtext.analysis.infer import from_type_proto
 from onnxtext.diagnostics import Diagnostic
-from onnxtext.ir.dtypes import dtype_by_code
+from onnxtext.ir.dtypes import dtype_by_code, dtype_by_numpy
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
@@ -308,11 +308,6 @@ def set_input_shape(model: ModelProto, name: str, dims: Sequence[Dim]) -> None:
             dim.denotation = denotations[i]
 
 
-_BY_NUMPY = {np.dtype(n): c for c, n in ((1, "f4"), (2, "u1"), (3, "i1"), (4, "u2"), (5, "i2"), (6, "i4"), (7, "i8"))}
-_BY_NUMPY.update({np.dtype(n): c for c, n in ((9, "?"), (10, "f2"), (11, "f8"), (12, "u4"), (13, "u8"))})
-_BY_NUMPY.update({np.dtype("c8"): 14, np.dtype("c16"): 15})
-
-
 def array_tensor(name: str, array: np.ndarray) -> TensorProto:
     """A numpy array as an initializer (``raw_data`` little-endian; strings in ``string_data``)."""
     tensor = TensorProto(name=name)
@@ -322,10 +317,10 @@ def array_tensor(name: str, array: np.ndarray) -> TensorProto:
         flat = array.reshape(-1)
         tensor.string_data.extend(v if isinstance(v, bytes) else str(v).encode("utf-8") for v in flat)
         return tensor
-    code = _BY_NUMPY.get(array.dtype.newbyteorder("="))
-    if code is None:
+    dtype = dtype_by_numpy(array.dtype)
+    if dtype is None:
         raise error(INCOMPATIBLE, f"an array of {array.dtype} has no ONNX element type")
-    tensor.data_type = code
+    tensor.data_type = dtype.code
     little = array.astype(array.dtype.newbyteorder("<"), copy=False)
     tensor.raw_data = np.ascontiguousarray(little).tobytes()
     return tensor

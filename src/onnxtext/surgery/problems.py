@@ -7,10 +7,9 @@ the nearest names the model has. ``tests/test_codes.py`` holds these codes and t
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable, Sequence
 
-from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity
+from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity, close_matches
 
 __all__ = [
     "DANGLING",
@@ -24,7 +23,6 @@ __all__ = [
     "UNKNOWN_NAME",
     "WRONG_KIND",
     "error",
-    "near",
     "unknown",
     "warning",
 ]
@@ -56,13 +54,8 @@ def warning(code: str, message: str, path: str = "graph") -> Diagnostic:
     return Diagnostic(code, Severity.WARNING, message, path=path)
 
 
-def near(name: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """The names most like ``name`` (at most ``n``), best first."""
-    return difflib.get_close_matches(name, sorted(set(names)), n=n, cutoff=0.5)
-
-
 def unknown(what: str, name: str, names: Iterable[str], path: str = "graph") -> SurgeryError:
-    """``no value 'x' in the main graph; the nearest: 'x1', 'y'`` (S001)."""
-    choices = near(name, names)
+    """``no value 'x' in the model; the nearest: 'x1', 'y'`` (S001): the three names most like it."""
+    choices = close_matches(name, names, n=3, cutoff=0.5)
     hint = "; the nearest: " + ", ".join(f"'{c}'" for c in choices) if choices else ""
     return error(UNKNOWN_NAME, f"no {what} '{name}' in the model{hint}", path)

@@ -7,7 +7,9 @@ The printer builds a :data:`Doc` for a tree; :func:`render` lays it out for a wi
   every :data:`LINE`/:data:`SOFTLINE` directly in it breaks (one item per line);
 - :class:`Bracketed`: the group of every list of the language, ``open item, item close``
   (one line, or one item per line one unit in); a list of plain texts is laid out in one step;
-- :class:`Known`: a document with its one-line text known beforehand (the print fast path's).
+- :class:`Known`: a document with its one-line text known beforehand (the print fast path's);
+- :class:`Deferred`: an item of a list whose one-line text is known and whose document is made
+  only where that text does not fit its line (the print fast path's value infos and initializers).
 
 A *run*, a document made of texts and lists whose one-line texts are known (a statement
 written by the print fast path), is laid out in one pass, as the general renderer lays it out.
@@ -29,7 +31,8 @@ Comments never count toward the width. Trailing spaces are never written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
@@ -41,6 +44,7 @@ __all__ = [
     "Group",
     "Bracketed",
     "Known",
+    "Deferred",
     "Indent",
     "Line",
     "Fill",
@@ -59,6 +63,7 @@ __all__ = [
     "BLANK_LINE",
     "join",
     "render",
+    "render_into",
     "DEFAULT_WIDTH",
     "INDENT",
 ]
@@ -114,6 +119,39 @@ class Known:
         self.entry = _entry(doc) if type(doc) is list else None
         """``doc`` as a list lays out an entry (see :func:`_entry`), when it is one."""
 
+    def lay_out(self, out: list[str], ind: int, comma: str, width: int, unit: int) -> None:
+        """The item where its text does not fit its line in a broken list: ``doc`` laid out alone."""
+        _alone(self.doc, out, ind, comma, width, unit)
+
+
+class Deferred:
+    """An item of a list whose one-line text ``text`` is known (None: it has none, it breaks or is
+    longer than any line) and whose document ``make()`` gives only when it is needed: where the
+    text does not fit its line. Laid out as that document: in a list of them (see
+    :meth:`Bracketed.of_items`), its text wherever that fits with its comma, else :meth:`lay_out`;
+    anywhere else, its document. A subclass may write a big item's lines straight (the lines its
+    document gives, without the document)."""
+
+    __slots__ = ("text", "make")
+    hard = False
+
+    def __init__(self, text: str | None, make: Callable[[], Doc]) -> None:
+        self.text, self.make = text, make
+
+    def lay_out(self, out: list[str], ind: int, comma: str, width: int, unit: int) -> None:
+        """The item in a broken list (its lines ``ind`` columns in, ``comma`` after it) where its text
+        does not fit its line: its document laid out alone after a line break."""
+        _alone(self.make(), out, ind, comma, width, unit)
+
+
+def _alone(doc: Doc, out: list[str], ind: int, comma: str, width: int, unit: int) -> None:
+    """An item of a broken list laid out alone after its line break, ``ind`` columns in (a multiple
+    of ``unit``), its comma after it: what the list's own layout gives it (a line break follows)."""
+    item: Doc = [HARDLINE, doc, comma]
+    for _ in range(ind // unit):
+        item = Indent(item)
+    out.append(_render(item, width, " " * unit, 0))
+
 
 def _grouped(doc: Doc) -> bool:
     """Whether ``doc`` holds nothing but texts and groups outside its groups."""
@@ -128,8 +166,8 @@ def _grouped(doc: Doc) -> bool:
 
 
 # An item of a list laid out in one pass: a plain text, an entry (texts, a list of plain texts, texts:
-# ``key: [...]``), or a document whose one-line text is known.
-_Laid = str | tuple[str, "Bracketed", str] | Known
+# ``key: [...]``), a document whose one-line text is known, or an item whose document is made when needed.
+_Laid = str | tuple[str, "Bracketed", str] | Known | Deferred
 
 
 class Bracketed(Group):
@@ -142,14 +180,16 @@ class Bracketed(Group):
     the contents). ``flat``: the list's one-line text when every item is a plain text, an entry
     (texts around one list of plain texts: a property block's ``key: [...]``, an attribute
     ``axes = [0, 1]``) or :class:`Known`; else "". Such a list in a run is laid out in one pass
-    (:func:`render`).
+    (:func:`render`). ``later``: for a list of :meth:`of_items`, item k's document where its
+    text does not fit its line (None: a text is written as it is).
     """
 
-    __slots__ = ("open", "items", "close", "texts", "flat", "laid", "_contents")
+    __slots__ = ("open", "items", "close", "texts", "flat", "laid", "later", "_contents")
 
     def __init__(self, open_: Doc, items: Sequence[Doc], close: str) -> None:
         self.open, self.items, self.close = open_, items, close
         self.tight = self.hard = False
+        self.later: Callable[[int], Doc] | None = None
         self._contents: Doc | None = None
         self.texts: Sequence[str] | None = None
         self.flat = ""
@@ -191,7 +231,10 @@ class Bracketed(Group):
     def contents(self) -> Doc:  # type: ignore[override]
         """The group's contents, made when the general renderer needs them."""
         if self._contents is None:
-            self._contents = [self.open, Indent([SOFTLINE, join([",", LINE], self.items)]), SOFTLINE, self.close]
+            items, later = self.items, self.later
+            if later is not None:
+                items = [Deferred(d, partial(later, k)) if type(d) is str else d for k, d in enumerate(items)]
+            self._contents = [self.open, Indent([SOFTLINE, join([",", LINE], items)]), SOFTLINE, self.close]
         return self._contents
 
     @classmethod
@@ -201,8 +244,31 @@ class Bracketed(Group):
         b = cls.__new__(cls)
         b.open, b.items, b.close, b.texts, b.laid = open_, texts, close, texts, texts  # type: ignore[assignment]
         b.tight = b.hard = False
-        b._contents = None
+        b.later = b._contents = None
         b.flat = open_ + ", ".join(texts) + close
+        return b
+
+    @classmethod
+    def of_items(
+        cls, open_: str, items: Sequence[str | Deferred], close: str, later: Callable[[int], Doc] | None = None
+    ) -> Bracketed:
+        """The list of ``items``, plain texts (as :meth:`of_texts` takes them) and :class:`Deferred`
+        items (their texts plain too): laid out in one step. ``later(k)``: the document of text k,
+        made where the text does not fit its line (a text that may break: a value's type, a
+        tensor's numbers); None: each text is written as it is. An item without a one-line text
+        forces the list to break (it has a line break, or is longer than any line: the list
+        breaks either way): the list has none ("") and is ``hard``."""
+        if all(type(item) is str for item in items):
+            b = cls.of_texts(open_, items, close)  # type: ignore[arg-type]
+            b.later = later
+            return b
+        b = cls.__new__(cls)
+        b.open, b.items, b.close, b.texts, b.laid = open_, items, close, None, items  # type: ignore[assignment]
+        b.tight = False
+        b.later, b._contents = later, None
+        texts = [item if type(item) is str else item.text for item in items]  # type: ignore[union-attr]
+        b.hard = None in texts
+        b.flat = "" if b.hard else cls.flat_of(open_, texts, close)  # type: ignore[arg-type]
         return b
 
     @staticmethod
@@ -438,6 +504,7 @@ Doc = (
     | BlankLine
     | IfBroken
     | Known
+    | Deferred
 )
 
 LINE = Line(" ")
@@ -533,6 +600,11 @@ def _fits(doc: Doc, rest: list[tuple[int, bool, _Cmd]], width: int, suffix_pendi
             stack.append((mode, d.broken if d.group.hard else d.flat))
         elif isinstance(d, Known):
             stack.append((mode, d.doc))
+        elif isinstance(d, Deferred):
+            if d.text is None:
+                stack.append((mode, d.make()))
+            else:
+                width -= len(d.text)
     return False
 
 
@@ -545,6 +617,17 @@ def render(doc: Doc, width: int = DEFAULT_WIDTH, indent: str = INDENT, level: in
         if text is not None:
             return text
     return _render(doc, width, indent, start)
+
+
+def render_into(parts: list[str], doc: Doc, width: int = DEFAULT_WIDTH) -> None:
+    """:func:`render`'s text added to ``parts`` in pieces (a big tensor's numbers, laid out once, are
+    copied once more only: into the caller's whole text)."""
+    if type(doc) is list:
+        text = _lay_out_run(doc, width, len(INDENT), 0)
+        if text is not None:
+            parts.append(text)
+            return
+    parts += _render_parts(doc, width, INDENT, 0)
 
 
 def _lay_out_run(doc: list[Doc], width: int, unit: int, start: int) -> str | None:
@@ -604,38 +687,53 @@ def _lay_out_list(b: Bracketed, out: list[str], col: int, ind: int, follow: int,
     """A list of a run at column ``col`` (its lines ``ind`` in; ``follow`` columns after it up to the
     next place to break) added to ``out``; the column after it."""
     flat = b.flat
-    if col + len(flat) + follow <= width:
+    if flat and col + len(flat) + follow <= width:
         out.append(flat)
         return col + len(flat)
+    return _lay_out_broken(b, out, ind, width, unit)
+
+
+def _lay_out_broken(b: Bracketed, out: list[str], ind: int, width: int, unit: int) -> int:
+    """A list laid out broken (``open``, an item per line ``ind + unit`` columns in with its comma,
+    ``close`` on a line ``ind`` in), added to ``out``; the column after it. Each item by its one-line
+    text where that fits its line, else laid out alone (an entry's list decided as in a run)."""
     inner = ind + unit
     pad = "\n" + " " * inner
-    if b.texts is not None:  # an item per line
-        out += [b.open, pad, ("," + pad).join(b.texts), "\n", " " * ind, b.close]  # type: ignore[list-item]
+    texts, later = b.texts, b.later
+    if texts is not None and (later is None or inner + max(map(len, texts)) + 1 <= width):  # an item per line
+        out += [b.open, pad, ("," + pad).join(texts), "\n", " " * ind, b.close]  # type: ignore[list-item]
         return ind + len(b.close)
     out.append(b.open)  # type: ignore[arg-type]
     last = len(b.laid) - 1
     for k, item in enumerate(b.laid):
         comma = "," if k < last else ""
         if type(item) is str:
-            out += [pad, item, comma]
+            if later is None or inner + len(item) + len(comma) <= width:
+                out += [pad, item, comma]
+            else:  # laid out alone, as in the list (a line break follows it)
+                _alone(later(k), out, inner, comma, width, unit)
         elif type(item) is tuple:
             head, inner_list, tail = item
             out += [pad, head]
             _lay_out_list(inner_list, out, inner + len(head), inner, len(tail) + len(comma), width, unit)
             out += [tail, comma]
-        elif inner + len(item.text) + len(comma) <= width:  # type: ignore[union-attr]
-            out += [pad, item.text, comma]  # type: ignore[union-attr]
-        else:  # laid out alone, as in the list (a line break follows it)
-            alone: Doc = [HARDLINE, item.doc, comma]  # type: ignore[union-attr]
-            for _ in range(inner // unit):
-                alone = Indent(alone)
-            out.append(_render(alone, width, " " * unit, 0))
+        else:
+            text = item.text  # type: ignore[union-attr]
+            if text is not None and inner + len(text) + len(comma) <= width:
+                out += [pad, text, comma]
+            else:  # laid out alone, as in the list (a line break follows it)
+                item.lay_out(out, inner, comma, width, unit)  # type: ignore[union-attr]
     out += ["\n", " " * ind, b.close]
     return ind + len(b.close)
 
 
 def _render(doc: Doc, width: int, indent: str, start: int) -> str:
     """:func:`render` by the general renderer."""
+    return "".join(_render_parts(doc, width, indent, start))
+
+
+def _render_parts(doc: Doc, width: int, indent: str, start: int) -> list[str]:
+    """:func:`render`'s text by the general renderer, in pieces."""
     out: list[str] = [" " * start] if start else []
     col = start
     line_start = True  # nothing but indentation written on the current line
@@ -683,22 +781,16 @@ def _render(doc: Doc, width: int, indent: str, start: int) -> str:
             for item in reversed(d):
                 stack.append((ind, mode, item))
         elif isinstance(d, Group):
-            if isinstance(d, Bracketed) and d.texts is not None and not pending:
-                # A list of plain texts: what the group's contents would write, in one step.
-                if mode == _FLAT or _fits(d.flat, stack, width - col, False):
+            if isinstance(d, Bracketed) and d.laid and not pending and (d.flat or mode == _BREAK):
+                # A list laid out in one step (plain texts, entries, items whose texts are known):
+                # what the group's contents would write.
+                if d.flat and (mode == _FLAT or _fits(d.flat, stack, width - col, False)):
                     out.append(d.flat)
                     col += len(d.flat)
                 else:
                     broke.add(id(d))
-                    texts, last = d.texts, len(d.texts) - 1
-                    out.append(d.open)  # type: ignore[arg-type]
-                    for k, text in enumerate(texts):
-                        newline(ind + unit)
-                        out.append(text if k == last else text + ",")
-                        line_start = False
-                    newline(ind)
-                    out.append(d.close)
-                    col += len(d.close)
+                    col = _lay_out_broken(d, out, ind, width, unit)
+                    prev_empty = False
                 line_start = fresh = False
             elif mode == _FLAT and not d.hard:
                 stack.append((ind, _FLAT, d.contents))
@@ -791,6 +883,8 @@ def _render(doc: Doc, width: int, indent: str, start: int) -> str:
             stack.append((ind, mode, d.broken if id(d.group) in broke else d.flat))
         elif isinstance(d, Known):
             stack.append((ind, mode, d.doc))
+        elif isinstance(d, Deferred):
+            stack.append((ind, mode, d.make()))
         elif isinstance(d, BlankLine):
             fresh = False
             if not line_start or pending:
@@ -809,7 +903,7 @@ def _render(doc: Doc, width: int, indent: str, start: int) -> str:
         out.append("".join(pending))
     elif fresh:
         out.pop()  # the line break after a final comment: the caller ends the text
-    return "".join(out)
+    return out
 
 
 class _FillRest:

@@ -39,7 +39,7 @@ from onnxtext.syntax.layout import (
 )
 from onnxtext.syntax.vocabulary import format_string, is_identifier, name_text
 
-__all__ = ["Printer", "print_ast", "quote", "statement_doc", "DEFAULT_WIDTH"]
+__all__ = ["Printer", "print_ast", "quote", "statement_doc", "graph_head_doc", "signature_doc", "DEFAULT_WIDTH"]
 
 _QUALIFIED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\Z")
 
@@ -471,46 +471,31 @@ class Printer:
         return self._statements(owner.nodes, self.cm.body_open.get(key), self.cm.body_end.get(key))
 
     def _signature(self, inputs: Sequence[Any] | None, outputs: Sequence[Any]) -> list[Doc]:
-        parts: list[Doc] = []
         ins = self._list("(", inputs, ")") if inputs is not None else None
-        if ins is not None:
-            parts += [" ", ins]
-        outs = self._list("(", outputs, ")")
-        # ``) => (`` on one line, the outputs one indent in, as C-family formatters break a
-        # parameter list, when the outputs break anyway (a comment in them) or the inputs broke.
-        joined: Doc = [" => ", outs]
-        # Otherwise, when the signature does not fit, the outputs go to a line of their own: ``=> (...)``.
-        own_line: Doc = Group(Indent([LINE, "=> ", outs]))
-        if isinstance(outs, Group) and outs.hard:
-            parts.append(joined)
-        elif isinstance(ins, Group):
-            parts.append(IfBroken(ins, joined, own_line))
-        else:
-            parts.append(own_line)
-        return parts
+        return signature_doc(ins, self._list("(", outputs, ")"))
 
     def _graph(self, n: A.Graph, nested: bool) -> Doc:
-        head = self._graph_head(n)
         if nested:
+            head = self._graph_head(n)
             if n.initializers:
                 head += [" ", self._list("<", n.initializers, ">")]
             return [head, " ", self._body(n)]
         return [self.graph_head(n), HARDLINE, self._body(n)]
 
-    def _graph_head(self, n: A.Graph) -> list[Doc]:
-        head: list[Doc] = []
-        if n.props is not None and n.props.entries:
-            head += [self.doc(n.props), " "]
-        head.append(self._name(n.name))
-        head += self._signature(n.inputs, n.outputs)
-        return head
+    def _graph_head(self, n: A.Graph, initializers: bool = False) -> list[Doc]:
+        """A graph's property block, name and signature (``initializers``: then its initializers, a main graph's)."""
+        inits = n.initializers if initializers else None
+        return graph_head_doc(
+            self.doc(n.props) if n.props is not None and n.props.entries else None,
+            self._name(n.name),
+            self._list("(", n.inputs, ")") if n.inputs is not None else None,
+            self._list("(", n.outputs, ")"),
+            self._list("<", inits, ">") if inits else None,
+        )
 
     def graph_head(self, n: A.Graph) -> Doc:
         """A main graph's lines above its body: name and signature, then its initializers."""
-        lines: list[Doc] = [self._graph_head(n)]
-        if n.initializers:
-            lines += [HARDLINE, self._list("<", n.initializers, ">")]
-        return lines
+        return self._graph_head(n, initializers=True)
 
     def print_Graph(self, n: A.Graph) -> Doc:
         return self._graph(n, nested=False)
@@ -577,6 +562,40 @@ def statement_doc(
     if props is not None:
         parts += [" ", props]
     return parts
+
+
+def signature_doc(inputs: Doc | None, outputs: Doc) -> list[Doc]:
+    """A graph's or function's signature after its name, `` (inputs) => (outputs)`` (``inputs`` None:
+    none written, a function's without inputs): the printer's and the print fast path's
+    (``printing/emit``) one definition.
+
+    The outputs follow ``=>`` on the inputs' last line when they must break anyway (a comment in
+    them) or the inputs broke: ``) => (``, as C-family formatters break a parameter list. Else
+    they stay on the line when the signature fits, or go to a line of their own one unit in:
+    ``=> (...)``."""
+    parts: list[Doc] = [" ", inputs] if inputs is not None else []
+    joined: Doc = [" => ", outputs]
+    own_line: Doc = Group(Indent([LINE, "=> ", outputs]))
+    if isinstance(outputs, Group) and outputs.hard:
+        parts.append(joined)
+    elif isinstance(inputs, Group):
+        parts.append(IfBroken(inputs, joined, own_line))
+    else:
+        parts.append(own_line)
+    return parts
+
+
+def graph_head_doc(
+    props: Doc | None, name: Doc, inputs: Doc | None, outputs: Doc, initializers: Doc | None
+) -> list[Doc]:
+    """A graph's lines above its body, ``@{props} name (inputs) => (outputs)``, then its initializers
+    ``<...>`` on a line of their own (a main graph's: a nested graph writes them after its signature):
+    the printer's and the print fast path's (``printing/emit``) one definition. ``props``: the
+    property block (None: none); ``inputs`` as :func:`signature_doc` takes them; ``initializers``:
+    their list (None: none)."""
+    head: list[Doc] = [props, " ", name] if props is not None else [name]
+    head += signature_doc(inputs, outputs)
+    return head if initializers is None else [head, HARDLINE, initializers]
 
 
 def print_ast(node: Any, comments: CommentMap | None = None, width: int = DEFAULT_WIDTH) -> str:
