@@ -21,7 +21,7 @@ import weakref
 from collections import ChainMap, OrderedDict
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.ir.versioned import normalize_domain
@@ -127,9 +127,9 @@ class GraphNode:
     """The weights and constants it reads, drawn inside it, in input order."""
 
 
-@dataclass(frozen=True)
-class GraphEdge:
-    """A value flowing from its producer to one consumer."""
+class GraphEdge(NamedTuple):
+    """A value flowing from its producer to one consumer (a tuple: a graph has one per dependency,
+    and a frozen dataclass's making was a third of their cost)."""
 
     value: str
     source: str
@@ -407,7 +407,7 @@ def _innermost(nodes: list[GraphNode], starts: list[int], offset: int) -> GraphN
 
 
 def _op_text(node: A.Node) -> tuple[str, str]:
-    return node.op_type.value, ".".join(p.value for p in node.domain)
+    return node.op_type.value, ".".join(p.value for p in node.domain) if node.domain else ""
 
 
 def _function_key(f: A.Function) -> tuple[str, str]:
@@ -616,13 +616,14 @@ class _Builder:
             name = label or ", ".join(outputs) or op
             node = self._add(GraphNode(self._unique(wanted), "op", name, stmt.span, op, domain, node_group, calls))
             self.statements[node.id] = (stmt, body)
-            typed = f"{domain}.{op}" if domain else op
-            node.place = self._place(stmt, body, "node", f"'{label}' ({typed})" if label else f"({typed})")
+            if self.places:
+                typed = f"{domain}.{op}" if domain else op
+                node.place = self._place(stmt, body, "node", f"'{label}' ({typed})" if label else f"({typed})")
             for name in (i.value for i in stmt.inputs):
                 source = _producer(env, name) if name else None
                 if source is not None and body is not None:
                     self._edge(name, source, node.id, body, live)
-            for attr, sub in _attribute_graphs(stmt):
+            for attr, sub in _attribute_graphs(stmt) if stmt.attributes else ():
                 gid = self._group_id(f"{node.id}/{attr}")
                 self.out.groups.append(GraphGroup(gid, "subgraph", f"{attr} of {op}", node_group, sub.span))
                 self._graph(sub, gid, env.new_child(), gid[len("group:") :] + "/")
@@ -661,6 +662,9 @@ class _Builder:
     ) -> str | None:
         """The innermost group of the module path recorded for ``stmt``, made on first use."""
         path = tuple(scope_path(stmt))
+        known = made.get(path)
+        if known is not None or not path:
+            return known or group  # the path's groups made for a node before (most nodes' case)
         parent = group
         for depth in range(1, len(path) + 1):
             key = path[:depth]
