@@ -228,3 +228,80 @@ def test_live_values_label_their_edges() -> None:
     (edge,) = [e for e in graph.edges if e.value == "hidden"]
     assert edge.live == Stats("float32", (2, 8), 0.0, 1.5, 0.5).text() and edge.type == "float[N, 8]"
     assert all(e.live == "" for e in graph.edges if e.value != "hidden")
+
+
+def _layered(nodes: int, layers: int) -> str:
+    """``nodes`` operators in ``layers`` torch scopes of 7 blocks each, an If (its branches a group
+    of its own) and a graph output outside every scope."""
+    head = "big (float[1, 16] x0, bool c) => (float[1, 16] y, float[1, 16] z) {"
+    lines = ['<ir_version: 10, opset_import: ["": 21]>', head]
+    for i in range(nodes):
+        op = ("Relu", "Neg", "Abs", "Sigmoid")[i % 4]
+        lines.append(f'   ["/encoder/layer.{i * layers // nodes}/block{i % 7}/{op}_{i}"] x{i + 1} = {op} (x{i})')
+    lines.append(f"   s = Add (x{nodes // 2}, x{nodes})")  # a value read across the layers
+    lines.append("   y = If (c) <then_branch = g1 () => (float[1, 16] t) { t = Relu (s) }, else_branch = g2 () => ")
+    lines.append("      (float[1, 16] e) { e = Neg (s) }>")
+    lines.append("   z = Identity (x1)")
+    return "\n".join([*lines, "}", ""])
+
+
+def test_folded_answer_draws_what_the_whole_graph_draws_folded() -> None:
+    from onnxtext.ide.graph import FOLD_ABOVE, folded_json
+    from onnxtext.ide.graph_view import build_view
+
+    doc, graph = _graph(_layered(600, 3))
+    whole = graph_json(graph, doc.source)
+    part = folded_json(graph, doc.source)
+    assert part["total"] == len(whole["nodes"]) > FOLD_ABOVE
+    view = build_view(whole, set())  # every group folded: the view's first picture
+    boxes = {i.id: i.count for i in view.items.values() if i.group is not None}
+    assert boxes == {g["id"]: g["count"] for g in part["groups"]} and len(boxes) == 3  # the encoder, the branches
+    assert all(g["parent"] is None for g in part["groups"])
+    drawn = {i.id for i in view.items.values() if i.node is not None}
+    assert {n["id"] for n in part["nodes"]} == drawn and {"x0", "c", "s", "y", "output:z"} <= drawn
+    order = [n["id"] for n in part["nodes"]]  # the groups among the nodes, where their first node is
+    for placed, g in enumerate(sorted(part["groups"], key=lambda g: g["at"])):
+        order.insert(g["at"] + placed, g["id"])
+    assert [i.id for i in view.root.children] == order
+    merged = {(s, t): {e["value"] for e in es} for s, t, es in view.edges}
+    sent: dict[tuple[str, str], set[str]] = {}
+    for e in part["edges"]:
+        sent.setdefault((e["source"], e["target"]), set()).add(e["value"])
+    assert sent == merged and ("group:scope:/encoder", "s") in sent
+    assert len({(e["value"], e["source"], e["target"]) for e in part["edges"]}) == len(part["edges"])
+    assert len(str(part)) < len(str(whole)) / 20
+
+
+def test_the_cache_builds_a_graph_once_per_analysis() -> None:
+    from onnxtext.ide.graph import GraphCache
+
+    doc, graph = _graph(_layered(600, 3))
+    cache, built = GraphCache(size=1), []
+
+    def build() -> GraphModel:
+        built.append(1)
+        return graph
+
+    class Analysis:  # an analysis object, held weakly
+        pass
+
+    first, second = Analysis(), Analysis()
+    folded = cache.answer("a", first, 0, build, doc.source, folded=True)
+    whole = cache.answer("a", first, 0, build, doc.source)
+    assert "total" in folded and "total" not in whole and len(whole["nodes"]) == len(graph.nodes)
+    assert cache.answer("a", first, 0, build, doc.source) is whole and len(built) == 1
+    cache.answer("a", first, 1, build, doc.source)  # other marks (live values on): built again
+    cache.answer("a", second, 1, build, doc.source)  # another analysis
+    cache.answer("b", second, 1, build, doc.source)
+    cache.answer("a", second, 1, build, doc.source)  # the cache held one document: "a" went for "b"
+    assert len(built) == 5
+    small_doc, small = _graph(TEXT_SMALL)
+    assert "total" not in cache.answer("c", first, 0, lambda: small, small_doc.source, folded=True)
+
+
+TEXT_SMALL = """<ir_version: 8, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+   ["/a/Relu"] h = Relu (x)
+   ["/a/Neg"] y = Neg (h)
+}
+"""

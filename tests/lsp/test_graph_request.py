@@ -36,6 +36,37 @@ async def test_graph_of_the_open_text(client: LanguageClient, uri: str) -> None:
         await client.protocol.send_request_async("onnxtext/graph", {"uri": uri})
 
 
+def _scoped(nodes: int) -> str:
+    lines = ['<ir_version: 8, opset_import: ["" : 18]>', "g (float[2] x0) => (float[2] y) {"]
+    lines += [f'   ["/encoder/layer.{i * 2 // nodes}/Relu_{i}"] x{i + 1} = Relu (x{i})' for i in range(nodes)]
+    return "\n".join([*lines, f"   y = Identity (x{nodes})", "}", ""])
+
+
+@pytest.mark.asyncio
+async def test_a_big_graph_folded_first_then_whole(client: LanguageClient, uri: str) -> None:
+    """``folded: true`` answers a big graph's folded top level (what a view opening it draws), then
+    the whole graph; a small graph is whole either way; a ``folded`` not a boolean is invalid."""
+    client.text_document_did_open(L.DidOpenTextDocumentParams(L.TextDocumentItem(uri, "onnxtext", 1, _scoped(500))))
+    doc = {"textDocument": {"uri": uri}}
+    part = await client.protocol.send_request_async("onnxtext/graph", {**doc, "folded": True})
+    assert part.total == 503 and [(g.id, g.count) for g in part.groups] == [("group:scope:/encoder", 500)]
+    assert sorted(n.id for n in part.nodes) == ["output:y", "x0", "y"]
+    assert {(e.value, e.source, e.target) for e in part.edges} == {
+        ("x0", "x0", "group:scope:/encoder"),
+        ("x500", "group:scope:/encoder", "y"),
+        ("y", "y", "output:y"),
+    }
+    whole = await client.protocol.send_request_async("onnxtext/graph", {**doc, "folded": False})
+    assert len(whole.nodes) == 503 and len(whole.groups) == 3 and not hasattr(whole, "total")
+    version = L.VersionedTextDocumentIdentifier(version=2, uri=uri)
+    small_text = L.TextDocumentContentChangeWholeDocument(TEXT)
+    client.text_document_did_change(L.DidChangeTextDocumentParams(version, [small_text]))
+    small = await client.protocol.send_request_async("onnxtext/graph", {**doc, "folded": True})
+    assert [n.op for n in small.nodes if n.kind == "op"] == ["Relu", "Neg"] and not hasattr(small, "total")
+    with pytest.raises(Exception, match="folded"):
+        await client.protocol.send_request_async("onnxtext/graph", {**doc, "folded": "yes"})
+
+
 _SEVERITY = {L.DiagnosticSeverity.Error: "error", L.DiagnosticSeverity.Warning: "warning"}
 _SEVERITY |= {L.DiagnosticSeverity.Information: "info", L.DiagnosticSeverity.Hint: "hint"}
 _RANK = ["hint", "info", "warning", "error"]

@@ -112,7 +112,8 @@ class GraphPanel {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
   private asked = 0;
-  /** The graph asked for at the view's creation, for its first picture (if the text is unchanged). */
+  /** The graph asked for at the view's creation, for its first picture (if the text is unchanged):
+   * a big one's folded top level, the whole graph following when the view has painted it. */
   private early: { version: number; data: Promise<object> } | undefined;
   private readonly gestures = new Gestures({
     codeActions: (uri, range) =>
@@ -140,12 +141,14 @@ class GraphPanel {
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
     // the graph asked for while the view's page loads (a big model's takes the server as long)
-    this.early = { version: document.version, data: this.ask() };
+    this.early = { version: document.version, data: this.ask(true) };
     this.early.data.catch(() => undefined); // its failure is said when it is used
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
         void this.update();
+      } else if (message.type === "rest") {
+        void this.update(true);
       } else if (message.type === "reveal") {
         void this.reveal(message as Reveal);
       } else if (message.type === "exportSvg") {
@@ -174,7 +177,8 @@ class GraphPanel {
     }
   }
 
-  private async update(): Promise<void> {
+  /** The view's graph asked for and sent to it; `rest`: the whole graph after the folded first answer. */
+  private async update(rest = false): Promise<void> {
     if (!this.ready) {
       return;
     }
@@ -182,9 +186,9 @@ class GraphPanel {
     const early = this.early?.version === this.document.version ? this.early.data : undefined;
     this.early = undefined;
     try {
-      const data = await (early ?? this.ask());
+      const data = await (early ?? this.ask(false));
       if (asked === this.asked) {
-        await this.panel.webview.postMessage({ type: "graph", data });
+        await this.panel.webview.postMessage({ type: "graph", data, rest, answeredAt: Date.now() });
         const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
         if (editor !== undefined) {
           this.cursor(editor.selection.active);
@@ -195,8 +199,9 @@ class GraphPanel {
     }
   }
 
-  private ask(): Promise<object> {
-    return this.request<object>(GRAPH_REQUEST, { textDocument: { uri: this.document.uri.toString() } });
+  /** The graph of the text; `folded`: a big graph's folded top level only (the view's first picture). */
+  private ask(folded: boolean): Promise<object> {
+    return this.request<object>(GRAPH_REQUEST, { textDocument: { uri: this.document.uri.toString() }, folded });
   }
 
   /** A node picked in the view (clicked, or a search match): the cursor at its statement's start and

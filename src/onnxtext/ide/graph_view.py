@@ -13,6 +13,7 @@ from html import escape as _escape
 from importlib import resources
 from typing import Any
 
+from onnxtext.ide.graph import FOLD_ABOVE
 from onnxtext.ide.graph_layout import EdgeRoute, layout_view
 
 __all__ = [
@@ -84,9 +85,6 @@ def mark_stylesheet(graph: dict[str, Any], selector: str = "class") -> str:
             )
     return "\n".join(rules) + "\n"
 
-
-FOLD_ABOVE = 400
-"""Above this many nodes, groups start folded (as the editor's view opens a big model)."""
 
 NODE_HEIGHT, VALUE_HEIGHT, GROUP_HEIGHT, LINE = 36, 26, 40, 14
 MOST_ROWS = 8

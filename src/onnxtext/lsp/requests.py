@@ -28,7 +28,7 @@ from onnxtext.ide.compare import compare_documents, compare_values
 from onnxtext.ide.complete import call_at, complete, context_at, documentation, schema_for, values_in_scope
 from onnxtext.ide.document_highlight import highlights
 from onnxtext.ide.gestures import extracted_uri, gestures_at
-from onnxtext.ide.graph import graph_json, graph_model
+from onnxtext.ide.graph import GraphCache, graph_model
 from onnxtext.ide.graph_properties import Sources, properties_at, save_npy
 from onnxtext.ide.hints import hints_between
 from onnxtext.ide.hover import HoverInfo, hover_at
@@ -86,7 +86,9 @@ SAVE_BINARY = "onnxtext/saveBinary"
 """Request ``{uri, text}`` → ``{written, unchanged, refused, diagnostics, files, stamp}``: the text's model
 written to the file (``refused``: why not, ``not saved: line N: …``; ``files``/``stamp``: the files after it)."""
 GRAPH = "onnxtext/graph"
-"""Request ``{textDocument: {uri}}`` → ``{nodes, edges, groups}``: the data-flow graph (``ide/graph``)."""
+"""Request ``{textDocument: {uri}, folded?}`` → ``{nodes, edges, groups}``: the data-flow graph
+(``ide/graph``); with ``folded: true``, a big graph's folded top level only (``ide.graph.folded_json``,
+marked by its ``total``): a view's first picture, before it asks for the whole."""
 GRAPH_PROPERTIES = "onnxtext/graphProperties"
 """Request ``{textDocument: {uri}, position}`` → the graph view's properties panel for the statement
 there, weights' statistics included (``ide/graph_properties``), or null."""
@@ -471,14 +473,28 @@ def save_binary_request(ls: OnnxTextServer, params: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------ the graph view
+_GRAPHS = GraphCache()
+"""The graphs of the analyses last shown: built once for a view's folded picture and its whole graph."""
+
+
 def graph_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
     outcome = snap.outcome
     uri = params.textDocument.uri
+    folded = getattr(params, "folded", None)
+    if folded is not None and not isinstance(folded, bool):
+        raise JsonRpcInvalidParams(f"{GRAPH}'s 'folded' must be true or false")
     live = outcome.live if ls.document(uri).live else None
     # before its analysis lands, a version has its parse's diagnostics (every analysis reports them too)
     diagnostics = ls.shown(uri, outcome.document, outcome.diagnostics or outcome.document.diagnostics)
-    graph = graph_model(outcome.document, live=live, diagnostics=diagnostics)
-    return graph_json(graph, outcome.document.source)
+    marks = (live is not None, tuple((d.offset, d.severity) for d in diagnostics))
+    return _GRAPHS.answer(
+        uri,
+        outcome,
+        marks,
+        lambda: graph_model(outcome.document, live=live, diagnostics=diagnostics),
+        outcome.document.source,
+        folded=bool(folded),
+    )
 
 
 def compare_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any] | None:

@@ -27,6 +27,9 @@ const FOLD_ABOVE = 400;
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The zoom the view opens at when the whole graph would be smaller: node text at least 10 px. */
 const READABLE = 1;
+/** Quiet time after the last event of a pan or zoom before the picture is drawn again at its new
+ * place (ms); until then the drawn layer is moved as a whole. */
+const SETTLE_MS = 150;
 
 class GraphApp {
   private data: GraphData = { nodes: [], edges: [], groups: [] };
@@ -46,11 +49,21 @@ class GraphApp {
   private area: DOMRect | undefined;
   /** A transform waiting for the next frame (pans and zooms set it at most once a frame). */
   private pending = false;
+  /** The transform the picture is drawn at (the viewport's attribute); during a pan or zoom the
+   * drawn layer is moved from it to `t` as a whole (a CSS transform: no repaint), until it settles. */
+  private drawnAt = { x: 16, y: 16, k: 1 };
+  private settling: ReturnType<typeof setTimeout> | undefined;
+  /** "Unfold all" was asked last (the groups of a whole graph that follows its folded top level open too). */
+  private allOpen = false;
+  /** The folded first answer is drawn: the whole graph is asked for once its picture is painted. */
+  private restWanted = false;
   private matches: Match[] = [];
   private match = -1;
   private fitted = false;
   private renders = 0;
   private readonly svg: SVGSVGElement;
+  /** The svg's box, clipping the drawn layer (the svg, its overflow visible) as it moves. */
+  private readonly stage: HTMLElement;
   private readonly viewport: SVGGElement;
   private readonly search: HTMLInputElement;
   private readonly count: HTMLElement;
@@ -85,8 +98,14 @@ class GraphApp {
     this.panel = el("aside", "props");
     this.panel.setAttribute("aria-label", "Properties");
     this.panel.hidden = true;
+    // the svg is a layer of its own (will-change): a pan or zoom moves it on the compositor, and
+    // what is drawn around the screen shows as it comes in (its overflow visible, the stage clips)
+    this.stage = el("div", "stage");
+    this.stage.style.cssText = "flex: 1; min-width: 0; display: flex; overflow: hidden; position: relative;";
+    this.svg.style.cssText = "overflow: visible; will-change: transform; transform-origin: 0 0;";
+    this.stage.append(this.svg);
     const main = el("div", "main");
-    main.append(this.svg, this.panel);
+    main.append(this.stage, this.panel);
     document.body.append(bar, main);
     const saved = host?.getState() as Saved | undefined;
     if (saved !== undefined && saved !== null && Array.isArray(saved.open)) {
@@ -98,26 +117,33 @@ class GraphApp {
     this.listen();
   }
 
-  setData(data: GraphData): void {
+  /** The graph to show; `rest`: the whole graph after its folded first answer (the same picture). */
+  setData(data: GraphData, rest = false): void {
+    const wasPart = this.data.total !== undefined;
     this.data = data;
+    this.restWanted = data.total !== undefined;
     this.marks.replaceSync(markStylesheet(data));
-    const small = data.nodes.length <= FOLD_ABOVE;
+    const small = (data.total ?? data.nodes.length) <= FOLD_ABOVE;
     for (const g of data.groups) {
       if (!this.known.has(g.id)) {
         this.known.add(g.id);
-        if (small) {
+        if (small || this.allOpen) {
           this.open.add(g.id);
         }
       }
     }
-    this.render();
+    this.render(!rest);
+    if (wasPart && this.search.value.trim() !== "") {
+      this.find(this.search.value); // searched in the folded answer: now in the whole graph
+    }
     const node = this.selected !== null ? data.nodes.find((n) => n.id === this.selected) : undefined;
     if (!this.panel.hidden && (node === undefined || panelKey(data, node, this.selectedRow) !== this.shownKey)) {
       this.showProperties(); // the text changed what the panel says
     }
   }
 
-  private render(): void {
+  /** Lays out and draws the view; `picture`: a new picture, whose painting is timed (paintedAt). */
+  private render(picture = true): void {
     const start = performance.now();
     const view = buildView(this.data, this.open);
     layoutView(view);
@@ -139,8 +165,12 @@ class GraphApp {
     const renders = this.renders;
     requestAnimationFrame(() =>
       setTimeout(() => {
-        if (this.renders === renders) {
+        if (this.renders === renders && picture) {
           document.body.dataset.paintedAt = String(Date.now());
+        }
+        if (this.restWanted && this.host !== undefined) {
+          this.restWanted = false;
+          this.host.postMessage({ type: "rest" }); // the folded picture is on screen: now the whole graph
         }
       }),
     );
@@ -274,7 +304,7 @@ class GraphApp {
     if (item === undefined) {
       return;
     }
-    const box = this.svg.getBoundingClientRect();
+    const box = this.svgBox();
     const left = item.x * this.t.k + this.t.x;
     const top = item.y * this.t.k + this.t.y;
     const inside = left >= 0 && top >= 0 && left + item.width * this.t.k <= box.width && top + item.height * this.t.k <= box.height;
@@ -302,6 +332,7 @@ class GraphApp {
   }
 
   private setAll(open: boolean): void {
+    this.allOpen = open;
     this.open = open ? new Set(this.data.groups.map((g) => g.id)) : new Set();
     this.render();
     if (!open) {
@@ -313,7 +344,7 @@ class GraphApp {
    * zoom on the graph's inputs (the node under the cursor is brought into view when it comes). */
   private openReadable(): void {
     const root = this.view?.root;
-    const box = this.svg.getBoundingClientRect();
+    const box = this.svgBox();
     if (root === undefined || root.width === 0 || box.width === 0) {
       this.fitted = false; // not laid out yet (a hidden panel): the next render tries again
       return;
@@ -335,7 +366,7 @@ class GraphApp {
 
   private fit(): void {
     const root = this.view?.root;
-    const box = this.svg.getBoundingClientRect();
+    const box = this.svgBox();
     if (root === undefined || root.width === 0 || box.width === 0) {
       return;
     }
@@ -345,25 +376,47 @@ class GraphApp {
     this.persist();
   }
 
-  /** The graph's rectangle on screen (as last observed; read when not observed yet). */
+  /** The graph's rectangle on screen (the stage's, as last observed; read when not observed yet):
+   * the svg's, unmoved by a pan in progress. */
   private svgBox(): DOMRect {
-    return this.area !== undefined && this.area.width > 0 ? this.area : this.svg.getBoundingClientRect();
+    return this.area !== undefined && this.area.width > 0 ? this.area : this.stage.getBoundingClientRect();
   }
 
-  /** The transform applied at the next frame: a pan's or zoom's events between two frames change
-   * the picture once. */
+  /** A pan's or zoom's transform, at the next frame (its events between two frames move the
+   * picture once): the drawn layer moved as a whole, and drawn again at its place once the gesture
+   * settles, or at once when the screen would show past what is drawn. */
   private applySoon(): void {
     if (!this.pending) {
       this.pending = true;
       requestAnimationFrame(() => {
         this.pending = false;
-        this.applyTransform();
+        this.moveLayer();
       });
     }
   }
 
+  private moveLayer(): void {
+    const box = this.svgBox();
+    const { x, y, k } = this.t;
+    const have = this.drawn;
+    if (have !== undefined && box.width > 0 && !within({ x0: -x / k, y0: -y / k, x1: (box.width - x) / k, y1: (box.height - y) / k }, have)) {
+      this.applyTransform(); // the screen would show past what is drawn
+      return;
+    }
+    const d = this.drawnAt;
+    const s = k / d.k;
+    this.svg.style.transform = `translate(${(x - s * d.x).toFixed(1)}px, ${(y - s * d.y).toFixed(1)}px) scale(${s.toFixed(4)})`;
+    clearTimeout(this.settling);
+    this.settling = setTimeout(() => this.applyTransform(), SETTLE_MS);
+  }
+
+  /** The picture drawn at the transform `t` (the layer back in place). */
   private applyTransform(): void {
+    clearTimeout(this.settling);
+    this.settling = undefined;
+    this.drawnAt = { ...this.t };
     this.viewport.setAttribute("transform", `translate(${this.t.x.toFixed(1)},${this.t.y.toFixed(1)}) scale(${this.t.k.toFixed(4)})`);
+    this.svg.style.transform = "";
     this.svg.classList.toggle("far", this.t.k < 0.45);
     const want = this.onScreen();
     const have = this.drawn;
@@ -503,7 +556,7 @@ class GraphApp {
 
   // ------------------------------------------------------------ events
   private listen(): void {
-    new ResizeObserver(() => (this.area = this.svg.getBoundingClientRect())).observe(this.svg);
+    new ResizeObserver(() => (this.area = this.stage.getBoundingClientRect())).observe(this.stage);
     this.svg.addEventListener("click", (event) => {
       const target = event.target as Element;
       const node = target.closest("[data-id]");
@@ -621,10 +674,13 @@ class GraphApp {
       }
     });
     window.addEventListener("message", (event: MessageEvent) => {
-      const message = event.data as { type?: string; data?: GraphData; position?: Position; asked?: number; properties?: Properties | null; titles?: string[] };
+      const message = event.data as { type?: string; data?: GraphData; rest?: boolean; answeredAt?: number; position?: Position; asked?: number; properties?: Properties | null; titles?: string[] };
       if (message.type === "graph" && message.data !== undefined) {
-        document.body.dataset.receivedAt = String(Date.now()); // for a test timing Show Graph to the picture
-        this.setData(message.data);
+        if (message.rest !== true) {
+          document.body.dataset.receivedAt = String(Date.now()); // for a test timing Show Graph to the picture
+          document.body.dataset.answeredAt = String(message.answeredAt ?? "");
+        }
+        this.setData(message.data, message.rest === true);
       } else if (message.type === "properties" && message.asked !== undefined) {
         this.properties(message.asked, message.properties ?? null);
       } else if (message.type === "gestures" && message.asked !== undefined && message.titles !== undefined) {
@@ -663,4 +719,5 @@ const embedded = document.getElementById("graph-data");
 if (embedded?.textContent) {
   app.setData(JSON.parse(embedded.textContent) as GraphData);
 }
+document.body.dataset.readyAt = String(Date.now()); // for a test timing Show Graph to the picture
 host?.postMessage({ type: "ready" });

@@ -56,11 +56,19 @@ export interface GraphGroup {
   label: string;
   parent: string | null;
   range: Range | null;
+  /** In a folded first answer (`total` set): the nodes inside the group, which are not sent, and
+   * how many of the nodes sent come before its first (where the whole graph puts it). */
+  count?: number;
+  at?: number;
 }
 export interface GraphData {
   nodes: GraphNode[];
   edges: GraphEdge[];
   groups: GraphGroup[];
+  /** A big graph's folded first answer (`onnxtext/graph` with `folded`): its node count. Only the
+   * nodes outside every group are here, the outermost groups with their `count`, and the edges
+   * between them (an end inside a group is that group's id); the whole graph follows. */
+  total?: number;
   /** A page without a server (`onnxtext graph -o x.html`): the properties panel of each
    * statement, keyed `line:character` (its start); see panel.ts's Properties. */
   properties?: Record<string, unknown>;
@@ -200,7 +208,16 @@ export function buildView(data: GraphData, open: Set<string>): View {
     return item;
   };
   const shownAs = new Map<string, string>();
-  for (const node of data.nodes) {
+  // a folded answer's groups, each drawn where its first node would be (its nodes are not here)
+  const counted = data.groups.filter((g) => g.count !== undefined).sort((a, b) => (a.at ?? 0) - (b.at ?? 0));
+  let next = 0;
+  const countedUpTo = (index: number): void => {
+    for (; next < counted.length && (counted[next].at ?? 0) <= index; next++) {
+      ensureGroup(shownOf(counted[next].id)).count += counted[next].count!;
+    }
+  };
+  for (const [index, node] of data.nodes.entries()) {
+    countedUpTo(index);
     const gid = node.group !== null && groups.has(node.group) ? node.group : null;
     if (gid !== null) {
       const shown = shownOf(gid);
@@ -220,15 +237,18 @@ export function buildView(data: GraphData, open: Set<string>): View {
     containerOf.set(node.id, container);
     shownAs.set(node.id, node.id);
   }
+  countedUpTo(Infinity);
   for (const item of items.values()) {
     if (item.group !== undefined && item.open && item.children.length === 0) {
       item.open = false; // an open group with nothing left to show is drawn folded
     }
   }
+  // an edge's end: a node, or (a folded answer) a group holding the node
+  const end = (id: string): string | undefined => shownAs.get(id) ?? (groups.has(id) ? shownOf(id) : undefined);
   const merged = new Map<string, ViewEdge>();
   for (const edge of data.edges) {
-    const s = shownAs.get(edge.source);
-    const t = shownAs.get(edge.target);
+    const s = end(edge.source);
+    const t = end(edge.target);
     if (s === undefined || t === undefined || s === t) {
       continue;
     }

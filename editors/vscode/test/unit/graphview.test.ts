@@ -148,3 +148,38 @@ test("the panel is asked again when its node changes, not when an edit above onl
   assert.notEqual(panelKey(data, reattributed, null), key);
   assert.notEqual(panelKey(data, data.nodes[1], 0), key);
 });
+
+// ------------------------------------------------------------ a big graph's folded first answer (#31)
+function scoped(): { whole: GraphData; folded: GraphData } {
+  const n = (id: string, group: string | null, kind: GraphNode["kind"] = "op"): GraphNode => ({ id, kind, label: id, op: kind === "op" ? "Relu" : "", domain: "", range: at(1, 0, 1), group, calls: null, severity: null });
+  const e = (value: string, source: string, target: string) => ({ value, source, target, type: "float[1]", live: "" });
+  const g = (id: string, parent: string | null) => ({ id, kind: "scope" as const, label: id, parent, range: null });
+  const whole: GraphData = {
+    nodes: [n("x", null, "input"), n("a", "L0"), n("b", "L1"), n("c", "L1"), n("d", "E"), n("y", null), n("out", null, "output")],
+    edges: [e("x", "x", "a"), e("a", "a", "b"), e("b", "b", "c"), e("b", "b", "d"), e("c", "c", "y"), e("d", "d", "y"), e("y", "y", "out")],
+    groups: [g("E", null), g("L0", "E"), g("L1", "E")],
+  };
+  // as the server sends it (ide/graph.folded_json): the nodes outside every group, the outermost
+  // groups with their counts, an edge's end inside a group named by that group (once per value)
+  const folded: GraphData = {
+    nodes: whole.nodes.filter((m) => m.group === null),
+    edges: [e("x", "x", "E"), e("c", "E", "y"), e("d", "E", "y"), e("y", "y", "out")],
+    groups: [{ ...g("E", null), count: 4, at: 1 }],
+    total: 7,
+  };
+  return { whole, folded };
+}
+
+test("a folded first answer draws the picture the whole graph draws folded", () => {
+  const { whole, folded } = scoped();
+  const shape = (data: GraphData, open: Set<string>) => {
+    const view = buildView(data, open);
+    const items = [...view.items.values()].map((i) => `${i.id}:${i.open}:${i.count}:${i.children.map((c) => c.id).join(",")}`).sort();
+    const edges = view.edges.map((v) => `${v.source}>${v.target}:${[...new Set(v.edges.map((x) => x.value))].sort().join(",")}`).sort();
+    return { items, edges };
+  };
+  assert.deepEqual(shape(folded, new Set()), shape(whole, new Set()));
+  assert.deepEqual(shape(folded, new Set()).edges, ["E>y:c,d", "x>E:x", "y>out:y"]);
+  // a view whose saved state has the group open shows it folded until the whole graph comes
+  assert.deepEqual(shape(folded, new Set(["E"])), shape(whole, new Set()));
+});
