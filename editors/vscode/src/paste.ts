@@ -79,19 +79,14 @@ export class NodeClipboard {
    * nodes were pasted with their context. */
   async paste(editor: EditorLike): Promise<boolean> {
     const clipboard = await this.api.readClipboard();
-    const params = pasteParams(this.copied, clipboard, editor.uri, editor.selection.start);
-    if (params === undefined) {
-      await this.api.plainPaste();
-      return false;
-    }
-    let answer: Answer;
+    let answer: Pasting | undefined;
     try {
-      answer = await this.api.request<Answer>(PASTE_REQUEST, params);
+      answer = await this.pasting(editor.uri, editor.version, editor.selection.start, clipboard);
     } catch (error) {
       this.api.error(`onnxtext: the nodes were not pasted: ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
-    if ("refused" in answer) {
+    if (answer === undefined) {
       await this.api.plainPaste();
       return false;
     }
@@ -106,6 +101,105 @@ export class NodeClipboard {
     this.api.info(`onnxtext: ${answer.title}`);
     return true;
   }
+
+  /** The server's edits pasting the copied nodes into `uri` at `position` when `clipboard` holds
+   * what Copy Nodes copied (Paste Nodes, and a plain paste: {@link registerNodePaste}); undefined
+   * when it holds something else or the server refuses (the clipboard is pasted as it is). Throws
+   * when the server fails. */
+  async pasting(uri: string, version: number, position: WirePosition, clipboard: string): Promise<Pasting | undefined> {
+    const params = pasteParams(this.copied, clipboard, uri, position);
+    if (params === undefined) {
+      return undefined;
+    }
+    const answer = await this.api.request<Answer>(PASTE_REQUEST, params);
+    return "refused" in answer ? undefined : answer;
+  }
+}
+
+/** The server's edits for a paste it can make. */
+export type Pasting = Exclude<Answer, { refused: string }>;
+
+// ------------------------------------------------------------ a plain paste (Ctrl+V) of copied nodes
+/** The kind of the paste edit offered (`DocumentDropOrPasteEditKind`'s value). */
+export const PASTE_KIND = "onnxtext.nodes";
+
+/** The paste-edit API of VS Code 1.97 and later, as much of it as {@link registerNodePaste} uses;
+ * found at run time (the extension's minimum, 1.91, has no such API: a plain paste is then plain). */
+interface PasteEditCode {
+  languages: {
+    registerDocumentPasteEditProvider?(
+      selector: vscode.DocumentSelector,
+      provider: {
+        provideDocumentPasteEdits(
+          document: vscode.TextDocument,
+          ranges: readonly vscode.Range[],
+          dataTransfer: vscode.DataTransfer,
+          context: unknown,
+          token: vscode.CancellationToken,
+        ): Promise<PasteEdit[] | undefined>;
+      },
+      metadata: { providedPasteEditKinds: readonly EditKind[]; pasteMimeTypes: readonly string[] },
+    ): vscode.Disposable;
+  };
+  DocumentPasteEdit?: new (insertText: string, title: string, kind: EditKind) => PasteEdit;
+  DocumentDropOrPasteEditKind?: { Empty: EditKind };
+  WorkspaceEdit: typeof vscode.WorkspaceEdit;
+  TextEdit: typeof vscode.TextEdit;
+  Range: typeof vscode.Range;
+}
+interface EditKind {
+  readonly value: string;
+  append(...parts: string[]): EditKind;
+}
+interface PasteEdit {
+  title: string;
+  insertText: string;
+  additionalEdit?: vscode.WorkspaceEdit;
+}
+
+/** Ctrl+V in an onnxtext text: when the clipboard holds nodes copied by Copy Nodes, the paste edit
+ * offered first (the default) is the nodes with what they need, as Paste Nodes pastes them (one
+ * edit, one Undo); plain text stays the alternative in the paste widget. Undefined (nothing
+ * registered) when VS Code has no paste-edit API. */
+export function registerNodePaste(code: typeof vscode, nodes: NodeClipboard, log: (message: string) => void = () => undefined): vscode.Disposable | undefined {
+  const api = code as unknown as PasteEditCode;
+  const register = api.languages.registerDocumentPasteEditProvider;
+  const Edit = api.DocumentPasteEdit;
+  if (typeof register !== "function" || Edit === undefined || api.DocumentDropOrPasteEditKind === undefined) {
+    return undefined;
+  }
+  const kind = api.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND.split("."));
+  const provider = {
+    async provideDocumentPasteEdits(document: vscode.TextDocument, ranges: readonly vscode.Range[], dataTransfer: vscode.DataTransfer, _context: unknown, token: vscode.CancellationToken): Promise<PasteEdit[] | undefined> {
+      const clipboard = await dataTransfer.get("text/plain")?.asString();
+      if (clipboard === undefined || clipboard === "" || ranges.length !== 1) {
+        return undefined; // nothing copied by Copy Nodes can be pasted at several cursors
+      }
+      const version = document.version;
+      const start = ranges[0].start;
+      let answer: Pasting | undefined;
+      try {
+        answer = await nodes.pasting(document.uri.toString(), version, { line: start.line, character: start.character }, clipboard);
+      } catch (error) {
+        log(`the nodes copied were pasted as plain text: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+      if (answer === undefined || token.isCancellationRequested || answer.version !== version || document.version !== version) {
+        return undefined;
+      }
+      const range = (r: WireRange) => new api.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+      const additional = new api.WorkspaceEdit();
+      additional.set(
+        document.uri,
+        answer.edits.map((e) => new api.TextEdit(range(e.range), e.newText)),
+      );
+      // nothing inserted at the cursor itself: the statements go where the server says (the line's start)
+      const edit = new Edit("", answer.title, kind);
+      edit.additionalEdit = additional;
+      return [edit];
+    },
+  };
+  return register.call(api.languages, { language: "onnxtext" }, provider, { providedPasteEditKinds: [kind], pasteMimeTypes: ["text/plain"] });
 }
 
 /** The editor's state for the commands; an empty selection is its line (as a copy takes it). */

@@ -36,7 +36,7 @@ from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
 from onnxtext.ide.paste import paste_nodes
-from onnxtext.ide.rename import rename_problem
+from onnxtext.ide.rename import rename_problem, rename_targets
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
@@ -72,6 +72,7 @@ __all__ = [
     "INSERT_COMMAND",
     "INSERT_NODE",
     "PASTE_NODES",
+    "RENAME_COMMAND",
     "SAVE_TENSOR",
     "OPEN_BINARY",
     "SAVE_BINARY",
@@ -111,6 +112,9 @@ edits: [{range, newText}]}``: the node statements ``range`` of the source text m
 ``{refused}``."""
 INSERT_COMMAND = "onnxtext.insertNode"
 """The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
+RENAME_COMMAND = "onnxtext.renameValue"
+"""The extension's command the *Rename value 'x'…* code actions run: ``(uri, version, value, position)``,
+the position a name of the value (the client asks the new name, then textDocument/rename there)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -184,6 +188,11 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
         for value in insert_targets(snap.outcome.document, lo, hi):  # the palette is the client's (a command)
             title = f"Insert a node on '{value}'…"
             command = L.Command(title, INSERT_COMMAND, arguments=[uri, version, value])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
+        for value, span in rename_targets(snap.outcome.document, lo, hi):  # the new name is the client's
+            title = f"Rename value '{value}'…"
+            at = lsp_range(source, span).start
+            command = L.Command(title, RENAME_COMMAND, arguments=[uri, version, value, at])
             actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
     return actions
 
