@@ -9,7 +9,7 @@ import pytest
 from onnxtext import parse_model
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document, parse_document
-from onnxtext.ide.paste import paste_nodes
+from onnxtext.ide.paste import copied_block, paste_nodes
 
 SOURCE = """<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
 g (float[N, 4] x) => (float[N, 4] y)
@@ -207,3 +207,21 @@ def test_a_paste_into_another_opset_version_takes_the_targets_and_says_which_sch
     fine = paste_nodes(_doc(relu), y, y, _doc(plain), plain.index("   out"))
     assert fine is not None and fine.notes == ()
     _checked(_apply(plain, fine.edits))
+
+
+def test_copy_nodes_takes_the_whole_lines_of_the_node_statements_met() -> None:
+    doc = _doc(SOURCE)
+    one = copied_block(doc, SOURCE.index("k = local") + 2)
+    assert one is not None
+    block, title = one
+    assert SOURCE[block.start : block.end] == "   k = local.Twice (h)\n"
+    assert title == "Copy node 'k' (to paste into another model with what it needs)"
+    two = copied_block(doc, SOURCE.index("h = Add") + 1, SOURCE.index("k = local") + 1)
+    assert two is not None and two[1] == "Copy 2 nodes (to paste into another model with what they need)"
+    assert SOURCE[two[0].start : two[0].end] == "   h = Add (x, w)  # shifted\n   k = local.Twice (h)\n"
+    assert copied_block(doc, SOURCE.index("float[4] w")) is None  # an initializer
+    assert copied_block(doc, SOURCE.index("b = Add")) is None  # a function body's node: not the main graph's
+    assert copied_block(_doc("garbage"), 0) is None
+    # what it takes pastes as the same range does
+    pasted = paste_nodes(doc, two[0].start, two[0].end, _doc(TARGET), TARGET.index("   out"))
+    assert pasted is not None and pasted.nodes == 2

@@ -69,7 +69,7 @@ async def _actions(client: LanguageClient, uri: str, text: str, needle: str) -> 
     actions: dict[str, list[L.TextEdit]] = {}
     for action in found or []:
         if _commanded(action) is not None:
-            continue  # Insert a node on 'x'…, Rename value 'x'…: the client's commands (tested below)
+            continue  # Insert a node, Rename value, Copy node: the client's commands (tested below)
         assert isinstance(action, L.CodeAction) and action.edit is not None and action.edit.document_changes
         (change,) = action.edit.document_changes
         assert isinstance(change, L.TextDocumentEdit) and change.text_document.uri == uri
@@ -84,7 +84,7 @@ def _commanded(action: L.Command | L.CodeAction, name: str | None = None) -> dic
     (its hook looks for the key), the action's command then a dict's text."""
     if isinstance(action, L.Command) and action.command.startswith("{"):
         sent = ast.literal_eval(action.command)
-        wanted = {name} if name else {"onnxtext.insertNode", "onnxtext.renameValue"}
+        wanted = {name} if name else {"onnxtext.insertNode", "onnxtext.renameValue", "onnxtext.copyNodesAt"}
         if isinstance(sent, dict) and sent.get("command") in wanted:
             return {"title": action.title, "command": sent}
     return None
@@ -254,16 +254,22 @@ async def test_paste_nodes_from_another_model_through_the_client(client: Languag
     assert "not in the main graph's body" in refused.refused
 
 
+async def _commands_at(client: LanguageClient, uri: str, offset: int, name: str) -> list[dict[str, Any]]:
+    """The code actions at ``offset`` of :data:`TEXT` that run the extension's command ``name``."""
+    at = _position(TEXT, offset)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
+    )
+    return [sent for sent in (_commanded(a, name) for a in found or []) if sent is not None]
+
+
 @pytest.mark.asyncio
 async def test_rename_a_value_from_the_graph_menu_through_the_client(client: LanguageClient, uri: str) -> None:
     """*Rename value 'b'…* (the graph's menu on a node): the extension's command with the value and
     where it is named; the client then asks textDocument/rename there, the same edit as F2's."""
     await _analysed(client, uri, TEXT, 1)
     at = _position(TEXT, TEXT.index("b = Identity"))
-    found = await client.text_document_code_action_async(
-        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
-    )
-    (action,) = [sent for sent in (_commanded(a, "onnxtext.renameValue") for a in found or []) if sent is not None]
+    (action,) = await _commands_at(client, uri, TEXT.index("b = Identity"), "onnxtext.renameValue")
     assert action["title"] == "Rename value 'b'…"
     u, version, value, where = action["command"]["arguments"]
     assert (u, version, value) == (uri, 1, "b") and (where["line"], where["character"]) == (at.line, at.character)
@@ -281,9 +287,16 @@ async def test_rename_a_value_from_the_graph_menu_through_the_client(client: Lan
             L.RenameParams(L.TextDocumentIdentifier(uri), L.Position(where["line"], where["character"]), "a")
         )
     # a graph input's declaration offers its name
-    at = _position(TEXT, TEXT.index("float[N, 4] x") + 3)
-    found = await client.text_document_code_action_async(
-        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
-    )
-    titles = [sent["title"] for sent in (_commanded(a, "onnxtext.renameValue") for a in found or []) if sent]
-    assert titles == ["Rename value 'x'…"]
+    found = await _commands_at(client, uri, TEXT.index("float[N, 4] x") + 3, "onnxtext.renameValue")
+    assert [sent["title"] for sent in found] == ["Rename value 'x'…"]
+
+
+@pytest.mark.asyncio
+async def test_copy_a_node_from_the_graph_menu_through_the_client(client: LanguageClient, uri: str) -> None:
+    """*Copy node 'b'…* (the graph's menu): the extension's Copy Nodes of the statement's lines."""
+    await _analysed(client, uri, TEXT, 1)
+    (action,) = await _commands_at(client, uri, TEXT.index("b = Identity"), "onnxtext.copyNodesAt")
+    assert action["title"] == "Copy node 'b' (to paste into another model with what it needs)"
+    u, lines = action["command"]["arguments"]
+    assert u == uri and (lines["start"], lines["end"]) == ({"line": 5, "character": 0}, {"line": 6, "character": 0})
+    assert await _commands_at(client, uri, TEXT.index("<float[4] w"), "onnxtext.copyNodesAt") == []  # no node there

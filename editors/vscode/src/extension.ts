@@ -11,7 +11,7 @@ import { Comparisons } from "./compare";
 import { GraphPanels } from "./graph";
 import { RENAME_COMMAND, renameValue, vscodeRenameApi } from "./gestures";
 import { INSERT_COMMAND, insertNode, vscodeInsertApi } from "./insert";
-import { NodeClipboard, editorLike, registerNodePaste, vscodePasteApi } from "./paste";
+import { COPY_COMMAND, NodeClipboard, copyNodesAt, editorLike, registerNodePaste, vscodePasteApi } from "./paste";
 import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
@@ -68,6 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     // Copy Nodes remembers the model copied from; Paste Nodes brings what the nodes need from it
     vscode.commands.registerTextEditorCommand("onnxtext.copyNodes", (editor) => nodes.copy(editorLike(editor))),
     vscode.commands.registerTextEditorCommand("onnxtext.pasteNodes", (editor) => nodes.paste(editorLike(editor))),
+    vscode.commands.registerCommand(COPY_COMMAND, copyNodesAt(vscode, nodes)), // the graph's "Copy node 'x'…"
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       output.info("the folder is trusted now: restarting the server with the full discovery");
       notFoundShown = false;

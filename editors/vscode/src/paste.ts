@@ -202,6 +202,23 @@ export function registerNodePaste(code: typeof vscode, nodes: NodeClipboard, log
   return register.call(api.languages, { language: "onnxtext" }, provider, { providedPasteEditKinds: [kind], pasteMimeTypes: ["text/plain"] });
 }
 
+/** The command the server's *Copy node 'x'…* code actions run (the graph's menu): `(uri, range)`. */
+export const COPY_COMMAND = "onnxtext.copyNodesAt";
+
+/** The command {@link COPY_COMMAND}: Copy Nodes of the lines `range` of the open document `uri` (the
+ * graph's menu has no editor, no selection). Resolves to whether it copied. */
+export function copyNodesAt(code: typeof vscode, nodes: NodeClipboard): (uri: string, range: WireRange) => Promise<boolean> {
+  return async (uri, range) => {
+    const document = code.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+    if (document === undefined) {
+      return false;
+    }
+    const r = new code.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+    await nodes.copy({ uri, text: document.getText(), version: document.version, selection: range, selected: document.getText(r) });
+    return true;
+  };
+}
+
 /** The editor's state for the commands; an empty selection is its line (as a copy takes it). */
 export function editorLike(editor: vscode.TextEditor): EditorLike {
   const s = editor.selection.isEmpty ? editor.document.lineAt(editor.selection.active.line).rangeIncludingLineBreak : editor.selection;

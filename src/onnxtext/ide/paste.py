@@ -39,7 +39,7 @@ from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import format_string, name_text
 
-__all__ = ["Pasted", "header_imports", "line_start", "paste_nodes", "within"]
+__all__ = ["Pasted", "copied_block", "header_imports", "line_start", "paste_nodes", "within"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,32 @@ class Pasted:
         return f"Pasted {', '.join(parts)}{renamed}{notes}"
 
 
+def _chosen(tree: A.Model, start: int, end: int) -> list[A.Node]:
+    """The main graph's node statements ``[start, end)`` meets; the one holding ``start`` if empty."""
+    chosen = [n for n in tree.graph.nodes if isinstance(n, A.Node) and n.span.start < end and start < n.span.end]
+    if not chosen and start == end:
+        chosen = [n for n in tree.graph.nodes if isinstance(n, A.Node) and n.span.start <= start <= n.span.end]
+    return chosen
+
+
+def copied_block(doc: Document, start: int, end: int | None = None) -> tuple[Span, str] | None:
+    """What *Copy Nodes* takes at ``start`` (the graph's menu on a node, a selection in the text):
+    the whole lines of the main-graph node statements ``[start, end)`` meets, and the title of the
+    code action copying them; None when it meets none."""
+    tree = doc.tree
+    if not isinstance(tree, A.Model):
+        return None
+    chosen = _chosen(tree, start, start if end is None else end)
+    if not chosen:
+        return None
+    text = doc.source.text
+    block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+    named = next((o.value for o in chosen[0].outputs if o.value), "") if len(chosen) == 1 else ""
+    what = f"node '{named}'" if named else f"{len(chosen)} node{'s' if len(chosen) != 1 else ''}"
+    need = "it needs" if len(chosen) == 1 else "they need"
+    return block, f"Copy {what} (to paste into another model with what {need})"
+
+
 def paste_nodes(source: Document, start: int, end: int, target: Document, offset: int) -> Pasted | None:
     """The edits pasting the source's main-graph node statements that ``[start, end)`` meets into the
     target's main graph at ``offset`` (see the module's docstring); None when the range meets no
@@ -79,9 +105,7 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         return None
     if source.model is None or target.model is None:
         return None
-    chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start < end and start < n.span.end]
-    if not chosen and start == end:
-        chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start <= start <= n.span.end]
+    chosen = _chosen(s_tree, start, end)
     body = _body(target.source.text, t_tree.graph)
     if not chosen or body is None or not body[0] < offset <= body[1]:
         return None

@@ -35,7 +35,7 @@ from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
-from onnxtext.ide.paste import paste_nodes
+from onnxtext.ide.paste import copied_block, paste_nodes
 from onnxtext.ide.rename import rename_problem, rename_targets
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
@@ -64,6 +64,7 @@ __all__ = [
     "COMMANDS",
     "COMPARE",
     "COMPARE_VALUES",
+    "COPY_COMMAND",
     "UNTRUSTED_COMPARE",
     "FEATURES",
     "Feature",
@@ -112,6 +113,9 @@ edits: [{range, newText}]}``: the node statements ``range`` of the source text m
 ``{refused}``."""
 INSERT_COMMAND = "onnxtext.insertNode"
 """The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
+COPY_COMMAND = "onnxtext.copyNodesAt"
+"""The extension's command the *Copy node 'x'…* code actions run (the graph's menu): ``(uri, range)``, the
+lines of the node statements to copy as *Copy Nodes* does (then Paste Nodes, or Ctrl+V, in another model)."""
 RENAME_COMMAND = "onnxtext.renameValue"
 """The extension's command the *Rename value 'x'…* code actions run: ``(uri, version, value, position)``,
 the position a name of the value (the client asks the new name, then textDocument/rename there)."""
@@ -193,6 +197,11 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
             title = f"Rename value '{value}'…"
             at = lsp_range(source, span).start
             command = L.Command(title, RENAME_COMMAND, arguments=[uri, version, value, at])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
+        copied = copied_block(snap.outcome.document, lo, hi)
+        if copied is not None:
+            block, title = copied
+            command = L.Command(title, COPY_COMMAND, arguments=[uri, lsp_range(source, block)])
             actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
     return actions
 

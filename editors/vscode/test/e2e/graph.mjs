@@ -901,4 +901,31 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(back === original, `after one Undo the text is not as before:\n${back}`);
     return `pasted: ${after.split("\n").filter((l) => /_2\b|scaled/.test(l)).map((l) => l.trim()).join(" | ")}; the paste widget offers: ${choices.join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
   });
+
+  await check("Copy node from the graph's context menu, Ctrl+V in another model: the node comes with its weight, clashes renamed; one Undo restores the text byte for byte (#32)", async () => {
+    await ed.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const mlp = path.join(work, "mlp.onnxtxt");
+    await openAlone(ed, mlp);
+    await ed.command("onnxtext: Show Graph");
+    const view = await graphViewWith(ed, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"]', "the graph of mlp.onnxtxt");
+    const wanted = /^Copy node 'hidden_mm' \(to paste into another model with what it needs\)$/;
+    const menu = await gestureMenu(ed, view, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"]', wanted);
+    await view.locator('.gesture-menu [role="menuitem"]', { hasText: wanted }).click();
+    await ed.waitFor(() => ed.page.evaluate(() => navigator.clipboard.readText().then((t) => t === "   hidden_mm = MatMul (X, W1)\n", () => false)), { what: "the MatMul's line on the clipboard" });
+    // a model of its own that has a hidden_mm and a W1 already
+    const receiver = path.join(work, "receiver.onnxtxt");
+    const original = '<ir_version: 10, opset_import: ["" : 21]>\nreceiver (float[N, 4] X) => (float[N, 4] hidden_mm)\n<float[4] W1 = {1, 1, 1, 1}>\n{\n   hidden_mm = Mul (X, W1)\n}\n';
+    fs.writeFileSync(receiver, original);
+    await openAlone(ed, receiver);
+    await ed.goto(6, 1);
+    await ed.press("Control+V");
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /hidden_mm_2\W+(float\[N, 8\]\W+)?= MatMul \(X, W1_2\)/.test(l)), { timeout: 30_000, what: "the pasted MatMul in the editor" });
+    const after = await saved(ed, receiver, (t) => t !== original, "the pasted MatMul saved");
+    expect(after.includes("   hidden_mm = Mul (X, W1)\n   hidden_mm_2 = MatMul (X, W1_2)\n}") && /float\[4, 8\] W1_2 = \{/.test(after), `pasted as:\n${after}`);
+    const checked = execFileSync(onnxtext, ["check", receiver], { encoding: "utf8" }).trim();
+    await ed.press("Control+Z");
+    const back = await saved(ed, receiver, (t) => t !== after, "the undone paste saved");
+    expect(back === original, `after one Undo the text is not as before:\n${back}`);
+    return `menu on MatMul: ${menu.join(" | ")}; pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim().slice(0, 60)).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
+  });
 }

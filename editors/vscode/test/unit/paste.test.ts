@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type * as vscode from "vscode";
-import { type Answer, type EditorLike, NodeClipboard, PASTE_KIND, type PasteApi, pasteParams, registerNodePaste } from "../../src/paste";
+import { type Answer, type EditorLike, NodeClipboard, PASTE_KIND, type PasteApi, copyNodesAt, pasteParams, registerNodePaste } from "../../src/paste";
 
 const RANGE = { start: { line: 4, character: 3 }, end: { line: 4, character: 17 } };
 const SOURCE: EditorLike = { uri: "file:///a.onnxtxt", text: "<model a>", version: 7, selection: RANGE, selected: "h = Add (x, w)" };
@@ -187,4 +187,33 @@ test("Ctrl+V: without the paste-edit API (VS Code before 1.97) nothing is regist
   const { code, registered } = pasteCode(false);
   assert.equal(registerNodePaste(code, new NodeClipboard(fake().api)), undefined);
   assert.equal(registered.length, 0);
+});
+
+test("Copy node from the graph's menu: the statement's lines of the open document copied as Copy Nodes does", async () => {
+  const text = "line 0\n   h = Add (x, w)\nline 2\n";
+  const lines = text.split("\n");
+  const document = {
+    uri: { toString: () => SOURCE.uri },
+    version: 7,
+    getText: (r?: { start: { line: number }; end: { line: number } }) => (r === undefined ? text : lines.slice(r.start.line, r.end.line).map((l) => `${l}\n`).join("")),
+  };
+  const code = {
+    workspace: { textDocuments: [document] },
+    Range: class {
+      start: { line: number; character: number };
+      end: { line: number; character: number };
+      constructor(sl: number, sc: number, el: number, ec: number) {
+        this.start = { line: sl, character: sc };
+        this.end = { line: el, character: ec };
+      }
+    },
+  } as unknown as typeof vscode;
+  const { api, log, get } = fake();
+  const nodes = new NodeClipboard(api);
+  const range = { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } };
+  assert.equal(await copyNodesAt(code, nodes)("file:///closed.onnxtxt", range), false);
+  assert.equal(await copyNodesAt(code, nodes)(SOURCE.uri, range), true);
+  assert.equal(get(), "   h = Add (x, w)\n");
+  assert.equal(await nodes.paste(TARGET), true); // the clipboard holds the copy: pasted with its model
+  assert.match(log[0], /"source":\{"uri":"file:\/\/\/a.onnxtxt","text":"line 0\\n   h = Add \(x, w\)\\nline 2\\n","range":\{"start":\{"line":1,"character":0\}/);
 });
