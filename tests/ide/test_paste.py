@@ -80,6 +80,10 @@ def test_a_function_of_the_same_name_and_another_body_is_renamed_the_same_one_re
     same = other.replace("b = Mul (a, a)", "b = Add (a, a)")
     reused = paste_nodes(_doc(SOURCE), k, k, _doc(same), same.index("   out"))
     assert reused is not None and reused.functions == () and reused.renamed == {}
+    # a call of a local function has no schema: another version of its domain says nothing of it
+    newer = same.replace('"local" : 1]>', '"local" : 2]>')
+    called = paste_nodes(_doc(SOURCE), k, k, _doc(newer), newer.index("   out"))
+    assert called is not None and called.notes == ()
     assert "   k = local.Twice (h)\n" in _apply(same, reused.edits)
 
 

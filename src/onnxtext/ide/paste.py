@@ -183,7 +183,8 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     used = {normalize_domain(".".join(d.value for d in n.domain)) for n in calls} | imports
     missing = [d for d in sorted(used) if d not in t_imports and d in s_imports]
     after = {**t_imports, **{d: s_imports[d] for d in missing}}
-    notes = _version_notes(calls, s_imports, after, {f for f, _, _ in bodies}) + _function_notes(bodies, after)
+    defined = {(f.domain, f.name) for f in source.model.functions}  # calls of these have no schema
+    notes = _version_notes(calls, s_imports, after, defined) + _function_notes(bodies, after)
     if missing:
         header = header_imports(t_tree)
         if header is None or not header.items:
