@@ -240,6 +240,7 @@ async def test_paste_nodes_from_another_model_through_the_client(client: Languag
     }
     pasted = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
     assert pasted.title == "Pasted 1 node, 1 initializer; renamed a → a_2, w → w_2" and pasted.version == 1
+    assert pasted.notes == []  # both models import ai.onnx 21
 
     def position(p: Any) -> L.Position:
         return L.Position(p.line, p.character)

@@ -27,7 +27,8 @@ export interface Copied {
   copied: string;
 }
 
-export type Answer = { title: string; version: number; edits: { range: WireRange; newText: string }[] } | { refused: string };
+/** The server's answer; `notes` (what another opset version changes, also in the title) absent from an older server. */
+export type Answer = { title: string; version: number; edits: { range: WireRange; newText: string }[]; notes?: string[] } | { refused: string };
 
 /** The request's parameters when the clipboard still holds what was copied by Copy Nodes (or reads
  * empty); else undefined (the clipboard is pasted as it is). */
@@ -50,6 +51,8 @@ export interface PasteApi {
   version(uri: string): number | undefined;
   apply(uri: string, edits: { range: WireRange; newText: string }[]): Thenable<boolean>;
   info(message: string): void;
+  /** Said when the paste has notes: the pasted nodes may not check as they did in their model. */
+  warn(message: string): void;
   error(message: string): void;
 }
 
@@ -98,7 +101,11 @@ export class NodeClipboard {
       this.api.error(`onnxtext: "${answer.title}" could not be applied.`);
       return false;
     }
-    this.api.info(`onnxtext: ${answer.title}`);
+    if ((answer.notes ?? []).length > 0) {
+      this.api.warn(`onnxtext: ${answer.title}`);
+    } else {
+      this.api.info(`onnxtext: ${answer.title}`);
+    }
     return true;
   }
 
@@ -196,6 +203,9 @@ export function registerNodePaste(code: typeof vscode, nodes: NodeClipboard, log
       // nothing inserted at the cursor itself: the statements go where the server says (the line's start)
       const edit = new Edit("", answer.title, kind);
       edit.additionalEdit = additional;
+      if ((answer.notes ?? []).length > 0) {
+        void code.window.showWarningMessage(`onnxtext: ${answer.title}`); // another opset version: said as Paste Nodes says it
+      }
       return [edit];
     },
   };
@@ -249,6 +259,7 @@ export function vscodePasteApi(code: typeof vscode, request: <R>(method: string,
       return code.workspace.applyEdit(edit);
     },
     info: (message) => void code.window.setStatusBarMessage(message, 8000),
+    warn: (message) => void code.window.showWarningMessage(message),
     error: (message) => void code.window.showErrorMessage(message),
   };
 }

@@ -108,9 +108,9 @@ version, name, snippet: {range, text}, edits: [{range, newText}]}``, the stateme
 snippet and the readers rewired; ``{refused}`` when the value cannot take a node."""
 PASTE_NODES = "onnxtext/pasteNodes"
 """Request ``{textDocument: {uri}, position, source: {uri, text, range}}`` (``ide/paste``) → ``{title,
-edits: [{range, newText}]}``: the node statements ``range`` of the source text meets, pasted at
-``position`` with the initializers, functions and opset imports they need, clashes renamed; or
-``{refused}``."""
+version, edits: [{range, newText}], notes}``: the node statements ``range`` of the source text meets,
+pasted at ``position`` with the initializers, functions and opset imports they need, clashes renamed
+(``notes``: what another opset version changes, also in the title); or ``{refused}``."""
 INSERT_COMMAND = "onnxtext.insertNode"
 """The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
 COPY_COMMAND = "onnxtext.copyNodesAt"
@@ -261,7 +261,8 @@ def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     pasted = paste_nodes(other, lo, hi, snap.document, at)
     if pasted is None:
         return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
-    return {"title": pasted.title, "version": snap.version, "edits": _plain_edits(snap.source, pasted.edits)}
+    edits = _plain_edits(snap.source, pasted.edits)
+    return {"title": pasted.title, "version": snap.version, "edits": edits, "notes": list(pasted.notes)}
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:

@@ -25,6 +25,7 @@ function fake(answer: Answer | Error = { title: "Pasted 1 node", version: 2, edi
     version: () => 2,
     apply: async (uri, edits) => (log.push(`apply ${uri} ${edits.length}`), true),
     info: (m) => void log.push(`info ${m}`),
+    warn: (m) => void log.push(`warn ${m}`),
     error: (m) => void log.push(`error ${m}`),
   };
   return { api, log, set: (text: string) => (clipboard = text), get: () => clipboard };
@@ -216,4 +217,21 @@ test("Copy node from the graph's menu: the statement's lines of the open documen
   assert.equal(get(), "   h = Add (x, w)\n");
   assert.equal(await nodes.paste(TARGET), true); // the clipboard holds the copy: pasted with its model
   assert.match(log[0], /"source":\{"uri":"file:\/\/\/a.onnxtxt","text":"line 0\\n   h = Add \(x, w\)\\nline 2\\n","range":\{"start":\{"line":1,"character":0\}/);
+});
+
+test("a paste with notes (another opset version) is said as a warning, by Paste Nodes and by Ctrl+V", async () => {
+  const title = "Pasted 1 node; ai.onnx 18 → 21 (this model's): the schema differs for Cast since 13 → since 21";
+  const { api, log } = fake({ title, version: 2, edits: EDITS, notes: ["ai.onnx 18 → 21 (this model's): the schema differs for Cast since 13 → since 21"] });
+  const nodes = new NodeClipboard(api);
+  await nodes.copy(SOURCE);
+  assert.equal(await nodes.paste(TARGET), true);
+  assert.equal(log.at(-1), `warn onnxtext: ${title}`);
+  const { code, registered } = pasteCode();
+  const warned: string[] = [];
+  (code as unknown as { window: object }).window = { showWarningMessage: async (m: string) => void warned.push(m) };
+  registerNodePaste(code, nodes);
+  const { document, ranges, token, transfer } = pasteAt(2);
+  const [edit] = await registered[0].provider.provideDocumentPasteEdits(document, ranges, transfer("h = Add (x, w)"), {}, token);
+  assert.equal(edit.title, title);
+  assert.deepEqual(warned, [`onnxtext: ${title}`]);
 });
