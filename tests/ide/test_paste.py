@@ -220,10 +220,11 @@ def test_copy_nodes_takes_the_whole_lines_of_the_node_statements_met() -> None:
     block, title = one
     assert SOURCE[block.start : block.end] == "   k = local.Twice (h)\n"
     assert title == "Copy node 'k' (to paste into another model with what it needs)"
-    two = copied_block(doc, SOURCE.index("h = Add") + 1, SOURCE.index("k = local") + 1)
+    two = copied_block(doc, SOURCE.index("h = Add"), SOURCE.index("k = local") + 1)
     assert two is not None and two[1] == "Copy 2 nodes (to paste into another model with what they need)"
     assert SOURCE[two[0].start : two[0].end] == "   h = Add (x, w)  # shifted\n   k = local.Twice (h)\n"
     assert copied_block(doc, SOURCE.index("float[4] w")) is None  # an initializer
+    assert copied_block(doc, 0, len(SOURCE)) is None  # a selection from the header: not a statement's
     assert copied_block(doc, SOURCE.index("b = Add")) is None  # a function body's node: not the main graph's
     assert copied_block(_doc("garbage"), 0) is None
     # what it takes pastes as the same range does

@@ -79,14 +79,14 @@ def _chosen(tree: A.Model, start: int, end: int) -> list[A.Node]:
 
 
 def copied_block(doc: Document, start: int, end: int | None = None) -> tuple[Span, str] | None:
-    """What *Copy Nodes* takes at ``start`` (the graph's menu on a node, a selection in the text):
-    the whole lines of the main-graph node statements ``[start, end)`` meets, and the title of the
-    code action copying them; None when it meets none."""
+    """What *Copy Nodes* takes at ``start`` (the graph's menu on a node, a cursor or a selection in
+    the text): when ``start`` is in a main-graph node statement, the whole lines of the statements
+    ``[start, end)`` meets, and the title of the code action copying them; else None."""
     tree = doc.tree
     if not isinstance(tree, A.Model):
         return None
     chosen = _chosen(tree, start, start if end is None else end)
-    if not chosen:
+    if not chosen or not chosen[0].span.start <= start <= chosen[0].span.end:
         return None
     text = doc.source.text
     block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
