@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onnxtext.document import parse_document
-from onnxtext.ide.rename import rename_problem
+from onnxtext.ide.rename import rename_problem, rename_targets
 
 TEXT = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
 g (float[2] x, bool c) => (float[2] y) {
@@ -50,3 +50,31 @@ def test_rename_problems(word: str, new: str, problem: str | None) -> None:
         assert found is None
     else:
         assert found is not None and problem in found
+
+
+@pytest.mark.parametrize(
+    ("at", "end", "expected"),
+    [
+        ("a = Relu", None, ["a"]),  # a node statement: its outputs
+        ("Relu (x)", None, ["a"]),
+        ("x)\n   b", None, ["x"]),  # the name under the cursor among its inputs
+        ("x)\n   b", "b = Neg", ["a"]),  # a selection past the name: the statement's outputs
+        ("float[2] x", None, ["x"]),  # a graph input's declaration
+        ("float[2] y)", None, ["y"]),  # a graph output's
+        ("inner = Abs", None, ["inner"]),  # a subgraph's node
+        ("q = Add", None, ["q"]),  # a function body's
+        ("f <alpha>", None, []),  # a function's name is no value
+    ],
+)
+def test_rename_targets_name_the_values_of_the_statement(at: str, end: str | None, expected: list[str]) -> None:
+    doc = parse_document(TEXT, "model")
+    start = TEXT.index(at) + 1
+    found = rename_targets(doc, start, TEXT.index(end) + 1 if end is not None else None)
+    assert [name for name, _ in found] == expected
+    for name, span in found:  # each span names its value: the rename asked there renames it
+        assert TEXT[span.start : span.end] == name and doc.symbol_at(span.start) is not None
+
+
+def test_rename_targets_outside_any_statement_are_none() -> None:
+    doc = parse_document(TEXT, "model")
+    assert rename_targets(doc, TEXT.index("\n}\n") + 1) == []

@@ -68,8 +68,8 @@ async def _actions(client: LanguageClient, uri: str, text: str, needle: str) -> 
     )
     actions: dict[str, list[L.TextEdit]] = {}
     for action in found or []:
-        if _inserting(action) is not None:
-            continue  # Insert a node on 'x'…: the client's palette, then onnxtext/insertNode (tested below)
+        if _commanded(action) is not None:
+            continue  # Insert a node, Rename value, Copy node: the client's commands (tested below)
         assert isinstance(action, L.CodeAction) and action.edit is not None and action.edit.document_changes
         (change,) = action.edit.document_changes
         assert isinstance(change, L.TextDocumentEdit) and change.text_document.uri == uri
@@ -78,12 +78,14 @@ async def _actions(client: LanguageClient, uri: str, text: str, needle: str) -> 
     return actions
 
 
-def _inserting(action: L.Command | L.CodeAction) -> dict[str, Any] | None:
-    """An *Insert a node* code action as sent: lsprotocol's client reads any code action that has a
-    ``command`` as a Command (its hook looks for the key), the action's command then a dict's text."""
+def _commanded(action: L.Command | L.CodeAction, name: str | None = None) -> dict[str, Any] | None:
+    """A code action running one of the extension's commands (*Insert a node*, *Rename value*; ``name``
+    if given) as sent: lsprotocol's client reads any code action that has a ``command`` as a Command
+    (its hook looks for the key), the action's command then a dict's text."""
     if isinstance(action, L.Command) and action.command.startswith("{"):
         sent = ast.literal_eval(action.command)
-        if isinstance(sent, dict) and sent.get("command") == "onnxtext.insertNode":
+        wanted = {name} if name else {"onnxtext.insertNode", "onnxtext.renameValue", "onnxtext.copyNodesAt"}
+        if isinstance(sent, dict) and sent.get("command") in wanted:
             return {"title": action.title, "command": sent}
     return None
 
@@ -191,7 +193,7 @@ async def test_insert_a_node_through_the_client(client: LanguageClient, uri: str
     found = await client.text_document_code_action_async(
         L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
     )
-    (action,) = [sent for sent in map(_inserting, found or []) if sent is not None]
+    (action,) = [sent for sent in (_commanded(a, "onnxtext.insertNode") for a in found or []) if sent is not None]
     assert action["title"] == "Insert a node on 'a'…" and action["command"]["arguments"] == [uri, 1, "a"]
 
     listed = await client.protocol.send_request_async(
@@ -238,6 +240,7 @@ async def test_paste_nodes_from_another_model_through_the_client(client: Languag
     }
     pasted = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
     assert pasted.title == "Pasted 1 node, 1 initializer; renamed a → a_2, w → w_2" and pasted.version == 1
+    assert pasted.notes == []  # both models import ai.onnx 21
 
     def position(p: Any) -> L.Position:
         return L.Position(p.line, p.character)
@@ -250,3 +253,51 @@ async def test_paste_nodes_from_another_model_through_the_client(client: Languag
     params["position"] = {"line": 0, "character": 0}
     refused = await client.protocol.send_request_async("onnxtext/pasteNodes", params)
     assert "not in the main graph's body" in refused.refused
+
+
+async def _commands_at(client: LanguageClient, uri: str, offset: int, name: str) -> list[dict[str, Any]]:
+    """The code actions at ``offset`` of :data:`TEXT` that run the extension's command ``name``."""
+    at = _position(TEXT, offset)
+    found = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), L.Range(at, at), L.CodeActionContext(diagnostics=[]))
+    )
+    return [sent for sent in (_commanded(a, name) for a in found or []) if sent is not None]
+
+
+@pytest.mark.asyncio
+async def test_rename_a_value_from_the_graph_menu_through_the_client(client: LanguageClient, uri: str) -> None:
+    """*Rename value 'b'…* (the graph's menu on a node): the extension's command with the value and
+    where it is named; the client then asks textDocument/rename there, the same edit as F2's."""
+    await _analysed(client, uri, TEXT, 1)
+    at = _position(TEXT, TEXT.index("b = Identity"))
+    (action,) = await _commands_at(client, uri, TEXT.index("b = Identity"), "onnxtext.renameValue")
+    assert action["title"] == "Rename value 'b'…"
+    u, version, value, where = action["command"]["arguments"]
+    assert (u, version, value) == (uri, 1, "b") and (where["line"], where["character"]) == (at.line, at.character)
+    renamed = await client.text_document_rename_async(
+        L.RenameParams(L.TextDocumentIdentifier(uri), L.Position(where["line"], where["character"]), "hidden")
+    )
+    assert renamed is not None and renamed.document_changes
+    (change,) = renamed.document_changes
+    assert isinstance(change, L.TextDocumentEdit) and change.text_document.version == 1
+    out = _apply(TEXT, list(change.edits))
+    assert "   hidden = Identity (a)\n   y = Relu (hidden)\n" in out
+    assert [n.output for n in parse_model(out).graph.node][1] == ["hidden"]
+    with pytest.raises(Exception, match="the same graph would define it twice"):
+        await client.text_document_rename_async(
+            L.RenameParams(L.TextDocumentIdentifier(uri), L.Position(where["line"], where["character"]), "a")
+        )
+    # a graph input's declaration offers its name
+    found = await _commands_at(client, uri, TEXT.index("float[N, 4] x") + 3, "onnxtext.renameValue")
+    assert [sent["title"] for sent in found] == ["Rename value 'x'…"]
+
+
+@pytest.mark.asyncio
+async def test_copy_a_node_from_the_graph_menu_through_the_client(client: LanguageClient, uri: str) -> None:
+    """*Copy node 'b'…* (the graph's menu): the extension's Copy Nodes of the statement's lines."""
+    await _analysed(client, uri, TEXT, 1)
+    (action,) = await _commands_at(client, uri, TEXT.index("b = Identity"), "onnxtext.copyNodesAt")
+    assert action["title"] == "Copy node 'b' (to paste into another model with what it needs)"
+    u, lines = action["command"]["arguments"]
+    assert u == uri and (lines["start"], lines["end"]) == ({"line": 5, "character": 0}, {"line": 6, "character": 0})
+    assert await _commands_at(client, uri, TEXT.index("<float[4] w"), "onnxtext.copyNodesAt") == []  # no node there

@@ -9,8 +9,9 @@ import { ExecuteCommandRequest, LanguageClient, LanguageClientOptions, ServerOpt
 import { ModelEditorRedirect, ModelFileSystem, SAVE_BINARY, SCHEME, VIEW_TYPE, message, openAsText } from "./binary";
 import { Comparisons } from "./compare";
 import { GraphPanels } from "./graph";
+import { RENAME_COMMAND, renameValue, vscodeRenameApi } from "./gestures";
 import { INSERT_COMMAND, insertNode, vscodeInsertApi } from "./insert";
-import { NodeClipboard, editorLike, vscodePasteApi } from "./paste";
+import { COPY_COMMAND, NodeClipboard, copyNodesAt, editorLike, registerNodePaste, vscodePasteApi } from "./paste";
 import { Rechecks } from "./recheck";
 import { Discovery, ServerCommand, configuredPath, findServer } from "./server";
 
@@ -42,6 +43,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(new Comparisons(context.extensionUri, requests.request, output));
   const models = new ModelFileSystem(requests, (l) => output.info(l));
   const nodes = new NodeClipboard(vscodePasteApi(vscode, requests.request));
+  // Ctrl+V of nodes copied by Copy Nodes pastes them as Paste Nodes does (VS Code 1.97+: a paste edit)
+  context.subscriptions.push(registerNodePaste(vscode, nodes, (m) => output.info(m)) ?? { dispose: () => undefined });
   const redirect = new ModelEditorRedirect();
   context.subscriptions.push(
     models,
@@ -60,9 +63,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("onnxtext.format", () => vscode.commands.executeCommand("editor.action.formatDocument")),
     // the "Insert a node on 'x'…" code actions (the editor's and the graph's menu): palette, then edit
     vscode.commands.registerCommand(INSERT_COMMAND, (uri: string, version: number, value: string) => insertNode(vscodeInsertApi(vscode, requests.request), uri, version, value)),
+    // the "Rename value 'x'…" code actions (the graph's menu): the new name asked, then the text's rename
+    vscode.commands.registerCommand(RENAME_COMMAND, (uri: string, version: number, value: string, at: { line: number; character: number }) => renameValue(vscodeRenameApi(vscode, requests.request), uri, version, value, at)),
     // Copy Nodes remembers the model copied from; Paste Nodes brings what the nodes need from it
     vscode.commands.registerTextEditorCommand("onnxtext.copyNodes", (editor) => nodes.copy(editorLike(editor))),
     vscode.commands.registerTextEditorCommand("onnxtext.pasteNodes", (editor) => nodes.paste(editorLike(editor))),
+    vscode.commands.registerCommand(COPY_COMMAND, copyNodesAt(vscode, nodes)), // the graph's "Copy node 'x'…"
     vscode.workspace.onDidGrantWorkspaceTrust(async () => {
       output.info("the folder is trusted now: restarting the server with the full discovery");
       notFoundShown = false;

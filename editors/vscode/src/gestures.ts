@@ -80,3 +80,92 @@ export class Gestures {
     return true;
   }
 }
+
+// ------------------------------------------------------------ Rename value… (#32)
+/** The command the server's *Rename value 'x'…* code actions run (the graph's menu on a node, a graph
+ * input or output): `(uri, version, value, position)`, the position a name of the value. */
+export const RENAME_COMMAND = "onnxtext.renameValue";
+
+/** A position as the protocol writes it. */
+export interface WirePosition {
+  line: number;
+  character: number;
+}
+
+/** What {@link renameValue} needs of VS Code and of the server, so that it can be tested without them. */
+export interface RenameApi {
+  /** The open document's current version, or undefined when it is not open. */
+  version(uri: string): number | undefined;
+  /** Asks the new name (an input box holding `value`); `validate` says what is wrong with one, as typed. */
+  ask(value: string, title: string, validate: (name: string) => Promise<string | undefined>): Thenable<string | undefined>;
+  /** Why the server refuses renaming to `name` (its textDocument/rename's error), or undefined. */
+  problem(uri: string, position: WirePosition, name: string): Promise<string | undefined>;
+  /** The rename's workspace edit, as the editor's own rename (F2) makes it. */
+  rename(uri: string, position: WirePosition, name: string): Thenable<vscode.WorkspaceEdit | undefined>;
+  apply(edit: vscode.WorkspaceEdit): Thenable<boolean>;
+  error(message: string): void;
+}
+
+/** The command: the new name asked (its problems said as typed), then the same workspace edit as a
+ * rename in the text, applied as one (one Undo reverts it). Resolves to whether it was applied. */
+export async function renameValue(api: RenameApi, uri: string, version: number, value: string, position: WirePosition): Promise<boolean> {
+  const stale = (): boolean => {
+    if (api.version(uri) === version) {
+      return false;
+    }
+    api.error(`onnxtext: '${value}' was not renamed: the text changed since.`);
+    return true;
+  };
+  try {
+    if (stale()) {
+      return false;
+    }
+    const validate = async (name: string): Promise<string | undefined> => {
+      if (name === "") {
+        return "a name cannot be empty";
+      }
+      return name === value || api.version(uri) !== version ? undefined : api.problem(uri, position, name);
+    };
+    const name = await api.ask(value, `Rename value '${value}'`, validate);
+    if (name === undefined || name === value || stale()) {
+      return false;
+    }
+    const edit = await api.rename(uri, position, name);
+    if (edit === undefined || edit.size === 0) {
+      api.error(`onnxtext: '${value}' cannot be renamed here.`);
+      return false;
+    }
+    if (stale()) {
+      return false;
+    }
+    if (!(await api.apply(edit))) {
+      api.error(`onnxtext: renaming '${value}' to '${name}' could not be applied.`);
+      return false;
+    }
+    return true;
+  } catch (error) {
+    api.error(`onnxtext: '${value}' was not renamed: ${error instanceof Error ? error.message : String(error)}`);
+    return false;
+  }
+}
+
+/** The VS Code half of {@link RenameApi}: an input box, the rename provider, the workspace edit. */
+export function vscodeRenameApi(code: typeof vscode, request: <R>(method: string, params: object) => Promise<R>): RenameApi {
+  const at = (p: WirePosition): vscode.Position => new code.Position(p.line, p.character);
+  return {
+    version: (uri) => code.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.version,
+    ask: (value, title, validate) =>
+      code.window.showInputBox({ title, value, prompt: "The value's new name (everywhere it is named)", ignoreFocusOut: true, validateInput: validate }),
+    problem: async (uri, position, name) => {
+      try {
+        await request("textDocument/rename", { textDocument: { uri }, position, newName: name });
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+    rename: (uri, position, name) => code.commands.executeCommand<vscode.WorkspaceEdit | undefined>("vscode.executeDocumentRenameProvider", code.Uri.parse(uri), at(position), name),
+    apply: (edit) => code.workspace.applyEdit(edit),
+    error: (message) => void code.window.showErrorMessage(message),
+  };
+}

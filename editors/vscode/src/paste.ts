@@ -27,7 +27,8 @@ export interface Copied {
   copied: string;
 }
 
-export type Answer = { title: string; version: number; edits: { range: WireRange; newText: string }[] } | { refused: string };
+/** The server's answer; `notes` (what another opset version changes, also in the title) absent from an older server. */
+export type Answer = { title: string; version: number; edits: { range: WireRange; newText: string }[]; notes?: string[] } | { refused: string };
 
 /** The request's parameters when the clipboard still holds what was copied by Copy Nodes (or reads
  * empty); else undefined (the clipboard is pasted as it is). */
@@ -50,6 +51,8 @@ export interface PasteApi {
   version(uri: string): number | undefined;
   apply(uri: string, edits: { range: WireRange; newText: string }[]): Thenable<boolean>;
   info(message: string): void;
+  /** Said when the paste has notes: the pasted nodes may not check as they did in their model. */
+  warn(message: string): void;
   error(message: string): void;
 }
 
@@ -79,19 +82,14 @@ export class NodeClipboard {
    * nodes were pasted with their context. */
   async paste(editor: EditorLike): Promise<boolean> {
     const clipboard = await this.api.readClipboard();
-    const params = pasteParams(this.copied, clipboard, editor.uri, editor.selection.start);
-    if (params === undefined) {
-      await this.api.plainPaste();
-      return false;
-    }
-    let answer: Answer;
+    let answer: Pasting | undefined;
     try {
-      answer = await this.api.request<Answer>(PASTE_REQUEST, params);
+      answer = await this.pasting(editor.uri, editor.version, editor.selection.start, clipboard);
     } catch (error) {
       this.api.error(`onnxtext: the nodes were not pasted: ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
-    if ("refused" in answer) {
+    if (answer === undefined) {
       await this.api.plainPaste();
       return false;
     }
@@ -103,9 +101,132 @@ export class NodeClipboard {
       this.api.error(`onnxtext: "${answer.title}" could not be applied.`);
       return false;
     }
-    this.api.info(`onnxtext: ${answer.title}`);
+    if ((answer.notes ?? []).length > 0) {
+      this.api.warn(`onnxtext: ${answer.title}`);
+    } else {
+      this.api.info(`onnxtext: ${answer.title}`);
+    }
     return true;
   }
+
+  /** The server's edits pasting the copied nodes into `uri` at `position` when `clipboard` holds
+   * what Copy Nodes copied (Paste Nodes, and a plain paste: {@link registerNodePaste}); undefined
+   * when it holds something else or the server refuses (the clipboard is pasted as it is). Throws
+   * when the server fails. */
+  async pasting(uri: string, version: number, position: WirePosition, clipboard: string): Promise<Pasting | undefined> {
+    const params = pasteParams(this.copied, clipboard, uri, position);
+    if (params === undefined) {
+      return undefined;
+    }
+    const answer = await this.api.request<Answer>(PASTE_REQUEST, params);
+    return "refused" in answer ? undefined : answer;
+  }
+}
+
+/** The server's edits for a paste it can make. */
+export type Pasting = Exclude<Answer, { refused: string }>;
+
+// ------------------------------------------------------------ a plain paste (Ctrl+V) of copied nodes
+/** The kind of the paste edit offered (`DocumentDropOrPasteEditKind`'s value). */
+export const PASTE_KIND = "onnxtext.nodes";
+
+/** The paste-edit API of VS Code 1.97 and later, as much of it as {@link registerNodePaste} uses;
+ * found at run time (the extension's minimum, 1.91, has no such API: a plain paste is then plain). */
+interface PasteEditCode {
+  languages: {
+    registerDocumentPasteEditProvider?(
+      selector: vscode.DocumentSelector,
+      provider: {
+        provideDocumentPasteEdits(
+          document: vscode.TextDocument,
+          ranges: readonly vscode.Range[],
+          dataTransfer: vscode.DataTransfer,
+          context: unknown,
+          token: vscode.CancellationToken,
+        ): Promise<PasteEdit[] | undefined>;
+      },
+      metadata: { providedPasteEditKinds: readonly EditKind[]; pasteMimeTypes: readonly string[] },
+    ): vscode.Disposable;
+  };
+  DocumentPasteEdit?: new (insertText: string, title: string, kind: EditKind) => PasteEdit;
+  DocumentDropOrPasteEditKind?: { Empty: EditKind };
+  WorkspaceEdit: typeof vscode.WorkspaceEdit;
+  TextEdit: typeof vscode.TextEdit;
+  Range: typeof vscode.Range;
+}
+interface EditKind {
+  readonly value: string;
+  append(...parts: string[]): EditKind;
+}
+interface PasteEdit {
+  title: string;
+  insertText: string;
+  additionalEdit?: vscode.WorkspaceEdit;
+}
+
+/** Ctrl+V in an onnxtext text: when the clipboard holds nodes copied by Copy Nodes, the paste edit
+ * offered first (the default) is the nodes with what they need, as Paste Nodes pastes them (one
+ * edit, one Undo); plain text stays the alternative in the paste widget. Undefined (nothing
+ * registered) when VS Code has no paste-edit API. */
+export function registerNodePaste(code: typeof vscode, nodes: NodeClipboard, log: (message: string) => void = () => undefined): vscode.Disposable | undefined {
+  const api = code as unknown as PasteEditCode;
+  const register = api.languages.registerDocumentPasteEditProvider;
+  const Edit = api.DocumentPasteEdit;
+  if (typeof register !== "function" || Edit === undefined || api.DocumentDropOrPasteEditKind === undefined) {
+    return undefined;
+  }
+  const kind = api.DocumentDropOrPasteEditKind.Empty.append(...PASTE_KIND.split("."));
+  const provider = {
+    async provideDocumentPasteEdits(document: vscode.TextDocument, ranges: readonly vscode.Range[], dataTransfer: vscode.DataTransfer, _context: unknown, token: vscode.CancellationToken): Promise<PasteEdit[] | undefined> {
+      const clipboard = await dataTransfer.get("text/plain")?.asString();
+      if (clipboard === undefined || clipboard === "" || ranges.length !== 1) {
+        return undefined; // nothing copied by Copy Nodes can be pasted at several cursors
+      }
+      const version = document.version;
+      const start = ranges[0].start;
+      let answer: Pasting | undefined;
+      try {
+        answer = await nodes.pasting(document.uri.toString(), version, { line: start.line, character: start.character }, clipboard);
+      } catch (error) {
+        log(`the nodes copied were pasted as plain text: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+      if (answer === undefined || token.isCancellationRequested || answer.version !== version || document.version !== version) {
+        return undefined;
+      }
+      const range = (r: WireRange) => new api.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+      const additional = new api.WorkspaceEdit();
+      additional.set(
+        document.uri,
+        answer.edits.map((e) => new api.TextEdit(range(e.range), e.newText)),
+      );
+      // nothing inserted at the cursor itself: the statements go where the server says (the line's start)
+      const edit = new Edit("", answer.title, kind);
+      edit.additionalEdit = additional;
+      if ((answer.notes ?? []).length > 0) {
+        void code.window.showWarningMessage(`onnxtext: ${answer.title}`); // another opset version: said as Paste Nodes says it
+      }
+      return [edit];
+    },
+  };
+  return register.call(api.languages, { language: "onnxtext" }, provider, { providedPasteEditKinds: [kind], pasteMimeTypes: ["text/plain"] });
+}
+
+/** The command the server's *Copy node 'x'…* code actions run (the graph's menu): `(uri, range)`. */
+export const COPY_COMMAND = "onnxtext.copyNodesAt";
+
+/** The command {@link COPY_COMMAND}: Copy Nodes of the lines `range` of the open document `uri` (the
+ * graph's menu has no editor, no selection). Resolves to whether it copied. */
+export function copyNodesAt(code: typeof vscode, nodes: NodeClipboard): (uri: string, range: WireRange) => Promise<boolean> {
+  return async (uri, range) => {
+    const document = code.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+    if (document === undefined) {
+      return false;
+    }
+    const r = new code.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+    await nodes.copy({ uri, text: document.getText(), version: document.version, selection: range, selected: document.getText(r) });
+    return true;
+  };
 }
 
 /** The editor's state for the commands; an empty selection is its line (as a copy takes it). */
@@ -138,6 +259,7 @@ export function vscodePasteApi(code: typeof vscode, request: <R>(method: string,
       return code.workspace.applyEdit(edit);
     },
     info: (message) => void code.window.setStatusBarMessage(message, 8000),
+    warn: (message) => void code.window.showWarningMessage(message),
     error: (message) => void code.window.showErrorMessage(message),
   };
 }

@@ -11,10 +11,18 @@ the target's text:
 - the opset imports they use that the target lacks, added to its header's ``opset_import``.
 
 What would clash is renamed: a value the pasted nodes make, or an initializer they bring, whose
-name the target already has gets a fresh name (``h`` → ``h_2``), in the pasted statements too; a
-function whose name the target has for another body gets a fresh one, its calls with it. A value
-they read that is neither (a graph input or another node's output in the source) keeps its name:
-it connects to the target's value of that name if there is one (``onnxtext check`` says if not).
+name the target already has gets a fresh name (``h`` → ``h_2``), in the pasted statements too; so
+does a name local to a pasted node's subgraph (an If, Loop or Scan body) that the target has (it
+would hide the target's value there); a function whose name the target has for another body gets a
+fresh one, its calls with it. The functions the brought functions call come too (callees first),
+with their opset imports. A value they read that is neither (a graph input or another node's
+output in the source, read by a statement or from within a subgraph) keeps its name: it connects to
+the target's value of that name if there is one (``onnxtext check`` says if not).
+
+Where the two models import an opset at different versions, the pasted nodes take the target's (its
+header is not changed): :attr:`Pasted.notes` says so, and names each operator whose schema differs
+between the two versions, and each brought function whose imports make one of its operators another
+schema than the target model's (``onnx.checker`` refuses such a function).
 """
 
 from __future__ import annotations
@@ -25,12 +33,13 @@ from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
 from onnxtext.ir.resolve import import_table
-from onnxtext.ir.schemas import normalize_domain
+from onnxtext.ir.schemas import get_schema, normalize_domain
+from onnxtext.proto import FunctionProto
 from onnxtext.span import Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.vocabulary import format_string, name_text
 
-__all__ = ["Pasted", "header_imports", "line_start", "paste_nodes", "within"]
+__all__ = ["Pasted", "copied_block", "header_imports", "line_start", "paste_nodes", "within"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +53,8 @@ class Pasted:
     initializers: tuple[str, ...]
     functions: tuple[str, ...]
     imports: tuple[str, ...]
+    notes: tuple[str, ...] = ()
+    """What the target's opset versions change for the pasted nodes and functions (see the module)."""
 
     @property
     def title(self) -> str:
@@ -55,7 +66,34 @@ class Pasted:
         if self.imports:
             parts.append(f"opset {', '.join(self.imports)}")
         renamed = f"; renamed {', '.join(f'{a} → {b}' for a, b in self.renamed.items())}" if self.renamed else ""
-        return f"Pasted {', '.join(parts)}{renamed}"
+        notes = "".join(f"; {note}" for note in self.notes)
+        return f"Pasted {', '.join(parts)}{renamed}{notes}"
+
+
+def _chosen(tree: A.Model, start: int, end: int) -> list[A.Node]:
+    """The main graph's node statements ``[start, end)`` meets; the one holding ``start`` if empty."""
+    chosen = [n for n in tree.graph.nodes if isinstance(n, A.Node) and n.span.start < end and start < n.span.end]
+    if not chosen and start == end:
+        chosen = [n for n in tree.graph.nodes if isinstance(n, A.Node) and n.span.start <= start <= n.span.end]
+    return chosen
+
+
+def copied_block(doc: Document, start: int, end: int | None = None) -> tuple[Span, str] | None:
+    """What *Copy Nodes* takes at ``start`` (the graph's menu on a node, a cursor or a selection in
+    the text): when ``start`` is in a main-graph node statement, the whole lines of the statements
+    ``[start, end)`` meets, and the title of the code action copying them; else None."""
+    tree = doc.tree
+    if not isinstance(tree, A.Model):
+        return None
+    chosen = _chosen(tree, start, start if end is None else end)
+    if not chosen or not chosen[0].span.start <= start <= chosen[0].span.end:
+        return None
+    text = doc.source.text
+    block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+    named = next((o.value for o in chosen[0].outputs if o.value), "") if len(chosen) == 1 else ""
+    what = f"node '{named}'" if named else f"{len(chosen)} node{'s' if len(chosen) != 1 else ''}"
+    need = "it needs" if len(chosen) == 1 else "they need"
+    return block, f"Copy {what} (to paste into another model with what {need})"
 
 
 def paste_nodes(source: Document, start: int, end: int, target: Document, offset: int) -> Pasted | None:
@@ -67,9 +105,7 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         return None
     if source.model is None or target.model is None:
         return None
-    chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start < end and start < n.span.end]
-    if not chosen and start == end:
-        chosen = [n for n in s_tree.graph.nodes if isinstance(n, A.Node) and n.span.start <= start <= n.span.end]
+    chosen = _chosen(s_tree, start, end)
     body = _body(target.source.text, t_tree.graph)
     if not chosen or body is None or not body[0] < offset <= body[1]:
         return None
@@ -95,6 +131,16 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         if name in targets and name not in renamed:
             renamed[name] = _fresh(name, taken)
             taken.add(renamed[name])
+    # names local to the pasted nodes' subgraphs: one the target has would hide its value there
+    inner: list[ValueSymbol] = []
+    for scope in source.symbols.scopes:
+        if scope is not s_scope and within(scope.node.span, block):
+            inner.extend(sym for sym in scope.values.values() if isinstance(sym, ValueSymbol))
+    local_names: dict[str, str] = {}
+    for local in inner:
+        if (local.name in targets or local.name in renamed.values()) and local.name not in local_names:
+            local_names[local.name] = _fresh(local.name, taken)
+            taken.add(local_names[local.name])
     # the block's text, renamed
     swaps: list[tuple[Span, str]] = []
     for old, new in renamed.items():
@@ -104,7 +150,13 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         for span in (*(d.span for d in sym.definitions), *sym.uses):
             if within(span, block):
                 swaps.append((span, name_text(new)))
-    functions, function_texts, imports = _functions(source, target, chosen, renamed, swaps, taken)
+    for local in inner:
+        fresh = local_names.get(local.name)
+        if fresh is not None:
+            swaps.extend((span, name_text(fresh)) for span in (*(d.span for d in local.definitions), *local.uses))
+    renamed.update(local_names)
+    calls = [n for c in chosen for n in A.walk(c) if isinstance(n, A.Node)]
+    functions, function_texts, imports, bodies = _functions(source, target, calls, renamed, swaps, taken)
     statements = _replaced(text, block, swaps)
     statements += "" if statements.endswith("\n") else "\n"
     t_text = target.source.text
@@ -128,8 +180,11 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     # opset imports the pasted nodes (and the functions brought) use that the target lacks
     s_imports = import_table(source.model.opset_import)
     t_imports = import_table(target.model.opset_import)
-    used = {normalize_domain(".".join(d.value for d in n.domain)) for n in chosen} | imports
+    used = {normalize_domain(".".join(d.value for d in n.domain)) for n in calls} | imports
     missing = [d for d in sorted(used) if d not in t_imports and d in s_imports]
+    after = {**t_imports, **{d: s_imports[d] for d in missing}}
+    defined = {(f.domain, f.name) for f in source.model.functions}  # calls of these have no schema
+    notes = _version_notes(calls, s_imports, after, defined) + _function_notes(bodies, after)
     if missing:
         header = header_imports(t_tree)
         if header is None or not header.items:
@@ -147,27 +202,91 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
         tuple(renamed.get(n, n) for n in brought),
         tuple(functions),
         tuple(d or "ai.onnx" for d in missing),
+        tuple(notes),
     )
+
+
+def _key(node: A.Node) -> tuple[str, str]:
+    return ".".join(d.value for d in node.domain), node.op_type.value
+
+
+def _version_notes(
+    calls: list[A.Node], s_imports: dict[str, int], t_imports: dict[str, int], functions: set[tuple[str, str]]
+) -> list[str]:
+    """The opsets the pasted nodes use that the target imports at another version than the source,
+    each said with the operators whose schema differs between the two (a call of a local function
+    has no schema)."""
+    notes: list[str] = []
+    by_domain: dict[str, list[str]] = {}
+    for node in calls:
+        domain, op = _key(node)
+        if (domain, op) not in functions:
+            by_domain.setdefault(normalize_domain(domain), []).append(op)
+    for domain, ops in sorted(by_domain.items()):
+        was, now = s_imports.get(domain), t_imports.get(domain)
+        if was is None or now is None or was == now:
+            continue
+        differ = [op for op in dict.fromkeys(ops) if _schema_since(op, domain, was) != _schema_since(op, domain, now)]
+        label = domain or "ai.onnx"
+        said = ", ".join(f"{op} {_since_text(op, domain, was)} → {_since_text(op, domain, now)}" for op in differ)
+        schemas = f": the schema differs for {said}" if differ else ": same schemas"
+        notes.append(f"{label} {was} → {now} (this model's){schemas}")
+    return notes
+
+
+def _function_notes(bodies: list[_Body], t_imports: dict[str, int]) -> list[str]:
+    """The brought functions whose own opset imports give one of their operators another schema than
+    the target model's imports do (``onnx.checker`` refuses them)."""
+    notes: list[str] = []
+    for (domain, name), tree, proto in bodies:
+        imports = import_table(proto.opset_import)
+        differ: list[str] = []
+        for node in (n for n in A.walk(tree) if isinstance(n, A.Node)):
+            d, op = _key(node)
+            d = normalize_domain(d)
+            mine, model = imports.get(d), t_imports.get(d)
+            if mine is not None and model is not None and mine != model:
+                if _schema_since(op, d, mine) != _schema_since(op, d, model) and op not in differ:
+                    differ.append(op)
+        if differ:
+            full = f"{domain}.{name}" if domain else name
+            notes.append(f"function {full} imports another version of the schema of {', '.join(differ)}")
+    return notes
+
+
+def _schema_since(op: str, domain: str, version: int) -> int | None:
+    schema = get_schema(op, domain, version)
+    return schema.since_version if schema is not None else None
+
+
+def _since_text(op: str, domain: str, version: int) -> str:
+    since = _schema_since(op, domain, version)
+    return f"since {since}" if since is not None else "unknown"
+
+
+_Body = tuple[tuple[str, str], A.Function, FunctionProto]
+"""A function brought: its (domain, name) in the source, its statement, its proto."""
 
 
 def _functions(
     source: Document,
     target: Document,
-    chosen: list[A.Node],
+    calls: list[A.Node],
     renamed: dict[str, str],
     swaps: list[tuple[Span, str]],
     taken: set[str],
-) -> tuple[list[str], list[str], set[str]]:
-    """The source's local functions the chosen nodes call that the target lacks (their texts, renamed
-    when the target has another of that name, the calls renamed in ``swaps``), and the domains
-    they and their bodies use."""
+) -> tuple[list[str], list[str], set[str], list[_Body]]:
+    """The source's local functions the pasted nodes call (``calls``: their node statements, those of
+    their subgraphs included) and the functions those call, that the target lacks: their texts,
+    callees first, each renamed when the target has another of its name (its calls renamed in
+    ``swaps``); the domains they and their bodies use; and what was brought."""
     s_tree, t_tree = source.tree, target.tree
     assert isinstance(s_tree, A.Model) and isinstance(t_tree, A.Model)
     assert source.model is not None and target.model is not None
     s_functions = [f for f in s_tree.functions if isinstance(f, A.Function)]
     t_functions = [f for f in t_tree.functions if isinstance(f, A.Function)]
     if len(s_functions) != len(source.model.functions) or len(t_functions) != len(target.model.functions):
-        return [], [], set()
+        return [], [], set(), []
     s_text, t_text = source.source.text, target.source.text
     s_keys = {(f.domain, f.name): (tree, f) for tree, f in zip(s_functions, source.model.functions, strict=True)}
     t_keys = {
@@ -178,32 +297,44 @@ def _functions(
     brought: list[str] = []
     texts: list[str] = []
     domains: set[str] = set()
+    bodies: list[_Body] = []
     done: dict[tuple[str, str], str] = {}
-    for node in chosen:
-        key = (".".join(d.value for d in node.domain), node.op_type.value)
-        found = s_keys.get(key)
-        if found is None:
-            continue
-        tree, proto = found
+
+    def bring(key: tuple[str, str]) -> str:
+        """The function's name in the target, brought (its callees first) if the target lacks it."""
+        if key in done:
+            return done[key]
+        tree, proto = s_keys[key]
         own = s_text[tree.span.start : tree.span.end]
-        if key not in done:
-            same = t_keys.get(key)
-            if same == own:
-                done[key] = key[1]
-            else:
-                new = key[1] if same is None else _fresh(key[1], names | taken)
-                names.add(new)
-                done[key] = new
-                swap = [(tree.name.span, name_text(new))] if new != key[1] else []
-                texts.append(_replaced(s_text, tree.span, swap) + "\n")
-                brought.append(f"{key[0]}.{new}" if key[0] else new)
-                domains.add(normalize_domain(key[0]))
-                domains |= {normalize_domain(o.domain) for o in proto.opset_import}
-                if new != key[1]:
-                    renamed[key[1]] = new
-        if done[key] != key[1]:
-            swaps.append((node.op_type.span, name_text(done[key])))
-    return brought, texts, domains
+        same = t_keys.get(key)
+        if same == own:
+            done[key] = key[1]
+            return key[1]
+        new = key[1] if same is None else _fresh(key[1], names | taken)
+        names.add(new)
+        done[key] = new  # before its callees: a cycle (no valid model has one) ends here
+        if new != key[1]:
+            swaps.append((tree.name.span, name_text(new)))
+            renamed[key[1]] = new
+        for call in (n for n in A.walk(tree) if isinstance(n, A.Node)):
+            _call(call)
+        texts.append(_replaced(s_text, tree.span, swaps) + "\n")
+        brought.append(f"{key[0]}.{new}" if key[0] else new)
+        domains.add(normalize_domain(key[0]))
+        domains.update(normalize_domain(o.domain) for o in proto.opset_import)
+        bodies.append((key, tree, proto))
+        return new
+
+    def _call(node: A.Node) -> None:
+        key = _key(node)
+        if key in s_keys:
+            name = bring(key)
+            if name != key[1]:
+                swaps.append((node.op_type.span, name_text(name)))
+
+    for node in calls:
+        _call(node)
+    return brought, texts, domains, bodies
 
 
 def _body(text: str, graph: A.Graph) -> tuple[int, int] | None:

@@ -1,4 +1,6 @@
-"""Whether a rename keeps the model valid: single assignment, no shadowing, unique functions."""
+"""Renaming: whether a rename keeps the model valid (single assignment, no shadowing, unique
+functions), and the values a statement offers to rename (*Rename value…* in the graph's context
+menu, #32: the same rename as in the text, started from the picture)."""
 
 from __future__ import annotations
 
@@ -6,8 +8,38 @@ from collections.abc import Iterator
 
 from onnxtext.analysis.symbols import AttributeSymbol, FunctionSymbol, Scope, Symbol, ValueSymbol
 from onnxtext.document import Document
+from onnxtext.span import Span
+from onnxtext.syntax import ast as A
 
-__all__ = ["rename_problem"]
+__all__ = ["rename_problem", "rename_targets"]
+
+
+def rename_targets(doc: Document, start: int, end: int | None = None) -> list[tuple[str, Span]]:
+    """The values to offer renaming at ``start``, each with a span naming it (where the rename is
+    asked): in the innermost node statement (of any graph or function), the name under the cursor
+    among its inputs and outputs, else its outputs; on a graph input, output, initializer or
+    value_info declaration, its name. A selection (``end``) past the name under the cursor is the
+    statement's. Empty when nothing there is a value."""
+    found: list[tuple[str, Span]] = []
+    for item in reversed(doc.nodes_at(start)):
+        if isinstance(item, A.Node):
+            named = [i for i in (*item.inputs, *item.outputs) if i.value and i.span.start <= start <= i.span.end]
+            if named and (end is None or end <= named[0].span.end):
+                found = [(named[0].value, named[0].span)]
+            else:
+                found = [(o.value, o.span) for o in item.outputs if o.value]
+            break
+        info = item.info if isinstance(item, A.Initializer) else item if isinstance(item, A.ValueInfo) else None
+        if info is not None and info.name.value:
+            found = [(info.name.value, info.name.span)]
+            break
+        if isinstance(item, (A.Graph, A.Function)):
+            break  # the cursor between statements
+    unique: list[tuple[str, Span]] = []
+    for name, span in found:
+        if name not in (n for n, _ in unique) and isinstance(doc.symbol_at(span.start), ValueSymbol):
+            unique.append((name, span))
+    return unique
 
 
 def rename_problem(doc: Document, symbol: Symbol, new_name: str) -> str | None:

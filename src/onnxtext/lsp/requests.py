@@ -35,8 +35,8 @@ from onnxtext.ide.hover import HoverInfo, hover_at
 from onnxtext.ide.insert import insert_node, insert_targets, insertable, palette
 from onnxtext.ide.lens import live_lens
 from onnxtext.ide.outline import folding_ranges, outline
-from onnxtext.ide.paste import paste_nodes
-from onnxtext.ide.rename import rename_problem
+from onnxtext.ide.paste import copied_block, paste_nodes
+from onnxtext.ide.rename import rename_problem, rename_targets
 from onnxtext.ide.selection import selection_spans
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import latest_opset_version
@@ -64,6 +64,7 @@ __all__ = [
     "COMMANDS",
     "COMPARE",
     "COMPARE_VALUES",
+    "COPY_COMMAND",
     "UNTRUSTED_COMPARE",
     "FEATURES",
     "Feature",
@@ -72,6 +73,7 @@ __all__ = [
     "INSERT_COMMAND",
     "INSERT_NODE",
     "PASTE_NODES",
+    "RENAME_COMMAND",
     "SAVE_TENSOR",
     "OPEN_BINARY",
     "SAVE_BINARY",
@@ -108,11 +110,17 @@ version, name, snippet: {range, text}, edits: [{range, newText}]}``, the stateme
 snippet and the readers rewired; ``{refused}`` when the value cannot take a node."""
 PASTE_NODES = "onnxtext/pasteNodes"
 """Request ``{textDocument: {uri}, position, source: {uri, text, range}}`` (``ide/paste``) → ``{title,
-edits: [{range, newText}]}``: the node statements ``range`` of the source text meets, pasted at
-``position`` with the initializers, functions and opset imports they need, clashes renamed; or
-``{refused}``."""
+version, edits: [{range, newText}], notes}``: the node statements ``range`` of the source text meets,
+pasted at ``position`` with the initializers, functions and opset imports they need, clashes renamed
+(``notes``: what another opset version changes, also in the title); or ``{refused}``."""
 INSERT_COMMAND = "onnxtext.insertNode"
 """The extension's command the *Insert a node on 'x'…* code actions run: ``(uri, version, value)``."""
+COPY_COMMAND = "onnxtext.copyNodesAt"
+"""The extension's command the *Copy node 'x'…* code actions run (the graph's menu): ``(uri, range)``, the
+lines of the node statements to copy as *Copy Nodes* does (then Paste Nodes, or Ctrl+V, in another model)."""
+RENAME_COMMAND = "onnxtext.renameValue"
+"""The extension's command the *Rename value 'x'…* code actions run: ``(uri, version, value, position)``,
+the position a name of the value (the client asks the new name, then textDocument/rename there)."""
 SAVE_TENSOR = "onnxtext/saveTensor"
 """Request ``{textDocument: {uri}, position, path}`` → ``{written}`` or ``{refused}``: the values of the
 weight at ``position`` written to ``path`` as ``.npy``, atomically."""
@@ -187,6 +195,16 @@ def code_action(ls: OnnxTextServer, params: L.CodeActionParams, snap: Snapshot) 
             title = f"Insert a node on '{value}'…"
             command = L.Command(title, INSERT_COMMAND, arguments=[uri, version, value])
             actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
+        for value, span in rename_targets(snap.outcome.document, lo, hi):  # the new name is the client's
+            title = f"Rename value '{value}'…"
+            at = lsp_range(source, span).start
+            command = L.Command(title, RENAME_COMMAND, arguments=[uri, version, value, at])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
+        copied = copied_block(snap.outcome.document, lo, hi)
+        if copied is not None:
+            block, title = copied
+            command = L.Command(title, COPY_COMMAND, arguments=[uri, lsp_range(source, block)])
+            actions.append(L.CodeAction(title, kind=L.CodeActionKind.RefactorRewrite, command=command))
     return actions
 
 
@@ -245,7 +263,8 @@ def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
     pasted = paste_nodes(other, lo, hi, snap.document, at)
     if pasted is None:
         return {"refused": "no node statement copied, or the cursor is not in the main graph's body"}
-    return {"title": pasted.title, "version": snap.version, "edits": _plain_edits(snap.source, pasted.edits)}
+    edits = _plain_edits(snap.source, pasted.edits)
+    return {"title": pasted.title, "version": snap.version, "edits": edits, "notes": list(pasted.notes)}
 
 
 def document_symbol(ls: OnnxTextServer, params: L.DocumentSymbolParams, snap: Snapshot) -> list[L.DocumentSymbol]:

@@ -815,4 +815,117 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(back === before, `after one Undo the text is not as before:\n${back}`);
     return `pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim()).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
   });
+
+  await check("rename a value from the graph's context menu: Rename value… asks the name (a clash said as typed), the same edit as a rename in the text, the view follows; one Undo restores the text byte for byte (#32)", async () => {
+    const file = path.join(work, "mlp.onnxtxt");
+    const before = fs.readFileSync(file, "utf8");
+    await openAlone(ed, file);
+    await ed.command("onnxtext: Show Graph");
+    const view = await graphViewWith(ed, 'svg.graph .node.kind-op[aria-label^="Relu"]', "the graph of mlp.onnxtxt");
+    const relu = 'svg.graph .node.kind-op[aria-label^="Relu"]';
+    const menu = await gestureMenu(ed, view, relu, /^Rename value 'hidden'…$/);
+    await view.locator('.gesture-menu [role="menuitem"]', { hasText: /^Rename value 'hidden'…$/ }).click();
+    const input = ed.page.locator(".quick-input-widget input").first();
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    const proposed = await ed.waitFor(async () => ((await input.inputValue()) === "hidden" ? "hidden" : null), { what: "the value's name in the input box" });
+    // a name the graph has already: the server's reason, as typed
+    await input.fill("logits");
+    const clash = await ed.waitFor(async () => {
+      const said = await ed.page.$$eval(".quick-input-widget .quick-input-message", (els) => els.map((e) => e.textContent).join(" "));
+      return /already a value/.test(said) ? said.trim() : null;
+    }, { what: "the clash said in the input box" });
+    await input.fill("activated");
+    await ed.waitFor(async () => !/already a value/.test(await ed.page.$$eval(".quick-input-widget .quick-input-message", (els) => els.map((e) => e.textContent).join(" "))), { what: "the clash no longer said" });
+    await input.press("Enter");
+    await ed.waitFor(() => view.evaluate(() => !!document.querySelector('svg.graph .node.kind-op[aria-label="Relu activated"]')), { what: "the view showing Relu activated" });
+    const after = await saved(ed, file, (t) => t !== before, "the renamed value in the saved text");
+    expect(after.includes("activated = Relu (hidden_pre)") && after.includes("logits_mm = MatMul (activated, W2)") && !/[(, ]hidden[,)]|^\s*hidden = /m.test(after), `renamed as:\n${after}`);
+    await ed.press("Control+Z");
+    const back = await saved(ed, file, (t) => t !== after, "the undone rename saved");
+    expect(back === before, `after one Undo the text is not as before:\n${back}`);
+    await ed.waitFor(() => view.evaluate(() => !!document.querySelector('svg.graph .node.kind-op[aria-label="Relu hidden"]')), { what: "the view showing Relu hidden again" });
+    // the same edit as the text's own rename: F2 on the statement gives the same text
+    const place = at(before, "hidden = Relu");
+    await ed.goto(place.line, place.col + 1);
+    await ed.press("F2");
+    const box = ed.page.locator(".rename-box input, .rename-box textarea").first();
+    await box.waitFor({ state: "visible", timeout: 15_000 });
+    await box.fill("activated");
+    await box.press("Enter");
+    const byF2 = await saved(ed, file, (t) => t !== before, "the text renamed by F2");
+    expect(byF2 === after, `F2's rename differs from the menu's:\n${byF2}`);
+    await ed.press("Control+Z");
+    expect((await saved(ed, file, (t) => t !== byF2, "F2's rename undone")) === before, "F2's rename not undone");
+    return `menu on Relu: ${menu.join(" | ")}; proposed "${proposed}"; "logits" refused as typed: ${clash}; renamed to activated (text and view), undone byte for byte`;
+  });
+
+  await check("Ctrl+V of nodes copied by Copy Nodes pastes them with their initializer, clashes renamed (the default paste edit, plain text the alternative); one Undo restores the text byte for byte (#32)", async () => {
+    await ed.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    // two statements selected in a donor: the second reads the first, both read its weight
+    const donor = '<ir_version: 10, opset_import: ["" : 21]>\ndonor (float[N, 4] X) => (float[N, 4] scaled)\n<float[4] W1 = {1, 2, 3, 4}>\n{\n   hidden = Add (X, W1)\n   scaled = Mul (hidden, W1)\n}\n';
+    const source = path.join(work, "donor-ctrl-v.onnxtxt");
+    fs.writeFileSync(source, donor);
+    const target = path.join(work, "mlp.onnxtxt");
+    const original = fs.readFileSync(target, "utf8");
+    await openAlone(ed, source);
+    await ed.goto(5, 1);
+    await ed.press("Shift+ArrowDown");
+    await ed.press("Shift+ArrowDown");
+    // the palette opened with no Escape first (ed.command's): an Escape in the text drops the selection
+    await ed.press("Control+Shift+P");
+    const palette = ed.page.locator(".quick-input-widget input").first();
+    await palette.waitFor({ state: "visible", timeout: 15_000 });
+    await palette.fill(">onnxtext: Copy Nodes (to Paste with What They Need)");
+    await ed.waitFor(() => ed.page.evaluate(() => (document.querySelector(".quick-input-list .monaco-list-row.focused .label-name")?.textContent ?? "").trim() === "onnxtext: Copy Nodes (to Paste with What They Need)"), { what: "Copy Nodes in the palette" });
+    await palette.press("Enter");
+    await ed.waitFor(() => ed.page.evaluate(() => navigator.clipboard.readText().then((t) => t.includes("scaled = Mul"), () => false)), { what: "the two statements on the clipboard" });
+    await openAlone(ed, target);
+    await ed.goto(at(original, "hidden = Relu").line + 1, 1);
+    await ed.press("Control+V");
+    // the paste asks the server: saving before it is done (the palette's Escape) would cancel it
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /hidden_2\W+(float\[N, 4\]\W+)?= Add \(X, W1_2\)/.test(l)), { timeout: 30_000, what: "the pasted node in the editor" });
+    // the paste widget beside it offers the other edits, plain text among them
+    await ed.page.locator(".post-edit-widget .monaco-button, .post-edit-widget a, .post-edit-widget").first().click({ timeout: 10_000 });
+    const choices = await ed.waitFor(async () => {
+      const rows = await ed.page.$$eval(".action-widget .monaco-list-row", (els) => els.map((e) => (e.getAttribute("aria-label") || e.textContent || "").trim()).filter((t) => t));
+      return rows.length > 1 ? rows : null;
+    }, { timeout: 10_000, what: "the paste widget's choices" });
+    await ed.press("Escape");
+    expect(choices.some((c) => /plain text/i.test(c)) && choices.some((c) => /Pasted 2 nodes, 1 initializer/.test(c)), `the paste widget offers ${choices.join(" | ")}`);
+    const after = await saved(ed, target, (t) => t !== original, "the pasted node in the saved text");
+    expect(after.includes("   hidden_2 = Add (X, W1_2)\n   scaled = Mul (hidden_2, W1_2)\n") && /float\[4\] W1_2 = \{1, 2, 3, 4\}/.test(after), `Ctrl+V pasted:\n${after}`);
+    const checked = execFileSync(onnxtext, ["check", target], { encoding: "utf8" }).trim();
+    await ed.command("View: Focus First Editor Group");
+    await ed.press("Control+Z");
+    const back = await saved(ed, target, (t) => t !== after, "the undone paste saved");
+    expect(back === original, `after one Undo the text is not as before:\n${back}`);
+    return `pasted: ${after.split("\n").filter((l) => /_2\b|scaled/.test(l)).map((l) => l.trim()).join(" | ")}; the paste widget offers: ${choices.join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
+  });
+
+  await check("Copy node from the graph's context menu, Ctrl+V in another model: the node comes with its weight, clashes renamed; one Undo restores the text byte for byte (#32)", async () => {
+    await ed.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    const mlp = path.join(work, "mlp.onnxtxt");
+    await openAlone(ed, mlp);
+    await ed.command("onnxtext: Show Graph");
+    const view = await graphViewWith(ed, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"]', "the graph of mlp.onnxtxt");
+    const wanted = /^Copy node 'hidden_mm' \(to paste into another model with what it needs\)$/;
+    const menu = await gestureMenu(ed, view, 'svg.graph .node.kind-op[aria-label="MatMul hidden_mm"]', wanted);
+    await view.locator('.gesture-menu [role="menuitem"]', { hasText: wanted }).click();
+    await ed.waitFor(() => ed.page.evaluate(() => navigator.clipboard.readText().then((t) => t === "   hidden_mm = MatMul (X, W1)\n", () => false)), { what: "the MatMul's line on the clipboard" });
+    // a model of its own that has a hidden_mm and a W1 already
+    const receiver = path.join(work, "receiver.onnxtxt");
+    const original = '<ir_version: 10, opset_import: ["" : 21]>\nreceiver (float[N, 4] X) => (float[N, 4] hidden_mm)\n<float[4] W1 = {1, 1, 1, 1}>\n{\n   hidden_mm = Mul (X, W1)\n}\n';
+    fs.writeFileSync(receiver, original);
+    await openAlone(ed, receiver);
+    await ed.goto(6, 1);
+    await ed.press("Control+V");
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /hidden_mm_2\W+(float\[N, 8\]\W+)?= MatMul \(X, W1_2\)/.test(l)), { timeout: 30_000, what: "the pasted MatMul in the editor" });
+    const after = await saved(ed, receiver, (t) => t !== original, "the pasted MatMul saved");
+    expect(after.includes("   hidden_mm = Mul (X, W1)\n   hidden_mm_2 = MatMul (X, W1_2)\n}") && /float\[4, 8\] W1_2 = \{/.test(after), `pasted as:\n${after}`);
+    const checked = execFileSync(onnxtext, ["check", receiver], { encoding: "utf8" }).trim();
+    await ed.press("Control+Z");
+    const back = await saved(ed, receiver, (t) => t !== after, "the undone paste saved");
+    expect(back === original, `after one Undo the text is not as before:\n${back}`);
+    return `menu on MatMul: ${menu.join(" | ")}; pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim().slice(0, 60)).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
+  });
 }

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type * as vscode from "vscode";
-import { Gestures, REWRITE, rewrites } from "../../src/gestures";
+import { Gestures, REWRITE, type RenameApi, renameValue, rewrites } from "../../src/gestures";
 import { deleteIndex, deletes, gestureTarget, menuPlace, moveIndex, opensMenu } from "../../src/graphview/menu";
 import type { GraphNode } from "../../src/graphview/model";
 
@@ -156,4 +156,64 @@ test("a menu is on a node's statement, or on the statement of its weight's row",
   assert.deepEqual(gestureTarget(node, 0), { label: "weight W1", range: at(2) });
   assert.deepEqual(gestureTarget(node, 4), { label: "MatMul hidden_mm", range: at(9) }, "a row gone with an edit: the node");
   assert.deepEqual(gestureTarget({ ...node, kind: "input", label: "X", rows: undefined }, null).label, "input X");
+});
+
+/** A RenameApi recording what the command did; the document at `version`, the user typing `typed`. */
+function renameApi(typed: string | undefined, problems: Record<string, string> = {}) {
+  const seen = { errors: [] as string[], validated: [] as (string | undefined)[], renamed: [] as string[], applied: 0, version: 3 };
+  const api: RenameApi = {
+    version: () => seen.version,
+    ask: async (value, _title, validate) => {
+      for (const name of ["", value, "taken", typed ?? ""]) {
+        seen.validated.push(await validate(name));
+      }
+      return typed;
+    },
+    problem: async (_uri, _position, name) => problems[name],
+    rename: async (_uri, position, name) => {
+      seen.renamed.push(`${name}@${position.line}:${position.character}`);
+      return { size: 1 } as unknown as vscode.WorkspaceEdit;
+    },
+    apply: async () => {
+      seen.applied += 1;
+      return true;
+    },
+    error: (message) => seen.errors.push(message),
+  };
+  return { api, seen };
+}
+
+test("Rename value…: the new name asked (its problems said as typed), then the text's rename applied once", async () => {
+  const { api, seen } = renameApi("hidden", { taken: "'taken' is already a value (line 5)" });
+  assert.equal(await renameValue(api, "file:///m.onnxtxt", 3, "b", { line: 4, character: 3 }), true);
+  assert.deepEqual(seen.validated, ["a name cannot be empty", undefined, "'taken' is already a value (line 5)", undefined]);
+  assert.deepEqual(seen.renamed, ["hidden@4:3"]);
+  assert.equal(seen.applied, 1);
+  assert.deepEqual(seen.errors, []);
+});
+
+test("Rename value…: nothing done when cancelled, when the name is the same, or when the text changed", async () => {
+  for (const typed of [undefined, "b"]) {
+    const { api, seen } = renameApi(typed);
+    assert.equal(await renameValue(api, "file:///m.onnxtxt", 3, "b", { line: 4, character: 3 }), false);
+    assert.deepEqual([seen.renamed, seen.applied, seen.errors], [[], 0, []]);
+  }
+  const { api, seen } = renameApi("hidden");
+  api.ask = async () => {
+    seen.version = 4; // an edit while the box is open
+    return "hidden";
+  };
+  assert.equal(await renameValue(api, "file:///m.onnxtxt", 3, "b", { line: 4, character: 3 }), false);
+  assert.equal(seen.applied, 0);
+  assert.match(seen.errors[0], /the text changed since/);
+});
+
+test("Rename value…: the server's refusal at the end is said, nothing applied", async () => {
+  const { api, seen } = renameApi("a");
+  api.rename = async () => {
+    throw new Error("'a' is already a value (line 4): the same graph would define it twice");
+  };
+  assert.equal(await renameValue(api, "file:///m.onnxtxt", 3, "b", { line: 4, character: 3 }), false);
+  assert.equal(seen.applied, 0);
+  assert.match(seen.errors[0], /^onnxtext: 'b' was not renamed: 'a' is already a value/);
 });
