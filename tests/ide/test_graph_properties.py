@@ -273,3 +273,31 @@ def test_with_live_values_every_port_has_the_statistics_of_a_weight() -> None:
     ran = run_live(doc_in.model)
     x = properties_at(doc_in, text_in.index("x)") - 2, live=ran)
     assert x is not None and x["kind"] == "value" and x["stats"]["count"] == 12 and "std" in x["stats"]
+
+
+@pytest.mark.parametrize(
+    "code, dtype", [(TensorProto.BFLOAT16, "bfloat16"), (TensorProto.FLOAT8E4M3FN, "float8_e4m3fn")]
+)
+def test_a_bfloat16_or_float8_weight_in_a_file_is_read_in_blocks(tmp_path: Path, code: int, dtype: str) -> None:
+    """Its values are mapped as they are stored (not read in whole and widened to float32)."""
+    import ml_dtypes
+
+    from onnxtext.ide.graph_properties import weight_array, weight_statistics
+    from onnxtext.weights.statistics import statistics
+
+    values = _weights().astype(getattr(ml_dtypes, dtype))
+    (tmp_path / "w.bin").write_bytes(values.tobytes())
+    model = _conv_model(_weights())
+    w = model.graph.initializer[0]
+    w.ClearField("raw_data")
+    w.data_type = code
+    w.data_location = TensorProto.EXTERNAL
+    for key, value in (("location", "w.bin"), ("length", str(values.nbytes))):
+        e = w.external_data.add()
+        e.key, e.value = key, value
+    mapped = weight_array(w, Sources(folder=str(tmp_path)), stored=True)
+    assert isinstance(mapped, np.memmap) and mapped.dtype.name == dtype and mapped.shape == values.shape
+    read = weight_array(w, Sources(folder=str(tmp_path)))  # for a .npy: numpy's float32
+    assert isinstance(read, np.ndarray) and read.dtype == np.float32
+    assert np.array_equal(read, values.astype(np.float32))
+    assert weight_statistics(w, Sources(folder=str(tmp_path))) == statistics(values.astype(np.float32))

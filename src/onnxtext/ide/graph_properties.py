@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from onnxtext.evaluate.live import LiveResult, LiveValue
     from onnxtext.proto import TensorProto
     from onnxtext.weights.byref import HeldTensors
+    from onnxtext.weights.external import FileRange
 
 __all__ = [
     "Sources",
@@ -149,8 +150,11 @@ def _tensor(doc: Document, stmt: A.Node | A.Initializer) -> TensorProto | None:
     return None
 
 
-def weight_array(t: TensorProto, sources: Sources) -> np.ndarray | str:
-    """The values of ``t`` (a memory map for data in a file), or why they cannot be read."""
+def weight_array(t: TensorProto, sources: Sources, *, stored: bool = False) -> np.ndarray | str:
+    """The values of ``t`` (a memory map for data in a file), or why they cannot be read. With
+    ``stored``, data in a file of a type numpy lacks whose values are whole bytes (bfloat16, the
+    float8 types) is mapped too, as ``ml_dtypes`` values (for statistics read in blocks; a
+    ``.npy`` keeps numpy's own float32)."""
     from onnxtext.diagnostics import OnnxTextError
     from onnxtext.ir.tensor.arrays import to_numpy
     from onnxtext.proto import ModelProto
@@ -182,7 +186,7 @@ def weight_array(t: TensorProto, sources: Sources) -> np.ndarray | str:
             offset = int(entries.get("offset", "0"))
             length = int(entries["length"]) if "length" in entries else path.stat().st_size - offset
             r = FileRange(path, offset, length)
-            mapped = mapped_array(t, r)
+            mapped = mapped_array(t, r) if not stored else _stored_array(t, r)
             if mapped is not None:
                 return mapped
             loaded = Tensor()
@@ -195,6 +199,24 @@ def weight_array(t: TensorProto, sources: Sources) -> np.ndarray | str:
         return to_numpy(t)
     except (OnnxTextError, ValueError) as error:
         return f"its values cannot be decoded: {error}"
+
+
+def _stored_array(t: TensorProto, r: FileRange) -> np.ndarray | None:
+    """:func:`~onnxtext.weights.digest.mapped_array`, and for bfloat16 and the float8 types a
+    memory map of ``ml_dtypes`` values (4-bit and 2-bit values are packed: read in, as before)."""
+    from onnxtext.evaluate._types import EXOTIC_FLOATS, FLOAT4E2M1
+    from onnxtext.evaluate.interop import ml_dtype
+    from onnxtext.weights.digest import mapped_array
+
+    mapped = mapped_array(t, r)
+    if mapped is not None or t.data_type not in EXOTIC_FLOATS or t.data_type == FLOAT4E2M1:
+        return mapped
+    dtype = ml_dtype(t.data_type)
+    dims = tuple(int(d) for d in t.dims)
+    n = int(np.prod(dims, dtype=np.int64))
+    if n == 0 or n * dtype.itemsize != r.length:
+        return None
+    return np.memmap(r.path, dtype=dtype, mode="r", offset=r.offset, shape=(n,)).reshape(dims)
 
 
 def _number(x: float) -> float | str:
@@ -258,7 +280,7 @@ def weight_statistics(t: TensorProto, sources: Sources, most: int | None = None)
             if key in _CACHE:
                 _CACHE.move_to_end(key)
                 return _CACHE[key]
-    arr = weight_array(t, sources)
+    arr = weight_array(t, sources, stored=True)
     if isinstance(arr, str):
         return arr
     found = statistics(arr)

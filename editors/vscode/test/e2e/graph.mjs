@@ -928,4 +928,39 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(back === original, `after one Undo the text is not as before:\n${back}`);
     return `menu on MatMul: ${menu.join(" | ")}; pasted: ${after.split("\n").filter((l) => /_2\b/.test(l)).map((l) => l.trim().slice(0, 60)).join(" | ")}; onnxtext check: ${checked || "passes"}; undone byte for byte`;
   });
+
+  await check("hovering a weight of a torch export in the text shows where its data is and its statistics, as the panel's (#31)", async () => {
+    const file = path.join(work, "resnetish.onnx");
+    if (!fs.existsSync(file)) execFileSync(path.join(pythonBin, "python"), ["-c", TORCH_EXPORT, file], { encoding: "utf8" });
+    await openAlone(ed, file);
+    await ed.command("onnxtext: Show Graph");
+    const view = await graphViewWith(ed, "svg.graph .node.cat-conv", "the export's graph");
+    await view.locator("svg.graph .node.cat-conv", { has: view.locator(".attrs", { hasText: "7×7 /2 pad 3" }) }).first().click();
+    const row = 'svg.graph .node.cat-conv[aria-selected="true"] [data-row="0"]';
+    const name = (await ed.waitFor(() => view.$eval(row, (e) => e.getAttribute("aria-label")).catch(() => null), { what: "the Conv's weight row" })).replace(/^weight /, "");
+    await view.locator(row).click();
+    const panel = await ed.waitFor(async () => {
+      const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
+      return text.startsWith("×weight") && text.includes(name) && /std/.test(text) ? text : null;
+    }, { what: `the panel of the weight ${name}` });
+    // the click put the cursor at the weight's statement: its type, then its name
+    const [line, col] = await ed.waitFor(async () => {
+      const m = /^Ln (\d+), Col (\d+)/.exec(await cursorInText(ed));
+      return m ? [Number(m[1]), Number(m[2])] : null;
+    }, { what: `the cursor at ${name}'s statement` });
+    const text = await ed.hover(line, col + "float[16, 3, 7, 7] ".length + 1);
+    expect(text.includes(name) && text.includes("float[16, 3, 7, 7]"), `the hover at ${line}:${col} is not ${name}'s: ${JSON.stringify(text.slice(0, 300))}`);
+    expect(/data: (in the text|external|by reference)/.test(text), `the hover says not where the data is: ${JSON.stringify(text)}`);
+    const stats = /2,352 values: min (\S+) · max (\S+) · mean (\S+) · std (\S+)/.exec(text);
+    expect(stats !== null, `no statistics in the hover: ${JSON.stringify(text)}`);
+    expect(/[▁▂▃▄▅▆▇█]{3,}/.test(text), `no histogram in the hover: ${JSON.stringify(text)}`);
+    // the same numbers as the panel's (6 digits there, 4 here)
+    const inPanel = (key) => Number(new RegExp(`${key}(-?[0-9.e+-]+)`).exec(panel)?.[1]);
+    for (const [i, key] of ["min", "max", "mean", "std"].entries()) {
+      const shown = Number(stats[i + 1]);
+      expect(Math.abs(shown - inPanel(key)) <= 1e-3 * Math.max(1, Math.abs(inPanel(key))), `${key}: ${shown} in the hover, ${inPanel(key)} in the panel`);
+    }
+    const said = text.replace(/\s+/g, " ");
+    return `${name}: ${said.slice(said.indexOf("data:"), said.indexOf("data:") + 200)}`;
+  });
 }
