@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 
 from onnxtext.analysis.diagnose import AnalysisCache, diagnose
-from onnxtext.analysis.lineup import MAIN, Lineup, Splice, line_up, node_keys
+from onnxtext.analysis.infer.engine import infer_model
+from onnxtext.analysis.lineup import MAIN, Keys, Lineup, Splice, line_up, node_keys
 from onnxtext.diagnostics import Diagnostic
 from onnxtext.document import Document, parse_document
 from onnxtext.incremental import reread
@@ -621,3 +622,45 @@ def test_node_keys_are_made_anew_when_the_cache_did_not_analyse_the_version_befo
     cache.spliced(doc, edited, made)  # nothing recorded of ``doc``: nothing to carry
     assert edited.model is not None
     assert cache.keys(edited).nodes == node_keys(edited.model.graph)
+
+
+SIGNATURES = """<ir_version: 8, opset_import: ["" : 18]>
+main (float[N, 16] X0, int64[2] S) => (float[16, N] Y, float[4, 4] Z)
+<int64[2] shape = {4, -1}, int64[1] axes = {0}>
+{
+   A1 = Relu (X0)
+   A2 = Relu (X0)
+   R1 = Reshape (A1, shape)
+   R2 = Reshape (A2, shape)
+   R3 = Reshape (A2, S)
+   R4 = Reshape (A1, S)
+   T1 = Transpose <perm = [1, 0]> (A1)
+   T2 = Transpose <perm = [0, 1]> (A1)
+   T3 = Transpose <perm = [1, 0]> (A2)
+   C1 = Constant <value_ints = [4, 4]> ()
+   C2 = Constant <value_ints = [2, 8]> ()
+   Q1 = Reshape (A1, C1)
+   Q2 = Reshape (A1, C2)
+   U1 = Unsqueeze (A1, axes)
+   B1, B2 = Split <num_outputs = 2> (A1)
+   D1, D2 = Split <num_outputs = 2> (A2)
+   Y = Transpose <perm = [1, 0]> (A2)
+   Z = Reshape (A1, C1)
+}
+"""
+
+
+def test_nodes_of_one_signature_share_an_inference_and_those_reading_values_do_not() -> None:
+    """A keyed inference takes a node's output types from an earlier node of the same operator,
+    attributes and input types (``engine._signature``); one reading a value (an initializer, a
+    ``Constant``'s output), a declared output or a ``Constant`` is inferred itself: the types equal
+    an inference from scratch, node by node."""
+    doc = parse_document(SIGNATURES)
+    model = doc.model
+    assert model is not None and not doc.diagnostics
+    keyed = infer_model(model, keys=Keys(model))
+    fresh = infer_model(model)
+    assert keyed.graphs == fresh.graphs and keyed.issues == fresh.issues
+    types = fresh.graphs["graph"]
+    assert str(types["R1"]) != str(types["R3"])  # the value read makes the difference
+    assert str(types["Q1"]) != str(types["Q2"]) and str(types["T1"]) != str(types["T2"])
