@@ -50,6 +50,7 @@ from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from itertools import repeat
 from math import prod
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -343,15 +344,16 @@ class _Pass:
         item's own (a document made already, or an item laying out its lines)."""
         if not items:
             return open_ + close
-        return Bracketed.of_items(
-            open_,
-            [
-                flat if doc is None else doc if isinstance(doc, Deferred) else Deferred(flat, _made(doc))  # type: ignore[misc]
-                for flat, doc in items
-            ],
-            close,
-            later,
-        )
+        # An item without a document has a text (``_Item``).
+        flats: list[str] = list(map(itemgetter(0), items))  # type: ignore[arg-type]
+        docs = list(map(itemgetter(1), items))
+        if docs.count(None) == len(docs):  # texts alone (the common case: no item looked at one by one)
+            return Bracketed.of_texts(open_, flats, close, later)
+        listed = [
+            flat if doc is None else doc if isinstance(doc, Deferred) else Deferred(flat, _made(doc))
+            for flat, doc in zip(flats, docs, strict=True)
+        ]
+        return Bracketed.of_items(open_, listed, close, later)
 
     def _plain_float_tensors(
         self, tensors: Sequence[TensorProto]

@@ -238,13 +238,14 @@ class Bracketed(Group):
         return self._contents
 
     @classmethod
-    def of_texts(cls, open_: str, texts: list[str], close: str) -> Bracketed:
+    def of_texts(cls, open_: str, texts: list[str], close: str, later: Callable[[int], Doc] | None = None) -> Bracketed:
         """The list of ``texts``, which the caller knows to be plain (non-empty, no space at either
-        end; ``open_`` too, and at least one text): made without looking at each."""
+        end; ``open_`` too, and at least one text): made without looking at each. ``later``: as
+        :meth:`of_items` takes it."""
         b = cls.__new__(cls)
         b.open, b.items, b.close, b.texts, b.laid = open_, texts, close, texts, texts  # type: ignore[assignment]
         b.tight = b.hard = False
-        b.later = b._contents = None
+        b.later, b._contents = later, None
         b.flat = open_ + ", ".join(texts) + close
         return b
 
@@ -259,9 +260,7 @@ class Bracketed(Group):
         forces the list to break (it has a line break, or is longer than any line: the list
         breaks either way): the list has none ("") and is ``hard``."""
         if all(type(item) is str for item in items):
-            b = cls.of_texts(open_, items, close)  # type: ignore[arg-type]
-            b.later = later
-            return b
+            return cls.of_texts(open_, items, close, later)  # type: ignore[arg-type]
         b = cls.__new__(cls)
         b.open, b.items, b.close, b.texts, b.laid = open_, items, close, None, items  # type: ignore[assignment]
         b.tight = False
