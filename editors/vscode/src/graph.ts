@@ -131,6 +131,9 @@ class GraphPanel {
     private readonly log: Log,
     private readonly extent: Extent,
   ) {
+    // the graph asked for first, while the view's page loads (a big model's takes the server as long)
+    this.early = { version: document.version, data: this.ask(true) };
+    this.early.data.catch(() => undefined); // its failure is said when it is used
     const dist = vscode.Uri.joinPath(extensionUri, "dist");
     this.panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
@@ -140,9 +143,6 @@ class GraphPanel {
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
-    // the graph asked for while the view's page loads (a big model's takes the server as long)
-    this.early = { version: document.version, data: this.ask(true) };
-    this.early.data.catch(() => undefined); // its failure is said when it is used
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
