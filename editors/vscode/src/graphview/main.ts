@@ -134,6 +134,9 @@ class GraphApp {
       }
     }
     this.render(!rest);
+    if (rest) {
+      document.body.dataset.wholeAt = String(Date.now()); // for a test timing the whole graph's arrival
+    }
     if (wasPart && this.search.value.trim() !== "") {
       this.find(this.search.value); // searched in the folded answer: now in the whole graph
     }
