@@ -27,8 +27,8 @@ const FOLD_ABOVE = 400;
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The zoom the view opens at when the whole graph would be smaller: node text at least 10 px. */
 const READABLE = 1;
-/** Quiet time after the last event of a zoom before the picture is drawn again at its new scale
- * (ms); until then the drawn layer is scaled as a whole. */
+/** Quiet time after the last event of a zoom (or a pan past what is drawn) before the picture is
+ * drawn again at its new place and scale (ms); until then the drawn layer is moved as a whole. */
 const SETTLE_MS = 250;
 
 class GraphApp {
@@ -387,8 +387,8 @@ class GraphApp {
   }
 
   /** A pan's or zoom's transform, at the next frame (its events between two frames move the
-   * picture once): the drawn layer moved as a whole, drawn again at its place once a zoom settles,
-   * or at once when the screen would show past what is drawn. */
+   * picture once): the drawn layer moved as a whole, drawn again at its place once the gesture
+   * settles if it zoomed or went past what is drawn. */
   private applySoon(): void {
     if (!this.pending) {
       this.pending = true;
@@ -402,16 +402,15 @@ class GraphApp {
   private moveLayer(): void {
     const box = this.svgBox();
     const { x, y, k } = this.t;
-    const have = this.drawn;
-    if (have !== undefined && box.width > 0 && !within({ x0: -x / k, y0: -y / k, x1: (box.width - x) / k, y1: (box.height - y) / k }, have)) {
-      this.applyTransform(); // the screen would show past what is drawn
-      return;
-    }
     const d = this.drawnAt;
     const s = k / d.k;
     this.svg.style.transform = `translate(${(x - s * d.x).toFixed(1)}px, ${(y - s * d.y).toFixed(1)}px) scale(${s.toFixed(4)})`;
+    // drawn again once the gesture settles: after a zoom (sharp at its new size), or when the
+    // screen shows past what is drawn (a screen's worth around it: a long drag or a far zoom out)
+    const have = this.drawn;
+    const past = have !== undefined && box.width > 0 && !within({ x0: -x / k, y0: -y / k, x1: (box.width - x) / k, y1: (box.height - y) / k }, have);
     clearTimeout(this.settling);
-    this.settling = k !== d.k ? setTimeout(() => this.applyTransform(), SETTLE_MS) : undefined;
+    this.settling = k !== d.k || past ? setTimeout(() => this.applyTransform(), SETTLE_MS) : undefined;
   }
 
   /** The picture drawn at the transform `t` (the layer back in place). */
