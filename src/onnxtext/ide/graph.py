@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import SourceFile, Span
@@ -184,7 +185,8 @@ def graph_model(
     weights and constants drawn inside the nodes they feed, else boxes of their own, as a diff's
     picture marks a changed weight)."""
     builder = _Builder(doc, live, places, weight_rows)
-    return builder.build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
+    with collector_paused():  # a node, its edges, their tuples: many small objects, none garbage
+        return builder.build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
 
 
 def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
