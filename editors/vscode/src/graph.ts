@@ -111,6 +111,7 @@ class GraphPanel {
   readonly panel: vscode.WebviewPanel;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
+  private disposed = false;
   private asked = 0;
   /** The graph asked for at the view's creation, for its first picture (if the text is unchanged):
    * a big one's folded top level, the whole graph following when the view has painted it. */
@@ -131,6 +132,9 @@ class GraphPanel {
     private readonly log: Log,
     private readonly extent: Extent,
   ) {
+    // the graph asked for first, while the view's page loads (a big model's takes the server as long)
+    this.early = { version: document.version, data: this.ask(true) };
+    this.early.data.catch(() => undefined); // its failure is said when it is used
     const dist = vscode.Uri.joinPath(extensionUri, "dist");
     this.panel = vscode.window.createWebviewPanel(
       VIEW_TYPE,
@@ -140,9 +144,7 @@ class GraphPanel {
     );
     const script = this.panel.webview.asWebviewUri(vscode.Uri.joinPath(dist, "graphview.js"));
     this.panel.webview.html = page(this.panel.webview.cspSource, script.toString(), nonce());
-    // the graph asked for while the view's page loads (a big model's takes the server as long)
-    this.early = { version: document.version, data: this.ask(true) };
-    this.early.data.catch(() => undefined); // its failure is said when it is used
+    this.panel.onDidDispose(() => (this.disposed = true));
     this.panel.webview.onDidReceiveMessage((message: { type?: string }) => {
       if (message.type === "ready") {
         this.ready = true;
@@ -187,7 +189,7 @@ class GraphPanel {
     this.early = undefined;
     try {
       const data = await (early ?? this.ask(false));
-      if (asked === this.asked) {
+      if (asked === this.asked && !this.disposed) {
         await this.panel.webview.postMessage({ type: "graph", data, rest, answeredAt: Date.now() });
         const editor = vscode.window.visibleTextEditors.find((e) => e.document === this.document);
         if (editor !== undefined) {

@@ -23,6 +23,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from onnxtext._gc import collector_paused
 from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.span import SourceFile, Span
@@ -184,7 +185,8 @@ def graph_model(
     weights and constants drawn inside the nodes they feed, else boxes of their own, as a diff's
     picture marks a changed weight)."""
     builder = _Builder(doc, live, places, weight_rows)
-    return builder.build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
+    with collector_paused():  # a node, its edges, their tuples: many small objects, none garbage
+        return builder.build(doc.tree, diagnostics if diagnostics is not None else doc.diagnostics)
 
 
 def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
@@ -299,7 +301,7 @@ class _Built:
     outcome: weakref.ref[object]
     key: Hashable
     graph: GraphModel
-    answers: dict[bool, dict[str, Any]] = field(default_factory=dict)
+    folded: dict[str, Any] | None = None
 
 
 class GraphCache:
@@ -308,9 +310,10 @@ class GraphCache:
 
     An entry is of one analysis object (held weakly: a newer version's is another object) and one
     ``key`` (what else the graph depends on: live values, the diagnostics it marks); the
-    ``size`` documents asked last are kept."""
+    ``size`` documents asked last are kept. The whole graph's answer is made again each time
+    it is asked (a view asks once): as Python objects, 30,000 nodes' would hold some 50 MB."""
 
-    def __init__(self, size: int = 4) -> None:
+    def __init__(self, size: int = 2) -> None:
         self._size = size
         self._built: OrderedDict[str, _Built] = OrderedDict()
 
@@ -333,11 +336,11 @@ class GraphCache:
         self._built.move_to_end(uri)
         while len(self._built) > self._size:
             self._built.popitem(last=False)
-        fold = folded and len(found.graph.nodes) > FOLD_ABOVE
-        answer = found.answers.get(fold)
-        if answer is None:
-            answer = found.answers[fold] = folded_json(found.graph, source) if fold else graph_json(found.graph, source)
-        return answer
+        if not folded or len(found.graph.nodes) <= FOLD_ABOVE:
+            return graph_json(found.graph, source)
+        if found.folded is None:
+            found.folded = folded_json(found.graph, source)
+        return found.folded
 
 
 def scope_path(node: A.Node) -> list[str]:

@@ -27,9 +27,9 @@ const FOLD_ABOVE = 400;
 const SVG_NS = "http://www.w3.org/2000/svg";
 /** The zoom the view opens at when the whole graph would be smaller: node text at least 10 px. */
 const READABLE = 1;
-/** Quiet time after the last event of a pan or zoom before the picture is drawn again at its new
- * place (ms); until then the drawn layer is moved as a whole. */
-const SETTLE_MS = 150;
+/** Quiet time after the last event of a zoom (or a pan past what is drawn) before the picture is
+ * drawn again at its new place and scale (ms); until then the drawn layer is moved as a whole. */
+const SETTLE_MS = 250;
 
 class GraphApp {
   private data: GraphData = { nodes: [], edges: [], groups: [] };
@@ -49,8 +49,9 @@ class GraphApp {
   private area: DOMRect | undefined;
   /** A transform waiting for the next frame (pans and zooms set it at most once a frame). */
   private pending = false;
-  /** The transform the picture is drawn at (the viewport's attribute); during a pan or zoom the
-   * drawn layer is moved from it to `t` as a whole (a CSS transform: no repaint), until it settles. */
+  /** The transform the picture is drawn at (the viewport's attribute); a pan or zoom moves the drawn
+   * layer from it to `t` as a whole (a CSS transform: no repaint). A pan stays so until the screen
+   * reaches past what is drawn; a zoom, until it settles (the text drawn sharp at its new size). */
   private drawnAt = { x: 16, y: 16, k: 1 };
   private settling: ReturnType<typeof setTimeout> | undefined;
   /** "Unfold all" was asked last (the groups of a whole graph that follows its folded top level open too). */
@@ -101,7 +102,7 @@ class GraphApp {
     // the svg is a layer of its own (will-change): a pan or zoom moves it on the compositor, and
     // what is drawn around the screen shows as it comes in (its overflow visible, the stage clips)
     this.stage = el("div", "stage");
-    this.stage.style.cssText = "flex: 1; min-width: 0; display: flex; overflow: hidden; position: relative;";
+    this.stage.style.cssText = "flex: 1; min-width: 0; display: flex; overflow: hidden; position: relative; cursor: grab;";
     this.svg.style.cssText = "overflow: visible; will-change: transform; transform-origin: 0 0;";
     this.stage.append(this.svg);
     const main = el("div", "main");
@@ -133,6 +134,9 @@ class GraphApp {
       }
     }
     this.render(!rest);
+    if (rest) {
+      document.body.dataset.wholeAt = String(Date.now()); // for a test timing the whole graph's arrival
+    }
     if (wasPart && this.search.value.trim() !== "") {
       this.find(this.search.value); // searched in the folded answer: now in the whole graph
     }
@@ -383,8 +387,8 @@ class GraphApp {
   }
 
   /** A pan's or zoom's transform, at the next frame (its events between two frames move the
-   * picture once): the drawn layer moved as a whole, and drawn again at its place once the gesture
-   * settles, or at once when the screen would show past what is drawn. */
+   * picture once): the drawn layer moved as a whole, drawn again at its place once the gesture
+   * settles if it zoomed or went past what is drawn. */
   private applySoon(): void {
     if (!this.pending) {
       this.pending = true;
@@ -398,16 +402,15 @@ class GraphApp {
   private moveLayer(): void {
     const box = this.svgBox();
     const { x, y, k } = this.t;
-    const have = this.drawn;
-    if (have !== undefined && box.width > 0 && !within({ x0: -x / k, y0: -y / k, x1: (box.width - x) / k, y1: (box.height - y) / k }, have)) {
-      this.applyTransform(); // the screen would show past what is drawn
-      return;
-    }
     const d = this.drawnAt;
     const s = k / d.k;
     this.svg.style.transform = `translate(${(x - s * d.x).toFixed(1)}px, ${(y - s * d.y).toFixed(1)}px) scale(${s.toFixed(4)})`;
+    // drawn again once the gesture settles: after a zoom (sharp at its new size), or when the
+    // screen shows past what is drawn (a screen's worth around it: a long drag or a far zoom out)
+    const have = this.drawn;
+    const past = have !== undefined && box.width > 0 && !within({ x0: -x / k, y0: -y / k, x1: (box.width - x) / k, y1: (box.height - y) / k }, have);
     clearTimeout(this.settling);
-    this.settling = setTimeout(() => this.applyTransform(), SETTLE_MS);
+    this.settling = k !== d.k || past ? setTimeout(() => this.applyTransform(), SETTLE_MS) : undefined;
   }
 
   /** The picture drawn at the transform `t` (the layer back in place). */
@@ -609,7 +612,8 @@ class GraphApp {
         }
       }
     });
-    this.svg.addEventListener(
+    // a pan or zoom anywhere on the stage (a panned svg leaves part of it uncovered)
+    this.stage.addEventListener(
       "wheel",
       (event) => {
         event.preventDefault();
@@ -624,20 +628,20 @@ class GraphApp {
       { passive: false },
     );
     let drag: { x: number; y: number; tx: number; ty: number } | undefined;
-    this.svg.addEventListener("pointerdown", (event) => {
+    this.stage.addEventListener("pointerdown", (event) => {
       if ((event.target as Element).closest("[data-id],[data-group]") === null || event.button === 1) {
         drag = { x: event.clientX, y: event.clientY, tx: this.t.x, ty: this.t.y };
-        this.svg.setPointerCapture(event.pointerId);
+        this.stage.setPointerCapture(event.pointerId);
       }
     });
-    this.svg.addEventListener("pointermove", (event) => {
+    this.stage.addEventListener("pointermove", (event) => {
       if (drag !== undefined) {
         this.t.x = drag.tx + event.clientX - drag.x;
         this.t.y = drag.ty + event.clientY - drag.y;
         this.applySoon();
       }
     });
-    this.svg.addEventListener("pointerup", () => {
+    this.stage.addEventListener("pointerup", () => {
       if (drag !== undefined) {
         drag = undefined;
         this.persist();

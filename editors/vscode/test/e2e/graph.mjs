@@ -3,8 +3,9 @@
 // selects the node (aria-selected="true"), edits re-render it; its context menu (#32) applies the
 // server's gestures, each reverted by one Undo; the standalone page of
 // `onnxtext graph -o x.html` opens a 30,000-node export folded; in the view, a 30,000-node text opens
-// folded, a 1,000-node scope unfolds in time, pans and zooms are counted in frames; no two texts of
-// a torch export's picture overlap (#31). Called from run.mjs.
+// folded (its time printed), a 1,000-node scope unfolds in 0.2 s, pans and zooms at 50 frames per
+// second, search finds a node of a folded scope; no two texts of a torch export's picture overlap (#31). Called
+// from run.mjs.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -226,15 +227,16 @@ async function clickToPicture(view, selector) {
  * frames per second, the 95th percentile and longest frame interval, the redraws (what is drawn
  * replaced: panned or zoomed past it). */
 async function panZoomFrames(ed, view) {
-  const svg = await view.$("svg.graph");
-  const box = await svg.boundingBox(); // in the page's coordinates
+  // the picture's area (the svg moves in it while panned)
+  const stage = await view.$("div.stage");
+  const box = await stage.boundingBox(); // in the page's coordinates
   // a point of the background (a press on a node picks it, not drags)
   const at = await view.evaluate(() => {
-    const r = document.querySelector("svg.graph").getBoundingClientRect();
+    const r = document.querySelector("div.stage").getBoundingClientRect();
     for (let y = r.top + r.height * 0.3; y < r.bottom - 20; y += 10) {
       for (let x = r.left + 20; x < r.right - 20; x += 10) {
         const e = document.elementFromPoint(x, y);
-        if (e !== null && e.closest("svg.graph") !== null && e.closest("[data-id],[data-group]") === null) return { x: x - r.left, y: y - r.top };
+        if (e !== null && e.closest("div.stage") !== null && e.closest("[data-id],[data-group]") === null) return { x: x - r.left, y: y - r.top };
       }
     }
     return null;
@@ -705,39 +707,32 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     return `page open and drawn in ${opened} ms (${shown} items, ${folded[0]}; a clicked node: ${said}); onnxtext graph took ${cli} ms`;
   });
 
-  await check("a 30,000-node text opens folded in the view, unfolds a 1,000-node scope in ≤ 0.2 s; its opening time and its frames per second panning and zooming (#31)", async () => {
+  await check("a 30,000-node text opens folded in the view (its time printed: #31's goal is 1 s), unfolds a 1,000-node scope in ≤ 0.2 s, pans and zooms at ≥ 50 frames per second, finds a node of a folded scope (#31)", async () => {
     const file = path.join(work, "big30k.onnxtxt");
     // 30 layers of 1,000 nodes: a layer is a scope of 1,000 nodes
     fs.writeFileSync(file, bigText(30000, 30, false));
     await openAlone(ed, file);
-    // the machine's cores are shared: each time is the best of up to 3 tries (a benchmark's best repetition)
-    const opens = [];
-    const steps = []; // Show Graph to: the view's page ready, the server's answer in the extension, the data in the view
-    let view;
-    for (let i = 0; i < 2 && !opens.some((t) => t <= 1000); i++) {
-      if (view !== undefined) {
-        // the view closed (the text stays open: the server keeps its analysis), to be shown again
-        await openAlone(ed, file); // the view closed, the text opened again
+    // as a person would: Show Graph on a text the server has read (its types shown as inlay hints)
+    await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /x1\W+float\[1, 16\]/.test(l)), { timeout: 60_000, what: "the text's inlay hints (the server's analysis)" });
+    const clicked = await commandClicked(ed, "onnxtext: Show Graph");
+    const view = await ed.waitFor(async () => {
+      for (const f of ed.page.frames()) {
+        const ok = await f.evaluate(() => document.title === "Graph" && Number(document.body.dataset.paintedAt || 0) > 0 && !!document.querySelector('[data-group="group:scope:/encoder"]')).catch(() => false);
+        if (ok) return f;
       }
-      // as a person would: Show Graph on a text the server has read (its types shown as inlay hints)
-      await ed.waitFor(async () => Object.values(await ed.lines()).some((l) => /x1\W+float\[1, 16\]/.test(l)), { timeout: 60_000, what: "the text's inlay hints (the server's analysis)" });
-      const clicked = await commandClicked(ed, "onnxtext: Show Graph");
-      view = await ed.waitFor(async () => {
-        for (const f of ed.page.frames()) {
-          const ok = await f.evaluate(() => document.title === "Graph" && Number(document.body.dataset.paintedAt || 0) > 0 && !!document.querySelector('[data-group="group:scope:/encoder"]')).catch(() => false);
-          if (ok) return f;
-        }
-        return null;
-      }, { timeout: 60_000, interval: 50, what: "the 30,000-node graph's view" });
-      const at = await view.evaluate(() => Object.fromEntries(["paintedAt", "receivedAt", "answeredAt", "readyAt"].map((k) => [k, Number(document.body.dataset[k])])));
-      opens.push(at.paintedAt - clicked);
-      steps.push(`${at.readyAt - clicked}/${at.answeredAt - clicked}/${at.receivedAt - clicked}`);
-    }
-    const opened = Math.min(...opens);
+      return null;
+    }, { timeout: 60_000, interval: 50, what: "the 30,000-node graph's view" });
     const first = await view.evaluate(() => ({ shown: Number(document.body.dataset.shown), renderMs: document.body.dataset.renderMs, folded: [...document.querySelectorAll('svg.graph .group.folded[aria-expanded="false"]')].map((e) => e.getAttribute("aria-label")) }));
     expect(first.folded.length === 1 && /encoder, 30000 nodes/.test(first.folded[0]) && first.shown <= 4, `opened showing ${first.shown}: ${first.folded}`);
-    // #31's goal is 1 s; not met yet: the time is the server's (its graph of 30,000 nodes, 11 MB of
-    // JSON), the view draws in tens of ms (renderMs). Printed, not asserted, until the server's is fast.
+    // the whole graph follows the folded answer (the view asks for it once that picture is painted)
+    await view.waitForFunction(() => Number(document.body.dataset.wholeAt || 0) > 0, null, { timeout: 60_000 });
+    // Show Graph to: the view's page ready, the server's answer in the extension, the data in the
+    // view, the picture painted; the whole graph in the view. Not asserted: the time is the server's
+    // graph build (0.17 s of CPU for 30,000 nodes: bench_graph --view), which a loaded 2-core
+    // machine stretches past 1 s
+    const at = await view.evaluate(() => Object.fromEntries(["readyAt", "answeredAt", "receivedAt", "paintedAt", "wholeAt"].map((k) => [k, Number(document.body.dataset[k]) - 0])));
+    const opened = at.paintedAt - clicked;
+    const steps = `${at.readyAt - clicked}/${at.answeredAt - clicked}/${at.receivedAt - clicked}/${opened}; the whole graph after ${at.wholeAt - clicked} ms`;
     // the encoder unfolded: its 30 layers, folded; then one layer of 1,000 nodes, click to picture
     await view.locator('[data-group="group:scope:/encoder"]').click();
     await view.waitForSelector('[data-group="group:scope:/encoder/layer.0"][aria-expanded="false"]');
@@ -759,13 +754,22 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       runs.push(await panZoomFrames(ed, view));
     }
     const best = runs.reduce((a, b) => (b.fps > a.fps ? b : a));
-    // #31's goal is 50 frames per second; met on a quiet machine (87), not on the shared one (45-47
-    // with the view's JavaScript idle: the frames wait for the SVG's software raster). Printed, not
-    // asserted, until a pan moves a composited layer instead of repainting the SVG.
+    // #31's goal: 50 frames per second. A gesture moves the drawn svg as one composited layer (no
+    // repaint, no raster of the SVG per frame), drawn again at its place when the gesture settles
     expect(best.frames > 10, `${best.frames} frames counted in ${best.ms} ms of panning and zooming`);
+    expect(best.fps >= 50, `pan and zoom at ${runs.map((r) => r.fps.toFixed(1)).join(", ")} frames per second`);
+    // the whole graph came after the folded answer: search finds a node deep in a folded layer,
+    // Enter unfolds it and puts the text's cursor at its statement
+    await view.fill("input.search", "Neg_12345");
+    await ed.waitFor(async () => (await view.$eval(".count", (e) => e.textContent)) === "1 found", { what: "the search's count in the whole graph" });
+    await view.press("input.search", "Enter");
+    const picked = await ed.waitFor(() => view.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label")).catch(() => null), { what: "the match selected" });
+    const cursor = await cursorInText(ed);
+    expect(/^Neg \/encoder\/layer\.12\/Neg_12345$/.test(picked) && /^Ln 12348, Col 4$/.test(cursor), `the search picked ${picked}, the cursor at ${cursor}`);
     return (
-      `Show Graph to the folded picture ${opened} ms (best of ${opens.join(", ")}; the view's page ready/the server's answer in the extension/the data in the view after ${steps.join(", ")} ms; ${first.shown} items, ${first.folded[0]}; its render ${first.renderMs} ms); ` +
+      `Show Graph to the folded picture ${opened} ms (the view's page ready/the server's answer in the extension/the data in the view/painted after ${steps}; ${first.shown} items, ${first.folded[0]}; its render ${first.renderMs} ms); ` +
       `a 1,000-node layer unfolded in ${unfolded.toFixed(0)} ms click to picture (best of ${unfolds.map((t) => t.toFixed(0)).join(", ")}; ${shown} items); ` +
+      `search: ${picked}, the cursor at ${cursor}; ` +
       `pan and zoom ${best.fps.toFixed(1)} fps, 95th percentile frame ${best.p95.toFixed(1)} ms, longest ${best.max.toFixed(1)} ms (${best.frames} frames in ${best.ms.toFixed(0)} ms, ${best.draws} redraws of what is on screen, the view's tasks of 50 ms and more: ${best.long.map((t) => t.toFixed(0)).join(", ") || "none"}; tries: ${runs.map((r) => r.fps.toFixed(1)).join(", ")})`
     );
   });
