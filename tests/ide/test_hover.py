@@ -177,3 +177,38 @@ def test_header_keys() -> None:
     assert _hover("ir_version").startswith("**ir_version**: `ModelProto.ir_version`, the version of the IR")
     assert _hover("opset_import").startswith("**opset_import**: `ModelProto.opset_import`")
     assert _hover("overload").startswith("**overload**: `FunctionProto.overload`")
+
+
+def test_a_constant_through_an_identity_shows_its_statistics() -> None:
+    text = (
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[3] x) => (float[3] y) {\n'
+        "   c = Constant <value = float[3] {1, 2, 6}> ()\n   a = Identity (c)\n   y = Add (x, a)\n}\n"
+    )
+    doc = parse_document(text)
+    for at in (text.index("c = "), text.index("a)")):
+        found = hover_at(doc, at)
+        assert found is not None and "data: in the text" in found.markdown
+        assert "3 values: min 1 · max 6 · mean 3 · std 2.16" in found.markdown
+    x = hover_at(doc, text.index("x, a"))
+    assert x is not None and "data:" not in x.markdown and "values" not in x.markdown  # a graph input: no weight
+
+
+def test_a_view_by_reference_reads_the_weight_from_the_model_file(tmp_path: Path) -> None:
+    import onnxtext
+    from onnxtext.binary import open_binary
+    from onnxtext.proto import TensorProto
+
+    model = onnxtext.parse_model(
+        '<ir_version: 8, opset_import: ["" : 18]>\ng (float[64, 27] x) => (float[64, 27] y) {\n   y = Add (x, w)\n}\n'
+    )
+    values = np.random.default_rng(1).standard_normal((64, 27)).astype(np.float32)
+    w = model.graph.initializer.add(name="w", data_type=TensorProto.FLOAT, dims=[64, 27])
+    w.raw_data = values.tobytes()
+    onnxtext.save(model, tmp_path / "m.onnx")
+    view = open_binary(str(tmp_path / "m.onnx"), text_limit=2000, inline_budget=0)
+    assert view.held is not None and '"digest": "sha256:' in view.text
+    doc = parse_document(view.text)
+    found = hover_at(doc, view.text.index("w)"), sources=Sources(folder=str(tmp_path), held=view.held))
+    assert found is not None and "data: by reference (sha256:" in found.markdown
+    wide = values.astype(np.float64)
+    assert f"1,728 values: min {wide.min():.4g} · max {wide.max():.4g} · mean {wide.mean():.4g}" in found.markdown
