@@ -327,6 +327,18 @@ class GraphApp {
 
   // ------------------------------------------------------------ folding, zoom, search
   private toggle(group: string, open: boolean): void {
+    if (open && this.data.total !== undefined) {
+      // a folded first answer has not the group's nodes: it opens when the whole graph comes
+      this.open.add(group);
+      const element = this.elements.get(group);
+      element?.classList.add("opening");
+      element?.setAttribute("aria-busy", "true");
+      const name = element?.querySelector("text.name");
+      if (name) {
+        name.textContent = "opening…";
+      }
+      return;
+    }
     if (open) {
       this.open.add(group);
     } else {
