@@ -55,7 +55,7 @@ PAGE_VALUES = 1 << 28
 """Values of a weight up to which a page (:func:`page_properties`) gives its statistics (1 GB of
 float32, read in blocks: 2 s of CPU and a few MB; a 10-billion-value weight would take over a minute)."""
 HOVER_VALUES = 1 << 24
-"""Values of a weight up to which a hover gives its statistics (64 MB of float32: 0.13 s of CPU the
+"""Values of a weight up to which a hover gives its statistics (64 MB of float32: 0.13–0.21 s of CPU the
 first time; data in a file is then remembered)."""
 _TEXT = 200
 """Characters of an attribute's text in the panel before it is clipped."""
