@@ -969,7 +969,21 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       const shown = Number(stats[i + 1]);
       expect(Math.abs(shown - inPanel(key)) <= 1e-3 * Math.max(1, Math.abs(inPanel(key))), `${key}: ${shown} in the hover, ${inPanel(key)} in the panel`);
     }
+    // with live values on, the Conv's output has the same statistics and histogram in the panel
+    await cursorInText(ed); // the command is the text's
+    await ed.command("onnxtext: Run Model (Live Values)");
+    const conv = view.locator("svg.graph .node.cat-conv", { has: view.locator(".attrs", { hasText: "7×7 /2 pad 3" }) }).first();
+    const live = await ed.waitFor(async () => {
+      await conv.click();
+      await new Promise((r) => setTimeout(r, 1000));
+      const text = await view.$eval(".props", (e) => (e.hidden || !e.dataset.loaded ? "" : e.textContent)).catch(() => "");
+      const bars = await view.$$eval(".props .live-value .histogram rect", (els) => els.length).catch(() => 0);
+      return /Live values/.test(text) && bars > 0 ? { text: text.slice(text.indexOf("Live values")), bars } : null;
+    }, { timeout: 90_000, interval: 500, what: "the Conv's live values with their statistics in the panel" });
+    await cursorInText(ed);
+    await ed.command("onnxtext: Run Model (Live Values)"); // off again
+    expect(/float32\[1, 16, 32, 32\]/.test(live.text) && /std/.test(live.text), `the live values in the panel: ${live.text.slice(0, 300)}`);
     const said = text.replace(/\s+/g, " ");
-    return `${name}: ${said.slice(said.indexOf("data:"), said.indexOf("data:") + 200)}`;
+    return `${name}: ${said.slice(said.indexOf("data:"), said.indexOf("data:") + 200)}; live: ${live.text.slice(0, 160)}… (${live.bars} bars)`;
   });
 }
