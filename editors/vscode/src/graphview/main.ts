@@ -3,7 +3,7 @@
 // Folding, zoom and pan, search, selection synced with the cursor, SVG export.
 import css from "../../media/graph.css";
 import { layoutView } from "./layout";
-import { GestureMenu, deleteIndex, deletes, gestureTarget, opensMenu } from "./menu";
+import { GestureMenu, deleteIndex, deletes, gestureTarget, opensMenu, producerOf } from "./menu";
 import { GraphData, GraphNode, Match, Position, Range, View, ancestors, buildView, findMatches, placeAt, placeOf } from "./model";
 import { markStylesheet } from "./marks";
 import { Properties, localHtml, panelKey, propertiesHtml } from "./panel";
@@ -591,6 +591,17 @@ class GraphApp {
     });
     this.svg.addEventListener("contextmenu", (event) => {
       const node = (event.target as Element).closest("[data-id]");
+      if (node === null && this.host !== undefined) {
+        // an edge: the menu of the node that makes its value (Rename value…, make it an output…)
+        const source = producerOf(this.data, (event.target as Element).closest("path.edge")?.getAttribute("data-values") ?? null);
+        if (source !== undefined) {
+          event.preventDefault();
+          this.choose(source, null);
+          this.svg.focus();
+          this.askGestures(source, null, { x: event.clientX, y: event.clientY }, "menu");
+        }
+        return;
+      }
       if (node === null || this.host === undefined) {
         return;
       }
@@ -737,3 +748,4 @@ if (embedded?.textContent) {
 }
 document.body.dataset.readyAt = String(Date.now()); // for a test timing Show Graph to the picture
 host?.postMessage({ type: "ready" });
+

@@ -1,7 +1,7 @@
 // The graph's context menu (#32): the surgery gestures the server offers as code actions on a
 // node's statement (src/onnxtext/ide/gestures.py), listed by their titles; the extension
 // (src/graph.ts) asks for them and applies the one chosen as one workspace edit.
-import type { GraphNode, Range } from "./model";
+import type { GraphData, GraphNode, Range } from "./model";
 
 export interface KeyLike {
   key: string;
@@ -157,4 +157,15 @@ export class GestureMenu {
     }
     this.back = undefined;
   }
+}
+
+/** The node that makes the first value of an edge's `data-values` (names joined by spaces; a name
+ * may hold spaces itself), if it is a node of the graph. */
+export function producerOf(data: GraphData, values: string | null): string | undefined {
+  if (values === null || values === "") {
+    return undefined;
+  }
+  const padded = ` ${values} `;
+  const edge = data.edges.find((e) => padded.startsWith(` ${e.value} `)) ?? data.edges.find((e) => padded.includes(` ${e.value} `));
+  return edge !== undefined && data.nodes.some((n) => n.id === edge.source) ? edge.source : undefined;
 }

@@ -4,8 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type * as vscode from "vscode";
 import { Gestures, REWRITE, type RenameApi, renameValue, rewrites } from "../../src/gestures";
-import { deleteIndex, deletes, gestureTarget, menuPlace, moveIndex, opensMenu } from "../../src/graphview/menu";
-import type { GraphNode } from "../../src/graphview/model";
+import { deleteIndex, deletes, gestureTarget, menuPlace, moveIndex, opensMenu, producerOf } from "../../src/graphview/menu";
+import type { GraphData, GraphNode } from "../../src/graphview/model";
 
 const TITLES = [
   "Delete node 'hidden' and what only fed it (2 nodes, 2 initializers)",
@@ -156,6 +156,24 @@ test("a menu is on a node's statement, or on the statement of its weight's row",
   assert.deepEqual(gestureTarget(node, 0), { label: "weight W1", range: at(2) });
   assert.deepEqual(gestureTarget(node, 4), { label: "MatMul hidden_mm", range: at(9) }, "a row gone with an edit: the node");
   assert.deepEqual(gestureTarget({ ...node, kind: "input", label: "X", rows: undefined }, null).label, "input X");
+});
+
+test("an edge's menu is the menu of the node that makes its value (names may hold spaces)", () => {
+  const at = { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } };
+  const node = (id: string): GraphNode => ({ id, kind: "op", label: id, op: "Relu", domain: "", range: at, group: null, calls: null, severity: null });
+  const edge = (value: string, source: string, target: string) => ({ value, source, target, type: "", live: "" });
+  const data: GraphData = {
+    nodes: [node("in:X"), node("n1"), node("n2")],
+    edges: [edge("X", "in:X", "n1"), edge("my value", "n1", "n2"), edge("value", "n2", "out:Y"), edge("gone", "elsewhere", "n2")],
+    groups: [],
+  };
+  assert.equal(producerOf(data, "X"), "in:X");
+  assert.equal(producerOf(data, "my value"), "n1", "a name with a space is not its last word");
+  assert.equal(producerOf(data, "value"), "n2");
+  assert.equal(producerOf(data, "my value X"), "n1", "an edge of several values: its first");
+  assert.equal(producerOf(data, "gone"), undefined, "a producer not in the picture");
+  assert.equal(producerOf(data, null), undefined);
+  assert.equal(producerOf(data, ""), undefined);
 });
 
 /** A RenameApi recording what the command did; the document at `version`, the user typing `typed`. */
