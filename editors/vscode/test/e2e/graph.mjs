@@ -853,6 +853,25 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     const back = await saved(ed, file, (t) => t !== after, "the undone rename saved");
     expect(back === before, `after one Undo the text is not as before:\n${back}`);
     await ed.waitFor(() => view.evaluate(() => !!document.querySelector('svg.graph .node.kind-op[aria-label="Relu hidden"]')), { what: "the view showing Relu hidden again" });
+    // the same menu from the edge that carries 'hidden': a right-click on the line itself
+    const edge = 'svg.graph path.edge[data-values~="hidden"]';
+    let onEdge = [];
+    await ed.waitFor(async () => {
+      await view.locator("button", { hasText: /^Fit$/ }).click();
+      const position = await view.$eval(edge, (p) => {
+        const b = p.getBoundingClientRect();
+        const m = p.getPointAtLength(p.getTotalLength() / 2);
+        const q = new DOMPoint(m.x, m.y).matrixTransform(p.getScreenCTM());
+        return { x: q.x - b.left, y: q.y - b.top };
+      });
+      await view.locator(edge).first().click({ button: "right", position });
+      onEdge = await ed.waitFor(async () => {
+        const t = await view.$$eval('.gesture-menu [role="menuitem"]', (els) => els.map((e) => e.textContent));
+        return t.length > 0 ? t : null;
+      }, { timeout: 5000, what: "the edge's menu" }).catch(() => []);
+      await ed.press("Escape");
+      return onEdge.some((t) => /^Rename value 'hidden'…$/.test(t)) ? onEdge : null;
+    }, { timeout: 45_000, interval: 500, what: `Rename value 'hidden'… in the edge's menu (last: ${onEdge.join(" | ")})` });
     // the same edit as the text's own rename: F2 on the statement gives the same text
     const place = at(before, "hidden = Relu");
     await ed.goto(place.line, place.col + 1);
@@ -865,7 +884,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     expect(byF2 === after, `F2's rename differs from the menu's:\n${byF2}`);
     await ed.press("Control+Z");
     expect((await saved(ed, file, (t) => t !== byF2, "F2's rename undone")) === before, "F2's rename not undone");
-    return `menu on Relu: ${menu.join(" | ")}; proposed "${proposed}"; "logits" refused as typed: ${clash}; renamed to activated (text and view), undone byte for byte`;
+    return `menu on Relu: ${menu.join(" | ")}; on the edge 'hidden': ${onEdge.length} items, Rename value among them; proposed "${proposed}"; "logits" refused as typed: ${clash}; renamed to activated (text and view), undone byte for byte`;
   });
 
   await check("Ctrl+V of nodes copied by Copy Nodes pastes them with their initializer, clashes renamed (the default paste edit, plain text the alternative); one Undo restores the text byte for byte (#32)", async () => {
