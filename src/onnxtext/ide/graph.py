@@ -192,9 +192,7 @@ def graph_model(
 def graph_json(graph: GraphModel, source: SourceFile) -> dict[str, Any]:
     """The protocol form (``onnxtext/graph``): LSP ranges (0-based lines, UTF-16 characters)."""
 
-    def where(span: Span) -> dict[str, Any]:
-        (sl, sc), (el, ec) = source.lsp_position(span.start), source.lsp_position(span.end)
-        return {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
+    where = source.lsp_range_json
 
     nodes = [
         {

@@ -311,9 +311,7 @@ def _weight(doc: Document, stmt: A.Node | A.Initializer, sources: Sources, name:
     """A weight's facts and statistics."""
     from onnxtext.ir.dtypes import BY_CODE
 
-    (sl, sc), (el, ec) = doc.source.lsp_position(stmt.span.start), doc.source.lsp_position(stmt.span.end)
-    where = {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}}
-    out: dict[str, Any] = {"name": name, "range": where}
+    out: dict[str, Any] = {"name": name, "range": doc.source.lsp_range_json(stmt.span)}
     t = _tensor(doc, stmt)
     if t is None:
         out["problem"] = "no tensor (the statement was not lowered)"

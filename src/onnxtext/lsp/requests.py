@@ -232,22 +232,13 @@ def insert_node_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict
         "title": made.title,
         "version": version,
         "name": made.name,
-        "snippet": {"range": _plain_range(source, Span(made.at, made.at)), "text": made.snippet},
+        "snippet": {"range": source.lsp_range_json(Span(made.at, made.at)), "text": made.snippet},
         "edits": _plain_edits(source, made.rewires),
     }
 
 
-def _plain_range(source: SourceFile, span: Span) -> dict[str, Any]:
-    """A span as a plain answer's protocol range (the custom requests answer JSON, not protocol values)."""
-    r = lsp_range(source, span)
-    return {
-        "start": {"line": r.start.line, "character": r.start.character},
-        "end": {"line": r.end.line, "character": r.end.character},
-    }
-
-
 def _plain_edits(source: SourceFile, edits: Iterable[Edit]) -> list[dict[str, Any]]:
-    return [{"range": _plain_range(source, e.span), "newText": e.new_text} for e in edits]
+    return [{"range": source.lsp_range_json(e.span), "newText": e.new_text} for e in edits]
 
 
 def paste_nodes_request(ls: OnnxTextServer, params: Any, snap: Snapshot) -> dict[str, Any]:
