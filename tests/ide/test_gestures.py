@@ -88,7 +88,7 @@ def _library(model: ModelProto, operation: tuple[str, str]) -> ModelProto:
     elif option == "remove-output":
         surgery.remove_output(out, value)
     elif option == "set-input-shape":
-        surgery.set_input_shape(out, *_shape(value))
+        surgery.set_input_shape(out, *_shape(value), follow=False)  # the gesture edits the input's declaration alone
     elif option == "input-from-initializer":
         surgery.initializer_to_input(out, value)
     elif option == "extract-function":

@@ -136,17 +136,50 @@ def test_add_output_copies_a_declaration() -> None:
 def test_set_input_shape_sets_sizes_symbols_and_free_dimensions() -> None:
     before = model(TEXT)
     after = _copy(before)
-    surgery.set_input_shape(after, "x", [1, "F"])
+    surgery.set_input_shape(after, "x", [1, "F"], follow=False)
     dims = after.graph.input[0].type.tensor_type.shape.dim
     assert [(d.HasField("dim_value"), d.dim_value, d.dim_param) for d in dims] == [(True, 1, ""), (False, 0, "F")]
     assert set(changed_parts(before, after)) == {"graph.input"}
-    surgery.set_input_shape(after, "x", [None, 4])
+    surgery.set_input_shape(after, "x", [None, 4], follow=False)
     assert not after.graph.input[0].type.tensor_type.shape.dim[0].HasField("dim_value")
-    surgery.set_input_shape(after, "x", ["N", 4])
+    surgery.set_input_shape(after, "x", ["N", 4], follow=False)
+    assert after.SerializeToString() == before.SerializeToString()
+    assert surgery.set_input_shape(after, "x", ["N", 4]) == []  # the shape it has: nothing said, nothing changed
     assert after.SerializeToString() == before.SerializeToString()
     with pytest.raises(SurgeryError) as exc:
         surgery.set_input_shape(after, "w", [4])
     assert _codes(exc) == ["S002"] and "initializer" in str(exc.value)
+
+
+def _dims(info: object) -> list[object]:
+    return [d.dim_param or (d.dim_value if d.HasField("dim_value") else None) for d in info.type.tensor_type.shape.dim]  # type: ignore[attr-defined]
+
+
+def test_declared_shapes_that_followed_an_input_follow_its_new_shape() -> None:
+    """An exporter's value_info and outputs say what inference gives: set the input's shape and they
+    say what it gives now (S010), each changed dimension alone; a declaration that said something
+    else stays as it was; the way back gives the model back byte for byte."""
+    text = TEXT.replace("<float[N, 4] a,", "<float[N, 4] a, float[M, 4] d,")
+    before = model(text)
+    after = _copy(before)
+    notes = surgery.set_input_shape(after, "x", [2, 4])
+    assert [(d.code, d.severity.value) for d in notes] == [("S010", "info")]
+    assert "'a'" in notes[0].message and "'y'" in notes[0].message and "'d'" not in notes[0].message
+    declared = {v.name: _dims(v) for v in (*after.graph.value_info, *after.graph.output)}
+    assert declared == {"a": [2, 4], "d": ["M", 4], "y": [2, 4]}
+    assert set(changed_parts(before, after)) == {"graph.input", "graph.value_info", "graph.output"}
+    assert error_codes(after) == set()
+    onnx_check(after)
+    surgery.set_input_shape(after, "x", ["N", 4])
+    assert after.SerializeToString() == before.SerializeToString()
+
+
+def test_a_shape_of_another_rank_is_a_warning_and_declarations_that_followed_take_the_new_rank() -> None:
+    after = model(TEXT)
+    notes = surgery.set_input_shape(after, "x", ["N", 3, 4])
+    assert [d.code for d in notes] == ["S011", "S010"] and notes[0].path == "graph/input[0]"
+    assert "had 2 dimensions and now has 3" in notes[0].message
+    assert {v.name: _dims(v) for v in after.graph.value_info} == {"a": ["N", 3, 4]}
 
 
 def test_make_constant_moves_an_input_to_the_initializers() -> None:

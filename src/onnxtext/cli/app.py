@@ -254,7 +254,8 @@ model stays byte for byte as it was. MODEL and OUT are text or binary by their e
   --add-output VALUE       make a value a graph output, with its declared or inferred type
   --remove-output VALUE    stop exporting a graph output (the value stays)
   --set-input-shape X=DIMS set a graph input's shape: sizes, symbols or ? for a free
-                           dimension, comma-separated (X=1,3,224,224 or X=N,3,H,W; X= a scalar)
+                           dimension, comma-separated (X=1,3,224,224 or X=N,3,H,W; X= a scalar);
+                           declared shapes downstream that followed it follow (S010)
   --constant X=FILE.npy    make a graph input an initializer holding the array (its type
                            and declared dimensions must agree)
   --input-from-initializer W

@@ -126,5 +126,12 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("S007", _E, "not-computable", "Extracted outputs that need a graph input not among the extracted inputs."),
     Code("S008", _E, "type-unknown", "A new input or output whose type is neither declared nor inferred."),
     Code("S009", _W, "training-info-dropped", "A training_info entry an extracted sub-model cannot keep."),
+    Code(
+        "S010",
+        _I,
+        "declared-shapes-follow",
+        "Declared shapes (value_info, outputs) that followed a graph input follow the shape it was given.",
+    ),
+    Code("S011", _W, "rank-changed", "A graph input given a shape of another rank than it had."),
 )
 """The codes of parsing, lowering, external data, running and surgery, by stage then number."""

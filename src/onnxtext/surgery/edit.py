@@ -13,17 +13,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from onnxtext.analysis.infer import from_type_proto
-from onnxtext.diagnostics import Diagnostic
+from onnxtext.analysis.infer import ValueType, from_type_proto, infer_types
+from onnxtext.diagnostics import Diagnostic, Severity
 from onnxtext.ir.dtypes import dtype_by_code, dtype_by_numpy
 from onnxtext.ir.tensor.arrays import to_numpy
 from onnxtext.ir.versioned import normalize_domain
-from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, ValueInfoProto
+from onnxtext.proto import GraphProto, ModelProto, NodeProto, TensorProto, TensorShapeProto, ValueInfoProto
 from onnxtext.surgery.names import captured, defined, nested_graphs, rename_in_graph, rename_in_model, value_names
 from onnxtext.surgery.problems import (
     DANGLING,
+    DECLARED_FOLLOW,
     INCOMPATIBLE,
     NAME_TAKEN,
+    RANK_CHANGED,
     WRONG_KIND,
     error,
     unknown,
@@ -285,9 +287,14 @@ def _graph_input(graph: GraphProto, name: str, operation: str) -> ValueInfoProto
     raise unknown("graph input", name, [v.name for v in graph.input])
 
 
-def set_input_shape(model: ModelProto, name: str, dims: Sequence[Dim]) -> None:
+def set_input_shape(model: ModelProto, name: str, dims: Sequence[Dim], *, follow: bool = True) -> list[Diagnostic]:
     """Set the shape of the graph input ``name``: each dimension a size, a symbol or None (free).
-    A dimension's denotation is kept where the rank stays."""
+    A dimension's denotation is kept where the rank stays.
+
+    With ``follow``, the main graph's declared shapes (value_info, outputs) that said what inference
+    gave from the old shape say what it gives from the new one (S010: an exporter's declarations would otherwise
+    contradict the model, E704); a declaration that said something else is left as it is. A changed
+    rank is a warning (S011)."""
     info = _graph_input(model.graph, name, "setting a shape")
     if info.type.WhichOneof("value") != "tensor_type":
         raise error(WRONG_KIND, f"'{name}' is not a tensor: only a tensor has a shape")
@@ -295,17 +302,92 @@ def set_input_shape(model: ModelProto, name: str, dims: Sequence[Dim]) -> None:
         if isinstance(d, int) and d < 0:
             raise error(INCOMPATIBLE, f"a dimension of '{name}' cannot be negative ({d})")
     shape = info.type.tensor_type.shape
+    had = [_dim_of(d) for d in shape.dim] if info.type.tensor_type.HasField("shape") else None
+    if had == list(dims):
+        return []  # the shape it has: nothing changes
+    before = infer_types(model, use_declared=False) if follow else {}
     denotations = [d.denotation for d in shape.dim]
     shape.ClearField("dim")
     shape.SetInParent()
     for i, d in enumerate(dims):
         dim = shape.dim.add()
-        if isinstance(d, int):
-            dim.dim_value = d
-        elif isinstance(d, str):
-            dim.dim_param = d
+        _set_dim(dim, d)
         if i < len(denotations) and denotations[i]:
             dim.denotation = denotations[i]
+    notes: list[Diagnostic] = []
+    if had is not None and len(had) != len(dims):
+        notes.append(
+            warning(
+                RANK_CHANGED,
+                f"'{name}' had {len(had)} dimensions and now has {len(dims)}: the nodes that read it see another rank",
+                f"graph/input[{list(model.graph.input).index(info)}]",
+            )
+        )
+    followed = _follow_declared(model.graph, name, before, infer_types(model, use_declared=False)) if follow else []
+    if followed:
+        more = f" and {len(followed) - 3} more" if len(followed) > 3 else ""
+        shown = ", ".join(f"'{n}'" for n in followed[:3]) + more
+        notes.append(
+            Diagnostic(
+                DECLARED_FOLLOW,
+                Severity.INFO,
+                f"{len(followed)} declared shape(s) that followed '{name}' follow its new shape: {shown}",
+                path="graph",
+            )
+        )
+    return notes
+
+
+def _dim_of(d: TensorShapeProto.Dimension) -> Dim:
+    return d.dim_value if d.HasField("dim_value") else d.dim_param if d.HasField("dim_param") else None
+
+
+def _set_dim(dim: TensorShapeProto.Dimension, d: Dim) -> None:
+    if isinstance(d, int):
+        dim.dim_value = d
+    elif isinstance(d, str):
+        dim.dim_param = d
+    else:
+        dim.ClearField("dim_value")
+        dim.ClearField("dim_param")
+
+
+def _follow_declared(
+    graph: GraphProto, changed: str, before: dict[str, ValueType], after: dict[str, ValueType]
+) -> list[str]:
+    """Make the declared shapes of ``graph`` that equal what inference gave ``before`` say what it
+    gives ``after``, dimension by dimension (only the dimensions that agreed with inference move);
+    the names of the declarations changed."""
+    out: list[str] = []
+    for info in (*graph.value_info, *graph.output):
+        if info.name == changed or not info.type.HasField("tensor_type"):
+            continue
+        tensor = info.type.tensor_type
+        old, new = before.get(info.name), after.get(info.name)
+        if not tensor.HasField("shape") or old is None or new is None or old.shape is None or old == new:
+            continue
+        dims = tensor.shape.dim
+        declared_dims = [_dim_of(d) for d in dims]
+        if len(declared_dims) != len(old.shape):
+            continue  # a declaration of another rank: not one that followed inference
+        moved = False
+        if new.shape is not None and len(new.shape) == len(declared_dims):
+            for dim, was, inferred, now in zip(dims, declared_dims, old.shape, new.shape, strict=True):
+                if was == inferred and now != was:
+                    _set_dim(dim, now)
+                    moved = True
+        elif new.shape is not None and declared_dims == list(old.shape):
+            denotations = [d.denotation for d in dims]  # the rank changed: the whole shape follows
+            tensor.shape.ClearField("dim")
+            for i, now in enumerate(new.shape):
+                dim = tensor.shape.dim.add()
+                _set_dim(dim, now)
+                if i < len(denotations) and denotations[i]:
+                    dim.denotation = denotations[i]
+            moved = True
+        if moved:
+            out.append(info.name)
+    return out
 
 
 def array_tensor(name: str, array: np.ndarray) -> TensorProto:

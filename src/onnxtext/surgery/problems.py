@@ -13,11 +13,13 @@ from onnxtext.diagnostics import Diagnostic, OnnxTextError, Severity, close_matc
 
 __all__ = [
     "DANGLING",
+    "DECLARED_FOLLOW",
     "DROPPED",
     "INCOMPATIBLE",
     "NAME_TAKEN",
     "NOT_COMPUTABLE",
     "OPSET_CONFLICT",
+    "RANK_CHANGED",
     "SurgeryError",
     "TYPE_UNKNOWN",
     "UNKNOWN_NAME",
@@ -36,6 +38,8 @@ DANGLING = "S006"
 NOT_COMPUTABLE = "S007"
 TYPE_UNKNOWN = "S008"
 DROPPED = "S009"
+DECLARED_FOLLOW = "S010"
+RANK_CHANGED = "S011"
 
 
 class SurgeryError(OnnxTextError):

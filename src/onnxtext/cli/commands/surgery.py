@@ -94,7 +94,7 @@ def cmd_edit(args: argparse.Namespace, report: _Reporter) -> int:
             elif operation == "remove-output":
                 surgery.remove_output(model, value)
             elif operation == "set-input-shape":
-                surgery.set_input_shape(model, *value)
+                notes.extend(surgery.set_input_shape(model, *value))
             elif operation == "input-from-initializer":
                 surgery.initializer_to_input(model, value)
             elif operation == "extract-function":
