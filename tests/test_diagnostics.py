@@ -445,3 +445,18 @@ def test_closest_and_close_matches_are_difflibs_choice(seed: int) -> None:
         assert close_matches(typed, choices, n, cutoff) == expected, (typed, choices, n, cutoff)
     names = [f"X{i}" for i in range(3000)]
     assert closest("Q1500", names) == "X1500"
+
+
+def test_fixes_together_leaves_out_a_fix_that_meets_one_taken() -> None:
+    from onnxtext.diagnostics import Edit, Fix, fixes_together
+    from onnxtext.span import Span
+
+    def fixing(*spans: tuple[int, int]) -> Diagnostic:
+        return Diagnostic("E704", Severity.ERROR, "m", fix=Fix("f", tuple(Edit(Span(a, b), "x") for a, b in spans)))
+
+    made = fixes_together([fixing((10, 12)), fixing((0, 2), (20, 22)), fixing((11, 15)), fixing((30, 31))])
+    assert made is not None
+    count, edits = made
+    assert count == 3 and [(e.span.start, e.span.end) for e in edits] == [(0, 2), (10, 12), (20, 22), (30, 31)]
+    assert fixes_together([fixing((0, 1))]) is None
+    assert fixes_together([fixing((0, 5)), fixing((2, 3))]) is None  # one fix left: nothing to do at once

@@ -167,6 +167,33 @@ def test_e704_inside_a_subgraph() -> None:
     assert "'z' is declared int64[2] but Identity gives float[2]" in diagnostics(text, "E704")[0].message
 
 
+def test_e704_fix_declares_what_the_node_gives_and_keeps_what_inference_does_not_know() -> None:
+    """An input's shape set by hand leaves an exporter's declarations behind: each E704 has a fix that
+    declares the value as inferred (a declared symbol where inference has none stays), and the fixed
+    text checks clean."""
+    text = H + 'g (float[2, K] x) => (float[1, 4] y)\n<float[1, 4] a, float[1, "my dim"] b>\n{\n'
+    text += "  a = Relu (x)\n  b = Relu (x)\n  y = Add (a, b)\n}\n"
+    diags = diagnostics(text, "E704")
+    assert sorted(d.fix.message for d in diags if d.fix) == [
+        'declare it as inferred: float[2, "my dim"]',
+        "declare it as inferred: float[2, 4]",
+        "declare it as inferred: float[2, 4]",
+    ]
+    fixed = text
+    for d in sorted(diags, key=lambda d: -d.span.start.offset):  # type: ignore[union-attr]
+        assert d.fix is not None and len(d.fix.edits) == 1
+        fixed = d.fix.apply(fixed)
+    assert "(float[2, 4] y)" in fixed and '<float[2, 4] a, float[2, "my dim"] b>' in fixed
+    assert located(fixed, "E7") == []
+
+
+def test_e704_fix_of_another_rank_or_element_type_is_the_inferred_type() -> None:
+    text = H + "g (float[2, 3] x) => (int64[6] y, float[2, 3] z) {\n  y = Relu(x)\n  z = Neg(x)\n}\n"
+    (diag,) = diagnostics(text, "E704")
+    assert diag.fix is not None and diag.fix.message == "declare it as inferred: float[2, 3]"
+    assert located(diag.fix.apply(text), "E7") == []
+
+
 def test_e704_not_after_the_nodes_own_type_error() -> None:
     text = g("  y = Add(a, b)", "float[2] a, int64[2] b", "int64[2] y")
     assert [d.code for d in diagnostics(text, "E7")] == ["E702"]

@@ -592,3 +592,34 @@ async def test_import_opset_quick_fix_on_a_legacy_header(client: LanguageClient,
     change = fixes[0].edit.document_changes[0]  # type: ignore[index, union-attr]
     assert isinstance(change, L.TextDocumentEdit)
     assert [(e.range.start.line, e.range.start.character, e.new_text) for e in change.edits] == [(0, 41, "20")]
+
+
+@pytest.mark.asyncio
+async def test_every_fix_of_a_code_at_once(client: LanguageClient, uri: str) -> None:
+    """An input's shape set by hand leaves the declarations downstream behind: each E704 has its quick
+    fix, and one action applies every E704 fix of the file; the text it makes checks clean."""
+    from onnxtext.api import check
+
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\n'
+        "g (float[2, 4] x) => (float[1, 4] y)\n<float[1, 4] a, float[1, 4] b>\n"
+        "{\n   a = Relu (x)\n   b = Relu (a)\n   y = Neg (b)\n}\n"
+    )
+    diags = await _ready(client, uri, text)
+    assert [d.code for d in diags] == ["E704", "E704", "E704"]
+    at = next(d for d in diags if d.range.start.line == 2)
+    actions = await client.text_document_code_action_async(
+        L.CodeActionParams(L.TextDocumentIdentifier(uri), at.range, L.CodeActionContext(diagnostics=[at]))
+    )
+    fixes = [a for a in actions or [] if isinstance(a, L.CodeAction) and a.kind == L.CodeActionKind.QuickFix]
+    assert [a.title for a in fixes] == ["declare it as inferred: float[2, 4]", "Apply every E704 fix in the file (3)"]
+    change = fixes[1].edit.document_changes[0]  # type: ignore[index, union-attr]
+    assert isinstance(change, L.TextDocumentEdit)
+    lines = text.split("\n")
+    for e in sorted(change.edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        assert e.range.start.line == e.range.end.line
+        line = lines[e.range.start.line]
+        lines[e.range.start.line] = line[: e.range.start.character] + e.new_text + line[e.range.end.character :]
+    fixed = "\n".join(lines)
+    assert "=> (float[2, 4] y)\n<float[2, 4] a, float[2, 4] b>" in fixed
+    assert [d.code for d in check(fixed)] == []

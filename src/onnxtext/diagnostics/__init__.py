@@ -20,6 +20,7 @@ __all__ = [
     "Related",
     "Edit",
     "Fix",
+    "fixes_together",
     "Diagnostic",
     "OnnxTextError",
     "ParseError",
@@ -216,3 +217,18 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 def did_you_mean(suggestion: str | None) -> str:
     """``"; did you mean 'x'?"`` to end a message with, or ``""`` without a suggestion."""
     return f"; did you mean '{suggestion}'?" if suggestion is not None else ""
+
+
+def fixes_together(diags: Iterable[Diagnostic]) -> tuple[int, list[Edit]] | None:
+    """The edits of several diagnostics' fixes made together (a fix whose edits meet another's left out),
+    and how many fixes they make; None for fewer than two."""
+    taken: list[Edit] = []
+    count = 0
+    for diag in diags:
+        assert diag.fix is not None
+        mine = sorted(diag.fix.edits, key=lambda e: (e.span.start, e.span.end))
+        if any(not (e.span.end <= t.span.start or t.span.end <= e.span.start) for e in mine for t in taken):
+            continue
+        taken.extend(mine)
+        count += 1
+    return (count, sorted(taken, key=lambda e: e.span.start)) if count >= 2 else None

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from onnxtext.analysis.infer import ValueType, to_type_proto
+from onnxtext.analysis.infer.text import type_text as value_type_text
 from onnxtext.analysis.symbols import Definition, Scope, ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
@@ -425,7 +425,7 @@ class _Query:
     def make_output(self, name: str) -> Gesture | None:
         symbol = self.scope.values.get(name)
         vt = self.doc.type_of(symbol) if isinstance(symbol, ValueSymbol) else None
-        type_text = _type_text(vt)
+        type_text = value_type_text(vt)
         if type_text is None:
             return None
         outputs = [o for o in self.graph.outputs if isinstance(o, A.ValueInfo)]
@@ -673,14 +673,3 @@ def _statement_extent(text: str, span: Span) -> Span:
     if (rest == "" or rest.startswith("#")) and start == line_start:
         end = min(len(text), line_end + 1)
     return Span(start, end)
-
-
-def _type_text(vt: ValueType | None) -> str | None:
-    """A type as the text writes it (``float[N, 8]``), or None when it is not known enough."""
-    if vt is None or vt.is_unknown or (vt.kind == "tensor" and vt.elem_type == 0):
-        return None
-    try:
-        ty, _ = Lifter().type(to_type_proto(vt), "type")
-    except NotRepresentable:
-        return None
-    return str(_PRINTER.print(ty))

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 
 from lsprotocol import types as L
 
-from onnxtext.diagnostics import Diagnostic, Edit, Severity
+from onnxtext.diagnostics import Diagnostic, Edit, Severity, fixes_together
 from onnxtext.host.change import Change
 from onnxtext.ide.complete import Item
 from onnxtext.ide.outline import Fold, OutlineItem
@@ -189,12 +189,14 @@ def lsp_quick_fixes(
     """A quick fix for every diagnostic with structured edits whose range meets ``wanted``."""
     lo, hi = offset_of(source, wanted.start), offset_of(source, wanted.end)
     actions: list[L.CodeAction] = []
+    met: list[Diagnostic] = []
     for diag in diags:
         if diag.fix is None or not diag.fix.edits or diag.span is None:
             continue
         span = span_of(diag.span)
         if span.end < lo or span.start > hi:
             continue
+        met.append(diag)
         document = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
         edit = L.WorkspaceEdit(
             document_changes=[L.TextDocumentEdit(document, list(lsp_text_edits(source, diag.fix.edits)))]
@@ -208,6 +210,16 @@ def lsp_quick_fixes(
                 is_preferred=sum(1 for d in diags if d.span is not None and span_of(d.span) == span) == 1,
             )
         )
+    for code in dict.fromkeys(d.code for d in met):  # every fix of a code met here, at once
+        edits = fixes_together(d for d in diags if d.code == code and d.fix is not None and d.fix.edits)
+        if edits is None:
+            continue
+        count, flat = edits
+        document = L.OptionalVersionedTextDocumentIdentifier(uri=uri, version=version)
+        change = L.TextDocumentEdit(document, list(lsp_text_edits(source, flat)))
+        title = f"Apply every {code} fix in the file ({count})"
+        every = L.WorkspaceEdit(document_changes=[change])
+        actions.append(L.CodeAction(title, kind=L.CodeActionKind.QuickFix, edit=every))
     return actions
 
 

@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from typing import ClassVar
 
 from onnxtext.analysis.check.context import CheckContext, GraphInfo, NodeInfo, Resolution, Token
-from onnxtext.analysis.infer.node import Finding
-from onnxtext.diagnostics import Severity
+from onnxtext.analysis.infer.node import Finding, Issue
+from onnxtext.diagnostics import Fix, Severity
 from onnxtext.proto import AttributeProto, FunctionProto, ModelProto, NodeProto, TensorProto
 
 __all__ = ["Rule", "InferenceRule"]
@@ -96,4 +96,9 @@ class InferenceRule(Rule):
         for issue in ctx.inference.issues:
             if issue.finding is self.finding:
                 related = tuple((note, str(path), token) for note, path, token in issue.related)
-                ctx.report(self.code, issue.message, str(issue.path), token=issue.token, related=related)
+                fix = self.fix(ctx, issue)
+                ctx.report(self.code, issue.message, str(issue.path), token=issue.token, related=related, fix=fix)
+
+    def fix(self, ctx: CheckContext, issue: Issue) -> Fix | None:
+        """The fix of one finding, if the rule has one."""
+        return None

@@ -20,7 +20,15 @@ from onnxtext.analysis.infer.memo import InferMemo, NodeOutcome, rebased
 from onnxtext.analysis.infer.node import Finding, Issue, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import lookup
 from onnxtext.analysis.infer.shapes import merge_dim
-from onnxtext.analysis.infer.types import UNKNOWN, Shape, ValueType, contradicts, from_type_proto, parse_type_str
+from onnxtext.analysis.infer.types import (
+    UNKNOWN,
+    Shape,
+    ValueType,
+    contradicts,
+    corrected,
+    from_type_proto,
+    parse_type_str,
+)
 from onnxtext.analysis.lineup import Keys, Lineup
 from onnxtext.ir.paths import ROOT, ProtoPath
 from onnxtext.ir.resolve import Resolver
@@ -246,6 +254,7 @@ class Inference:
                         declared_at[t.name],
                         node_path=path.child("initializer", i),
                         node_token="name",
+                        declare=corrected(held, given),
                     )
                 )
 
@@ -480,6 +489,7 @@ class Inference:
                         f"'{name}' is declared {_said(given)} but {op_type} gives {_said(outputs[j])}",
                         declared_at[name],
                         node_path=path,
+                        declare=corrected(outputs[j], given),
                     )
                 )
             types[name] = merge_declared(outputs[j], given) if j < n_known else UNKNOWN

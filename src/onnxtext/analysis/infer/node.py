@@ -45,6 +45,9 @@ class Issue:
     """:attr:`Finding.DECLARED`: the node that produces the value (or the initializer that holds it)."""
     node_token: str = "op_type"
     """:attr:`Finding.DECLARED`: what to point at in :attr:`node_path` (``name`` for an initializer)."""
+    declare: ValueType | None = None
+    """:attr:`Finding.DECLARED`: the type to declare instead, what the node or initializer gives with
+    what the declaration says that inference does not know (its fix)."""
 
     @property
     def token(self) -> str | tuple[Any, ...]:

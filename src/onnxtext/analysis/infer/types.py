@@ -21,6 +21,7 @@ __all__ = [
     "ValueType",
     "UNKNOWN",
     "contradicts",
+    "corrected",
     "elem_name",
     "from_type_proto",
     "parse_type_str",
@@ -117,6 +118,21 @@ def contradicts(inferred: ValueType, declared: ValueType) -> bool:
     if inferred.inner is not None and declared.inner is not None:
         return contradicts(inferred.inner, declared.inner)
     return False
+
+
+def corrected(gives: ValueType, declared: ValueType) -> ValueType:
+    """The type to declare for a value whose declaration contradicts what its node gives: what it
+    gives, with what the declaration says that inference does not know (a size or symbol where
+    inference has none, an element type) and a declared symbol where inference has a symbol or
+    nothing; a declaration of another kind or rank gives way whole."""
+    if gives.kind != declared.kind or gives.kind not in ("tensor", "sparse_tensor"):
+        return gives
+    elem = gives.elem_type or declared.elem_type
+    a, b = gives.shape, declared.shape
+    if a is None or b is None or len(a) != len(b):
+        return ValueType(gives.kind, elem, a if a is not None else b)
+    shape = tuple(x if isinstance(x, int) else y if y is not None else x for x, y in zip(a, b, strict=True))
+    return ValueType(gives.kind, elem, shape)
 
 
 def elem_name(code: int) -> str | None:

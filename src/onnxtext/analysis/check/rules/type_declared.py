@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from onnxtext.analysis.check.context import CheckContext
 from onnxtext.analysis.check.rule import InferenceRule
-from onnxtext.analysis.infer.node import Finding
+from onnxtext.analysis.infer.node import Finding, Issue
+from onnxtext.analysis.infer.text import type_text
+from onnxtext.diagnostics import Fix
 
 
 class DeclaredType(InferenceRule):
@@ -15,3 +18,10 @@ class DeclaredType(InferenceRule):
         "proves: element type, rank, known sizes (runtimes refuse such models)."
     )
     finding = Finding.DECLARED
+
+    def fix(self, ctx: CheckContext, issue: Issue) -> Fix | None:
+        """Declare the value as its node gives it (``float[2, 8, 32, 32]``), when the text can write that type."""
+        text = type_text(issue.declare)
+        if text is None:
+            return None
+        return ctx.replacing(f"declare it as inferred: {text}", str(issue.path), issue.token, text)
