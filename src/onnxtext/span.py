@@ -13,7 +13,10 @@ class Span:
     """A half-open range ``[start, end)`` of character offsets into one source text.
 
     Not frozen on purpose: the parser makes one per token and frozen dataclasses are
-    several times slower to construct. Treat spans as values; never mutate one.
+    several times slower to construct. Spans are values to every reader; the one writer is
+    :class:`onnxtext.incremental.spans.Mover`, which shifts the spans after an edit in a document
+    the editor's host owns and hands over to the next version (``host/lease.py``): a snapshot of
+    the version it came from is refused from then on (``SnapshotGone``), never read half-moved.
     """
 
     start: int
