@@ -874,6 +874,7 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
       await ed.press("Escape");
       return onEdge.some((t) => /^Rename value 'hidden'…$/.test(t)) ? onEdge : null;
     }, { timeout: 45_000, interval: 500, what: `Rename value 'hidden'… in the edge's menu (last: ${onEdge.join(" | ")})` });
+    await ed.command("View: Focus First Editor Group"); // the text again, not the view the right-click chose
     // the same edit as the text's own rename: F2 on the statement gives the same text
     const place = at(before, "hidden = Relu");
     await ed.goto(place.line, place.col + 1);
