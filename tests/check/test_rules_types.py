@@ -286,3 +286,13 @@ def test_e704_initializer_in_a_binary_model_by_path() -> None:
     (d,) = [d for d in check_proto(parse_model(text)) if d.code == "E704"]
     assert d.message == "'b' is declared float[2, 2] but its initializer is float[4]"
     assert d.path is not None and d.path.startswith("graph/value_info[0]")
+
+
+def test_type_text_of_types_the_text_cannot_write_is_none() -> None:
+    from onnxtext.analysis.infer import ValueType
+    from onnxtext.analysis.infer.text import type_text
+
+    assert type_text(ValueType.tensor(1, (2, "N", None))) == "float[2, N, ?]"
+    assert type_text(ValueType.sequence(ValueType.tensor(7, (3,)))) is not None
+    for bad in (ValueType.tensor(2**40, (2,)), ValueType.tensor(0, (2,)), ValueType("unknown"), None):
+        assert type_text(bad) is None

@@ -593,7 +593,8 @@ class GraphApp {
       const node = (event.target as Element).closest("[data-id]");
       if (node === null && this.host !== undefined) {
         // an edge: the menu of the node that makes its value (Rename value…, make it an output…)
-        const source = producerOf(this.data, (event.target as Element).closest("path.edge")?.getAttribute("data-values") ?? null);
+        const edge = (event.target as Element).closest("path.edge") ?? edgeNear(event.clientX, event.clientY);
+        const source = producerOf(this.data, edge?.getAttribute("data-values") ?? null);
         if (source !== undefined) {
           event.preventDefault();
           this.choose(source, null);
@@ -749,3 +750,16 @@ if (embedded?.textContent) {
 document.body.dataset.readyAt = String(Date.now()); // for a test timing Show Graph to the picture
 host?.postMessage({ type: "ready" });
 
+/** The edge drawn within a few pixels of a point (a line of 1.2 px is hard to hit exactly): the
+ * nearest of the points around it that lands on one. */
+function edgeNear(x: number, y: number): Element | null {
+  for (const r of [2, 4, 6]) {
+    for (const [dx, dy] of [[r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {
+      const hit = document.elementFromPoint(x + dx, y + dy)?.closest("path.edge");
+      if (hit) {
+        return hit;
+      }
+    }
+  }
+  return null;
+}

@@ -9,15 +9,15 @@ __all__ = ["type_text"]
 
 
 def type_text(vt: ValueType | None) -> str | None:
-    """``vt`` as the text writes it, or None when it is not known enough to be written (no element
-    type) or the text cannot hold it."""
-    if vt is None or vt.is_unknown or (vt.kind in ("tensor", "sparse_tensor") and vt.elem_type == 0):
+    """``vt`` as the text writes it, or None when it is not known enough to be written (an element
+    type unknown or out of range) or the text cannot hold it."""
+    if vt is None or vt.type_str() is None:  # unknown, or an element type no ONNX type has (a hostile 2**40)
         return None
     from onnxtext.printing.lift import Lifter, NotRepresentable
     from onnxtext.syntax.printer import Printer
 
     try:
         ty, _ = Lifter().type(to_type_proto(vt), "type")
-    except NotRepresentable:
+    except (NotRepresentable, ValueError):
         return None
     return str(Printer().print(ty))
