@@ -751,9 +751,9 @@ document.body.dataset.readyAt = String(Date.now()); // for a test timing Show Gr
 host?.postMessage({ type: "ready" });
 
 /** The edge drawn within a few pixels of a point (a line of 1.2 px is hard to hit exactly): the
- * nearest of the points around it that lands on one. */
+ * nearest of the points around it, half a pixel apart along 8 rays, that lands on one. */
 function edgeNear(x: number, y: number): Element | null {
-  for (const r of [2, 4, 6]) {
+  for (let r = 0.5; r <= 6; r += 0.5) {
     for (const [dx, dy] of [[r, 0], [-r, 0], [0, r], [0, -r], [r, r], [-r, -r], [r, -r], [-r, r]]) {
       const hit = document.elementFromPoint(x + dx, y + dy)?.closest("path.edge");
       if (hit) {
