@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from onnxtext.ir.paths import ProtoPath
-from onnxtext.proto import ModelProto
+from onnxtext.proto import ModelProto, NodeProto
 
 if TYPE_CHECKING:
     from onnxtext.compare.budgeted import Compared
@@ -121,17 +121,19 @@ def compare_values(a: Document, b: Document, run: Callable[[ModelProto, ModelPro
 def first_divergent(model: ModelProto, divergent: list[str]) -> list[str]:
     """The values of ``divergent`` (in its order) computed from no other divergent value, through
     any chain of B's main-graph nodes: where the models start to part."""
-    differs = set(divergent)
-    downstream: set[str] = set()  # values computed from a divergent one
-    grew = True
-    while grew:  # to the fixed point: a text's nodes need not be in topological order
-        grew = False
-        for node in model.graph.node:
-            if any(x in differs or x in downstream for x in node.input):
-                new = {y for y in node.output if y and y not in downstream}
-                if new:
-                    downstream |= new
-                    grew = True
+    readers: dict[str, list[NodeProto]] = {}
+    for node in model.graph.node:
+        for x in node.input:
+            if x:
+                readers.setdefault(x, []).append(node)
+    downstream: set[str] = set()  # values computed from a divergent one, through any chain
+    todo = list(dict.fromkeys(divergent))
+    while todo:  # each value's readers once: a text's nodes need not be in topological order
+        for node in readers.get(todo.pop(), ()):
+            for y in node.output:
+                if y and y not in downstream:
+                    downstream.add(y)
+                    todo.append(y)
     return [name for name in divergent if name not in downstream]
 
 
