@@ -287,9 +287,10 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
-def fresh(base: str, taken: set[str]) -> str:
-    """``base``, else ``base2``, ``base3``...: the first not in ``taken`` (the gestures' new names too)."""
+def fresh(base: str, taken: set[str], sep: str = "") -> str:
+    """``base``, else ``base2``, ``base3``... (``sep`` between: ``base_2`` with ``"_"``): the first not
+    in ``taken`` (the gestures' and *Paste from another model*'s new names too)."""
     name, n = base, 2
     while name in taken:
-        name, n = f"{base}{n}", n + 1
+        name, n = f"{base}{sep}{n}", n + 1
     return name
