@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
-from onnxtext.ide.insert import fresh
+from onnxtext.ide.insert import body_opening, fresh
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import get_schema, normalize_domain
 from onnxtext.proto import FunctionProto
@@ -339,14 +339,7 @@ def _functions(
 
 def _body(text: str, graph: A.Graph) -> tuple[int, int] | None:
     """The offsets of the graph body's ``{`` and ``}``."""
-    after = (
-        graph.initializers[-1].span.end
-        if graph.initializers
-        else graph.outputs[-1].span.end
-        if graph.outputs
-        else graph.name.span.end
-    )
-    opening = text.find("{", after)
+    opening = body_opening(text, graph)
     closing = text.rfind("}", 0, graph.span.end)
     return (opening, closing) if 0 <= opening < closing else None
 
