@@ -124,3 +124,15 @@ def test_a_type_attribute_starts_at_float_and_a_nested_graph_reading_the_value_i
     assert "o1 = Relu (c_abs)" in edited and "o2 = Neg (c_abs)" in edited and "   c_abs = Abs (c)\n" in edited
     branches = [a.g for a in parse_model(edited).graph.node[-1].attribute]
     assert [list(b.node[0].input) for b in branches] == [["c_abs"], ["c_abs"]]
+
+
+def test_in_an_empty_body_the_node_goes_after_its_opening_brace() -> None:
+    """No statement to stand by: the new one is the body's first line (after the head's initializers' ``{``)."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21]>\ng (float[4] x) => (float[4] w)\n<float[4] w = {1, 2, 3, 4}>\n{\n}\n'
+    )
+    made = insert_node(_doc(text), "x", "", "Neg")
+    assert made is not None
+    edited = _apply(text, made.edits)
+    assert edited.endswith("<float[4] w = {1, 2, 3, 4}>\n{\n   x_neg = Neg (x)\n}\n")
+    assert parse_document(edited, "model", "t.onnxtxt").ok

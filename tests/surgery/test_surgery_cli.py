@@ -179,3 +179,19 @@ def test_constant_from_a_missing_or_wrong_dtype_npy(tmp_path: Path, capsys: pyte
     assert main(["edit", MLP, "-o", str(out), "--constant", f"X={npy}"]) == 1
     assert "error[S004]: 'X' is float, the array holds int64 values" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_set_input_shape_says_what_followed_and_a_changed_rank(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The notes of --set-input-shape reach stderr located at the model (S010 info, S011 warning),
+    and the model is written: neither is an error."""
+    out = tmp_path / "o.onnxtxt"
+    assert main(["edit", MLP, "-o", str(out), "--set-input-shape", "X=1,4"]) == 0
+    err = capsys.readouterr().err
+    assert "mlp.onnxtxt: info[S010]: 1 declared shape(s) that followed 'X' follow its new shape: 'probs'" in err
+    assert "=> (float[1, 3] probs)" in out.read_text()
+    assert main(["edit", MLP, "-o", str(out), "--set-input-shape", "X=1,2,4"]) == 0
+    err = capsys.readouterr().err
+    assert "mlp.onnxtxt: warning[S011]: 'X' had 2 dimensions and now has 3" in err and "Traceback" not in err
+    assert "float[1, 2, 4] X" in out.read_text()

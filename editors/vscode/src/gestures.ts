@@ -2,6 +2,7 @@
 // of kind refactor.rewrite on a node's statement (src/onnxtext/ide/gestures.py), asked of VS Code
 // like any code action; the one chosen is applied as one workspace edit, so one Undo reverts it.
 import type * as vscode from "vscode";
+import type { WirePosition } from "./wire";
 
 /** The kind of every gesture (LSP's `CodeActionKind.RefactorRewrite`). */
 export const REWRITE = "refactor.rewrite";
@@ -85,12 +86,6 @@ export class Gestures {
 /** The command the server's *Rename value 'x'…* code actions run (the graph's menu on a node, a graph
  * input or output): `(uri, version, value, position)`, the position a name of the value. */
 export const RENAME_COMMAND = "onnxtext.renameValue";
-
-/** A position as the protocol writes it. */
-export interface WirePosition {
-  line: number;
-  character: number;
-}
 
 /** What {@link renameValue} needs of VS Code and of the server, so that it can be tested without them. */
 export interface RenameApi {

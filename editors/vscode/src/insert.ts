@@ -4,6 +4,7 @@
 // of the operator chosen and applies it as one workspace edit: the new statement a snippet (its
 // required attributes and inputs placeholders to tab through), the readers rewired; one Undo reverts it.
 import type * as vscode from "vscode";
+import { type WireRange, toRange } from "./wire";
 
 /** The command the code action runs: `(uri, version, value)`. */
 export const INSERT_COMMAND = "onnxtext.insertNode";
@@ -16,12 +17,6 @@ export interface Operator {
   name: string;
   since: number;
   required: string[];
-}
-
-/** A range as the protocol writes it. */
-export interface WireRange {
-  start: { line: number; character: number };
-  end: { line: number; character: number };
 }
 
 /** The server's edit: the statement to insert as a snippet, and the readers rewired. */
@@ -143,7 +138,6 @@ async function inserting(api: InsertApi, uri: string, version: number, value: st
 
 /** The VS Code half of {@link InsertApi}: QuickPick, editors, the workspace edit. */
 export function vscodeInsertApi(code: typeof vscode, request: <R>(method: string, params: object) => Promise<R>): InsertApi {
-  const range = (r: WireRange): vscode.Range => new code.Range(r.start.line, r.start.character, r.end.line, r.end.character);
   const open = (uri: string): vscode.TextDocument | undefined => code.workspace.textDocuments.find((d) => d.uri.toString() === uri);
   return {
     request,
@@ -160,8 +154,8 @@ export function vscodeInsertApi(code: typeof vscode, request: <R>(method: string
     apply: (uri, made) => {
       const edit = new code.WorkspaceEdit();
       edit.set(code.Uri.parse(uri), [
-        new code.SnippetTextEdit(range(made.snippet.range), new code.SnippetString(made.snippet.text)),
-        ...made.edits.map((e) => new code.TextEdit(range(e.range), e.newText)),
+        new code.SnippetTextEdit(toRange(code, made.snippet.range), new code.SnippetString(made.snippet.text)),
+        ...made.edits.map((e) => new code.TextEdit(toRange(code, e.range), e.newText)),
       ]);
       return code.workspace.applyEdit(edit);
     },

@@ -5,19 +5,11 @@
 // and opset imports, clashes renamed), applied as one workspace edit, so one Undo reverts it. What
 // the clipboard holds otherwise (another copy since, a copy of no node) is pasted as it is.
 import type * as vscode from "vscode";
+import { type WirePosition, type WireRange, toRange } from "./wire";
 
 /** The server's request. */
 export const PASTE_REQUEST = "onnxtext/pasteNodes";
 
-/** A position or range as the protocol writes it. */
-export interface WirePosition {
-  line: number;
-  character: number;
-}
-export interface WireRange {
-  start: WirePosition;
-  end: WirePosition;
-}
 
 /** What a Copy Nodes remembers: the source model's text when copied, the range copied, its text. */
 export interface Copied {
@@ -194,11 +186,10 @@ export function registerNodePaste(code: typeof vscode, nodes: NodeClipboard, log
       if (answer === undefined || token.isCancellationRequested || answer.version !== version || document.version !== version) {
         return undefined;
       }
-      const range = (r: WireRange) => new api.Range(r.start.line, r.start.character, r.end.line, r.end.character);
       const additional = new api.WorkspaceEdit();
       additional.set(
         document.uri,
-        answer.edits.map((e) => new api.TextEdit(range(e.range), e.newText)),
+        answer.edits.map((e) => new api.TextEdit(toRange(api, e.range), e.newText)),
       );
       // nothing inserted at the cursor itself: the statements go where the server says (the line's start)
       const edit = new Edit("", answer.title, kind);
@@ -223,8 +214,7 @@ export function copyNodesAt(code: typeof vscode, nodes: NodeClipboard): (uri: st
     if (document === undefined) {
       return false;
     }
-    const r = new code.Range(range.start.line, range.start.character, range.end.line, range.end.character);
-    await nodes.copy({ uri, text: document.getText(), version: document.version, selection: range, selected: document.getText(r) });
+    await nodes.copy({ uri, text: document.getText(), version: document.version, selection: range, selected: document.getText(toRange(code, range)) });
     return true;
   };
 }
@@ -251,10 +241,9 @@ export function vscodePasteApi(code: typeof vscode, request: <R>(method: string,
     version: (uri) => code.workspace.textDocuments.find((d) => d.uri.toString() === uri)?.version,
     apply: (uri, edits) => {
       const edit = new code.WorkspaceEdit();
-      const range = (r: WireRange) => new code.Range(r.start.line, r.start.character, r.end.line, r.end.character);
       edit.set(
         code.Uri.parse(uri),
-        edits.map((e) => new code.TextEdit(range(e.range), e.newText)),
+        edits.map((e) => new code.TextEdit(toRange(code, e.range), e.newText)),
       );
       return code.workspace.applyEdit(edit);
     },

@@ -35,6 +35,7 @@ from onnxtext.syntax.vocabulary import name_text
 __all__ = [
     "Insertion",
     "Operator",
+    "body_opening",
     "fresh",
     "holds",
     "insert_node",
@@ -189,6 +190,12 @@ def _at(doc: Document) -> tuple[A.Graph, Scope] | None:
     return (graph, scope) if scope is not None else None
 
 
+def body_opening(text: str, graph: A.Graph) -> int:
+    """The offset of the graph body's ``{``, after its head (name, signature, initializers); -1: none."""
+    head = graph.initializers or graph.outputs
+    return text.find("{", head[-1].span.end if head else graph.name.span.end)
+
+
 def holds(span: Span, offset: int) -> bool:
     return span.start <= offset <= span.end
 
@@ -231,9 +238,7 @@ def _where(text: str, graph: A.Graph, producer: A.Node | None) -> tuple[int, str
     nodes = [n for n in graph.nodes if isinstance(n, A.Node)]
     anchor = producer if producer is not None else (nodes[0] if nodes else None)
     if anchor is None:  # an empty body: after its '{'
-        brace = text.find("{", graph.outputs[-1].span.end if graph.outputs else graph.name.span.end)
-        if graph.initializers:
-            brace = text.find("{", graph.initializers[-1].span.end)
+        brace = body_opening(text, graph)
         if brace < 0:
             return None
         return brace + 1, "   ", "\n", ""
@@ -287,9 +292,10 @@ def _escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
 
 
-def fresh(base: str, taken: set[str]) -> str:
-    """``base``, else ``base2``, ``base3``...: the first not in ``taken`` (the gestures' new names too)."""
+def fresh(base: str, taken: set[str], sep: str = "") -> str:
+    """``base``, else ``base2``, ``base3``... (``sep`` between: ``base_2`` with ``"_"``): the first not
+    in ``taken`` (the gestures' and *Paste from another model*'s new names too)."""
     name, n = base, 2
     while name in taken:
-        name, n = f"{base}{n}", n + 1
+        name, n = f"{base}{sep}{n}", n + 1
     return name

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from onnxtext.analysis.symbols import ValueSymbol
 from onnxtext.diagnostics import Edit
 from onnxtext.document import Document
+from onnxtext.ide.insert import body_opening, fresh
 from onnxtext.ir.resolve import import_table
 from onnxtext.ir.schemas import get_schema, normalize_domain
 from onnxtext.proto import FunctionProto
@@ -89,7 +90,7 @@ def copied_block(doc: Document, start: int, end: int | None = None) -> tuple[Spa
     if not chosen or not chosen[0].span.start <= start <= chosen[0].span.end:
         return None
     text = doc.source.text
-    block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+    block = _lines(text, chosen)
     named = next((o.value for o in chosen[0].outputs if o.value), "") if len(chosen) == 1 else ""
     what = f"node '{named}'" if named else f"{len(chosen)} node{'s' if len(chosen) != 1 else ''}"
     need = "it needs" if len(chosen) == 1 else "they need"
@@ -113,12 +114,11 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     if s_scope is None:
         return None
     text = source.source.text
-    block = Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
-    taken = {name for s in target.symbols.scopes for name in s.values}
-    taken |= {name for s in source.symbols.scopes for name in s.values}
+    block = _lines(text, chosen)
+    targets = {name for s in target.symbols.scopes for name in s.values}
+    taken = targets | {name for s in source.symbols.scopes for name in s.values}  # a fresh name is neither's
     made = [o.value for n in chosen for o in n.outputs if o.value]
     symbols = {name: sym for name, sym in s_scope.values.items() if isinstance(sym, ValueSymbol)}
-    targets = {name for s in target.symbols.scopes for name in s.values}
     read = [name for name, sym in symbols.items() if name not in made and any(within(u, block) for u in sym.uses)]
     entries = {
         i.info.name.value: i
@@ -129,7 +129,7 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     renamed: dict[str, str] = {}
     for name in [*made, *brought]:
         if name in targets and name not in renamed:
-            renamed[name] = _fresh(name, taken)
+            renamed[name] = fresh(name, taken, sep="_")
             taken.add(renamed[name])
     # names local to the pasted nodes' subgraphs: one the target has would hide its value there
     inner: list[ValueSymbol] = []
@@ -139,7 +139,7 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     local_names: dict[str, str] = {}
     for local in inner:
         if (local.name in targets or local.name in renamed.values()) and local.name not in local_names:
-            local_names[local.name] = _fresh(local.name, taken)
+            local_names[local.name] = fresh(local.name, taken, sep="_")
             taken.add(local_names[local.name])
     # the block's text, renamed
     swaps: list[tuple[Span, str]] = []
@@ -151,9 +151,9 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
             if within(span, block):
                 swaps.append((span, name_text(new)))
     for local in inner:
-        fresh = local_names.get(local.name)
-        if fresh is not None:
-            swaps.extend((span, name_text(fresh)) for span in (*(d.span for d in local.definitions), *local.uses))
+        renamed_to = local_names.get(local.name)
+        if renamed_to is not None:
+            swaps.extend((span, name_text(renamed_to)) for span in (*(d.span for d in local.definitions), *local.uses))
     renamed.update(local_names)
     calls = [n for c in chosen for n in A.walk(c) if isinstance(n, A.Node)]
     functions, function_texts, imports, bodies = _functions(source, target, calls, renamed, swaps, taken)
@@ -169,8 +169,8 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     literals = []
     for name in brought:
         entry = entries[name]
-        fresh = renamed.get(name)
-        swap = [(entry.info.name.span, name_text(fresh))] if fresh is not None else []
+        renamed_to = renamed.get(name)
+        swap = [(entry.info.name.span, name_text(renamed_to))] if renamed_to is not None else []
         literals.append(_replaced(text, entry.span, swap))
     if literals:
         added = _add_initializers(t_text, t_tree.graph, literals)
@@ -310,7 +310,7 @@ def _functions(
         if same == own:
             done[key] = key[1]
             return key[1]
-        new = key[1] if same is None else _fresh(key[1], names | taken)
+        new = key[1] if same is None else fresh(key[1], names | taken, sep="_")
         names.add(new)
         done[key] = new  # before its callees: a cycle (no valid model has one) ends here
         if new != key[1]:
@@ -339,14 +339,7 @@ def _functions(
 
 def _body(text: str, graph: A.Graph) -> tuple[int, int] | None:
     """The offsets of the graph body's ``{`` and ``}``."""
-    after = (
-        graph.initializers[-1].span.end
-        if graph.initializers
-        else graph.outputs[-1].span.end
-        if graph.outputs
-        else graph.name.span.end
-    )
-    opening = text.find("{", after)
+    opening = body_opening(text, graph)
     closing = text.rfind("}", 0, graph.span.end)
     return (opening, closing) if 0 <= opening < closing else None
 
@@ -384,6 +377,11 @@ def _replaced(text: str, span: Span, swaps: list[tuple[Span, str]]) -> str:
     return "".join(out)
 
 
+def _lines(text: str, chosen: list[A.Node]) -> Span:
+    """The whole lines of the statements ``chosen`` (in order)."""
+    return Span(line_start(text, chosen[0].span.start), _line_end(text, chosen[-1].span.end))
+
+
 def within(inner: Span, outer: Span) -> bool:
     return outer.start <= inner.start and inner.end <= outer.end
 
@@ -395,10 +393,3 @@ def line_start(text: str, offset: int) -> int:
 def _line_end(text: str, offset: int) -> int:
     end = text.find("\n", offset)
     return len(text) if end < 0 else end + 1
-
-
-def _fresh(base: str, taken: set[str]) -> str:
-    n = 2
-    while f"{base}_{n}" in taken:
-        n += 1
-    return f"{base}_{n}"
