@@ -41,7 +41,6 @@ __all__ = [
     "storage_text",
     "weight_statistics",
     "statistics_json",
-    "live_values",
     "body_live",
     "BodyLive",
     "save_npy",
@@ -358,31 +357,16 @@ class BodyLive:
     values: dict[str, LiveValue]
 
 
-def _live_path(doc: Document, body: A.AstNode) -> str:
-    """The graph path the live values of ``body`` are recorded under."""
-    path = doc.source_map.path_of(body)
-    return str(path) if path is not None else ""
-
-
-def _live_by_name(live: LiveResult, where: str) -> dict[str, LiveValue]:
-    return {v.name: v for v in [*live.inputs, *live.values] if v.graph == where}
-
-
-def live_values(doc: Document, body: A.AstNode | None, live: LiveResult | None) -> dict[str, LiveValue]:
-    """The live values of the graph or function ``body`` by name (the graph's inputs included)."""
-    if live is None or body is None:
-        return {}
-    return _live_by_name(live, _live_path(doc, body))
-
-
 def body_live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> BodyLive:
     """The live values of ``body``, summaries and statistics (the properties panel's ports, a hover)."""
     if live is None or body is None:
         return BodyLive({}, {})
     from onnxtext.ide.hints import live_labels
 
-    where = _live_path(doc, body)
-    return BodyLive(live_labels(live).get(where, {}), _live_by_name(live, where))
+    path = doc.source_map.path_of(body)
+    where = str(path) if path is not None else ""
+    values = {v.name: v for v in [*live.inputs, *live.values] if v.graph == where}
+    return BodyLive(live_labels(live).get(where, {}), values)
 
 
 def _port(doc: Document, body: A.Graph | A.Function | None, name: str, live: BodyLive) -> dict[str, Any]:
