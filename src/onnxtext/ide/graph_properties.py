@@ -41,7 +41,8 @@ __all__ = [
     "storage_text",
     "weight_statistics",
     "statistics_json",
-    "live_values",
+    "body_live",
+    "BodyLive",
     "save_npy",
     "BINS",
     "PAGE_MOST",
@@ -348,34 +349,27 @@ def _props(stmt: A.Node) -> tuple[str, list[list[str]]]:
 
 
 @dataclass(frozen=True)
-class _Live:
+class BodyLive:
     """The live values of one graph or function body: each one's summary (as the inlay hints
-    say it) and statistics."""
+    say it) and statistics, by name (the graph's inputs included)."""
 
     labels: dict[str, str]
     values: dict[str, LiveValue]
 
 
-def live_values(doc: Document, body: A.AstNode | None, live: LiveResult | None) -> dict[str, LiveValue]:
-    """The live values of the graph or function ``body`` by name (the graph's inputs included)."""
+def body_live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> BodyLive:
+    """The live values of ``body``, summaries and statistics (the properties panel's ports, a hover)."""
     if live is None or body is None:
-        return {}
-    path = doc.source_map.path_of(body)
-    where = str(path) if path is not None else ""
-    return {v.name: v for v in [*live.inputs, *live.values] if v.graph == where}
-
-
-def _live(doc: Document, body: A.Graph | A.Function | None, live: LiveResult | None) -> _Live:
-    if live is None or body is None:
-        return _Live({}, {})
+        return BodyLive({}, {})
     from onnxtext.ide.hints import live_labels
 
     path = doc.source_map.path_of(body)
-    labels = live_labels(live).get(str(path) if path is not None else "", {})
-    return _Live(labels, live_values(doc, body, live))
+    where = str(path) if path is not None else ""
+    values = {v.name: v for v in [*live.inputs, *live.values] if v.graph == where}
+    return BodyLive(live_labels(live).get(where, {}), values)
 
 
-def _port(doc: Document, body: A.Graph | A.Function | None, name: str, live: _Live) -> dict[str, Any]:
+def _port(doc: Document, body: A.Graph | A.Function | None, name: str, live: BodyLive) -> dict[str, Any]:
     """A value's type and, after a live run, its summary and statistics (the panel shows them as a weight's)."""
     out: dict[str, Any] = {"name": name, "type": _type(doc, body, name) if name else "", "live": ""}
     if name:
@@ -398,7 +392,7 @@ def properties_at(
     if stmt is None:
         return None
     body = _body_of(doc, stmt)
-    values = _live(doc, body, live)
+    values = body_live(doc, body, live)
     if isinstance(stmt, A.ValueInfo):
         return {"kind": "value", **_port(doc, body, stmt.name.value, values)}
     if isinstance(stmt, A.Initializer):

@@ -146,16 +146,15 @@ def _value(doc: Document, symbol: ValueSymbol, live: LiveResult | None, sources:
     if len(symbol.definitions) > 1:
         lines += ["", f"⚠ defined {len(symbol.definitions)} times"]
     body = symbol.scope.node
-    lines += _weight(doc, body if isinstance(body, A.Graph | A.Function) else None, symbol.name, sources)
+    lines += _weight(doc, body, symbol.name, sources)
     if live is not None:
-        from onnxtext.ide.graph_properties import live_values
-        from onnxtext.ide.hints import live_labels
+        from onnxtext.ide.graph_properties import body_live
 
-        path = str(doc.source_map.path_of(body) or "")
-        label = live_labels(live).get(path, {}).get(symbol.name)
+        found = body_live(doc, body, live)
+        label = found.labels.get(symbol.name)
         if label:
             lines += ["", f"live value: `{label}`"]
-        value = live_values(doc, body, live).get(symbol.name)
+        value = found.values.get(symbol.name)
         if value is not None and value.statistics is not None and value.statistics.count:
             lines += ["", statistics_markdown(value.statistics)]
     return "\n".join(lines)

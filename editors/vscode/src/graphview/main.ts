@@ -590,26 +590,26 @@ class GraphApp {
       }
     });
     this.svg.addEventListener("contextmenu", (event) => {
-      const node = (event.target as Element).closest("[data-id]");
-      if (node === null && this.host !== undefined) {
-        // an edge: the menu of the node that makes its value (Rename value…, make it an output…)
-        const edge = (event.target as Element).closest("path.edge") ?? edgeNear(event.clientX, event.clientY);
-        const source = producerOf(this.data, edge?.getAttribute("data-values") ?? null);
-        if (source !== undefined) {
-          event.preventDefault();
-          this.choose(source, null);
-          this.svg.focus();
-          this.askGestures(source, null, { x: event.clientX, y: event.clientY }, "menu");
-        }
+      if (this.host === undefined) {
         return;
       }
-      if (node === null || this.host === undefined) {
+      const target = event.target as Element;
+      const node = target.closest("[data-id]");
+      let id: string | undefined;
+      let row: number | null = null;
+      if (node === null) {
+        // an edge: the menu of the node that makes its value (Rename value…, make it an output…)
+        const edge = target.closest("path.edge") ?? edgeNear(event.clientX, event.clientY);
+        id = producerOf(this.data, edge?.getAttribute("data-values") ?? null);
+      } else {
+        id = node.getAttribute("data-id")!;
+        const picked = target.closest("[data-row]");
+        row = picked !== null ? Number(picked.getAttribute("data-row")) : null;
+      }
+      if (id === undefined) {
         return;
       }
       event.preventDefault(); // ours, not the webview's
-      const id = node.getAttribute("data-id")!;
-      const picked = (event.target as Element).closest("[data-row]");
-      const row = picked !== null ? Number(picked.getAttribute("data-row")) : null;
       this.choose(id, row);
       this.svg.focus();
       this.askGestures(id, row, { x: event.clientX, y: event.clientY }, "menu");
