@@ -18,7 +18,7 @@ await esbuild.build({
   logLevel: "warning",
 });
 // The graph view is always built the same way (minified, no source map): the Python package
-// ships a copy, and tests/ide/test_graph_assets.py holds the two equal.
+// ships a copy, and tests/ide/test_graph_export.py holds the two equal.
 await esbuild.build({
   entryPoints: ["src/graphview/main.ts"],
   bundle: true,

@@ -768,7 +768,9 @@ export async function graphChecks({ ed, check, expect, at, work, out, repo, onnx
     await ed.waitFor(async () => (await view.$eval(".count", (e) => e.textContent)) === "1 found", { what: "the search's count in the whole graph" });
     await view.press("input.search", "Enter");
     const picked = await ed.waitFor(() => view.$eval('svg.graph [aria-selected="true"]', (e) => e.getAttribute("aria-label")).catch(() => null), { what: "the match selected" });
-    const cursor = await cursorInText(ed);
+    // the cursor moves once the extension has revealed the statement: wait for it, then say where it is
+    let cursor = await cursorInText(ed);
+    cursor = await ed.waitFor(async () => ((cursor = await cursorText(ed)) && /^Ln 12348, Col 4$/.test(cursor) ? cursor : null), { timeout: 15_000, what: "the cursor at the match's statement" }).catch(() => cursor);
     expect(/^Neg \/encoder\/layer\.12\/Neg_12345$/.test(picked) && /^Ln 12348, Col 4$/.test(cursor), `the search picked ${picked}, the cursor at ${cursor}`);
     return (
       `the encoder clicked ${early ? `before the whole graph came (said: aria-busy ${busy})` : "after the whole graph came"}, opened; ` +

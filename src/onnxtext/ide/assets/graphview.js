@@ -40,7 +40,6 @@ svg.graph text { text-anchor: middle; fill: #1b1b1b; pointer-events: none; }
 svg.graph .frame-label { text-anchor: start; font-weight: 600; fill: var(--vscode-editor-foreground, #333); pointer-events: auto; cursor: pointer; }
 .edge { fill: none; stroke: #8a8a8a; stroke-width: 1.2; }
 svg.graph .edge-label { text-anchor: start; font-size: 10px; fill: var(--vscode-descriptionForeground, #555); }
-svg.graph .edge-label.left { text-anchor: end; }
 svg.graph.far .edge-label, svg.graph.far .node .name, svg.graph.far .node .attrs, svg.graph.far .node .row, svg.graph.far .node .more { display: none; }
 .badge { stroke: #fff; stroke-width: 1.5; }
 .badge.sev-error { fill: #d32f2f; }
