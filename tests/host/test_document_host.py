@@ -47,6 +47,14 @@ class Recorder:
         self.refreshed += 1
 
 
+def _opened(debounce_ms: int = 0) -> tuple[Recorder, Host, str, DocumentHost]:
+    """A recording host (its runs waiting ``debounce_ms``) with the document of :func:`_text` open at version 1."""
+    recorder = Recorder()
+    host = recorder.host(debounce_ms)
+    text = _text()
+    return recorder, host, text, host.open(URI, text, 1)
+
+
 def _replace(text: str, old: str, new: str) -> Change:
     at = text.index(old)
     return Change.replacing(at, at + len(old), new)
@@ -58,10 +66,7 @@ def _definition(outcome: Outcome, offset: int) -> tuple[None, list[object]]:
 
 @pytest.mark.asyncio
 async def test_changes_give_snapshots_of_each_text_and_only_the_last_version_is_published() -> None:
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)  # the changes come inside the debounce
-    text = _text()
-    document = host.open(URI, text, 1)
+    recorder, host, text, document = _opened(10_000)  # the changes come inside the debounce
     first = await document.analysed()
     assert first.current and first.version == 1 and recorder.published == [(1, text)]
 
@@ -88,10 +93,7 @@ async def test_a_snapshot_of_a_document_handed_over_refuses_to_answer() -> None:
     """The next version is made from the last document in place: a snapshot of that document read
     afterwards raises SnapshotGone (the server takes a new one), never answers from a mutated tree;
     a snapshot whose document was not consumed (the edit was parsed whole) answers as before."""
-    recorder = Recorder()
-    host = recorder.host()
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened()
     old = await document.analysed()
     use = text.index("(X120)") + 1
     before = old.answer(use, _definition)
@@ -116,10 +118,7 @@ async def test_a_snapshot_of_a_document_handed_over_refuses_to_answer() -> None:
 
 @pytest.mark.asyncio
 async def test_an_answer_the_change_touched_asks_a_fresher_snapshot() -> None:
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened(10_000)
     await document.analysed()
     change = _replace(text, "   X5 = Relu (X4)\n", "   X5 = Relu (X4)\n   Y = Abs (X5)\n")
     current = change.apply(text)
@@ -135,10 +134,7 @@ async def test_an_answer_the_change_touched_asks_a_fresher_snapshot() -> None:
 
 @pytest.mark.asyncio
 async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -> None:
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)  # the runs wait: the test hands over itself
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened(10_000)  # the runs wait: the test hands over itself
     analysed = await document.analysed()
     held = analysed.outcome
     lease = host.leases.of(held.document)
@@ -170,10 +166,7 @@ async def test_the_last_analysis_is_handed_over_only_when_no_worker_reads_it() -
 
 @pytest.mark.asyncio
 async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened(10_000)
     held = (await document.analysed()).outcome
     at = text.index("X7 = Relu")
     document.apply(Change.replacing(at, at, "Q"), 2)
@@ -186,10 +179,7 @@ async def test_typing_back_to_the_analysed_text_keeps_its_document() -> None:
 
 @pytest.mark.asyncio
 async def test_a_change_given_with_its_text_takes_that_text_and_refuses_one_it_does_not_make() -> None:
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened(10_000)
     change = _replace(text, "X7 = Relu", "X7 = Tanh")
     made = change.apply(text)
     snap = document.apply(change, 2, made)
@@ -206,10 +196,7 @@ async def test_type_requests_wait_for_the_running_check_of_a_handed_over_documen
     """After the hand-over and before the new document's check lands, a settled snapshot waits for
     that check (the worker infers the types from the last version's) instead of inferring the
     whole model again on the event loop; with the last analysis still there it answers at once."""
-    recorder = Recorder()
-    host = recorder.host(debounce_ms=10_000)
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened(10_000)
     await document.analysed()
     await document.settled()  # analysed: nothing to wait for
 
@@ -293,10 +280,7 @@ async def test_the_leases_are_the_hosts_and_go_with_their_documents() -> None:
 
 @pytest.mark.asyncio
 async def test_opening_again_starts_over_and_keeps_the_users_live_values_choice() -> None:
-    recorder = Recorder()
-    host = recorder.host()
-    text = _text()
-    document = host.open(URI, text, 1)
+    _, host, text, document = _opened()
     await document.analysed()
     document.live = True
     same = host.open(URI, text, 2)  # the same text: the same document, analysed again

@@ -3,6 +3,7 @@ invalid-params (-32602) with a message saying what it needs, never an internal e
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,3 +49,17 @@ async def test_custom_requests_refuse_bad_params_with_a_message(client: Language
     ]
     for method, params in cases:
         assert await _refused(client, method, params)
+
+
+@pytest.mark.asyncio
+async def test_a_document_neither_open_nor_readable_is_refused(client: LanguageClient, tmp_path: Path) -> None:
+    """A document the client did not open is read from its file: none there, or one that is not text,
+    answers invalid-params saying so (not an internal error with the server's traceback)."""
+    absent = (tmp_path / "absent.onnxtxt").as_uri()
+    binary = tmp_path / "binary.onnxtxt"
+    binary.write_bytes(b"\xff\xfe\x00graph")
+    for uri in (absent, binary.as_uri()):
+        assert uri in await _refused(client, "onnxtext/graph", {"textDocument": {"uri": uri}})
+        with pytest.raises(JsonRpcException) as raised:
+            await client.text_document_hover_async(L.HoverParams(L.TextDocumentIdentifier(uri), L.Position(0, 0)))
+        assert raised.value.code == INVALID_PARAMS

@@ -28,10 +28,14 @@ class _Server:
         return self.host.documents[uri]
 
 
-def _host() -> Host:
+async def _edited() -> tuple[Host, DocumentHost]:
+    """A host (its runs waiting) whose document was analysed at version 1 and edited since (version 2)."""
     host = Host(lambda document, snapshot: None, lambda message: None, lambda: None)
     host.settings = Settings(debounce_ms=10_000, evaluate=False)
-    return host
+    document = host.open(URI, TEXT, 1)
+    await document.analysed()
+    document.apply(Change.replacing(0, 0, " "), 2)
+    return host, document
 
 
 def _params() -> L.HoverParams:
@@ -40,10 +44,7 @@ def _params() -> L.HoverParams:
 
 @pytest.mark.asyncio
 async def test_where_the_last_snapshot_has_no_say_the_handler_reads_the_fallback() -> None:
-    host = _host()
-    document = host.open(URI, TEXT, 1)
-    await document.analysed()
-    document.apply(Change.replacing(0, 0, " "), 2)
+    host, _ = await _edited()
     seen: list[Snapshot] = []
 
     def handler(ls: Any, params: Any, snap: Snapshot) -> str:
@@ -60,10 +61,7 @@ async def test_where_the_last_snapshot_has_no_say_the_handler_reads_the_fallback
 
 @pytest.mark.asyncio
 async def test_a_snapshot_handed_over_meanwhile_is_taken_again_and_a_view_answered_stale_is_refreshed() -> None:
-    host = _host()
-    document = host.open(URI, TEXT, 1)
-    await document.analysed()
-    document.apply(Change.replacing(0, 0, " "), 2)
+    host, document = await _edited()
     calls: list[Snapshot] = []
 
     def handler(ls: Any, params: Any, snap: Snapshot) -> int:

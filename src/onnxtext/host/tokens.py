@@ -483,14 +483,14 @@ def splice_rows(
         return None
     tokens.extend(Token(Span(c.start, c.end), "comment") for c in comments[lo:hi])
     i, j = bisect_left(offsets, start), bisect_left(offsets, end)
-    after = _line_column(source, offsets[i - 1]) if i else (0, 0)
-    line, col = _line_column(source, start)
+    after = source.lsp_position(offsets[i - 1]) if i else (0, 0)
+    line, col = source.lsp_position(start)
     made: list[int] = []
     region = encode_tokens(ordered(tokens), source, after=after, line_at=(line, start - col), offsets=made)
     last_line, last_col = _last_row(region, *after)
     out = data[: 5 * i] + region
     if j < len(offsets):
-        line, col = _line_column(source, offsets[j] + delta)
+        line, col = source.lsp_position(offsets[j] + delta)
         out += [line - last_line, col - last_col if line == last_line else col]
         out += data[5 * j + 2 :]
     moved = offsets[:i] + made
@@ -503,12 +503,6 @@ def _last_row(data: list[int], line: int = 0, col: int = 0) -> tuple[int, int]:
     for r in range(0, len(data), 5):
         line, col = (line + data[r], data[r + 1]) if data[r] else (line, col + data[r + 1])
     return line, col
-
-
-def _line_column(source: SourceFile, offset: int) -> tuple[int, int]:
-    """The 0-based line and column (characters: an ASCII text's) of ``offset``."""
-    at = source.position(offset)
-    return at.line - 1, at.column - 1
 
 
 def _span_start(node: A.AstNode) -> int:

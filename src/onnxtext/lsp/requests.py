@@ -271,8 +271,9 @@ def folding_range(ls: OnnxTextServer, params: L.FoldingRangeParams, snap: Snapsh
 async def tokens_full(ls: OnnxTextServer, params: L.SemanticTokensParams, snap: Snapshot) -> L.SemanticTokens:
     """The tokens of the current version, encoded off the event loop (made ahead by the run, or
     waiting for it to be) holding the document's lease."""
-    tokens = ls.document(params.text_document.uri).tokens
-    result_id, data = await ls.document(params.text_document.uri).off_loop(snap, lambda doc: tokens.full(doc, None))
+    document = ls.document(params.text_document.uri)
+    tokens = document.tokens
+    result_id, data = await document.off_loop(snap, lambda doc: tokens.full(doc, None))
     return L.SemanticTokens(data=data, result_id=result_id)
 
 

@@ -147,7 +147,11 @@ class OnnxTextServer(LanguageServer):
         if found is not None:
             return found
         document = self.workspace.get_text_document(uri)
-        return self.host.adopt(uri, document.source, document.version)
+        try:
+            text = document.source  # the file, read by pygls
+        except (OSError, UnicodeDecodeError) as exc:  # no such file, or not text: the client's mistake, not a bug
+            raise JsonRpcInvalidParams(f"{uri} is not open and its file cannot be read: {exc}") from None
+        return self.host.adopt(uri, text, document.version)
 
     def forget(self, uri: str) -> None:
         self.host.close(uri)
