@@ -239,6 +239,40 @@ def test_a_skipped_recording_is_made_by_the_next_analysis() -> None:
 
 
 @pytest.mark.asyncio
+async def test_an_edit_right_after_the_first_publication_is_analysed_from_its_recording() -> None:
+    """Typing at once after opening: the change comes while the job that records the first analysis
+    (published without the cache) still waits for the worker. The run's cancellation must not cancel
+    that job, and the job records even though a newer version came (tokens and types, moot now, are
+    skipped): the new version is analysed from the record, only its edited node anew. Before, the job
+    was cancelled with the run and the next version analysed every node while it recorded them."""
+    recorder = Recorder()
+    host = recorder.host()
+    text = _text()
+    change = _replace(text, "X7 = Relu", "X7 = Tanh")
+    busy = threading.Event()
+    documents: list[DocumentHost] = []
+
+    def on_published(document: DocumentHost, snapshot: Snapshot) -> None:
+        recorder.on_published(document, snapshot)
+        if snapshot.version == 1:  # the recording job is queued behind this one once the run goes on
+            host.analyser.submit(busy.wait, 10)
+            documents.append(document)
+            document.apply(change, 2)  # cancels the run publishing version 1
+
+    host.on_published = on_published
+    document = host.open(URI, text, 1)
+    while not documents:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.05)  # the cancelled run has reached its wait for the recording job
+    busy.set()
+    snap = await document.analysed()
+    assert snap.version == 2 and snap.checked and snap.outcome.document.source.text == change.apply(text)
+    assert [v for v, _ in recorder.published] == [1, 2]
+    assert document.analysis.reused == {"infer": STATEMENTS - 1, "check": STATEMENTS - 1}
+    document.close()
+
+
+@pytest.mark.asyncio
 async def test_a_failing_analysis_is_reported_and_the_host_keeps_serving(monkeypatch: pytest.MonkeyPatch) -> None:
     import onnxtext.host.documents as documents
 

@@ -397,7 +397,9 @@ class DocumentHost:
         self.unsettled |= self.in_place != revision  # parsed whole: the heap holds a new document
         settle = host.settle_heap and self.unsettled
         self.preparing = host.analyser.submit(_prepare_held, self.tokens, outcome, lease, cancel, prime, settle)
-        if await asyncio.wrap_future(self.preparing):
+        # shielded: cancelling this task (a newer version came) must not cancel the job before it starts, as
+        # awaiting it plainly would; the job skips what the newer version makes moot and records the analysis
+        if await asyncio.shield(asyncio.wrap_future(self.preparing)):
             self.unsettled = False
         path = file_path(self.uri)
         runnable = runnable_model(
@@ -532,12 +534,14 @@ def _prepare_held(
     settle: bool = False,
 ) -> bool:
     """:func:`prepare`, holding the document (a newer version is not made from it meanwhile);
-    then ``prime`` records its analysis for the next version, and with ``settle`` the heap is settled
-    (:attr:`Host.settle_heap`), unless a newer version came meanwhile. True when it was settled."""
+    then ``prime`` records its analysis for the next version (also when a newer version came
+    meanwhile: that one is made from this document and analysed from the record, not whole), and
+    with ``settle`` the heap is settled (:attr:`Host.settle_heap`), unless a newer version came
+    meanwhile. True when it was settled."""
     with lease.reading() as held:
         if held:
             prepare(tokens, outcome.document, cancel)
-            if prime is not None and not cancel.is_set():
+            if prime is not None:
                 prime(outcome.document)
             if settle and not cancel.is_set():
                 gc.unfreeze()  # what was frozen before (a document parsed whole before this one) may be garbage now
