@@ -62,6 +62,10 @@ class SourceFile:
     path: str = "<text>"
     _line_starts: list[int] = field(default_factory=list, init=False, repr=False)
 
+    def line_starts(self) -> list[int]:
+        """The offset where each line starts (0 first), computed once; not to be changed by the caller."""
+        return self._starts()
+
     def _starts(self) -> list[int]:
         if not self._line_starts:
             starts = [0]

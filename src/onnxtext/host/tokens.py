@@ -435,12 +435,9 @@ class TokenCache:
 def row_offsets(data: list[int], source: SourceFile) -> list[int] | None:
     """Where each row of ``data`` (``source``'s encoded tokens) starts in its text; None for a text
     that is not ASCII (a column there counts UTF-16 units)."""
-    text = source.text
-    if not text.isascii():
+    if not source.text.isascii():
         return None
-    starts = [0]
-    for length in map(len, text.split("\n")):
-        starts.append(starts[-1] + length + 1)
+    starts = source.line_starts()
     offsets = []
     line = col = 0
     for r in range(0, len(data), 5):
