@@ -292,9 +292,8 @@ class Editor:
     """How many versions ``reparse`` made from the last one."""
 
     def __post_init__(self) -> None:
-        outcome = diagnose(self.text, PATH, SETTINGS, threading.Event())  # published first
+        outcome = diagnose(self.text, PATH, SETTINGS, threading.Event(), None, None, self.cache)
         self.tokens.data(outcome.document)
-        self.cache.prime(outcome.document, SETTINGS.select, SETTINGS.ignore)  # recorded after
         self.document = outcome.document
 
     def change(self, text: str, analyse: bool) -> Outcome | None:
@@ -309,12 +308,9 @@ class Editor:
         if not analyse:  # superseded before its check: the worker parsed it (whole when reparse declined)
             self.document = doc if doc is not None else parse_document(text, "model", PATH)
             return None
-        cache = None if self.cache.empty else self.cache
-        outcome = diagnose(text, PATH, SETTINGS, threading.Event(), doc, None, cache)
+        outcome = diagnose(text, PATH, SETTINGS, threading.Event(), doc, None, self.cache)
         self.document = outcome.document
         self.tokens.data(outcome.document)
-        if cache is None:
-            self.cache.prime(outcome.document, SETTINGS.select, SETTINGS.ignore)
         return outcome
 
 

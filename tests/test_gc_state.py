@@ -16,6 +16,7 @@ import pytest
 import onnxtext
 from onnxtext import _gc
 from onnxtext.analysis.diagnose import AnalysisCache
+from onnxtext.analysis.diagnose import diagnose as diagnose_cached
 from onnxtext.cli import main
 from onnxtext.printing.text import reference_text
 
@@ -54,7 +55,7 @@ def _library_calls() -> None:
     assert onnxtext.diagnose(document) == []
     assert onnxtext.check(TEXT) == []
     cache = AnalysisCache()
-    cache.prime(document)
+    assert diagnose_cached(onnxtext.parse_document(COMMENTED), cache=cache) == []
     assert cache.inference(onnxtext.parse_document(TEXT)) is not None
 
 

@@ -54,18 +54,12 @@ def assert_versions_agree(
     ignore: list[str] | None = None,
     *,
     deep: bool = True,
-    primed: bool = False,
 ) -> AnalysisCache:
-    """Analyse ``texts`` in turn with one cache; each version equals its analysis from scratch.
-    ``primed``: the first is analysed without the cache, which records it after (as the server does)."""
+    """Analyse ``texts`` in turn with one cache; each version equals its analysis from scratch."""
     cache = AnalysisCache()
     for i, text in enumerate(texts):
         doc = parse_document(text)
-        if primed and i == 0:
-            found = diagnose(doc, select, ignore)
-            cache.prime(doc, select, ignore)
-        else:
-            found = diagnose(doc, select, ignore, cache=cache)
+        found = diagnose(doc, select, ignore, cache=cache)
         fresh = parse_document(text)
         expected = diagnose(fresh, select, ignore)
         where = f"version {i}:\n{text}"
@@ -100,24 +94,6 @@ def test_the_cache_reuses_the_unchanged_nodes() -> None:
     changed[100] = changed[100].replace("Relu", "Tanh")
     cache = assert_versions_agree([model(lines), model(changed)])
     assert cache.reused == {"infer": 199, "check": 199}
-
-
-def test_a_cache_primed_after_an_analysis_without_it_reuses_the_unchanged_nodes() -> None:
-    """The server's first analysis of a document runs without the cache, published first, and
-    records it after (``AnalysisCache.prime``): the next version is as with a cache from the start."""
-    lines = chain(200)
-    changed = list(lines)
-    changed[100] = changed[100].replace("Relu", "Tanh")
-    first = parse_document(model(lines))
-    assert _signature(diagnose(first)) == _signature(diagnose(parse_document(model(lines))))
-    cache = AnalysisCache()
-    assert cache.empty
-    cache.prime(first)
-    assert not cache.empty
-    second = parse_document(model(changed))
-    assert _signature(diagnose(second, cache=cache)) == _signature(diagnose(parse_document(model(changed))))
-    assert cache.reused == {"infer": 199, "check": 199}
-    assert _types(second) == _types(parse_document(model(changed)))
 
 
 def test_changing_an_operator_back_and_forth() -> None:
@@ -324,14 +300,14 @@ def test_recovery_corpus_edits_in_sequence(seed: int) -> None:
             current = _edit(rng, current).apply(current)
             versions.append(current)
         versions.append(text)
-        assert_versions_agree(versions, deep=False, primed=seed % 2 == 1)
+        assert_versions_agree(versions, deep=False)
 
 
 @pytest.mark.slow
 def test_statement_edits_of_goldens_examples_and_backend_models() -> None:
     rng = random.Random(11)
-    for n, (_, text) in enumerate(_corpus_texts()):
-        assert_versions_agree([text, *_statement_edits(rng, text, 6), text], primed=n % 2 == 1)
+    for _, text in _corpus_texts():
+        assert_versions_agree([text, *_statement_edits(rng, text, 6), text])
 
 
 @pytest.mark.slow
@@ -512,7 +488,7 @@ def test_an_axis_checked_against_an_inferred_rank_follows_the_rank() -> None:
     lines[15] = "   X16 = Softmax <axis = 9> (X15)"
     broken = list(lines)
     broken[3] = "   X4 = Relu (nX3)"
-    cache = assert_versions_agree([model(lines), model(broken), model(lines)], primed=True)
+    cache = assert_versions_agree([model(lines), model(broken), model(lines)])
     assert cache.reused["check"] > 10
 
 

@@ -33,8 +33,7 @@ class Server:
 
     def __init__(self, text: str) -> None:
         self.cache = AnalysisCache()
-        self.outcome = diagnose(text, "m.onnxtxt", _SETTINGS, threading.Event())  # published first
-        self.cache.prime(self.outcome.document, _SETTINGS.select, _SETTINGS.ignore)  # recorded after
+        self.outcome = diagnose(text, "m.onnxtxt", _SETTINGS, threading.Event(), None, None, self.cache)
         self.taken = 0
 
     def edit(self, edit: Edit) -> Outcome:

@@ -156,27 +156,6 @@ class AnalysisCache:
             return older
         return older if _apart(keys.line_up(older.keys)) < _apart(keys.line_up(latest.keys)) else latest
 
-    def prime(
-        self,
-        document: Analysed,
-        select: Iterable[str] | None = None,
-        ignore: Iterable[str] | None = None,
-        *,
-        model_dir: str | os.PathLike[str] | None = None,
-    ) -> None:
-        """Record ``document``'s analysis for the next version, when its diagnostics were made without
-        the cache: recording costs about a quarter more than analysing, so the language server
-        publishes a document's first diagnostics first and records them after (nothing is reported;
-        the inference a request or the analysis made is kept as the document's)."""
-        model = document.model
-        if model is None:
-            return
-        with collector_paused():
-            recorded = infer_model(model, keys=self.keys(document), previous=None)
-            self.infer, self.older = recorded.memo, None
-            check_document(document, select, ignore, model_dir=model_dir, cache=self)
-        self.release()
-
     def inference(self, document: Analysed) -> Inference | None:
         """``document``'s inference, made from the previous version's where it can (and kept as the document's)."""
         model = document.model

@@ -29,7 +29,6 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import replace
-from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import unquote, urlparse
 
@@ -146,14 +145,6 @@ class Host:
         path = file_path(uri)
         return shown_diagnostics(self.binaries.get(path) if path is not None else None, document, diagnostics)
 
-    def prime(self, cache: AnalysisCache, model_dir: str | None, doc: Document) -> None:
-        """Record ``doc``'s analysis in ``cache`` (its diagnostics were made and published without it)."""
-        try:
-            cache.prime(doc, self.settings.select, self.settings.ignore, model_dir=model_dir)
-        except Exception:  # a bug must not kill the server: the next version is analysed whole
-            log.exception("recording the analysis of %s failed", doc.source.path)
-            cache.forget()
-
 
 class DocumentHost:
     """One open document: its text and version, the changes since its last analysis, the run that
@@ -179,8 +170,6 @@ class DocumentHost:
         """The semantic tokens of the latest analysed document (and those last sent, for deltas)."""
         self.analysis = AnalysisCache()
         """The last analysed version's inference and checker results per node, reused by the next run."""
-        self.published = False
-        """An analysis of the document was published (the next one with an empty ``analysis`` records as it runs)."""
         self.outcome: Outcome | None = None
         self.outcome_revision = -1
         self.parsed: Document | None = None
@@ -363,13 +352,12 @@ class DocumentHost:
         def on_parsed(doc: Document) -> None:  # in the analyser's thread
             loop.call_soon_threadsafe(self._parsed, revision, doc)
 
-        cache = self._cache_for()
         # a whole analysis (the document's first): the cyclic collector's pass over its new objects
         # comes after publishing, not between the parse and the check (150 ms of 0.9 s on 30,000 statements)
-        with collector_paused() if cache is None else nullcontext():
+        with collector_paused() if self.analysis.empty else nullcontext():
             try:
                 job = host.analyser.submit(
-                    diagnose, text, self.path, host.settings, cancel, parsed, self.folder, cache, on_parsed
+                    diagnose, text, self.path, host.settings, cancel, parsed, self.folder, self.analysis, on_parsed
                 )
                 self.analysing = job
                 outcome = await asyncio.wrap_future(job)
@@ -382,7 +370,7 @@ class DocumentHost:
                 return
             if self.closed or cancel.is_set() or self.revision != revision:
                 return  # superseded while running: a newer run publishes
-            self.outcome, self.outcome_revision, self.published = outcome, revision, True
+            self.outcome, self.outcome_revision = outcome, revision
             self.parsed, self.parsed_revision = None, -1  # the outcome holds it now (or it was of an older version)
             self._forget_changes()
             if self.landed is not None:
@@ -392,14 +380,11 @@ class DocumentHost:
                 self.answered_stale = False
                 host.on_refresh()
         # what the editor asks for next, made while it has not yet asked (and what hovers right after a change read)
-        prime = partial(host.prime, self.analysis, self.folder) if cache is None else None
         lease = host.leases.of(outcome.document)
         self.unsettled |= self.in_place != revision  # parsed whole: the heap holds a new document
         settle = host.settle_heap and self.unsettled
-        self.preparing = host.analyser.submit(_prepare_held, self.tokens, outcome, lease, cancel, prime, settle)
-        # shielded: cancelling this task (a newer version came) must not cancel the job before it starts, as
-        # awaiting it plainly would; the job skips what the newer version makes moot and records the analysis
-        if await asyncio.shield(asyncio.wrap_future(self.preparing)):
+        self.preparing = host.analyser.submit(_prepare_held, self.tokens, outcome, lease, cancel, settle)
+        if await asyncio.wrap_future(self.preparing):
             self.unsettled = False
         path = file_path(self.uri)
         runnable = runnable_model(
@@ -490,16 +475,6 @@ class DocumentHost:
             self._forget_changes()
         self.parsed_ready.set()
 
-    def _cache_for(self) -> AnalysisCache | None:
-        """The analysis cache a run passes to :func:`diagnose`; None for a document's first analysis,
-        which is published first and recorded after it (``AnalysisCache.prime``: the recording costs
-        about a quarter more). A later version whose cache is still empty (that recording was skipped:
-        an edit came before it was done, as typing right after opening does) records as it is
-        analysed: published first, each next edit skipped its recording again and analysed whole (#30)."""
-        if self.analysis.empty and not self.published:
-            return None
-        return self.analysis
-
 
 async def ended(job: Future[Any]) -> None:
     """Wait for a worker's job to end, however it ends. Its outcome is its run's (the task awaiting
@@ -526,23 +501,14 @@ def prepare(tokens: TokenCache, doc: Document, cancel: threading.Event) -> None:
 
 
 def _prepare_held(
-    tokens: TokenCache,
-    outcome: Outcome,
-    lease: Lease,
-    cancel: threading.Event,
-    prime: Callable[[Document], None] | None = None,
-    settle: bool = False,
+    tokens: TokenCache, outcome: Outcome, lease: Lease, cancel: threading.Event, settle: bool = False
 ) -> bool:
-    """:func:`prepare`, holding the document (a newer version is not made from it meanwhile);
-    then ``prime`` records its analysis for the next version (also when a newer version came
-    meanwhile: that one is made from this document and analysed from the record, not whole), and
-    with ``settle`` the heap is settled (:attr:`Host.settle_heap`), unless a newer version came
-    meanwhile. True when it was settled."""
+    """:func:`prepare`, holding the document (a newer version is not made from it meanwhile); then with
+    ``settle`` the heap is settled (:attr:`Host.settle_heap`), unless a newer version came meanwhile.
+    True when it was settled."""
     with lease.reading() as held:
         if held:
             prepare(tokens, outcome.document, cancel)
-            if prime is not None:
-                prime(outcome.document)
             if settle and not cancel.is_set():
                 gc.unfreeze()  # what was frozen before (a document parsed whole before this one) may be garbage now
                 gc.collect()
