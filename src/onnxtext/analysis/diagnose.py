@@ -127,8 +127,8 @@ class AnalysisCache:
         (:meth:`spliced`): the memos are all the next version needs."""
         if self._keys is not None:
             ref, keys = self._keys
-            if "nodes" in keys.__dict__:  # computed (cached property)
-                self._node_keys = (ref, keys.nodes)
+            if keys.known_nodes is not None:
+                self._node_keys = (ref, keys.known_nodes)
         self._keys = None
 
     @property

@@ -43,6 +43,12 @@ class Keys:
     def nodes(self) -> list[bytes]:
         return node_keys(self.model.graph)
 
+    @property
+    def known_nodes(self) -> list[bytes] | None:
+        """:attr:`nodes` if computed or given already (None: not yet; asking would compute them)."""
+        found: list[bytes] | None = self.__dict__.get("nodes")
+        return found
+
     @cached_property
     def context(self) -> bytes:
         return context_key(self.model)
