@@ -121,6 +121,38 @@ def test_shape_mismatch_is_located(tmp_path: Path, capsys: pytest.CaptureFixture
     assert "Traceback" not in err
 
 
+RECURSIVE = """<ir_version: 8, opset_import: ["" : 18, "local" : 1]>
+main (float[2] x) => (float[2] y)
+{
+   y = local.F (x)
+}
+<domain: "local", opset_import: ["" : 18, "local" : 1]>
+F (a) => (b)
+{
+   t = Relu (a)
+   b = local.G (t)
+}
+<domain: "local", opset_import: ["" : 18, "local" : 1]>
+G (a) => (b)
+{
+   b = local.F (a)
+}
+"""
+
+
+def test_a_recursive_function_is_a_located_error_not_a_too_deep_nesting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The checker's E405 case run anyway: the call that comes back is named (the run recursed
+    until Python's limit and said only "input nested too deeply to process")."""
+    model = tmp_path / "recursive.onnxtxt"
+    model.write_text(RECURSIVE)
+    status, _, err = _run(capsys, str(model), "--random-inputs")
+    assert status == 1
+    assert err.startswith(f"{model}:15:4: error[R002]: F: model-local function 'F' calls itself"), err
+    assert "nested too deeply" not in err and "Traceback" not in err
+
+
 @pytest.mark.parametrize("cond, line, col", [("true", 5, 7), ("false", 13, 3)])
 def test_error_in_subgraph_and_function_is_located(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], cond: str, line: int, col: int

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checkutil import located
+from checkutil import diagnostics, located
 
 HEAD = '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\ng (float[2] x) => (float[2] y) { y = local.F(x) }\n'
 FH = '<domain: "local", opset_import: ["" : 21]>\n'
@@ -67,3 +67,47 @@ def test_e403_function_attribute_default_without_type() -> None:
     m = parse_model(HEAD + FH + "F <alpha: float = 0.5> (a) => (b) { b = Relu(a) }\n")
     m.functions[0].attribute_proto[0].type = 0  # type: ignore[assignment]
     assert [d.code for d in check(m, select=["E403"])] == ["E403"]
+
+
+def test_e405_a_function_calling_itself() -> None:
+    text = HEAD + '<domain: "local", opset_import: ["" : 21, "local" : 1]>\nF (a) => (b) { b = local.F(a) }\n'
+    (found,) = diagnostics(text, "E405")
+    assert (found.span.start.line, found.span.start.column) == (4, 1)
+    assert "'local.F' calls itself ('local.F' -> 'local.F')" in found.message
+    assert [(r.message, r.span.start.line, r.span.start.column) for r in found.related] == [
+        ("calls 'local.F' here", 4, 26)
+    ]
+
+
+def test_e405_functions_calling_each_other_through_a_subgraph_are_one_cycle_reported_once() -> None:
+    fh = '<domain: "local", opset_import: ["" : 21, "local" : 1]>\n'
+    text = (
+        HEAD
+        + fh
+        + "F (a) => (b) { t = Relu(a)\n  b = local.G(t) }\n"
+        + fh
+        + "G (a) => (b) { c = Constant <value_int = 1> ()\n"
+        + "  b = If (c) <then_branch = t () => (u) { u = local.F(a) }, else_branch = e () => (v) { v = Neg(a) }> }\n"
+    )
+    (found,) = diagnostics(text, "E405")
+    assert found.span.start.line == 4
+    assert "('local.F' -> 'local.G' -> 'local.F')" in found.message
+    assert [(r.message, r.span.start.line) for r in found.related] == [
+        ("calls 'local.G' here", 5),
+        ("calls 'local.F' here", 8),
+    ]
+
+
+def test_e405_calls_that_do_not_come_back_are_no_recursion() -> None:
+    fh = '<domain: "local", opset_import: ["" : 21, "local" : 1]>\n'
+    text = (
+        HEAD
+        + fh
+        + "F (a) => (b) { t = local.G(a)\n  b = local.G(t) }\n"
+        + fh
+        + "G (a) => (b) { b = local.H(a) }\n"
+        + fh
+        + "H (a) => (b) { b = Neg(a) }\n"
+    )
+    assert located(text, "E405") == []
+    assert located(text) == []

@@ -248,6 +248,8 @@ class Evaluator:
         self.opsets: dict[str, int] = self.resolver.opsets
         self._fn_cache: dict[Any, CompiledGraph] = {}
         self._fn_depth = 0
+        self._expanding: set[int] = set()
+        """The functions whose bodies are being compiled (by id): one called again from its own body is recursive."""
         self._trace_all: DeepTraceCallback | None = None
         self.declared_mismatches: dict[ProtoPath, str] = {}
         """After :meth:`run`: each value declared in a subgraph (value_info, outputs) that contradicted
@@ -406,6 +408,16 @@ class Evaluator:
         # A function body sees its own imports; the model's fill in the domains it forgets to
         # import (the checker reports those, E302), so that such a model still runs.
         opsets = {**self.opsets, **self.resolver.opsets_of(func)}
+        if id(func) in self._expanding:  # the checker's E405: its expansion would never end
+            raise EvaluationError(
+                NodeErrorRecord(
+                    message=f"model-local function {func.name!r} calls itself: a recursive function cannot be expanded",
+                    node_index=index,
+                    op_type=node.op_type,
+                    path=caller.path.child("node", index),
+                    function=caller.function,
+                )
+            )
         key = (id(func), tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
         cached = self._fn_cache.get(key)
         if cached is not None:
@@ -426,11 +438,13 @@ class Evaluator:
         cg.output_names = list(func.output)
         self._fn_cache[key] = cg
         self._fn_depth += 1
+        self._expanding.add(id(func))
         try:
             for i, n in enumerate(func.node):
                 cg.steps.append(self._compile_node(i, n, opsets, cg, call_attrs))
         finally:
             self._fn_depth -= 1
+            self._expanding.discard(id(func))
         return cg
 
     # -- running ----------------------------------------------------------------------

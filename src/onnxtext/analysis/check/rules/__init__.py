@@ -5,6 +5,7 @@ from __future__ import annotations
 from onnxtext.analysis.check.rule import Rule
 from onnxtext.analysis.check.rules.function_attribute_default import FunctionAttributeDefault
 from onnxtext.analysis.check.rules.function_opset_compatible import FunctionOpsetCompatible
+from onnxtext.analysis.check.rules.function_recursion import FunctionRecursion
 from onnxtext.analysis.check.rules.function_signature import FunctionSignature
 from onnxtext.analysis.check.rules.function_unique import UniqueFunctions
 from onnxtext.analysis.check.rules.graph_dims_non_negative import DimsNonNegative
@@ -98,6 +99,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             FunctionSignature,
             FunctionAttributeDefault,
             FunctionOpsetCompatible,
+            FunctionRecursion,
             TensorDataSize,
             TensorDataType,
             TensorValuesRange,
