@@ -111,3 +111,16 @@ def test_e405_calls_that_do_not_come_back_are_no_recursion() -> None:
     )
     assert located(text, "E405") == []
     assert located(text) == []
+
+
+def test_w302_an_attribute_passed_and_referred_to_but_not_declared_is_a_warning_not_an_error() -> None:
+    """As some exporters write functions: onnx.checker and onnxruntime accept it (the reference takes
+    the call's attribute by name), so it is no error, but the signature is incomplete."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2, 3] x) => (float[2, 3] y) { y = local.F <dim = 1> (x) }\n"
+        + FH
+        + "F (a) => (b) { b = Softmax <axis: int = @dim> (a) }\n"
+    )
+    assert located(text) == [("W302", 2, 53), ("W302", 4, 29)]
+    assert all(d.severity.name == "WARNING" for d in diagnostics(text))

@@ -130,7 +130,8 @@ def test_e309_reference_outside_function() -> None:
     assert located(text, "E309") == [("E309", 3, 16)]
 
 
-def test_e309_reference_to_undeclared_function_attribute() -> None:
+def test_w302_reference_to_undeclared_function_attribute() -> None:
+    """onnx.checker and onnxruntime accept it (the call's attribute of that name is taken): a warning."""
     text = (
         '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
         "g (float[2] x) => (float[2] y) { y = local.F(x) }\n"
@@ -139,9 +140,10 @@ def test_e309_reference_to_undeclared_function_attribute() -> None:
         "  b = LeakyRelu <alpha: float = @alpah> (a)\n"
         "}\n"
     )
-    assert located(text, "E309") == [("E309", 5, 18)]
-    assert "did you mean 'alpha'" in diagnostics(text, "E309")[0].message
-    assert located(text.replace("@alpah", "@alpha"), "E3") == []
+    assert located(text, "E3", "W3") == [("W302", 5, 18)]
+    (found,) = diagnostics(text, "W302")
+    assert "did you mean 'alpha'" in found.message and found.fix is not None
+    assert located(text.replace("@alpah", "@alpha"), "E3", "W3") == []
 
 
 def test_w301_missing_local_function() -> None:
@@ -161,7 +163,8 @@ def test_local_function_call_arity_and_attributes() -> None:
         '<domain: "local", opset_import: ["" : 21]>\n'
         "F <alpha> (a) => (b) { b = Relu(a) }\n"
     )
-    assert located(text, "E3") == [("E305", 2, 47), ("E303", 2, 63)]
+    assert located(text, "E3", "W3") == [("W302", 2, 47), ("E303", 2, 63)]
+    assert "function 'F' declares no attribute 'beta'" in diagnostics(text, "W302")[0].message
 
 
 def test_e310_attribute_with_two_values() -> None:

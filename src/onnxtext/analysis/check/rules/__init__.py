@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from onnxtext.analysis.check.rule import Rule
+from onnxtext.analysis.check.rules.function_attribute_declared import FunctionAttributeDeclared
 from onnxtext.analysis.check.rules.function_attribute_default import FunctionAttributeDefault
 from onnxtext.analysis.check.rules.function_opset_compatible import FunctionOpsetCompatible
 from onnxtext.analysis.check.rules.function_recursion import FunctionRecursion
@@ -100,6 +101,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             FunctionAttributeDefault,
             FunctionOpsetCompatible,
             FunctionRecursion,
+            FunctionAttributeDeclared,
             TensorDataSize,
             TensorDataType,
             TensorValuesRange,

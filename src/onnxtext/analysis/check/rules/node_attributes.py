@@ -1,4 +1,4 @@
-"""E305: Every attribute of a node is one its operator (or model-local function) declares.
+"""E305: Every attribute of a node is one its operator declares (a model-local function's: W302).
 
 Its helpers are shared with ``node_attribute_ref``, ``node_attribute_single_value``, ``node_attribute_type``.
 """
@@ -18,26 +18,22 @@ def function_attribute_names(fn: FunctionProto) -> list[str]:
     return list(fn.attribute) + [a.name for a in fn.attribute_proto]
 
 
-def _internal(name: str) -> bool:
+def internal_attribute(name: str) -> bool:
     return name.startswith("__")  # onnx lets internal attributes through unchecked
 
 
 class KnownAttribute(Rule):
     code = "E305"
     name = "known-attribute"
-    description = "Every attribute of a node is one its operator (or model-local function) declares."
+    description = "Every attribute of a node is one its operator declares."
 
     def attribute(self, ctx: CheckContext, node: NodeInfo, index: int, attr: AttributeProto) -> None:
         res = node.resolution
-        if res.schema is not None:
-            known = [a.name for a in res.schema.attributes]
-            owner = f"operator '{node.proto.op_type}' (opset {res.version})"
-        elif res.function is not None:
-            known = function_attribute_names(res.function)
-            owner = f"function '{res.function.name}'"
-        else:
-            return
-        if attr.name in known or _internal(attr.name):
+        if res.schema is None:
+            return  # a model-local function's attributes: W302
+        known = [a.name for a in res.schema.attributes]
+        owner = f"operator '{node.proto.op_type}' (opset {res.version})"
+        if attr.name in known or internal_attribute(attr.name):
             return
         hint = closest(attr.name, known)
         fix = ctx.replacing(f"write '{hint}'", node.path, ("attribute_name", index), hint) if hint else None
