@@ -332,6 +332,14 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
 
     def op_name(self, c: list[Any]) -> tuple[list[A.Ident], A.Ident, A.Ident | None, Span]:
         overload = c[-1]
+        if c[0] is not None and c[0].type == "RAWOP":
+            raw: Tok = c[0]
+            parts = []
+            at = raw.start
+            for part in raw.value.split("."):
+                parts.append(A.Ident(Span(at, at + len(part)), part))
+                at += len(part) + 1
+            return (parts[:-1], parts[-1], self._ident(overload) if overload is not None else None, span_of(c))
         parts = (
             [self._ident(t) for t in c[:-2] if t is not None and t.type == "IDENT"]
             if overload is not None

@@ -45,6 +45,7 @@ TERMINAL_NAMES = {
     "STRING": "a string",
     "NUMBER": "a number",
     "NUMLIST": "tensor values",
+    "RAWOP": "an operator name",
     "SEQ": "'seq'",
     "MAP": "'map'",
     "OPTIONAL": "'optional'",
@@ -113,6 +114,8 @@ def wanted_text(expected: Sequence[str]) -> str:
     """The terminals a parser state accepts, in words: "a name, ')' or ','"."""
     if "NUMLIST" in expected and "LBRACE" in expected:
         expected = [e for e in expected if e != "NUMLIST"]
+    if "RAWOP" in expected and "IDENT" in expected:  # an operator's name is "a name" too
+        expected = [e for e in expected if e != "RAWOP"]
     keys = sorted(expected, key=lambda t: (_ORDER.index(t) if t in _ORDER else len(_ORDER), t))
     names = [TERMINAL_NAMES.get(k, k) for k in keys]
     if not names:
