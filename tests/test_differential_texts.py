@@ -172,6 +172,42 @@ def test_printed_domain_reads_back(domain: str, op: str, overload: str) -> None:
     assert onnxtext.parse_model(onnxtext.format_text(text)).SerializeToString(deterministic=True) == want
 
 
+# onnx.parser reads a list of tensors, graphs or types and drops its items (the attribute keeps its
+# type when written, nothing else); onnxtext keeps them: what onnx.printer writes for such an
+# attribute reads back here to the attribute printed (a known difference, README).
+LISTS = [
+    ("y = Foo <ts: tensors = [int64[1] a {3}]> (x)", "ts", "tensors", True),
+    ("y = Foo <ts = [int64[1] {3}, float[1] {2}]> (x)", "ts", "tensors", False),
+    ("y = Foo <gs: graphs = [b () => (z) { z = Neg (x) }]> (x)", "gs", "graphs", True),
+    ("y = Foo <gs = [b () => (z) { z = Neg (x) }, c () => (w) {}]> (x)", "gs", "graphs", False),
+    ("y = Foo <tps: type_protos = [float[2], seq(int64)]> (x)", "tps", "type_protos", True),
+]
+
+
+@pytest.mark.parametrize(("text", "name", "field", "typed"), LISTS)
+def test_lists_of_messages_keep_their_items(text: str, name: str, field: str, typed: bool) -> None:
+    ref = onnx.parser.parse_node(text)
+    ours = onnxtext.parse_node(text)
+    (attr,) = ours.attribute
+    assert (attr.name, attr.type, len(getattr(attr, field)) > 0) == (
+        name,
+        getattr(onnx.AttributeProto, field.upper()),
+        True,
+    )
+    # onnx.parser's node is ours with the list's items (and, untyped, the type) left out
+    stripped = onnx.NodeProto.FromString(ours.SerializeToString())
+    stripped.attribute[0].ClearField(field)
+    if not typed:
+        stripped.attribute[0].ClearField("type")
+    assert ref.SerializeToString(deterministic=True) == stripped.SerializeToString(deterministic=True)
+    # onnx.printer's text of our node reads back to it here
+    graph = onnx.helper.make_graph([onnx.NodeProto.FromString(ours.SerializeToString())], "g", [], [])
+    printed = onnx.printer.to_text(graph)
+    assert onnxtext.parse_graph(printed).node[0].SerializeToString(deterministic=True) == ours.SerializeToString(
+        deterministic=True
+    )
+
+
 def _same(kind: str, text: str) -> None:
     ref = getattr(onnx.parser, f"parse_{kind}")(text)
     ours = getattr(onnxtext, f"parse_{kind}")(text)
