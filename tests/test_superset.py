@@ -123,3 +123,33 @@ def test_float_attribute_overflow_is_located() -> None:
 def test_empty_domain_before_the_dot() -> None:
     node = onnxtext.parse_node("y = .MyOp:ov (x)")
     assert (node.domain, node.HasField("domain"), node.op_type, node.overload) == ("", True, "MyOp", "ov")
+
+
+NO_OPERATOR = [
+    ("node", "y = (x)"),
+    ("node", "[n] y, z = <a = 2> (x)"),
+    ("node", "y = :v1 (x) <a = 1>"),
+    ("graph", "g (float[2] x) => (float[2] y) {\n  t = (x)\n  y = Neg (t)\n}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), NO_OPERATOR)
+def test_a_node_without_operator_is_read_as_onnx_parser_reads_it(kind: str, text: str) -> None:
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = getattr(onnx_parser, f"parse_{kind}")(text).SerializeToString(deterministic=True)
+    assert getattr(onnxtext, f"parse_{kind}")(text).SerializeToString(deterministic=True) == ref
+    doc = onnxtext.parse_document(text, kind)
+    (warning,) = doc.diagnostics
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "(x)" in row)
+    assert (warning.code, str(warning.severity), warning.span.start.line) == ("P006", "warning", line)
+    assert text.splitlines()[line - 1][warning.span.start.column - 1] == "="
+    with pytest.raises(onnxtext.ParseError):
+        getattr(onnxtext, f"parse_{kind}")(text, strict=True)
+    formatted = onnxtext.format_text(text, kind)
+    assert getattr(onnxtext, f"parse_{kind}")(formatted).SerializeToString(deterministic=True) == ref
+
+
+def test_a_missing_operator_is_still_asked_for_where_the_statement_is_unfinished() -> None:
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph("g (float[2] x) => (float[2] y) {\n  y =\n}")
+    assert "expected a name or '.'" in caught.value.diagnostics[0].message

@@ -46,6 +46,7 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("P003", _E, "bad-string", "A string in single quotes, or not closed before the end of its line."),
     Code("P004", _W, "unknown-escape", "A backslash escape that strings do not know (kept as written)."),
     Code("P005", _E, "second-model", "A file holds one model; a second model header starts another."),
+    Code("P006", _W, "no-operator", 'A node without an operator name, read as onnx.parser reads it (op_type "").'),
     Code("L001", _E, "unknown-type", "An element type name that is not a TensorProto data type."),
     Code(
         "L002",

@@ -28,6 +28,7 @@ LEXICAL = "P002"
 BAD_STRING = "P003"
 UNKNOWN_ESCAPE = "P004"
 SECOND_MODEL = "P005"
+NO_OPERATOR = "P006"
 
 
 def lex_diagnostics(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
@@ -114,8 +115,10 @@ def wanted_text(expected: Sequence[str]) -> str:
     """The terminals a parser state accepts, in words: "a name, ')' or ','"."""
     if "NUMLIST" in expected and "LBRACE" in expected:
         expected = [e for e in expected if e != "NUMLIST"]
-    if "RAWOP" in expected and "IDENT" in expected:  # an operator's name is "a name" too
-        expected = [e for e in expected if e != "RAWOP"]
+    if "RAWOP" in expected and "IDENT" in expected:
+        # An operator's place: its name is "a name" too, and leaving the operator out (`y = (x)`,
+        # read as onnx.parser reads it, with a warning) is not what is asked for.
+        expected = [e for e in expected if e not in ("RAWOP", "COLON", "LPAR", "LT")]
     keys = sorted(expected, key=lambda t: (_ORDER.index(t) if t in _ORDER else len(_ORDER), t))
     names = [TERMINAL_NAMES.get(k, k) for k in keys]
     if not names:
