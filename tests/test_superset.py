@@ -153,3 +153,40 @@ def test_a_missing_operator_is_still_asked_for_where_the_statement_is_unfinished
     with pytest.raises(onnxtext.ParseError) as caught:
         onnxtext.parse_graph("g (float[2] x) => (float[2] y) {\n  y =\n}")
     assert "expected a name or '.'" in caught.value.diagnostics[0].message
+
+
+TRAILING = [
+    ("node", "y = Relu (x))", 1, 13),
+    ("node", "y = Relu (x) z = Neg (y)", 1, 14),
+    ("node", "y = Foo <a = 1> (x) <b = 2>", 1, 21),
+    ("node", "y = Foo (x) <a = 1> more", 1, 21),
+    ("graph", "g (float[2] x) => (float[2] y) {\n  y = Neg (x)\n}\n# a note\n  h () => () {}", 5, 3),
+    ("function", "f (x) => (y) { y = Neg (x) } }", 1, 30),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "line", "column"), TRAILING)
+def test_text_after_the_item_is_left_unread_as_onnx_parser_leaves_it(
+    kind: str, text: str, line: int, column: int
+) -> None:
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = getattr(onnx_parser, f"parse_{kind}")(text).SerializeToString(deterministic=True)
+    assert getattr(onnxtext, f"parse_{kind}")(text).SerializeToString(deterministic=True) == ref
+    (warning,) = onnxtext.parse_document(text, kind).diagnostics
+    assert (warning.code, str(warning.severity), warning.span.start.line, warning.span.start.column) == (
+        "P007",
+        "warning",
+        line,
+        column,
+    )
+    with pytest.raises(onnxtext.ParseError):
+        getattr(onnxtext, f"parse_{kind}")(text, strict=True)
+
+
+def test_a_damaged_item_is_reported_whatever_follows() -> None:
+    # the item itself has an error: it is reported, and nothing after it is left unread quietly
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph("g (float[2] x) => (float[2] y) { y = Neg (x, }\nmore")
+    assert [d.code for d in caught.value.diagnostics][0] == "P001"
+    with pytest.raises(onnxtext.ParseError):
+        onnxtext.parse_model("g (float[2] x) => (float[2] y) { y = Neg (x) } extra")  # a model reads on

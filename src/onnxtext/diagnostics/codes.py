@@ -47,6 +47,7 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("P004", _W, "unknown-escape", "A backslash escape that strings do not know (kept as written)."),
     Code("P005", _E, "second-model", "A file holds one model; a second model header starts another."),
     Code("P006", _W, "no-operator", 'A node without an operator name, read as onnx.parser reads it (op_type "").'),
+    Code("P007", _W, "trailing-text", "Text after a graph, function or node, which onnx.parser does not read either."),
     Code("L001", _E, "unknown-type", "An element type name that is not a TensorProto data type."),
     Code(
         "L002",

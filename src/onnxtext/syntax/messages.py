@@ -29,6 +29,7 @@ BAD_STRING = "P003"
 UNKNOWN_ESCAPE = "P004"
 SECOND_MODEL = "P005"
 NO_OPERATOR = "P006"
+TRAILING_TEXT = "P007"
 
 
 def lex_diagnostics(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
