@@ -88,6 +88,8 @@ REJECTED = [
     "g () => (double[1] Y) <double[1] D = {1e400}> { Y = Identity(D) }",
     "g () => (int8[1] Y) <int8[1] D = {1.5}> { Y = Identity(D) }",
     "g (float[2] X) => (float[2] Y) { Y = a..B (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a: int = [1, 2.5]> (X) }",
+    "g (float[2] X) => (float[2] Y) { Y = Foo <a: int = []> (X) }",
     "g (float[2] X) => (float[2] Y) { Y = ..B (X) }",
     # a name that is not a word is still quoted everywhere but in an operator's place
     "g (float[2] X) => (float[2] Y) { Y = Add (X, a-b) }",
@@ -116,7 +118,15 @@ MODELS = [
     '<ir_version: 8, opset_import: ["" : 18], metadata_props: []> g (float[2] X) => (float[2] Y) { Y = Identity(X) }',
 ]
 
-NODES = ["Y = Relu(X)", "[lbl] Y, Z = ai.onnx.ml.Foo <a = 1> (X, W)", 'Y = Foo(X) <a = ["x"]>', "Y = Bar:ov()"]
+NODES = [
+    # a single-value type with a list: onnx.parser reads it as the list type
+    'Y = Foo <a: int = [1, 2], b: float = [1, 2.5], c: string = ["x"]> (X)',
+    "Y = Foo <b: float = [3]> (X)",
+    "Y = Relu(X)",
+    "[lbl] Y, Z = ai.onnx.ml.Foo <a = 1> (X, W)",
+    'Y = Foo(X) <a = ["x"]>',
+    "Y = Bar:ov()",
+]
 
 
 # Node domains as onnx.printer writes them (as they are): exporters put versions in them, which

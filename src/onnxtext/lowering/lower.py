@@ -67,6 +67,8 @@ _SINGLETON: dict[int, int] = {
     AttributeProto.TYPE_PROTOS: AttributeProto.TYPE_PROTO,
 }
 _LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
+_READ_AS_LIST = frozenset((AttributeProto.INT, AttributeProto.FLOAT, AttributeProto.STRING))
+"""Single-value types a non-empty list is read as the list of (as onnx.parser reads it)."""
 _SPECIAL_FLOATS = ("nan", "inf", "infinity")
 
 _GRAPH = ROOT / "graph"
@@ -616,6 +618,8 @@ class Lowering:
                     ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
                 )
             return
+        if expected in _READ_AS_LIST:  # onnx.parser reads `a: int = [1, 2]` as `a: ints = [1, 2]`
+            expected = _LIST_OF[expected]
         if expected and expected not in _SINGLETON:
             self.error(
                 ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
