@@ -190,3 +190,23 @@ def test_a_damaged_item_is_reported_whatever_follows() -> None:
     assert [d.code for d in caught.value.diagnostics][0] == "P001"
     with pytest.raises(onnxtext.ParseError):
         onnxtext.parse_model("g (float[2] x) => (float[2] y) { y = Neg (x) } extra")  # a model reads on
+
+
+DEFAULTS = [
+    ('f <a: float = "x"> (x) => (y) { y = Neg (x) }', [15]),
+    ("f <a: int = 1.5, b: ints = 1, c: float = 1, d: tensor = float[2]> (x) => (y) { y = Neg (x) }", [13, 28, 57]),
+]
+
+
+@pytest.mark.parametrize(("text", "columns"), DEFAULTS)
+def test_a_function_default_of_another_type_is_kept_as_onnx_parser_keeps_it(text: str, columns: list[int]) -> None:
+    # onnx.parser drops the type mismatch of a function attribute's default (not of a node's attribute)
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = onnx_parser.parse_function(text).SerializeToString(deterministic=True)
+    assert onnxtext.parse_function(text).SerializeToString(deterministic=True) == ref
+    doc = onnxtext.parse_document(text, "function")
+    assert _located(doc.diagnostics) == [("L012", "warning", 1, c) for c in columns]
+    with pytest.raises(onnxtext.ParseError):
+        onnxtext.parse_function(text, strict=True)
+    with pytest.raises(onnxtext.ParseError):  # a node's attribute of another type is refused, as there
+        onnxtext.parse_node('y = Foo <a: float = "x"> (x)')

@@ -82,6 +82,12 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("L010", _E, "unknown-key", "A property block key that the message has no field for."),
     Code("L011", _E, "bad-value", "A property block value of the wrong kind or out of range for its field."),
     Code(
+        "L012",
+        _W,
+        "default-as-written",
+        "A function attribute's default whose value is of another type than declared, stored as onnx.parser stores it.",
+    ),
+    Code(
         "X001",
         _E,
         "unsafe-location",
