@@ -123,3 +123,90 @@ def test_float_attribute_overflow_is_located() -> None:
 def test_empty_domain_before_the_dot() -> None:
     node = onnxtext.parse_node("y = .MyOp:ov (x)")
     assert (node.domain, node.HasField("domain"), node.op_type, node.overload) == ("", True, "MyOp", "ov")
+
+
+NO_OPERATOR = [
+    ("node", "y = (x)"),
+    ("node", "[n] y, z = <a = 2> (x)"),
+    ("node", "y = :v1 (x) <a = 1>"),
+    ("graph", "g (float[2] x) => (float[2] y) {\n  t = (x)\n  y = Neg (t)\n}"),
+]
+
+
+@pytest.mark.parametrize(("kind", "text"), NO_OPERATOR)
+def test_a_node_without_operator_is_read_as_onnx_parser_reads_it(kind: str, text: str) -> None:
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = getattr(onnx_parser, f"parse_{kind}")(text).SerializeToString(deterministic=True)
+    assert getattr(onnxtext, f"parse_{kind}")(text).SerializeToString(deterministic=True) == ref
+    doc = onnxtext.parse_document(text, kind)
+    (warning,) = doc.diagnostics
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "(x)" in row)
+    assert (warning.code, str(warning.severity), warning.span.start.line) == ("P006", "warning", line)
+    assert text.splitlines()[line - 1][warning.span.start.column - 1] == "="
+    with pytest.raises(onnxtext.ParseError):
+        getattr(onnxtext, f"parse_{kind}")(text, strict=True)
+    formatted = onnxtext.format_text(text, kind)
+    assert getattr(onnxtext, f"parse_{kind}")(formatted).SerializeToString(deterministic=True) == ref
+
+
+def test_a_missing_operator_is_still_asked_for_where_the_statement_is_unfinished() -> None:
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph("g (float[2] x) => (float[2] y) {\n  y =\n}")
+    assert "expected a name or '.'" in caught.value.diagnostics[0].message
+
+
+TRAILING = [
+    ("node", "y = Relu (x))", 1, 13),
+    ("node", "y = Relu (x) z = Neg (y)", 1, 14),
+    ("node", "y = Foo <a = 1> (x) <b = 2>", 1, 21),
+    ("node", "y = Foo (x) <a = 1> more", 1, 21),
+    ("graph", "g (float[2] x) => (float[2] y) {\n  y = Neg (x)\n}\n# a note\n  h () => () {}", 5, 3),
+    ("function", "f (x) => (y) { y = Neg (x) } }", 1, 30),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "line", "column"), TRAILING)
+def test_text_after_the_item_is_left_unread_as_onnx_parser_leaves_it(
+    kind: str, text: str, line: int, column: int
+) -> None:
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = getattr(onnx_parser, f"parse_{kind}")(text).SerializeToString(deterministic=True)
+    assert getattr(onnxtext, f"parse_{kind}")(text).SerializeToString(deterministic=True) == ref
+    (warning,) = onnxtext.parse_document(text, kind).diagnostics
+    assert (warning.code, str(warning.severity), warning.span.start.line, warning.span.start.column) == (
+        "P007",
+        "warning",
+        line,
+        column,
+    )
+    with pytest.raises(onnxtext.ParseError):
+        getattr(onnxtext, f"parse_{kind}")(text, strict=True)
+
+
+def test_a_damaged_item_is_reported_whatever_follows() -> None:
+    # the item itself has an error: it is reported, and nothing after it is left unread quietly
+    with pytest.raises(onnxtext.ParseError) as caught:
+        onnxtext.parse_graph("g (float[2] x) => (float[2] y) { y = Neg (x, }\nmore")
+    assert [d.code for d in caught.value.diagnostics][0] == "P001"
+    with pytest.raises(onnxtext.ParseError):
+        onnxtext.parse_model("g (float[2] x) => (float[2] y) { y = Neg (x) } extra")  # a model reads on
+
+
+DEFAULTS = [
+    ('f <a: float = "x"> (x) => (y) { y = Neg (x) }', [15]),
+    ("f <a: int = 1.5, b: ints = 1, c: float = 1, d: tensor = float[2]> (x) => (y) { y = Neg (x) }", [13, 28, 57]),
+]
+
+
+@pytest.mark.parametrize(("text", "columns"), DEFAULTS)
+def test_a_function_default_of_another_type_is_kept_as_onnx_parser_keeps_it(text: str, columns: list[int]) -> None:
+    # onnx.parser drops the type mismatch of a function attribute's default (not of a node's attribute)
+    onnx_parser = pytest.importorskip("onnx.parser")
+    ref = onnx_parser.parse_function(text).SerializeToString(deterministic=True)
+    assert onnxtext.parse_function(text).SerializeToString(deterministic=True) == ref
+    doc = onnxtext.parse_document(text, "function")
+    assert _located(doc.diagnostics) == [("L012", "warning", 1, c) for c in columns]
+    with pytest.raises(onnxtext.ParseError):
+        onnxtext.parse_function(text, strict=True)
+    with pytest.raises(onnxtext.ParseError):  # a node's attribute of another type is refused, as there
+        onnxtext.parse_node('y = Foo <a: float = "x"> (x)')

@@ -46,6 +46,8 @@ STAGE_CODES: tuple[Code, ...] = (
     Code("P003", _E, "bad-string", "A string in single quotes, or not closed before the end of its line."),
     Code("P004", _W, "unknown-escape", "A backslash escape that strings do not know (kept as written)."),
     Code("P005", _E, "second-model", "A file holds one model; a second model header starts another."),
+    Code("P006", _W, "no-operator", 'A node without an operator name, read as onnx.parser reads it (op_type "").'),
+    Code("P007", _W, "trailing-text", "Text after a graph, function or node, which onnx.parser does not read either."),
     Code("L001", _E, "unknown-type", "An element type name that is not a TensorProto data type."),
     Code(
         "L002",
@@ -79,6 +81,12 @@ STAGE_CODES: tuple[Code, ...] = (
     ),
     Code("L010", _E, "unknown-key", "A property block key that the message has no field for."),
     Code("L011", _E, "bad-value", "A property block value of the wrong kind or out of range for its field."),
+    Code(
+        "L012",
+        _W,
+        "default-as-written",
+        "A function attribute's default whose value is of another type than declared, stored as onnx.parser stores it.",
+    ),
     Code(
         "X001",
         _E,

@@ -52,6 +52,7 @@ __all__ = [
 # The end of the text (after any whitespace or comment) is the empty token.
 _SPACE = WHITESPACE + "*(?:" + COMMENT + WHITESPACE + "*)*"
 SINGLE = (
+    TERMINALS["RAWOP"],  # before the word it starts with, as in the lexer (the reader refuses it)
     WORD,
     punctuation(exclude=("{",)),  # `{` after the number list, as the lexer orders them
     TERMINALS["NUMBER"],

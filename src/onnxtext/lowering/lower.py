@@ -55,6 +55,7 @@ BAD_HEADER = "L005"
 BAD_NAME = "L006"
 NOT_TENSOR = "L007"
 STORED_AS_WRITTEN = "L008"  # a warning: a literal that does not fit its type, kept as onnx.parser keeps it
+DEFAULT_AS_WRITTEN = "L012"  # a warning: a function attribute's default of another type than declared
 _STATEMENTS = frozenset({"node", "input", "output", "value_info", "initializer", "sparse_initializer"})
 
 _SINGLETON: dict[int, int] = {
@@ -67,6 +68,8 @@ _SINGLETON: dict[int, int] = {
     AttributeProto.TYPE_PROTOS: AttributeProto.TYPE_PROTO,
 }
 _LIST_OF: dict[int, int] = {v: k for k, v in _SINGLETON.items()}
+_READ_AS_LIST = frozenset((AttributeProto.INT, AttributeProto.FLOAT, AttributeProto.STRING))
+"""Single-value types a non-empty list is read as the list of (as onnx.parser reads it)."""
 _SPECIAL_FLOATS = ("nan", "inf", "infinity")
 
 _GRAPH = ROOT / "graph"
@@ -479,7 +482,8 @@ class Lowering:
         if n.props is not None:
             apply_entries(proto, n.props.entries, self.sink, path)
 
-    def attribute(self, a: A.Attribute, proto: AttributeProto, path: ProtoPath) -> None:
+    def attribute(self, a: A.Attribute, proto: AttributeProto, path: ProtoPath, default: bool = False) -> None:
+        """A node's attribute, or (``default``) a function attribute's default value."""
         self._mark(path, a)
         proto.name = a.name.value
         expected = 0
@@ -494,6 +498,18 @@ class Lowering:
                 )
         value = a.value
         self._attr_raw = self._encoding(a.props)
+        if default and expected and value is not None and not isinstance(value, (A.AttrList, A.AttrRef)):
+            kind = self._value_kind(value)
+            if kind != expected and (expected, kind) != (AttributeProto.FLOAT, AttributeProto.INT):
+                # onnx.parser ignores the mismatch here (only here) and keeps the value with its own type
+                self.sink.warning(
+                    DEFAULT_AS_WRITTEN,
+                    f"the default is {_ATTR_NAMES.get(kind, 'undefined')} but the attribute is declared "
+                    f"{_ATTR_NAMES.get(expected, '?')}; it is stored as {_ATTR_NAMES.get(kind, 'undefined')}, "
+                    "as onnx.parser stores it",
+                    value.span,
+                )
+                expected = 0
         if isinstance(value, A.AttrList):
             self._attr_list(value, proto, expected, path)
         elif value is not None:
@@ -616,6 +632,8 @@ class Lowering:
                     ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
                 )
             return
+        if expected in _READ_AS_LIST:  # onnx.parser reads `a: int = [1, 2]` as `a: ints = [1, 2]`
+            expected = _LIST_OF[expected]
         if expected and expected not in _SINGLETON:
             self.error(
                 ATTR_TYPE, f"attribute type '{_ATTR_NAMES[expected]}' takes a single value, not a list", lst.span
@@ -686,7 +704,7 @@ class Lowering:
                 proto.attribute.append(self.name(a.name))
             else:
                 k = len(proto.attribute_proto)
-                self.attribute(a, proto.attribute_proto.add(), path.child("attribute_proto", k))
+                self.attribute(a, proto.attribute_proto.add(), path.child("attribute_proto", k), default=True)
         for vi in A.intact(f.inputs):
             proto.input.append(self.name(vi.name))
             if vi.type is not None:

@@ -17,7 +17,7 @@ from onnxtext.diagnostics import Diagnostic, Fix, Severity
 from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.lexer import Tok, unescape_string
-from onnxtext.syntax.messages import SECOND_MODEL, SYNTAX, UNKNOWN_ESCAPE
+from onnxtext.syntax.messages import NO_OPERATOR, SECOND_MODEL, SYNTAX, UNKNOWN_ESCAPE
 
 __all__ = ["Builder", "end_of", "span_of", "start_of", "token_span"]
 
@@ -332,6 +332,14 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
 
     def op_name(self, c: list[Any]) -> tuple[list[A.Ident], A.Ident, A.Ident | None, Span]:
         overload = c[-1]
+        if c[0] is not None and c[0].type == "RAWOP":
+            raw: Tok = c[0]
+            parts = []
+            at = raw.start
+            for part in raw.value.split("."):
+                parts.append(A.Ident(Span(at, at + len(part)), part))
+                at += len(part) + 1
+            return (parts[:-1], parts[-1], self._ident(overload) if overload is not None else None, span_of(c))
         parts = (
             [self._ident(t) for t in c[:-2] if t is not None and t.type == "IDENT"]
             if overload is not None
@@ -341,13 +349,29 @@ class Builder(lark.Transformer):  # type: ignore[type-arg]
             return (parts[:-1], parts[-1], self._ident(overload), span_of(c))
         return (parts[:-1], parts[-1], None, span_of(c))
 
+    def op_overload_only(self, c: list[Any]) -> tuple[list[A.Ident], A.Ident, A.Ident | None, Span]:
+        # COLON IDENT: no operator name, an overload
+        at = c[0].start
+        return ([], A.Ident(Span(at, at), ""), self._ident(c[1]), span_of(c))
+
     def attributes(self, c: list[Any]) -> tuple[list[A.Attribute | A.ErrorNode], Span]:
         return ([x for x in c if isinstance(x, (A.Attribute, A.ErrorNode))], span_of(c))
 
     def node(self, c: list[Any]) -> A.Node:
         # [label] ids EQUAL op_name [attributes] LPAR ids RPAR [attributes] [props]
         label = c[0]
-        domain, op, overload, _ = c[3]
+        if c[3] is None or not c[3][1].value:
+            # `y = (x)`: no operator; onnx.parser reads op_type "" (a node no runtime runs)
+            self.diags.append(
+                Diagnostic.at(
+                    NO_OPERATOR,
+                    Severity.WARNING,
+                    'the node has no operator name; it is read as op_type "", as onnx.parser reads it',
+                    token_span(c[2]),
+                    self.source,
+                )
+            )
+        domain, op, overload, _ = c[3] if c[3] is not None else ([], A.Ident(Span(c[2].end, c[2].end), ""), None, None)
         before, after = c[4], c[8]
         if before is not None and after is not None:
             self.diags.append(

@@ -23,6 +23,7 @@ __all__ = [
     "WHITESPACE",
     "COMMENT",
     "WORD",
+    "RAW_OP",
     "NUMBER_LIST_BODY",
     "STRING_PLAIN",
     "punctuation",
@@ -114,6 +115,19 @@ NUMBER_LIST_BODY = r"[ \t\r\n]*[-0-9nNiI][-+0-9.,a-fA-FnNiItTyYxX \t\r\n]*"
 """What a number list holds between its braces (``{1, 2.5, -inf}``): read as one token."""
 STRING_PLAIN = r'[^"\\]'
 """A string's character that is not part of an escape."""
+RAW_SEGMENT = r"[A-Za-z0-9_+\-|]"
+"""A character of a dotted operator name as onnx.printer writes a node's domain (``pkg.torch.2.2.0a0+git``)."""
+RAW_OP = (
+    r"(?=[A-Za-z_][A-Za-z0-9_]*+[.+\-|])(?=[A-Za-z_][A-Za-z0-9_.+\-|]*(?:\.[0-9]|[+\-|]))[A-Za-z_]"
+    + RAW_SEGMENT
+    + r"*(?:\."
+    + RAW_SEGMENT
+    + "+)+"
+)
+"""A dotted operator name one of whose parts is no word (a part after a dot starts with a digit, or one
+holds ``+``, ``-`` or ``|``): onnx.printer writes a node's domain as it is (exporters put versions in them,
+``pkg.torch.2.2.0a0+git63d65dd.Op``), which onnx.parser cannot read back; read as one token. Its first
+lookahead is implied by the rest: a word followed by none of ``.+-|`` fails at once, without backtracking."""
 _UNROLLED = STRING_PLAIN + r"*(?:\\." + STRING_PLAIN + "*)*"  # (?:[^"\\]|\\.)*, at half the cost
 
 
@@ -130,6 +144,7 @@ TERMINALS: dict[str, str] = {
     "COMMENT": COMMENT,
     "NUMLIST": r"\{" + NUMBER_LIST_BODY + r"\}",
     "NUMBER": r"0[xX][0-9a-fA-F]+|-?\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|-(?i:nan|infinity|inf)\b",
+    "RAWOP": RAW_OP,
     "IDENT": WORD + r"(?!\w)",
     "STRING": '"' + _UNROLLED + '"',
     "PUNCT": punctuation(),
@@ -169,6 +184,8 @@ def tokenize(
             elif kind == "PUNCT":
                 value = m.group()
                 yield Tok(punct[value], value, start, end)
+            elif kind == "RAWOP":
+                yield Tok(kind, m.group(), start, end)
             elif kind == "COMMENT":
                 if comments is not None:
                     comments.append(Comment(m.group()[1:], start, end))

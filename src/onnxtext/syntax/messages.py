@@ -28,6 +28,8 @@ LEXICAL = "P002"
 BAD_STRING = "P003"
 UNKNOWN_ESCAPE = "P004"
 SECOND_MODEL = "P005"
+NO_OPERATOR = "P006"
+TRAILING_TEXT = "P007"
 
 
 def lex_diagnostics(errors: list[LexError], source: SourceFile) -> list[Diagnostic]:
@@ -45,6 +47,7 @@ TERMINAL_NAMES = {
     "STRING": "a string",
     "NUMBER": "a number",
     "NUMLIST": "tensor values",
+    "RAWOP": "an operator name",
     "SEQ": "'seq'",
     "MAP": "'map'",
     "OPTIONAL": "'optional'",
@@ -113,6 +116,10 @@ def wanted_text(expected: Sequence[str]) -> str:
     """The terminals a parser state accepts, in words: "a name, ')' or ','"."""
     if "NUMLIST" in expected and "LBRACE" in expected:
         expected = [e for e in expected if e != "NUMLIST"]
+    if "RAWOP" in expected and "IDENT" in expected:
+        # An operator's place: its name is "a name" too, and leaving the operator out (`y = (x)`,
+        # read as onnx.parser reads it, with a warning) is not what is asked for.
+        expected = [e for e in expected if e not in ("RAWOP", "COLON", "LPAR", "LT")]
     keys = sorted(expected, key=lambda t: (_ORDER.index(t) if t in _ORDER else len(_ORDER), t))
     names = [TERMINAL_NAMES.get(k, k) for k in keys]
     if not names:

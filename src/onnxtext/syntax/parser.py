@@ -8,14 +8,15 @@ Comments are kept as the lexer found them; ``syntax.comments`` attaches them for
 
 from __future__ import annotations
 
+import re
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from onnxtext.diagnostics import Diagnostic
-from onnxtext.span import SourceFile
-from onnxtext.syntax.lexer import Comment
-from onnxtext.syntax.messages import SECOND_MODEL, lex_diagnostics
+from onnxtext.diagnostics import Diagnostic, Severity
+from onnxtext.span import SourceFile, Span
+from onnxtext.syntax.lexer import COMMENT, WHITESPACE, Comment, tokenize
+from onnxtext.syntax.messages import SECOND_MODEL, TRAILING_TEXT, lex_diagnostics
 from onnxtext.syntax.recovery import Run
 from onnxtext.syntax.tables import ENTRY_POINTS, Tables
 
@@ -58,6 +59,25 @@ def parse_text(text: str, start: str = "model", path: str = "<text>") -> ParseRe
     parser = _parser()
     with parser.lock:
         tree, diags, comments = _run(parser, text, start, source)
+        if start in _ITEM_OPENER and any(d.is_error for d in diags):
+            # onnx.parser's parse_graph, parse_function and parse_node stop where their item ends and
+            # never read what follows: a text it accepts so is read the same, with a warning there
+            end = item_end(text, start)
+            if end is not None:
+                prefix = _run(parser, text[:end], start, source)
+                if not any(d.is_error for d in prefix[1]):
+                    tree, diags, comments = prefix
+                    at = _BLANK.match(text, end).end()  # type: ignore[union-attr]  # matches always
+                    eol = text.find("\n", at)
+                    diags.append(
+                        Diagnostic.at(
+                            TRAILING_TEXT,
+                            Severity.WARNING,
+                            f"text after the {start} is not read (onnx.parser ignores it too)",
+                            Span(at, len(text) if eol < 0 else eol),
+                            source,
+                        )
+                    )
     diags.sort(key=lambda d: d.offset)
     return ParseResult(tree, diags, source, comments)
 
@@ -71,6 +91,50 @@ def parse_window(source: SourceFile, begin: int, stop: int) -> ParseResult:
         tree, diags, comments = _run(parser, source.text, "node_list", source, (begin, stop))
     diags.sort(key=lambda d: d.offset)
     return ParseResult(tree[0] if isinstance(tree, tuple) else tree, diags, source, comments)
+
+
+# Where an item of each entry point ends as onnx.parser reads it: the bracket its last part opens
+# after the token that precedes it (a graph's or function's body after '=>', a node's inputs after '=').
+_ITEM_OPENER = {"graph": ("ARROW", "LBRACE"), "function": ("ARROW", "LBRACE"), "node": ("EQUAL", "LPAR")}
+_OPEN = {"LPAR": "RPAR", "LSQB": "RSQB", "LBRACE": "RBRACE", "PROPS": "RBRACE", "LT": "GT"}
+_CLOSE = frozenset(_OPEN.values())
+_BLANK = re.compile(WHITESPACE + "*(?:" + COMMENT + WHITESPACE + "*)*")
+
+
+def item_end(text: str, start: str) -> int | None:
+    """The offset where onnx.parser stops reading ``text`` as a ``start`` (graph, function or node):
+    after the body's closing '}' (a node: after its inputs' ')', then an attribute list '<...>' and
+    a property block '@{...}' right after), when text follows; None when nothing does or the
+    brackets do not close."""
+    after, body = _ITEM_OPENER[start]
+    closers: list[str] = []  # the closing brackets expected, innermost last
+    seen = False  # the token before the body, at the top level
+    group = False  # inside the body (or a node's trailing group) at the top level
+    end: int | None = None
+    tail = ["LT", "PROPS"] if start == "node" else []
+    for tok in tokenize(text):
+        if end is not None and not closers:
+            if tok.type not in tail:
+                return end
+            tail = tail[tail.index(tok.type) + 1 :]
+            closers.append(_OPEN[tok.type])
+            group = True
+            continue
+        if tok.type in _OPEN:
+            if not closers and seen and tok.type == body:
+                group = True
+            elif not closers and seen and tok.type == "LT" and end is None:
+                tail = ["PROPS"]  # a node's attributes before its inputs: none are read after them
+            closers.append(_OPEN[tok.type])
+        elif tok.type in _CLOSE:
+            if not closers or tok.type != closers[-1]:
+                return None
+            closers.pop()
+            if not closers and group:
+                end, group = tok.end, False
+        elif not closers and tok.type == after:
+            seen = True
+    return None
 
 
 def _run(

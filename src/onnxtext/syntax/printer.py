@@ -425,7 +425,8 @@ class Printer:
         op: list[Doc] = []
         for p in n.domain:
             op += [self.doc(p), "."]
-        op.append(self.doc(n.op_type))
+        if n.domain or n.op_type.value or n.op_type.quoted:  # else `y = (x)`, no operator written
+            op.append(self.doc(n.op_type))
         if n.overload is not None:
             op += [":", self.doc(n.overload)]
         attrs = None
@@ -552,7 +553,10 @@ def statement_doc(
         if parts:
             parts.append(" ")
         parts.append(Group(Indent(join([",", LINE], outputs))) if len(outputs) > 1 else outputs[0])
-    parts += [" = " if parts else "= ", op]
+    if op == []:  # no operator (op_type "", onnx.parser's reading of `y = (x)`)
+        parts.append(" =" if parts else "=")
+    else:
+        parts += [" = " if parts else "= ", op]
     if attrs is None:
         parts += [" ", inputs]
     elif inputs_first:
