@@ -763,7 +763,7 @@ def _all() -> list[Generator]:
     for model in ("cnn_bn", "transformer"):
         for mode in ("dynamic", "static"):
             gens.append(Generator(f"ort_quant_{mode}_{model}", quant, _quantized(model, mode)))
-    gens.append(Generator("torch_script_mlp_float16", ("torch", "onnx"), _float16("mlp")))
+    gens.append(Generator("float16_mlp", ("torch", "onnx"), _float16("mlp")))
     return gens
 
 
