@@ -32,6 +32,9 @@ class Generator:
     name: str
     requires: tuple[str, ...]
     make: Callable[[Path], None]  # writes the model to the given file
+    # input name → exclusive upper bound of the integers a test may feed it (token ids below the
+    # vocabulary size, a 0/1 mask); an integer input not named here is fed zeros
+    integers: tuple[tuple[str, int], ...] = ()
 
     def path(self) -> Path:
         return cache_dir() / f"{self.name}.onnx"
@@ -739,10 +742,18 @@ def _all() -> list[Generator]:
         gens.append(Generator(f"torch_dynamo_{model}", ("torch", "onnxscript"), _torch_export(model, dynamo=True)))
     gens.append(Generator("torch_script_mlp_functions", ("torch",), _torch_export("mlp", False, "functions")))
     gens.append(Generator("torch_dynamo_mlp_dynamic", ("torch", "onnxscript"), _torch_export("mlp", True, "dynamic")))
+    integers = {"gpt": (("ids", 50),), "embedding": (("ids", 40), ("mask", 2))}
     for model in TORCH_MODELS_WIDE:
-        gens.append(Generator(f"torch_script_{model}", ("torch",), _torch_export(model, dynamo=False)))
-        gens.append(Generator(f"torch_dynamo_{model}", ("torch", "onnxscript"), _torch_export(model, dynamo=True)))
-    gens.append(Generator("torch_dynamo_gpt_dynamic", ("torch", "onnxscript"), _torch_export("gpt", True, "dynamic")))
+        ints = integers.get(model, ())
+        gens.append(Generator(f"torch_script_{model}", ("torch",), _torch_export(model, dynamo=False), ints))
+        gens.append(
+            Generator(f"torch_dynamo_{model}", ("torch", "onnxscript"), _torch_export(model, dynamo=True), ints)
+        )
+    gens.append(
+        Generator(
+            "torch_dynamo_gpt_dynamic", ("torch", "onnxscript"), _torch_export("gpt", True, "dynamic"), integers["gpt"]
+        )
+    )
     skl = ("skl2onnx", "sklearn")
     gens += [
         Generator("skl_logistic_regression", skl, _skl_float(_logreg)),
