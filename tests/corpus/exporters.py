@@ -11,6 +11,7 @@ The packages are the ``exporters`` extra of ``pyproject.toml``.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import tempfile
@@ -38,6 +39,15 @@ class Generator:
 
     def path(self) -> Path:
         return cache_dir() / f"{self.name}.onnx"
+
+    def installed(self) -> bool:
+        """Whether every package the generator needs imports."""
+        try:
+            for module in self.requires:
+                importlib.import_module(module)
+        except ImportError:
+            return False
+        return True
 
     def ensure(self) -> Path:
         """The cached model, generated first if it is not there yet."""

@@ -8,7 +8,6 @@ inlay hints, a hover, the graph view) all answer. Nothing is logged as an error.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sys
 from pathlib import Path
@@ -20,6 +19,7 @@ from pytest_lsp import LanguageClient
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from corpus.backend import onnx_checker_rejection  # noqa: E402
 from corpus.exporters import GENERATORS  # noqa: E402
+from test_deep_nesting_lsp import _published  # noqa: E402
 
 from onnxtext import to_text  # noqa: E402
 from onnxtext.proto import ModelProto  # noqa: E402
@@ -29,24 +29,12 @@ onnx = pytest.importorskip("onnx")
 OPERATOR = re.compile(r"^\s+(?:\[[^]]*\] )?[\w\", /.:-]+ = ([A-Za-z][\w.]*) ?[<(]")
 
 
-async def _published(client: LanguageClient, uri: str) -> list[L.Diagnostic]:
-    async def wait() -> list[L.Diagnostic]:
-        while uri not in client.diagnostics:
-            await client.wait_for_notification(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        return list(client.diagnostics[uri])
-
-    return await asyncio.wait_for(wait(), timeout=120)
-
-
 @pytest.mark.slow
 @pytest.mark.asyncio
 async def test_every_exported_model_opens_in_the_server(client: LanguageClient, tmp_path: Path) -> None:
     opened = 0
     for name, gen in GENERATORS.items():
-        try:
-            for module in gen.requires:
-                __import__(module)
-        except ImportError:
+        if not gen.installed():
             continue
         data = gen.ensure().read_bytes()
         text = to_text(ModelProto.FromString(data))
