@@ -27,7 +27,7 @@ def _case(op: str, inputs: dict[str, np.ndarray], outputs: list[str], domain: st
         ],
         [helper.make_value_info(o, helper.TypeProto()) for o in outputs],
     )
-    ops = [helper.make_opsetid("", opset)] + ([helper.make_opsetid(ML, 3)] if domain == ML else [])
+    ops = [helper.make_opsetid("", opset)] + ([helper.make_opsetid(domain, 3 if domain == ML else 1)] if domain else [])
     return helper.make_model(g, opset_imports=ops, ir_version=9), inputs
 
 
@@ -137,6 +137,26 @@ CASES = {
         ["y"],
         transB=1,
     ),
+    # onnxruntime's contrib Tokenizer, as skl2onnx's CountVectorizer/TfidfVectorizer write it and otherwise
+    **{
+        f"tokenizer_{name}": (
+            lambda attrs=attrs, texts=texts: _case(
+                "Tokenizer",
+                {"x": np.array(texts, dtype=object)},
+                ["y"],
+                "com.microsoft",
+                **{"mark": 0, "mincharnum": 1, "pad_value": "#", **attrs},
+            )
+        )
+        for name, texts, attrs in (
+            ("tokenexp", [["the cat sat", "on a mat!!"]], {"tokenexp": "[a-zA-Z0-9_]+"}),
+            ("tokenexp_short", ["a bb ccc", "dd e"], {"tokenexp": "[a-z]+", "mincharnum": 2, "mark": 1}),
+            ("separators", ["a, b;c", "dd,,e"], {"separators": [",", ";", " "]}),
+            ("separators_regex", [["x1y22z", "q"]], {"separators": ["[0-9]+"], "mark": 1}),
+            ("characters", ["héé", "z"], {"separators": [""]}),
+            ("nothing_left", ["  ", " "], {"separators": [" "]}),
+        )
+    },
     "concat_opset4": lambda: _case("Concat", {"a": X4, "b": X4}, ["y"], opset=4, axis=1),
     "clip_opset6": lambda: _case("Clip", {"x": X4}, ["y"], opset=6, min=-0.5, max=0.5),
     "random_normal_shape": None,
