@@ -386,7 +386,9 @@ def _torch_export(model: str, dynamo: bool, variant: str = "") -> Callable[[Path
 
 
 def _quantized(model: str, mode: str) -> Callable[[Path], None]:
-    """``mode``: "dynamic" or "static" (QDQ, per channel)."""
+    """``mode``: "dynamic", "static" (QDQ, per channel) or "qoperator" (static, each operator
+    replaced by its quantized one: QLinearConv, and onnxruntime's com.microsoft QGemm,
+    QLinearGlobalAveragePool...)."""
 
     def make(path: Path) -> None:
         import numpy as np
@@ -405,7 +407,7 @@ def _quantized(model: str, mode: str) -> Callable[[Path], None]:
             module, args = _torch_modules()[model]()
             shapes = [tuple(a.shape) for a in args]  # type: ignore[attr-defined]
             # ConvInteger runs on uint8 weights only; MatMulInteger takes int8 ones
-            conv = model == "cnn_bn"
+            conv = model in ("cnn_bn", "resnet")
             if mode == "dynamic":
                 quantize_dynamic(
                     source, path, weight_type=QuantType.QUInt8 if conv else QuantType.QInt8, per_channel=False
@@ -424,8 +426,8 @@ def _quantized(model: str, mode: str) -> Callable[[Path], None]:
                 source,
                 path,
                 Batches(),
-                quant_format=QuantFormat.QDQ,
-                per_channel=True,
+                quant_format=QuantFormat.QOperator if mode == "qoperator" else QuantFormat.QDQ,
+                per_channel=mode == "static",
                 activation_type=QuantType.QUInt8 if conv else QuantType.QInt8,
                 weight_type=QuantType.QInt8,
                 calibrate_method=CalibrationMethod.MinMax,
@@ -784,6 +786,8 @@ def _all() -> list[Generator]:
     for model in ("cnn_bn", "transformer"):
         for mode in ("dynamic", "static"):
             gens.append(Generator(f"ort_quant_{mode}_{model}", quant, _quantized(model, mode)))
+    for model in ("resnet", "transformer"):
+        gens.append(Generator(f"ort_quant_qoperator_{model}", quant, _quantized(model, "qoperator")))
     gens.append(Generator("float16_mlp", ("torch", "onnx"), _float16("mlp")))
     return gens
 
