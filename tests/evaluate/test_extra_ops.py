@@ -243,6 +243,26 @@ CASES = {
         )
         for opset in (11, 13)
     },
+    # onnxruntime.transformers' fusions
+    "skip_layer_normalization": lambda: _case(
+        "SkipLayerNormalization",
+        {
+            "x": rng.standard_normal((2, 3, 8)).astype(np.float32),
+            "skip": rng.standard_normal((2, 3, 8)).astype(np.float32),
+            "gamma": rng.standard_normal(8).astype(np.float32),
+            "beta": rng.standard_normal(8).astype(np.float32),
+            "bias": rng.standard_normal(8).astype(np.float32),
+        },
+        ["y", "mean", "inv_std", "sum"],
+        "com.microsoft",
+        epsilon=1e-5,
+    ),
+    "fast_gelu_bias": lambda: _case(
+        "FastGelu",
+        {"x": 3 * rng.standard_normal((4, 6)).astype(np.float32), "bias": rng.standard_normal(6).astype(np.float32)},
+        ["y"],
+        "com.microsoft",
+    ),
     "concat_opset4": lambda: _case("Concat", {"a": X4, "b": X4}, ["y"], opset=4, axis=1),
     "clip_opset6": lambda: _case("Clip", {"x": X4}, ["y"], opset=6, min=-0.5, max=0.5),
     "random_normal_shape": None,
@@ -255,8 +275,8 @@ ONNXRUNTIME_ORACLE = {
     "svm_classifier_probabilities",
     "gemm_float16_bias",
 }
-# onnxruntime's QLinearAdd requantizes in fixed point: a value near a tie may round a quantum away
-ONE_QUANTUM = {"qlinear_add"}
+# onnxruntime's QLinearAdd and QLinearMul requantize in fixed point: a value near a tie may round a quantum away
+ONE_QUANTUM = {"qlinear_add", "qlinear_mul"}
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
