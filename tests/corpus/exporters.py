@@ -436,6 +436,23 @@ def _quantized(model: str, mode: str) -> Callable[[Path], None]:
     return make
 
 
+def _ort_optimized(model: str, model_type: str) -> Callable[[Path], None]:
+    """A TorchScript export through onnxruntime.transformers' optimizer, as deployments of
+    transformers run it: layer norms fused with their residual (com.microsoft
+    SkipLayerNormalization), GELUs into FastGelu."""
+
+    def make(path: Path) -> None:
+        from onnxruntime.transformers.optimizer import optimize_model
+
+        with tempfile.TemporaryDirectory() as tmp:
+            source = Path(tmp) / "float.onnx"
+            _torch_export(model, dynamo=False)(source)
+            optimized = optimize_model(str(source), model_type=model_type, num_heads=2, hidden_size=16, opt_level=0)
+            optimized.save_model_to_file(str(path))  # as users save it: this adds the com.microsoft import
+
+    return make
+
+
 def _float16(model: str) -> Callable[[Path], None]:
     """A TorchScript export converted to float16 by hand (what onnxconverter_common's
     ``convert_float_to_float16(keep_io_types=True)`` does): every float tensor and value
@@ -789,6 +806,11 @@ def _all() -> list[Generator]:
     for model in ("resnet", "transformer"):
         gens.append(Generator(f"ort_quant_qoperator_{model}", quant, _quantized(model, "qoperator")))
     gens.append(Generator("float16_mlp", ("torch", "onnx"), _float16("mlp")))
+    gens.append(
+        Generator(
+            "ort_optimized_gpt", ("torch", "onnxruntime.transformers"), _ort_optimized("gpt", "gpt2"), integers["gpt"]
+        )
+    )
     return gens
 
 
