@@ -1,12 +1,20 @@
 """Models made by real exporters (torch, skl2onnx, onnxscript), generated into a cache folder.
 
+What people run: torch's TorchScript and dynamo exporters (MLP, CNNs with BatchNorm, ResNet and
+MobileNet-like convnets, LSTM/GRU/RNN, transformer blocks, a tiny GPT with a dynamic sequence
+length, indexing ops, int64 embeddings), onnxruntime's tools applied to those exports
+(quantization: dynamic, static QDQ per channel, static QOperator; the transformers optimizer),
+a float16 conversion, skl2onnx pipelines (ZipMap, ColumnTransformer, text, trees, SVM, KMeans)
+and onnxscript functions (local functions, control flow, Loop with sequences).
+
 The cache is ``$ONNXTEXT_CACHE/exporters`` (default ``<repo>/.cache/exporters``); each
 model is ``<name>.onnx`` and is made once, on first use, by its generator. Generators
 are deterministic (fixed seeds, fixed data) and import their exporter lazily, so a
 missing package only skips that model (the test calls ``pytest.importorskip`` with
 :attr:`Generator.requires`). Nothing generated is ever committed.
 
-The packages are the ``exporters`` extra of ``pyproject.toml``.
+The packages are the ``exporters`` extra of ``pyproject.toml`` (onnxruntime, whose quantization
+and transformers optimizer some generators use, is in the ``test`` extra).
 """
 
 from __future__ import annotations
