@@ -232,19 +232,21 @@ def test_printed_exporter_models() -> None:
 
     from onnxtext.printing.text import to_text
 
-    checked = taken = 0
+    checked = 0
+    declined = set()
     for gen in GENERATORS.values():
         if any(_missing(m) for m in gen.requires):
             continue
         model = ModelProto.FromString(gen.ensure().read_bytes())
-        taken += _same_or_declined(to_text(model))
+        if not _same_or_declined(to_text(model)):
+            declined.add(gen.name)
         checked += 1
     if not checked:
         pytest.skip("no exporter installed")
-    if checked == len(
-        GENERATORS
-    ):  # every exporter installed: all 18 (14 when written; sklearn's nested types, text beyond ASCII)
-        assert taken == len(GENERATORS), taken
+    if checked == len(GENERATORS):  # every exporter installed: all taken (14 of 18 when written)
+        # but those the fast path leaves to the reference path: onnxruntime.quantization's
+        # metadata_props in the model header, the float16 initializers of float16_mlp
+        assert declined == {n for n in GENERATORS if n.startswith(("ort_quant_", "float16_"))}, declined
 
 
 def _missing(module: str) -> bool:

@@ -94,6 +94,19 @@ def test_only_nan_empty_and_constant() -> None:
     assert statistics(np.array([1, 2]), bins=0) == Statistics(2, 0, 1.0, 2.0, 1.5, 0.5, 0, None)
 
 
+@pytest.mark.parametrize("value", [np.iinfo(np.int64).max, np.iinfo(np.int64).min, np.finfo(np.float32).max, 1e300])
+def test_one_value_too_large_for_a_span_of_one(value: float) -> None:
+    """torch's Slice "to the end" is int64's maximum, which ± 0.5 leaves as it is: its bars are
+    spread as wide as needed (numpy refuses), not a division by zero (the editor's live values
+    died on every TorchScript transformer); past float64's range there are none."""
+    array = np.array([value] * 3)
+    found = statistics(array)
+    assert found is not None and found.histogram is not None and found.min == found.max == float(value)
+    assert found.histogram.lo < float(value) < found.histogram.hi and sum(found.histogram.counts) == 3
+    top = statistics(np.array([np.finfo(np.float64).max]))
+    assert top is not None and top.histogram is None and top.max == np.finfo(np.float64).max
+
+
 def test_no_statistics_of_strings_objects_or_complex() -> None:
     assert statistics(np.array(["a", "b"])) is None
     assert statistics(np.array([b"a"], dtype=object)) is None

@@ -145,6 +145,15 @@ def test_e704_declared_output_type_contradicts_the_node() -> None:
     assert diags[0].related and diags[0].related[0].span.start.line == 3  # type: ignore[union-attr]
 
 
+def test_e704_a_classifiers_label_declared_float() -> None:
+    """skl2onnx's label is int64 (its class labels are): declared float, onnx.checker refuses the model, so do we."""
+    head = '<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 3]>\n'
+    body = "  l, s = ai.onnx.ml.LinearClassifier <coefficients = [1.0, 2.0], classlabels_ints = [0, 1]> (x)\n"
+    text = head + f"g (float[N, 2] x) => (float[N] l, float[N, 2] s) {{\n{body}}}\n"
+    assert located(text, "E704") == [("E704", 2, 23)]
+    assert located(text.replace("float[N] l", "int64[N] l"), "E7") == []
+
+
 def test_e704_value_info_rank_and_scalar() -> None:
     text = H + "g (float[2] x) => (float[2] y)\n<float h>\n{\n  h = Relu(x)\n  y = Neg(h)\n}\n"
     diags = diagnostics(text, "E704")

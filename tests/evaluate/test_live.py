@@ -112,3 +112,31 @@ def test_values_of_subgraphs_and_function_bodies_with_their_paths() -> None:
     assert found[("graph", "s")] == 1
     assert found[("graph/node[2]/attribute[0]/g", "w")] == 3  # the loop body ran three times
     assert found[("functions[0]", "q")] == 1
+
+
+def test_a_crash_in_the_child_is_said_as_such_not_as_memory() -> None:
+    """An exception the evaluator does not expect (a bug) used to kill the child without a word,
+    which was read as the memory budget exceeded."""
+    import operator
+
+    from onnxtext.evaluate.live import run_budgeted
+
+    found, why = run_budgeted(operator.truediv, (1, 0), budget=Budget(seconds=20.0))
+    assert found is None and why is not None
+    assert why.startswith("the evaluation failed: ZeroDivisionError: division by zero") and "MB" not in why
+
+
+def test_live_values_of_a_slice_to_int64_max() -> None:
+    """torch's Slice "to the end" (int64's maximum): its statistics divided by zero in the child."""
+    text = (
+        "g (float[N, 3] x) => (float[N, 2] y) {\n"
+        " e = Constant <value = int64[1] {9223372036854775807}> ()\n"
+        " b = Constant <value = int64[1] {1}> ()\n"
+        " y = Slice (x, b, e, b, b)\n"
+        "}"
+    )
+    result = run_live(_bytes(text))
+    assert result.failure is None and result.skipped is None
+    assert [(v.name, v.stats.shape) for v in result.values] == [("e", (1,)), ("b", (1,)), ("y", (2, 2))]
+    e = result.values[0].statistics
+    assert e is not None and e.max == float(2**63 - 1) and e.histogram is not None

@@ -122,3 +122,50 @@ def test_onnx_model_accepted() -> None:
     onnx = pytest.importorskip("onnx")
     model = onnx.parser.parse_model(H + "g (float[2] x) => (float[2] y) { y = Relu(x) }")
     assert str(infer_types(model)["y"]) == "float[2]"
+
+
+@pytest.mark.parametrize(
+    ("equation", "inputs", "expected"),
+    [
+        ("bi,ij->bj", "float[N, 6] a, float[6, 4] b", "float[N, 4]"),
+        ("bi,bi->b", "float[N, 6] a, float[N, 6] b", "float[N]"),
+        ("ij,jk", "float[2, 3] a, float[3, 5] b", "float[2, 5]"),  # implicit: the labels used once
+        ("ba", "float[2, 3] a", "float[3, 2]"),  # implicit output sorts the labels
+        ("ii->i", "float[4, 4] a", "float[4]"),
+        ("...ij,...jk->...ik", "float[B, 7, 2, 3] a, float[3, 5] b", "float[B, 7, 2, 5]"),
+        ("bhqd,bhkd->bhqk", "float[1, 2, S, 8] a, float[1, 2, T, 8] b", "float[1, 2, S, T]"),
+        ("i,j", "float[1] a, float[3] b", "float[1, 3]"),
+    ],
+)
+def test_einsum(equation: str, inputs: str, expected: str) -> None:
+    """torch.einsum exports: the output shape from the equation (numpy's rules), as onnx infers it."""
+    operands = "a, b" if " b" in inputs else "a"
+    t = types(f'  y = Einsum <equation = "{equation}"> ({operands})', inputs)
+    assert t["y"] == expected
+
+
+def test_einsum_that_does_not_fit_its_inputs_is_left_unknown() -> None:
+    t = types('  y = Einsum <equation = "ijk->i"> (a)', "float[2, 3] a")
+    assert t["y"] == "float"
+
+
+ML_HEADER = '<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 3]>\n'
+
+
+@pytest.mark.parametrize(
+    ("labels", "label_type", "key"),
+    [
+        ("classlabels_ints = [0, 1, 2]", "int64[N]", "int64"),
+        ('classlabels_strings = ["a", "b"]', "string[N]", "string"),
+    ],
+)
+def test_classifier_label_and_zipmap_types_follow_the_class_labels(labels: str, label_type: str, key: str) -> None:
+    """skl2onnx's classifiers: the label is int64 or string as the class labels are, ZipMap's maps keyed alike."""
+    zip_labels = labels.replace("classlabels_ints", "classlabels_int64s")
+    body = (
+        f"  l, s = ai.onnx.ml.LinearClassifier <coefficients = [1.0, 2.0, 3.0, 4.0], {labels}> (x)\n"
+        f"  z = ai.onnx.ml.ZipMap <{zip_labels}> (s)\n"
+        "  y = ai.onnx.ml.LinearRegressor <coefficients = [1.0, 2.0]> (x)"
+    )
+    t = types(body, "float[N, 2] x", header=ML_HEADER)
+    assert (t["l"], t["s"], t["z"], t["y"]) == (label_type, "float[N, ?]", f"seq(map({key}, float))", "float[N, ?]")

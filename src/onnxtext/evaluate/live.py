@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import threading
 import time
+import traceback
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -141,7 +142,10 @@ def run_budgeted(
                 return None, f"the evaluation took longer than {budget.seconds:g} s and was stopped"
         try:
             ok, found = receive.recv()
-        except EOFError:  # the child died without a word (killed: out of memory)
+        except EOFError:  # the child died without a word: killed (out of memory), or it crashed
+            child.join(1.0)
+            if child.exitcode is not None and child.exitcode > 0:  # an exception past _child's: its stderr has it
+                return None, f"the evaluation failed (exit status {child.exitcode}); the log has the error"
             return None, f"the evaluation stopped: it needs more than {budget.memory_mb} MB"
         return (found, None) if ok else (None, found)
     finally:
@@ -167,6 +171,9 @@ def _child(send: Any, target: Callable[..., Any], memory_mb: int, args: tuple[An
         answer: tuple[bool, Any] = (True, target(*args))
     except MemoryError:
         answer = (False, f"the evaluation needs more than {memory_mb} MB")
+    except Exception as exc:  # a bug, not the model's fault: said as such (its traceback to stderr, the log)
+        traceback.print_exc()
+        answer = (False, f"the evaluation failed: {type(exc).__name__}: {exc} (a bug in onnxtext; the log has where)")
     send.send(answer)
     send.close()
 

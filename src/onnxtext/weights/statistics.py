@@ -121,7 +121,7 @@ def _statistics(values: np.ndarray, floats: bool, bins: int, chunk: int) -> Stat
         return Statistics(n, n)
     mean = total / finite_count
     counts = np.zeros(bins, dtype=np.int64)
-    edges = _edges(lo, hi, bins) if bins and np.isfinite(hi - lo) else None  # no bars over an infinite span
+    edges = _edges(lo, hi, bins) if bins else None
     upper = np.append(edges[1:-1], np.inf) if edges is not None else None
     squares = 0.0
     for i in starts:
@@ -146,9 +146,15 @@ def _statistics(values: np.ndarray, floats: bool, bins: int, chunk: int) -> Stat
     )
 
 
-def _edges(lo: float, hi: float, bins: int) -> np.ndarray:
+def _edges(lo: float, hi: float, bins: int) -> np.ndarray | None:
+    """The bars' edges over ``[lo, hi]``; None for no bars over an infinite span. One value is
+    given a span of 1 around it, or as much of its own size as leaves a span: int64's maximum ±
+    0.5 is itself (torch exports slice "to the end" with it), which numpy refuses to cut in bars."""
     if lo == hi:
-        lo, hi = lo - 0.5, hi + 0.5
+        pad = max(0.5, abs(lo) * 2.0**-20)
+        lo, hi = lo - pad, hi + pad
+    if not np.isfinite(hi - lo):
+        return None
     return np.linspace(lo, hi, bins + 1, endpoint=True, dtype=np.float64)
 
 

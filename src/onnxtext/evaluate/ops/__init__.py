@@ -23,6 +23,7 @@ _MODULES = [
     "text",
     "signal",
     "attention",
+    "contrib",
 ]
 
 for _m in _MODULES:

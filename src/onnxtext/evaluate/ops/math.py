@@ -35,11 +35,14 @@ def matmul_integer(a, b, a_zero_point=None, b_zero_point=None):
 
 @kernel("", "Gemm", 1)
 def gemm(a, b, c=None, *, alpha=1.0, beta=1.0, transA=0, transB=0):
-    a2 = a.T if transA else a
-    b2 = b.T if transB else b
+    # a float type narrower than float32 (float16, bfloat16) is computed in float32 and rounded
+    # once, as onnxruntime does: the product rounded before the bias is added is off by an ulp
+    wide = np.float32 if a.dtype.itemsize < 4 and a.dtype.kind not in "iub" else None
+    a2 = (a.T if transA else a).astype(wide or a.dtype, copy=False)
+    b2 = (b.T if transB else b).astype(wide or b.dtype, copy=False)
     y = alpha * np.matmul(a2, b2)
     if c is not None:
-        y = y + beta * c
+        y = y + beta * np.asarray(c).astype(wide or c.dtype, copy=False)
     return np.asarray(y).astype(a.dtype, copy=False)
 
 

@@ -508,6 +508,31 @@ def svm_regressor(
     return _post(y.reshape(-1, 1), post_transform).astype(np.float32)
 
 
+def _pairwise_coupling(nc: int, pairs: np.ndarray) -> np.ndarray:
+    """Class probabilities from the one-vs-one ones (``pairs``: P(i beats j) for i < j in
+    order), by libsvm's ``multiclass_probability`` (Wu, Lin and Weng 2004), as onnxruntime does."""
+    r = np.zeros((nc, nc))
+    iu = np.triu_indices(nc, 1)
+    r[iu] = pairs
+    r[(iu[1], iu[0])] = 1 - pairs
+    q = -r.T * r  # Q[t, j] = -r[j, t] r[t, j] off the diagonal
+    np.fill_diagonal(q, (r * r).sum(axis=0) - np.diag(r) ** 2)
+    p = np.full(nc, 1.0 / nc)
+    eps = 0.005 / nc
+    for _ in range(max(100, nc)):
+        qp = q @ p
+        pqp = p @ qp
+        if np.max(np.abs(qp - pqp)) < eps:
+            break
+        for t in range(nc):
+            diff = (pqp - qp[t]) / q[t, t]
+            p[t] += diff
+            pqp = (pqp + diff * (diff * q[t, t] + 2 * qp[t])) / (1 + diff) ** 2
+            p /= 1 + diff
+            qp = (qp + diff * q[t]) / (1 + diff)
+    return p
+
+
 @kernel(ML, "SVMClassifier", 1)
 def svm_classifier(
     x,
@@ -548,6 +573,12 @@ def svm_classifier(
                 p += 1
         sc = np.stack(scores, axis=1)
         idx = np.argmax(votes, axis=1)
+        if prob_a:  # Platt scaling of each pair, then libsvm's pairwise coupling: one probability per class
+            pairs = 1 / (1 + np.exp(sc * np.asarray(prob_a, np.float64) + np.asarray(prob_b or [0.0], np.float64)))
+            probabilities = np.stack([_pairwise_coupling(nc, row) for row in np.clip(pairs, 1e-7, 1 - 1e-7)])
+            return _labels(labels, idx, classlabels_ints is not None), _post(probabilities, post_transform).astype(
+                np.float32
+            )
         if nc == 2:
             sc = np.concatenate([-sc, sc], axis=1) if post_transform == "NONE" else sc
         return _labels(labels, idx, classlabels_ints is not None), _post(sc, post_transform).astype(np.float32)

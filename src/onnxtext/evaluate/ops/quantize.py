@@ -1,4 +1,5 @@
-"""Quantisation: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul/Conv, ..."""
+"""Quantisation: QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearMatMul/Conv, ...; onnxruntime's
+com.microsoft QGemm and QLinearGlobalAveragePool."""
 
 from __future__ import annotations
 
@@ -118,8 +119,7 @@ def qlinear_matmul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, 
     et = _out_type(y_zero_point, ctx.input_types[7] if len(ctx.input_types) > 7 else None, 0)
     if et in T.EXOTIC_FLOATS:
         return cast_to(y / np.asarray(y_scale, dtype=np.float64) + np.asarray(y_zero_point, dtype=np.float64), et)
-    q = np.rint(y / np.asarray(y_scale, dtype=np.float64)) + np.asarray(y_zero_point).astype(np.float64)
-    return _saturate_int(q, et)
+    return _requantize(y, y_scale, y_zero_point, et)
 
 
 @kernel("", "QLinearConv", 10)
@@ -151,5 +151,95 @@ def qlinear_conv(
     )
     y = _conv(xf, wf, bias, auto_pad, dilations, group, kernel_shape, pads, strides)
     et = _out_type(y_zero_point, ctx.input_types[7] if len(ctx.input_types) > 7 else None, 0)
-    q = np.rint(y / np.asarray(y_scale, dtype=np.float64)) + np.asarray(y_zero_point).astype(np.float64)
-    return _saturate_int(q, et)
+    return _requantize(y, y_scale, y_zero_point, et)
+
+
+# onnxruntime's com.microsoft quantized operators, as onnxruntime.quantization's QOperator format
+# writes them (quantize_static(quant_format=QuantFormat.QOperator))
+
+
+def _requantize(y: np.ndarray, y_scale: Any, y_zero_point: Any, et: int) -> np.ndarray:
+    """``y`` (float) quantized to ``et`` with the scale and zero point, rounding half to even."""
+    zp = 0.0 if y_zero_point is None else np.asarray(y_zero_point).astype(np.float64)
+    return _saturate_int(np.rint(y / np.asarray(y_scale, dtype=np.float64)) + zp, et)
+
+
+@kernel("com.microsoft", "QGemm", 1)
+def qgemm(
+    a,
+    a_scale,
+    a_zero_point,
+    b,
+    b_scale,
+    b_zero_point,
+    c=None,
+    y_scale=None,
+    y_zero_point=None,
+    *,
+    alpha=1.0,
+    transA=0,
+    transB=0,
+    ctx,
+):
+    """alpha · (A − a_zp)(B − b_zp) · a_scale · b_scale plus the int32 bias C at the same scale;
+    quantized with y_scale and y_zero_point when given, else float32. b's scale and zero point
+    may be one per output column."""
+    a2 = (a.T if transA else a).astype(np.int64) - np.asarray(a_zero_point).astype(np.int64)
+    b2 = b.T if transB else b
+    b2 = b2.astype(np.int64) - np.asarray(b_zero_point).astype(np.int64).reshape(1, -1)
+    if a2.ndim != 2 or b2.ndim != 2 or a2.shape[1] != b2.shape[0]:
+        raise KernelError(f"QGemm shapes {list(a.shape)} and {list(b.shape)} do not match", input_index=3)
+    acc = a2 @ b2
+    if c is not None:
+        acc = acc + c.astype(np.int64)
+    scale = float(alpha) * np.asarray(a_scale, dtype=np.float64) * np.asarray(b_scale, dtype=np.float64).reshape(1, -1)
+    y = acc.astype(np.float64) * scale
+    if y_scale is None:
+        return y.astype(np.float32)
+    et = _out_type(y_zero_point, ctx.input_types[8] if len(ctx.input_types) > 8 else None, 0)
+    return _requantize(y, y_scale, y_zero_point, et)
+
+
+@kernel("com.microsoft", "QLinearGlobalAveragePool", 1)
+def qlinear_global_average_pool(x, x_scale, x_zero_point, y_scale, y_zero_point, *, channels_last=0, ctx):
+    """The mean over the spatial axes (after the channels, or before them with channels_last) of
+    the dequantized input, quantized again."""
+    if x.ndim < 3:
+        raise KernelError(f"QLinearGlobalAveragePool takes a tensor of rank 3 or more, not {x.ndim}", input_index=0)
+    axes = tuple(range(1, x.ndim - 1)) if channels_last else tuple(range(2, x.ndim))
+    mean = _deq(x, x_scale, x_zero_point).mean(axis=axes, keepdims=True)
+    et = _out_type(y_zero_point, ctx.input_types[4] if len(ctx.input_types) > 4 else None, 0)
+    return _requantize(mean, y_scale, y_zero_point, et)
+
+
+def _qlinear_binary(op: Any, a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point, ctx):
+    try:
+        y = op(_deq(a, a_scale, a_zero_point), _deq(b, b_scale, b_zero_point))
+    except ValueError:
+        raise KernelError(f"shapes {list(a.shape)} and {list(b.shape)} do not broadcast", input_index=3) from None
+    et = _out_type(c_zero_point, ctx.input_types[7] if len(ctx.input_types) > 7 else None, 0)
+    return _requantize(y, c_scale, c_zero_point, et)
+
+
+@kernel("com.microsoft", "QLinearAdd", 1)
+def qlinear_add(a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point=None, *, ctx):
+    """The sum of the dequantized inputs (numpy broadcasting), quantized with C's scale and zero point."""
+    return _qlinear_binary(np.add, a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point, ctx)
+
+
+@kernel("com.microsoft", "QLinearMul", 1)
+def qlinear_mul(a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point=None, *, ctx):
+    """The product of the dequantized inputs (numpy broadcasting), quantized with C's scale and zero point."""
+    return _qlinear_binary(np.multiply, a, a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point, ctx)
+
+
+@kernel("com.microsoft", "QLinearSoftmax", 1)
+def qlinear_softmax(x, x_scale, x_zero_point, y_scale, y_zero_point, *, axis=-1, opset, ctx):
+    """Softmax of the dequantized input, quantized again; ``opset`` is that of the Softmax it
+    replaces: before 13 the input is seen as a matrix cut at ``axis``, from 13 on the axis alone."""
+    from onnxtext.evaluate.ops.math import _along, _coerced, _softmax
+
+    xf = _deq(x, x_scale, x_zero_point)
+    y = (_coerced if opset < 13 else _along)(_softmax, xf, axis)
+    et = _out_type(y_zero_point, ctx.input_types[4] if len(ctx.input_types) > 4 else None, 0)
+    return _requantize(y, y_scale, y_zero_point, et)

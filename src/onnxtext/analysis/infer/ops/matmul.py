@@ -55,3 +55,47 @@ def gemm(ctx: NodeContext) -> None:
     if isinstance(k1, int) and isinstance(k2, int) and k1 != k2:
         raise ShapeMismatch(f"inner dimensions differ: A has {k1} columns, B has {k2} rows", 1)
     ctx.set_shape(0, (m, n))
+
+
+def einsum_shape(equation: str, shapes: list[Shape]) -> Shape:
+    """The output shape of ``Einsum`` (numpy's rules: explicit ``->`` or the labels used once, in
+    alphabetical order, after the broadcast ellipsis); ``None`` when a rank is unknown or the
+    equation does not fit the inputs (the evaluator says why)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != len(shapes) or any(s is None for s in shapes):
+        return None
+    sizes: dict[str, Dim] = {}
+    ellipses: list[Shape] = []
+    counts: dict[str, int] = {}
+    for term, shape in zip(terms, shapes, strict=True):
+        assert shape is not None
+        labels = term.replace("...", "")
+        if not all(c.isalpha() for c in labels) or term.count("...") > 1:
+            return None
+        n_ellipsis = len(shape) - len(labels)
+        if n_ellipsis < 0 or (n_ellipsis and "..." not in term):
+            return None
+        before = term.index("...") if "..." in term else len(term)
+        ellipses.append(tuple(shape[before : before + n_ellipsis]))
+        dims = list(shape[:before]) + list(shape[before + n_ellipsis :])
+        for label, d in zip(labels, dims, strict=True):
+            counts[label] = counts.get(label, 0) + 1
+            known = sizes.get(label)
+            # a known size other than 1 wins (numpy broadcasts a label's size 1)
+            if known is None or known == 1 or (not isinstance(known, int) and isinstance(d, int) and d != 1):
+                sizes[label] = d
+    batch = broadcast(ellipses)
+    assert batch is not None
+    if not arrow:
+        rhs = ("..." if any(ellipses) else "") + "".join(sorted(c for c, n in counts.items() if n == 1))
+    head, dots, tail = rhs.partition("...")
+    if "..." in tail or not all(label in sizes for label in head + tail):
+        return None
+    return tuple([sizes[label] for label in head] + (list(batch) if dots else []) + [sizes[label] for label in tail])
+
+
+@shape_fn("", "Einsum")
+def einsum(ctx: NodeContext) -> None:
+    ctx.set_shape(0, einsum_shape(ctx.attr_str("equation", ""), [ctx.shape(i) for i in range(len(ctx.inputs))]))
