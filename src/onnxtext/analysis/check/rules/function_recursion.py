@@ -24,9 +24,8 @@ Call = tuple[int, str]
 class _Calls(ModelVisitor):
     """The model-local functions each function's body calls (graphs nested in its nodes included)."""
 
-    def __init__(self, model: ModelProto, resolver: Resolver) -> None:
+    def __init__(self, resolver: Resolver) -> None:
         self.resolver = resolver
-        self.index = {id(fn): i for i, fn in enumerate(model.functions)}
         self.calls: dict[int, list[Call]] = {}
 
     def nodes(self, site: GraphSite) -> Iterable[tuple[int, NodeProto]]:
@@ -36,14 +35,16 @@ class _Calls(ModelVisitor):
         assert site.function is not None
         callee = self.resolver.resolve(node, site.opsets).function_index
         if callee is not None:
-            caller = self.index[id(site.function)]
+            step = site.path[0]  # functions[i]/...: a repeated field's items are no stable objects to key by
+            assert len(step) == 2
+            caller = step[1]
             self.calls.setdefault(caller, []).append((callee, str(site.path.child("node", index))))
 
 
 def function_calls(model: ModelProto, resolver: Resolver | None = None) -> dict[int, list[Call]]:
     """For each model-local function (by index) that calls others, the calls its body makes, in order."""
     resolver = resolver if resolver is not None else Resolver(model)
-    calls = _Calls(model, resolver)
+    calls = _Calls(resolver)
     walk_model(model, calls, resolver)
     return calls.calls
 
