@@ -152,8 +152,9 @@ def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | No
 
 
 def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
-    """Write to a file atomically, or to stdout for ``-``."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    """Write to a file atomically, or to stdout for ``-``. A lone surrogate in ``data`` (a name the
+    text wrote as ``"\\ud800"``, drawn in a graph; its diagnostic says it is no UTF-8) is written as ``?``."""
+    payload = data.encode("utf-8", "replace") if isinstance(data, str) else data
     if path == STDIO:
         sys.stdout.flush()
         sys.stdout.buffer.write(payload)
