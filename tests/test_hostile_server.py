@@ -1,0 +1,160 @@
+"""The server under the hostile-input campaign (#31), driven by a raw JSON-RPC client (a typed
+client cannot send what these send): a request whose params pygls cannot read, or about a file
+that is no text file (a device, a FIFO, a folder, no file at all), is answered at once with
+invalid-params saying why, and the server serves on. pygls only logged the first (the client
+waited for ever); the second read /dev/zero until memory ran out, or blocked on the FIFO."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+TEXT = """<ir_version: 9, opset_import: ["" : 18]>
+g (float[2] x) => (float[2] y) {
+   y = Relu (x)
+}
+"""
+INVALID_PARAMS = -32602
+WAIT = 30.0
+"""Seconds an answer may take (a loaded machine); a request never answered fails the test then."""
+
+
+class RawClient:
+    """JSON-RPC over the server's stdio, one request at a time."""
+
+    def __init__(self, folder: Path) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "onnxtext", "lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        self.buffer = b""
+        self.last_id = 0
+        options = {"onnxtext": {"evaluate": {"enabled": False}}}
+        self.request(
+            "initialize",
+            {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}, "initializationOptions": options},
+        )
+        self.notify("initialized", {})
+
+    def notify(self, method: str, params: Any) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def request(self, method: str, params: Any) -> dict[str, Any]:
+        """The server's answer (its ``result`` or ``error``), the notifications before it dropped."""
+        self.last_id += 1
+        self._send({"jsonrpc": "2.0", "id": self.last_id, "method": method, "params": params})
+        deadline = time.monotonic() + WAIT
+        while True:
+            message = self._receive(deadline)
+            if "method" in message and "id" in message:  # the server's own request: answered null
+                self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})
+            elif message.get("id") == self.last_id:
+                return message
+
+    def _send(self, message: dict[str, Any]) -> None:
+        body = json.dumps(message).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.proc.stdin.flush()
+
+    def _receive(self, deadline: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        while True:
+            head, sep, rest = self.buffer.partition(b"\r\n\r\n")
+            if sep:
+                length = int(
+                    next(h for h in head.split(b"\r\n") if h.lower().startswith(b"content-length")).split(b":")[1]
+                )
+                if len(rest) >= length:
+                    self.buffer = rest[length:]
+                    return json.loads(rest[:length])
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, "the server did not answer"
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed its output"
+            self.buffer += chunk
+
+    def close(self) -> None:
+        self.request("shutdown", None)
+        self.notify("exit", None)
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            raise
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[RawClient, str]]:
+    client = RawClient(tmp_path)
+    uri = (tmp_path / "m.onnxtxt").as_uri()
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "onnxtext", "version": 1, "text": TEXT}}
+    )
+    yield client, uri
+    client.close()
+
+
+def _refused(client: RawClient, method: str, params: Any) -> str:
+    answer = client.request(method, params)
+    assert answer.get("error", {}).get("code") == INVALID_PARAMS, (method, params, answer)
+    return str(answer["error"]["message"])
+
+
+def _still_serves(client: RawClient, uri: str) -> None:
+    answer = client.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 2, "character": 8}}
+    )
+    assert "Relu" in json.dumps(answer["result"])
+
+
+def test_params_pygls_cannot_read_are_answered(server: tuple[RawClient, str]) -> None:
+    client, uri = server
+    cases: list[tuple[str, Any, str]] = [
+        ("textDocument/hover", {}, "required field missing @ $.textDocument"),
+        ("textDocument/hover", {"textDocument": {"uri": uri}}, "required field missing @ $.position"),
+        ("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": "two", "character": 0}}, "line"),
+        ("textDocument/completion", {"textDocument": {"uri": uri}, "position": "here"}, "@ $.position"),
+        ("textDocument/definition", [], ""),
+        ("textDocument/semanticTokens/full", {"textDocument": None}, "textDocument"),
+    ]
+    for method, params, said in cases:
+        message = _refused(client, method, params)
+        assert message.startswith(f"{method}: params not understood: ") and said in message, message
+        _still_serves(client, uri)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_files_that_are_no_text_files_are_refused_at_once(server: tuple[RawClient, str], tmp_path: Path) -> None:
+    client, uri = server
+    fifo = tmp_path / "fifo.onnxtxt"
+    os.mkfifo(fifo)
+    cases = {
+        "file:///dev/zero": "not a regular file",
+        fifo.as_uri(): "not a regular file",
+        tmp_path.as_uri(): "not a regular file",
+        "untitled:Untitled-1": "is not open, and is no file to read",
+        "https://example.com/m.onnxtxt": "is not open, and is no file to read",
+    }
+    for other, why in cases.items():
+        for method, params in (
+            ("textDocument/hover", {"textDocument": {"uri": other}, "position": {"line": 0, "character": 0}}),
+            ("onnxtext/graph", {"textDocument": {"uri": other}}),
+        ):
+            message = _refused(client, method, params)
+            assert other in message and why in message, message
+        _still_serves(client, uri)
