@@ -158,3 +158,59 @@ def test_files_that_are_no_text_files_are_refused_at_once(server: tuple[RawClien
             message = _refused(client, method, params)
             assert other in message and why in message, message
         _still_serves(client, uri)
+
+
+def _reference_lsp_position(text: str, offset: int) -> tuple[int, int]:
+    """The protocol's definition: 0-based line, UTF-16 code units from the line's start."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset), len(text[line_start:offset].encode("utf-16-le", "surrogatepass")) // 2
+
+
+def test_lsp_positions_count_utf16_units_without_reading_the_line() -> None:
+    """Every position the server answered encoded its line up to there: a 2 MB line with 130,000
+    statements took minutes for the outline. Columns now come from where the wide characters are."""
+    import random
+
+    from onnxtext.span import SourceFile
+
+    rng = random.Random(31)
+    alphabet = ["a", "\n", "é", "😀", "\U0010ffff", "\r", "\ud800"]  # a lone surrogate is one unit
+    for _ in range(500):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        source = SourceFile(text)
+        for offset in range(len(text) + 1):
+            line, units = _reference_lsp_position(text, offset)
+            assert source.lsp_position(offset) == (line, units), (text, offset)
+            assert source.offset_of_lsp(line, units) == offset
+    line = "x = Relu (y) " * 800_000 + "😀 z"
+    source = SourceFile(line)
+    began = time.monotonic()
+    for offset in range(0, len(line), len(line) // 20_000):
+        source.lsp_position(offset)
+        source.offset_of_lsp(0, offset)
+    assert time.monotonic() - began < 2.0  # 0.1 s; by encoding, minutes
+    assert source.lsp_position(len(line)) == (0, len(line) + 1)
+
+
+def test_tokens_of_many_statements_on_one_line_are_bounded() -> None:
+    """The semantic tokens keyed each statement's rows by its text from its line's start: 20 GB of
+    keys for 130,000 statements on a 2 MB line (the server was killed). Such a line is encoded in one
+    pass, the same tokens, in memory linear in the text."""
+    import tracemalloc
+
+    from onnxtext.document import parse_document
+    from onnxtext.host.tokens import StatementRows, encoded_tokens
+
+    body = " ".join(f"x{i + 1} = Relu (x{i})" for i in range(20_000))
+    doc = parse_document(
+        '<ir_version: 9, opset_import: ["" : 18]>\ng (float[2] x0) => (float[2] y) { ' + body + " y = Relu (x0) }\n"
+    )
+    tracemalloc.start()
+    try:
+        data, rows = StatementRows().encode(doc)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert data == encoded_tokens(doc) and len(data) > 5 * 60_000
+    assert peak < 100 * 2**20, peak  # 20,000 statements of a 440 kB line: 4.4 GB of keys before
+    assert len(rows) == 0
