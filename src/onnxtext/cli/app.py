@@ -36,6 +36,17 @@ def _width_arg(value: str) -> int:
         raise argparse.ArgumentTypeError(str(exc).replace("line-width", "--line-width")) from None
 
 
+def _seed_arg(value: str) -> int:
+    """A seed numpy takes: an integer >= 0 (``Generator`` refuses a negative one with a traceback)."""
+    try:
+        seed = int(value)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, not {value!r}")
+    return seed
+
+
 def _add_width(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--line-width",
@@ -521,7 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(p, "an input of A (B gets it under its matched name)")
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
     p.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (default 1e-8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the made-up inputs and random operators (default 0)")
+    p.add_argument(
+        "--seed", type=_seed_arg, default=0, help="seed of the made-up inputs and random operators (default 0)"
+    )
     _add_sizes(p, "of made-up inputs: ")
     p.add_argument(
         "--runtime",
@@ -564,7 +577,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
+        "--seed", type=_seed_arg, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
     )
     _add_memory(p)
     p.set_defaults(func=_command("run", "cmd_run"))

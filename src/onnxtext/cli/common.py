@@ -168,6 +168,22 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
     return True
 
 
+def _output_is_input(args: argparse.Namespace, report: _Reporter) -> bool:
+    """True (reported) when ``-o`` names the input file itself: parse and print convert, so writing
+    there would replace the model read (a text by its binary, a binary by its text) with no way back."""
+    if args.output == STDIO or args.input == STDIO:
+        return False
+    try:
+        same = os.path.samefile(args.input, args.output)
+    except OSError:  # the output does not exist yet (or the input cannot be read: said when it is read)
+        return False
+    if same:
+        report.error(
+            _display(args.output), "is the input file: writing it would replace the model read; give another -o"
+        )
+    return same
+
+
 def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:
     """False (reported) if a string field of a binary model holds bytes that are not UTF-8:
     names, operators and domains are text to every command."""

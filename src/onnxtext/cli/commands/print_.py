@@ -15,6 +15,7 @@ from onnxtext.cli.common import (
     _load_lazy,
     _load_model,
     _note_unread,
+    _output_is_input,
     _progress,
     _Reporter,
     _to_text,
@@ -30,6 +31,8 @@ if TYPE_CHECKING:
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
     weights = getattr(args, "weights", "inline")
+    if _output_is_input(args, report):
+        return EXIT_USAGE
     if weights == "external" and args.output == STDIO:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
