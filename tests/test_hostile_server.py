@@ -214,3 +214,21 @@ def test_tokens_of_many_statements_on_one_line_are_bounded() -> None:
     assert data == encoded_tokens(doc) and len(data) > 5 * 60_000
     assert peak < 100 * 2**20, peak  # 20,000 statements of a 440 kB line: 4.4 GB of keys before
     assert len(rows) == 0
+
+
+def test_completion_inside_a_long_name_is_immediate() -> None:
+    """The word before the cursor was found by a regular expression searched from the text's start:
+    quadratic in a long name (a 2 MB name: minutes for each completion, the server's thread taken)."""
+    from onnxtext.ide.complete import WINDOW, context_at
+
+    text = (
+        '<ir_version: 9, opset_import: ["" : 18]>\ng (float[2] '
+        + "x" * 2_000_000
+        + ") => (float[2] y) { y = Relu (x) }\n"
+    )
+    began = time.monotonic()
+    context = context_at(text, 1_000_000)
+    assert time.monotonic() - began < 1.0
+    assert context.prefix == "x" * WINDOW and context.replace.end == 1_000_000
+    short = context_at("g (float[2] x) => (float[2] y) { y = Re", 39)
+    assert (short.kind, short.prefix) == ("operator", "Re")
