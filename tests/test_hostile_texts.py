@@ -176,3 +176,23 @@ def test_a_diagnostic_shows_control_characters_as_pictures() -> None:
     _, source_line, caret = shown.splitlines()
     assert source_line == "    2 | y = Relu (␛[31mx␀)"
     assert source_line[caret.index("^")] == "␛"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        ", (float[2] x) => (float[2] y) {\n  y = Relu (x)\n  # c\n}\n",  # a graph with no name: its head is empty
+        "{\n  # d\n  y = Relu (x)\n}\n",
+        "# c\n=> {\n  # d\n  y = Relu (x)\n}\n",
+    ],
+)
+def test_range_formatting_a_graph_with_an_empty_head(body: str) -> None:
+    """Formatting a range of a graph whose head the recovery left empty (no name, no inputs): the
+    comments' attachment looked for the body's '{' after the head's last node (max() of nothing: an
+    internal error answering the editor's range formatting, found by the server campaign)."""
+    from onnxtext.syntax.format import format_range
+
+    text = H + body
+    formatted = [format_range(text, a, min(len(text), a + width)) for a in range(len(text)) for width in (0, 3, 40)]
+    assert any(f is not None for f in formatted)
+    assert all(f is None or "y = Relu (x)" in f for f in formatted)
