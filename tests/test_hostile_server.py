@@ -232,3 +232,166 @@ def test_completion_inside_a_long_name_is_immediate() -> None:
     assert context.prefix == "x" * WINDOW and context.replace.end == 1_000_000
     short = context_at("g (float[2] x) => (float[2] y) { y = Re", 39)
     assert (short.kind, short.prefix) == ("operator", "Re")
+
+
+H = '<ir_version: 9, opset_import: ["" : 18]>\n'
+HOSTILE_TEXTS = [
+    "",
+    "\ufeff" + TEXT,
+    TEXT.replace("\n", "\r\n"),
+    TEXT.replace("\n", "\r"),
+    TEXT.replace("   ", "\t"),
+    TEXT.replace("Relu (x)", 'Relu (x) @{doc_string: "a\\x00b\x00c\\ud800"}'),
+    TEXT.replace("(x)", '("\\udfff")'),
+    "\x00\x01\x02\xff garbage \ud800 😀" * 100,
+    H + "g (" + "seq(" * 10_000 + "float" + ")" * 10_000 + " x) => (float[2] y) { y = Relu (x) }\n",
+    H + "g (float[2] x) => (float[2] y) { y = Relu " + "(" * 20_000,
+    H + "g (float[2] " + "x" * 200_000 + ") => (float[2] y) { y = Relu (x) }\n",
+    H
+    + "g (float[2] x0) => (float[2] y) { "
+    + " ".join(f"x{i + 1} = Relu (x{i})" for i in range(5_000))
+    + " y = Relu (x0) }",
+    H + "g (float[4294967296, 4294967296] x) => (float[2] y) <float[1000000000000] w = {1.0}> { y = Add (x, w) }\n",
+    H + 'g (float[2] x) => (float[2] y) <float[2] w = ["location": "../../etc/passwd"]> { y = Add (x, w) }\n',
+]
+PIECES = [
+    "(",
+    ")",
+    "{",
+    "}",
+    "<",
+    ">",
+    "[",
+    "]",
+    ",",
+    "=",
+    "@{",
+    '"',
+    "\\",
+    "#",
+    "\n",
+    "\r\n",
+    "\x00",
+    "😀",
+    "\ud800",
+    "seq(",
+    "1e400",
+    "-1",
+    "y = Relu (x)\n",
+]
+
+
+def _position(rng: Any, text: str) -> dict[str, int]:
+    """A position in ``text`` (UTF-16 columns), or one past its end, or absurd."""
+    from onnxtext.span import SourceFile
+
+    r = rng.random()
+    if r < 0.8:
+        line, character = SourceFile(text).lsp_position(rng.randrange(len(text) + 1))
+        return {"line": line, "character": character}
+    if r < 0.9:
+        return {"line": text.count("\n") + rng.randint(0, 3), "character": rng.randint(0, 9)}
+    return {"line": rng.randint(0, text.count("\n")), "character": 2**31 - 1}
+
+
+def _requests(rng: Any, uri: str, text: str, folder: Path) -> list[tuple[str, Any]]:
+    doc = {"uri": uri}
+    at, to = _position(rng, text), _position(rng, text)
+    span = {"start": at, "end": to}
+    return [
+        ("textDocument/hover", {"textDocument": doc, "position": at}),
+        ("textDocument/completion", {"textDocument": doc, "position": at}),
+        ("textDocument/signatureHelp", {"textDocument": doc, "position": at}),
+        ("textDocument/definition", {"textDocument": doc, "position": at}),
+        ("textDocument/references", {"textDocument": doc, "position": at, "context": {"includeDeclaration": True}}),
+        ("textDocument/documentHighlight", {"textDocument": doc, "position": at}),
+        ("textDocument/prepareRename", {"textDocument": doc, "position": at}),
+        (
+            "textDocument/rename",
+            {"textDocument": doc, "position": at, "newName": rng.choice(["z", "", "a b", "\ud800"])},
+        ),
+        ("textDocument/selectionRange", {"textDocument": doc, "positions": [at, to]}),
+        ("textDocument/formatting", {"textDocument": doc, "options": {"tabSize": 3, "insertSpaces": True}}),
+        (
+            "textDocument/rangeFormatting",
+            {"textDocument": doc, "range": span, "options": {"tabSize": 3, "insertSpaces": True}},
+        ),
+        ("textDocument/documentSymbol", {"textDocument": doc}),
+        ("textDocument/foldingRange", {"textDocument": doc}),
+        ("textDocument/semanticTokens/full", {"textDocument": doc}),
+        ("textDocument/semanticTokens/full/delta", {"textDocument": doc, "previousResultId": rng.choice(["1", "x"])}),
+        ("textDocument/codeLens", {"textDocument": doc}),
+        ("textDocument/inlayHint", {"textDocument": doc, "range": span}),
+        ("textDocument/codeAction", {"textDocument": doc, "range": span, "context": {"diagnostics": []}}),
+        ("onnxtext/graph", {"textDocument": doc, "folded": rng.random() < 0.5}),
+        ("onnxtext/graphProperties", {"textDocument": doc, "position": at}),
+        ("onnxtext/insertNode", {"textDocument": doc, "value": rng.choice(["x", "y", "nope"])}),
+        (
+            "onnxtext/pasteNodes",
+            {"textDocument": doc, "position": at, "source": {"uri": uri, "text": text, "range": span}},
+        ),
+        ("onnxtext/compare", {"textDocument": doc, "a": {"uri": uri + ".a", "text": TEXT}}),
+        ("onnxtext/saveTensor", {"textDocument": doc, "position": at, "path": str(folder / "w.npy")}),
+    ]
+
+
+@pytest.mark.slow
+def test_hostile_texts_edited_and_asked_everything(tmp_path: Path) -> None:
+    """The server campaign, seeded and bounded: hostile texts opened, edited at random (incremental
+    changes), every request at random positions after each edit, on the document closed too. Every
+    request is answered (within WAIT seconds) and none with an internal error; the server serves on."""
+    import random
+
+    rng = random.Random(31)
+    client = RawClient(tmp_path)
+    for n, text in enumerate(HOSTILE_TEXTS):
+        uri = (tmp_path / f"d{n}.onnxtxt").as_uri()
+        client.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "onnxtext", "version": 1, "text": text}}
+        )
+        from onnxtext.span import SourceFile
+
+        for version in range(2, 5):
+            start = rng.randrange(len(text) + 1)
+            end = min(len(text), start + rng.choice([0, 1, 10]))
+            new = rng.choice(PIECES)
+            source = SourceFile(text)
+            (sl, sc), (el, ec) = source.lsp_position(start), source.lsp_position(end)
+            change = {
+                "range": {"start": {"line": sl, "character": sc}, "end": {"line": el, "character": ec}},
+                "text": new,
+            }
+            client.notify(
+                "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
+            )
+            text = text[:start] + new + text[end:]
+            for method, params in rng.sample(_requests(rng, uri, text, tmp_path), 12):
+                answer = client.request(method, params)
+                assert answer.get("error", {}).get("code") in (None, INVALID_PARAMS, -32800), (n, method, answer)
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+        for method, params in _requests(rng, uri, text, tmp_path)[:3]:  # closed: read from its file, which is none
+            assert client.request(method, params).get("error", {}).get("code") == INVALID_PARAMS
+    client.notify(
+        "textDocument/didOpen",
+        {
+            "textDocument": {
+                "uri": (tmp_path / "m.onnxtxt").as_uri(),
+                "languageId": "onnxtext",
+                "version": 1,
+                "text": TEXT,
+            }
+        },
+    )
+    _still_serves(client, (tmp_path / "m.onnxtxt").as_uri())
+    client.close()
+
+
+def test_tokens_of_a_text_holding_a_lone_surrogate() -> None:
+    """A client may send "\\ud800" in JSON: the statements' columns were encoded to UTF-16, which
+    refused the lone surrogate (an internal error for every semantic-tokens request)."""
+    from onnxtext.document import parse_document
+    from onnxtext.host.tokens import StatementRows, encoded_tokens
+
+    doc = parse_document(TEXT.replace("Relu (x)", 'Relu (x) @{doc_string: "\ud800"}\n   z = Relu (y)'))
+    data, _ = StatementRows().encode(doc)
+    assert data == encoded_tokens(doc) and len(data) > 5 * 6

@@ -271,6 +271,7 @@ class _Encoder:
         """With no rows to reuse (a document just opened): the whole walk, one encoding, then each
         statement's rows cut out of it (encoding the statements one by one costs twice as much)."""
         text, doc = self.text, self.doc
+        units = doc.source.units  # the protocol's columns: UTF-16 units (a lone surrogate one)
         data = encode_tokens(semantic_tokens(tree, doc.comments, self.deprecated), doc.source)
         _, bodies = frame_tokens(tree)
         statements = _statements(bodies)
@@ -283,9 +284,9 @@ class _Encoder:
             begin = _line_begin(text, node.span.start)
             line += text.count("\n", line_pos, begin)
             line_pos = begin
-            start = (line, _column(text, begin, node.span.start))
+            start = (line, units(begin, node.span.start))
             last_begin = text.rfind("\n", 0, node.span.end) + 1
-            end = (line + text.count("\n", begin, last_begin), _column(text, last_begin, node.span.end))
+            end = (line + text.count("\n", begin, last_begin), units(last_begin, node.span.end))
             while r < len(rows) and rows[r][:2] < start:
                 r += 1
             first = r
@@ -356,12 +357,6 @@ def _near_damage(
         hi = bisect_right(starts, span.end)
         near.update(range(max(lo - 1, 0), min(hi + 1, len(statements))))
     return near
-
-
-def _column(text: str, line_start: int, offset: int) -> int:
-    """The protocol's column of ``offset`` (UTF-16 units from its line's start)."""
-    part = text[line_start:offset]
-    return len(part) if part.isascii() else len(part.encode("utf-16-le")) // 2
 
 
 def _absolute(data: list[int]) -> list[tuple[int, int, int, int, int]]:
