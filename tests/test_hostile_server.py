@@ -255,16 +255,7 @@ HOSTILE_TEXTS = [
     H + 'g (float[2] x) => (float[2] y) <float[2] w = ["location": "../../etc/passwd"]> { y = Add (x, w) }\n',
 ]
 PIECES = [
-    "(",
-    ")",
-    "{",
-    "}",
-    "<",
-    ">",
-    "[",
-    "]",
-    ",",
-    "=",
+    *"(){}<>[],=",
     "@{",
     '"',
     "\\",
@@ -279,6 +270,7 @@ PIECES = [
     "-1",
     "y = Relu (x)\n",
 ]
+"""What an edit inserts: brackets, strings cut open, line ends, NUL, characters outside the BMP, a lone surrogate."""
 
 
 def _position(rng: Any, text: str) -> dict[str, int]:
