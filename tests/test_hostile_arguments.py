@@ -79,3 +79,35 @@ def test_a_negative_seed_is_a_usage_error(capsys: pytest.CaptureFixture[str], co
     argv = [command, str(EXAMPLE), *([str(EXAMPLE)] if command == "compare" else ["--random-inputs"])]
     status, said = _run(capsys, *argv, "--seed", "-1")
     assert status == 2 and f"onnxtext {command}: error: argument --seed: expected an integer >= 0, not '-1'" in said
+
+
+def test_a_write_interrupted_by_sigterm_is_undone(tmp_path: Path) -> None:
+    """SIGTERM (timeout, a cancelled job) in the middle of writing the output: the output is as it
+    was and no temporary file is left beside it (the default action killed the process with its
+    hidden .out.onnx.XXXX.tmp half written)."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "interrupted.py"
+    script.write_text(
+        "import os, signal, sys\n"
+        "import onnxtext.io as io\n"
+        "real = io.write_all\n"
+        "def interrupted(fd, data, offset):\n"
+        "    real(fd, data[:10], offset)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    real(fd, data[10:], offset + 10)\n"
+        "io.write_all = interrupted\n"
+        "from onnxtext.cli.app import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    out = tmp_path / "out.onnx"
+    out.write_bytes(b"the model before")
+    src = Path(__file__).resolve().parents[1] / "src"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(src), os.environ.get("PYTHONPATH")) if p)}
+    done = subprocess.run(
+        [sys.executable, str(script), "parse", str(EXAMPLE), "-o", str(out)], env=env, capture_output=True, timeout=60
+    )
+    assert done.returncode == 128 + 15, done.stderr[-2000:]
+    assert out.read_bytes() == b"the model before"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["interrupted.py", "out.onnx"]
