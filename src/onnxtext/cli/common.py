@@ -169,8 +169,8 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
 
 
 def _output_is_input(args: argparse.Namespace, report: _Reporter) -> bool:
-    """True (reported) when ``-o`` names the input file itself: parse and print convert, so writing
-    there would replace the model read (a text by its binary, a binary by its text) with no way back."""
+    """True (reported) when ``-o`` names the input file itself, for a command that converts (parse, print
+    of a binary): writing there would replace the model read (a text by its binary, a binary by its text)."""
     if args.output == STDIO or args.input == STDIO:
         return False
     try:

@@ -31,12 +31,12 @@ if TYPE_CHECKING:
 def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
     """Binary (or text) model → canonical text; weights inline, in a sidecar or as digests."""
     weights = getattr(args, "weights", "inline")
-    if _output_is_input(args, report):
-        return EXIT_USAGE
     if weights == "external" and args.output == STDIO:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
     binary = args.input == STDIO or is_binary_path(args.input)
+    if binary and _output_is_input(args, report):  # a text printed again in place is fine: read before written
+        return EXIT_USAGE
     width = _line_width(args, "." if args.output == STDIO else args.output, report)
     if width is None:
         return EXIT_USAGE
