@@ -164,6 +164,10 @@ def _cli_cases(seed: int, n_texts: int, n_binaries: int, folder: Path) -> list[l
             ["diff", reference, str(path), "-o", str(folder / f"b{i}.html"), "--json"],
             ["compare", reference, str(path), "--max-memory", "256M"],
             ["run", str(path), "--max-memory", "256M"],
+            ["graph", str(path), "-o", str(folder / f"b{i}.dot")],
+            ["edit", str(path), "--rename", "X=renamed", "-o", str(folder / f"b{i}.edited.onnx")],
+            ["extract", str(path), "--outputs", "Y", "-o", str(folder / f"b{i}.sub.onnxtxt")],
+            ["merge", str(path), reference, "-o", str(folder / f"b{i}.merged.onnx")],
         ]
     return cases
 
@@ -198,7 +202,7 @@ def test_mutated_inputs_through_every_command(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr[-3000:]
     escaped = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
     assert escaped == [], escaped[:3]
-    assert len(cases) == 120 * 8 + 120 * 10
+    assert len(cases) == 120 * 8 + 120 * 14
 
 
 NAMES_A_FIELD = re.compile(r"^(the model\b|[a-z_]+(\[\d+\])?(/| |:))")

@@ -123,8 +123,22 @@ def write_atomic(path: PathLike, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` (``str`` is written as UTF-8) all at once, through
     :func:`atomic_file`: on any error an existing ``path`` is left untouched."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
+    if _special(path):  # /dev/null, /dev/stdout, a FIFO: written through, as a shell's redirection does
+        with open(path, "wb") as f:
+            f.write(payload)
+        return
     with atomic_file(path) as fd:
         write_all(fd, payload, 0)
+
+
+def _special(path: PathLike) -> bool:
+    """Whether ``path`` is a device, a FIFO or a socket: nothing a rename may replace (a temporary
+    file renamed over ``/dev/full`` took the device's place)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 @contextmanager
@@ -134,8 +148,11 @@ def atomic_file(path: PathLike) -> Iterator[int]:
     permissions (``0o666`` less the umask, or those of the file it replaces) and renamed
     over ``path``, and the directory is fsynced; on any error it is removed, and an
     existing ``path`` is left untouched. A symlink is written through: its target gets the new
-    content and the link stays a link, as editors do. Raises :class:`OSError`."""
+    content and the link stays a link, as editors do. Raises :class:`OSError` (``EINVAL`` for a
+    device or a FIFO, which :func:`write_atomic` writes through)."""
     target = Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
+    if _special(target):
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass, field
 
 __all__ = ["Position", "Span", "Range", "SourceFile", "NO_SPAN"]
@@ -31,6 +32,9 @@ class Span:
 
 
 NO_SPAN = Span(0, 0)
+
+_WIDE = re.compile("[\U00010000-\U0010ffff]")
+"""A character outside the Basic Multilingual Plane: two code units in UTF-16, as LSP columns count."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +65,15 @@ class SourceFile:
     text: str
     path: str = "<text>"
     _line_starts: list[int] = field(default_factory=list, init=False, repr=False)
+    _wide: list[int] | None = field(default=None, init=False, repr=False)
+
+    def _wides(self) -> list[int]:
+        """The offsets of the characters outside the BMP, two UTF-16 code units each, found once:
+        the LSP columns of a line follow from its character columns without reading the line
+        (a 10 MB line cost a 20 MB encode for every position asked)."""
+        if self._wide is None:
+            self._wide = [m.start() for m in _WIDE.finditer(self.text)]
+        return self._wide
 
     def line_starts(self) -> list[int]:
         """The offset where each line starts (0 first), computed once; not to be changed by the caller."""
@@ -122,10 +135,13 @@ class SourceFile:
     def lsp_position(self, offset: int) -> tuple[int, int]:
         """0-based line and UTF-16 code-unit column, as the Language Server Protocol counts."""
         pos = self.position(offset)
-        starts = self._starts()
-        prefix = self.text[starts[pos.line - 1] : pos.offset]
-        units = len(prefix.encode("utf-16-le")) // 2
-        return pos.line - 1, units
+        return pos.line - 1, self.units(self._starts()[pos.line - 1], pos.offset)
+
+    def units(self, start: int, end: int) -> int:
+        """How many UTF-16 code units ``text[start:end]`` takes (LSP columns and lengths), read from
+        the characters outside the BMP it holds, not from the text."""
+        wide = self._wides()
+        return end - start + bisect.bisect_left(wide, end) - bisect.bisect_left(wide, start)
 
     def lsp_range_json(self, span: Span) -> dict[str, dict[str, int]]:
         """A span as the Language Server Protocol's range in JSON, ``{"start": {"line", "character"},
@@ -140,10 +156,12 @@ class SourceFile:
             return len(self.text)
         begin = starts[line]
         stop = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.text)
-        text = self.text[begin:stop]
-        units = 0
-        for i, ch in enumerate(text):
-            if units >= character:
-                return begin + i
-            units += 2 if ord(ch) > 0xFFFF else 1
-        return stop
+        # the first offset of the line at or past ``character`` units: each wide character before it
+        # takes one unit more than its offset counts; a column inside one lands after it
+        wide = self._wides()
+        floor, before = begin, 0
+        for w in wide[bisect.bisect_left(wide, begin) : bisect.bisect_left(wide, stop)]:
+            if character <= w - begin + before:
+                break
+            floor, before = w + 1, before + 1
+        return min(stop, max(floor, begin + character - before))

@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from onnxtext._gc import pausing_allowed
 from onnxtext._version import __version__
@@ -34,6 +37,17 @@ def _width_arg(value: str) -> int:
         return check_width(int(value))
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc).replace("line-width", "--line-width")) from None
+
+
+def _seed_arg(value: str) -> int:
+    """A seed numpy takes: an integer >= 0 (``Generator`` refuses a negative one with a traceback)."""
+    try:
+        seed = int(value)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, not {value!r}")
+    return seed
 
 
 def _add_width(p: argparse.ArgumentParser) -> None:
@@ -521,7 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(p, "an input of A (B gets it under its matched name)")
     p.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (default 1e-5)")
     p.add_argument("--atol", type=float, default=1e-8, help="absolute tolerance (default 1e-8)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the made-up inputs and random operators (default 0)")
+    p.add_argument(
+        "--seed", type=_seed_arg, default=0, help="seed of the made-up inputs and random operators (default 0)"
+    )
     _add_sizes(p, "of made-up inputs: ")
     p.add_argument(
         "--runtime",
@@ -564,7 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print every intermediate value: the main graph's, then subgraphs' and function bodies' with their path",
     )
     p.add_argument(
-        "--seed", type=int, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
+        "--seed", type=_seed_arg, default=0, help="seed of random operators and of --random-inputs' values (default 0)"
     )
     _add_memory(p)
     p.set_defaults(func=_command("run", "cmd_run"))
@@ -693,8 +709,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     report = _Reporter()
     try:
-        with pausing_allowed():  # this process is the command's: onnxtext may hold the collector while it builds
-            status: int = args.func(args, report)
+        with pausing_allowed(), _terminable(args.command != "lsp"):
+            status: int = args.func(args, report)  # the process is the command's: the collector may be held
+    except _Terminated:  # SIGTERM (timeout, a cancelled job): the write under way was undone
+        return 128 + signal.SIGTERM
     except BrokenPipeError:  # `onnxtext print m.onnx | head`: the reader left, not an error
         _silence_stdout()
         return EXIT_OK
@@ -707,6 +725,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         report.error(PROG, "out of memory")
         return EXIT_INPUT
     return status
+
+
+class _Terminated(BaseException):
+    """SIGTERM received: raised where the command is, so that what it was writing is undone (an
+    atomic write's temporary file removed) as on Ctrl-C, where the default action left it behind."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+@contextmanager
+def _terminable(wanted: bool) -> Iterator[None]:
+    """SIGTERM raises :class:`_Terminated` in the main thread while the command runs (not in the
+    language server, whose client stops it by the protocol)."""
+    if not wanted or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _silence_stdout() -> None:

@@ -152,8 +152,9 @@ def _decode_binary(data: bytes, path: str, report: _Reporter) -> ModelProto | No
 
 
 def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
-    """Write to a file atomically, or to stdout for ``-``."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
+    """Write to a file atomically, or to stdout for ``-``. A lone surrogate in ``data`` (a name the
+    text wrote as ``"\\ud800"``, drawn in a graph; its diagnostic says it is no UTF-8) is written as ``?``."""
+    payload = data.encode("utf-8", "replace") if isinstance(data, str) else data
     if path == STDIO:
         sys.stdout.flush()
         sys.stdout.buffer.write(payload)
@@ -165,6 +166,22 @@ def _write(path: str, data: bytes | str, report: _Reporter) -> bool:
         report.error(path, f"cannot write: {exc.strerror or exc}")
         return False
     return True
+
+
+def _output_is_input(args: argparse.Namespace, report: _Reporter) -> bool:
+    """True (reported) when ``-o`` names the input file itself, for a command that converts (parse, print
+    of a binary): writing there would replace the model read (a text by its binary, a binary by its text)."""
+    if args.output == STDIO or args.input == STDIO:
+        return False
+    try:
+        same = os.path.samefile(args.input, args.output)
+    except OSError:  # the output does not exist yet (or the input cannot be read: said when it is read)
+        return False
+    if same:
+        report.error(
+            _display(args.output), "is the input file: writing it would replace the model read; give another -o"
+        )
+    return same
 
 
 def _names_are_text(model: ModelProto, path: str, what: str, report: _Reporter) -> bool:

@@ -120,21 +120,28 @@ def feeds_for_b(m: BodyMatch, feeds_a: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def same_inputs(
-    a: ModelProto, b: ModelProto, m: BodyMatch, given: Mapping[str, Any], *, sizes: Mapping[str, int], seed: int
+    a: ModelProto,
+    b: ModelProto,
+    m: BodyMatch,
+    given: Mapping[str, Any],
+    *,
+    sizes: Mapping[str, int],
+    seed: int,
+    max_bytes: int | None = None,
 ) -> tuple[dict[str, Any], dict[str, Any], list[str], dict[str, int]]:
     """The inputs A and B run on: A's ``given``, the rest made up from A's declared types
     (``sizes`` of the symbolic dimensions), the same values under B's matched names
     (:func:`feeds_for_b`), and B's inputs with no counterpart in A made up from B's, with the
-    same sizes and ``seed``. (A's feeds, B's, B's made-up names, the sizes chosen);
+    same sizes and ``seed``, none beyond ``max_bytes``. (A's feeds, B's, B's made-up names, the sizes chosen);
     :class:`~onnxtext.evaluate.synth.SynthesisError` when they cannot be made up."""
     from onnxtext.evaluate.synth import synthesize
 
-    made = synthesize(a.graph, sizes=sizes, given=given, seed=seed)
+    made = synthesize(a.graph, sizes=sizes, given=given, seed=seed, max_bytes=max_bytes)
     feeds_a = {name: made.feeds[name] for name in m.a.inputs if name in made.feeds}
     feeds_b = feeds_for_b(m, feeds_a)
     unmatched = [name for name in m.b.inputs if name not in feeds_b]
     if unmatched:
-        extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=seed)
+        extra = synthesize(b.graph, sizes={**made.sizes, **sizes}, given=feeds_b, seed=seed, max_bytes=max_bytes)
         feeds_b.update({name: extra.feeds[name] for name in unmatched if name in extra.feeds})
     return feeds_a, feeds_b, unmatched, made.sizes
 

@@ -59,10 +59,10 @@ def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str |
         text = src.line_text(pos.line)
         end = diag.span.end
         width = end.column - pos.column if end.line == pos.line else len(text) - pos.column + 1
-        width = max(1, width)
+        shown, at, width = _excerpt(text, pos.column - 1, max(1, width))
         gutter = f"{pos.line:>5} | "
-        lines.append(gutter + text.expandtabs(1))
-        lines.append(" " * (len(gutter) + pos.column - 1) + "^" + "~" * (width - 1))
+        lines.append(gutter + shown)
+        lines.append(" " * (len(gutter) + at) + "^" + "~" * (width - 1))
         if len(diag.related) > NOTES_SHOWN:
             # W201 on an export relates every name of the model: its message names a few, the JSON and SARIF all
             lines.append(f"  note: {len(diag.related)} other places, listed by --format json and sarif")
@@ -73,6 +73,28 @@ def render_diagnostic(diag: Diagnostic, *, with_source: bool = True, file: str |
     if with_source and diag.fix:
         lines.append(f"  help: {diag.fix.message}")
     return "\n".join(lines)
+
+
+EXCERPT_WIDTH = 160
+"""The most characters of a source line a diagnostic shows: a longer line (a minified text, a
+10 MB string) is cut to a window around the caret, its cut ends marked with ``…``."""
+
+_VISIBLE = {**{c: 0x2400 + c for c in range(0x20) if c != 0x09}, 0x7F: 0x2421, **{c: 0xFFFD for c in range(0x80, 0xA0)}}
+"""Control characters as their pictures (NUL as ␀): a source line never moves the terminal's cursor
+nor sends it an escape sequence, and each character still takes one column above the caret."""
+
+
+def _excerpt(text: str, start: int, width: int) -> tuple[str, int, int]:
+    """The part of the source line ``text`` shown, the column (0-based) of the caret in it and the
+    caret's width, for a span ``width`` characters wide from ``start``."""
+    text = text.expandtabs(1).translate(_VISIBLE)
+    if len(text) <= EXCERPT_WIDTH:
+        return text, start, width
+    first = max(0, min(start - EXCERPT_WIDTH // 4, len(text) - EXCERPT_WIDTH))
+    last = first + EXCERPT_WIDTH
+    shown = ("…" if first else "") + text[first:last] + ("…" if last < len(text) else "")
+    at = start - first + (1 if first else 0)
+    return shown, at, max(1, min(width, last - start))
 
 
 def render_diagnostics(diags: Iterable[Diagnostic]) -> str:

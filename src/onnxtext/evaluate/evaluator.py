@@ -29,8 +29,9 @@ DeepTraceCallback = Callable[[ProtoPath, str, int, Any], None]
 """``(graph path, value name, node index, value)`` for every value any graph computes: the
 main graph, subgraphs (each time they run) and function bodies (``functions[i]``, each call)."""
 
-# errors a kernel may raise for bad data; they are wrapped with the node's context
-_WRAPPED = (ValueError, IndexError, TypeError, ArithmeticError, KeyError, NotImplementedError)
+# errors a kernel may raise for bad data; they are wrapped with the node's context (AttributeError:
+# a sequence, map or None where the kernel reads a tensor's dtype or shape, as an unchecked model feeds it)
+_WRAPPED = (ValueError, IndexError, TypeError, ArithmeticError, KeyError, NotImplementedError, AttributeError)
 
 
 @dataclass(frozen=True, slots=True)

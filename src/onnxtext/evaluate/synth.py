@@ -11,6 +11,7 @@ loop body runs (0 and false would skip it: no live values inside).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from onnxtext.evaluate import _types as T
+from onnxtext.evaluate.budget import over_budget
 from onnxtext.ir.versioned import normalize_domain
 from onnxtext.proto import GraphProto, TypeProto
 
@@ -25,6 +27,9 @@ __all__ = ["SynthesisError", "Synthesized", "synthesize", "DEFAULT_SIZE"]
 
 DEFAULT_SIZE = 2
 """The size of a symbolic dimension nobody gave a size to."""
+
+MAX_ARRAY_BYTES = (1 << 63) - 1
+"""What numpy can address at most: the limit of a making given no budget."""
 
 
 class SynthesisError(ValueError):
@@ -46,8 +51,11 @@ def synthesize(
     given: Mapping[str, Any] | None = None,
     seed: int = 0,
     default_size: int = DEFAULT_SIZE,
+    max_bytes: int | None = None,
 ) -> Synthesized:
-    """Feeds for every input of ``graph`` not in ``given`` (and not an initializer's default)."""
+    """Feeds for every input of ``graph`` not in ``given`` (and not an initializer's default).
+    An input whose declared shape would take more than ``max_bytes`` (the run's memory budget)
+    is refused with :class:`SynthesisError` before anything is allocated."""
     chosen = dict(sizes or {})
     rng = np.random.default_rng(seed)
     initialized = {t.name for t in graph.initializer}
@@ -56,7 +64,7 @@ def synthesize(
     for vi in graph.input:
         if vi.name in feeds or vi.name in initialized:
             continue
-        value = _value(vi.name, vi.type if vi.HasField("type") else None, chosen, rng, default_size)
+        value = _value(vi.name, vi.type if vi.HasField("type") else None, _Making(chosen, rng, default_size, max_bytes))
         if vi.name in fills and isinstance(value, np.ndarray) and value.dtype.kind in "iub":
             value = np.full(value.shape, fills[vi.name], dtype=value.dtype)
         feeds[vi.name] = value
@@ -75,22 +83,33 @@ def _loop_controls(graph: GraphProto) -> dict[str, int]:
     return out
 
 
-def _value(name: str, tp: TypeProto | None, sizes: dict[str, int], rng: np.random.Generator, default: int) -> Any:
+@dataclass
+class _Making:
+    """What every made-up value shares: the symbols' sizes, the generator, the size of a symbol
+    nobody sized, and the bytes a tensor may take (None: no limit)."""
+
+    sizes: dict[str, int]
+    rng: np.random.Generator
+    default: int
+    max_bytes: int | None
+
+
+def _value(name: str, tp: TypeProto | None, making: _Making) -> Any:
     which = tp.WhichOneof("value") if tp is not None else None
     if tp is None or which is None:
         raise SynthesisError(f"input {name!r} has no declared type: give its value")
     if which == "tensor_type":
         tt = tp.tensor_type
-        shape = _shape(tt.shape.dim if tt.HasField("shape") else None, sizes, default)
-        return _tensor(name, int(tt.elem_type), shape, rng)
+        shape = _shape(tt.shape.dim if tt.HasField("shape") else None, making.sizes, making.default)
+        return _tensor(name, int(tt.elem_type), shape, making)
     if which == "sequence_type":
-        return [_value(name, tp.sequence_type.elem_type, sizes, rng, default)]
+        return [_value(name, tp.sequence_type.elem_type, making)]
     if which == "optional_type":
-        return _value(name, tp.optional_type.elem_type, sizes, rng, default)
+        return _value(name, tp.optional_type.elem_type, making)
     if which == "map_type":
         key_type = int(tp.map_type.key_type)
         key: Any = "a" if key_type == T.STRING else 0
-        return {key: _value(name, tp.map_type.value_type, sizes, rng, default)}
+        return {key: _value(name, tp.map_type.value_type, making)}
     raise SynthesisError(f"input {name!r} is a {which.replace('_type', '').replace('_', ' ')}: give its value")
 
 
@@ -109,10 +128,17 @@ def _shape(dims: Iterable[Any] | None, sizes: dict[str, int], default: int) -> t
     return tuple(shape)
 
 
-def _tensor(name: str, elem: int, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
+def _tensor(name: str, elem: int, shape: tuple[int, ...], making: _Making) -> np.ndarray:
     if elem not in T.NP_DTYPE:
         raise SynthesisError(f"input {name!r}: element type {elem} cannot be made up: give its value")
     dtype = T.NP_DTYPE[elem]
+    count = math.prod(shape)  # a Python int: no int64 product wraps around
+    # made up as float64 (or complex128) before the cast: the most bytes the making takes
+    size = count * max(dtype.itemsize, 16 if dtype.kind == "c" else 8)
+    problem = over_budget(f"input {name!r} of shape {list(shape)}", size, making.max_bytes or MAX_ARRAY_BYTES)
+    if problem is not None:
+        raise SynthesisError(problem + ": give its value, or smaller --size values")
+    rng = making.rng
     if elem == T.STRING:
         return np.full(shape, "a", dtype=object)
     if elem == T.BOOL:

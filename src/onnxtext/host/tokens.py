@@ -86,7 +86,7 @@ def encode_tokens(
     text: ``after``, the line and column of the row before the first; ``line_at``, the number and start
     offset of a line at or before the first token. ``offsets`` is given where each row starts."""
     text = source.text
-    column = _characters if text.isascii() else _utf16_units
+    column = _characters if text.isascii() else _units_of(source)
     data: list[int] = []
     prev_line, prev_col = after
     line, line_start = line_at
@@ -127,13 +127,38 @@ def _characters(text: str, start: int, end: int) -> int:
     return end - start
 
 
-def _utf16_units(text: str, start: int, end: int) -> int:
-    return len(text[start:end].encode("utf-16-le")) // 2
+def _units_of(source: SourceFile) -> Callable[[str, int, int], int]:
+    """The UTF-16 width of ``text[start:end]``, from ``source``'s characters outside the BMP (an
+    encode of the line before each token was quadratic in a long line)."""
+
+    def units(text: str, start: int, end: int) -> int:
+        return source.units(start, end)
+
+    return units
 
 
 def encoded_tokens(doc: Document) -> list[int]:
     """The semantic tokens of a document, encoded for the protocol (the definition: the whole tree walked)."""
     return encode_tokens(document_tokens(doc), doc.source)
+
+
+LONG_LINE = 10_000
+"""A line longer than this (a minified text, many statements on one line) has the document's tokens
+encoded in one pass, no statement's rows kept: a statement's rows are keyed by its text from its
+line's start, which there would copy the line for every statement (20 GB for a 2 MB line)."""
+
+
+class _LongLine(Exception):
+    """A statement starts more than :data:`LONG_LINE` characters into its line."""
+
+
+def _line_begin(text: str, at: int) -> int:
+    """The start of the line of offset ``at``, looked for at most :data:`LONG_LINE` back (_LongLine)."""
+    floor = max(0, at - LONG_LINE)
+    begin = text.rfind("\n", floor, at) + 1
+    if begin == 0 and floor > 0:
+        raise _LongLine
+    return begin
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,7 +192,10 @@ class StatementRows:
         if not isinstance(tree, A.Model):
             return encoded_tokens(doc), StatementRows()
         encoder = _Encoder(doc, self)
-        return encoder.run(tree) if len(self) else encoder.cold(tree)
+        try:
+            return encoder.run(tree) if len(self) else encoder.cold(tree)
+        except _LongLine:
+            return encoded_tokens(doc), StatementRows()
 
 
 class _Encoder:
@@ -203,7 +231,7 @@ class _Encoder:
         data: list[int] = []
         prev_line = prev_col = 0
         line = line_pos = f = 0
-        count, rfind = text.count, text.rfind
+        count = text.count
         known: dict[str, _Rows] = {}
         kept: dict[str, _Rows] = {}
         body_of: frozenset[str] | None = None
@@ -211,7 +239,7 @@ class _Encoder:
             if initializers is not body_of:
                 body_of, known = initializers, self.known.rows.get(initializers, {})
                 kept = self.kept.rows.setdefault(initializers, {})
-            begin = rfind("\n", 0, node.span.start) + 1
+            begin = _line_begin(text, node.span.start)
             line += count("\n", line_pos, begin)
             line_pos = begin
             key = text[begin : node.span.end]
@@ -243,6 +271,7 @@ class _Encoder:
         """With no rows to reuse (a document just opened): the whole walk, one encoding, then each
         statement's rows cut out of it (encoding the statements one by one costs twice as much)."""
         text, doc = self.text, self.doc
+        units = doc.source.units  # the protocol's columns: UTF-16 units (a lone surrogate one)
         data = encode_tokens(semantic_tokens(tree, doc.comments, self.deprecated), doc.source)
         _, bodies = frame_tokens(tree)
         statements = _statements(bodies)
@@ -252,12 +281,12 @@ class _Encoder:
         rows = _absolute(data)
         r = line = line_pos = 0
         for i, (node, initializers) in enumerate(statements):
-            begin = text.rfind("\n", 0, node.span.start) + 1
+            begin = _line_begin(text, node.span.start)
             line += text.count("\n", line_pos, begin)
             line_pos = begin
-            start = (line, _column(text, begin, node.span.start))
+            start = (line, units(begin, node.span.start))
             last_begin = text.rfind("\n", 0, node.span.end) + 1
-            end = (line + text.count("\n", begin, last_begin), _column(text, last_begin, node.span.end))
+            end = (line + text.count("\n", begin, last_begin), units(last_begin, node.span.end))
             while r < len(rows) and rows[r][:2] < start:
                 r += 1
             first = r
@@ -328,12 +357,6 @@ def _near_damage(
         hi = bisect_right(starts, span.end)
         near.update(range(max(lo - 1, 0), min(hi + 1, len(statements))))
     return near
-
-
-def _column(text: str, line_start: int, offset: int) -> int:
-    """The protocol's column of ``offset`` (UTF-16 units from its line's start)."""
-    part = text[line_start:offset]
-    return len(part) if part.isascii() else len(part.encode("utf-16-le")) // 2
 
 
 def _absolute(data: list[int]) -> list[tuple[int, int, int, int, int]]:

@@ -136,11 +136,16 @@ def _signature(doc: Document, chosen: list[tuple[A.Node, int]]) -> tuple[list[st
         return None
     protos = [model.graph.node[k] for _, k in chosen]
     made = [o for node in protos for o in node.output if o]
-    reads: list[str] = []
+    # sets beside the lists: a selection of thousands of nodes was quadratic in them (minutes)
+    made_set = set(made)
+    read_by_them = {n for node in protos for n in node.input} | {
+        n for node in protos for sub in nested_graphs(node) for n in captured(sub)
+    }
+    reads: dict[str, None] = {}  # in the order first read
     for node in protos:
         for name in (*node.input, *(n for sub in nested_graphs(node) for n in sorted(captured(sub)))):
-            if name and name not in made and name not in reads:
-                reads.append(name)
+            if name and name not in made_set:
+                reads.setdefault(name)
     given, unread = [], []
     for name in made:
         symbol = scope.values.get(name)
@@ -148,11 +153,9 @@ def _signature(doc: Document, chosen: list[tuple[A.Node, int]]) -> tuple[list[st
             return None
         if query._read_outside(symbol, gone):
             given.append(name)
-        elif not any(name in node.input for node in protos) and not any(
-            name in captured(sub) for node in protos for sub in nested_graphs(node)
-        ):
+        elif name not in read_by_them:
             unread.append(name)
-    return reads, given, unread
+    return list(reads), given, unread
 
 
 def function_from_selection(doc: Document, start: int, end: int, domain: str = "local") -> Gesture | None:

@@ -161,7 +161,7 @@ def weight_array(t: TensorProto, sources: Sources, *, stored: bool = False) -> n
     from onnxtext.proto import ModelProto
     from onnxtext.proto import TensorProto as Tensor
     from onnxtext.weights.digest import DIGEST_KEY, mapped_array
-    from onnxtext.weights.external import FileRange, is_external, resolve_location
+    from onnxtext.weights.external import is_external, locate
 
     entries = {e.key: e.value for e in t.external_data}
     if DIGEST_KEY in entries:
@@ -175,7 +175,6 @@ def weight_array(t: TensorProto, sources: Sources, *, stored: bool = False) -> n
         if restore_held(model, sources.held, as_reference=True):
             return "the reference was edited: its values are unknown until the model is saved"
         t = copy
-        entries = {e.key: e.value for e in t.external_data}
         folder: str | None = os.path.dirname(str(sources.held.lazy.path))
     else:
         folder = sources.folder
@@ -183,10 +182,7 @@ def weight_array(t: TensorProto, sources: Sources, *, stored: bool = False) -> n
         if folder is None:
             return "its data is in an external file, and the text has no folder"
         try:
-            path = resolve_location(folder, entries.get("location", ""))
-            offset = int(entries.get("offset", "0"))
-            length = int(entries["length"]) if "length" in entries else path.stat().st_size - offset
-            r = FileRange(path, offset, length)
+            r = locate(t, folder)
             mapped = mapped_array(t, r) if not stored else _stored_array(t, r)
             if mapped is not None:
                 return mapped
@@ -195,7 +191,8 @@ def weight_array(t: TensorProto, sources: Sources, *, stored: bool = False) -> n
             r.inline_into(loaded)
             return to_numpy(loaded)
         except (OnnxTextError, OSError, ValueError) as error:
-            return f"its external data cannot be read: {error}"
+            said = "; ".join(d.message for d in getattr(error, "diagnostics", ())) or str(error)
+            return f"its external data cannot be read: {said}"
     try:
         return to_numpy(t)
     except (OnnxTextError, ValueError) as error:
@@ -242,8 +239,9 @@ def _identity(t: TensorProto, sources: Sources) -> tuple[object, ...] | None:
     """What names the values of ``t`` across edits of the text, for the cache of statistics: the
     SHA-256 of a tensor shown by reference; the file, range and modification time of external
     data; None for values in the text (read again, within :data:`HOVER_VALUES`)."""
+    from onnxtext.diagnostics import OnnxTextError
     from onnxtext.weights.digest import DIGEST_KEY
-    from onnxtext.weights.external import is_external, resolve_location
+    from onnxtext.weights.external import is_external, locate
 
     entries = {e.key: e.value for e in t.external_data}
     kind = (t.data_type, tuple(t.dims))
@@ -252,9 +250,9 @@ def _identity(t: TensorProto, sources: Sources) -> tuple[object, ...] | None:
     if not is_external(t) or sources.folder is None:
         return None
     try:
-        path = resolve_location(sources.folder, entries.get("location", ""))
+        path = locate(t, sources.folder).path
         stat = path.stat()
-    except (OSError, ValueError):
+    except (OnnxTextError, OSError):
         return None
     return (*kind, str(path), entries.get("offset", "0"), entries.get("length", ""), stat.st_mtime_ns, stat.st_size)
 

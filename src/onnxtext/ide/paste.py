@@ -119,7 +119,8 @@ def paste_nodes(source: Document, start: int, end: int, target: Document, offset
     taken = targets | {name for s in source.symbols.scopes for name in s.values}  # a fresh name is neither's
     made = [o.value for n in chosen for o in n.outputs if o.value]
     symbols = {name: sym for name, sym in s_scope.values.items() if isinstance(sym, ValueSymbol)}
-    read = [name for name, sym in symbols.items() if name not in made and any(within(u, block) for u in sym.uses)]
+    made_set = set(made)  # a set beside the list: thousands of pasted nodes made this quadratic (minutes)
+    read = [name for name, sym in symbols.items() if name not in made_set and any(within(u, block) for u in sym.uses)]
     entries = {
         i.info.name.value: i
         for i in s_tree.graph.initializers or ()

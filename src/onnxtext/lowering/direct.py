@@ -709,6 +709,9 @@ class _Reader:
         """``seq(T)``, ``optional(T)``, ``map(K, T)`` (``kind`` read; sparse and opaque types are the
         reference path's)."""
         self.expect("(")
+        self.depth += 2  # each nesting puts its element type two messages deeper
+        if self.depth > DEEP_GRAPH:  # near protobuf's depth limit: the reference path measures every message
+            raise _Unsupported
         if kind == "seq":
             proto.sequence_type.SetInParent()
             self.any_type(proto.sequence_type.elem_type)
@@ -722,6 +725,7 @@ class _Reader:
         else:
             raise _Unsupported
         self.expect(")")
+        self.depth -= 2
 
     def any_type(self, proto: TypeProto) -> None:
         """A type inside a nested one: a tensor type or another nested one."""

@@ -276,6 +276,11 @@ class Lowering:
 
     def type(self, t: A.Type, proto: TypeProto, path: ProtoPath) -> None:
         """Fill ``proto``, the TypeProto at proto ``path``."""
+        depth = len(path) - 1 + self._below_root
+        self._deepest = max(self._deepest, depth)
+        if depth > PROTOBUF_DEPTH_LIMIT:  # seq(seq(...)) past what protobuf reads: check_depth reports it
+            proto.SetInParent()
+            return
         if isinstance(t, A.TensorType):
             tt = proto.tensor_type
             tt.elem_type = self.dtype(t.elem)

@@ -11,13 +11,17 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 from urllib.parse import unquote, urlparse
 
 import orjson
+from cattrs import transform_error
+from cattrs.errors import ClassValidationError
 from lsprotocol import types as L
-from pygls.exceptions import JsonRpcInvalidParams
+from lsprotocol.types import ResponseError
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -31,6 +35,7 @@ from onnxtext.host.change import Change
 from onnxtext.host.textdiff import line_edits, region_line_edits
 from onnxtext.ide.complete import complete, context_at
 from onnxtext.ide.formatting import document_range_edit
+from onnxtext.io import read_regular_text
 from onnxtext.ir.schemas import latest_opset_version
 from onnxtext.lsp.convert import change_of, completion_items, lsp_diagnostic, lsp_text_edits, offset_of
 from onnxtext.span import SourceFile, Span
@@ -56,6 +61,17 @@ class _Protocol(LanguageServerProtocol):
         # a thread's future calls back at once (the table changed size during the iteration)
         if not future.cancelled() and self._request_futures.get(msg_id) is future:
             del self._request_futures[msg_id]
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls's reading of a message; a request whose params it cannot read is answered with its
+        error (invalid params, saying what did not fit) before the error goes on to pygls's reader
+        loop, which logs it and reads on. pygls only logged it: the client waited for ever."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if "id" in data and "method" in data and "error" not in data:
+                self._send_response(data["id"], error=ResponseError(exc.code, _unreadable(str(data["method"]), exc)))
+            raise
 
     def _send_response(self, msg_id: Any, result: Any = None, error: Any = None) -> None:
         """A custom request's plain JSON answer (a dict: the graph, a comparison) written by orjson, not
@@ -87,6 +103,20 @@ class _Protocol(LanguageServerProtocol):
                 asyncio.ensure_future(written)
         except (BrokenPipeError, ConnectionResetError):  # the client went: pygls's own writes log it too
             log.error("the client went away before an answer could be written")
+
+
+_CAMEL = re.compile(r"_([a-z])")
+"""The attribute names of lsprotocol's classes back to the protocol's (``text_document``: ``textDocument``)."""
+
+
+def _unreadable(method: str, exc: JsonRpcException) -> str:
+    """``textDocument/hover: params not understood: required field missing @ $.position`` (cattrs's words
+    for each field that did not fit, the first three, at their path in the params as the client wrote them)."""
+    cause = exc.__cause__
+    said = transform_error(cause, path="$") if isinstance(cause, ClassValidationError) else [exc.message]
+    said = [_CAMEL.sub(lambda m: m[1].upper(), s).replace("@ $.params", "@ $") for s in said]
+    more = f" (and {len(said) - 3} more)" if len(said) > 3 else ""
+    return f"{method}: params not understood: {'; '.join(said[:3])}{more}"
 
 
 class OnnxTextServer(LanguageServer):
@@ -146,12 +176,15 @@ class OnnxTextServer(LanguageServer):
         found = self.host.documents.get(uri)
         if found is not None:
             return found
-        document = self.workspace.get_text_document(uri)
-        try:
-            text = document.source  # the file, read by pygls
+        path = _file_path(uri)
+        if path is None:
+            raise JsonRpcInvalidParams(f"{uri} is not open, and is no file to read")
+        try:  # never pygls's read: a FIFO would block the server, /dev/zero never end
+            text = read_regular_text(path)
         except (OSError, UnicodeDecodeError) as exc:  # no such file, or not text: the client's mistake, not a bug
-            raise JsonRpcInvalidParams(f"{uri} is not open and its file cannot be read: {exc}") from None
-        return self.host.adopt(uri, text, document.version)
+            said = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            raise JsonRpcInvalidParams(f"{uri} is not open and its file cannot be read: {said}") from None
+        return self.host.adopt(uri, text, None)
 
     def forget(self, uri: str) -> None:
         self.host.close(uri)
@@ -235,9 +268,16 @@ class OnnxTextServer(LanguageServer):
 def request_path(params: Any) -> str:
     """The file a custom request names by ``uri`` (a ``file:`` URI)."""
     uri = getattr(params, "uri", None)
-    if not isinstance(uri, str) or urlparse(uri).scheme != "file":
+    path = _file_path(uri) if isinstance(uri, str) else None
+    if path is None:
         raise JsonRpcInvalidParams("expected a 'uri' of a file")
-    return unquote(urlparse(uri).path)
+    return path
+
+
+def _file_path(uri: str) -> str | None:
+    """The path a ``file:`` URI names; None for another scheme (``untitled:``, ``http:``)."""
+    parsed = urlparse(uri)
+    return unquote(parsed.path) if parsed.scheme == "file" else None
 
 
 def _first_error(diags: list[Diagnostic]) -> str:

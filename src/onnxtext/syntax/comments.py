@@ -89,7 +89,7 @@ def body_brace(text: str, owner: A.Graph | A.Function) -> int:
         if owner.header is not None:
             head.append(owner.header)
         head += list(owner.attributes or ()) + list(owner.inputs) + list(owner.outputs) + list(owner.value_infos or ())
-    i = max(n.span.end for n in head if _real(n))
+    i = max((n.span.end for n in head if _real(n)), default=owner.span.start)  # a damaged head may hold nothing
     end = owner.span.end
     while i < end:
         ch = text[i]

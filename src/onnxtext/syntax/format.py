@@ -13,7 +13,7 @@ from onnxtext.span import SourceFile, Span
 from onnxtext.syntax import ast as A
 from onnxtext.syntax.comments import attach_comments
 from onnxtext.syntax.layout import BLANK_LINE, DEFAULT_WIDTH, HARDLINE, INDENT, Doc, render
-from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, TOO_DEEP, first_too_deep_graph
+from onnxtext.syntax.nesting import MAX_GRAPH_NESTING, MAX_TYPE_NESTING, TOO_DEEP, first_too_deep
 from onnxtext.syntax.printer import Printer, graphs_of, print_ast
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def format_range_edit(text: str, start: int, end: int, path: str = "<text>", wid
         from onnxtext.syntax.parser import parse_text  # imported on use: printing a binary model needs no parser
 
         result = parse_text(text, "model", path)
-        if first_too_deep_graph(result.tree) is not None:
+        if first_too_deep(result.tree) is not None:
             return None
         return range_edit(result, start, end, width)
 
@@ -70,7 +70,7 @@ def range_edit(parsed: ParseResult, start: int, end: int, width: int = DEFAULT_W
 
     Only those statements are looked at (found by bisection, laid out alone), so its cost does not
     grow with the text. ``parsed`` must hold no graph nested too deep for protobuf
-    (:func:`~onnxtext.syntax.nesting.first_too_deep_graph`: ``format_range`` looks first).
+    (:func:`~onnxtext.syntax.nesting.first_too_deep`: ``format_range`` looks first).
     """
     tree, text = parsed.tree, parsed.source.text
     if not isinstance(tree, A.Model):
@@ -95,12 +95,14 @@ def range_edit(parsed: ParseResult, start: int, end: int, width: int = DEFAULT_W
 
 
 def _refuse_too_deep(tree: object, source: SourceFile) -> None:
-    """ParseError (L009) for a graph nested deeper than protobuf could read: no text is made of it."""
-    graph = first_too_deep_graph(tree)
-    if graph is None:
+    """ParseError (L009) for a graph or type nested deeper than protobuf could read: no text is made of it."""
+    found = first_too_deep(tree)
+    if found is None:
         return
-    message = f"nested too deeply: graphs more than {MAX_GRAPH_NESTING} deep cannot be read back by protobuf"
-    raise ParseError([Diagnostic.at(TOO_DEEP, Severity.ERROR, message, graph.span, source)])
+    graph = isinstance(found, A.Graph)
+    what = f"graphs more than {MAX_GRAPH_NESTING}" if graph else f"types more than {MAX_TYPE_NESTING}"
+    message = f"nested too deeply: {what} deep cannot be read back by protobuf"
+    raise ParseError([Diagnostic.at(TOO_DEEP, Severity.ERROR, message, found.span, source)])
 
 
 def _meets(span: Span, start: int, end: int) -> bool:

@@ -378,7 +378,7 @@ class Run:
         h = len(states) if below is None else min(len(states), below - 1)
         can_shift = self.p.can_shift
         while h > 0 and len(levels) < MAX_LEVELS:
-            if can_shift(states[:h], "ERROR"):
+            if can_shift(states, "ERROR", h):
                 levels.append(h)
             h -= 1
         return levels

@@ -116,22 +116,28 @@ class Tables:
         )
         self.lock = threading.Lock()
 
-    def can_shift(self, stack: list[Any], term: str) -> bool:
-        """Whether ``term`` can be shifted after the reductions it triggers."""
+    def can_shift(self, stack: list[Any], term: str, height: int | None = None) -> bool:
+        """Whether ``term`` can be shifted after the reductions it triggers, on ``stack`` (its first
+        ``height`` states when given). ``stack`` is left as it is, and not copied: the reductions
+        pop its states below ``kept`` and push onto ``pushed``, so the cost is the reductions', not
+        the stack's depth (a keyword 100,000 brackets deep)."""
         states = self.states
-        stack = list(stack)
+        kept = len(stack) if height is None else height
+        pushed: list[Any] = []
         while True:
-            action = states[stack[-1]].get(term)
+            action = states[pushed[-1] if pushed else stack[kept - 1]].get(term)
             if action is None:
                 return False
             kind, arg = action
             if kind is Shift:
                 return True
             size = len(arg.expansion)
-            if size:
-                del stack[-size:]
-            stack.append(states[stack[-1]][arg.origin.name][1])
-            if term == "$END" and stack[-1] in self.end_states.values():
+            popped = min(size, len(pushed))
+            if popped:
+                del pushed[-popped:]
+            kept -= size - popped
+            pushed.append(states[pushed[-1] if pushed else stack[kept - 1]][arg.origin.name][1])
+            if term == "$END" and pushed[-1] in self.end_states.values():
                 return True
 
     def expected(self, stack: list[Any]) -> list[str]:

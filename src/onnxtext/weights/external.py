@@ -56,6 +56,7 @@ __all__ = [
     "location_problem",
     "load_external",
     "FileRange",
+    "locate",
     "TensorSources",
     "ContentTokens",
     "is_external",
@@ -381,6 +382,13 @@ def _locate(
             ]
         )
     return FileRange(path, offset, end - offset)
+
+
+def locate(t: TensorProto, model_dir: str | os.PathLike[str]) -> FileRange:
+    """The validated byte range of the external tensor ``t`` (a location inside ``model_dir``, a
+    regular file, integer offset and length within it); reads nothing. Raises
+    :class:`ExternalDataError` (``X001``–``X003``) saying what is wrong."""
+    return _locate(t, model_dir, None, "", _Sizes())
 
 
 def _checksum_problem(t: TensorProto, sha1: str, source: str | None, where: str, r: FileRange) -> Diagnostic | None:

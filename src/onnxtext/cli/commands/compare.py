@@ -38,7 +38,9 @@ def cmd_compare(args: argparse.Namespace, report: _Reporter) -> int:
     try:
         declared = [(i.name, i.type if i.HasField("type") else None) for i in a.graph.input if i.name in m.a.inputs]
         given = build_feeds(args.inputs, declared, partial=True)
-        feeds_a, feeds_b, unmatched, chosen_sizes = same_inputs(a, b, m, given, sizes=dict(args.sizes), seed=args.seed)
+        feeds_a, feeds_b, unmatched, chosen_sizes = same_inputs(
+            a, b, m, given, sizes=dict(args.sizes), seed=args.seed, max_bytes=args.max_memory
+        )
         if unmatched:  # B's own inputs: made up the same way, and said
             report.note(f"note: B's input(s) {', '.join(map(repr, unmatched))} have no counterpart in A; made up")
     except (InputError, SynthesisError) as exc:

@@ -7,8 +7,10 @@ import sys
 
 from onnxtext.cli.common import (
     EXIT_INPUT,
+    EXIT_USAGE,
     PROG,
     _external_data_follows,
+    _output_is_input,
     _parse_model_text,
     _read_text,
     _Reporter,
@@ -20,6 +22,8 @@ from onnxtext.io import STDIO, model_bytes
 def cmd_parse(args: argparse.Namespace, report: _Reporter) -> int:
     """Text → binary model."""
     report.warnings_are_errors = args.strict or args.warnings == "error"
+    if _output_is_input(args, report):
+        return EXIT_USAGE
     text = _read_text(args.input, report)
     model = None if text is None else _parse_model_text(text, args.input, report)
     if model is None:

@@ -15,6 +15,7 @@ from onnxtext.cli.common import (
     _load_lazy,
     _load_model,
     _note_unread,
+    _output_is_input,
     _progress,
     _Reporter,
     _to_text,
@@ -34,6 +35,8 @@ def cmd_print(args: argparse.Namespace, report: _Reporter) -> int:
         report.error(PROG, "--weights external writes a sidecar next to the output: give -o OUT.onnxtxt")
         return EXIT_USAGE
     binary = args.input == STDIO or is_binary_path(args.input)
+    if binary and _output_is_input(args, report):  # a text printed again in place is fine: read before written
+        return EXIT_USAGE
     width = _line_width(args, "." if args.output == STDIO else args.output, report)
     if width is None:
         return EXIT_USAGE

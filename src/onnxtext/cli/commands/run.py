@@ -40,7 +40,7 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
         ]
         feeds = build_feeds(args.inputs, declared, partial=args.random_inputs)
         if args.random_inputs:
-            feeds = _made_up(model, feeds, evaluator.input_names, args.seed, dict(args.sizes))
+            feeds = _made_up(model, feeds, evaluator.input_names, args.seed, dict(args.sizes), args.max_memory)
         on_trace = None
         if args.trace:
             print("trace:")
@@ -63,15 +63,15 @@ def cmd_run(args: argparse.Namespace, report: _Reporter) -> int:
 
 
 def _made_up(
-    model: ModelProto, given: dict[str, Any], names: Sequence[str], seed: int, sizes: dict[str, int]
+    model: ModelProto, given: dict[str, Any], names: Sequence[str], seed: int, sizes: dict[str, int], max_bytes: int
 ) -> dict[str, Any]:
     """The inputs not ``given`` made up from their declared types as the editor's live values
     make them (``evaluate/synth.py``: each symbolic dimension one size, 2 unless in ``sizes``, floats
-    in [-1, 1]), and printed with the sizes chosen."""
+    in [-1, 1]; none beyond ``max_bytes``), and printed with the sizes chosen."""
     from onnxtext.evaluate.summary import summarize
     from onnxtext.evaluate.synth import synthesize
 
-    made = synthesize(model.graph, sizes=sizes, given=given, seed=seed)
+    made = synthesize(model.graph, sizes=sizes, given=given, seed=seed, max_bytes=max_bytes)
     chosen = "".join(f", {k}={v}" for k, v in sorted(made.sizes.items()))
     print(f"made-up inputs (seed {seed}{chosen}):")
     for name in names:

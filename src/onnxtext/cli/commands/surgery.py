@@ -16,6 +16,7 @@ from onnxtext.cli.common import (
     _external_data_follows,
     _line_width,
     _load_model,
+    _names_are_text,
     _Reporter,
     _to_text,
     _write,
@@ -28,9 +29,18 @@ if TYPE_CHECKING:
 
 __all__ = ["cmd_edit", "cmd_extract", "cmd_merge"]
 
+WHAT = {"edit": "edited", "extract": "extracted from"}
+"""What a model that cannot be read is said not to be, by command."""
 
-def _load(path: str, report: _Reporter) -> ModelProto | None:
-    return _load_model(path, path == STDIO or is_binary_path(path), report)
+
+def _load(path: str, what: str, report: _Reporter) -> ModelProto | None:
+    """The model at ``path``; None (reported) if it cannot be read, or is a binary whose names are
+    no UTF-8 text (the surgery looks values up by name, as every command does)."""
+    binary = path == STDIO or is_binary_path(path)
+    model = _load_model(path, binary, report)
+    if model is not None and binary and not _names_are_text(model, path, what, report):
+        return None
+    return model
 
 
 def _save(model: ModelProto, sources: list[tuple[ModelProto, str]], args: argparse.Namespace, report: _Reporter) -> int:
@@ -60,7 +70,7 @@ def cmd_extract(args: argparse.Namespace, report: _Reporter) -> int:
     """The sub-model between values."""
     from onnxtext.surgery import SurgeryError, extract
 
-    model = _load(args.model, report)
+    model = _load(args.model, WHAT[args.command], report)
     if model is None:
         return EXIT_INPUT
     try:
@@ -79,7 +89,7 @@ def cmd_edit(args: argparse.Namespace, report: _Reporter) -> int:
     from onnxtext.diagnostics import Diagnostic
     from onnxtext.surgery import SurgeryError
 
-    model = _load(args.model, report)
+    model = _load(args.model, WHAT[args.command], report)
     if model is None:
         return EXIT_INPUT
     notes: list[Diagnostic] = []
@@ -119,8 +129,8 @@ def cmd_merge(args: argparse.Namespace, report: _Reporter) -> int:
     """Two models composed."""
     from onnxtext.surgery import SurgeryError, merge
 
-    a = _load(args.a, report)
-    b = _load(args.b, report) if a is not None else None
+    a = _load(args.a, "merged", report)
+    b = _load(args.b, "merged", report) if a is not None else None
     if a is None or b is None:
         return EXIT_INPUT
     try:
