@@ -296,3 +296,20 @@ def test_type_text_of_types_the_text_cannot_write_is_none() -> None:
     assert type_text(ValueType.sequence(ValueType.tensor(7, (3,)))) is not None
     for bad in (ValueType.tensor(2**40, (2,)), ValueType.tensor(0, (2,)), ValueType("unknown"), None):
         assert type_text(bad) is None
+
+
+def test_loop_body_sees_carried_values_without_their_shapes() -> None:
+    """An iteration may change a loop-carried value's shape, so the body is inferred with its
+    element type only (as onnx does): a condition computed from the counter [1] declared a
+    scalar is no mismatch; the same declaration of the outer [1] value still is."""
+    body = (
+        "  z = Loop (m, c, i) <body: graph = b (int64 n, bool ci, int64 ii) => (bool co, int64 io) {\n"
+        "     one = Constant <value_int = 1> ()\n"
+        "     io = Add (ii, one)\n"
+        "     {} = Less (io, m)\n"
+        "  }>"
+    )
+    carried = g(body.replace("{}", "co"), "int64 m, bool c, int64[1] i", "int64[1] z")
+    assert located(carried, "E7") == []
+    outer = g(body.replace("{} = Less (io, m)", "co = Identity (c)"), "int64 m, bool[1] c, int64[1] i", "int64[1] z")
+    assert located(outer, "E704") == [("E704", 3, 72)]

@@ -24,6 +24,15 @@ def union(a: ValueType, b: ValueType) -> ValueType:
     return a if a == b else UNKNOWN
 
 
+def shapeless(t: ValueType) -> ValueType:
+    """``t`` without its tensor shapes (a sequence's or optional's tensor included)."""
+    if t.kind == "tensor":
+        return t.with_shape(None)
+    if t.inner is not None:
+        return ValueType(t.kind, inner=shapeless(t.inner))
+    return t
+
+
 def disagree(a: ValueType, b: ValueType) -> bool:
     """Whether two types of one value (two branches, an iteration's in and out) cannot both be
     right: different kinds or element types, each known. Sizes may differ."""
@@ -71,7 +80,9 @@ def loop(ctx: NodeContext) -> None:
     if body is None:
         return
     carried = [ctx.input(i) for i in range(2, len(ctx.inputs))]
-    types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *carried]
+    # an iteration may change a carried value's shape: the body sees its kind and element type only
+    # (as onnx's Loop inference clears the shape of what it passes the body)
+    types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *map(shapeless, carried)]
     outs = ctx.subgraph(body, "body", types)
     n = len(carried)
     for j in range(n):
