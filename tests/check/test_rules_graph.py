@@ -1,4 +1,4 @@
-"""Graph rules: E201-E209."""
+"""Graph rules: E201-E210."""
 
 from __future__ import annotations
 
@@ -111,6 +111,33 @@ def test_e205_graph_output_not_produced() -> None:
 def test_e205_output_may_be_an_input_or_initializer() -> None:
     text = H + "g (float[2] x) => (float[2] x, float[1] w) <float[1] w = {1}> { }\n"
     assert located(text, "E205") == []
+
+
+def test_e210_subgraph_output_from_the_enclosing_graph() -> None:
+    """A branch that returns an outer value directly: onnx.checker and onnxruntime refuse it."""
+    text = H + (
+        "g (float[N] x, bool c) => (float[N] y) {\n"
+        "  s = Add (x, x)\n"
+        "  y = If (c) <then_branch = t () => (float[N] s) {},\n"
+        "              else_branch = e () => (float[N] r) { r = Identity (s) }>\n"
+        "}\n"
+    )
+    assert located(text, "E210", "E205") == [("E210", 4, 47)]
+    (diag,) = diagnostics(text, "E210")
+    assert "'s' is a value of an enclosing graph" in diag.message
+    assert [(r.span.start.line, r.span.start.column) for r in diag.related] == [(3, 3)]
+
+
+def test_e210_subgraph_outputs_of_its_own() -> None:
+    text = H + (
+        "g (float[N] x, int64 m, bool c) => (float[N] y) {\n"
+        "  y = Loop (m, c, x) <body: graph = b (int64 i, bool ci, float[N] xi) => (bool ci, float[N] xo)\n"
+        "      <float[1] w = {2}> { xo = Mul (xi, w) }>\n"
+        "}\n"
+    )
+    assert located(text, "E210", "E205") == []
+    unproduced = text.replace("xo = Mul", "xx = Mul")
+    assert located(unproduced, "E210", "E205") == [("E205", 3, 93)]
 
 
 def test_e206_duplicate_initializer() -> None:

@@ -17,6 +17,7 @@ from onnxtext.analysis.check.rules.graph_main_io_shaped import MainIoShaped
 from onnxtext.analysis.check.rules.graph_name import GraphName
 from onnxtext.analysis.check.rules.graph_outputs import OutputsProduced
 from onnxtext.analysis.check.rules.graph_ssa import SingleAssignment
+from onnxtext.analysis.check.rules.graph_subgraph_outputs_local import SubgraphOutputsLocal
 from onnxtext.analysis.check.rules.graph_use_before_def import DefinedBeforeUse
 from onnxtext.analysis.check.rules.model_domain_naming import DomainNaming
 from onnxtext.analysis.check.rules.model_ir_version import IrVersionPresent
@@ -83,6 +84,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             InitializersAreInputs,
             MainIoShaped,
             DimsNonNegative,
+            SubgraphOutputsLocal,
             C90Names,
             KnownOperator,
             DomainImported,
