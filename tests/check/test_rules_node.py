@@ -167,6 +167,20 @@ def test_local_function_call_arity_and_attributes() -> None:
     assert "function 'F' declares no attribute 'beta'" in diagnostics(text, "W302")[0].message
 
 
+def test_e304_local_function_call_with_fewer_outputs() -> None:
+    """A call may leave off a function's inputs, not its outputs (onnx's inference and onnxruntime
+    refuse it: 'Output 1 is out of bounds'); an empty name keeps the place of an unused one."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.F(x) }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F (a, c) => (b, d) { b = Relu(a) d = Neg(a) }\n"
+    )
+    assert located(text, "E3") == [("E304", 2, 44)]
+    assert diagnostics(text, "E304")[0].message == "function 'F' has 2 outputs, got 1: a call names each of them"
+    assert located(text.replace("y = local", 'y, "" = local'), "E3") == []
+
+
 def test_e310_attribute_with_two_values() -> None:
     from onnxtext.api import check, parse_model
 
