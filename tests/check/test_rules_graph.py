@@ -103,6 +103,23 @@ def test_e204_empty_optional_input_is_fine() -> None:
     assert located(text, "E204") == []
 
 
+def test_e202_opaque_main_input_without_a_type_name() -> None:
+    """onnx.checker: "Field 'name' of 'type' is required to be non-empty" (main graph only)."""
+    text = H + "g (opaque() x, float[2] z) => (float[2] y) { y = Relu(z) }\n"
+    assert located(text, "E202") == [("E202", 2, 13)]
+    (diag,) = diagnostics(text, "E202")
+    assert (
+        diag.message
+        == "main-graph input 'x' is opaque without a type name: an opaque type of the main graph names its type"
+    )
+    assert located(text.replace("opaque()", "opaque(my.domain, T)"), "E202") == []
+    inner = (
+        "g (float[2] z, bool c) => (float[2] y) {\n"
+        "  y = If (c) <then_branch = t () => (opaque() o) {}, else_branch = e () => (opaque() p) {}>\n}\n"
+    )
+    assert located(H + inner, "E202") == []
+
+
 def test_e205_graph_output_not_produced() -> None:
     text = H + "g (float[2] x) => (float[2] y, float[2] z) { y = Relu(x) }\n"
     assert located(text, "E205") == [("E205", 2, 41)]
