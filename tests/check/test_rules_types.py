@@ -313,3 +313,16 @@ def test_loop_body_sees_carried_values_without_their_shapes() -> None:
     assert located(carried, "E7") == []
     outer = g(body.replace("{} = Less (io, m)", "co = Identity (c)"), "int64 m, bool[1] c, int64[1] i", "int64[1] z")
     assert located(outer, "E704") == [("E704", 3, 72)]
+
+
+def test_e701_opaque_value_into_an_operator() -> None:
+    """No operator of the tables takes an opaque type, bare or in a sequence (onnx's inference:
+    'has unsupported type: opaque(test.domain,MyType)'); an opaque value passed along unused is fine."""
+    text = g("  y = Identity(o)", "opaque(test.domain, MyType) o", "opaque(test.domain, MyType) y")
+    assert located(text, "E7") == [("E701", 3, 16)]
+    assert diagnostics(text, "E701")[0].message.startswith("input 0 ('input') of 'Identity' is an opaque type, but")
+    seq = g("  n = SequenceLength(s)", "seq(opaque(d, T)) s", "int64 n")
+    assert located(seq, "E7") == [("E701", 3, 22)]
+    assert "is seq(opaque), but type constraint 'S' allows seq(tensor(" in diagnostics(seq, "E701")[0].message
+    unused = g("  y = Identity(x)", "opaque(d, T) o, float[2] x", "float[2] y")
+    assert located(unused, "E7") == []

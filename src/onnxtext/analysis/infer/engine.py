@@ -633,6 +633,15 @@ def _formal(params: Sequence[FormalParameter], i: int) -> FormalParameter | None
     return None
 
 
+def _holds_opaque(t: ValueType) -> bool:
+    """Whether ``t`` is an opaque type or a sequence or optional of one (no operator of the tables takes those)."""
+    return t.kind == "opaque" or (t.kind in ("sequence", "optional") and t.inner is not None and _holds_opaque(t.inner))
+
+
+def _opaque_text(t: ValueType) -> str:
+    return "an opaque type" if t.kind == "opaque" else str(t)
+
+
 def _generic(
     schema: OpSchema,
     inputs: Sequence[ValueType | None],
@@ -647,17 +656,21 @@ def _generic(
         if t is None or formal is None:
             continue
         text = t.type_str()
-        if text is None:
+        opaque = text is None and _holds_opaque(t)
+        if text is None and not opaque:
             continue
         allowed = schema.allowed_types(formal)
-        if text not in allowed:
+        if opaque and any("opaque" in a for a in allowed):
+            continue
+        if opaque or text not in allowed:
             if t.kind in ("map", "sparse_tensor") or any(a.startswith("map(") for a in allowed):
                 continue  # map spellings differ between tables; not worth a false error
             shown = ", ".join(allowed[:6]) + (", ..." if len(allowed) > 6 else "")
             what = f"type constraint '{formal.type_str}'" if schema.type_constraint(formal.type_str) else "it"
             report(
                 Finding.TYPE_CONSTRAINT,
-                f"input {i} ('{formal.name}') of '{schema.name}' is {text}, but {what} allows {shown}",
+                f"input {i} ('{formal.name}') of '{schema.name}' is {text or _opaque_text(t)}, "
+                f"but {what} allows {shown}",
                 i,
             )
             continue
