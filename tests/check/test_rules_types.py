@@ -226,6 +226,23 @@ def test_e705_in_range_and_flatten_rank() -> None:
     assert located(g("  y = Flatten <axis = 3> (a)", "float[2, 3] a", "float[] y"), "E705") == [("E705", 3, 16)]
 
 
+def test_e705_default_axis_out_of_range() -> None:
+    """A default axis onnx's inference holds to the rank ('Unexpected axis value (-1) rank of first
+    input is 0'); ArgMin's default 0 on a scalar it accepts, and so do we."""
+    text = g("  y, m, v = LayerNormalization (s, s, s)", "float s", "float y, float m, float v")
+    assert located(text, "E705") == [("E705", 3, 33)]
+    assert diagnostics(text, "E705")[0].message == (
+        "the default axis -1 of LayerNormalization is out of range for input 0, which has rank 0 (it has no axis)"
+    )
+    h11 = '<ir_version: 10, opset_import: ["" : 11]>\n'
+    softmax = h11 + "g (float[3] v) => (float[3] y) {\n  y = Softmax (v)\n}\n"  # default axis 1 before opset 13
+    assert located(softmax, "E705") == [("E705", 3, 16)]
+    assert located(softmax.replace("11]", "13]"), "E705") == []
+    for body in ("  y = Split (s)", "  y = Gather (s, i)", "  y, k = TopK (s, i)"):
+        assert located(g(body, "float s, int64[1] i", "float y"), "E705") == [("E705", 3, body.index("(s") + 2)], body
+    assert located(g("  y = ArgMin (s)", "float s", "int64 y"), "E705") == []
+
+
 def test_e705_unknown_rank_is_not_an_error() -> None:
     assert located(g("  y = Softmax <axis = 5> (a)", "float[] a", "float[] y"), "E705") == []
 
@@ -326,3 +343,37 @@ def test_e701_opaque_value_into_an_operator() -> None:
     assert "is seq(opaque), but type constraint 'S' allows seq(tensor(" in diagnostics(seq, "E701")[0].message
     unused = g("  y = Identity(x)", "opaque(d, T) o, float[2] x", "float[2] y")
     assert located(unused, "E7") == []
+
+
+def test_e703_conv_weight_rank_and_input_rank() -> None:
+    """Without 'kernel_shape' the weight's axes after the first two are the kernel, one per spatial
+    axis (onnx: 'Number of spatial dimensions in the weight tensor (0) does not match...'); X has
+    at least 3 axes ('Input tensor must have at least 3 dimensions'), for pooling too."""
+    text = g("  y = Conv (x, w)", "float[1, 3, 5, 5] x, float w", "float[] y")
+    assert located(text, "E703") == [("E703", 3, 16)]
+    assert diagnostics(text, "E703")[0].message == (
+        "input 1 (W) of Conv has rank 0, but input 0 (X) has rank 4: the weight has one kernel axis per spatial "
+        "axis of X (2), after its two channel axes"
+    )
+    assert located(text.replace("float w", "float[2, 3, 3, 3] w"), "E703") == []
+    given = g("  y = Conv <kernel_shape = [3, 3]> (x, w)", "float[1, 3, 5, 5] x, float[2, 3] w", "float[] y")
+    assert located(given, "E703") == []  # onnx reads the kernel from the attribute then
+    flat = g("  y = MaxPool <kernel_shape = [2]> (x)", "float[1, 3] x", "float[] y")
+    assert located(flat, "E703") == [("E703", 3, 37)]
+    assert "input 0 (X) of MaxPool has rank 2, but MaxPool needs at least 3" in diagnostics(flat, "E703")[0].message
+    transposed = g("  y = ConvTranspose (x, w)", "float[1, 3, 5, 5] x, float[3, 2] w", "float[] y")
+    assert located(transposed, "E703") == [("E703", 3, 25)]
+
+
+def test_e703_signal_of_rank_one() -> None:
+    """STFT's and DFT's signal has a batch axis before its samples (onnx: 'First input should have
+    at least 2 dimensions')."""
+    h17 = '<ir_version: 10, opset_import: ["" : 17]>\n'
+    text = h17 + "g (float[16] s, int64 st) => (float[] y) {\n  y = STFT (s, st)\n}\n"
+    assert located(text, "E703") == [("E703", 3, 13)]
+    assert diagnostics(text, "E703")[0].message == (
+        "input 0 (the signal) of STFT has rank 1, but STFT needs at least 2 (a batch axis, then the samples)"
+    )
+    assert located(text.replace("float[16] s", "float[1, 16] s"), "E703") == []
+    dft = h17 + "g (float s) => (float[] y) {\n  y = DFT (s)\n}\n"
+    assert located(dft, "E703") == [("E703", 3, 12)]

@@ -1,3 +1,14 @@
 """Shape functions by operator family; importing this package registers them all."""
 
-from onnxtext.analysis.infer.ops import controlflow, conv, elem_types, elementwise, matmul, nn, reduce, sequence, tensor  # noqa: F401  # noqa: F401  # noqa: F401
+from onnxtext.analysis.infer.ops import (  # noqa: F401
+    controlflow,
+    conv,
+    elem_types,
+    elementwise,
+    matmul,
+    nn,
+    reduce,
+    sequence,
+    signal,
+    tensor,
+)
