@@ -120,6 +120,25 @@ def test_e307_required_attribute_missing() -> None:
     assert located(text, "E307") == [("E307", 3, 7)]
 
 
+def test_e307_constant_takes_exactly_one_value() -> None:
+    """onnx: 'One and only one of the attributes 'value', 'value_*' or 'sparse_value' must be
+    specified for a Constant node' (none is required by the schema); a reference in a function counts."""
+    text = g("  c = Constant ()\n  d = Constant <value_float = 1.0, value_int = 2> ()\n  y = Identity (x)")
+    assert located(text, "E307") == [("E307", 3, 7), ("E307", 4, 7)]
+    none, two = diagnostics(text, "E307")
+    assert none.message.startswith("'Constant' needs exactly one of the attributes sparse_value, value, value_float,")
+    assert none.message.endswith("; it has none")
+    assert two.message.endswith("; it has 'value_float' and 'value_int'")
+    assert located(g("  c = Constant <value_ints = [1]> ()\n  y = Identity (x)"), "E307") == []
+    function = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (int64[1] y) { y = local.F <n = [1]> () }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F <n> () => (c) { c = Constant <value_ints: ints = @n> () }\n"
+    )
+    assert located(function, "E307") == []
+
+
 def test_e308_duplicate_attribute() -> None:
     text = g("  y = Softmax <axis = 1, axis = 0> (x)")
     assert located(text, "E308") == [("E308", 3, 26)]
