@@ -247,3 +247,21 @@ def test_e311_hidden_size_and_binary_models_by_path() -> None:
     assert located(text, "E311") == [("E311", 3, 12)]
     (d,) = [d for d in check_proto(parse_model(text)) if d.code == "E311"]
     assert d.path == "graph/node[0] (RNN) attribute 'hidden_size'"
+
+
+def test_e312_attribute_naming_an_element_type() -> None:
+    """onnx: 'Invalid tensor data type 0', 'Attribute to does not specify a valid type'; the
+    inference then leaves the element type unknown instead of a contradiction of its own."""
+    for value in ("0", "-7", "99"):
+        text = g(f"  y = Cast <to = {value}> (x)")
+        assert located(text, "E312", "E704") == [("E312", 3, 13)], value
+    (diag,) = diagnostics(g("  y = Cast <to = 99> (x)"), "E312")
+    assert diag.message == (
+        "attribute 'to' of Cast is 99, which is no element type: it holds a TensorProto data type, "
+        "such as 1 (float) or 7 (int64)"
+    )
+    random = g("  y = RandomUniformLike <dtype = -7> (x)")
+    assert located(random, "E312") == [("E312", 3, 26)]
+    assert located(g("  y = Cast <to = 1> (x)"), "E312") == []
+    default = g("  q = QuantizeLinear <output_dtype = 0> (x, s)\n  y = Identity (x)", "float[2] x, float s")
+    assert located(default, "E312") == []  # 0: the zero point's type, or uint8

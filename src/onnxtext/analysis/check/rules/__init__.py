@@ -32,6 +32,7 @@ from onnxtext.analysis.check.rules.model_version import ModelVersion
 from onnxtext.analysis.check.rules.model_versions import IrOpsetCompatible
 from onnxtext.analysis.check.rules.names_c90 import C90Names
 from onnxtext.analysis.check.rules.node_arity import InputArity
+from onnxtext.analysis.check.rules.node_attribute_element_type import AttributeElementType
 from onnxtext.analysis.check.rules.node_attribute_range import AttributeRange
 from onnxtext.analysis.check.rules.node_attribute_ref import AttributeReference
 from onnxtext.analysis.check.rules.node_attribute_single_value import AttributeSingleValue
@@ -97,6 +98,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             AttributeReference,
             AttributeSingleValue,
             AttributeRange,
+            AttributeElementType,
             LocalFunctionResolved,
             UniqueFunctions,
             FunctionSignature,
