@@ -377,3 +377,17 @@ def test_e703_signal_of_rank_one() -> None:
     assert located(text.replace("float[16] s", "float[1, 16] s"), "E703") == []
     dft = h17 + "g (float s) => (float[] y) {\n  y = DFT (s)\n}\n"
     assert located(dft, "E703") == [("E703", 3, 12)]
+
+
+def test_e703_kernel_shape_of_another_length() -> None:
+    """onnx: 'Attribute kernel_shape has incorrect size' (one value per spatial axis)."""
+    pool = g("  y = MaxPool <kernel_shape = [3]> (x)", "float[1, 3, 5, 5] x", "float[] y")
+    assert located(pool, "E703") == [("E703", 3, 37)]
+    assert diagnostics(pool, "E703")[0].message == (
+        "'kernel_shape' has 1 values, but input 0 has 2 spatial axes: MaxPool needs 2"
+    )
+    conv = g("  y = Conv <kernel_shape = [3, 3, 3]> (x, w)", "float[1, 3, 5, 5] x, float[2, 3, 3, 3] w", "float[] y")
+    assert located(conv, "E703") == [("E703", 3, 40)]
+    assert located(conv.replace("[3, 3, 3]>", "[3, 3]>"), "E703") == []
+    transposed = conv.replace("Conv <", "ConvTranspose <").replace("float[2, 3, 3, 3] w", "float[3, 2, 3, 3] w")
+    assert located(transposed, "E703") == [("E703", 3, 49)]

@@ -9,6 +9,16 @@ from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import Dim
 
 
+def _kernel_length(ctx: NodeContext, n: int) -> None:
+    """A given 'kernel_shape' has one value per spatial axis (onnx: 'Attribute kernel_shape has
+    incorrect size'); raises :class:`ShapeMismatch` when it does not."""
+    kernel = ctx.attr_ints("kernel_shape")
+    if kernel is not None and len(kernel) != n:
+        raise ShapeMismatch(
+            f"'kernel_shape' has {len(kernel)} values, but input 0 has {n} spatial axes: {ctx.op} needs {n}", 0
+        )
+
+
 def _lengths(ctx: NodeContext, n: int, names: tuple[str, ...]) -> None:
     """Each of the attributes ``names`` that is given has one value per spatial axis (``pads``
     two); raises :class:`ShapeMismatch` naming the first that does not."""
@@ -85,6 +95,7 @@ def conv(ctx: NodeContext) -> None:
     if x is None:
         return
     _same_rank(ctx, x, wi, w)
+    _kernel_length(ctx, len(x) - 2)
     kernel = ctx.attr_ints("kernel_shape")
     if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
         kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]
@@ -98,6 +109,8 @@ def conv(ctx: NodeContext) -> None:
 @shape_fn("", ["MaxPool", "AveragePool", "LpPool"])
 def pool(ctx: NodeContext) -> None:
     x = _batched(ctx, 0, "X")
+    if x is not None:
+        _kernel_length(ctx, len(x) - 2)
     kernel = ctx.attr_ints("kernel_shape")
     if x is None or kernel is None or len(kernel) != len(x) - 2:
         return
@@ -119,6 +132,7 @@ def conv_transpose(ctx: NodeContext) -> None:
     if x is None:
         return
     _same_rank(ctx, x, 1, w)
+    _kernel_length(ctx, len(x) - 2)
     n = len(x) - 2
     group = ctx.attr_int("group", 1)
     channels: Dim = w[1] * group if w is not None and len(w) > 1 and isinstance(w[1], int) else None
