@@ -283,6 +283,31 @@ def test_e706_loop_carried_type_changes() -> None:
     )
 
 
+def test_e706_body_outputs_and_node_outputs() -> None:
+    """onnx: 'Graph attribute inferencing returned type information for 3 outputs. Expected 2'
+    (Loop's body gives the condition, then one value per output; Scan's one per output)."""
+    loop = g(
+        "  y = Loop(n, c, v) <body = b (int64 i, bool cond, float[2] acc) => (bool c2, float[2] out, float[2] z) {\n"
+        "    c2 = Identity(cond)\n    out = Neg (acc)\n    z = Neg (acc)\n  }>",
+        "int64 n, bool c, float[2] v",
+        "float[] y",
+    )
+    assert located(loop, "E706") == [("E706", 3, 7)]
+    assert diagnostics(loop, "E706")[0].message == (
+        "the body of Loop has 3 outputs and the node 1: the body gives the condition, "
+        "then one value for each output of the node (2 in all)"
+    )
+    assert located(loop.replace("  y = Loop", "  y, ys = Loop"), "E706") == []
+    scan = g(
+        "  y, ys = Scan <num_scan_inputs = 1, body = b (float[2] s, float[2] e) => (float[2] s2) {\n"
+        "    s2 = Add (s, e)\n  }> (v, m)",
+        "float[2] v, float[3, 2] m",
+        "float[] y",
+    )
+    assert located(scan, "E706") == [("E706", 3, 11)]
+    assert located(scan.replace("  y, ys = Scan", "  y = Scan"), "E706") == []
+
+
 def test_e704_value_info_contradicts_its_initializer() -> None:
     text = H + "g (float[4] x) => (float[4] y)\n<float[4] b = {1, 2, 3, 4}, int64[4] b>\n{\n  y = Add(x, b)\n}\n"
     assert located(text, "E7") == [("E704", 3, 29)]

@@ -84,6 +84,13 @@ def loop(ctx: NodeContext) -> None:
     # (as onnx's Loop inference clears the shape of what it passes the body)
     types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *map(shapeless, carried)]
     outs = ctx.subgraph(body, "body", types)
+    if outs and len(outs) != len(ctx.outputs) + 1:
+        ctx.report(
+            BRANCHES,
+            f"the body of Loop has {len(outs)} outputs and the node {len(ctx.outputs)}: the body gives the "
+            f"condition, then one value for each output of the node ({len(ctx.outputs) + 1} in all)",
+            None,
+        )
     n = len(carried)
     for j in range(n):
         if 1 + j < len(outs):
@@ -127,6 +134,13 @@ def scan(ctx: NodeContext) -> None:
         else:
             slices.append(t)
     outs = ctx.subgraph(body, "body", [*states, *slices])
+    if outs and len(outs) != len(ctx.outputs):
+        ctx.report(
+            BRANCHES,
+            f"the body of Scan has {len(outs)} outputs and the node {len(ctx.outputs)}: "
+            f"the body gives one value for each output of the node",
+            None,
+        )
     for j in range(min(n, len(outs))):
         if disagree(states[j], outs[j]):
             ctx.report(BRANCHES, f"state variable {j} enters Scan as {states[j]} but the body gives back {outs[j]}", j)
