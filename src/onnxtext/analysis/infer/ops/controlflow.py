@@ -109,6 +109,17 @@ def loop(ctx: NodeContext) -> None:
             ctx.set_output(n + k, t)
 
 
+def _one_per_output(ctx: NodeContext, outs: list[ValueType]) -> None:
+    """A Scan body gives one value for each output of the node (a body whose inference was skipped gives none)."""
+    if outs and len(outs) != len(ctx.outputs):
+        ctx.report(
+            BRANCHES,
+            f"the body of Scan has {len(outs)} outputs and the node {len(ctx.outputs)}: "
+            f"the body gives one value for each output of the node",
+            None,
+        )
+
+
 @shape_fn("", "Scan", 9)
 def scan(ctx: NodeContext) -> None:
     body = ctx.attr_graph("body")
@@ -134,13 +145,7 @@ def scan(ctx: NodeContext) -> None:
         else:
             slices.append(t)
     outs = ctx.subgraph(body, "body", [*states, *slices])
-    if outs and len(outs) != len(ctx.outputs):
-        ctx.report(
-            BRANCHES,
-            f"the body of Scan has {len(outs)} outputs and the node {len(ctx.outputs)}: "
-            f"the body gives one value for each output of the node",
-            None,
-        )
+    _one_per_output(ctx, outs)
     for j in range(min(n, len(outs))):
         if disagree(states[j], outs[j]):
             ctx.report(BRANCHES, f"state variable {j} enters Scan as {states[j]} but the body gives back {outs[j]}", j)
@@ -176,5 +181,6 @@ def scan_batched(ctx: NodeContext) -> None:
     states = [without(ctx.input(1 + i), 1) for i in range(n)]
     slices = [without(ctx.input(1 + n + k), 2) for k in range(m)]
     outs = ctx.subgraph(body, "body", [*states, *slices])
+    _one_per_output(ctx, outs)
     for j, t in enumerate(outs):
         ctx.set_output(j, ValueType.tensor(t.elem_type) if t.kind == "tensor" else t)
