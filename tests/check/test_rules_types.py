@@ -416,3 +416,31 @@ def test_e703_kernel_shape_of_another_length() -> None:
     assert located(conv.replace("[3, 3, 3]>", "[3, 3]>"), "E703") == []
     transposed = conv.replace("Conv <", "ConvTranspose <").replace("float[2, 3, 3, 3] w", "float[3, 2, 3, 3] w")
     assert located(transposed, "E703") == [("E703", 3, 49)]
+
+
+def test_e701_in_a_function_body_under_the_call_types() -> None:
+    """onnx infers a model-local function's body with each call's types and refuses what its
+    nodes refuse ('(op_type:F): (op_type:Add): A typestr: T, has unsupported type:
+    tensor(string)'): reported at the call, the function and its node named."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (string[2] x, float[2] f) => (string[2] y, float[2] z) {\n"
+        "  y = local.F (x)\n  z = local.F (f)\n}\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F (a) => (b) { b = Add (a, a) }\n"
+    )
+    assert located(text, "E7") == [("E701", 3, 13)]
+    assert diagnostics(text, "E701")[0].message.startswith(
+        "in function 'F' as called here, Add: input 0 ('A') of 'Add' is tensor(string), but type constraint 'T'"
+    )
+
+
+def test_e706_scan_8_body_outputs() -> None:
+    h8 = '<ir_version: 3, opset_import: ["" : 8]>\n'
+    text = h8 + (
+        "g (float[1, 2] v, float[1, 3, 2] m) => (float[1, 2] y) {\n"
+        "  y = Scan <num_scan_inputs = 1, body = b (float[2] s, float[2] e) => (float[2] s2, float[2] t) {\n"
+        '    s2 = Add (s, e)\n    t = Neg (e)\n  }> ("", v, m)\n}\n'
+    )
+    assert located(text, "E706") == [("E706", 3, 7)]
+    assert located(text.replace("  y = Scan", "  y, ys = Scan"), "E706") == []
