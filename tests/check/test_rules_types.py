@@ -444,3 +444,34 @@ def test_e706_scan_8_body_outputs() -> None:
     )
     assert located(text, "E706") == [("E706", 3, 7)]
     assert located(text.replace("  y = Scan", "  y, ys = Scan"), "E706") == []
+
+
+def test_e703_ranks_of_recurrent_loss_and_text_operators() -> None:
+    """Ranks onnx's inference holds: RNN's X is [seq, batch, features] ('Input 0 expected to have
+    rank 3'), NegativeLogLikelihoodLoss's target one axis fewer than its input and its weight 1-D,
+    TfIdfVectorizer's input [C] or [N, C], StringNormalizer's [C] or [1, C]."""
+    rnn = g("  y = RNN <hidden_size = 4> (x, w, r)", "float[2, 3, 4, 5] x, float[1, 4, 3] w, float[1, 4, 4] r")
+    assert located(rnn, "E703") == [("E703", 3, 30)]
+    assert "input 0 (X) of RNN has rank 4, but RNN needs 3" in diagnostics(rnn, "E703")[0].message
+    nll = g("  y = NegativeLogLikelihoodLoss (x, t)", "float[2, 3, 4, 5] x, int64[2, 4] t", "float y")
+    assert located(nll, "E703") == [("E703", 3, 37)]
+    assert located(nll.replace("int64[2, 4] t", "int64[2, 4, 5] t"), "E703") == []
+    tfidf = (
+        '  y = TfIdfVectorizer <max_gram_length = 1, max_skip_count = 0, min_gram_length = 1, mode = "TF", '
+        "ngram_counts = [0], ngram_indexes = [0, 1, 2], pool_int64s = [2, 3, 5]> (x)"
+    )
+    assert located(g(tfidf, "int32[2, 6] x", "float[2, 3] y"), "E7") == []
+    assert located(g(tfidf, "int32[2, 6] x", "float[2, 4] y"), "E7") == [("E704", 2, 23)]  # D = 3
+    assert located(g(tfidf, "int32[1, 2, 6] x", "float[] y"), "E703") == [("E703", 3, 172)]
+    norm = g("  y = StringNormalizer (x)", "string[2, 3] x", "string[] y")
+    assert located(norm, "E703") == [("E703", 3, 25)]
+    assert located(norm.replace("string[2, 3] x", "string[1, 3] x"), "E703") == []
+
+
+def test_e705_rms_normalization_axis() -> None:
+    h23 = '<ir_version: 11, opset_import: ["" : 23]>\n'
+    text = h23 + "g (float x, float s) => (float y) {\n  y = RMSNormalization (x, s)\n}\n"
+    assert located(text, "E705") == [("E705", 3, 25)]
+    shaped = text.replace("float x", "float[2, 3] x").replace("float y", "float[2, 3] y")
+    assert located(shaped, "E7") == []
+    assert located(shaped.replace("RMSNormalization (", "RMSNormalization <axis = -3> ("), "E705") == [("E705", 3, 25)]

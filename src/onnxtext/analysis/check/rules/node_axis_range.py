@@ -25,6 +25,7 @@ _AXIS: dict[str, tuple[int, int, int]] = {
             "ArgMax",
             "ArgMin",
             "LayerNormalization",
+            "RMSNormalization",
             "Compress",
             "TopK",
             "LpNormalization",
@@ -42,7 +43,18 @@ _AXIS: dict[str, tuple[int, int, int]] = {
 # operators whose default 'axis' onnx's inference also holds to the rank (ArgMax's and ArgMin's
 # default 0 it accepts on a scalar, so do we; Concat has none)
 _DEFAULT_CHECKED = frozenset(
-    ("Softmax", "LogSoftmax", "Hardmax", "LayerNormalization", "Split", "SplitToSequence", "TopK", "Gather", "Flatten")
+    (
+        "Softmax",
+        "LogSoftmax",
+        "Hardmax",
+        "LayerNormalization",
+        "RMSNormalization",
+        "Split",
+        "SplitToSequence",
+        "TopK",
+        "Gather",
+        "Flatten",
+    )
 )
 
 

@@ -10,5 +10,6 @@ from onnxtext.analysis.infer.ops import (  # noqa: F401
     reduce,
     sequence,
     signal,
+    strings,
     tensor,
 )
