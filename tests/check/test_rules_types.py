@@ -475,3 +475,26 @@ def test_e705_rms_normalization_axis() -> None:
     shaped = text.replace("float x", "float[2, 3] x").replace("float y", "float[2, 3] y")
     assert located(shaped, "E7") == []
     assert located(shaped.replace("RMSNormalization (", "RMSNormalization <axis = -3> ("), "E705") == [("E705", 3, 25)]
+
+
+def test_resize_shapes_from_sizes_and_scales() -> None:
+    """onnx: 'Number of elements of input 'sizes' (2) must be same as rank of input 'X' (4)',
+    'Axis 3 is referred to more than once'; the output follows sizes or floor(dim * scale)."""
+    h19 = '<ir_version: 10, opset_import: ["" : 19]>\n'
+
+    def resize(values: str, call: str, out: str = "float[1, 3, 8, 8] y") -> str:
+        return h19 + f"g (float[1, 3, 4, 4] x) => ({out}) {{\n  s = Constant <{values}> ()\n  y = {call}\n}}\n"
+
+    assert located(resize("value_floats = [1.0, 1.0, 2.0, 2.0]", 'Resize (x, "", s)'), "E7") == []
+    assert located(resize("value_floats = [2.0, 2.0]", 'Resize <axes = [2, 3]> (x, "", s)'), "E7") == []
+    short = resize("value_floats = [2.0, 2.0]", 'Resize (x, "", s)')
+    assert located(short, "E7") == [("E703", 4, 22)]
+    assert diagnostics(short, "E703")[0].message == (
+        "input 2 (scales) has 2 values, but 4 axes are resized: one value per axis"
+    )
+    twice = resize("value_ints = [8, 8]", 'Resize <axes = [3, 3]> (x, "", "", s)')
+    assert [d.message for d in diagnostics(twice, "E703")] == ["'axes' names axis 3 more than once"]
+    wrong = resize("value_ints = [1, 3, 8, 8]", 'Resize (x, "", "", s)', "float[1, 3, 8, 9] y")
+    assert [d.message for d in diagnostics(wrong, "E704")] == [
+        "'y' is declared float[1, 3, 8, 9] but Resize gives float[1, 3, 8, 8]"
+    ]

@@ -8,6 +8,7 @@ from onnxtext.analysis.infer.ops import (  # noqa: F401
     matmul,
     nn,
     reduce,
+    resize,
     sequence,
     signal,
     strings,
