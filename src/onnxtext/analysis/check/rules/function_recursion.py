@@ -35,9 +35,16 @@ class _Calls(ModelVisitor):
     def enter_node(self, site: GraphSite, index: int, node: NodeProto) -> None:
         assert site.function is not None
         callee = self.resolver.resolve(node, site.opsets).function_index
-        if callee is not None:
-            caller = self.index[id(site.function)]
-            self.calls.setdefault(caller, []).append((callee, str(site.path.child("node", index))))
+        if callee is None:
+            return
+        fn = site.function
+        caller = self.index.get(id(fn))
+        if caller is None:  # a copy of the function (an incremental check's): found by its key
+            found = self.resolver.function(fn.domain, fn.name, fn.overload)
+            if found is None:
+                return
+            caller = found[1]
+        self.calls.setdefault(caller, []).append((callee, str(site.path.child("node", index))))
 
 
 def function_calls(model: ModelProto, resolver: Resolver | None = None) -> dict[int, list[Call]]:
