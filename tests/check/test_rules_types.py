@@ -498,3 +498,14 @@ def test_resize_shapes_from_sizes_and_scales() -> None:
     assert [d.message for d in diagnostics(wrong, "E704")] == [
         "'y' is declared float[1, 3, 8, 9] but Resize gives float[1, 3, 8, 8]"
     ]
+
+
+def test_e703_bitcast_of_another_width() -> None:
+    """onnx: 'BitCast requires input and output types to have the same bit-width'."""
+    h26 = '<ir_version: 11, opset_import: ["" : 26]>\n'
+    text = h26 + "g (int8[2] x) => (int32[2] y) {\n  y = BitCast <to = 6> (x)\n}\n"
+    assert located(text, "E703") == [("E703", 3, 25)]
+    assert diagnostics(text, "E703")[0].message == (
+        "BitCast reads input 0 (int8, 8 bits) as int32 (32 bits): it needs types of the same width"
+    )
+    assert located(text.replace("int8[2] x", "float[2] x"), "E7") == []

@@ -5,7 +5,7 @@ zero point, LabelEncoder's values."""
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.node import NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.ir.dtypes import BY_CODE
 
@@ -23,6 +23,12 @@ def bitcast(ctx: NodeContext) -> None:
     to = attr_elem(ctx, "to")
     source, target = BY_CODE.get(ctx.elem(0)), BY_CODE.get(to or 0)
     same_width = source is not None and target is not None and source.bits == target.bits
+    if source is not None and target is not None and not same_width:  # onnx: 'requires ... the same bit-width'
+        raise ShapeMismatch(
+            f"BitCast reads input 0 ({source.name}, {source.bits} bits) as {target.name} ({target.bits} bits): "
+            f"it needs types of the same width",
+            0,
+        )
     ctx.set_shape(0, ctx.shape(0) if same_width else None, to)
 
 
