@@ -509,3 +509,20 @@ def test_e703_bitcast_of_another_width() -> None:
         "BitCast reads input 0 (int8, 8 bits) as int32 (32 bits): it needs types of the same width"
     )
     assert located(text.replace("int8[2] x", "float[2] x"), "E7") == []
+
+
+def test_resize_with_computed_sizes_keeps_the_other_axes() -> None:
+    """sizes as a graph input: the axes not resized keep their sizes (onnx: 'Inferred shape and
+    existing shape differ in dimension 0: (1) vs (6)'), and its length is held to the axes."""
+    h19 = '<ir_version: 10, opset_import: ["" : 19]>\n'
+    text = h19 + (
+        "g (float[1, 1, 2, 4] x, int64[2] sizes) => (float[1, 1, 2, 3] y) {\n"
+        '  y = Resize <axes = [2, 3], keep_aspect_ratio_policy = "not_smaller"> (x, "", "", sizes)\n}\n'
+    )
+    assert located(text, "E7") == []
+    assert [d.message for d in diagnostics(text.replace("float[1, 1, 2, 3] y", "float[6, 1, 2, 3] y"), "E704")] == [
+        "'y' is declared float[6, 1, 2, 3] but Resize gives float[1, 1, ?, ?]"
+    ]
+    assert [d.message for d in diagnostics(text.replace("int64[2] sizes", "int64[3] sizes"), "E703")] == [
+        "input 3 (sizes) has 3 values, but 2 axes are resized: one value per axis"
+    ]

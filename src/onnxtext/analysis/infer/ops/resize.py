@@ -37,11 +37,20 @@ def resize(ctx: NodeContext) -> None:
     scales_at, sizes_at = (1, None) if ctx.version < 11 else (2, 3)
     sizes = ctx.const_ints(sizes_at) if sizes_at is not None and ctx.has(sizes_at) else None
     scales = ctx.const(scales_at) if ctx.has(scales_at) else None
-    given, values = ("sizes", sizes) if sizes else ("scales", None if scales is None else scales.ravel().tolist())
-    if not values:
-        ctx.set_shape(0, [None] * len(x))
-        return
-    at = sizes_at if given == "sizes" else scales_at
+    values: list[float] | list[int] | list[None] | None = sizes
+    at: int = scales_at
+    if sizes and sizes_at is not None:
+        at = sizes_at
+    else:
+        values = None if scales is None else scales.ravel().tolist()
+    if not values:  # computed: the axes not resized keep their sizes, a 1-D input's length is checked
+        at = sizes_at if sizes_at is not None and ctx.has(sizes_at) else scales_at
+        length = ctx.shape(at) if ctx.has(at) else None
+        if length is None or len(length) != 1 or not isinstance(length[0], int) or length[0] <= 0:
+            ctx.set_shape(0, [None if k in axes else d for k, d in enumerate(x)])
+            return
+        values = [None] * length[0]
+    given = "sizes" if at == sizes_at else "scales"
     if len(values) != len(axes):
         raise ShapeMismatch(
             f"input {at} ({given}) has {len(values)} values, but {len(axes)} axes are resized: one value per axis", at
@@ -49,7 +58,9 @@ def resize(ctx: NodeContext) -> None:
     out: list[Dim] = list(x)
     stretch = ctx.attr_str("keep_aspect_ratio_policy", "stretch") == "stretch"
     for k, v in zip(axes, values, strict=True):
-        if given == "sizes":
+        if v is None:
+            out[k] = None
+        elif given == "sizes":
             out[k] = int(v) if stretch else None
         else:
             d = x[k]
