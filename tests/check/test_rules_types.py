@@ -456,6 +456,11 @@ def test_e703_ranks_of_recurrent_loss_and_text_operators() -> None:
     nll = g("  y = NegativeLogLikelihoodLoss (x, t)", "float[2, 3, 4, 5] x, int64[2, 4] t", "float y")
     assert located(nll, "E703") == [("E703", 3, 37)]
     assert located(nll.replace("int64[2, 4] t", "int64[2, 4, 5] t"), "E703") == []
+    other = nll.replace("int64[2, 4] t", "int64[2, 4, 6] t")  # onnx: 'Input and target dimension value mismatch'
+    assert [d.message for d in diagnostics(other, "E703")] == [
+        "input 1 (target) of NegativeLogLikelihoodLoss has 6 on axis 2, but input 0 has 5 on axis 3: "
+        "the target is [N, d1, ...] of input 0's [N, C, d1, ...]"
+    ]
     tfidf = (
         '  y = TfIdfVectorizer <max_gram_length = 1, max_skip_count = 0, min_gram_length = 1, mode = "TF", '
         "ngram_counts = [0], ngram_indexes = [0, 1, 2], pool_int64s = [2, 3, 5]> (x)"

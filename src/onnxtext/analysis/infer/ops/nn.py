@@ -83,6 +83,16 @@ def _nll_ranks(ctx: NodeContext, rank: int) -> None:
             f"the target has one axis fewer ({rank - 1}), no class axis",
             1,
         )
+    x = ctx.shape(0) or ()
+    if target is not None:
+        for k, (a, b) in enumerate(zip([x[0], *x[2:]], target, strict=False)):
+            if isinstance(a, int) and isinstance(b, int) and a != b:
+                axis = 0 if k == 0 else k + 1
+                raise ShapeMismatch(
+                    f"input 1 (target) of {ctx.op} has {b} on axis {k}, but input 0 has {a} on axis {axis}: "
+                    f"the target is [N, d1, ...] of input 0's [N, C, d1, ...]",
+                    1,
+                )
     weight = ctx.shape(2) if ctx.has(2) else None
     if weight is not None and len(weight) != 1:
         raise ShapeMismatch(f"input 2 (weight) of {ctx.op} has rank {len(weight)}, but it has one value per class", 2)
