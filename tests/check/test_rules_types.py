@@ -531,3 +531,23 @@ def test_resize_with_computed_sizes_keeps_the_other_axes() -> None:
     assert [d.message for d in diagnostics(text.replace("int64[2] sizes", "int64[3] sizes"), "E703")] == [
         "input 3 (sizes) has 3 values, but 2 axes are resized: one value per axis"
     ]
+
+
+def test_dft_output_and_one_sided_signal() -> None:
+    """DFT gives [..., 2] with the other axes but the transformed one kept (onnx: 'Inferred shape
+    and existing shape differ in rank'); a one-sided DFT takes a real signal ('one-sided DFT
+    requires real input (last dimension must be 1)')."""
+    h17 = '<ir_version: 10, opset_import: ["" : 17]>\n'
+
+    def dft(inp: str, out: str, attrs: str = "") -> str:
+        return h17 + f"g ({inp} x) => ({out} y) {{\n  y = DFT {attrs}(x)\n}}\n"
+
+    assert located(dft("float[1, 10, 1]", "float[1, 10, 2]"), "E7") == []
+    assert located(dft("float[1, 10, 1]", "float[1, 6, 2]", "<onesided = 1> "), "E7") == []
+    assert [d.message for d in diagnostics(dft("float[1, 10, 1]", "float[3, 10, 2]"), "E704")] == [
+        "'y' is declared float[3, 10, 2] but DFT gives float[1, ?, 2]"
+    ]
+    complex_in = dft("float[1, 10, 2]", "float[1, 6, 2]", "<onesided = 1> ")
+    assert [d.message for d in diagnostics(complex_in, "E703")] == [
+        "a one-sided DFT takes a real signal (last axis 1), but input 0's last axis is 2"
+    ]
