@@ -1,4 +1,4 @@
-"""Graph rules: E201-E209."""
+"""Graph rules: E201-E210."""
 
 from __future__ import annotations
 
@@ -103,6 +103,23 @@ def test_e204_empty_optional_input_is_fine() -> None:
     assert located(text, "E204") == []
 
 
+def test_e202_opaque_main_input_without_a_type_name() -> None:
+    """onnx.checker: "Field 'name' of 'type' is required to be non-empty" (main graph only)."""
+    text = H + "g (opaque() x, float[2] z) => (float[2] y) { y = Relu(z) }\n"
+    assert located(text, "E202") == [("E202", 2, 13)]
+    (diag,) = diagnostics(text, "E202")
+    assert (
+        diag.message
+        == "main-graph input 'x' is opaque without a type name: an opaque type of the main graph names its type"
+    )
+    assert located(text.replace("opaque()", "opaque(my.domain, T)"), "E202") == []
+    inner = (
+        "g (float[2] z, bool c) => (float[2] y) {\n"
+        "  y = If (c) <then_branch = t () => (opaque() o) {}, else_branch = e () => (opaque() p) {}>\n}\n"
+    )
+    assert located(H + inner, "E202") == []
+
+
 def test_e205_graph_output_not_produced() -> None:
     text = H + "g (float[2] x) => (float[2] y, float[2] z) { y = Relu(x) }\n"
     assert located(text, "E205") == [("E205", 2, 41)]
@@ -111,6 +128,33 @@ def test_e205_graph_output_not_produced() -> None:
 def test_e205_output_may_be_an_input_or_initializer() -> None:
     text = H + "g (float[2] x) => (float[2] x, float[1] w) <float[1] w = {1}> { }\n"
     assert located(text, "E205") == []
+
+
+def test_e210_subgraph_output_from_the_enclosing_graph() -> None:
+    """A branch that returns an outer value directly: onnx.checker and onnxruntime refuse it."""
+    text = H + (
+        "g (float[N] x, bool c) => (float[N] y) {\n"
+        "  s = Add (x, x)\n"
+        "  y = If (c) <then_branch = t () => (float[N] s) {},\n"
+        "              else_branch = e () => (float[N] r) { r = Identity (s) }>\n"
+        "}\n"
+    )
+    assert located(text, "E210", "E205") == [("E210", 4, 47)]
+    (diag,) = diagnostics(text, "E210")
+    assert "'s' is a value of an enclosing graph" in diag.message
+    assert [(r.span.start.line, r.span.start.column) for r in diag.related] == [(3, 3)]
+
+
+def test_e210_subgraph_outputs_of_its_own() -> None:
+    text = H + (
+        "g (float[N] x, int64 m, bool c) => (float[N] y) {\n"
+        "  y = Loop (m, c, x) <body: graph = b (int64 i, bool ci, float[N] xi) => (bool ci, float[N] xo)\n"
+        "      <float[1] w = {2}> { xo = Mul (xi, w) }>\n"
+        "}\n"
+    )
+    assert located(text, "E210", "E205") == []
+    unproduced = text.replace("xo = Mul", "xx = Mul")
+    assert located(unproduced, "E210", "E205") == [("E205", 3, 93)]
 
 
 def test_e206_duplicate_initializer() -> None:

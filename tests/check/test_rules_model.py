@@ -37,22 +37,42 @@ def test_e103_not_needed_before_ir3() -> None:
     assert located(f"<ir_version: 2>\n{GRAPH}\n", "E103") == []
 
 
-def test_e104_duplicate_domain() -> None:
+def test_w106_domain_imported_with_two_versions() -> None:
+    """onnx.checker and onnxruntime accept it and take the last import: a warning, not an error."""
     text = f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx" : 20]>\n{GRAPH}\n'
-    diags = diagnostics(text, "E104")
-    assert [(d.code, d.span.start.line, d.span.start.column) for d in diags if d.span] == [("E104", 1, 42)]
+    diags = diagnostics(text, "W106")
+    assert [(d.code, d.span.start.line, d.span.start.column) for d in diags if d.span] == [("W106", 1, 42)]
     assert diags[0].related and diags[0].related[0].span.start.column == 33  # type: ignore[union-attr]
+    assert located(text, "E") == []
+    assert diags[0].fix is not None
+    assert diags[0].fix.apply(text) == f'<ir_version: 10, opset_import: ["ai.onnx" : 20]>\n{GRAPH}\n'
 
 
-def test_e104_message_names_both_versions() -> None:
+def test_w106_message_names_both_versions() -> None:
     text = f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx" : 20]>\n{GRAPH}\n'
-    assert "as version 21 and as version 20" in diagnostics(text, "E104")[0].message
+    assert diagnostics(text, "W106")[0].message == (
+        "operator-set domain ai.onnx is imported twice, as version 21 and as version 20; "
+        "onnx.checker and onnxruntime take the last (20): import each domain once"
+    )
+
+
+def test_the_last_import_of_a_domain_counts() -> None:
+    """ReduceMax takes its axes as an input from opset 18: with 13 then 18 imported, onnx.checker
+    and onnxruntime read the node as ReduceMax-18 (and refuse it with 18 then 13), so do we."""
+    body = (
+        "g (float[2, 3] x) => (float[2] y) {\n"
+        "  a = Constant <value_ints = [1]> ()\n  y = ReduceMax <keepdims = 0> (x, a)\n}\n"
+    )
+    last = '<ir_version: 10, opset_import: ["" : 13, "" : 18]>\n' + body
+    assert [d.code for d in diagnostics(last) if str(d.severity) == "error"] == []
+    first = '<ir_version: 10, opset_import: ["" : 18, "" : 13]>\n' + body
+    assert "E303" in [d.code for d in diagnostics(first)]
 
 
 def test_e104_same_version_twice_is_w105_not_an_error() -> None:
     # skl2onnx 1.20 writes the default domain twice with one version; onnx.checker and onnxruntime accept it
     text = f'<ir_version: 10, opset_import: ["" : 21, "" : 21]>\n{GRAPH}\n'
-    assert located(text, "E104") == []
+    assert located(text, "W106") == []
     diags = diagnostics(text, "W105")
     assert [(d.code, d.span.start.line, d.span.start.column) for d in diags if d.span] == [("W105", 1, 42)]
     assert diags[0].severity is Severity.WARNING
@@ -79,7 +99,7 @@ def test_w105_in_a_function() -> None:
 
 
 def test_e104_distinct_domains_ok() -> None:
-    assert located(f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>\n{GRAPH}\n', "E104") == []
+    assert located(f'<ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>\n{GRAPH}\n', "W106") == []
 
 
 def test_e105_duplicate_metadata_key() -> None:

@@ -120,6 +120,25 @@ def test_e307_required_attribute_missing() -> None:
     assert located(text, "E307") == [("E307", 3, 7)]
 
 
+def test_e307_constant_takes_exactly_one_value() -> None:
+    """onnx: 'One and only one of the attributes 'value', 'value_*' or 'sparse_value' must be
+    specified for a Constant node' (none is required by the schema); a reference in a function counts."""
+    text = g("  c = Constant ()\n  d = Constant <value_float = 1.0, value_int = 2> ()\n  y = Identity (x)")
+    assert located(text, "E307") == [("E307", 3, 7), ("E307", 4, 7)]
+    none, two = diagnostics(text, "E307")
+    assert none.message.startswith("'Constant' needs exactly one of the attributes sparse_value, value, value_float,")
+    assert none.message.endswith("; it has none")
+    assert two.message.endswith("; it has 'value_float' and 'value_int'")
+    assert located(g("  c = Constant <value_ints = [1]> ()\n  y = Identity (x)"), "E307") == []
+    function = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (int64[1] y) { y = local.F <n = [1]> () }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F <n> () => (c) { c = Constant <value_ints: ints = @n> () }\n"
+    )
+    assert located(function, "E307") == []
+
+
 def test_e308_duplicate_attribute() -> None:
     text = g("  y = Softmax <axis = 1, axis = 0> (x)")
     assert located(text, "E308") == [("E308", 3, 26)]
@@ -165,6 +184,20 @@ def test_local_function_call_arity_and_attributes() -> None:
     )
     assert located(text, "E3", "W3") == [("W302", 2, 47), ("E303", 2, 63)]
     assert "function 'F' declares no attribute 'beta'" in diagnostics(text, "W302")[0].message
+
+
+def test_e304_local_function_call_with_fewer_outputs() -> None:
+    """A call may leave off a function's inputs, not its outputs (onnx's inference and onnxruntime
+    refuse it: 'Output 1 is out of bounds'); an empty name keeps the place of an unused one."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (float[2] x) => (float[2] y) { y = local.F(x) }\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F (a, c) => (b, d) { b = Relu(a) d = Neg(a) }\n"
+    )
+    assert located(text, "E3") == [("E304", 2, 44)]
+    assert diagnostics(text, "E304")[0].message == "function 'F' has 2 outputs, got 1: a call names each of them"
+    assert located(text.replace("y = local", 'y, "" = local'), "E3") == []
 
 
 def test_e310_attribute_with_two_values() -> None:
@@ -214,3 +247,21 @@ def test_e311_hidden_size_and_binary_models_by_path() -> None:
     assert located(text, "E311") == [("E311", 3, 12)]
     (d,) = [d for d in check_proto(parse_model(text)) if d.code == "E311"]
     assert d.path == "graph/node[0] (RNN) attribute 'hidden_size'"
+
+
+def test_e312_attribute_naming_an_element_type() -> None:
+    """onnx: 'Invalid tensor data type 0', 'Attribute to does not specify a valid type'; the
+    inference then leaves the element type unknown instead of a contradiction of its own."""
+    for value in ("0", "-7", "99"):
+        text = g(f"  y = Cast <to = {value}> (x)")
+        assert located(text, "E312", "E704") == [("E312", 3, 13)], value
+    (diag,) = diagnostics(g("  y = Cast <to = 99> (x)"), "E312")
+    assert diag.message == (
+        "attribute 'to' of Cast is 99, which is no element type: it holds a TensorProto data type, "
+        "such as 1 (float) or 7 (int64)"
+    )
+    random = g("  y = RandomUniformLike <dtype = -7> (x)")
+    assert located(random, "E312") == [("E312", 3, 26)]
+    assert located(g("  y = Cast <to = 1> (x)"), "E312") == []
+    default = g("  q = QuantizeLinear <output_dtype = 0> (x, s)\n  y = Identity (x)", "float[2] x, float s")
+    assert located(default, "E312") == []  # 0: the zero point's type, or uint8

@@ -46,3 +46,18 @@ def test_coordinate_indices_must_match_rank() -> None:
     )
     (found,) = _e504(text)
     assert found[:2] == (3, 18) and "[2, 2]" in found[2]
+
+
+def test_sparse_initializer_without_a_name() -> None:
+    """onnx.checker: 'Sparse tensor initializers must have a non-empty name' (an attribute's may have none)."""
+    text = (
+        HEAD + '@{sparse_initializer: [{values: float[2] "" {1, 2}, indices: int64[2] {1, 3}, dims: [5]}]} '
+        "g (float[5] x) => (float[5] y) {\n   y = Identity (x)\n}\n"
+    )
+    (found,) = _e504(text)
+    assert found == (
+        2,
+        1,
+        "sparse initializer 0 has no name: its values tensor names it, as a graph's initializers are named",
+    )
+    assert _e504(text.replace('float[2] ""', "float[2] v")) == []

@@ -235,6 +235,23 @@ def test_e705_in_range_and_flatten_rank() -> None:
     assert located(g("  y = Flatten <axis = 3> (a)", "float[2, 3] a", "float[] y"), "E705") == [("E705", 3, 16)]
 
 
+def test_e705_default_axis_out_of_range() -> None:
+    """A default axis onnx's inference holds to the rank ('Unexpected axis value (-1) rank of first
+    input is 0'); ArgMin's default 0 on a scalar it accepts, and so do we."""
+    text = g("  y, m, v = LayerNormalization (s, s, s)", "float s", "float y, float m, float v")
+    assert located(text, "E705") == [("E705", 3, 33)]
+    assert diagnostics(text, "E705")[0].message == (
+        "the default axis -1 of LayerNormalization is out of range for input 0, which has rank 0 (it has no axis)"
+    )
+    h11 = '<ir_version: 10, opset_import: ["" : 11]>\n'
+    softmax = h11 + "g (float[3] v) => (float[3] y) {\n  y = Softmax (v)\n}\n"  # default axis 1 before opset 13
+    assert located(softmax, "E705") == [("E705", 3, 16)]
+    assert located(softmax.replace("11]", "13]"), "E705") == []
+    for body in ("  y = Split (s)", "  y = Gather (s, i)", "  y, k = TopK (s, i)"):
+        assert located(g(body, "float s, int64[1] i", "float y"), "E705") == [("E705", 3, body.index("(s") + 2)], body
+    assert located(g("  y = ArgMin (s)", "float s", "int64 y"), "E705") == []
+
+
 def test_e705_unknown_rank_is_not_an_error() -> None:
     assert located(g("  y = Softmax <axis = 5> (a)", "float[] a", "float[] y"), "E705") == []
 
@@ -275,6 +292,31 @@ def test_e706_loop_carried_type_changes() -> None:
     )
 
 
+def test_e706_body_outputs_and_node_outputs() -> None:
+    """onnx: 'Graph attribute inferencing returned type information for 3 outputs. Expected 2'
+    (Loop's body gives the condition, then one value per output; Scan's one per output)."""
+    loop = g(
+        "  y = Loop(n, c, v) <body = b (int64 i, bool cond, float[2] acc) => (bool c2, float[2] out, float[2] z) {\n"
+        "    c2 = Identity(cond)\n    out = Neg (acc)\n    z = Neg (acc)\n  }>",
+        "int64 n, bool c, float[2] v",
+        "float[] y",
+    )
+    assert located(loop, "E706") == [("E706", 3, 7)]
+    assert diagnostics(loop, "E706")[0].message == (
+        "the body of Loop has 3 outputs and the node 1: the body gives the condition, "
+        "then one value for each output of the node (2 in all)"
+    )
+    assert located(loop.replace("  y = Loop", "  y, ys = Loop"), "E706") == []
+    scan = g(
+        "  y, ys = Scan <num_scan_inputs = 1, body = b (float[2] s, float[2] e) => (float[2] s2) {\n"
+        "    s2 = Add (s, e)\n  }> (v, m)",
+        "float[2] v, float[3, 2] m",
+        "float[] y",
+    )
+    assert located(scan, "E706") == [("E706", 3, 11)]
+    assert located(scan.replace("  y, ys = Scan", "  y = Scan"), "E706") == []
+
+
 def test_e704_value_info_contradicts_its_initializer() -> None:
     text = H + "g (float[4] x) => (float[4] y)\n<float[4] b = {1, 2, 3, 4}, int64[4] b>\n{\n  y = Add(x, b)\n}\n"
     assert located(text, "E7") == [("E704", 3, 29)]
@@ -305,3 +347,216 @@ def test_type_text_of_types_the_text_cannot_write_is_none() -> None:
     assert type_text(ValueType.sequence(ValueType.tensor(7, (3,)))) is not None
     for bad in (ValueType.tensor(2**40, (2,)), ValueType.tensor(0, (2,)), ValueType("unknown"), None):
         assert type_text(bad) is None
+
+
+def test_loop_body_sees_carried_values_without_their_shapes() -> None:
+    """An iteration may change a loop-carried value's shape, so the body is inferred with its
+    element type only (as onnx does): a condition computed from the counter [1] declared a
+    scalar is no mismatch; the same declaration of the outer [1] value still is."""
+    body = (
+        "  z = Loop (m, c, i) <body: graph = b (int64 n, bool ci, int64 ii) => (bool co, int64 io) {\n"
+        "     one = Constant <value_int = 1> ()\n"
+        "     io = Add (ii, one)\n"
+        "     {} = Less (io, m)\n"
+        "  }>"
+    )
+    carried = g(body.replace("{}", "co"), "int64 m, bool c, int64[1] i", "int64[1] z")
+    assert located(carried, "E7") == []
+    outer = g(body.replace("{} = Less (io, m)", "co = Identity (c)"), "int64 m, bool[1] c, int64[1] i", "int64[1] z")
+    assert located(outer, "E704") == [("E704", 3, 72)]
+
+
+def test_e701_opaque_value_into_an_operator() -> None:
+    """No operator of the tables takes an opaque type, bare or in a sequence (onnx's inference:
+    'has unsupported type: opaque(test.domain,MyType)'); an opaque value passed along unused is fine."""
+    text = g("  y = Identity(o)", "opaque(test.domain, MyType) o", "opaque(test.domain, MyType) y")
+    assert located(text, "E7") == [("E701", 3, 16)]
+    assert diagnostics(text, "E701")[0].message.startswith("input 0 ('input') of 'Identity' is an opaque type, but")
+    seq = g("  n = SequenceLength(s)", "seq(opaque(d, T)) s", "int64 n")
+    assert located(seq, "E7") == [("E701", 3, 22)]
+    assert "is seq(opaque), but type constraint 'S' allows seq(tensor(" in diagnostics(seq, "E701")[0].message
+    unused = g("  y = Identity(x)", "opaque(d, T) o, float[2] x", "float[2] y")
+    assert located(unused, "E7") == []
+
+
+def test_e703_conv_weight_rank_and_input_rank() -> None:
+    """Without 'kernel_shape' the weight's axes after the first two are the kernel, one per spatial
+    axis (onnx: 'Number of spatial dimensions in the weight tensor (0) does not match...'); X has
+    at least 3 axes ('Input tensor must have at least 3 dimensions'), for pooling too."""
+    text = g("  y = Conv (x, w)", "float[1, 3, 5, 5] x, float w", "float[] y")
+    assert located(text, "E703") == [("E703", 3, 16)]
+    assert diagnostics(text, "E703")[0].message == (
+        "input 1 (W) of Conv has rank 0, but input 0 (X) has rank 4: the weight has one kernel axis per spatial "
+        "axis of X (2), after its two channel axes"
+    )
+    assert located(text.replace("float w", "float[2, 3, 3, 3] w"), "E703") == []
+    given = g("  y = Conv <kernel_shape = [3, 3]> (x, w)", "float[1, 3, 5, 5] x, float[2, 3] w", "float[] y")
+    assert located(given, "E703") == []  # onnx reads the kernel from the attribute then
+    flat = g("  y = MaxPool <kernel_shape = [2]> (x)", "float[1, 3] x", "float[] y")
+    assert located(flat, "E703") == [("E703", 3, 37)]
+    assert "input 0 (X) of MaxPool has rank 2, but MaxPool needs at least 3" in diagnostics(flat, "E703")[0].message
+    transposed = g("  y = ConvTranspose (x, w)", "float[1, 3, 5, 5] x, float[3, 2] w", "float[] y")
+    assert located(transposed, "E703") == [("E703", 3, 25)]
+
+
+def test_e703_signal_of_rank_one() -> None:
+    """STFT's and DFT's signal has a batch axis before its samples (onnx: 'First input should have
+    at least 2 dimensions')."""
+    h17 = '<ir_version: 10, opset_import: ["" : 17]>\n'
+    text = h17 + "g (float[16] s, int64 st) => (float[] y) {\n  y = STFT (s, st)\n}\n"
+    assert located(text, "E703") == [("E703", 3, 13)]
+    assert diagnostics(text, "E703")[0].message == (
+        "input 0 (the signal) of STFT has rank 1, but STFT needs at least 2 (a batch axis, then the samples)"
+    )
+    assert located(text.replace("float[16] s", "float[1, 16] s"), "E703") == []
+    dft = h17 + "g (float s) => (float[] y) {\n  y = DFT (s)\n}\n"
+    assert located(dft, "E703") == [("E703", 3, 12)]
+
+
+def test_e703_kernel_shape_of_another_length() -> None:
+    """onnx: 'Attribute kernel_shape has incorrect size' (one value per spatial axis)."""
+    pool = g("  y = MaxPool <kernel_shape = [3]> (x)", "float[1, 3, 5, 5] x", "float[] y")
+    assert located(pool, "E703") == [("E703", 3, 37)]
+    assert diagnostics(pool, "E703")[0].message == (
+        "'kernel_shape' has 1 values, but input 0 has 2 spatial axes: MaxPool needs 2"
+    )
+    conv = g("  y = Conv <kernel_shape = [3, 3, 3]> (x, w)", "float[1, 3, 5, 5] x, float[2, 3, 3, 3] w", "float[] y")
+    assert located(conv, "E703") == [("E703", 3, 40)]
+    assert located(conv.replace("[3, 3, 3]>", "[3, 3]>"), "E703") == []
+    transposed = conv.replace("Conv <", "ConvTranspose <").replace("float[2, 3, 3, 3] w", "float[3, 2, 3, 3] w")
+    assert located(transposed, "E703") == [("E703", 3, 49)]
+
+
+def test_e701_in_a_function_body_under_the_call_types() -> None:
+    """onnx infers a model-local function's body with each call's types and refuses what its
+    nodes refuse ('(op_type:F): (op_type:Add): A typestr: T, has unsupported type:
+    tensor(string)'): reported at the call, the function and its node named."""
+    text = (
+        '<ir_version: 10, opset_import: ["" : 21, "local" : 1]>\n'
+        "g (string[2] x, float[2] f) => (string[2] y, float[2] z) {\n"
+        "  y = local.F (x)\n  z = local.F (f)\n}\n"
+        '<domain: "local", opset_import: ["" : 21]>\n'
+        "F (a) => (b) { b = Add (a, a) }\n"
+    )
+    assert located(text, "E7") == [("E701", 3, 13)]
+    assert diagnostics(text, "E701")[0].message.startswith(
+        "in function 'F' as called here, Add: input 0 ('A') of 'Add' is tensor(string), but type constraint 'T'"
+    )
+
+
+def test_e706_scan_8_body_outputs() -> None:
+    h8 = '<ir_version: 3, opset_import: ["" : 8]>\n'
+    text = h8 + (
+        "g (float[1, 2] v, float[1, 3, 2] m) => (float[1, 2] y) {\n"
+        "  y = Scan <num_scan_inputs = 1, body = b (float[2] s, float[2] e) => (float[2] s2, float[2] t) {\n"
+        '    s2 = Add (s, e)\n    t = Neg (e)\n  }> ("", v, m)\n}\n'
+    )
+    assert located(text, "E706") == [("E706", 3, 7)]
+    assert located(text.replace("  y = Scan", "  y, ys = Scan"), "E706") == []
+
+
+def test_e703_ranks_of_recurrent_loss_and_text_operators() -> None:
+    """Ranks onnx's inference holds: RNN's X is [seq, batch, features] ('Input 0 expected to have
+    rank 3'), NegativeLogLikelihoodLoss's target one axis fewer than its input and its weight 1-D,
+    TfIdfVectorizer's input [C] or [N, C], StringNormalizer's [C] or [1, C]."""
+    rnn = g("  y = RNN <hidden_size = 4> (x, w, r)", "float[2, 3, 4, 5] x, float[1, 4, 3] w, float[1, 4, 4] r")
+    assert located(rnn, "E703") == [("E703", 3, 30)]
+    assert "input 0 (X) of RNN has rank 4, but RNN needs 3" in diagnostics(rnn, "E703")[0].message
+    nll = g("  y = NegativeLogLikelihoodLoss (x, t)", "float[2, 3, 4, 5] x, int64[2, 4] t", "float y")
+    assert located(nll, "E703") == [("E703", 3, 37)]
+    assert located(nll.replace("int64[2, 4] t", "int64[2, 4, 5] t"), "E703") == []
+    other = nll.replace("int64[2, 4] t", "int64[2, 4, 6] t")  # onnx: 'Input and target dimension value mismatch'
+    assert [d.message for d in diagnostics(other, "E703")] == [
+        "input 1 (target) of NegativeLogLikelihoodLoss has 6 on axis 2, but input 0 has 5 on axis 3: "
+        "the target is [N, d1, ...] of input 0's [N, C, d1, ...]"
+    ]
+    tfidf = (
+        '  y = TfIdfVectorizer <max_gram_length = 1, max_skip_count = 0, min_gram_length = 1, mode = "TF", '
+        "ngram_counts = [0], ngram_indexes = [0, 1, 2], pool_int64s = [2, 3, 5]> (x)"
+    )
+    assert located(g(tfidf, "int32[2, 6] x", "float[2, 3] y"), "E7") == []
+    assert located(g(tfidf, "int32[2, 6] x", "float[2, 4] y"), "E7") == [("E704", 2, 23)]  # D = 3
+    assert located(g(tfidf, "int32[1, 2, 6] x", "float[] y"), "E703") == [("E703", 3, 172)]
+    norm = g("  y = StringNormalizer (x)", "string[2, 3] x", "string[] y")
+    assert located(norm, "E703") == [("E703", 3, 25)]
+    assert located(norm.replace("string[2, 3] x", "string[1, 3] x"), "E703") == []
+
+
+def test_e705_rms_normalization_axis() -> None:
+    h23 = '<ir_version: 11, opset_import: ["" : 23]>\n'
+    text = h23 + "g (float x, float s) => (float y) {\n  y = RMSNormalization (x, s)\n}\n"
+    assert located(text, "E705") == [("E705", 3, 25)]
+    shaped = text.replace("float x", "float[2, 3] x").replace("float y", "float[2, 3] y")
+    assert located(shaped, "E7") == []
+    assert located(shaped.replace("RMSNormalization (", "RMSNormalization <axis = -3> ("), "E705") == [("E705", 3, 25)]
+
+
+def test_resize_shapes_from_sizes_and_scales() -> None:
+    """onnx: 'Number of elements of input 'sizes' (2) must be same as rank of input 'X' (4)',
+    'Axis 3 is referred to more than once'; the output follows sizes or floor(dim * scale)."""
+    h19 = '<ir_version: 10, opset_import: ["" : 19]>\n'
+
+    def resize(values: str, call: str, out: str = "float[1, 3, 8, 8] y") -> str:
+        return h19 + f"g (float[1, 3, 4, 4] x) => ({out}) {{\n  s = Constant <{values}> ()\n  y = {call}\n}}\n"
+
+    assert located(resize("value_floats = [1.0, 1.0, 2.0, 2.0]", 'Resize (x, "", s)'), "E7") == []
+    assert located(resize("value_floats = [2.0, 2.0]", 'Resize <axes = [2, 3]> (x, "", s)'), "E7") == []
+    short = resize("value_floats = [2.0, 2.0]", 'Resize (x, "", s)')
+    assert located(short, "E7") == [("E703", 4, 22)]
+    assert diagnostics(short, "E703")[0].message == (
+        "input 2 (scales) has 2 values, but 4 axes are resized: one value per axis"
+    )
+    twice = resize("value_ints = [8, 8]", 'Resize <axes = [3, 3]> (x, "", "", s)')
+    assert [d.message for d in diagnostics(twice, "E703")] == ["'axes' names axis 3 more than once"]
+    wrong = resize("value_ints = [1, 3, 8, 8]", 'Resize (x, "", "", s)', "float[1, 3, 8, 9] y")
+    assert [d.message for d in diagnostics(wrong, "E704")] == [
+        "'y' is declared float[1, 3, 8, 9] but Resize gives float[1, 3, 8, 8]"
+    ]
+
+
+def test_e703_bitcast_of_another_width() -> None:
+    """onnx: 'BitCast requires input and output types to have the same bit-width'."""
+    h26 = '<ir_version: 11, opset_import: ["" : 26]>\n'
+    text = h26 + "g (int8[2] x) => (int32[2] y) {\n  y = BitCast <to = 6> (x)\n}\n"
+    assert located(text, "E703") == [("E703", 3, 25)]
+    assert diagnostics(text, "E703")[0].message == (
+        "BitCast reads input 0 (int8, 8 bits) as int32 (32 bits): it needs types of the same width"
+    )
+    assert located(text.replace("int8[2] x", "float[2] x"), "E7") == []
+
+
+def test_resize_with_computed_sizes_keeps_the_other_axes() -> None:
+    """sizes as a graph input: the axes not resized keep their sizes (onnx: 'Inferred shape and
+    existing shape differ in dimension 0: (1) vs (6)'), and its length is held to the axes."""
+    h19 = '<ir_version: 10, opset_import: ["" : 19]>\n'
+    text = h19 + (
+        "g (float[1, 1, 2, 4] x, int64[2] sizes) => (float[1, 1, 2, 3] y) {\n"
+        '  y = Resize <axes = [2, 3], keep_aspect_ratio_policy = "not_smaller"> (x, "", "", sizes)\n}\n'
+    )
+    assert located(text, "E7") == []
+    assert [d.message for d in diagnostics(text.replace("float[1, 1, 2, 3] y", "float[6, 1, 2, 3] y"), "E704")] == [
+        "'y' is declared float[6, 1, 2, 3] but Resize gives float[1, 1, ?, ?]"
+    ]
+    assert [d.message for d in diagnostics(text.replace("int64[2] sizes", "int64[3] sizes"), "E703")] == [
+        "input 3 (sizes) has 3 values, but 2 axes are resized: one value per axis"
+    ]
+
+
+def test_dft_output_and_one_sided_signal() -> None:
+    """DFT gives [..., 2] with the other axes but the transformed one kept (onnx: 'Inferred shape
+    and existing shape differ in rank'); a one-sided DFT takes a real signal ('one-sided DFT
+    requires real input (last dimension must be 1)')."""
+    h17 = '<ir_version: 10, opset_import: ["" : 17]>\n'
+
+    def dft(inp: str, out: str, attrs: str = "") -> str:
+        return h17 + f"g ({inp} x) => ({out} y) {{\n  y = DFT {attrs}(x)\n}}\n"
+
+    assert located(dft("float[1, 10, 1]", "float[1, 10, 2]"), "E7") == []
+    assert located(dft("float[1, 10, 1]", "float[1, 6, 2]", "<onesided = 1> "), "E7") == []
+    assert [d.message for d in diagnostics(dft("float[1, 10, 1]", "float[3, 10, 2]"), "E704")] == [
+        "'y' is declared float[3, 10, 2] but DFT gives float[1, ?, 2]"
+    ]
+    complex_in = dft("float[1, 10, 2]", "float[1, 6, 2]", "<onesided = 1> ")
+    assert [d.message for d in diagnostics(complex_in, "E703")] == [
+        "a one-sided DFT takes a real signal (last axis 1), but input 0's last axis is 2"
+    ]

@@ -29,11 +29,9 @@ FunctionKey = tuple[str, str, str]
 
 
 def import_table(imports: Iterable[Any]) -> dict[str, int]:
-    """Domain (``""`` for ``ai.onnx``) → version of ``opset_import`` entries; the first import of a domain wins."""
-    result: dict[str, int] = {}
-    for entry in imports:
-        result.setdefault(normalize_domain(entry.domain), int(entry.version))
-    return result
+    """Domain (``""`` for ``ai.onnx``) → version of ``opset_import`` entries; the last import of a
+    domain wins, as in onnx.checker and onnxruntime (W106 warns of such a conflict)."""
+    return {normalize_domain(entry.domain): int(entry.version) for entry in imports}
 
 
 @dataclass(frozen=True, slots=True)

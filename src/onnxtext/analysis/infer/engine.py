@@ -451,7 +451,13 @@ class Inference:
         issues_before = len(self.issues)
         if fn is not None:
             consts = [env.const_of(n) if n else None for n in input_names]
-            outputs = self.call(fn, node, inputs, consts, attrs, n_out)
+            outputs, inside = self.call(fn, node, inputs, consts, attrs, n_out)
+            for issue in inside[:1]:  # the first: later ones often follow from it
+                sink(
+                    issue.finding,
+                    f"in function '{fn.name}' as called here, {_body_op(fn, issue)}: {issue.message}",
+                    None,
+                )
         elif schema is not None:
             outputs = self.generic(schema, inputs, n_out, sink)
             shape_fn = lookup(domain, op_type, version)
@@ -527,10 +533,11 @@ class Inference:
         consts: list[np.ndarray | None],
         attrs: dict[str, AttributeProto],
         n_out: int,
-    ) -> list[ValueType]:
-        """Output types of a call of a model-local function, inferred through its body."""
+    ) -> tuple[list[ValueType], list[Issue]]:
+        """Output types of a call of a model-local function, inferred through its body, and what
+        the body's nodes prove wrong with the call's types (onnx's inference refuses those too)."""
         if self._depth >= _MAX_FUNCTION_DEPTH:
-            return [UNKNOWN] * n_out
+            return [UNKNOWN] * n_out, []
         scope = call_scope(fn, attrs)
         env = _Env(outer_scope("function"))
         for i, name in enumerate(fn.input):
@@ -540,18 +547,27 @@ class Inference:
             if c is not None:
                 env.consts[name] = c
         opsets = self.resolver.opsets_of(fn)
+        outer_issues, self.issues = self.issues, []
         self._depth += 1
         try:
             for k, body_node in enumerate(fn.node):
-                self.node(body_node, _FUNCTION_BODY.child("node", k), env, opsets, {}, report=False, attr_scope=scope)
+                self.node(body_node, _FUNCTION_BODY.child("node", k), env, opsets, {}, report=True, attr_scope=scope)
         finally:
             self._depth -= 1
-        return [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]] + [UNKNOWN] * max(
-            0, n_out - len(fn.output)
-        )
+            inside, self.issues = self.issues, outer_issues
+        outputs = [env.type_of(name) if name else UNKNOWN for name in list(fn.output)[:n_out]]
+        return outputs + [UNKNOWN] * max(0, n_out - len(fn.output)), inside
 
 
 _SUBGRAPHS = (AttributeProto.GRAPH, AttributeProto.GRAPHS)
+
+
+def _body_op(fn: FunctionProto, issue: Issue) -> str:
+    """The operator of the function body's node an issue found in (its path: function/node[k]/...)."""
+    step = issue.path[1] if len(issue.path) > 1 else None
+    if step is not None and len(step) == 2 and step[0] == "node" and step[1] < len(fn.node):
+        return fn.node[step[1]].op_type
+    return "a node"
 
 
 def _signature(
@@ -633,6 +649,15 @@ def _formal(params: Sequence[FormalParameter], i: int) -> FormalParameter | None
     return None
 
 
+def _holds_opaque(t: ValueType) -> bool:
+    """Whether ``t`` is an opaque type or a sequence or optional of one (no operator of the tables takes those)."""
+    return t.kind == "opaque" or (t.kind in ("sequence", "optional") and t.inner is not None and _holds_opaque(t.inner))
+
+
+def _opaque_text(t: ValueType) -> str:
+    return "an opaque type" if t.kind == "opaque" else str(t)
+
+
 def _generic(
     schema: OpSchema,
     inputs: Sequence[ValueType | None],
@@ -647,17 +672,21 @@ def _generic(
         if t is None or formal is None:
             continue
         text = t.type_str()
-        if text is None:
+        opaque = text is None and _holds_opaque(t)
+        if text is None and not opaque:
             continue
         allowed = schema.allowed_types(formal)
-        if text not in allowed:
+        if opaque and any("opaque" in a for a in allowed):
+            continue
+        if opaque or text not in allowed:
             if t.kind in ("map", "sparse_tensor") or any(a.startswith("map(") for a in allowed):
                 continue  # map spellings differ between tables; not worth a false error
             shown = ", ".join(allowed[:6]) + (", ..." if len(allowed) > 6 else "")
             what = f"type constraint '{formal.type_str}'" if schema.type_constraint(formal.type_str) else "it"
             report(
                 Finding.TYPE_CONSTRAINT,
-                f"input {i} ('{formal.name}') of '{schema.name}' is {text}, but {what} allows {shown}",
+                f"input {i} ('{formal.name}') of '{schema.name}' is {text or _opaque_text(t)}, "
+                f"but {what} allows {shown}",
                 i,
             )
             continue

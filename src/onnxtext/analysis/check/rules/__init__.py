@@ -17,6 +17,7 @@ from onnxtext.analysis.check.rules.graph_main_io_shaped import MainIoShaped
 from onnxtext.analysis.check.rules.graph_name import GraphName
 from onnxtext.analysis.check.rules.graph_outputs import OutputsProduced
 from onnxtext.analysis.check.rules.graph_ssa import SingleAssignment
+from onnxtext.analysis.check.rules.graph_subgraph_outputs_local import SubgraphOutputsLocal
 from onnxtext.analysis.check.rules.graph_use_before_def import DefinedBeforeUse
 from onnxtext.analysis.check.rules.model_domain_naming import DomainNaming
 from onnxtext.analysis.check.rules.model_ir_version import IrVersionPresent
@@ -31,6 +32,7 @@ from onnxtext.analysis.check.rules.model_version import ModelVersion
 from onnxtext.analysis.check.rules.model_versions import IrOpsetCompatible
 from onnxtext.analysis.check.rules.names_c90 import C90Names
 from onnxtext.analysis.check.rules.node_arity import InputArity
+from onnxtext.analysis.check.rules.node_attribute_element_type import AttributeElementType
 from onnxtext.analysis.check.rules.node_attribute_range import AttributeRange
 from onnxtext.analysis.check.rules.node_attribute_ref import AttributeReference
 from onnxtext.analysis.check.rules.node_attribute_single_value import AttributeSingleValue
@@ -83,6 +85,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             InitializersAreInputs,
             MainIoShaped,
             DimsNonNegative,
+            SubgraphOutputsLocal,
             C90Names,
             KnownOperator,
             DomainImported,
@@ -95,6 +98,7 @@ ALL_RULES: tuple[type[Rule], ...] = tuple(
             AttributeReference,
             AttributeSingleValue,
             AttributeRange,
+            AttributeElementType,
             LocalFunctionResolved,
             UniqueFunctions,
             FunctionSignature,

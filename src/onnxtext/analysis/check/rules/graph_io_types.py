@@ -16,8 +16,11 @@ def value_kind(t: TypeProto) -> str | None:
     return t.WhichOneof("value")
 
 
+_OPAQUE_NAME = "an opaque type name"
+
+
 def _missing(t: TypeProto) -> str | None:
-    """What a main-graph value's type lacks (element type, key/value type), or None."""
+    """What a main-graph value's type lacks (element type, key/value type, an opaque type's name), or None."""
     kind = value_kind(t)
     if kind is None:
         return "a type"
@@ -29,6 +32,8 @@ def _missing(t: TypeProto) -> str | None:
     if kind == "map_type":
         m = t.map_type
         return None if m.key_type and m.HasField("value_type") else "a key and value type"
+    if kind == "opaque_type":
+        return None if t.opaque_type.name else _OPAQUE_NAME
     return None
 
 
@@ -55,7 +60,16 @@ class MainIoTyped(Rule):
                 ctx.report(self.code, f"{kind} {i} of the main graph has no name", path)
                 continue
             what = _missing(vi.type) if vi.HasField("type") else "a type"
-            if what is not None:
+            if what == _OPAQUE_NAME:
+                ctx.report(
+                    self.code,
+                    f"main-graph {kind} '{name}' is opaque without a type name: an opaque type of the main graph "
+                    f"names its type",
+                    path,
+                    token="name",
+                    fix=Fix(f"name it like 'opaque(my.domain, MyType) {name}'"),
+                )
+            elif what is not None:
                 ctx.report(
                     self.code,
                     f"main-graph {kind} '{name}' has no {what.split(' ', 1)[1]}: "

@@ -37,7 +37,7 @@ def duplicates(
     ctx: CheckContext, code: str, imports: list[OperatorSetIdProto], path: str, *, same_version: bool
 ) -> None:
     """Report each entry whose domain an earlier entry imports: with the same version
-    (``same_version``: harmless, one entry is enough) or with another one (a real conflict)."""
+    (``same_version``: harmless, one entry is enough) or with another one (the last counts)."""
     seen: dict[str, int] = {}
     for i, entry in enumerate(imports):
         domain = normalize_domain(entry.domain)
@@ -64,17 +64,24 @@ def duplicates(
             ctx.report(
                 code,
                 f"operator-set domain {shown} is imported twice, as version {first_version} and as version {version}; "
-                "a model imports one version of each domain",
+                f"onnx.checker and onnxruntime take the last ({version}): import each domain once",
                 path,
                 token=token,
                 related=related,
+                fix=_dropping(ctx, f"remove the earlier import (version {first_version})", path, seen[domain]),
             )
 
 
 def _dropping(ctx: CheckContext, message: str, path: str, index: int) -> Fix:
-    """A fix deleting item ``index`` of a header's ``opset_import`` list with its leading comma."""
+    """A fix deleting item ``index`` of a header's ``opset_import`` list with its leading comma
+    (the first item, with the comma after it)."""
     here = ctx.token_span(path, ("key", "opset_import", index))
-    before = ctx.token_span(path, ("key", "opset_import", index - 1)) if index > 0 else None
-    if here is None or before is None:
+    if here is None:
+        return Fix(message)
+    if index == 0:
+        after = ctx.token_span(path, ("key", "opset_import", 1))
+        return Fix(message, (Edit(Span(here.start, after.start), ""),)) if after is not None else Fix(message)
+    before = ctx.token_span(path, ("key", "opset_import", index - 1))
+    if before is None:
         return Fix(message)
     return Fix(message, (Edit(Span(before.end, here.end), ""),))

@@ -1,6 +1,7 @@
-"""E104: An operator-set domain is imported with one version ('' and 'ai.onnx' are the same domain).
+"""W106: An operator-set domain imported twice with different versions ('' and 'ai.onnx' are the same domain).
 
-The same version twice is harmless (onnx.checker and onnxruntime accept it): W105 says so."""
+onnx.checker and onnxruntime accept it and take the last import, as we do; the same version
+twice is harmless: W105 says so."""
 
 from __future__ import annotations
 
@@ -11,11 +12,11 @@ from onnxtext.proto import FunctionProto, ModelProto
 
 
 class UniqueOpsetDomains(Rule):
-    code = "E104"
-    name = "unique-opset-domains"
+    code = "W106"
+    name = "conflicting-opset-imports"
     description = (
-        "An operator-set domain is imported with one version, not two different ones ('' and 'ai.onnx' are the "
-        "same domain)."
+        "An operator-set domain imported twice with different versions ('' and 'ai.onnx' are the same domain): "
+        "onnx.checker and onnxruntime take the last."
     )
 
     def model(self, ctx: CheckContext, model: ModelProto) -> None:

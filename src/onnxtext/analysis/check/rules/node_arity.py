@@ -72,9 +72,20 @@ def check_node_arity(ctx: CheckContext, code: str, node: NodeInfo, kind: str) ->
         return
     f = res.function
     declared = (f.input if kind == "input" else f.output) if f is not None else None
-    if f is not None and declared is not None and len(actual) > len(declared):
+    if f is None or declared is None:
+        return
+    if len(actual) > len(declared):
         takes = f"takes at most {len(declared)} inputs" if kind == "input" else f"has {len(declared)} outputs"
         ctx.report(code, f"function '{f.name}' {takes}, got {len(actual)}", node.path, token=(kind, len(declared)))
+    elif kind == "output" and len(actual) < len(declared):
+        # inputs may be left off (missing optional ones), outputs not: the function's body gives
+        # each of them, and onnx's inference and onnxruntime refuse a call with fewer
+        ctx.report(
+            code,
+            f"function '{f.name}' has {len(declared)} outputs, got {len(actual)}: a call names each of them",
+            node.path,
+            token="op_type",
+        )
 
 
 class InputArity(Rule):

@@ -25,6 +25,7 @@ _AXIS: dict[str, tuple[int, int, int]] = {
             "ArgMax",
             "ArgMin",
             "LayerNormalization",
+            "RMSNormalization",
             "Compress",
             "TopK",
             "LpNormalization",
@@ -39,8 +40,39 @@ _AXIS: dict[str, tuple[int, int, int]] = {
 }
 
 
+# operators whose default 'axis' onnx's inference also holds to the rank (ArgMax's and ArgMin's
+# default 0 it accepts on a scalar, so do we; Concat has none)
+_DEFAULT_CHECKED = frozenset(
+    (
+        "Softmax",
+        "LogSoftmax",
+        "Hardmax",
+        "LayerNormalization",
+        "RMSNormalization",
+        "Split",
+        "SplitToSequence",
+        "TopK",
+        "Gather",
+        "Flatten",
+    )
+)
+
+
 def _writes_axis(node: NodeProto) -> bool:
     return any(a.name == "axis" for a in node.attribute)
+
+
+def _axes(lo: int, hi: int) -> str:
+    return f"(an axis from {lo} to {hi})" if lo <= hi else "(it has no axis)"
+
+
+def _default_axis(node: NodeInfo) -> int | None:
+    """The default 'axis' of a node that does not write one, when it is held to the rank."""
+    schema = node.resolution.schema
+    if schema is None or node.proto.op_type not in _DEFAULT_CHECKED or _writes_axis(node.proto):
+        return None
+    spec = schema.attribute("axis")
+    return spec.default if spec is not None and isinstance(spec.default, int) else None
 
 
 class AxisInRange(Rule):
@@ -49,7 +81,8 @@ class AxisInRange(Rule):
     description = "An 'axis' attribute fits the rank of its input (Softmax, Concat, Gather, Split, Flatten...)."
 
     def reads_types(self, node: NodeProto) -> bool:
-        return _writes_axis(node)  # the rank of the input it indexes
+        # the rank of the input it indexes, for a written axis or a default one held to the rank
+        return _writes_axis(node) or node.op_type in _DEFAULT_CHECKED
 
     def applies_to(self, resolution: Resolution) -> bool:
         return resolution.schema is not None and resolution.schema.name in _AXIS
@@ -63,14 +96,26 @@ class AxisInRange(Rule):
         if rule is None:
             return
         index, below, above = rule
-        if index >= len(node.inputs) or not node.inputs[index] or not _writes_axis(proto):
-            return  # no input, or no 'axis' written: nothing to check, the types unread
+        default = _default_axis(node)
+        if index >= len(node.inputs) or not node.inputs[index] or not (_writes_axis(proto) or default is not None):
+            return  # no input, or no 'axis' written nor defaulted: nothing to check, the types unread
         types = ctx.inference.graphs.get(node.graph.path, {})
         t = types.get(node.inputs[index])
         if t is not None and t.kind == "sequence" and t.inner is not None:
             t = t.inner  # ConcatFromSequence: the axis is one of the elements'
         rank = t.rank if t is not None and t.kind == "tensor" else None
         if rank is None:
+            return
+        if default is not None:
+            lo, hi = -rank - below, rank - 1 + above
+            if not lo <= default <= hi:
+                ctx.report(
+                    self.code,
+                    f"the default axis {default} of {op} is out of range for input {index}, which has rank {rank} "
+                    f"{_axes(lo, hi)}",
+                    node.path,
+                    token=("input", index),
+                )
             return
         for i, a in enumerate(proto.attribute):
             if a.ref_attr_name:
@@ -82,8 +127,7 @@ class AxisInRange(Rule):
                 if not lo <= a.i <= hi:
                     ctx.report(
                         self.code,
-                        f"axis {a.i} is out of range for input {index} of {op}, which has rank {rank} "
-                        f"(an axis from {lo} to {hi})",
+                        f"axis {a.i} is out of range for input {index} of {op}, which has rank {rank} {_axes(lo, hi)}",
                         node.path,
                         token=("attribute", i),
                     )

@@ -22,6 +22,13 @@ class SparseTensor(Rule):
 
     def graph(self, ctx: CheckContext, graph: GraphInfo) -> None:
         for i, sp in enumerate(getattr(graph.proto, "sparse_initializer", ())):
+            if not sp.values.name:  # an initializer's name is its values'
+                ctx.report(
+                    self.code,
+                    f"sparse initializer {i} has no name: its values tensor names it, "
+                    f"as a graph's initializers are named",
+                    graph.path,
+                )
             self._check(ctx, sp, f"{graph.path}/sparse_initializer[{i}]", f"{graph.path}")
 
     def attribute(self, ctx: CheckContext, node: NodeInfo, index: int, attr: AttributeProto) -> None:

@@ -9,6 +9,9 @@ from onnxtext.analysis.infer.ops import (  # noqa: F401
     ml,
     nn,
     reduce,
+    resize,
     sequence,
+    signal,
+    strings,
     tensor,
 )

@@ -24,6 +24,15 @@ def union(a: ValueType, b: ValueType) -> ValueType:
     return a if a == b else UNKNOWN
 
 
+def shapeless(t: ValueType) -> ValueType:
+    """``t`` without its tensor shapes (a sequence's or optional's tensor included)."""
+    if t.kind == "tensor":
+        return t.with_shape(None)
+    if t.inner is not None:
+        return ValueType(t.kind, inner=shapeless(t.inner))
+    return t
+
+
 def disagree(a: ValueType, b: ValueType) -> bool:
     """Whether two types of one value (two branches, an iteration's in and out) cannot both be
     right: different kinds or element types, each known. Sizes may differ."""
@@ -71,8 +80,17 @@ def loop(ctx: NodeContext) -> None:
     if body is None:
         return
     carried = [ctx.input(i) for i in range(2, len(ctx.inputs))]
-    types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *carried]
+    # an iteration may change a carried value's shape: the body sees its kind and element type only
+    # (as onnx's Loop inference clears the shape of what it passes the body)
+    types: list[ValueType | None] = [ValueType.tensor(7, ()), ValueType.tensor(9, ()), *map(shapeless, carried)]
     outs = ctx.subgraph(body, "body", types)
+    if outs and len(outs) != len(ctx.outputs) + 1:
+        ctx.report(
+            BRANCHES,
+            f"the body of Loop has {len(outs)} outputs and the node {len(ctx.outputs)}: the body gives the "
+            f"condition, then one value for each output of the node ({len(ctx.outputs) + 1} in all)",
+            None,
+        )
     n = len(carried)
     for j in range(n):
         if 1 + j < len(outs):
@@ -89,6 +107,17 @@ def loop(ctx: NodeContext) -> None:
             ctx.set_output(n + k, ValueType.tensor(t.elem_type, None if t.shape is None else (None, *t.shape)))
         else:
             ctx.set_output(n + k, t)
+
+
+def _one_per_output(ctx: NodeContext, outs: list[ValueType]) -> None:
+    """A Scan body gives one value for each output of the node (a body whose inference was skipped gives none)."""
+    if outs and len(outs) != len(ctx.outputs):
+        ctx.report(
+            BRANCHES,
+            f"the body of Scan has {len(outs)} outputs and the node {len(ctx.outputs)}: "
+            f"the body gives one value for each output of the node",
+            None,
+        )
 
 
 @shape_fn("", "Scan", 9)
@@ -116,6 +145,7 @@ def scan(ctx: NodeContext) -> None:
         else:
             slices.append(t)
     outs = ctx.subgraph(body, "body", [*states, *slices])
+    _one_per_output(ctx, outs)
     for j in range(min(n, len(outs))):
         if disagree(states[j], outs[j]):
             ctx.report(BRANCHES, f"state variable {j} enters Scan as {states[j]} but the body gives back {outs[j]}", j)
@@ -151,5 +181,6 @@ def scan_batched(ctx: NodeContext) -> None:
     states = [without(ctx.input(1 + i), 1) for i in range(n)]
     slices = [without(ctx.input(1 + n + k), 2) for k in range(m)]
     outs = ctx.subgraph(body, "body", [*states, *slices])
+    _one_per_output(ctx, outs)
     for j, t in enumerate(outs):
         ctx.set_output(j, ValueType.tensor(t.elem_type) if t.kind == "tensor" else t)

@@ -4,9 +4,19 @@ from __future__ import annotations
 
 import math
 
-from onnxtext.analysis.infer.node import NodeContext, ShapeMismatch
+from onnxtext.analysis.infer.node import Finding, NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import Dim
+
+
+def _kernel_length(ctx: NodeContext, n: int) -> None:
+    """A given 'kernel_shape' has one value per spatial axis (onnx: 'Attribute kernel_shape has
+    incorrect size'); raises :class:`ShapeMismatch` when it does not."""
+    kernel = ctx.attr_ints("kernel_shape")
+    if kernel is not None and len(kernel) != n:
+        raise ShapeMismatch(
+            f"'kernel_shape' has {len(kernel)} values, but input 0 has {n} spatial axes: {ctx.op} needs {n}", 0
+        )
 
 
 def _lengths(ctx: NodeContext, n: int, names: tuple[str, ...]) -> None:
@@ -53,12 +63,39 @@ def _spatial(ctx: NodeContext, spatial: tuple[Dim, ...], kernel: list[int], *, p
     return out
 
 
+def _batched(ctx: NodeContext, index: int, what: str) -> tuple[Dim, ...] | None:
+    """The shape of input ``index`` (``X`` or ``W``), which has a batch or channel axis, another
+    one, and at least one spatial axis; raises :class:`ShapeMismatch` when its rank is below 3."""
+    s = ctx.shape(index)
+    if s is not None and len(s) < 3:
+        raise ShapeMismatch(
+            f"input {index} ({what}) of {ctx.op} has rank {len(s)}, but {ctx.op} needs at least 3 "
+            f"(two axes, then one per spatial axis)",
+            index,
+        )
+    return s
+
+
+def _same_rank(ctx: NodeContext, x: tuple[Dim, ...], index: int, w: tuple[Dim, ...] | None) -> None:
+    """Without 'kernel_shape', the weight's axes after the first two are the kernel, one per spatial
+    axis of X; reported, the output's batch axis still inferred."""
+    if w is not None and len(w) != len(x) and ctx.attr_ints("kernel_shape") is None:
+        ctx.report(
+            Finding.SHAPE,
+            f"input {index} (W) of {ctx.op} has rank {len(w)}, but input 0 (X) has rank {len(x)}: the weight "
+            f"has one kernel axis per spatial axis of X ({len(x) - 2}), after its two channel axes",
+            index,
+        )
+
+
 @shape_fn("", ["Conv", "ConvInteger", "QLinearConv"])
 def conv(ctx: NodeContext) -> None:
     wi = 3 if ctx.op == "QLinearConv" else 1
-    x, w = ctx.shape(0), ctx.shape(wi)
-    if x is None or len(x) < 2:
+    x, w = _batched(ctx, 0, "X"), ctx.shape(wi)
+    if x is None:
         return
+    _same_rank(ctx, x, wi, w)
+    _kernel_length(ctx, len(x) - 2)
     kernel = ctx.attr_ints("kernel_shape")
     if kernel is None and w is not None and all(isinstance(d, int) for d in w[2:]):
         kernel = [int(d) for d in w[2:]]  # type: ignore[arg-type]
@@ -71,7 +108,9 @@ def conv(ctx: NodeContext) -> None:
 
 @shape_fn("", ["MaxPool", "AveragePool", "LpPool"])
 def pool(ctx: NodeContext) -> None:
-    x = ctx.shape(0)
+    x = _batched(ctx, 0, "X")
+    if x is not None:
+        _kernel_length(ctx, len(x) - 2)
     kernel = ctx.attr_ints("kernel_shape")
     if x is None or kernel is None or len(kernel) != len(x) - 2:
         return
@@ -89,9 +128,11 @@ def global_pool(ctx: NodeContext) -> None:
 
 @shape_fn("", "ConvTranspose")
 def conv_transpose(ctx: NodeContext) -> None:
-    x, w = ctx.shape(0), ctx.shape(1)
-    if x is None or len(x) < 2:
+    x, w = _batched(ctx, 0, "X"), ctx.shape(1)
+    if x is None:
         return
+    _same_rank(ctx, x, 1, w)
+    _kernel_length(ctx, len(x) - 2)
     n = len(x) - 2
     group = ctx.attr_int("group", 1)
     channels: Dim = w[1] * group if w is not None and len(w) > 1 and isinstance(w[1], int) else None

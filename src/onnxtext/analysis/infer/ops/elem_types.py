@@ -5,14 +5,14 @@ zero point, LabelEncoder's values."""
 
 from __future__ import annotations
 
-from onnxtext.analysis.infer.node import NodeContext
+from onnxtext.analysis.infer.node import NodeContext, ShapeMismatch
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.ir.dtypes import BY_CODE
 
 _UINT8, _FLOAT, _INT64, _STRING = 2, 1, 7, 8
 
 
-def _attr_elem(ctx: NodeContext, name: str) -> int | None:
+def attr_elem(ctx: NodeContext, name: str) -> int | None:
     """An element type given by an int attribute, if it names a known type."""
     a = ctx.attrs.get(name)
     return int(a.i) if a is not None and int(a.i) in BY_CODE else None
@@ -20,38 +20,44 @@ def _attr_elem(ctx: NodeContext, name: str) -> int | None:
 
 @shape_fn("", "BitCast")
 def bitcast(ctx: NodeContext) -> None:
-    to = _attr_elem(ctx, "to")
+    to = attr_elem(ctx, "to")
     source, target = BY_CODE.get(ctx.elem(0)), BY_CODE.get(to or 0)
     same_width = source is not None and target is not None and source.bits == target.bits
+    if source is not None and target is not None and not same_width:  # onnx: 'requires ... the same bit-width'
+        raise ShapeMismatch(
+            f"BitCast reads input 0 ({source.name}, {source.bits} bits) as {target.name} ({target.bits} bits): "
+            f"it needs types of the same width",
+            0,
+        )
     ctx.set_shape(0, ctx.shape(0) if same_width else None, to)
 
 
 @shape_fn("", "Bernoulli")
 def bernoulli(ctx: NodeContext) -> None:
-    ctx.set_shape(0, ctx.shape(0), _attr_elem(ctx, "dtype") or ctx.elem(0) or None)
+    ctx.set_shape(0, ctx.shape(0), attr_elem(ctx, "dtype") or ctx.elem(0) or None)
 
 
 @shape_fn("", ["BlackmanWindow", "HammingWindow", "HannWindow"])
 def window(ctx: NodeContext) -> None:
     size = ctx.const_ints(0)
     ctx.set_shape(
-        0, [size[0]] if size is not None and len(size) == 1 else [None], _attr_elem(ctx, "output_datatype") or _FLOAT
+        0, [size[0]] if size is not None and len(size) == 1 else [None], attr_elem(ctx, "output_datatype") or _FLOAT
     )
 
 
 @shape_fn("", "MelWeightMatrix")
 def mel_weight_matrix(ctx: NodeContext) -> None:
-    ctx.set_shape(0, [None, None], _attr_elem(ctx, "output_datatype") or _FLOAT)
+    ctx.set_shape(0, [None, None], attr_elem(ctx, "output_datatype") or _FLOAT)
 
 
 @shape_fn("", "DequantizeLinear")
 def dequantize(ctx: NodeContext) -> None:
-    ctx.set_shape(0, ctx.shape(0), _attr_elem(ctx, "output_dtype") or ctx.elem(1) or None)
+    ctx.set_shape(0, ctx.shape(0), attr_elem(ctx, "output_dtype") or ctx.elem(1) or None)
 
 
 @shape_fn("", "QuantizeLinear")
 def quantize(ctx: NodeContext) -> None:
-    elem = ctx.elem(2) if ctx.has(2) else (_attr_elem(ctx, "output_dtype") or _UINT8)
+    elem = ctx.elem(2) if ctx.has(2) else (attr_elem(ctx, "output_dtype") or _UINT8)
     ctx.set_shape(0, ctx.shape(0), elem or None)
 
 
@@ -82,4 +88,4 @@ def optimizer(ctx: NodeContext) -> None:
 
 @shape_fn("", ["RandomUniformLike", "RandomNormalLike"])
 def random_like(ctx: NodeContext) -> None:
-    ctx.set_shape(0, ctx.shape(0), _attr_elem(ctx, "dtype") or ctx.elem(0) or None)
+    ctx.set_shape(0, ctx.shape(0), attr_elem(ctx, "dtype") or ctx.elem(0) or None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from onnxtext.analysis.infer.node import NodeContext
 from onnxtext.analysis.infer.ops.controlflow import union
+from onnxtext.analysis.infer.ops.elem_types import attr_elem
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.types import UNKNOWN, ValueType
 
@@ -15,7 +16,8 @@ def _seq_elem(ctx: NodeContext, i: int) -> ValueType | None:
 
 @shape_fn("", "SequenceEmpty")
 def sequence_empty(ctx: NodeContext) -> None:
-    ctx.set_output(0, ValueType.sequence(ValueType.tensor(ctx.attr_int("dtype", 1))))
+    dtype = attr_elem(ctx, "dtype") if "dtype" in ctx.attrs else 1  # an unknown one is E312's
+    ctx.set_output(0, ValueType.sequence(ValueType.tensor(dtype or 0)))
 
 
 @shape_fn("", "SequenceConstruct")

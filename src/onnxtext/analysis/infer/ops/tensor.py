@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from onnxtext.analysis.infer.node import NodeContext, ShapeMismatch
+from onnxtext.analysis.infer.ops.elem_types import attr_elem
 from onnxtext.analysis.infer.registry import shape_fn
 from onnxtext.analysis.infer.shapes import broadcast, dim_mul, norm_axis, product
 from onnxtext.analysis.infer.types import Dim
@@ -49,7 +50,7 @@ def constant_of_shape(ctx: NodeContext) -> None:
 
 @shape_fn("", ["Cast"])
 def cast(ctx: NodeContext) -> None:
-    ctx.set_shape(0, ctx.shape(0), ctx.attr_int("to", 0))
+    ctx.set_shape(0, ctx.shape(0), attr_elem(ctx, "to"))  # an unknown 'to' is E312's
 
 
 @shape_fn("", "CastLike")
@@ -344,8 +345,7 @@ def range_(ctx: NodeContext) -> None:
 
 @shape_fn("", "EyeLike")
 def eye_like(ctx: NodeContext) -> None:
-    dtype = ctx.attr_int("dtype", 0)
-    ctx.set_shape(0, ctx.shape(0), dtype or ctx.elem(0))
+    ctx.set_shape(0, ctx.shape(0), attr_elem(ctx, "dtype") or ctx.elem(0))
 
 
 @shape_fn("", "NonZero")
