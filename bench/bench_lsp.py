@@ -12,7 +12,7 @@ Measured, best and median of ``--repeat``:
   being generated and the operator list of the imported opsets) and the next ones.
 With ``--relu N``: a text of N ``X{i+1} = Relu (X{i})`` statements, the evaluator off, the
 default 150 ms debounce (see :func:`run_big`); ``edit-first`` is an edit sent as soon as the open's
-diagnostics are published (the open's analysis is recorded for the next versions after that, #30); ``edit-chain`` is a typo in the middle
+diagnostics are published (#30); ``edit-chain`` is a typo in the middle
 statement's input and its fix (every later value's type changes each time, #30), and
 ``format-error`` formats the text while that typo is in it; ``edit-whole`` and
 ``edit-chain-whole`` are the same edits sent as some clients send them, the whole text in a
