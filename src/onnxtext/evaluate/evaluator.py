@@ -409,30 +409,21 @@ class Evaluator:
         # A function body sees its own imports; the model's fill in the domains it forgets to
         # import (the checker reports those, E302), so that such a model still runs.
         opsets = {**self.opsets, **self.resolver.opsets_of(func)}
-        if id(func) in self._expanding:  # the checker's E405: its expansion would never end
-            raise EvaluationError(
-                NodeErrorRecord(
-                    message=f"model-local function {func.name!r} calls itself: a recursive function cannot be expanded",
-                    node_index=index,
-                    op_type=node.op_type,
-                    path=caller.path.child("node", index),
-                    function=caller.function,
-                )
+
+        def refused(message: str) -> EvaluationError:
+            at = caller.path.child("node", index)
+            return EvaluationError(
+                NodeErrorRecord(message, node_index=index, op_type=node.op_type, path=at, function=caller.function)
             )
+
+        if id(func) in self._expanding:  # the checker's E405: its expansion would never end
+            raise refused(f"model-local function {func.name!r} calls itself: a recursive function cannot be expanded")
         key = (id(func), tuple(sorted((k, v.SerializeToString()) for k, v in call_attrs.items())))
         cached = self._fn_cache.get(key)
         if cached is not None:
             return cached
         if len(self._fn_cache) > 10000 or self._fn_depth > 50:
-            raise EvaluationError(
-                NodeErrorRecord(
-                    message=f"function {func.name!r} recursion too deep",
-                    node_index=index,
-                    op_type=node.op_type,
-                    path=caller.path.child("node", index),
-                    function=caller.function,
-                )
-            )
+            raise refused(f"function {func.name!r} recursion too deep")
         cg = CompiledGraph(func.name, ProtoPath().child("functions", func_index), func.name)
         cg.is_function = True
         cg.input_names = list(func.input)
