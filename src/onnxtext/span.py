@@ -71,8 +71,8 @@ class SourceFile:
         """The offsets of the characters outside the BMP, two UTF-16 code units each, found once:
         the LSP columns of a line follow from its character columns without reading the line
         (a 10 MB line cost a 20 MB encode for every position asked)."""
-        if self._wide is None:
-            self._wide = [m.start() for m in _WIDE.finditer(self.text)]
+        if self._wide is None:  # an ASCII text (most) has none: said at once, without the scan
+            self._wide = [] if self.text.isascii() else [m.start() for m in _WIDE.finditer(self.text)]
         return self._wide
 
     def line_starts(self) -> list[int]:
